@@ -1,0 +1,46 @@
+# Trailwright: `make print` builds the print-and-play kit, `make test` runs the tests.
+# The Makefile makes its own virtual environment in .venv/ and installs what it needs.
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+TW     := $(VENV)/bin/trailwright
+SEED   ?= 1
+TIME   ?= 60
+TILESET ?= output/tileset.json
+
+.PHONY: install test test-fast bench optimize render print clean distclean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@touch $(STAMP)
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -m "not slow"
+
+bench: $(STAMP)
+	$(PY) -m benchmarks
+
+optimize: $(STAMP)
+	$(TW) optimize --time $(TIME) --seed $(SEED) --out $(TILESET)
+
+render: $(STAMP)
+	$(TW) render $(TILESET) --out output/tiles
+
+print: $(STAMP)
+	@echo "make print: the publish stage has not landed yet (see issue 5)." ; exit 1
+
+clean:
+	rm -rf output/* .pytest_cache
+	@touch output/.gitkeep
+
+distclean: clean
+	rm -rf $(VENV) *.egg-info

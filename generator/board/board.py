@@ -1,0 +1,277 @@
+"""Boards as data: tile slots, landmarks and connector hexes, loaded from TOML.
+
+Glossary
+--------
+slot       a hex where a tile is laid, numbered 1.. in the order the board file lists them.
+end        one end of a join: a tile side ``SlotSide(slot, direction)`` or a landmark.
+join       two ends that meet: neighbouring slots, a connector's two sides, or a slot side
+           facing a landmark. The scorer's graph has an edge for every join.
+landmark   a named place printed on the board (one or more hexes) that players travel to.
+connector  a trail printed on an empty border hex, joining two tile sides.
+wall       every other tile side.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from generator.board.geometry import Hex, neighbour
+from generator.errors import TrailwrightError
+from generator.model.tiles import DIRECTION_INDEX, DIRECTIONS, Direction, opposite
+
+FORMAT = "hexmaze-board/1"
+
+
+@dataclass(frozen=True)
+class SlotSide:
+    """Side ``direction`` of the tile lying in slot ``slot`` (0-based)."""
+
+    slot: int
+    direction: Direction
+
+
+@dataclass(frozen=True)
+class LandmarkEnd:
+    """The landmark with index ``landmark``."""
+
+    landmark: int
+
+
+End = SlotSide | LandmarkEnd
+
+
+@dataclass(frozen=True)
+class Join:
+    """Two ends that meet; ``kind`` is "neighbour", "connector" or "landmark"."""
+
+    a: SlotSide
+    b: End
+    kind: str
+
+
+@dataclass(frozen=True)
+class Landmark:
+    """A named place on one or more hexes, and the slot sides that face it."""
+
+    name: str
+    hexes: tuple[Hex, ...]
+    sides: tuple[SlotSide, ...]
+
+
+@dataclass(frozen=True)
+class Connector:
+    """A trail printed on border hex ``hex`` joining two slot sides."""
+
+    hex: Hex
+    a: SlotSide
+    b: SlotSide
+
+
+@dataclass(frozen=True)
+class Board:
+    """A board: slots in order, landmarks and connectors."""
+
+    name: str
+    slots: tuple[Hex, ...]
+    landmarks: tuple[Landmark, ...]
+    connectors: tuple[Connector, ...]
+    title: str = ""
+
+    @property
+    def tile_count(self) -> int:
+        """How many tiles a tile set for this board must have."""
+        return len(self.slots)
+
+    def slot_at(self, h: Hex) -> int | None:
+        """The slot index at hex ``h``, if any."""
+        try:
+            return self.slots.index(h)
+        except ValueError:
+            return None
+
+    def neighbour_joins(self) -> list[Join]:
+        """Every pair of neighbouring slots, joined side to side (lower slot first)."""
+        joins = []
+        for i, h in enumerate(self.slots):
+            for d in range(6):
+                j = self.slot_at(neighbour(h, d))
+                if j is not None and j > i:
+                    joins.append(Join(SlotSide(i, d), SlotSide(j, opposite(d)), "neighbour"))
+        return joins
+
+    def connections(self) -> list[Join]:
+        """The article's ``connections``: neighbour joins, then connectors."""
+        return self.neighbour_joins() + [Join(c.a, c.b, "connector") for c in self.connectors]
+
+    def landmark_joins(self) -> list[Join]:
+        """Every slot side that faces a landmark."""
+        return [Join(s, LandmarkEnd(k), "landmark") for k, lm in enumerate(self.landmarks) for s in lm.sides]
+
+    def joins(self) -> list[Join]:
+        """All joins: the edges of the scorer's graph before simplification."""
+        return self.connections() + self.landmark_joins()
+
+    def landmark_pairs(self) -> list[tuple[int, int]]:
+        """Every unordered pair of landmarks, in the article's order."""
+        return list(combinations(range(len(self.landmarks)), 2))
+
+    def pair_names(self) -> list[str]:
+        """Names like ``"Hut-Well"`` for each landmark pair."""
+        return [f"{self.landmarks[a].name}-{self.landmarks[b].name}" for a, b in self.landmark_pairs()]
+
+    def wall_sides(self) -> list[SlotSide]:
+        """Slot sides that face neither a slot, a landmark nor a connector."""
+        used = {j.a for j in self.joins()} | {j.b for j in self.joins() if isinstance(j.b, SlotSide)}
+        return [SlotSide(i, d) for i in range(len(self.slots)) for d in range(6) if SlotSide(i, d) not in used]
+
+
+# --- loading -------------------------------------------------------------------------------
+
+
+def _hex(value: Any, where: str) -> Hex:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise TrailwrightError(f"{where}: expected a hex [q, r], got {value!r}")
+    return (value[0], value[1])
+
+
+def _direction(value: Any, where: str) -> Direction:
+    if value not in DIRECTION_INDEX:
+        raise TrailwrightError(f"{where}: unknown direction {value!r} (expected one of {' '.join(DIRECTIONS)})")
+    return DIRECTION_INDEX[value]
+
+
+def _check_keys(table: dict, allowed: set[str], where: str) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise TrailwrightError(f"{where}: unknown key {unknown[0]!r} (expected one of {', '.join(sorted(allowed))})")
+
+
+def board_from_dict(data: dict, default_name: str = "board") -> Board:
+    """Validate a parsed board file and build the board."""
+    _check_keys(data, {"format", "name", "title", "slots", "landmark", "connector"}, "board")
+    fmt = data.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise TrailwrightError(f"format {fmt!r} is not {FORMAT!r}")
+    name = str(data.get("name", default_name))
+    raw_slots = data.get("slots")
+    if not isinstance(raw_slots, list) or not raw_slots:
+        raise TrailwrightError("'slots' must be a non-empty list of hexes [q, r]")
+    slots: list[Hex] = []
+    for i, value in enumerate(raw_slots):
+        h = _hex(value, f"slot {i + 1}")
+        if h in slots:
+            raise TrailwrightError(f"slot {i + 1} at {list(h)} overlaps slot {slots.index(h) + 1}")
+        slots.append(h)
+    taken: dict[Hex, str] = {h: f"slot {i + 1}" for i, h in enumerate(slots)}
+
+    landmarks = []
+    for k, table in enumerate(data.get("landmark", [])):
+        where = f"landmark #{k + 1}"
+        if not isinstance(table, dict):
+            raise TrailwrightError(f"{where}: expected a table")
+        _check_keys(table, {"name", "hexes", "sides"}, where)
+        lm_name = table.get("name")
+        if not isinstance(lm_name, str) or not lm_name:
+            raise TrailwrightError(f"{where}: needs a 'name'")
+        where = f"landmark {lm_name!r}"
+        raw_hexes = table.get("hexes")
+        if not isinstance(raw_hexes, list) or not raw_hexes:
+            raise TrailwrightError(f"{where}: 'hexes' must be a non-empty list of hexes [q, r]")
+        hexes = tuple(_hex(v, where) for v in raw_hexes)
+        for h in hexes:
+            if h in taken:
+                raise TrailwrightError(f"{where} at {list(h)} overlaps {taken[h]}")
+            taken[h] = where
+        if "sides" in table:
+            sides = []
+            for value in table["sides"]:
+                if not isinstance(value, list) or len(value) != 3:
+                    raise TrailwrightError(f"{where}: a side is [q, r, direction], got {value!r}")
+                h = _hex(value[:2], where)
+                d = _direction(value[2], where)
+                if h not in hexes:
+                    raise TrailwrightError(f"{where}: side {value!r} is not on one of its hexes")
+                slot = next((i for i, s in enumerate(slots) if s == neighbour(h, d)), None)
+                if slot is None:
+                    raise TrailwrightError(f"{where}: side {value[2]} of {list(h)} faces no slot")
+                sides.append(SlotSide(slot, opposite(d)))
+        else:
+            sides = [
+                SlotSide(i, d) for i, s in enumerate(slots) for d in range(6) if neighbour(s, d) in hexes
+            ]
+            if not sides:
+                raise TrailwrightError(f"{where}: no side faces a slot")
+        landmarks.append(Landmark(lm_name, hexes, tuple(sides)))
+    names = [lm.name for lm in landmarks]
+    for n in names:
+        if names.count(n) > 1:
+            raise TrailwrightError(f"landmark {n!r} is named twice")
+
+    connectors = []
+    for k, table in enumerate(data.get("connector", [])):
+        where = f"connector #{k + 1}"
+        if not isinstance(table, dict):
+            raise TrailwrightError(f"{where}: expected a table")
+        _check_keys(table, {"hex", "joins"}, where)
+        h = _hex(table.get("hex"), where)
+        where = f"connector at {list(h)}"
+        if h in taken:
+            raise TrailwrightError(f"{where} overlaps {taken[h]}")
+        taken[h] = where
+        joined = table.get("joins")
+        if not isinstance(joined, list) or len(joined) != 2:
+            raise TrailwrightError(f"{where}: 'joins' must name two slot hexes [[q, r], [q, r]]")
+        ends = []
+        for value in joined:
+            s = _hex(value, where)
+            slot = slots.index(s) if s in slots else None
+            if slot is None:
+                raise TrailwrightError(f"{where}: hex {list(s)} is not a slot")
+            d = next((d for d in range(6) if neighbour(s, d) == h), None)
+            if d is None:
+                raise TrailwrightError(f"{where}: slot {slot + 1} at {list(s)} does not touch it")
+            ends.append(SlotSide(slot, d))
+        if ends[0] == ends[1]:
+            raise TrailwrightError(f"{where}: joins a slot side to itself")
+        connectors.append(Connector(h, ends[0], ends[1]))
+    return Board(name, tuple(slots), tuple(landmarks), tuple(connectors), str(data.get("title", name)))
+
+
+def builtin_boards() -> list[str]:
+    """The names of the boards shipped with the package."""
+    return sorted(p.name[:-5] for p in resources.files("generator.board.boards").iterdir() if p.name.endswith(".toml"))
+
+
+def load_board(name_or_path: str | Path = "classic") -> Board:
+    """A built-in board by name, or a board file by path; errors name the file."""
+    text_path = str(name_or_path)
+    if text_path in builtin_boards():
+        resource = resources.files("generator.board.boards") / f"{text_path}.toml"
+        source, text = f"board {text_path!r}", resource.read_text(encoding="utf-8")
+    else:
+        path = Path(text_path)
+        source = str(path)
+        if not path.exists():
+            known = ", ".join(builtin_boards())
+            raise TrailwrightError(f"no such board file or built-in board (built-in: {known})", source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as err:
+            raise TrailwrightError(f"cannot read: {err.strerror}", source) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise TrailwrightError(f"malformed TOML: {err}", source) from None
+    try:
+        return board_from_dict(data, Path(text_path).stem)
+    except TrailwrightError as err:
+        raise err.within(source) from None

@@ -1,0 +1,35 @@
+"""Argument types shared by the subcommands."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def positive_int(text: str) -> int:
+    """An argparse type for whole numbers of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} must be at least 1")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """An argparse type for whole numbers of at least 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} must not be negative")
+    return value
+
+
+def add_board_option(parser: argparse.ArgumentParser) -> None:
+    """``--board NAME|FILE``, defaulting to the classic board."""
+    parser.add_argument(
+        "--board", default="classic", metavar="NAME|FILE",
+        help="a built-in board (classic, hexagon37) or a board TOML file (default: classic)",
+    )

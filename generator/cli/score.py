@@ -1,0 +1,83 @@
+"""``trailwright score``: the article's score of a tile set, as a table or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from generator.cli.options import add_board_option, non_negative_int, positive_int
+
+
+def register(sub) -> None:
+    """Add the ``score`` subcommand."""
+    p = sub.add_parser(
+        "score",
+        help="score a tile set with the article's Monte-Carlo fitness",
+        description="Score a tile set on random layouts of a board (the article's scoreTiles).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
+    add_board_option(p)
+    p.add_argument("--samples", type=positive_int, default=500, help="random layouts to average over")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="random seed for the layouts")
+    p.add_argument("--engine", choices=["fast", "reference"], default="fast", help="scoring engine")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Score the tile set and print the report."""
+    from generator.board import load_board
+    from generator.model import read_tileset
+    from generator.scoring import score
+    from generator.scoring.tables import check_size
+
+    board = load_board(args.board)
+    tileset = read_tileset(args.tileset)
+    check_size(tileset, board, args.tileset)
+    report = score(tileset, board, samples=args.samples, seed=args.seed, engine=args.engine)
+    if args.json:
+        print(json.dumps({"tileset": args.tileset, **report.to_dict()}, indent=2))
+    else:
+        print_report(args.tileset, report)
+    return 0
+
+
+def print_report(name: str, report) -> None:
+    """A readable table: the fitness and its components, then pairs from weakest to strongest."""
+    from rich.console import Console
+    from rich.table import Table
+
+    w = report.objective
+    console = Console()
+    head = Table(title=f"{name} on board {report.board!r}: {report.samples} layouts, seed {report.seed}, "
+                       f"{report.engine} engine", title_justify="left")
+    head.add_column("component")
+    head.add_column("value", justify="right")
+    head.add_column("weight", justify="right")
+    head.add_column("contribution", justify="right")
+    rows = [
+        ("bridge sides", f"{report.bridges}", w["bridges_weight"], w["bridges_weight"] * report.bridges),
+        ("dupScore", f"{report.dup_score}", w["dup_weight"], w["dup_weight"] * report.dup_score),
+        ("fully connected tiles", f"{report.fully_connected}", w["fully_connected_weight"],
+         w["fully_connected_weight"] * report.fully_connected),
+        ("extra edges (mean)", f"{report.extra_edges_mean:.3f} ± {report.extra_edges_se:.3f}",
+         w["extra_edges_weight"], w["extra_edges_weight"] * report.extra_edges_mean),
+        ("landmark pairs joined (mean)", f"{report.path_prob_mean * len(report.pair_prob):.3f} "
+         f"of {len(report.pair_prob)}", w["pair_weight"],
+         w["pair_weight"] * report.path_prob_mean * len(report.pair_prob)),
+    ]
+    for label, value, weight, contribution in rows:
+        head.add_row(label, value, f"{weight:+g}", f"{contribution:+.3f}")
+    head.add_section()
+    head.add_row("fitness", f"{report.fitness:.4f} ± {report.fitness_se:.4f}", "", "", style="bold")
+    console.print(head)
+    pairs = Table(title="landmark pairs, weakest first", title_justify="left")
+    pairs.add_column("pair")
+    pairs.add_column("joined", justify="right")
+    pairs.add_column("± se", justify="right")
+    for pair, prob in sorted(report.pair_prob.items(), key=lambda kv: kv[1]):
+        pairs.add_row(pair, f"{prob:6.1%}", f"{report.pair_prob_se[pair]:.1%}")
+    pairs.add_section()
+    pairs.add_row("mean", f"{report.path_prob_mean:6.1%}", f"{report.path_prob_se:.1%}", style="bold")
+    console.print(pairs)

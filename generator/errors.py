@@ -1,0 +1,13 @@
+"""User-facing errors: one line naming the file, the item and the problem."""
+
+
+class TrailwrightError(Exception):
+    """A problem with the user's input or settings; the CLI prints it and exits with status 2."""
+
+    def __init__(self, message: str, source: str | None = None):
+        self.source = source
+        super().__init__(f"{source}: {message}" if source else message)
+
+    def within(self, source: str) -> "TrailwrightError":
+        """The same error, prefixed with the file it came from (unless it already names one)."""
+        return self if self.source else TrailwrightError(str(self), source)

@@ -1,0 +1,85 @@
+"""Read and write tile sets in the ``hexmaze-tileset/1`` JSON format."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from generator.errors import TrailwrightError
+from generator.model.tiles import FACES, Side, Tile, TileSet
+
+FORMAT = "hexmaze-tileset/1"
+
+
+def tileset_from_dict(data: Any, source: str = "tile set") -> TileSet:
+    """Validate parsed JSON and build a tile set; errors name ``source`` and the item."""
+    if not isinstance(data, dict):
+        raise TrailwrightError("expected a JSON object with a 'tiles' list", source)
+    fmt = data.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise TrailwrightError(f"format {fmt!r} is not {FORMAT!r}", source)
+    tiles_data = data.get("tiles")
+    if not isinstance(tiles_data, list) or not tiles_data:
+        raise TrailwrightError("'tiles' must be a non-empty list", source)
+    tiles = []
+    seen: set[str] = set()
+    for index, item in enumerate(tiles_data):
+        if not isinstance(item, dict):
+            raise TrailwrightError(f"tile #{index + 1} must be an object", source)
+        tile_id = str(item.get("id", index + 1))
+        where = f"tile {tile_id!r}"
+        if tile_id in seen:
+            raise TrailwrightError(f"duplicate tile id {tile_id!r}", source)
+        seen.add(tile_id)
+        faces = {}
+        for face in FACES:
+            if face not in item:
+                raise TrailwrightError(f"{where} has no {face!r}", source)
+            try:
+                faces[face] = Side.from_names(item[face])
+            except TrailwrightError as err:
+                raise TrailwrightError(f"{where} {face}: {err}", source) from None
+        tiles.append(Tile(tile_id, faces["front"], faces["back"]))
+    return TileSet(tuple(tiles))
+
+
+def read_tileset(path: str | Path) -> TileSet:
+    """Load a tile set file, with one-line errors naming the file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise TrailwrightError(f"cannot read: {err.strerror}", str(path)) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise TrailwrightError(f"malformed JSON at line {err.lineno} column {err.colno}: {err.msg}", str(path)) from None
+    return tileset_from_dict(data, str(path))
+
+
+def read_meta(path: str | Path) -> dict:
+    """The ``meta`` block of a tile set file (empty when absent)."""
+    try:
+        meta = json.loads(Path(path).read_text(encoding="utf-8")).get("meta", {})
+    except (OSError, json.JSONDecodeError, AttributeError):
+        return {}
+    return meta if isinstance(meta, dict) else {}
+
+
+def tileset_to_dict(tileset: TileSet, meta: dict | None = None) -> dict:
+    """The JSON-ready form of a tile set, with an optional ``meta`` block."""
+    data: dict[str, Any] = {"format": FORMAT}
+    if meta:
+        data["meta"] = meta
+    data["tiles"] = [{"id": t.id, "front": t.front.names(), "back": t.back.names()} for t in tileset]
+    return data
+
+
+def dumps_tileset(tileset: TileSet, meta: dict | None = None) -> str:
+    """Deterministic JSON text: one tile per line, so diffs stay readable."""
+    data = tileset_to_dict(tileset, meta)
+    tiles = data.pop("tiles")
+    head = json.dumps(data, indent=2, sort_keys=False)[:-2]
+    lines = [json.dumps(t, separators=(", ", ": ")) for t in tiles]
+    return head + ',\n  "tiles": [\n    ' + ",\n    ".join(lines) + "\n  ]\n}\n"

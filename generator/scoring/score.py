@@ -1,0 +1,142 @@
+"""Scoring a tile set: the article's ``scoreTiles``, with Monte-Carlo standard errors."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from generator.board import Board
+from generator.errors import TrailwrightError
+from generator.model import TileSet
+from generator.scoring import kernel
+from generator.scoring.objective import ARTICLE, Objective
+from generator.scoring.tables import board_arrays, check_size, tile_tables
+
+ENGINES = ("fast", "reference")
+DEFAULT_SAMPLES = 500
+
+
+@dataclass(frozen=True)
+class LayoutScores:
+    """Per-layout graph terms: independent cycles, joined-pair bit mask, joined-pair count."""
+
+    extra: np.ndarray
+    mask: np.ndarray
+    joined: np.ndarray
+
+
+@dataclass(frozen=True)
+class Score:
+    """Everything the scorer reports for one tile set."""
+
+    fitness: float
+    fitness_se: float
+    bridges: int
+    dup_score: int
+    fully_connected: int
+    crossings: int
+    extra_edges_mean: float
+    extra_edges_se: float
+    path_prob_mean: float
+    path_prob_se: float
+    pair_prob: dict[str, float]
+    pair_prob_se: dict[str, float]
+    samples: int
+    seed: int
+    engine: str
+    board: str
+    objective: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict (floats rounded to 6 places so output is stable to read)."""
+        data = asdict(self)
+        for key, value in data.items():
+            if isinstance(value, float):
+                data[key] = round(value, 6)
+            elif isinstance(value, dict):
+                data[key] = {k: round(v, 6) if isinstance(v, float) else v for k, v in value.items()}
+        return data
+
+
+def static_terms(tileset: TileSet, objective: Objective = ARTICLE) -> float:
+    """The part of the fitness that does not depend on layouts."""
+    return (
+        objective.bridges_weight * tileset.bridges
+        + objective.dup_weight * tileset.dup_score
+        + objective.fully_connected_weight * tileset.fully_connected
+    )
+
+
+def layout_scores(tileset: TileSet, board: Board, samples: int, seed: int, engine: str = "fast") -> LayoutScores:
+    """Per-layout terms for ``samples`` layouts drawn from ``seed`` (both engines draw the same)."""
+    if engine not in ENGINES:
+        raise TrailwrightError(f"unknown engine {engine!r} (expected {' or '.join(ENGINES)})")
+    if samples < 1:
+        raise TrailwrightError(f"samples must be at least 1, not {samples}")
+    check_size(tileset, board)
+    arrays = board_arrays(board)
+    if engine == "fast":
+        extra, mask, joined = kernel.sample_and_score(tile_tables(tileset), arrays, samples, seed)
+    else:
+        from generator.scoring import reference
+
+        perm, flip, rot = kernel.sample_layouts(board.tile_count, samples, seed)
+        extra, mask, joined = reference.score_layouts(tileset, board, perm, flip, rot)
+    return LayoutScores(extra, mask, joined)
+
+
+def _mean_se(values: np.ndarray) -> tuple[float, float]:
+    values = np.asarray(values, dtype=np.float64)
+    n = len(values)
+    se = float(values.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
+    return float(values.mean()), se
+
+
+def summarise(
+    tileset: TileSet, board: Board, scores: LayoutScores, seed: int, engine: str, objective: Objective = ARTICLE
+) -> Score:
+    """Aggregate per-layout terms into the report."""
+    n = len(scores.extra)
+    per_layout = objective.extra_edges_weight * scores.extra.astype(np.float64) + objective.pair_weight * scores.joined
+    layout_mean, layout_se = _mean_se(per_layout)
+    extra_mean, extra_se = _mean_se(scores.extra)
+    names = board.pair_names()
+    pairs = len(names)
+    pair_prob, pair_se = {}, {}
+    for bit, name in enumerate(names):
+        hits = ((scores.mask >> np.uint64(bit)) & np.uint64(1)).astype(np.float64)
+        pair_prob[name], pair_se[name] = _mean_se(hits)
+    path_mean, path_se = _mean_se(scores.joined / pairs) if pairs else (float("nan"), float("nan"))
+    return Score(
+        fitness=static_terms(tileset, objective) + layout_mean,
+        fitness_se=layout_se,
+        bridges=tileset.bridges,
+        dup_score=tileset.dup_score,
+        fully_connected=tileset.fully_connected,
+        crossings=tileset.crossings,
+        extra_edges_mean=extra_mean,
+        extra_edges_se=extra_se,
+        path_prob_mean=path_mean,
+        path_prob_se=path_se,
+        pair_prob=pair_prob,
+        pair_prob_se=pair_se,
+        samples=n,
+        seed=seed,
+        engine=engine,
+        board=board.name,
+        objective=asdict(objective),
+    )
+
+
+def score(
+    tileset: TileSet,
+    board: Board,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    engine: str = "fast",
+    objective: Objective = ARTICLE,
+) -> Score:
+    """Score a tile set on ``samples`` random layouts drawn from ``seed``."""
+    scores = layout_scores(tileset, board, samples, seed, engine)
+    return summarise(tileset, board, scores, seed, engine, objective)
