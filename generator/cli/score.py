@@ -68,7 +68,7 @@ def print_report(name: str, report) -> None:
          w["pair_weight"] * report.path_prob_mean * len(report.pair_prob)),
     ]
     for label, value, weight, contribution in rows:
-        head.add_row(label, value, f"{weight:+g}", f"{contribution:+.3f}")
+        head.add_row(label, value, f"{weight:+g}", f"{contribution + 0.0:+.3f}")
     head.add_section()
     head.add_row("fitness", f"{report.fitness:.4f} ± {report.fitness_se:.4f}", "", "", style="bold")
     console.print(head)

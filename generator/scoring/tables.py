@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from generator.board import Board, LandmarkEnd, SlotSide
+from generator.board import Board
 from generator.errors import TrailwrightError
 from generator.model import TileSet
 
@@ -19,8 +19,14 @@ MAX_LANDMARKS = 11  # 55 pairs fit in one 64-bit mask
 
 @dataclass(frozen=True)
 class BoardArrays:
-    """A board as arrays: join ``j`` meets side ``a_dir[j]`` of slot ``a_slot[j]`` with
-    side ``b_dir[j]`` of slot ``b_slot[j]``, or with landmark vertex ``b_fixed[j]`` (when >= 0)."""
+    """A board as unsigned arrays for the kernel.
+
+    Slot-to-slot join ``j`` meets side ``a_dir[j]`` of slot ``a_slot[j]`` with side
+    ``b_dir[j]`` of slot ``b_slot[j]``. Landmark join ``k`` (numbered after them) meets side
+    ``l_dir[k]`` of slot ``l_slot[k]`` with vertex ``l_vertex[k]``. ``same_ends`` rows
+    ``(j, k)``, ``k < j``, are joins between the same two places (possible duplicate edges).
+    Landmark pair ``p`` is landmarks ``pair_a[p]`` and ``pair_b[p]``.
+    """
 
     slots: int
     landmarks: int
@@ -28,8 +34,10 @@ class BoardArrays:
     a_dir: np.ndarray
     b_slot: np.ndarray
     b_dir: np.ndarray
-    b_fixed: np.ndarray
-    same_ends: np.ndarray  # rows (j, k), k < j: joins whose ends lie on the same two places
+    l_slot: np.ndarray
+    l_dir: np.ndarray
+    l_vertex: np.ndarray
+    same_ends: np.ndarray
     pair_a: np.ndarray
     pair_b: np.ndarray
 
@@ -38,37 +46,30 @@ def board_arrays(board: Board) -> BoardArrays:
     """Compile a board's joins into arrays."""
     if len(board.landmarks) > MAX_LANDMARKS:
         raise TrailwrightError(f"board {board.name!r} has {len(board.landmarks)} landmarks; at most {MAX_LANDMARKS}")
-    joins = board.joins()
     n = len(board.slots)
-    a_slot, a_dir, b_slot, b_dir, b_fixed, places = [], [], [], [], [], []
-    for j in joins:
-        a_slot.append(j.a.slot)
-        a_dir.append(j.a.direction)
-        if isinstance(j.b, SlotSide):
-            b_slot.append(j.b.slot)
-            b_dir.append(j.b.direction)
-            b_fixed.append(-1)
-            places.append(frozenset({("slot", j.a.slot), ("slot", j.b.slot)}))
-        else:
-            assert isinstance(j.b, LandmarkEnd)
-            b_slot.append(0)
-            b_dir.append(0)
-            b_fixed.append(6 * n + j.b.landmark)
-            places.append(frozenset({("slot", j.a.slot), ("landmark", j.b.landmark)}))
-    same = [(j, k) for j in range(len(joins)) for k in range(j) if places[j] == places[k]]
+    if 6 * n + len(board.landmarks) > 2**16:
+        raise TrailwrightError(f"board {board.name!r} is too large ({n} slots)")
+    between_slots = board.connections()
+    to_landmarks = board.landmark_joins()
+    places = [frozenset({("slot", j.a.slot), ("slot", j.b.slot)}) for j in between_slots] + [
+        frozenset({("slot", j.a.slot), ("landmark", j.b.landmark)}) for j in to_landmarks
+    ]
+    same = [(j, k) for j in range(len(places)) for k in range(j) if places[j] == places[k]]
     pairs = board.landmark_pairs()
-    as_array = lambda xs, dt=np.int32: np.asarray(xs, dtype=dt)  # noqa: E731
+    u32 = lambda xs: np.asarray(xs, dtype=np.uint32)  # noqa: E731
     return BoardArrays(
         slots=n,
         landmarks=len(board.landmarks),
-        a_slot=as_array(a_slot),
-        a_dir=as_array(a_dir),
-        b_slot=as_array(b_slot),
-        b_dir=as_array(b_dir),
-        b_fixed=as_array(b_fixed),
-        same_ends=np.asarray(same, dtype=np.int32).reshape(-1, 2),
-        pair_a=as_array([6 * n + a for a, _ in pairs]),
-        pair_b=as_array([6 * n + b for _, b in pairs]),
+        a_slot=u32([j.a.slot for j in between_slots]),
+        a_dir=u32([j.a.direction for j in between_slots]),
+        b_slot=u32([j.b.slot for j in between_slots]),
+        b_dir=u32([j.b.direction for j in between_slots]),
+        l_slot=u32([j.a.slot for j in to_landmarks]),
+        l_dir=u32([j.a.direction for j in to_landmarks]),
+        l_vertex=u32([6 * n + j.b.landmark for j in to_landmarks]),
+        same_ends=np.asarray(same, dtype=np.int64).reshape(-1, 2),
+        pair_a=u32([a for a, _ in pairs]),
+        pair_b=u32([b for _, b in pairs]),
     )
 
 

@@ -1,0 +1,1 @@
+"""Benchmarks for ``make bench``: speed and quality targets, printed as ratios measured in one run."""

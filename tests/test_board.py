@@ -1,0 +1,134 @@
+"""Boards as data: the classic board reproduces the article's tables exactly."""
+
+import pytest
+
+from generator.board import LandmarkEnd, SlotSide, board_from_dict, load_board
+from generator.errors import TrailwrightError
+from generator.model import DIRECTION_INDEX
+
+# The article's `connections` list, verbatim: (slot, direction, slot, direction), slots from 1.
+ARTICLE_CONNECTIONS = """
+1 S 2 N, 1 SW 2 NW, 1 SE 5 NW, 2 NE 5 SW, 2 SE 6 NW, 2 S 3 N, 2 SW 3 NW, 3 NE 6 SW, 3 SE 7 NW,
+3 S 4 N, 3 SW 4 NW, 4 NE 7 SW, 4 SE 8 NW, 5 NE 9 SW, 5 SE 10 NW, 5 S 6 N, 6 NE 10 SW, 6 S 7 N,
+7 SE 11 NW, 7 S 8 N, 8 NE 11 SW, 8 SE 12 NW, 8 S 12 SW, 9 NE 13 N, 9 SE 13 NW, 9 S 10 N,
+10 NE 13 SW, 10 SE 14 NW, 11 NE 15 SW, 11 SE 16 NW, 11 S 12 N, 12 NE 16 SW, 13 SE 17 NW,
+13 S 14 N, 14 NE 17 SW, 14 SE 18 NW, 14 S 15 N, 15 NE 18 SW, 15 SE 19 NW, 15 S 16 N,
+16 NE 19 SW, 16 SE 20 NW, 17 SE 18 NE, 17 S 18 N, 18 SE 19 NE, 18 S 19 N, 19 S 20 N
+"""
+
+ARTICLE_LANDMARKS = {
+    "Well": "6 SE, 7 NE, 10 S, 11 N, 14 SW, 15 NW",
+    "Hut": "1 NE, 5 N, 9 NW",
+    "Spring": "4 S, 8 SW",
+    "Orchard": "13 NE, 17 N",
+    "Lair": "12 SE, 16 S, 20 SW",
+    "Exit": "19 SE, 20 NE, 20 SE",
+}
+
+
+def side(slot: str, direction: str) -> SlotSide:
+    return SlotSide(int(slot) - 1, DIRECTION_INDEX[direction])
+
+
+def article_joins():
+    joins = set()
+    for item in ARTICLE_CONNECTIONS.replace("\n", " ").split(","):
+        a, da, b, db = item.split()
+        joins.add(frozenset({side(a, da), side(b, db)}))
+    for name, sides in ARTICLE_LANDMARKS.items():
+        for item in sides.split(","):
+            joins.add(frozenset({side(*item.split()), name}))
+    return joins
+
+
+def our_joins(board):
+    found = set()
+    for j in board.joins():
+        b = board.landmarks[j.b.landmark].name if isinstance(j.b, LandmarkEnd) else j.b
+        found.add(frozenset({j.a, b}))
+    return found
+
+
+def test_classic_board_has_the_articles_47_connections(classic):
+    assert len(classic.slots) == 20
+    assert len(classic.connections()) == 47
+    assert len(classic.neighbour_joins()) == 40
+    assert len(classic.connectors) == 7
+
+
+@pytest.mark.parametrize("join", sorted(article_joins(), key=lambda j: sorted(map(str, j))), ids=str)
+def test_each_of_the_articles_66_joins_is_on_the_classic_board(classic, join):
+    assert join in our_joins(classic)
+
+
+def test_classic_board_has_no_other_joins(classic):
+    assert len(article_joins()) == 66
+    assert our_joins(classic) == article_joins()
+    assert len(classic.joins()) == 66
+
+
+def test_landmark_pairs_in_the_articles_order(classic):
+    assert classic.pair_names()[:5] == ["Hut-Well", "Hut-Spring", "Hut-Lair", "Hut-Orchard", "Hut-Exit"]
+    assert classic.pair_names()[-1] == "Orchard-Exit"
+    assert len(classic.pair_names()) == 15
+
+
+def test_every_slot_side_is_joined_or_walled(classic):
+    joined = [s for j in classic.joins() for s in (j.a, j.b) if isinstance(s, SlotSide)]
+    assert len(joined) == len(set(joined))  # a side faces one thing only
+    assert len(joined) + len(classic.wall_sides()) == 6 * 20
+
+
+def test_second_board_is_not_hard_wired_to_20_tiles(hexagon37):
+    assert hexagon37.tile_count == 37
+    assert len(hexagon37.landmarks) == 6
+    assert all(len(lm.sides) >= 2 for lm in hexagon37.landmarks)
+    # a hexagon of radius r has 3r(3r + 1) neighbour pairs: 90 for r = 3
+    assert len(hexagon37.neighbour_joins()) == 90
+
+
+SLOTS = [[0, 0], [0, 1], [1, 0]]
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"slots": [[0, 0], [0, 1], [0, 0]]}, "slot 3 at [0, 0] overlaps slot 1"),
+        ({"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[0, 1]]}]}, "landmark 'Hut' at [0, 1] overlaps slot 2"),
+        ({"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[9, 9]]}]}, "landmark 'Hut': no side faces a slot"),
+        ({"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": [[1, -1, "N"]]}]},
+         "landmark 'Hut': side N of [1, -1] faces no slot"),
+        ({"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": [[1, -1, "UP"]]}]},
+         "landmark 'Hut': unknown direction 'UP'"),
+        ({"slots": SLOTS, "connector": [{"hex": [-1, 0], "joins": [[0, 0], [5, 5]]}]},
+         "connector at [-1, 0]: hex [5, 5] is not a slot"),
+        ({"slots": SLOTS, "connector": [{"hex": [-1, 0], "joins": [[0, 0], [1, 0]]}]},
+         "connector at [-1, 0]: slot 3 at [1, 0] does not touch it"),
+        ({"slots": SLOTS, "colour": "red"}, "board: unknown key 'colour'"),
+        ({"slots": []}, "'slots' must be a non-empty list"),
+        ({"slots": [[0, "a"]]}, "slot 1: expected a hex [q, r]"),
+    ],
+)
+def test_bad_boards_are_named(data, message):
+    with pytest.raises(TrailwrightError) as err:
+        board_from_dict(data)
+    assert str(err.value).startswith(message)
+
+
+def test_bad_board_file_errors_name_the_file(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text("slots = [[0, 0]\n")
+    with pytest.raises(TrailwrightError, match=r"^.*mine.toml: malformed TOML"):
+        load_board(path)
+    path.write_text('slots = [[0, 0], [0, 0]]\n')
+    with pytest.raises(TrailwrightError, match=r"mine.toml: slot 2 at \[0, 0\] overlaps slot 1"):
+        load_board(path)
+    with pytest.raises(TrailwrightError, match="no such board file or built-in board"):
+        load_board(tmp_path / "missing.toml")
+
+
+def test_landmark_sides_can_be_listed_explicitly():
+    board = board_from_dict(
+        {"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": [[1, -1, "SW"]]}]}
+    )
+    assert board.landmarks[0].sides == (SlotSide(0, DIRECTION_INDEX["NE"]),)

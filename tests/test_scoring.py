@@ -1,0 +1,182 @@
+"""The scorer: the fast kernel equals the networkx reference, layout by layout and statistically."""
+
+import json
+import math
+import random
+
+import numpy as np
+import pytest
+
+from generator.board import load_board
+from generator.errors import TrailwrightError
+from generator.model import Side, Tile, TileSet, read_tileset
+from generator.scoring import Objective, layout_scores, score, static_terms
+from generator.scoring import kernel, reference
+from generator.scoring.tables import board_arrays, tile_tables
+from tests.conftest import EXAMPLES, ROOT
+
+
+def random_side(rng: random.Random, max_trails: int = 6) -> Side:
+    labels = [rng.randrange(max_trails) for _ in range(6)]
+    return Side.of([d for d in range(6) if labels[d] == k] for k in set(labels))
+
+
+def random_tileset(seed: int, count: int = 20, max_trails: int = 6) -> TileSet:
+    rng = random.Random(seed)
+    return TileSet(tuple(Tile(str(i + 1), random_side(rng, max_trails), random_side(rng, max_trails))
+                         for i in range(count)))
+
+
+def uniform_tileset(side: Side, count: int = 20) -> TileSet:
+    return TileSet(tuple(Tile(str(i + 1), side, side) for i in range(count)))
+
+
+def fast_on(tileset, board, perm, flip, rot):
+    return kernel.score_layouts(tile_tables(tileset), board_arrays(board), perm, flip, rot)
+
+
+def test_recorded_layouts_score_the_same_in_both_engines(classic):
+    data = json.loads((ROOT / "tests/data/recorded-layouts.json").read_text())
+    tileset = read_tileset(ROOT / data["tileset"])
+    rows = data["layouts"]
+    perm = np.array([r["perm"] for r in rows])
+    flip = np.array([r["flip"] for r in rows])
+    rot = np.array([r["rot"] for r in rows])
+    expected_extra = [r["extra_edges"] for r in rows]
+    names = classic.pair_names()
+    expected_pairs = [sorted(r["pairs_joined"]) for r in rows]
+    for engine in (fast_on, lambda *a: reference.score_layouts(*a)):
+        extra, mask, joined = engine(tileset, classic, perm, flip, rot)
+        assert extra.tolist() == expected_extra
+        pairs = [sorted(n for k, n in enumerate(names) if int(m) >> k & 1) for m in mask]
+        assert pairs == expected_pairs
+        assert joined.tolist() == [len(p) for p in expected_pairs]
+
+
+@pytest.mark.parametrize(
+    "board_name, tileset_seed, max_trails, samples",
+    [("classic", 1, 4, 300), ("classic", 2, 6, 300), ("classic", 3, 3, 300), ("hexagon37", 4, 4, 120)],
+)
+def test_fast_equals_reference_layout_by_layout(board_name, tileset_seed, max_trails, samples):
+    board = load_board(board_name)
+    tileset = random_tileset(tileset_seed, board.tile_count, max_trails)
+    perm, flip, rot = kernel.sample_layouts(board.tile_count, samples, seed=tileset_seed)
+    fast = fast_on(tileset, board, perm, flip, rot)
+    ref = reference.score_layouts(tileset, board, perm, flip, rot)
+    for a, b in zip(fast, ref):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_fused_sampling_draws_the_same_layouts_as_the_sampler(classic, random20):
+    fused = layout_scores(random20, classic, 5000, seed=9)
+    perm, flip, rot = kernel.sample_layouts(20, 5000, seed=9)
+    given = fast_on(random20, classic, perm, flip, rot)
+    np.testing.assert_array_equal(fused.extra, given[0])
+    np.testing.assert_array_equal(fused.mask, given[1])
+
+
+def test_scoring_a_subset_of_layouts_leaves_the_rest_alone(classic, random20):
+    perm, flip, rot = kernel.sample_layouts(20, 100, seed=1)
+    full = fast_on(random20, classic, perm, flip, rot)
+    out = (np.full(100, -1, np.int16), np.zeros(100, np.uint64), np.full(100, -1, np.int8))
+    index = np.arange(0, 100, 3)
+    kernel.score_layouts(tile_tables(random20), board_arrays(classic), perm, flip, rot, index=index, out=out)
+    assert (out[0][index] == full[0][index]).all()
+    assert (np.delete(out[0], index) == -1).all()
+
+
+def test_one_trail_tiles_give_the_board_graph_exactly(classic):
+    # every tile is one vertex: 40 slot pairs (connectors double neighbours), 18 landmark edges
+    # (Exit meets slot 20 twice), 26 vertices, one component: 58 - 25 = 33 cycles
+    tiles = uniform_tileset(Side.of([range(6)]))
+    result = layout_scores(tiles, classic, 200, seed=1)
+    assert (result.extra == 33).all()
+    assert (result.joined == 15).all()
+
+
+def test_dead_end_tiles_join_nothing(classic):
+    tiles = uniform_tileset(Side.of([[d] for d in range(6)]))
+    result = layout_scores(tiles, classic, 200, seed=1)
+    assert (result.extra == 0).all()
+    assert (result.mask == 0).all()
+
+
+def test_duplicate_joins_are_one_edge(classic):
+    # N-NE-SE-S-SW-NW in two trails: N..S on the right, SW-NW on the left. Slot 1's SW and S
+    # sides and slot 2's N and NW sides may land on the same two trails: one edge, not two.
+    tiles = uniform_tileset(Side.from_names([["N", "NE", "SE", "S"], ["SW", "NW"]]))
+    perm, flip, rot = kernel.sample_layouts(20, 400, seed=5)
+    np.testing.assert_array_equal(fast_on(tiles, classic, perm, flip, rot)[0],
+                                  reference.score_layouts(tiles, classic, perm, flip, rot)[0])
+
+
+def test_fitness_is_the_articles_formula(classic, random20):
+    report = score(random20, classic, samples=3000, seed=4)
+    per_layout = layout_scores(random20, classic, 3000, seed=4)
+    expected = (-0.05 * random20.bridges - 0.02 * random20.dup_score - 1.0 * random20.fully_connected
+                + np.mean(-0.1 * per_layout.extra + per_layout.joined))
+    assert report.fitness == pytest.approx(expected, abs=1e-12)
+    assert report.extra_edges_mean == pytest.approx(per_layout.extra.mean())
+    assert report.path_prob_mean == pytest.approx(np.mean(list(report.pair_prob.values())))
+    assert set(report.pair_prob) == set(classic.pair_names())
+    weights = Objective(bridges_weight=0, dup_weight=0, fully_connected_weight=0, extra_edges_weight=0)
+    assert score(random20, classic, 3000, 4, objective=weights).fitness == pytest.approx(per_layout.joined.mean())
+    assert static_terms(random20) == pytest.approx(-0.05 * random20.bridges - 0.02 * random20.dup_score)
+
+
+def test_same_seed_same_numbers(classic, random20):
+    assert score(random20, classic, 2000, seed=11) == score(random20, classic, 2000, seed=11)
+    assert score(random20, classic, 2000, seed=11).fitness != score(random20, classic, 2000, seed=12).fitness
+
+
+@pytest.mark.parametrize("tileset_seed", [1, 2, 3])
+def test_engines_agree_statistically_on_independent_layouts(classic, tileset_seed):
+    tileset = random_tileset(tileset_seed, 20, 4)
+    ref = score(tileset, classic, samples=1200, seed=100 + tileset_seed, engine="reference")
+    fast = score(tileset, classic, samples=200_000, seed=200 + tileset_seed)
+    for a, b, sa, sb in [
+        (ref.fitness, fast.fitness, ref.fitness_se, fast.fitness_se),
+        (ref.extra_edges_mean, fast.extra_edges_mean, ref.extra_edges_se, fast.extra_edges_se),
+        (ref.path_prob_mean, fast.path_prob_mean, ref.path_prob_se, fast.path_prob_se),
+    ]:
+        z = (a - b) / math.hypot(sa, sb)
+        assert abs(z) < 4.0
+
+
+CHI2_999 = {1: 10.83, 5: 20.52, 19: 43.82}  # chi-square critical values at p = 0.001
+
+
+def chi2(counts):
+    counts = np.asarray(counts, dtype=float)
+    expected = counts.sum() / len(counts)
+    return ((counts - expected) ** 2 / expected).sum()
+
+
+def test_layouts_are_uniform_shuffles_coins_and_dice():
+    perm, flip, rot = kernel.sample_layouts(20, 60_000, seed=37)
+    assert (np.sort(perm, axis=1) == np.arange(20)).all()
+    for slot in (0, 7, 19):
+        assert chi2(np.bincount(perm[:, slot], minlength=20)) < CHI2_999[19]
+        assert chi2(np.bincount(flip[:, slot], minlength=2)) < CHI2_999[1]
+        assert chi2(np.bincount(rot[:, slot], minlength=6)) < CHI2_999[5]
+    # flip and rotation are independent: 12 equally likely turns
+    turns = (flip * 6 + rot).ravel()
+    assert chi2(np.bincount(turns, minlength=12)) < 31.26  # df 11, p = 0.001
+
+
+def test_wrong_number_of_tiles_is_a_clear_error(classic):
+    with pytest.raises(TrailwrightError, match="has 3 tiles but board 'classic' has 20 slots"):
+        score(random_tileset(1, 3), classic)
+
+
+def test_unknown_engine_and_bad_samples(classic, random20):
+    with pytest.raises(TrailwrightError, match="unknown engine"):
+        score(random20, classic, engine="turbo")
+    with pytest.raises(TrailwrightError, match="samples must be at least 1"):
+        score(random20, classic, samples=0)
+
+
+def test_example_tileset_scores_where_expected(classic):
+    report = score(read_tileset(EXAMPLES / "random-20.json"), classic, samples=100_000, seed=1)
+    assert report.bridges == 17 and report.dup_score == 88
+    assert report.fitness == pytest.approx(5.62, abs=0.05)
