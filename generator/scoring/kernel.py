@@ -102,63 +102,53 @@ def _find(parent, x):
 
 
 @njit(cache=True, inline="always")
-def _score_one(flat, perm, turn, a_slot, a_dir, b_slot, b_dir, l_slot, l_dir, l_vertex,
-               same_ends, pair_a, pair_b, first_landmark, parent, base, u, v, roots):
+def _score_one(flat, perm, turn, ends_a, ends_b, same_ends, pair_a, pair_b, parent, vertex, roots):
     """(extra edges, joined-pair mask, joined-pair count) of one layout.
 
-    ``flat`` is the tile table ``[tile, face, rot, dir]`` flattened, so one offset per slot
-    finds the trail of each of its directions. Indices are unsigned, which spares numba's
-    negative-index checks in the hot loop. Joins ``0..len(a_slot)-1`` meet two slots;
-    the rest meet a slot and a landmark.
+    ``flat`` is the tile table ``[tile, face, rot, dir]`` flattened. First every slot end
+    ``6*slot + dir`` gets its vertex ``6*slot + trail`` (landmark ends, after the slot ends,
+    are their own vertices and never change); then union-find over the joins, join ``j``
+    meeting ends ``ends_a[j]`` and ``ends_b[j]``. Indices are unsigned, which spares numba's
+    negative-index checks, and the tests after the union-find are branch-free.
     """
     n_slots = perm.shape[0]
-    n_pairs = a_slot.shape[0]
     for i in range(parent.shape[0]):
         parent[i] = i
     for s in range(n_slots):
-        base[s] = (np.uint32(perm[s]) * np.uint32(12) + np.uint32(turn[s])) * np.uint32(6)
+        b = (np.uint32(perm[s]) * np.uint32(12) + np.uint32(turn[s])) * np.uint32(6)
+        first = np.uint16(6 * s)
+        for d in range(6):
+            vertex[6 * s + d] = first + np.uint16(flat[b + np.uint32(d)])
     unions = 0
-    for j in range(n_pairs):
-        sa = a_slot[j]
-        sb = b_slot[j]
-        x = np.uint32(6) * sa + np.uint32(flat[base[sa] + a_dir[j]])
-        y = np.uint32(6) * sb + np.uint32(flat[base[sb] + b_dir[j]])
-        u[j] = x
-        v[j] = y
-        rx = _find(parent, x)
-        ry = _find(parent, y)
-        if rx != ry:
-            parent[rx] = ry
-            unions += 1
-    for k in range(l_slot.shape[0]):
-        sa = l_slot[k]
-        x = np.uint32(6) * sa + np.uint32(flat[base[sa] + l_dir[k]])
-        y = l_vertex[k]
-        u[n_pairs + k] = x
-        v[n_pairs + k] = y
-        rx = _find(parent, x)
-        ry = _find(parent, y)
+    for j in range(ends_a.shape[0]):
+        rx = _find(parent, vertex[ends_a[j]])
+        ry = _find(parent, vertex[ends_b[j]])
         if rx != ry:
             parent[rx] = ry
             unions += 1
     duplicates = 0
     for p in range(same_ends.shape[0]):
-        j = same_ends[p, 0]
-        k = same_ends[p, 1]
-        if (u[j] == u[k] and v[j] == v[k]) or (u[j] == v[k] and v[j] == u[k]):
-            # a second join between the same two vertices: one edge in a simple graph
-            u[j] = np.uint32(0xFFFFFFFF)
-            duplicates += 1
+        # two joins between the same two places that meet the same two vertices are one edge
+        a = vertex[same_ends[p, 0]]
+        b = vertex[same_ends[p, 1]]
+        c = vertex[same_ends[p, 2]]
+        d = vertex[same_ends[p, 3]]
+        duplicates += ((a == c) & (b == d)) | ((a == d) & (b == c))
+    first_landmark = 6 * n_slots
     for k in range(roots.shape[0]):
-        roots[k] = _find(parent, np.uint32(first_landmark + k))
+        roots[k] = _find(parent, np.uint16(first_landmark + k))
     mask = np.uint64(0)
     joined = 0
     for p in range(pair_a.shape[0]):
-        if roots[pair_a[p]] == roots[pair_b[p]]:
-            mask |= np.uint64(1) << np.uint64(p)
-            joined += 1
-    n_joins = n_pairs + l_slot.shape[0]
-    return n_joins - duplicates - unions, mask, joined
+        same = roots[pair_a[p]] == roots[pair_b[p]]
+        mask |= np.uint64(same) << np.uint64(p)
+        joined += same
+    return ends_a.shape[0] - duplicates - unions, mask, joined
+
+
+def _vertex_buffer(n_slots, n_landmarks):
+    """The end-to-vertex map; landmark ends (after the slot ends) are their own vertices."""
+    return np.arange(6 * n_slots + n_landmarks, dtype=np.uint16)
 
 
 @njit(cache=True)
@@ -172,23 +162,18 @@ def _sample(n, count, seed):
 
 
 @njit(cache=True)
-def _sample_and_score(flat, n, count, seed, a_slot, a_dir, b_slot, b_dir, l_slot, l_dir,
-                      l_vertex, same_ends, pair_a, pair_b, n_landmarks):
+def _sample_and_score(flat, n, count, seed, ends_a, ends_b, same_ends, pair_a, pair_b, vertex):
     s = _seed_state(seed)
     perm = np.empty(n, dtype=np.uint16)
     turn = np.empty(n, dtype=np.uint8)
-    parent = np.empty(6 * n + n_landmarks, dtype=np.uint16)
-    base = np.empty(n, dtype=np.uint32)
-    u = np.empty(a_slot.shape[0] + l_slot.shape[0], dtype=np.uint32)
-    v = np.empty(a_slot.shape[0] + l_slot.shape[0], dtype=np.uint32)
-    roots = np.empty(n_landmarks, dtype=np.uint16)
+    parent = np.empty(vertex.shape[0], dtype=np.uint16)
+    roots = np.empty(vertex.shape[0] - 6 * perm.shape[-1], dtype=np.uint16)
     extra = np.empty(count, dtype=np.int16)
     masks = np.empty(count, dtype=np.uint64)
     joined = np.empty(count, dtype=np.int8)
     for i in range(count):
         _draw(s, perm, turn)
-        e, m, c = _score_one(flat, perm, turn, a_slot, a_dir, b_slot, b_dir, l_slot, l_dir,
-                             l_vertex, same_ends, pair_a, pair_b, 6 * n, parent, base, u, v, roots)
+        e, m, c = _score_one(flat, perm, turn, ends_a, ends_b, same_ends, pair_a, pair_b, parent, vertex, roots)
         extra[i] = e
         masks[i] = m
         joined[i] = c
@@ -196,26 +181,22 @@ def _sample_and_score(flat, n, count, seed, a_slot, a_dir, b_slot, b_dir, l_slot
 
 
 @njit(cache=True)
-def _score_given(flat, perm, turn, index, a_slot, a_dir, b_slot, b_dir, l_slot, l_dir, l_vertex,
-                 same_ends, pair_a, pair_b, n_landmarks, extra, masks, joined):
-    n = perm.shape[1]
-    parent = np.empty(6 * n + n_landmarks, dtype=np.uint16)
-    base = np.empty(n, dtype=np.uint32)
-    u = np.empty(a_slot.shape[0] + l_slot.shape[0], dtype=np.uint32)
-    v = np.empty(a_slot.shape[0] + l_slot.shape[0], dtype=np.uint32)
-    roots = np.empty(n_landmarks, dtype=np.uint16)
+def _score_given(flat, perm, turn, index, ends_a, ends_b, same_ends, pair_a, pair_b, vertex,
+                 extra, masks, joined):
+    parent = np.empty(vertex.shape[0], dtype=np.uint16)
+    roots = np.empty(vertex.shape[0] - 6 * perm.shape[-1], dtype=np.uint16)
     for k in range(index.shape[0]):
         i = index[k]
-        e, m, c = _score_one(flat, perm[i], turn[i], a_slot, a_dir, b_slot, b_dir, l_slot, l_dir,
-                             l_vertex, same_ends, pair_a, pair_b, 6 * n, parent, base, u, v, roots)
+        e, m, c = _score_one(flat, perm[i], turn[i], ends_a, ends_b, same_ends, pair_a, pair_b, parent,
+                             vertex, roots)
         extra[i] = e
         masks[i] = m
         joined[i] = c
 
 
 def _board_args(board: BoardArrays) -> tuple:
-    return (board.a_slot, board.a_dir, board.b_slot, board.b_dir, board.l_slot, board.l_dir,
-            board.l_vertex, board.same_ends, board.pair_a, board.pair_b, board.landmarks)
+    return (board.ends_a, board.ends_b, board.same_ends, board.pair_a, board.pair_b,
+            _vertex_buffer(board.slots, board.landmarks))
 
 
 def sample_layouts(slots: int, count: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

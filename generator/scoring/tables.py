@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from generator.board import Board
+from generator.board import Board, LandmarkEnd
 from generator.errors import TrailwrightError
 from generator.model import TileSet
 
@@ -21,22 +21,16 @@ MAX_LANDMARKS = 11  # 55 pairs fit in one 64-bit mask
 class BoardArrays:
     """A board as unsigned arrays for the kernel.
 
-    Slot-to-slot join ``j`` meets side ``a_dir[j]`` of slot ``a_slot[j]`` with side
-    ``b_dir[j]`` of slot ``b_slot[j]``. Landmark join ``k`` (numbered after them) meets side
-    ``l_dir[k]`` of slot ``l_slot[k]`` with vertex ``l_vertex[k]``. ``same_ends`` rows
-    ``(j, k)``, ``k < j``, are joins between the same two places (possible duplicate edges).
-    Landmark pair ``p`` is landmarks ``pair_a[p]`` and ``pair_b[p]``.
+    An end is ``6*slot + dir`` for a side of a slot, or ``6*slots + m`` for landmark ``m``.
+    Join ``j`` meets ends ``ends_a[j]`` and ``ends_b[j]``. Each row of ``same_ends`` holds the
+    two ends of one join and the two ends of an earlier join between the same two places
+    (together they may be a duplicate edge). Landmark pair ``p`` is ``pair_a[p]``, ``pair_b[p]``.
     """
 
     slots: int
     landmarks: int
-    a_slot: np.ndarray
-    a_dir: np.ndarray
-    b_slot: np.ndarray
-    b_dir: np.ndarray
-    l_slot: np.ndarray
-    l_dir: np.ndarray
-    l_vertex: np.ndarray
+    ends_a: np.ndarray
+    ends_b: np.ndarray
     same_ends: np.ndarray
     pair_a: np.ndarray
     pair_b: np.ndarray
@@ -49,27 +43,30 @@ def board_arrays(board: Board) -> BoardArrays:
     n = len(board.slots)
     if 6 * n + len(board.landmarks) > 2**16:
         raise TrailwrightError(f"board {board.name!r} is too large ({n} slots)")
-    between_slots = board.connections()
-    to_landmarks = board.landmark_joins()
-    places = [frozenset({("slot", j.a.slot), ("slot", j.b.slot)}) for j in between_slots] + [
-        frozenset({("slot", j.a.slot), ("landmark", j.b.landmark)}) for j in to_landmarks
+
+    def end(e) -> int:
+        return 6 * n + e.landmark if isinstance(e, LandmarkEnd) else 6 * e.slot + e.direction
+
+    def place(e) -> tuple:
+        return ("landmark", e.landmark) if isinstance(e, LandmarkEnd) else ("slot", e.slot)
+
+    joins = board.joins()
+    same = [
+        (end(j.a), end(j.b), end(k.a), end(k.b))
+        for i, j in enumerate(joins)
+        for k in joins[:i]
+        if {place(j.a), place(j.b)} == {place(k.a), place(k.b)}
     ]
-    same = [(j, k) for j in range(len(places)) for k in range(j) if places[j] == places[k]]
     pairs = board.landmark_pairs()
-    u32 = lambda xs: np.asarray(xs, dtype=np.uint32)  # noqa: E731
+    u16 = lambda xs: np.asarray(xs, dtype=np.uint16)  # noqa: E731
     return BoardArrays(
         slots=n,
         landmarks=len(board.landmarks),
-        a_slot=u32([j.a.slot for j in between_slots]),
-        a_dir=u32([j.a.direction for j in between_slots]),
-        b_slot=u32([j.b.slot for j in between_slots]),
-        b_dir=u32([j.b.direction for j in between_slots]),
-        l_slot=u32([j.a.slot for j in to_landmarks]),
-        l_dir=u32([j.a.direction for j in to_landmarks]),
-        l_vertex=u32([6 * n + j.b.landmark for j in to_landmarks]),
-        same_ends=np.asarray(same, dtype=np.int64).reshape(-1, 2),
-        pair_a=u32([a for a, _ in pairs]),
-        pair_b=u32([b for _, b in pairs]),
+        ends_a=u16([end(j.a) for j in joins]),
+        ends_b=u16([end(j.b) for j in joins]),
+        same_ends=u16(same).reshape(-1, 4),
+        pair_a=u16([a for a, _ in pairs]),
+        pair_b=u16([b for _, b in pairs]),
     )
 
 
