@@ -123,9 +123,8 @@ def _score_one(flat, perm, turn, ends_a, ends_b, same_ends, pair_a, pair_b, pare
     for j in range(ends_a.shape[0]):
         rx = _find(parent, vertex[ends_a[j]])
         ry = _find(parent, vertex[ends_b[j]])
-        if rx != ry:
-            parent[rx] = ry
-            unions += 1
+        parent[rx] = ry  # a no-op when rx == ry (a root is its own parent): no branch
+        unions += rx != ry
     duplicates = 0
     for p in range(same_ends.shape[0]):
         # two joins between the same two places that meet the same two vertices are one edge
