@@ -13,7 +13,7 @@ import sys
 from generator import __version__
 from generator.errors import TrailwrightError
 
-COMMANDS = ["score"]
+COMMANDS = ["score", "publish"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,103 @@
+"""``trailwright publish``: the print-and-play kit, the rules booklet and manufacturer files."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from generator.cli.options import add_board_option
+
+DEFAULT_TEMPLATES = "templates"
+
+
+def register(sub) -> None:
+    """Add the ``publish`` subcommand."""
+    p = sub.add_parser(
+        "publish",
+        help="lay out the print-and-play kit, the rules booklet and manufacturer files",
+        description="Render a tile set and its board and publish everything into OUT: print/ (duplex and "
+                    "fold-over tile sheets, the board, the rules) and manufacturer/ (per-face art, die line, "
+                    "manifest, zip).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
+    add_board_option(p)
+    p.add_argument("--style", metavar="FILE", default=None, help="a layout style TOML (default: the built-in style)")
+    p.add_argument("--settings", metavar="FILE", default=None,
+                   help="a publish settings TOML (default: generator/publish/publish.toml)")
+    p.add_argument("--templates", metavar="DIR", default=DEFAULT_TEMPLATES, help="the rules booklet's templates")
+    p.add_argument("--out", metavar="DIR", default="output", help="output folder")
+    p.add_argument("--paper", action="append", metavar="NAME",
+                   help="print-and-play paper, repeatable (default: the settings' papers, a4 and letter)")
+    p.add_argument("--profile", metavar="NAME", default=None, help="manufacturer profile (default: from settings)")
+    p.add_argument("--cut-lines", action="store_true", help="draw the hexagonal cut line over the art")
+    p.add_argument("--title", default=None, help="the game's name (default: from settings)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Publish the kit and list where each file went."""
+    from dataclasses import replace
+
+    from generator.board import load_board
+    from generator.errors import TrailwrightError
+    from generator.fileio import write_atomic
+    from generator.model import read_tileset
+    from generator.publish.kit import figures_from_score, layout_sources, publish_kit
+    from generator.publish.settings import check_settings, load_settings
+    from generator.scoring import score
+    from generator.scoring.tables import check_size
+
+    settings = load_settings(args.settings)
+    overrides = {}
+    if args.paper:
+        overrides["papers"] = tuple(args.paper)
+    if args.profile:
+        overrides["profile"] = args.profile
+    if args.cut_lines:
+        overrides["cut_lines"] = True
+    if args.title:
+        overrides["title"] = args.title
+    settings = check_settings(replace(settings, **overrides), "command line")
+    templates = Path(args.templates)
+    if not (templates / "booklet.xml.j2").is_file():
+        raise TrailwrightError("missing template 'booklet.xml.j2'", str(templates))
+    board = load_board(args.board)
+    tileset = read_tileset(args.tileset)
+    check_size(tileset, board, args.tileset)
+    try:
+        from generator.render.style import load_style
+    except ImportError:
+        raise TrailwrightError("the layout stage (generator.render) is not installed") from None
+    style = load_style(args.style)
+    report = score(tileset, board, samples=settings.score_samples, seed=settings.seed)
+    sources = layout_sources(tileset, board, style, figures_from_score(report), args.tileset, templates)
+    files = publish_kit(sources, settings, progress=lambda what: print(f"publishing {what} ...", flush=True))
+    out = Path(args.out)
+    for name in sorted(files):  # everything was made in memory first: a failure above wrote nothing
+        write_atomic(out / name, files[name])
+    print_listing(out, files)
+    return 0
+
+
+def print_listing(out: Path, files: dict[str, bytes]) -> None:
+    """Where each file is, with a word on what it is for."""
+    notes = {
+        "duplex": "print double-sided, flip on the long edge",
+        "foldover": "single-sided: fold, glue, cut",
+        "tiled": "the board over small sheets, to tape together",
+        "rules.pdf": "the rules, A5 pages in reading order",
+        "rules-booklet.pdf": "the rules imposed 2-up: print double-sided (short edge), fold, staple",
+    }
+    print(f"\nThe kit is in {out}/:")
+    for name in sorted(n for n in files if n.startswith("print/")):
+        note = next((v for k, v in notes.items() if k in name), "the board on one large sheet")
+        print(f"  {out / name}  ({note})")
+    folders = sorted({n.rsplit("/", 1)[0] for n in files if n.count("/") >= 2})
+    for folder in folders:
+        inside = [n for n in files if n.startswith(folder + "/")]
+        pngs = sum(n.endswith(".png") for n in inside)
+        pdfs = sum(n.endswith(".pdf") for n in inside)
+        print(f"  {out / folder}/  ({pngs} PNG and {pdfs} PDF art files, die line, manifest.csv)")
+    for name in sorted(n for n in files if n.startswith("manufacturer/") and n.endswith(".zip")):
+        print(f"  {out / name}  (the manufacturer folder, zipped)")

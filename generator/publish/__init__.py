@@ -1,0 +1,1 @@
+"""Publishing: print-and-play sheets, the board, the rules booklet and manufacturer files."""

@@ -1,0 +1,194 @@
+"""The board in print: one large sheet sized to it, or tiled over small sheets to tape together.
+
+Glossary
+--------
+board art   the layout stage's board SVG; its root width and height are in mm.
+window      the part of the board one small sheet shows: the sheet's printable area.
+overlap     a strip both neighbouring sheets print, so the upper sheet is trimmed at its
+            window edge and laid over the lower one, registration marks on top of each other.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+from dataclasses import dataclass
+
+from reportlab.lib.utils import ImageReader
+
+from generator.errors import TrailwrightError
+from generator.publish.art import px, render_pixels
+from generator.publish.layout import Area, printable_area
+from generator.publish.pdf import INK, MARK, SOFT, DocInfo, footer, new_canvas, pt
+from generator.publish.settings import Paper, PublishSettings, load_paper
+
+_LENGTH = re.compile(r"^\s*([0-9.]+)\s*(mm|cm|in|pt|px)?\s*$")
+_TO_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72, "px": 25.4 / 96, None: 25.4 / 96}
+
+
+def svg_size_mm(svg: str) -> tuple[float, float]:
+    """The width and height of an SVG's root element, in mm."""
+    head = svg[: svg.find(">", svg.find("<svg")) + 1]
+    sizes = []
+    for key in ("width", "height"):
+        match = re.search(rf'\s{key}="([^"]+)"', head)
+        value = _LENGTH.match(match.group(1)) if match else None
+        if not value:
+            raise TrailwrightError(f"board art has no usable {key} on its <svg> root")
+        sizes.append(float(value.group(1)) * _TO_MM[value.group(2)])
+    return sizes[0], sizes[1]
+
+
+@dataclass(frozen=True)
+class BoardArt:
+    """The board's pixels and its size on paper."""
+
+    image: object  # a reportlab ImageReader
+    width_mm: float
+    height_mm: float
+
+    @classmethod
+    def of(cls, svg: str, dpi: int) -> "BoardArt":
+        """Rasterise the board SVG at ``dpi``."""
+        w, h = svg_size_mm(svg)
+        return cls(ImageReader(render_pixels(svg, px(w, dpi), px(h, dpi))), w, h)
+
+
+def large_paper(paper: Paper, art: BoardArt, settings: PublishSettings) -> Paper:
+    """The smallest of ``paper``'s large sheets that holds the board, either way up; else one cut to size."""
+    m = settings.margin_mm
+    need_w, need_h = art.width_mm + 2 * m, art.height_mm + 2 * m + settings.footer_mm
+    for name in paper.large:
+        big = load_paper(name)
+        for option in (big, big.landscape()):
+            if option.width_mm >= need_w and option.height_mm >= need_h:
+                return option
+    w, h = math.ceil(need_w), math.ceil(need_h)
+    return Paper(f"{w}x{h}mm", f"{w} × {h} mm", float(w), float(h), paper.ruler)
+
+
+def _place(c, art: BoardArt, x: float, y: float) -> None:
+    c.drawImage(art.image, pt(x), pt(y), pt(art.width_mm), pt(art.height_mm))
+
+
+def board_large_pdf(art: BoardArt, paper: Paper, settings: PublishSettings, info: DocInfo) -> tuple[Paper, bytes]:
+    """The whole board centred on one large sheet; returns the sheet chosen and the PDF."""
+    sheet = large_paper(paper, art, settings)
+    area = printable_area(sheet, settings)
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, sheet, info)
+    _place(c, art, area.x + (area.width - art.width_mm) / 2, area.y + (area.height - art.height_mm) / 2)
+    footer(c, sheet, settings.margin_mm, settings.title, 1, 1, f"the board on {sheet.title}")
+    c.showPage()
+    c.save()
+    return sheet, buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class Tiling:
+    """How the board is split over small sheets: the sheet, grid size and board offset (mm)."""
+
+    paper: Paper
+    columns: int
+    rows: int
+    area: Area
+    step_x: float
+    step_y: float
+    offset_x: float
+    offset_y: float
+
+
+def plan_tiling(art: BoardArt, paper: Paper, settings: PublishSettings) -> Tiling:
+    """The sheet orientation needing fewest sheets, and the board centred on the joined sheets."""
+    ov = settings.board_overlap_mm
+    best = None
+    for sheet in (paper, paper.landscape()):
+        area = printable_area(sheet, settings)
+        if area.width <= 2 * ov or area.height <= 2 * ov:
+            continue
+        sx, sy = area.width - ov, area.height - ov
+        cols = max(1, math.ceil((art.width_mm - ov) / sx))
+        rows = max(1, math.ceil((art.height_mm - ov) / sy))
+        span_x, span_y = cols * sx + ov, rows * sy + ov
+        tiling = Tiling(sheet, cols, rows, area, sx, sy, (span_x - art.width_mm) / 2, (span_y - art.height_mm) / 2)
+        if best is None or cols * rows < best.columns * best.rows:
+            best = tiling
+    if best is None:
+        raise TrailwrightError(f"board_overlap_mm = {ov:g} leaves no room on {paper.title}")
+    return best
+
+
+def _register(c, x: float, y: float) -> None:
+    c.circle(pt(x), pt(y), pt(2.2), stroke=1, fill=0)
+    c.line(pt(x - 3.5), pt(y), pt(x + 3.5), pt(y))
+    c.line(pt(x), pt(y - 3.5), pt(x), pt(y + 3.5))
+
+
+def board_tiled_pdf(art: BoardArt, paper: Paper, settings: PublishSettings, info: DocInfo) -> tuple[Tiling, bytes]:
+    """The board over several small sheets with overlap strips, trim lines and registration marks."""
+    t = plan_tiling(art, paper, settings)
+    ov, a = settings.board_overlap_mm, t.area
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, t.paper, info)
+    pages = t.columns * t.rows
+    for row in range(t.rows):
+        for col in range(t.columns):
+            # Board point (bx, by) from the board's lower-left corner lands at page point (x0 + bx, y0 + by).
+            x0 = a.x + t.offset_x - col * t.step_x
+            top_of_span = t.rows * t.step_y + ov
+            y0 = a.y + a.height - top_of_span + t.offset_y + row * t.step_y
+            c.saveState()
+            clip = c.beginPath()
+            clip.rect(pt(a.x), pt(a.y), pt(a.width), pt(a.height))
+            c.clipPath(clip, stroke=0, fill=0)
+            _place(c, art, x0, y0)
+            c.restoreState()
+            c.saveState()
+            c.setLineWidth(0.3)
+            c.setStrokeColor(MARK)
+            c.setFont("Sans", 6)
+            c.setFillColor(INK)
+            strips = []  # (is_upper_sheet, x_lo, y_lo, x_hi, y_hi) of each overlap on this page
+            if col > 0:
+                strips.append((True, a.x, a.y, a.x + ov, a.y + a.height))
+            if col < t.columns - 1:
+                strips.append((False, a.x + a.width - ov, a.y, a.x + a.width, a.y + a.height))
+            if row > 0:
+                strips.append((True, a.x, a.y + a.height - ov, a.x + a.width, a.y + a.height))
+            if row < t.rows - 1:
+                strips.append((False, a.x, a.y, a.x + a.width, a.y + ov))
+            for upper, xl, yl, xh, yh in strips:
+                vertical = (xh - xl) <= ov + 1e-6
+                if upper:  # trim this sheet along its window edge
+                    c.setDash()
+                    if vertical:
+                        c.line(pt(xl), pt(yl), pt(xl), pt(yh))
+                    else:
+                        c.line(pt(xl), pt(yh), pt(xh), pt(yh))
+                else:  # the next sheet's trimmed edge lies on this dashed line
+                    c.setDash(3, 2)
+                    if vertical:
+                        c.line(pt(xl), pt(yl), pt(xl), pt(yh))
+                    else:
+                        c.line(pt(xl), pt(yh), pt(xh), pt(yh))
+                c.setDash()
+                for f in (0.25, 0.75):
+                    if vertical:
+                        _register(c, (xl + xh) / 2, yl + f * (yh - yl))
+                    else:
+                        _register(c, xl + f * (xh - xl), (yl + yh) / 2)
+            c.setFillColor(SOFT)
+            c.setFont("Sans", 6.5)
+            note = "cut along the solid edge lines; lay each sheet over its neighbour, marks on marks; tape"
+            c.drawString(pt(a.x), pt(a.y + a.height + 1.5), note)
+            c.setFont("Sans-Bold", 8)
+            c.setFillColor(INK)
+            c.drawRightString(pt(a.x + a.width), pt(a.y + a.height + 1.5),
+                              f"row {row + 1} of {t.rows}, column {col + 1} of {t.columns}")
+            c.restoreState()
+            what = f"the board on {t.columns} × {t.rows} {t.paper.title} sheets"
+            footer(c, t.paper, settings.margin_mm, settings.title, row * t.columns + col + 1, pages, what)
+            c.showPage()
+    c.save()
+    return t, buffer.getvalue()

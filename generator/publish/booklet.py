@@ -1,0 +1,466 @@
+"""The rules booklet: jinja2 templates → a small page markup → reportlab pages (A5, reading order).
+
+Glossary
+--------
+template   a jinja2 file in the templates folder (``booklet.xml.j2`` includes the others);
+           it sees the booklet context (game, counts, landmarks, figures) as data.
+markup     what the templates render to: a small XML vocabulary, one element per block
+           (see ``templates/booklet.xml.j2`` for the list).
+thumb      a tile side's art, shown small (the catalogue, the figures).
+story      the reportlab flowables the markup becomes.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import traceback
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import jinja2
+from reportlab.graphics.charts.barcharts import HorizontalBarChart
+from reportlab.graphics.shapes import Drawing, String
+from reportlab.lib.colors import Color, white
+from reportlab.lib.enums import TA_CENTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import (
+    BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, ListFlowable, ListItem, NextPageTemplate,
+    PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle,
+)
+
+from generator.errors import TrailwrightError
+from generator.publish.layout import hex_corners
+from generator.publish.pdf import INK, SOFT, DocInfo, pt, register_fonts
+from generator.publish.settings import Paper
+
+MAIN_TEMPLATE = "booklet.xml.j2"
+ACCENT = Color(0.55, 0.27, 0.13)
+PAPER_TINT = Color(0.97, 0.95, 0.90)
+RULE = Color(0.80, 0.74, 0.64)
+
+Thumb = Callable[[str, str], Any]  # (tile id, face) -> a reportlab ImageReader of the side's art
+
+
+# --- templates ------------------------------------------------------------------------------
+
+
+def _template_line(tb, folder: Path) -> tuple[str, int] | None:
+    """The innermost template file and line in a traceback (jinja2 maps frames back to templates)."""
+    found = None
+    for frame, lineno in traceback.walk_tb(tb):
+        name = frame.f_code.co_filename
+        if name.endswith(".j2") or Path(name).parent == folder:
+            found = (Path(name).name, lineno)
+    return found
+
+
+def render_markup(folder: Path, context: dict) -> str:
+    """Render the booklet's templates from ``folder``; template errors name the template and line."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(folder)), undefined=jinja2.StrictUndefined,
+        autoescape=jinja2.select_autoescape(["xml.j2", "xml"], default_for_string=True), keep_trailing_newline=True,
+        trim_blocks=True, lstrip_blocks=True,
+    )
+    try:
+        return env.get_template(MAIN_TEMPLATE).render(**context)
+    except jinja2.TemplateNotFound as err:
+        raise TrailwrightError(f"missing template {err.name!r}", str(folder)) from None
+    except jinja2.TemplateSyntaxError as err:
+        name = err.name or (Path(err.filename).name if err.filename else MAIN_TEMPLATE)
+        raise TrailwrightError(f"template error at line {err.lineno}: {err.message}", str(folder / name)) from None
+    except Exception as err:  # an error while rendering: undefined names, bad filters, ...
+        where = _template_line(err.__traceback__, folder)
+        message = str(err).splitlines()[0] if str(err) else type(err).__name__
+        if where:
+            raise TrailwrightError(f"template error at line {where[1]}: {message}", str(folder / where[0])) from None
+        raise TrailwrightError(f"template error: {message}", str(folder / MAIN_TEMPLATE)) from None
+
+
+def parse_markup(markup: str, folder: Path) -> ET.Element:
+    """Parse the rendered markup; errors give the line of the rendered text."""
+    try:
+        return ET.fromstring(markup)
+    except ET.ParseError as err:
+        line = err.position[0]
+        text = markup.splitlines()[line - 1].strip() if 0 < line <= len(markup.splitlines()) else ""
+        raise TrailwrightError(f"rendered markup is not well formed at line {line} ({err.msg}): {text[:60]}",
+                               str(folder / MAIN_TEMPLATE)) from None
+
+
+# --- styles ---------------------------------------------------------------------------------
+
+
+def _styles() -> dict[str, ParagraphStyle]:
+    register_fonts()
+    body = ParagraphStyle("body", fontName="Serif", fontSize=9.2, leading=12.6, textColor=INK, spaceAfter=5)
+    return {
+        "body": body,
+        "h1": ParagraphStyle("h1", body, fontName="Sans-Bold", fontSize=15, leading=18, textColor=ACCENT,
+                             spaceBefore=2, spaceAfter=8),
+        "h2": ParagraphStyle("h2", body, fontName="Sans-Bold", fontSize=10.5, leading=13, spaceBefore=7,
+                             spaceAfter=3),
+        "small": ParagraphStyle("small", body, fontName="Sans", fontSize=7, leading=9, textColor=SOFT),
+        "caption": ParagraphStyle("caption", body, fontName="Sans", fontSize=6.5, leading=8, alignment=TA_CENTER,
+                                  spaceAfter=0),
+        "cell": ParagraphStyle("cell", body, fontName="Sans", fontSize=7.8, leading=9.6, spaceAfter=0),
+        "cellhead": ParagraphStyle("cellhead", body, fontName="Sans-Bold", fontSize=7.8, leading=9.6, spaceAfter=0),
+        "note": ParagraphStyle("note", body, fontName="Serif-Italic", fontSize=8.6, leading=11.5, spaceAfter=0),
+        "title": ParagraphStyle("title", body, fontName="Sans-Bold", fontSize=30, leading=34, alignment=TA_CENTER,
+                                textColor=ACCENT),
+        "subtitle": ParagraphStyle("subtitle", body, fontName="Serif-Italic", fontSize=12, leading=15,
+                                   alignment=TA_CENTER),
+        "centred": ParagraphStyle("centred", body, fontName="Sans", fontSize=8, leading=10.5, alignment=TA_CENTER,
+                                  textColor=SOFT),
+    }
+
+
+def _inline(element: ET.Element) -> str:
+    """An element's content as reportlab paragraph markup (b, i, br, font and span pass through)."""
+    parts = [_escape(element.text or "")]
+    for child in element:
+        inner = _inline(child)
+        if child.tag == "br":
+            parts.append("<br/>")
+        elif child.tag in ("b", "i", "u", "sup", "sub"):
+            parts.append(f"<{child.tag}>{inner}</{child.tag}>")
+        elif child.tag == "em":
+            parts.append(f"<font color='#8c4521'><b>{inner}</b></font>")
+        else:
+            raise TrailwrightError(f"<{child.tag}> is not allowed inside <{element.tag}>")
+        parts.append(_escape(child.tail or ""))
+    return " ".join("".join(parts).split())
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+# --- flowables ------------------------------------------------------------------------------
+
+
+class HexImage(Flowable):
+    """A tile side's art clipped to its hexagon, ``width`` mm corner to corner."""
+
+    def __init__(self, image, width_mm: float):
+        super().__init__()
+        self.image, self.w = image, width_mm
+        self.width, self.height = pt(width_mm), pt(width_mm * math.sqrt(3) / 2)
+
+    def wrap(self, *_):
+        return self.width, self.height
+
+    def draw(self):
+        c = self.canv
+        corners = hex_corners(self.w / 2, self.w * math.sqrt(3) / 4, self.w)
+        path = c.beginPath()
+        path.moveTo(pt(corners[0][0]), pt(corners[0][1]))
+        for x, y in corners[1:]:
+            path.lineTo(pt(x), pt(y))
+        path.close()
+        c.saveState()
+        c.clipPath(path, stroke=0, fill=0)
+        c.drawImage(self.image, 0, 0, self.width, self.height)
+        c.restoreState()
+        c.setStrokeColor(RULE)
+        c.setLineWidth(0.3)
+        c.drawPath(path, stroke=1, fill=0)
+
+
+class Picture(Flowable):
+    """An image ``width_mm`` × ``height_mm``, centred in the frame."""
+
+    def __init__(self, image, width_mm: float, height_mm: float):
+        super().__init__()
+        self.image = image
+        self.width, self.height = pt(width_mm), pt(height_mm)
+        self.hAlign = "CENTER"
+
+    def wrap(self, *_):
+        return self.width, self.height
+
+    def draw(self):
+        self.canv.drawImage(self.image, 0, 0, self.width, self.height)
+
+
+class Mosaic(Flowable):
+    """A honeycomb of tile sides for the cover, faded at the edges of the frame."""
+
+    def __init__(self, images: list, width_mm: float, height_mm: float, tile_mm: float):
+        super().__init__()
+        self.images, self.tile = images, tile_mm
+        self.width, self.height = pt(width_mm), pt(height_mm)
+        self.w_mm, self.h_mm = width_mm, height_mm
+
+    def wrap(self, *_):
+        return self.width, self.height
+
+    def draw(self):
+        c = self.canv
+        w, h = self.tile, self.tile * math.sqrt(3) / 2
+        c.saveState()
+        clip = c.beginPath()
+        clip.rect(0, 0, self.width, self.height)
+        c.clipPath(clip, stroke=0, fill=0)
+        k = 0
+        cols = int(self.w_mm / (0.75 * w)) + 2
+        rows = int(self.h_mm / h) + 2
+        for i in range(cols):
+            for j in range(rows):
+                cx = self.w_mm / 2 + (i - cols // 2) * 0.75 * w
+                cy = j * h + (h / 2 if i % 2 else 0) - h / 2
+                image = self.images[k % len(self.images)]
+                k += 7
+                corners = hex_corners(cx, cy, w - 0.8)
+                path = c.beginPath()
+                path.moveTo(pt(corners[0][0]), pt(corners[0][1]))
+                for x, y in corners[1:]:
+                    path.lineTo(pt(x), pt(y))
+                path.close()
+                c.saveState()
+                c.clipPath(path, stroke=0, fill=0)
+                c.drawImage(image, pt(cx - w / 2), pt(cy - h / 2), pt(w), pt(h))
+                c.restoreState()
+        c.restoreState()
+
+
+def pair_chart(pairs: list[tuple[str, float]], width_mm: float) -> Drawing:
+    """Connectivity per landmark pair as horizontal bars, weakest at the top."""
+    rows = len(pairs)
+    height_mm = 6 + rows * 4.2
+    d = Drawing(pt(width_mm), pt(height_mm))
+    chart = HorizontalBarChart()
+    chart.x, chart.y = pt(26), pt(4)
+    chart.width, chart.height = pt(width_mm - 32), pt(height_mm - 6)
+    ordered = sorted(pairs, key=lambda p: -p[1])  # reportlab draws the first category at the bottom
+    chart.data = [[100 * v for _, v in ordered]]
+    chart.categoryAxis.categoryNames = [name.replace("-", " – ") for name, _ in ordered]
+    chart.categoryAxis.labels.fontName = "Sans"
+    chart.categoryAxis.labels.fontSize = 6
+    chart.categoryAxis.labels.dx = -2
+    chart.categoryAxis.strokeColor = SOFT
+    chart.valueAxis.valueMin = 0
+    chart.valueAxis.valueMax = 100
+    chart.valueAxis.valueStep = 25
+    chart.valueAxis.labels.fontName = "Sans"
+    chart.valueAxis.labels.fontSize = 6
+    chart.valueAxis.labelTextFormat = "%d%%"
+    chart.valueAxis.strokeColor = SOFT
+    chart.valueAxis.visibleGrid = True
+    chart.valueAxis.gridStrokeColor = RULE
+    chart.valueAxis.gridStrokeWidth = 0.25
+    chart.bars[0].fillColor = ACCENT
+    chart.bars[0].strokeColor = None
+    chart.barWidth = pt(2.6)
+    chart.barLabelFormat = "%.0f%%"
+    chart.barLabels.fontName = "Sans"
+    chart.barLabels.fontSize = 5.5
+    chart.barLabels.fillColor = white
+    chart.barLabels.boxAnchor = "e"
+    chart.barLabels.dx = -1.5
+    d.add(chart)
+    d.add(String(pt(width_mm), pt(0), "share of random layouts in which the pair is joined", fontName="Sans",
+                 fontSize=5.5, fillColor=SOFT, textAnchor="end"))
+    return d
+
+
+# --- markup → story ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Resources:
+    """What the markup's figures draw from: side art, the board, the pair figures."""
+
+    thumb: Thumb
+    board_image: Any
+    board_size_mm: tuple[float, float]
+    pairs: tuple[tuple[str, float], ...]
+    cover_images: tuple
+
+
+def _number(element: ET.Element, key: str, default: float) -> float:
+    value = element.get(key)
+    if value is None:
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise TrailwrightError(f"<{element.tag} {key}={value!r}> is not a number") from None
+
+
+def build_story(root: ET.Element, res: Resources, frame_width_mm: float) -> list:
+    """Turn the markup into reportlab flowables."""
+    if root.tag != "booklet":
+        raise TrailwrightError(f"the markup's root must be <booklet>, not <{root.tag}>")
+    st = _styles()
+    story: list = []
+    for el in root:
+        story += _block(el, st, res, frame_width_mm)
+    return story
+
+
+def _block(el: ET.Element, st: dict, res: Resources, width: float) -> list:
+    tag = el.tag
+    if tag == "cover":
+        return [NextPageTemplate("cover"), *_cover(el, st, res, width), NextPageTemplate("body"), PageBreak()]
+    if tag == "h1":
+        return [CondPageBreak(pt(40)), Paragraph(_inline(el), st["h1"])]
+    if tag == "h2":
+        return [CondPageBreak(pt(22)), Paragraph(_inline(el), st["h2"])]
+    if tag in ("p", "small", "centred"):
+        return [Paragraph(_inline(el), st["body" if tag == "p" else tag])]
+    if tag in ("list", "steps"):
+        items = [ListItem(Paragraph(_inline(li), st["body"]), leftIndent=pt(5)) for li in el if li.tag == "item"]
+        kind = dict(bulletType="1", bulletFontName="Sans-Bold") if tag == "steps" else \
+            dict(bulletType="bullet", start="•", bulletFontName="Sans")
+        return [ListFlowable(items, leftIndent=pt(5), bulletFontSize=8, bulletColor=ACCENT, **kind)]
+    if tag == "note":
+        cell = [Paragraph(_inline(el), st["note"])]
+        t = Table([[cell]], colWidths=[pt(width)])
+        t.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), PAPER_TINT), ("LINEBEFORE", (0, 0), (0, -1), 1.6, ACCENT),
+                               ("LEFTPADDING", (0, 0), (-1, -1), 7), ("TOPPADDING", (0, 0), (-1, -1), 5),
+                               ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]))
+        return [Spacer(1, pt(1)), t, Spacer(1, pt(3))]
+    if tag == "table":
+        return [_table(el, st, width)]
+    if tag == "thumbs":
+        return [_thumbs(el, st, res, width)]
+    if tag == "chart":
+        return [pair_chart(list(res.pairs), width)]
+    if tag == "board":
+        w = min(_number(el, "width", width), width)
+        bw, bh = res.board_size_mm
+        return [Picture(res.board_image, w, w * bh / bw)]
+    if tag == "spacer":
+        return [Spacer(1, pt(_number(el, "mm", 4)))]
+    if tag == "pagebreak":
+        return [PageBreak()]
+    if tag == "keep":
+        inner = []
+        for child in el:
+            inner += _block(child, st, res, width)
+        return [KeepTogether(inner)]
+    raise TrailwrightError(f"unknown markup element <{tag}> (see templates/booklet.xml.j2 for the list)")
+
+
+def _cover(el: ET.Element, st: dict, res: Resources, width: float) -> list:
+    out = [Spacer(1, pt(8)), Paragraph(_escape(el.get("title", "")), st["title"]), Spacer(1, pt(3))]
+    if el.get("subtitle"):
+        out.append(Paragraph(_escape(el.get("subtitle")), st["subtitle"]))
+    out.append(Spacer(1, pt(8)))
+    out.append(Mosaic(list(res.cover_images), width, 118, 30))
+    out.append(Spacer(1, pt(8)))
+    for line in el:
+        out.append(Paragraph(_inline(line), st["centred"]))
+    return out
+
+
+def _table(el: ET.Element, st: dict, width: float) -> Table:
+    rows = [r for r in el if r.tag == "row"]
+    data = [[Paragraph(_inline(c), st["cellhead" if r.get("head") else "cell"]) for c in r if c.tag == "cell"]
+            for r in rows]
+    if not data:
+        raise TrailwrightError("<table> needs <row> elements")
+    ncols = max(len(r) for r in data)
+    fractions = [float(x) for x in el.get("widths", " ".join(["1"] * ncols)).split()]
+    total = sum(fractions)
+    t = Table(data, colWidths=[pt(width * f / total) for f in fractions], hAlign="LEFT")
+    style = [("VALIGN", (0, 0), (-1, -1), "TOP"), ("LINEBELOW", (0, 0), (-1, -1), 0.3, RULE),
+             ("TOPPADDING", (0, 0), (-1, -1), 2.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+             ("LEFTPADDING", (0, 0), (-1, -1), 2), ("RIGHTPADDING", (0, 0), (-1, -1), 3)]
+    for i, r in enumerate(rows):
+        if r.get("head"):
+            style += [("LINEBELOW", (0, i), (-1, i), 0.8, ACCENT)]
+    t.setStyle(TableStyle(style))
+    return t
+
+
+def _thumbs(el: ET.Element, st: dict, res: Resources, width: float) -> Table:
+    size = _number(el, "size", 22)
+    per_row = max(1, int(width // (size + 3)))
+    cells = []
+    for th in el:
+        if th.tag != "thumb":
+            raise TrailwrightError(f"<thumbs> holds <thumb> elements, not <{th.tag}>")
+        tile, face = th.get("tile"), th.get("face", "front")
+        try:
+            image = res.thumb(tile, face)
+        except KeyError:
+            raise TrailwrightError(f"<thumb tile={tile!r} face={face!r}> names no tile side") from None
+        cells.append([HexImage(image, size), Paragraph(_inline(th), st["caption"])])
+    rows = [cells[i:i + per_row] for i in range(0, len(cells), per_row)] or [[""]]
+    rows[-1] += [""] * (per_row - len(rows[-1]))
+    t = Table(rows, colWidths=[pt(width / per_row)] * per_row, hAlign="LEFT")
+    t.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                           ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+                           ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
+    return t
+
+
+# --- the document ---------------------------------------------------------------------------
+
+
+def booklet_pdf(story: list, paper: Paper, info: DocInfo, title: str) -> bytes:
+    """The story on ``paper`` pages with a running footer (the cover has none)."""
+    register_fonts()
+    margin_x, margin_top, margin_bottom = 13.0, 13.0, 15.0
+    buffer = io.BytesIO()
+    from reportlab import rl_config
+
+    rl_config.useA85 = 0
+    doc = BaseDocTemplate(
+        buffer, pagesize=(pt(paper.width_mm), pt(paper.height_mm)), invariant=1, title=info.title,
+        author="Trailwright", subject=info.subject, creator=info.made_with or "trailwright",
+        leftMargin=pt(margin_x), rightMargin=pt(margin_x), topMargin=pt(margin_top), bottomMargin=pt(margin_bottom),
+    )
+    frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body", leftPadding=0,
+                  rightPadding=0, topPadding=0, bottomPadding=0)
+
+    def cover(c, d):
+        c.saveState()
+        c.setFillColor(PAPER_TINT)
+        c.rect(0, 0, pt(paper.width_mm), pt(paper.height_mm), stroke=0, fill=1)
+        c.restoreState()
+
+    def body(c, d):
+        c.saveState()
+        c.setStrokeColor(RULE)
+        c.setLineWidth(0.4)
+        y = pt(margin_bottom - 6)
+        c.line(pt(margin_x), y + pt(3.6), pt(paper.width_mm - margin_x), y + pt(3.6))
+        c.setFont("Sans", 7)
+        c.setFillColor(SOFT)
+        page = c.getPageNumber()
+        if page % 2 == 0:
+            c.drawString(pt(margin_x), y, str(page))
+            c.drawRightString(pt(paper.width_mm - margin_x), y, title)
+        else:
+            c.drawString(pt(margin_x), y, title)
+            c.drawRightString(pt(paper.width_mm - margin_x), y, str(page))
+        c.restoreState()
+
+    doc.addPageTemplates([PageTemplate("body", [frame], onPage=body), PageTemplate("cover", [frame], onPage=cover)])
+    first = story and isinstance(story[0], NextPageTemplate) and story[0].action[1] == "cover"
+    if first:  # the first page is the cover: start on that template
+        doc.pageTemplates.reverse()
+        story = story[1:]
+    doc.setProgressCallBack(None)
+    canvasmaker = _canvas_maker(info)
+    doc.build(story, canvasmaker=canvasmaker)
+    return buffer.getvalue()
+
+
+def _canvas_maker(info: DocInfo):
+    from reportlab.pdfgen.canvas import Canvas
+
+    class BookletCanvas(Canvas):
+        def __init__(self, *args, **kw):
+            kw["invariant"] = 1
+            super().__init__(*args, **kw)
+            self.setCreator(info.made_with or "trailwright")
+            self.setProducer("trailwright (reportlab)")
+            self.setViewerPreference("PrintScaling", "None")
+
+    return BookletCanvas

@@ -1,0 +1,183 @@
+"""The whole print-and-play kit as data: every output file's relative path and bytes.
+
+Nothing here touches the filesystem except reading the booklet templates; the CLI writes the
+result, and only once every file has been made, so a failure never leaves half a kit behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from generator import __version__
+from generator.board import Board
+from generator.model import FACES, TileSet, dumps_tileset
+from generator.publish import booklet as bk
+from generator.publish.art import ArtCache, SideArt, px, render_pixels
+from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled_pdf, svg_size_mm
+from generator.publish.impose import impose_booklet
+from generator.publish.layout import TileMarks, plan_duplex, plan_foldover
+from generator.publish.manufacturer import ArtForWidth, manufacturer_files, zip_bytes
+from generator.publish.pdf import DocInfo
+from generator.publish.settings import PublishSettings, load_paper, load_profile
+from generator.publish.sheets import sheets_pdf
+
+THUMB_DPI = 200
+
+
+@dataclass(frozen=True)
+class Figures:
+    """The designer's page numbers: from the scorer, or a tile set's ``meta`` block."""
+
+    fitness: float
+    fitness_se: float
+    pairs_joined: float
+    extra_edges: float
+    samples: int
+    seed: int
+    pairs: tuple[tuple[str, float], ...]
+
+
+def figures_from_score(report) -> Figures:
+    """Figures from a ``generator.scoring.Score``."""
+    return Figures(report.fitness, report.fitness_se, report.path_prob_mean, report.extra_edges_mean,
+                   report.samples, report.seed, tuple(report.pair_prob.items()))
+
+
+@dataclass(frozen=True)
+class Sources:
+    """What the kit is made from: the model, the art, and where they came from."""
+
+    tileset: TileSet
+    board: Board
+    art_for_width: ArtForWidth
+    tile_width_mm: float
+    board_svg: str
+    figures: Figures
+    source: str
+    templates: Path
+
+
+def provenance(src: Sources, settings: PublishSettings) -> str:
+    """One line recording how the kit was made: version, tile set digest, board, settings."""
+    digest = hashlib.sha256(dumps_tileset(src.tileset).encode("utf-8")).hexdigest()[:12]
+    return (f"trailwright {__version__}; tile set {src.source} (sha256 {digest}); board {src.board.name}; "
+            f"tile {src.tile_width_mm:g} mm; settings {json.dumps(settings.__dict__, sort_keys=True)}")
+
+
+def _where(sides: list[tuple[str, str]]) -> str:
+    return ", ".join(f"{t}{'F' if f == 'front' else 'B'}" for t, f in sides)
+
+
+def booklet_context(src: Sources, settings: PublishSettings) -> dict:
+    """Everything the booklet templates may show, as plain data."""
+    ts, board = src.tileset, src.board
+    groups: dict = {}
+    for tile in ts:
+        for face in FACES:
+            groups.setdefault(tile.face(face).canonical, []).append((tile.id, face))
+    catalogue = [
+        {"tile": sides[0][0], "face": sides[0][1], "count": len(sides), "where": _where(sides),
+         "trails": len(design.trails), "crossings": design.min_crossings}
+        for design, sides in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    ]
+    bridged = [{"tile": t.id, "face": f, "crossings": t.face(f).min_crossings}
+               for t in ts for f in FACES if t.face(f).min_crossings]
+    return {
+        "game": {"title": settings.title, "players": "2–4"},
+        "tiles": {"count": len(ts), "sides": 2 * len(ts), "designs": len(groups), "bridge_sides": ts.bridges,
+                  "bridges": ts.crossings, "dup_score": ts.dup_score,
+                  "stubs": sum(len(s.stubs) for s in ts.sides())},
+        "board": {"name": board.title or board.name, "slots": board.tile_count,
+                  "landmarks": [lm.name for lm in board.landmarks], "connectors": len(board.connectors)},
+        "catalogue": catalogue,
+        "catalogue_bridges": bridged[:8],
+        "figures": src.figures.__dict__,
+        "made": {"version": __version__, "source": src.source,
+                 "settings": f"Tiles {src.tile_width_mm:g} mm, bleed {settings.bleed_mm:g} mm, "
+                             f"art at {settings.dpi} dpi."},
+    }
+
+
+def make_booklet(src: Sources, settings: PublishSettings, art: ArtCache, board_svg: str) -> tuple[bytes, bytes]:
+    """``rules.pdf`` (reading order) and ``rules-booklet.pdf`` (imposed for saddle stitching)."""
+    markup = bk.render_markup(src.templates, booklet_context(src, settings))
+    root = bk.parse_markup(markup, src.templates)
+    by_id = {t.id: t for t in src.tileset}
+
+    def thumb(tile_id: str, face: str):
+        from reportlab.lib.utils import ImageReader
+
+        if tile_id not in by_id or face not in FACES:
+            raise KeyError(tile_id)
+        return ImageReader(art.pixels(by_id[tile_id], face, 0.0, THUMB_DPI))
+
+    bw, bh = svg_size_mm(board_svg)
+    from reportlab.lib.utils import ImageReader
+
+    small_w = px(110.0, THUMB_DPI)  # wide enough for any booklet page
+    small_board = ImageReader(render_pixels(board_svg, small_w, round(small_w * bh / bw)))
+    cover = tuple(thumb(t.id, f) for t in src.tileset for f in FACES)
+    resources = bk.Resources(thumb, small_board, (bw, bh), src.figures.pairs, cover)
+    paper = load_paper(settings.booklet_paper)
+    frame_width = paper.width_mm - 26.0
+    story = bk.build_story(root, resources, frame_width)
+    info = DocInfo(f"{settings.title}: rules", provenance(src, settings), f"trailwright {__version__}")
+    reading = bk.booklet_pdf(story, paper, info, settings.title)
+    imposed = impose_booklet(reading, load_paper(settings.imposition_paper),
+                             {"/Title": f"{settings.title}: rules booklet (saddle stitch)",
+                              "/Creator": f"trailwright {__version__}", "/Producer": "trailwright (reportlab, pypdf)",
+                              "/Subject": info.subject})
+    return reading, imposed
+
+
+def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str], None] = lambda s: None
+                ) -> dict[str, bytes]:
+    """Every file of the kit, by path relative to the output folder."""
+    prov = provenance(src, settings)
+    art = ArtCache(src.art_for_width(src.tile_width_mm), src.tile_width_mm)
+    marks = TileMarks.of(src.tile_width_mm, settings)
+    files: dict[str, bytes] = {}
+    n = len(src.tileset)
+    for name in settings.papers:
+        paper = load_paper(name)
+        progress(f"tile sheets on {paper.title}")
+        for kind, plan in (("duplex", plan_duplex(n, paper, marks, settings)),
+                           ("foldover", plan_foldover(n, paper, marks, settings))):
+            info = DocInfo(f"{settings.title}: tiles, {paper.title} {kind}", prov, f"trailwright {__version__}")
+            files[f"print/tiles-{name}-{kind}.pdf"] = sheets_pdf(plan, src.tileset, art, settings, info)
+    progress("the board")
+    board_art = BoardArt.of(src.board_svg, settings.board_dpi)
+    for name in settings.papers:
+        paper = load_paper(name)
+        info = DocInfo(f"{settings.title}: the board", prov, f"trailwright {__version__}")
+        sheet, data = board_large_pdf(board_art, paper, settings, info)
+        files[f"print/board-{sheet.name}.pdf"] = data
+        _, data = board_tiled_pdf(board_art, paper, settings, info)
+        files[f"print/board-{name}-tiled.pdf"] = data
+    progress("the rules booklet")
+    files["print/rules.pdf"], files["print/rules-booklet.pdf"] = make_booklet(src, settings, art, src.board_svg)
+    profile = load_profile(settings.profile)
+    progress(f"manufacturer files for {profile.title}")
+    maker = manufacturer_files(src.tileset, src.art_for_width, profile, prov)
+    for name, data in maker.items():
+        files[f"manufacturer/{profile.name}/{name}"] = data
+    files[f"manufacturer/{profile.name}.zip"] = zip_bytes(maker, profile.name)
+    return files
+
+
+def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, source: str, templates: Path) -> Sources:
+    """Sources drawn by the layout stage (``generator.render``) in ``style``."""
+    from dataclasses import replace
+
+    from generator.publish.art import layout_art
+    from generator.render.board import render_board
+
+    def art_for_width(width_mm: float) -> SideArt:
+        return layout_art(style if width_mm == style.tile_width_mm else replace(style, tile_width_mm=width_mm))
+
+    return Sources(tileset, board, art_for_width, style.tile_width_mm, render_board(board, style), figures, source,
+                   templates)

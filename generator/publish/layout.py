@@ -1,0 +1,224 @@
+"""Sheet plans: where each tile's art, bleed and crop marks go on a page. Pure geometry, in mm.
+
+Glossary
+--------
+page point  ``(x, y)`` in millimetres from the page's lower-left corner, y up (as in PDF).
+cut hex     the flat-topped hexagon a tile is cut along: width ``w`` corner to corner,
+            height ``w * sqrt(3) / 2`` across the flats.
+bleed hex   the cut hex pushed out by the bleed on every edge, trimmed to the art's box.
+crop mark   a short tick on the line of a cut edge, past each of its ends, outside the bleed.
+footprint   everything a tile puts on paper: bleed hex and crop marks.
+slot        one tile position on a sheet: a centre.
+arrangement "grid" (aligned columns) or "nested" (odd columns half a row lower).
+block       the slots of one page.
+mirror      a back sits at ``(W - x, y)`` for a long-edge flip, or across the fold line.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from shapely.affinity import translate
+from shapely.geometry import LineString, MultiLineString, Polygon, box
+from shapely.ops import unary_union
+
+from generator.errors import TrailwrightError
+from generator.publish.settings import Paper, PublishSettings
+
+SQRT3 = math.sqrt(3.0)
+Point = tuple[float, float]
+Segment = tuple[Point, Point]
+
+
+def hex_corners(cx: float, cy: float, width: float) -> tuple[Point, ...]:
+    """The six corners of a flat-topped hexagon, counter-clockwise from the right-hand corner."""
+    r = width / 2
+    return tuple((cx + r * math.cos(math.radians(60 * k)), cy + r * math.sin(math.radians(60 * k))) for k in range(6))
+
+
+def hex_height(width: float) -> float:
+    """Height across the flats of a flat-topped hexagon ``width`` wide."""
+    return width * SQRT3 / 2
+
+
+def bleed_outline(cx: float, cy: float, width: float, bleed: float) -> tuple[Point, ...]:
+    """The bleed hex: the cut hex pushed out by ``bleed``, trimmed to the art's box."""
+    grown = Polygon(hex_corners(cx, cy, width + 4 * bleed / SQRT3))
+    w, h = width / 2 + bleed, hex_height(width) / 2 + bleed
+    trimmed = grown.intersection(box(cx - w, cy - h, cx + w, cy + h))
+    return tuple(trimmed.exterior.coords)[:-1]
+
+
+def crop_marks(cx: float, cy: float, width: float, bleed: float, offset: float, length: float) -> tuple[Segment, ...]:
+    """Two ticks at every corner, on the lines of the two edges that meet there, outside the bleed."""
+    corners = hex_corners(cx, cy, width)
+    start = bleed * 2 / SQRT3 + offset  # where an edge's line leaves the bleed hex, plus the gap
+    marks = []
+    for k, (vx, vy) in enumerate(corners):
+        for other in (corners[(k - 1) % 6], corners[(k + 1) % 6]):
+            ux, uy = vx - other[0], vy - other[1]
+            norm = math.hypot(ux, uy)
+            ux, uy = ux / norm, uy / norm
+            marks.append(((vx + ux * start, vy + uy * start), (vx + ux * (start + length), vy + uy * (start + length))))
+    return tuple(marks)
+
+
+@dataclass(frozen=True)
+class TileMarks:
+    """How a tile is printed: cut width, bleed and crop-mark geometry (mm)."""
+
+    width: float
+    bleed: float
+    mark_offset: float
+    mark_length: float
+    gap: float
+
+    @classmethod
+    def of(cls, tile_width_mm: float, settings: PublishSettings) -> "TileMarks":
+        """The marks for tiles ``tile_width_mm`` wide under ``settings``."""
+        return cls(tile_width_mm, settings.bleed_mm, settings.mark_offset_mm, settings.mark_length_mm, settings.gap_mm)
+
+    @property
+    def height(self) -> float:
+        """The cut hex's height across the flats."""
+        return hex_height(self.width)
+
+    def marks(self, cx: float, cy: float) -> tuple[Segment, ...]:
+        """The crop marks of a tile centred at ``(cx, cy)``."""
+        return crop_marks(cx, cy, self.width, self.bleed, self.mark_offset, self.mark_length)
+
+
+@lru_cache(maxsize=64)
+def _footprint(marks: TileMarks) -> Polygon:
+    ticks = MultiLineString([list(s) for s in marks.marks(0.0, 0.0)])
+    return unary_union([Polygon(bleed_outline(0.0, 0.0, marks.width, marks.bleed)), ticks])
+
+
+def footprint_box(marks: TileMarks) -> tuple[float, float, float, float]:
+    """The footprint's bounding box around the tile centre: (minx, miny, maxx, maxy)."""
+    return _footprint(marks).bounds
+
+
+def _clear(marks: TileMarks, offsets: list[Point]) -> bool:
+    shape = _footprint(marks)
+    return all(shape.distance(translate(shape, dx, dy)) >= marks.gap - 1e-9 for dx, dy in offsets)
+
+
+def _least(limit: float, ok) -> float:
+    """The least pitch in [0, limit] from which every larger pitch is clear (scanned in 0.05 mm)."""
+    step, pitch = 0.05, limit
+    while pitch - step > 0 and ok(pitch - step):
+        pitch -= step
+    return round(pitch, 4)
+
+
+@lru_cache(maxsize=64)
+def pitches(marks: TileMarks, arrangement: str) -> tuple[float, float]:
+    """The tightest column and row pitch (mm) at which footprints keep ``gap`` apart."""
+    x0, y0, x1, y1 = footprint_box(marks)
+    dy = _least(y1 - y0 + marks.gap, lambda p: _clear(marks, [(0.0, p)]))
+    if arrangement == "grid":
+        dx = _least(x1 - x0 + marks.gap, lambda p: _clear(marks, [(p, 0.0), (p, dy), (p, -dy)]))
+    else:
+        dx = _least(x1 - x0 + marks.gap,
+                    lambda p: _clear(marks, [(p, dy / 2), (p, -dy / 2), (p, 1.5 * dy), (p, -1.5 * dy), (2 * p, 0.0)]))
+    return dx, dy
+
+
+@dataclass(frozen=True)
+class Area:
+    """A rectangle on the page, in mm: lower-left corner, width, height."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+def printable_area(paper: Paper, settings: PublishSettings) -> Area:
+    """The page inside the margins, above the footer band."""
+    m = settings.margin_mm
+    bottom = m + settings.footer_mm
+    return Area(m, bottom, paper.width_mm - 2 * m, paper.height_mm - m - bottom)
+
+
+def pack(area: Area, marks: TileMarks) -> tuple[Point, ...]:
+    """As many tile centres as fit in ``area``, the block centred; the best of grid and nested."""
+    x0, y0, x1, y1 = footprint_box(marks)
+    fw, fh = x1 - x0, y1 - y0
+    best: tuple[Point, ...] = ()
+    for arrangement in ("grid", "nested"):
+        dx, dy = pitches(marks, arrangement)
+        cols = int((area.width - fw) // dx) + 1 if area.width >= fw else 0
+        for shift_first in (False, True):
+            centres = []
+            for i in range(cols):
+                shift = dy / 2 if arrangement == "nested" and (i % 2 == 1) != shift_first else 0.0
+                rows = int((area.height - fh - shift) // dy) + 1 if area.height - shift >= fh else 0
+                centres += [(i * dx, -shift - j * dy) for j in range(rows)]
+            if len(centres) > len(best):
+                best = _centred(tuple(centres), area, (x0, y0, x1, y1))
+    return best
+
+
+def _centred(centres: tuple[Point, ...], area: Area, fbox: tuple[float, float, float, float]) -> tuple[Point, ...]:
+    x0, y0, x1, y1 = fbox
+    lo_x = min(x for x, _ in centres) + x0
+    hi_x = max(x for x, _ in centres) + x1
+    lo_y = min(y for _, y in centres) + y0
+    hi_y = max(y for _, y in centres) + y1
+    sx = area.x + (area.width - (hi_x - lo_x)) / 2 - lo_x
+    sy = area.y + (area.height - (hi_y - lo_y)) / 2 - lo_y
+    # Top row first, then left to right: the order a reader scans the sheet.
+    return tuple(sorted(((round(x + sx, 4), round(y + sy, 4)) for x, y in centres), key=lambda p: (-p[1], p[0])))
+
+
+def check_fits(slots: tuple[Point, ...], paper: Paper, marks: TileMarks, what: str) -> None:
+    """An error naming the paper when not even one tile fits."""
+    if not slots:
+        x0, y0, x1, y1 = footprint_box(marks)
+        raise TrailwrightError(
+            f"a {marks.width:g} mm tile with its bleed and crop marks ({x1 - x0:.1f} × {y1 - y0:.1f} mm) "
+            f"does not fit {what} on {paper.title} inside the margins"
+        )
+
+
+@dataclass(frozen=True)
+class SheetPlan:
+    """Where the tiles of a print-and-play document go: per page, (tile index, face, centre)."""
+
+    paper: Paper
+    kind: str  # "duplex" or "foldover"
+    marks: TileMarks
+    pages: tuple[tuple[tuple[int, str, Point], ...], ...]
+    fold_x: float | None = None
+
+
+def plan_duplex(count: int, paper: Paper, marks: TileMarks, settings: PublishSettings) -> SheetPlan:
+    """Fronts on odd pages, backs on even pages at ``(W - x, y)`` so each lands behind its front."""
+    slots = pack(printable_area(paper, settings), marks)
+    check_fits(slots, paper, marks, "a duplex sheet")
+    pages = []
+    for start in range(0, count, len(slots)):
+        chunk = list(enumerate(slots[: count - start]))
+        pages.append(tuple((start + i, "front", p) for i, p in chunk))
+        pages.append(tuple((start + i, "back", (round(paper.width_mm - p[0], 4), p[1])) for i, p in chunk))
+    return SheetPlan(paper, "duplex", marks, tuple(pages))
+
+
+def plan_foldover(count: int, paper: Paper, marks: TileMarks, settings: PublishSettings) -> SheetPlan:
+    """Fronts left of a vertical fold line, backs mirrored across it: fold, glue, cut."""
+    full = printable_area(paper, settings)
+    fold = paper.width_mm / 2
+    half = Area(full.x, full.y, fold - settings.margin_mm / 2 - full.x, full.height)
+    slots = pack(half, marks)
+    check_fits(slots, paper, marks, "half a fold-over sheet")
+    pages = []
+    for start in range(0, count, len(slots)):
+        chunk = list(enumerate(slots[: count - start]))
+        page = [(start + i, "front", p) for i, p in chunk]
+        page += [(start + i, "back", (round(2 * fold - p[0], 4), p[1])) for i, p in chunk]
+        pages.append(tuple(page))
+    return SheetPlan(paper, "foldover", marks, tuple(pages), fold)

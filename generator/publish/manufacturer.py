@@ -1,0 +1,154 @@
+"""Manufacturer files: per face a PNG at the profile's exact raster and a vector PDF, a die line,
+a manifest and a zip of the lot.
+
+Glossary
+--------
+canvas     the profile's raster (e.g. 825 × 750 px at 300 dpi): the hexagon at its centre,
+           art to every edge.
+trim box   the cut hexagon's bounding box; bleed box: the trim box grown by the profile's bleed.
+die line   the cut contour alone, a thin stroke in the spot colour ``CutContour``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import zipfile
+from typing import Callable
+
+import cairosvg
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import ArrayObject, FloatObject, NameObject
+
+from generator import __version__
+from generator.model import FACES, TileSet
+from generator.publish.art import SideArt, png_bytes, render_pixels
+from generator.publish.impose import reproducible
+from generator.publish.layout import hex_corners, hex_height
+from generator.publish.pdf import DIELINE, DocInfo, new_canvas, pt
+from generator.publish.settings import Paper, Profile
+
+ArtForWidth = Callable[[float], SideArt]  # tile width in mm -> side art at that width
+ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+
+
+def reframe(svg: str, width_mm: float, height_mm: float) -> str:
+    """The same art seen through a ``width_mm`` × ``height_mm`` window centred on the tile."""
+    start = svg.find("<svg")
+    end = svg.find(">", start)
+    head = svg[start:end]
+    for key, value in (("width", f"{width_mm:.4f}mm"), ("height", f"{height_mm:.4f}mm"),
+                       ("viewBox", f"{-width_mm / 2:.4f} {-height_mm / 2:.4f} {width_mm:.4f} {height_mm:.4f}")):
+        head, found = re.subn(rf'(\s){key}="[^"]*"', rf'\g<1>{key}="{value}"', head, count=1)
+        if not found:
+            head += f' {key}="{value}"'
+    return svg[:start] + head + svg[end:]
+
+
+def cover_bleed(profile: Profile) -> float:
+    """The bleed to ask the art for so it covers the whole canvas, never less than the profile's."""
+    cw, ch = profile.canvas_mm
+    w, h = profile.trim_width_mm, hex_height(profile.trim_width_mm)
+    return round(max(profile.bleed_mm, (cw - w) / 2, (ch - h) / 2) + 0.5, 3)
+
+
+def _boxes(profile: Profile) -> tuple[list[float], list[float]]:
+    cw, ch = profile.canvas_mm
+    w, h = profile.trim_width_mm, hex_height(profile.trim_width_mm)
+    trim = [pt((cw - w) / 2), pt((ch - h) / 2), pt((cw + w) / 2), pt((ch + h) / 2)]
+    b = pt(profile.bleed_mm)
+    bleed = [max(0.0, trim[0] - b), max(0.0, trim[1] - b), min(pt(cw), trim[2] + b), min(pt(ch), trim[3] + b)]
+    return trim, bleed
+
+
+def vector_pdf(svg: str, profile: Profile, info: dict[str, str]) -> bytes:
+    """The framed art as a one-page vector PDF (cairosvg) with TrimBox and BleedBox set."""
+    raw = cairosvg.svg2pdf(bytestring=svg.encode("utf-8"))
+    reader = PdfReader(io.BytesIO(raw))
+    writer = PdfWriter()
+    writer.append(reader)
+    trim, bleed = _boxes(profile)
+    for page in writer.pages:
+        page[NameObject("/TrimBox")] = ArrayObject(FloatObject(round(v, 4)) for v in trim)
+        page[NameObject("/BleedBox")] = ArrayObject(FloatObject(round(v, 4)) for v in bleed)
+    return reproducible(writer, info)
+
+
+def dieline_pdf(profile: Profile, info: DocInfo) -> bytes:
+    """The cut hexagon alone, a 0.25 pt stroke in the spot colour CutContour, boxes set."""
+    cw, ch = profile.canvas_mm
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, Paper("canvas", profile.title, cw, ch), info)
+    trim, bleed = _boxes(profile)
+    c.setTrimBox(trim)
+    c.setBleedBox(bleed)
+    c.setStrokeColor(DIELINE)
+    c.setLineWidth(0.25)
+    corners = hex_corners(cw / 2, ch / 2, profile.trim_width_mm)
+    path = c.beginPath()
+    path.moveTo(pt(corners[0][0]), pt(corners[0][1]))
+    for x, y in corners[1:]:
+        path.lineTo(pt(x), pt(y))
+    path.close()
+    c.drawPath(path, stroke=1, fill=0)
+    c.showPage()
+    c.save()
+    return buffer.getvalue()
+
+
+def _name(tile_id: str, face: str, width: int) -> str:
+    return f"tile-{tile_id.zfill(width)}-{face}"
+
+
+def manufacturer_files(tileset: TileSet, art_for_width: ArtForWidth, profile: Profile, provenance: str) -> dict[str, bytes]:
+    """Every file for the manufacturer, by name: PNGs, vector PDFs, die line, manifest, README."""
+    art = art_for_width(profile.trim_width_mm)
+    bleed = cover_bleed(profile)
+    cw, ch = profile.canvas_mm
+    digits = max(2, max(len(t.id) for t in tileset))
+    files: dict[str, bytes] = {}
+    rows = []
+    for tile in tileset:
+        for face in FACES:
+            svg = reframe(art(tile, face, bleed), cw, ch)
+            base = _name(tile.id, face, digits)
+            image = render_pixels(svg, profile.pixel_width, profile.pixel_height)
+            files[f"{base}.png"] = png_bytes(image, profile.dpi)
+            meta = {"/Title": f"tile {tile.id} {face}", "/Creator": f"trailwright {__version__}",
+                    "/Producer": "trailwright (cairosvg, pypdf)", "/Subject": provenance}
+            files[f"{base}.pdf"] = vector_pdf(svg, profile, meta)
+            rows += [(f"{base}.png", tile.id, face, 1), (f"{base}.pdf", tile.id, face, 1)]
+    files["dieline.pdf"] = dieline_pdf(profile, DocInfo(f"{profile.title}: die line", provenance,
+                                                         f"trailwright {__version__}"))
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(["file", "tile", "face", "quantity"])
+    writer.writerows(rows)
+    files["manifest.csv"] = text.getvalue().encode("utf-8")
+    w_in, h_in = cw / 25.4, ch / 25.4
+    files["README.txt"] = (
+        f"{profile.title}\n"
+        f"Canvas {profile.pixel_width} x {profile.pixel_height} px at {profile.dpi} dpi ({w_in:.3f} x {h_in:.3f} in),"
+        f" bleed included.\n"
+        f"Die line: a flat-topped regular hexagon {profile.trim_width_mm:.2f} mm ({profile.trim_width_mm / 25.4:.3f} in)"
+        f" corner to corner, {hex_height(profile.trim_width_mm):.2f} mm across the flats, centred;\n"
+        f"dieline.pdf holds it alone as a 0.25 pt stroke in the spot colour CutContour.\n"
+        f"Bleed {profile.bleed_mm:.2f} mm past the die line at least; safe zone {profile.safe_mm:.2f} mm inside it.\n"
+        f"Per face: a PNG (sRGB, dpi recorded) and a vector PDF with TrimBox and BleedBox.\n"
+        f"manifest.csv lists every file with its tile, face and quantity.\n\n{provenance}\n"
+    ).encode("utf-8")
+    return files
+
+
+def zip_bytes(files: dict[str, bytes], folder: str) -> bytes:
+    """A reproducible zip of ``files`` under ``folder/``: sorted names, fixed dates."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(f"{folder}/{name}", date_time=ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            z.writestr(info, files[name])
+    return out.getvalue()
+

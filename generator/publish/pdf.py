@@ -1,0 +1,140 @@
+"""Reportlab helpers shared by every PDF: reproducible canvases, embedded fonts, footers, rulers.
+
+Lengths are millimetres until the one conversion to points, ``pt``.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab import rl_config
+from reportlab.lib.colors import Color, CMYKColorSep
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+from generator import __version__
+from generator.publish.settings import MM_PER_IN, Paper
+
+PT_PER_MM = 72.0 / 25.4
+INK = Color(0.16, 0.16, 0.18)
+SOFT = Color(0.45, 0.45, 0.48)
+MARK = Color(0, 0, 0)
+CUT = Color(0.85, 0.1, 0.45)
+DIELINE = CMYKColorSep(0, 1, 0, 0, spotName="CutContour", density=1)
+
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
+_FACES = {  # family face -> (DejaVu file, reportlab's Vera fallback)
+    "Sans": ("DejaVuSans.ttf", "Vera.ttf"),
+    "Sans-Bold": ("DejaVuSans-Bold.ttf", "VeraBd.ttf"),
+    "Sans-Oblique": ("DejaVuSans-Oblique.ttf", "VeraIt.ttf"),
+    "Serif": ("DejaVuSerif.ttf", "Vera.ttf"),
+    "Serif-Bold": ("DejaVuSerif-Bold.ttf", "VeraBd.ttf"),
+    "Serif-Italic": ("DejaVuSerif-Italic.ttf", "VeraIt.ttf"),
+    "Serif-BoldItalic": ("DejaVuSerif-BoldItalic.ttf", "VeraBI.ttf"),
+    "Condensed": ("DejaVuSansCondensed.ttf", "Vera.ttf"),
+    "Condensed-Bold": ("DejaVuSansCondensed-Bold.ttf", "VeraBd.ttf"),
+}
+
+
+def pt(mm: float) -> float:
+    """Millimetres to PDF points: the one unit conversion."""
+    return mm * PT_PER_MM
+
+
+@lru_cache(maxsize=1)
+def register_fonts() -> str:
+    """Register the embedded fonts (DejaVu, else reportlab's Vera); returns which family is used."""
+    import reportlab
+
+    vera = Path(reportlab.__file__).parent / "fonts"
+    family = "DejaVu" if all((DEJAVU / f).exists() for f, _ in _FACES.values()) else "Vera"
+    for face, (dejavu, fallback) in _FACES.items():
+        path = DEJAVU / dejavu if family == "DejaVu" else vera / fallback
+        pdfmetrics.registerFont(TTFont(face, str(path)))
+    pdfmetrics.registerFontFamily("Serif", normal="Serif", bold="Serif-Bold", italic="Serif-Italic",
+                                  boldItalic="Serif-BoldItalic")
+    pdfmetrics.registerFontFamily("Sans", normal="Sans", bold="Sans-Bold", italic="Sans-Oblique",
+                                  boldItalic="Sans-Bold")
+    return family
+
+
+@dataclass(frozen=True)
+class DocInfo:
+    """What a PDF records about itself: title, subject and how it was made."""
+
+    title: str
+    subject: str
+    made_with: str = ""
+
+
+def new_canvas(buffer: io.BytesIO, paper: Paper, info: DocInfo, *, duplex: str | None = None) -> Canvas:
+    """A reproducible canvas (invariant mode, fixed ids) with viewer hints for printing at 100%."""
+    register_fonts()
+    rl_config.useA85 = 0  # binary streams: smaller, and reportlab's pure-Python ASCII85 is slow
+    c = Canvas(buffer, pagesize=(pt(paper.width_mm), pt(paper.height_mm)), invariant=1, pageCompression=1,
+               pdfVersion=(1, 6))
+    c.setTitle(info.title)
+    c.setAuthor("Trailwright")
+    c.setSubject(info.subject)
+    c.setCreator(f"trailwright {__version__}")
+    c.setProducer(f"trailwright {__version__} (reportlab)")
+    if info.made_with:
+        c.setKeywords(info.made_with)
+    c.setViewerPreference("PrintScaling", "None")
+    if duplex:
+        c.setViewerPreference("Duplex", duplex)
+    return c
+
+
+def ruler(c: Canvas, x: float, y: float, unit: str) -> float:
+    """A 50 mm or 2 in check ruler with its left end at (x, y) mm; returns its length in mm."""
+    if unit == "mm":
+        length, ticks, per = 50.0, 50, 1.0
+        label = "50 mm"
+    else:
+        length, ticks, per = 2 * MM_PER_IN, 16, MM_PER_IN / 8
+        label = "2 in"
+    c.saveState()
+    c.setStrokeColor(INK)
+    c.setLineWidth(0.4)
+    c.line(pt(x), pt(y), pt(x + length), pt(y))
+    for i in range(ticks + 1):
+        major = (i % 10 == 0) if unit == "mm" else (i % 8 == 0)
+        mid = (i % 5 == 0) if unit == "mm" else (i % 4 == 0)
+        h = 2.6 if major else 1.8 if mid else 1.0
+        c.setLineWidth(0.4 if major else 0.3)
+        c.line(pt(x + i * per), pt(y), pt(x + i * per), pt(y + h))
+    c.setFillColor(INK)
+    c.setFont("Sans", 5.5)
+    c.drawString(pt(x + length + 1.2), pt(y), label)
+    c.restoreState()
+    return length
+
+
+def footer(c: Canvas, paper: Paper, margin: float, game: str, page: int, pages: int, what: str) -> None:
+    """Game name and page number, "Print at 100% / Actual size", and both check rulers."""
+    c.saveState()
+    y = margin + 1.0
+    c.setFillColor(INK)
+    c.setFont("Sans-Bold", 7.5)
+    c.drawString(pt(margin), pt(y + 5.0), game)
+    c.setFont("Sans", 6.5)
+    c.setFillColor(SOFT)
+    c.drawString(pt(margin), pt(y + 1.0), f"{what}  ·  page {page} of {pages}")
+    c.setFillColor(INK)
+    c.setFont("Sans-Bold", 7)
+    c.drawCentredString(pt(paper.width_mm / 2), pt(y + 5.0), "Print at 100% / Actual size")
+    c.setFont("Sans", 5.5)
+    c.setFillColor(SOFT)
+    c.drawCentredString(pt(paper.width_mm / 2), pt(y + 1.6), "no “fit to page”: the rulers must measure true")
+    first, second = ("mm", "in") if paper.ruler == "mm" else ("in", "mm")
+    right = paper.width_mm - margin
+    x2 = right - 8.0 - (50.0 if second == "mm" else 2 * MM_PER_IN)
+    ruler(c, x2, y + 4.6, second)
+    x1 = right - 8.0 - (50.0 if first == "mm" else 2 * MM_PER_IN)
+    ruler(c, x1, y + 0.4, first)
+    c.restoreState()

@@ -1,0 +1,82 @@
+"""Print-and-play tile sheets: a sheet plan drawn as PDF bytes (duplex or fold-over)."""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.model import TileSet
+from generator.publish.art import ArtCache
+from generator.publish.layout import SheetPlan, bleed_outline, hex_corners
+from generator.publish.pdf import CUT, MARK, SOFT, DocInfo, footer, new_canvas, pt
+from generator.publish.settings import PublishSettings
+
+
+def _path(c: Canvas, points, close: bool = True):
+    p = c.beginPath()
+    p.moveTo(pt(points[0][0]), pt(points[0][1]))
+    for x, y in points[1:]:
+        p.lineTo(pt(x), pt(y))
+    if close:
+        p.close()
+    return p
+
+
+def draw_tile(c: Canvas, image, cx: float, cy: float, plan: SheetPlan, settings: PublishSettings) -> None:
+    """One side's art clipped to its bleed hex, its crop marks and (optionally) its cut line."""
+    m = plan.marks
+    c.saveState()
+    c.clipPath(_path(c, bleed_outline(cx, cy, m.width, m.bleed)), stroke=0, fill=0)
+    c.drawImage(image, pt(cx - m.width / 2 - m.bleed), pt(cy - m.height / 2 - m.bleed),
+                pt(m.width + 2 * m.bleed), pt(m.height + 2 * m.bleed))
+    c.restoreState()
+    c.saveState()
+    c.setStrokeColor(MARK)
+    c.setLineWidth(settings.mark_width_pt)
+    c.setLineCap(0)
+    for (x0, y0), (x1, y1) in m.marks(cx, cy):
+        c.line(pt(x0), pt(y0), pt(x1), pt(y1))
+    if settings.cut_lines:
+        c.setStrokeColor(CUT)
+        c.drawPath(_path(c, hex_corners(cx, cy, m.width)), stroke=1, fill=0)
+    c.restoreState()
+
+
+def _fold_line(c: Canvas, plan: SheetPlan, settings: PublishSettings) -> None:
+    x = plan.fold_x
+    top = plan.paper.height_mm - settings.margin_mm
+    bottom = settings.margin_mm + settings.footer_mm
+    c.saveState()
+    c.setStrokeColor(SOFT)
+    c.setLineWidth(0.5)
+    c.setDash(4, 2.5)
+    c.line(pt(x), pt(bottom), pt(x), pt(top))
+    c.setFillColor(SOFT)
+    c.setFont("Sans", 6)
+    c.drawCentredString(pt(x), pt(top + 1.5), "fold here, glue, then cut")
+    c.restoreState()
+
+
+def sheets_pdf(plan: SheetPlan, tileset: TileSet, art: ArtCache, settings: PublishSettings, info: DocInfo) -> bytes:
+    """The plan drawn as a PDF: art, crop marks, fold line and a footer on every page."""
+    buffer = io.BytesIO()
+    duplex = "DuplexFlipLongEdge" if plan.kind == "duplex" else None
+    c = new_canvas(buffer, plan.paper, info, duplex=duplex)
+    pages = len(plan.pages)
+    for number, page in enumerate(plan.pages, start=1):
+        faces = {face for _, face, _ in page}
+        if plan.kind == "duplex":
+            what = f"{plan.paper.title} duplex · {'fronts' if faces == {'front'} else 'backs'} · " \
+                   "print both sides, flip on the long edge"
+        else:
+            what = f"{plan.paper.title} fold-over · fronts left, backs right"
+        for index, face, (cx, cy) in page:
+            tile = tileset.tiles[index]
+            draw_tile(c, art.image(tile, face, plan.marks.bleed, settings.dpi), cx, cy, plan, settings)
+        if plan.fold_x is not None:
+            _fold_line(c, plan, settings)
+        footer(c, plan.paper, settings.margin_mm, settings.title, number, pages, what)
+        c.showPage()
+    c.save()
+    return buffer.getvalue()
