@@ -62,69 +62,88 @@ def _draw(s, perm, turn):
     """One random layout: a shuffle of tiles over slots, then a coin and a d6 for each slot.
 
     ``turn[slot]`` is ``6 * flip + rot`` (uniform over 0..11: a fair coin and a fair d6).
-    Each 64-bit draw gives two 32-bit halves, used in order.
+    Each 64-bit draw gives two 32-bit halves, high half first.
     """
     n = perm.shape[0]
+    low = np.uint64(0xFFFFFFFF)
     for i in range(n):
         perm[i] = i
-    half = 0
-    word = np.uint64(0)
-    for i in range(n - 1, 0, -1):
-        if half == 0:
-            word = _next(s)
-            x32 = word >> np.uint64(32)
-            half = 1
-        else:
-            x32 = word & np.uint64(0xFFFFFFFF)
-            half = 0
-        j = _bounded(x32, i + 1)
+    i = n - 1
+    while i >= 1:  # Fisher-Yates, two swaps per draw
+        word = _next(s)
+        j = _bounded(word >> np.uint64(32), i + 1)
         tmp = perm[i]
         perm[i] = perm[j]
         perm[j] = tmp
-    half = 0
-    for i in range(n):
-        if half == 0:
-            word = _next(s)
-            x32 = word >> np.uint64(32)
-            half = 1
-        else:
-            x32 = word & np.uint64(0xFFFFFFFF)
-            half = 0
-        turn[i] = np.uint8(_bounded(x32, 12))
+        if i >= 2:
+            j = _bounded(word & low, i)
+            tmp = perm[i - 1]
+            perm[i - 1] = perm[j]
+            perm[j] = tmp
+        i -= 2
+    for i in range(0, n, 2):
+        word = _next(s)
+        turn[i] = np.uint8(_bounded(word >> np.uint64(32), 12))
+        if i + 1 < n:
+            turn[i + 1] = np.uint8(_bounded(word & low, 12))
 
 
 @njit(cache=True, inline="always")
 def _find(parent, x):
-    while parent[x] != x:
-        parent[x] = parent[parent[x]]
-        x = parent[x]
-    return x
+    """The root of ``x``, and ``x`` pointed straight at it.
+
+    Two steps up without a branch reach the root for nearly every vertex here (trees stay
+    shallow), so the loop runs only in the rare deeper case: fewer mispredicted branches.
+    """
+    root = parent[parent[x]]
+    while parent[root] != root:
+        root = parent[root]
+    parent[x] = root
+    return root
 
 
 @njit(cache=True, inline="always")
-def _score_one(flat, perm, turn, ends_a, ends_b, same_ends, pair_a, pair_b, parent, vertex, roots):
-    """(extra edges, joined-pair mask, joined-pair count) of one layout.
+def _place(flat, perm, turn, parent, vertex):
+    """Reset the union-find and map every slot end ``6*slot + dir`` to its vertex ``6*slot + trail``.
 
-    ``flat`` is the tile table ``[tile, face, rot, dir]`` flattened. First every slot end
-    ``6*slot + dir`` gets its vertex ``6*slot + trail`` (landmark ends, after the slot ends,
-    are their own vertices and never change); then union-find over the joins, join ``j``
-    meeting ends ``ends_a[j]`` and ``ends_b[j]``. Indices are unsigned, which spares numba's
-    negative-index checks, and the tests after the union-find are branch-free.
+    ``flat`` is the tile table ``[tile, face, rot, dir]`` flattened. Landmark ends, after the
+    slot ends, are their own vertices and never change.
     """
-    n_slots = perm.shape[0]
     for i in range(parent.shape[0]):
         parent[i] = i
-    for s in range(n_slots):
+    for s in range(perm.shape[0]):
         b = (np.uint32(perm[s]) * np.uint32(12) + np.uint32(turn[s])) * np.uint32(6)
         first = np.uint16(6 * s)
         for d in range(6):
             vertex[6 * s + d] = first + np.uint16(flat[b + np.uint32(d)])
-    unions = 0
+
+
+@njit(cache=True, inline="always")
+def _join_two(ends_a, ends_b, parent1, vertex1, parent2, vertex2):
+    """Union-find over the joins of two layouts at once; returns each one's successful unions.
+
+    The two layouts are independent, so the processor overlaps their chains of loads.
+    Join ``j`` meets ends ``ends_a[j]`` and ``ends_b[j]``.
+    """
+    unions1 = 0
+    unions2 = 0
     for j in range(ends_a.shape[0]):
-        rx = _find(parent, vertex[ends_a[j]])
-        ry = _find(parent, vertex[ends_b[j]])
-        parent[rx] = ry  # a no-op when rx == ry (a root is its own parent): no branch
-        unions += rx != ry
+        a = ends_a[j]
+        b = ends_b[j]
+        x1 = _find(parent1, vertex1[a])
+        y1 = _find(parent1, vertex1[b])
+        x2 = _find(parent2, vertex2[a])
+        y2 = _find(parent2, vertex2[b])
+        parent1[x1] = y1  # a no-op when x1 == y1 (a root is its own parent): no branch
+        parent2[x2] = y2
+        unions1 += x1 != y1
+        unions2 += x2 != y2
+    return unions1, unions2
+
+
+@njit(cache=True, inline="always")
+def _summarise(n_joins, unions, same_ends, pair_a, pair_b, first_landmark, parent, vertex, roots):
+    """(extra edges, joined-pair mask, joined-pair count) of one layout after its union-find."""
     duplicates = 0
     for p in range(same_ends.shape[0]):
         # two joins between the same two places that meet the same two vertices are one edge
@@ -133,7 +152,6 @@ def _score_one(flat, perm, turn, ends_a, ends_b, same_ends, pair_a, pair_b, pare
         c = vertex[same_ends[p, 2]]
         d = vertex[same_ends[p, 3]]
         duplicates += ((a == c) & (b == d)) | ((a == d) & (b == c))
-    first_landmark = 6 * n_slots
     for k in range(roots.shape[0]):
         roots[k] = _find(parent, np.uint16(first_landmark + k))
     mask = np.uint64(0)
@@ -142,12 +160,37 @@ def _score_one(flat, perm, turn, ends_a, ends_b, same_ends, pair_a, pair_b, pare
         same = roots[pair_a[p]] == roots[pair_b[p]]
         mask |= np.uint64(same) << np.uint64(p)
         joined += same
-    return ends_a.shape[0] - duplicates - unions, mask, joined
+    return n_joins - duplicates - unions, mask, joined
+
+
+@njit(cache=True, inline="always")
+def _score_two(flat, perm1, turn1, perm2, turn2, ends_a, ends_b, same_ends, pair_a, pair_b,
+               parent, vertex, roots, extra, masks, joined, i1, i2):
+    """Score two layouts into rows ``i1`` and ``i2`` of the outputs (``i2 < 0``: only the first).
+
+    ``parent``, ``vertex`` and ``roots`` are work buffers with one row per layout.
+    """
+    _place(flat, perm1, turn1, parent[0], vertex[0])
+    _place(flat, perm2, turn2, parent[1], vertex[1])
+    unions1, unions2 = _join_two(ends_a, ends_b, parent[0], vertex[0], parent[1], vertex[1])
+    first_landmark = 6 * perm1.shape[0]
+    n_joins = ends_a.shape[0]
+    e, m, c = _summarise(n_joins, unions1, same_ends, pair_a, pair_b, first_landmark, parent[0],
+                         vertex[0], roots[0])
+    extra[i1] = e
+    masks[i1] = m
+    joined[i1] = c
+    if i2 >= 0:
+        e, m, c = _summarise(n_joins, unions2, same_ends, pair_a, pair_b, first_landmark, parent[1],
+                             vertex[1], roots[1])
+        extra[i2] = e
+        masks[i2] = m
+        joined[i2] = c
 
 
 def _vertex_buffer(n_slots, n_landmarks):
-    """The end-to-vertex map; landmark ends (after the slot ends) are their own vertices."""
-    return np.arange(6 * n_slots + n_landmarks, dtype=np.uint16)
+    """End-to-vertex maps for two layouts; landmark ends (after slot ends) are their own vertices."""
+    return np.tile(np.arange(6 * n_slots + n_landmarks, dtype=np.uint16), (2, 1))
 
 
 @njit(cache=True)
@@ -163,34 +206,38 @@ def _sample(n, count, seed):
 @njit(cache=True)
 def _sample_and_score(flat, n, count, seed, ends_a, ends_b, same_ends, pair_a, pair_b, vertex):
     s = _seed_state(seed)
-    perm = np.empty(n, dtype=np.uint16)
-    turn = np.empty(n, dtype=np.uint8)
-    parent = np.empty(vertex.shape[0], dtype=np.uint16)
-    roots = np.empty(vertex.shape[0] - 6 * perm.shape[-1], dtype=np.uint16)
+    perm = np.empty((2, n), dtype=np.uint16)
+    turn = np.empty((2, n), dtype=np.uint8)
+    parent = np.empty(vertex.shape, dtype=np.uint16)
+    roots = np.empty((2, vertex.shape[1] - 6 * n), dtype=np.uint16)
     extra = np.empty(count, dtype=np.int16)
     masks = np.empty(count, dtype=np.uint64)
     joined = np.empty(count, dtype=np.int8)
-    for i in range(count):
-        _draw(s, perm, turn)
-        e, m, c = _score_one(flat, perm, turn, ends_a, ends_b, same_ends, pair_a, pair_b, parent, vertex, roots)
-        extra[i] = e
-        masks[i] = m
-        joined[i] = c
+    for i in range(0, count, 2):
+        _draw(s, perm[0], turn[0])
+        second = i + 1 if i + 1 < count else -1
+        if second >= 0:
+            _draw(s, perm[1], turn[1])
+        else:  # an odd count: score the last layout twice, keep it once
+            perm[1, :] = perm[0, :]
+            turn[1, :] = turn[0, :]
+        _score_two(flat, perm[0], turn[0], perm[1], turn[1], ends_a, ends_b, same_ends, pair_a,
+                   pair_b, parent, vertex, roots, extra, masks, joined, i, second)
     return extra, masks, joined
 
 
 @njit(cache=True)
 def _score_given(flat, perm, turn, index, ends_a, ends_b, same_ends, pair_a, pair_b, vertex,
                  extra, masks, joined):
-    parent = np.empty(vertex.shape[0], dtype=np.uint16)
-    roots = np.empty(vertex.shape[0] - 6 * perm.shape[-1], dtype=np.uint16)
-    for k in range(index.shape[0]):
-        i = index[k]
-        e, m, c = _score_one(flat, perm[i], turn[i], ends_a, ends_b, same_ends, pair_a, pair_b, parent,
-                             vertex, roots)
-        extra[i] = e
-        masks[i] = m
-        joined[i] = c
+    n = perm.shape[1]
+    parent = np.empty(vertex.shape, dtype=np.uint16)
+    roots = np.empty((2, vertex.shape[1] - 6 * n), dtype=np.uint16)
+    for k in range(0, index.shape[0], 2):
+        i1 = index[k]
+        i2 = index[k + 1] if k + 1 < index.shape[0] else -1
+        j2 = i2 if i2 >= 0 else i1
+        _score_two(flat, perm[i1], turn[i1], perm[j2], turn[j2], ends_a, ends_b, same_ends, pair_a,
+                   pair_b, parent, vertex, roots, extra, masks, joined, i1, i2)
 
 
 def _board_args(board: BoardArrays) -> tuple:
