@@ -4,12 +4,16 @@ Glossary
 --------
 side art   a function ``(tile, face, bleed_mm) -> SVG text`` whose root is the cut hex's box
            grown by the bleed, in mm (the layout stage's ``render_side``).
-raster     a side's art as pixels at a given dpi, on white.
+frame      the window the art is rasterised through: centred on the tile, a whole number of
+           pixels each way, covering the cut hex and its bleed.
+pixels     a side's art through the frame at the cache's dpi, on white.
 """
 
 from __future__ import annotations
 
 import io
+import math
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -63,28 +67,79 @@ def px(mm: float, dpi: int) -> int:
     return max(1, round(mm / MM_PER_IN * dpi))
 
 
+def reframe(svg: str, width_mm: float, height_mm: float) -> str:
+    """The same art seen through a ``width_mm`` × ``height_mm`` window centred on the tile."""
+    start = svg.find("<svg")
+    end = svg.find(">", start)
+    head = svg[start:end]
+    for key, value in (("width", f"{width_mm:.4f}mm"), ("height", f"{height_mm:.4f}mm"),
+                       ("viewBox", f"{-width_mm / 2:.4f} {-height_mm / 2:.4f} {width_mm:.4f} {height_mm:.4f}")):
+        head, found = re.subn(rf'(\s){key}="[^"]*"', rf'\g<1>{key}="{value}"', head, count=1)
+        if not found:
+            head += f' {key}="{value}"'
+    return svg[:start] + head + svg[end:]
+
+
 @dataclass
 class ArtCache:
-    """Rasters of side art, each made once: keyed by tile id, face, bleed and dpi."""
+    """Side art through one frame (a whole number of pixels at ``dpi``), each side made once.
+
+    The frame is centred on the tile; the art is asked for ``bleed_mm`` of bleed, enough to
+    cover the frame. Sheets, thumbnails and manufacturer files all cut from the same pixels.
+    """
 
     art: SideArt
     tile_width_mm: float
+    dpi: int
+    frame_px: tuple[int, int]
+    bleed_mm: float
     _cache: dict = field(default_factory=dict)
 
-    def pixels(self, tile: Tile, face: str, bleed_mm: float, dpi: int) -> Image.Image:
-        """The side's art with ``bleed_mm`` of bleed, on white, at ``dpi``."""
-        key = (tile.id, face, bleed_mm, dpi)
+    @classmethod
+    def covering(cls, art: SideArt, tile_width_mm: float, dpi: int, bleed_mm: float) -> "ArtCache":
+        """A frame just big enough for the cut hex grown by ``bleed_mm`` on every side."""
+        w, h = tile_width_mm + 2 * bleed_mm, tile_width_mm * 3**0.5 / 2 + 2 * bleed_mm
+        frame = (math.ceil(w / MM_PER_IN * dpi), math.ceil(h / MM_PER_IN * dpi))
+        return cls(art, tile_width_mm, dpi, frame, round(bleed_mm + 2 * MM_PER_IN / dpi, 4))
+
+    @property
+    def frame_mm(self) -> tuple[float, float]:
+        """The frame's exact size on paper."""
+        return (self.frame_px[0] / self.dpi * MM_PER_IN, self.frame_px[1] / self.dpi * MM_PER_IN)
+
+    def svg(self, tile: Tile, face: str) -> str:
+        """The side's SVG, reframed to the frame."""
+        key = ("svg", tile.id, face)
         if key not in self._cache:
-            w = self.tile_width_mm + 2 * bleed_mm
-            h = self.tile_width_mm * 3**0.5 / 2 + 2 * bleed_mm
-            self._cache[key] = render_pixels(self.art(tile, face, bleed_mm), px(w, dpi), px(h, dpi))
+            self._cache[key] = reframe(self.art(tile, face, self.bleed_mm), *self.frame_mm)
         return self._cache[key]
 
-    def image(self, tile: Tile, face: str, bleed_mm: float, dpi: int):
-        """The same raster as a reportlab ImageReader (one per key, so a PDF embeds it once)."""
+    def pixels(self, tile: Tile, face: str) -> Image.Image:
+        """The side's art through the frame, on white."""
+        key = ("pixels", tile.id, face)
+        if key not in self._cache:
+            self._cache[key] = render_pixels(self.svg(tile, face), *self.frame_px)
+        return self._cache[key]
+
+    def image(self, tile: Tile, face: str):
+        """The same pixels as a reportlab ImageReader (one per side, so a PDF embeds it once)."""
         from reportlab.lib.utils import ImageReader
 
-        key = ("reader", tile.id, face, bleed_mm, dpi)
+        key = ("reader", tile.id, face)
         if key not in self._cache:
-            self._cache[key] = ImageReader(self.pixels(tile, face, bleed_mm, dpi))
+            self._cache[key] = ImageReader(self.pixels(tile, face))
+        return self._cache[key]
+
+    def thumb(self, tile: Tile, face: str, width_px: int):
+        """The cut hex's box cropped from the pixels and scaled to ``width_px`` wide (ImageReader)."""
+        from reportlab.lib.utils import ImageReader
+
+        key = ("thumb", tile.id, face, width_px)
+        if key not in self._cache:
+            fw, fh = self.frame_px
+            w = self.tile_width_mm / MM_PER_IN * self.dpi
+            h = w * 3**0.5 / 2
+            box = (round((fw - w) / 2), round((fh - h) / 2), round((fw + w) / 2), round((fh + h) / 2))
+            small = self.pixels(tile, face).crop(box).resize((width_px, round(width_px * 3**0.5 / 2)), Image.LANCZOS)
+            self._cache[key] = ImageReader(small)
         return self._cache[key]

@@ -20,12 +20,13 @@ from generator.publish.art import ArtCache, SideArt, px, render_pixels
 from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled_pdf, svg_size_mm
 from generator.publish.impose import impose_booklet
 from generator.publish.layout import TileMarks, plan_duplex, plan_foldover
-from generator.publish.manufacturer import ArtForWidth, manufacturer_files, zip_bytes
+from generator.publish.manufacturer import ArtForWidth, manufacturer_files, profile_art, zip_bytes
 from generator.publish.pdf import DocInfo
 from generator.publish.settings import PublishSettings, load_paper, load_profile
 from generator.publish.sheets import sheets_pdf
 
 THUMB_DPI = 200
+THUMB_WIDTH_MM = 32.0  # the largest a thumbnail is drawn in the booklet
 
 
 @dataclass(frozen=True)
@@ -109,11 +110,9 @@ def make_booklet(src: Sources, settings: PublishSettings, art: ArtCache, board_s
     by_id = {t.id: t for t in src.tileset}
 
     def thumb(tile_id: str, face: str):
-        from reportlab.lib.utils import ImageReader
-
         if tile_id not in by_id or face not in FACES:
             raise KeyError(tile_id)
-        return ImageReader(art.pixels(by_id[tile_id], face, 0.0, THUMB_DPI))
+        return art.thumb(by_id[tile_id], face, px(THUMB_WIDTH_MM, THUMB_DPI))
 
     bw, bh = svg_size_mm(board_svg)
     from reportlab.lib.utils import ImageReader
@@ -138,7 +137,14 @@ def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str
                 ) -> dict[str, bytes]:
     """Every file of the kit, by path relative to the output folder."""
     prov = provenance(src, settings)
-    art = ArtCache(src.art_for_width(src.tile_width_mm), src.tile_width_mm)
+    profile = load_profile(settings.profile)
+    side_art = src.art_for_width(src.tile_width_mm)
+    art = ArtCache.covering(side_art, src.tile_width_mm, settings.dpi, settings.bleed_mm)
+    same = abs(profile.trim_width_mm - src.tile_width_mm) < 1e-6 and profile.dpi == settings.dpi
+    maker_art = profile_art(side_art if same else src.art_for_width(profile.trim_width_mm), profile)
+    fw, fh = maker_art.frame_mm
+    if same and fw >= art.frame_mm[0] - 1e-6 and fh >= art.frame_mm[1] - 1e-6:
+        art = maker_art  # one rendering per side serves the sheets, the booklet and the manufacturer
     marks = TileMarks.of(src.tile_width_mm, settings)
     files: dict[str, bytes] = {}
     n = len(src.tileset)
@@ -160,9 +166,8 @@ def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str
         files[f"print/board-{name}-tiled.pdf"] = data
     progress("the rules booklet")
     files["print/rules.pdf"], files["print/rules-booklet.pdf"] = make_booklet(src, settings, art, src.board_svg)
-    profile = load_profile(settings.profile)
     progress(f"manufacturer files for {profile.title}")
-    maker = manufacturer_files(src.tileset, src.art_for_width, profile, prov)
+    maker = manufacturer_files(src.tileset, maker_art, profile, prov)
     for name, data in maker.items():
         files[f"manufacturer/{profile.name}/{name}"] = data
     files[f"manufacturer/{profile.name}.zip"] = zip_bytes(maker, profile.name)

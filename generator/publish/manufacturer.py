@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 import zipfile
 from typing import Callable
 
@@ -23,7 +22,7 @@ from pypdf.generic import ArrayObject, FloatObject, NameObject
 
 from generator import __version__
 from generator.model import FACES, TileSet
-from generator.publish.art import SideArt, png_bytes, render_pixels
+from generator.publish.art import ArtCache, SideArt, png_bytes
 from generator.publish.impose import reproducible
 from generator.publish.layout import hex_corners, hex_height
 from generator.publish.pdf import DIELINE, DocInfo, new_canvas, pt
@@ -31,19 +30,6 @@ from generator.publish.settings import Paper, Profile
 
 ArtForWidth = Callable[[float], SideArt]  # tile width in mm -> side art at that width
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
-
-
-def reframe(svg: str, width_mm: float, height_mm: float) -> str:
-    """The same art seen through a ``width_mm`` × ``height_mm`` window centred on the tile."""
-    start = svg.find("<svg")
-    end = svg.find(">", start)
-    head = svg[start:end]
-    for key, value in (("width", f"{width_mm:.4f}mm"), ("height", f"{height_mm:.4f}mm"),
-                       ("viewBox", f"{-width_mm / 2:.4f} {-height_mm / 2:.4f} {width_mm:.4f} {height_mm:.4f}")):
-        head, found = re.subn(rf'(\s){key}="[^"]*"', rf'\g<1>{key}="{value}"', head, count=1)
-        if not found:
-            head += f' {key}="{value}"'
-    return svg[:start] + head + svg[end:]
 
 
 def cover_bleed(profile: Profile) -> float:
@@ -101,23 +87,25 @@ def _name(tile_id: str, face: str, width: int) -> str:
     return f"tile-{tile_id.zfill(width)}-{face}"
 
 
-def manufacturer_files(tileset: TileSet, art_for_width: ArtForWidth, profile: Profile, provenance: str) -> dict[str, bytes]:
+def profile_art(art: SideArt, profile: Profile) -> ArtCache:
+    """Side art through the profile's canvas: exactly its pixels, asked for bleed to every edge."""
+    return ArtCache(art, profile.trim_width_mm, profile.dpi, (profile.pixel_width, profile.pixel_height),
+                    cover_bleed(profile))
+
+
+def manufacturer_files(tileset: TileSet, art: ArtCache, profile: Profile, provenance: str) -> dict[str, bytes]:
     """Every file for the manufacturer, by name: PNGs, vector PDFs, die line, manifest, README."""
-    art = art_for_width(profile.trim_width_mm)
-    bleed = cover_bleed(profile)
     cw, ch = profile.canvas_mm
     digits = max(2, max(len(t.id) for t in tileset))
     files: dict[str, bytes] = {}
     rows = []
     for tile in tileset:
         for face in FACES:
-            svg = reframe(art(tile, face, bleed), cw, ch)
             base = _name(tile.id, face, digits)
-            image = render_pixels(svg, profile.pixel_width, profile.pixel_height)
-            files[f"{base}.png"] = png_bytes(image, profile.dpi)
+            files[f"{base}.png"] = png_bytes(art.pixels(tile, face), profile.dpi)
             meta = {"/Title": f"tile {tile.id} {face}", "/Creator": f"trailwright {__version__}",
                     "/Producer": "trailwright (cairosvg, pypdf)", "/Subject": provenance}
-            files[f"{base}.pdf"] = vector_pdf(svg, profile, meta)
+            files[f"{base}.pdf"] = vector_pdf(art.svg(tile, face), profile, meta)
             rows += [(f"{base}.png", tile.id, face, 1), (f"{base}.pdf", tile.id, face, 1)]
     files["dieline.pdf"] = dieline_pdf(profile, DocInfo(f"{profile.title}: die line", provenance,
                                                          f"trailwright {__version__}"))

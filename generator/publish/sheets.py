@@ -23,13 +23,14 @@ def _path(c: Canvas, points, close: bool = True):
     return p
 
 
-def draw_tile(c: Canvas, image, cx: float, cy: float, plan: SheetPlan, settings: PublishSettings) -> None:
+def draw_tile(c: Canvas, image, frame_mm: tuple[float, float], cx: float, cy: float, plan: SheetPlan,
+              settings: PublishSettings) -> None:
     """One side's art clipped to its bleed hex, its crop marks and (optionally) its cut line."""
     m = plan.marks
+    fw, fh = frame_mm
     c.saveState()
     c.clipPath(_path(c, bleed_outline(cx, cy, m.width, m.bleed)), stroke=0, fill=0)
-    c.drawImage(image, pt(cx - m.width / 2 - m.bleed), pt(cy - m.height / 2 - m.bleed),
-                pt(m.width + 2 * m.bleed), pt(m.height + 2 * m.bleed))
+    c.drawImage(image, pt(cx - fw / 2), pt(cy - fh / 2), pt(fw), pt(fh))
     c.restoreState()
     c.saveState()
     c.setStrokeColor(MARK)
@@ -73,7 +74,7 @@ def sheets_pdf(plan: SheetPlan, tileset: TileSet, art: ArtCache, settings: Publi
             what = f"{plan.paper.title} fold-over · fronts left, backs right"
         for index, face, (cx, cy) in page:
             tile = tileset.tiles[index]
-            draw_tile(c, art.image(tile, face, plan.marks.bleed, settings.dpi), cx, cy, plan, settings)
+            draw_tile(c, art.image(tile, face), art.frame_mm, cx, cy, plan, settings)
         if plan.fold_x is not None:
             _fold_line(c, plan, settings)
         footer(c, plan.paper, settings.margin_mm, settings.title, number, pages, what)
