@@ -458,6 +458,7 @@ def _canvas_maker(info: DocInfo):
     class BookletCanvas(Canvas):
         def __init__(self, *args, **kw):
             kw["invariant"] = 1
+            kw["initialFontName"] = "Serif"
             super().__init__(*args, **kw)
             self.setCreator(info.made_with or "trailwright")
             self.setProducer("trailwright (reportlab)")

@@ -54,7 +54,7 @@ def bleed_outline(cx: float, cy: float, width: float, bleed: float) -> tuple[Poi
 def crop_marks(cx: float, cy: float, width: float, bleed: float, offset: float, length: float) -> tuple[Segment, ...]:
     """Two ticks at every corner, on the lines of the two edges that meet there, outside the bleed."""
     corners = hex_corners(cx, cy, width)
-    start = bleed * 2 / SQRT3 + offset  # where an edge's line leaves the bleed hex, plus the gap
+    start = (bleed + offset) * 2 / SQRT3  # along the edge's line, ``offset`` clear of the bleed hex
     marks = []
     for k, (vx, vy) in enumerate(corners):
         for other in (corners[(k - 1) % 6], corners[(k + 1) % 6]):

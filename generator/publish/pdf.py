@@ -76,7 +76,7 @@ def new_canvas(buffer: io.BytesIO, paper: Paper, info: DocInfo, *, duplex: str |
     register_fonts()
     rl_config.useA85 = 0  # binary streams: smaller, and reportlab's pure-Python ASCII85 is slow
     c = Canvas(buffer, pagesize=(pt(paper.width_mm), pt(paper.height_mm)), invariant=1, pageCompression=1,
-               pdfVersion=(1, 6))
+               pdfVersion=(1, 6), initialFontName="Sans", initialFontSize=8)
     c.setTitle(info.title)
     c.setAuthor("Trailwright")
     c.setSubject(info.subject)
@@ -121,20 +121,19 @@ def footer(c: Canvas, paper: Paper, margin: float, game: str, page: int, pages: 
     y = margin + 1.0
     c.setFillColor(INK)
     c.setFont("Sans-Bold", 7.5)
-    c.drawString(pt(margin), pt(y + 5.0), game)
+    c.drawString(pt(margin), pt(y + 5.0), f"{game}  ·  page {page} of {pages}")
     c.setFont("Sans", 6.5)
     c.setFillColor(SOFT)
-    c.drawString(pt(margin), pt(y + 1.0), f"{what}  ·  page {page} of {pages}")
+    c.drawString(pt(margin), pt(y + 1.0), what)
     c.setFillColor(INK)
-    c.setFont("Sans-Bold", 7)
-    c.drawCentredString(pt(paper.width_mm / 2), pt(y + 5.0), "Print at 100% / Actual size")
-    c.setFont("Sans", 5.5)
+    c.setFont("Sans-Bold", 7.5)
+    middle = margin + (paper.width_mm - 2 * margin) * 0.54
+    c.drawCentredString(pt(middle), pt(y + 5.0), "Print at 100% / Actual size")
+    c.setFont("Sans", 6)
     c.setFillColor(SOFT)
-    c.drawCentredString(pt(paper.width_mm / 2), pt(y + 1.6), "no “fit to page”: the rulers must measure true")
+    c.drawCentredString(pt(middle), pt(y + 1.0), "no “fit to page”: the rulers must measure true")
     first, second = ("mm", "in") if paper.ruler == "mm" else ("in", "mm")
-    right = paper.width_mm - margin
-    x2 = right - 8.0 - (50.0 if second == "mm" else 2 * MM_PER_IN)
-    ruler(c, x2, y + 4.6, second)
-    x1 = right - 8.0 - (50.0 if first == "mm" else 2 * MM_PER_IN)
-    ruler(c, x1, y + 0.4, first)
+    x = paper.width_mm - margin - 9.0 - 2 * MM_PER_IN
+    ruler(c, x, y + 4.4, first)
+    ruler(c, x, y + 0.2, second)
     c.restoreState()

@@ -62,7 +62,7 @@ class PublishSettings:
     profile: str = "thegamecrafter-medium-hex"
     margin_mm: float = 10.0
     bleed_mm: float = 3.0
-    mark_offset_mm: float = 1.0
+    mark_offset_mm: float = 0.75
     mark_length_mm: float = 3.0
     mark_width_pt: float = 0.3
     gap_mm: float = 0.5

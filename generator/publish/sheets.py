@@ -68,10 +68,9 @@ def sheets_pdf(plan: SheetPlan, tileset: TileSet, art: ArtCache, settings: Publi
     for number, page in enumerate(plan.pages, start=1):
         faces = {face for _, face, _ in page}
         if plan.kind == "duplex":
-            what = f"{plan.paper.title} duplex · {'fronts' if faces == {'front'} else 'backs'} · " \
-                   "print both sides, flip on the long edge"
+            what = f"{plan.paper.title} duplex · {'fronts' if faces == {'front'} else 'backs'} · flip on the long edge"
         else:
-            what = f"{plan.paper.title} fold-over · fronts left, backs right"
+            what = f"{plan.paper.title} fold-over · fold, glue, then cut"
         for index, face, (cx, cy) in page:
             tile = tileset.tiles[index]
             draw_tile(c, art.image(tile, face), art.frame_mm, cx, cy, plan, settings)
