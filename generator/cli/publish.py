@@ -43,9 +43,8 @@ def run(args: argparse.Namespace) -> int:
     from generator.errors import TrailwrightError
     from generator.fileio import write_atomic
     from generator.model import read_tileset
-    from generator.publish.kit import figures_from_score, layout_sources, publish_kit
+    from generator.publish.kit import publish_kit
     from generator.publish.settings import check_settings, load_settings
-    from generator.scoring import score
     from generator.scoring.tables import check_size
 
     settings = load_settings(args.settings)
@@ -65,19 +64,28 @@ def run(args: argparse.Namespace) -> int:
     board = load_board(args.board)
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
-    try:
-        from generator.render.style import load_style
-    except ImportError:
-        raise TrailwrightError("the layout stage (generator.render) is not installed") from None
-    style = load_style(args.style)
-    report = score(tileset, board, samples=settings.score_samples, seed=settings.seed)
-    sources = layout_sources(tileset, board, style, figures_from_score(report), args.tileset, templates)
+    sources = make_sources(args, tileset, board, settings)
     files = publish_kit(sources, settings, progress=lambda what: print(f"publishing {what} ...", flush=True))
     out = Path(args.out)
     for name in sorted(files):  # everything was made in memory first: a failure above wrote nothing
         write_atomic(out / name, files[name])
     print_listing(out, files)
     return 0
+
+
+def make_sources(args: argparse.Namespace, tileset, board, settings):
+    """The layout stage's art in the chosen style, and the designer's figures from the scorer."""
+    from generator.errors import TrailwrightError
+    from generator.publish.kit import figures_from_score, layout_sources
+    from generator.scoring import score
+
+    try:
+        from generator.render.style import load_style
+    except ImportError:
+        raise TrailwrightError("the layout stage (generator.render) is not installed") from None
+    style = load_style(args.style)
+    report = score(tileset, board, samples=settings.score_samples, seed=settings.seed)
+    return layout_sources(tileset, board, style, figures_from_score(report), args.tileset, Path(args.templates))
 
 
 def print_listing(out: Path, files: dict[str, bytes]) -> None:

@@ -319,7 +319,7 @@ def _block(el: ET.Element, st: dict, res: Resources, width: float) -> list:
     if tag == "note":
         cell = [Paragraph(_inline(el), st["note"])]
         t = Table([[cell]], colWidths=[pt(width)])
-        t.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), PAPER_TINT), ("LINEBEFORE", (0, 0), (0, -1), 1.6, ACCENT),
+        t.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), "Sans"), ("BACKGROUND", (0, 0), (-1, -1), PAPER_TINT), ("LINEBEFORE", (0, 0), (0, -1), 1.6, ACCENT),
                                ("LEFTPADDING", (0, 0), (-1, -1), 7), ("TOPPADDING", (0, 0), (-1, -1), 5),
                                ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]))
         return [Spacer(1, pt(1)), t, Spacer(1, pt(3))]
@@ -367,7 +367,7 @@ def _table(el: ET.Element, st: dict, width: float) -> Table:
     fractions = [float(x) for x in el.get("widths", " ".join(["1"] * ncols)).split()]
     total = sum(fractions)
     t = Table(data, colWidths=[pt(width * f / total) for f in fractions], hAlign="LEFT")
-    style = [("VALIGN", (0, 0), (-1, -1), "TOP"), ("LINEBELOW", (0, 0), (-1, -1), 0.3, RULE),
+    style = [("FONTNAME", (0, 0), (-1, -1), "Sans"), ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LINEBELOW", (0, 0), (-1, -1), 0.3, RULE),
              ("TOPPADDING", (0, 0), (-1, -1), 2.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
              ("LEFTPADDING", (0, 0), (-1, -1), 2), ("RIGHTPADDING", (0, 0), (-1, -1), 3)]
     for i, r in enumerate(rows):
@@ -393,7 +393,7 @@ def _thumbs(el: ET.Element, st: dict, res: Resources, width: float) -> Table:
     rows = [cells[i:i + per_row] for i in range(0, len(cells), per_row)] or [[""]]
     rows[-1] += [""] * (per_row - len(rows[-1]))
     t = Table(rows, colWidths=[pt(width / per_row)] * per_row, hAlign="LEFT")
-    t.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+    t.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), "Sans"), ("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP"),
                            ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
                            ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
     return t

@@ -103,10 +103,16 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
     }
 
 
-def make_booklet(src: Sources, settings: PublishSettings, art: ArtCache, board_svg: str) -> tuple[bytes, bytes]:
-    """``rules.pdf`` (reading order) and ``rules-booklet.pdf`` (imposed for saddle stitching)."""
+def booklet_markup(src: Sources, settings: PublishSettings):
+    """The booklet's templates rendered and parsed (done first, so template errors come early)."""
     markup = bk.render_markup(src.templates, booklet_context(src, settings))
-    root = bk.parse_markup(markup, src.templates)
+    return bk.parse_markup(markup, src.templates)
+
+
+def make_booklet(src: Sources, settings: PublishSettings, art: ArtCache, board_svg: str, root=None
+                 ) -> tuple[bytes, bytes]:
+    """``rules.pdf`` (reading order) and ``rules-booklet.pdf`` (imposed for saddle stitching)."""
+    root = booklet_markup(src, settings) if root is None else root
     by_id = {t.id: t for t in src.tileset}
 
     def thumb(tile_id: str, face: str):
@@ -137,6 +143,7 @@ def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str
                 ) -> dict[str, bytes]:
     """Every file of the kit, by path relative to the output folder."""
     prov = provenance(src, settings)
+    markup = booklet_markup(src, settings)
     profile = load_profile(settings.profile)
     side_art = src.art_for_width(src.tile_width_mm)
     art = ArtCache.covering(side_art, src.tile_width_mm, settings.dpi, settings.bleed_mm)
@@ -165,7 +172,8 @@ def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str
         _, data = board_tiled_pdf(board_art, paper, settings, info)
         files[f"print/board-{name}-tiled.pdf"] = data
     progress("the rules booklet")
-    files["print/rules.pdf"], files["print/rules-booklet.pdf"] = make_booklet(src, settings, art, src.board_svg)
+    files["print/rules.pdf"], files["print/rules-booklet.pdf"] = make_booklet(src, settings, art, src.board_svg,
+                                                                              markup)
     progress(f"manufacturer files for {profile.title}")
     maker = manufacturer_files(src.tileset, maker_art, profile, prov)
     for name, data in maker.items():

@@ -59,6 +59,8 @@ def register_fonts() -> str:
                                   boldItalic="Serif-BoldItalic")
     pdfmetrics.registerFontFamily("Sans", normal="Sans", bold="Sans-Bold", italic="Sans-Oblique",
                                   boldItalic="Sans-Bold")
+    rl_config.defaultGraphicsFontName = "Sans"  # charts start in an embedded font, not Helvetica
+    rl_config.canvas_basefontname = "Sans"
     return family
 
 

@@ -1,0 +1,160 @@
+"""The rules booklet: A5 pages in reading order, the saddle-stitch imposition measured page by page,
+numbers from data, and template errors that name the template and line."""
+
+import io
+import re
+import shutil
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+from generator.errors import TrailwrightError
+from generator.publish import booklet as bk
+from generator.publish.impose import saddle_order
+from generator.publish.kit import booklet_context
+from generator.publish.settings import load_settings
+from tests.test_publish_standin import ROOT, standin_kit, standin_sources
+
+MM = 72 / 25.4
+
+
+@pytest.mark.parametrize("pages", range(1, 21))
+def test_saddle_order_uses_every_page_once_and_pairs_sum_to_n_minus_1(pages):
+    order = saddle_order(pages)
+    n = -(-pages // 4) * 4
+    assert len(order) == n // 2
+    assert sorted(p for pair in order for p in pair) == list(range(n))
+    assert all(left + right == n - 1 for left, right in order)
+    # the outside of the first sheet carries the last page and the cover
+    assert order[0] == (n - 1, 0)
+
+
+def test_rules_are_a5_pages_in_reading_order():
+    with pdfplumber.open(io.BytesIO(standin_kit()["print/rules.pdf"])) as doc:
+        assert len(doc.pages) >= 6
+        for n, page in enumerate(doc.pages, start=1):
+            assert page.width / MM == pytest.approx(148, abs=0.05)
+            assert page.height / MM == pytest.approx(210, abs=0.05)
+            if n > 1:  # the cover carries no folio
+                assert _folio(page) == n
+        text = "\n".join(p.extract_text() for p in doc.pages)
+    for heading in ("What is in the box", "Setting up", "Playing", "Bridges", "Tile catalogue", "For the designer"):
+        assert heading in text
+    assert text.index("Setting up") < text.index("Playing") < text.index("Tile catalogue")
+
+
+def _folio(page) -> int | None:
+    """The page number printed in the footer band."""
+    x0, _, x1, bottom = page.bbox
+    band = page.crop((x0, bottom - 14 * MM, x1, bottom))
+    numbers = [w["text"] for w in band.extract_words() if re.fullmatch(r"\d+", w["text"])]
+    return int(numbers[0]) if numbers else None
+
+
+def test_the_booklet_is_imposed_2_up_on_landscape_a4_in_folding_order():
+    kit = standin_kit()
+    reading = len(PdfReader(io.BytesIO(kit["print/rules.pdf"])).pages)
+    n = -(-reading // 4) * 4
+    with pdfplumber.open(io.BytesIO(kit["print/rules-booklet.pdf"])) as doc:
+        assert len(doc.pages) * 2 == n and n % 4 == 0
+        for side, (left, right) in zip(doc.pages, saddle_order(reading)):
+            assert side.width / MM == pytest.approx(297, abs=0.05)
+            assert side.height / MM == pytest.approx(210, abs=0.05)
+            half = side.width / 2
+            for index, crop in ((left, side.crop((0, 0, half, side.height))),
+                                (right, side.crop((half, 0, side.width, side.height)))):
+                page_number = index + 1
+                found = _folio(crop)
+                if page_number == 1 or page_number > reading:
+                    assert found is None  # the cover and the blank padding
+                else:
+                    assert found == page_number
+    prefs = PdfReader(io.BytesIO(kit["print/rules-booklet.pdf"])).trailer["/Root"]["/ViewerPreferences"]
+    assert prefs["/Duplex"] == "/DuplexFlipShortEdge" and prefs["/PrintScaling"] == "/None"
+
+
+def test_the_component_list_is_counted_from_the_tile_set_and_board():
+    src = standin_sources()
+    ctx = booklet_context(src, load_settings())
+    assert ctx["tiles"]["count"] == 20 and ctx["tiles"]["sides"] == 40
+    assert ctx["tiles"]["designs"] == len(src.tileset.design_counts())
+    assert sum(d["count"] for d in ctx["catalogue"]) == 40
+    assert sorted(ctx["board"]["landmarks"]) == ["Exit", "Hut", "Lair", "Orchard", "Spring", "Well"]
+    with pdfplumber.open(io.BytesIO(standin_kit()["print/rules.pdf"])) as doc:
+        text = " ".join(" ".join(p.extract_text().split()) for p in doc.pages)
+    assert f"({ctx['tiles']['sides']} sides in {ctx['tiles']['designs']} different designs)" in text
+    assert f"{ctx['board']['connectors']} printed border trails" in text
+    assert "10.500" in text  # the designer's fitness figure
+
+
+def test_booklet_pdfs_embed_their_fonts_and_are_reproducible():
+    kit = standin_kit()
+    for name in ("print/rules.pdf", "print/rules-booklet.pdf"):
+        reader = PdfReader(io.BytesIO(kit[name]))
+        for page in reader.pages:
+            for ref in page["/Resources"].get("/Font", {}).values():
+                font = ref.get_object()
+                assert "/FontDescriptor" in font and "/FontFile2" in font["/FontDescriptor"].get_object()
+    src = standin_sources()
+    from generator.publish.art import ArtCache
+    from generator.publish.kit import make_booklet
+
+    settings = load_settings()
+    art = ArtCache.covering(src.art_for_width(63.5), 63.5, settings.dpi, settings.bleed_mm)
+    again = make_booklet(src, settings, art, src.board_svg)
+    assert len(again[0]) > 0 and make_booklet(src, settings, art, src.board_svg) == again
+
+
+# --- template errors ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def templates(tmp_path):
+    folder = tmp_path / "templates"
+    shutil.copytree(ROOT / "templates", folder)
+    return folder
+
+
+def _render(folder):
+    return bk.render_markup(folder, booklet_context(standin_sources(folder), load_settings()))
+
+
+def test_the_shipped_templates_render_to_well_formed_markup():
+    root = bk.parse_markup(_render(ROOT / "templates"), ROOT / "templates")
+    assert root.tag == "booklet"
+    assert [el.tag for el in root][:2] == ["cover", "h1"]
+
+
+def test_a_missing_template_is_named(templates):
+    (templates / "catalogue.xml.j2").unlink()
+    with pytest.raises(TrailwrightError, match="missing template 'catalogue.xml.j2'"):
+        _render(templates)
+
+
+def test_a_template_syntax_error_names_the_template_and_line(templates):
+    path = templates / "play.xml.j2"
+    lines = path.read_text().splitlines()
+    lines[2] = "{% if %}"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(TrailwrightError, match=r"play\.xml\.j2: template error at line 3"):
+        _render(templates)
+
+
+def test_an_undefined_name_names_the_template_and_line(templates):
+    path = templates / "bridges.xml.j2"
+    lines = path.read_text().splitlines()
+    lines[1] = "<p>{{ tiles.no_such_count }}</p>"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(TrailwrightError, match=r"bridges\.xml\.j2: template error at line 2: .*no_such_count"):
+        _render(templates)
+
+
+def test_malformed_markup_and_unknown_elements_are_errors(templates):
+    path = templates / "setup.xml.j2"
+    path.write_text(path.read_text() + "<p>unclosed\n")
+    with pytest.raises(TrailwrightError, match="not well formed at line"):
+        bk.parse_markup(_render(templates), templates)
+    root = bk.parse_markup("<booklet><marquee>hi</marquee></booklet>", templates)
+    with pytest.raises(TrailwrightError, match="unknown markup element <marquee>"):
+        bk.build_story(root, None, 120)

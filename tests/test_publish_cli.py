@@ -1,0 +1,74 @@
+"""``trailwright publish`` end to end (with stand-in art): the files it lists exist, and bad settings
+give one line, exit status 2 and no files at all."""
+
+import shutil
+
+import pytest
+
+from generator.cli import main
+from tests.test_publish_standin import ROOT, standin_sources
+
+TILESET = str(ROOT / "examples" / "random-20.json")
+
+
+@pytest.fixture
+def standin(monkeypatch):
+    """Draw with the stand-in art instead of the layout stage."""
+    import generator.cli.publish as cli
+
+    monkeypatch.setattr(cli, "make_sources", lambda args, tileset, board, settings: standin_sources(args.templates))
+
+
+def run(capsys, *argv):
+    status = main(["publish", TILESET, *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.slow
+def test_publish_writes_the_kit_and_lists_every_file(tmp_path, capsys, standin):
+    out = tmp_path / "out"
+    status, text, err = run(capsys, "--out", str(out), "--paper", "a4", "--cut-lines", "--title", "Mazewood")
+    assert status == 0, err
+    for name in ("print/tiles-a4-duplex.pdf", "print/tiles-a4-foldover.pdf", "print/board-a4-tiled.pdf",
+                 "print/rules.pdf", "print/rules-booklet.pdf", "manufacturer/thegamecrafter-medium-hex.zip",
+                 "manufacturer/thegamecrafter-medium-hex/manifest.csv"):
+        assert (out / name).is_file()
+        if name.startswith("print/"):
+            assert str(out / name) in text
+    assert len(list((out / "print").glob("board-a*.pdf"))) == 2  # one large sheet, one tiled
+    assert not list(out.rglob(".*.tmp"))
+
+
+def test_an_unknown_paper_is_one_line_and_exit_2(tmp_path, capsys, standin):
+    status, _, err = run(capsys, "--out", str(tmp_path / "out"), "--paper", "b9")
+    assert status == 2
+    assert err.strip().count("\n") == 0 and "unknown paper 'b9'" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_tile_too_large_for_the_paper_writes_nothing(tmp_path, capsys, standin):
+    settings = tmp_path / "huge-margins.toml"
+    settings.write_text("margin_mm = 80.0\npapers = [\"a4\"]\n")
+    status, _, err = run(capsys, "--out", str(tmp_path / "out"), "--settings", str(settings))
+    assert status == 2
+    assert err.strip().count("\n") == 0 and "does not fit" in err and "A4" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_missing_template_folder_is_named(tmp_path, capsys, standin):
+    status, _, err = run(capsys, "--out", str(tmp_path / "out"), "--templates", str(tmp_path / "nowhere"))
+    assert status == 2 and "missing template 'booklet.xml.j2'" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_template_error_names_template_and_line_and_writes_nothing(tmp_path, capsys, standin):
+    templates = tmp_path / "templates"
+    shutil.copytree(ROOT / "templates", templates)
+    path = templates / "designer.xml.j2"
+    path.write_text(path.read_text().replace("{{ tiles.dup_score }}", "{{ tiles.dup_score | nosuchfilter }}"))
+    status, _, err = run(capsys, "--out", str(tmp_path / "out"), "--templates", str(templates), "--paper", "a4")
+    assert status == 2
+    assert err.strip().count("\n") == 0
+    assert "designer.xml.j2" in err and "line" in err and "nosuchfilter" in err
+    assert not (tmp_path / "out").exists()
