@@ -28,7 +28,7 @@ from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (
     BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, ListFlowable, ListItem, NextPageTemplate,
-    PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle,
+    NotAtTopPageBreak, PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle,
 )
 
 from generator.errors import TrailwrightError
@@ -95,7 +95,7 @@ def parse_markup(markup: str, folder: Path) -> ET.Element:
 
 def _styles() -> dict[str, ParagraphStyle]:
     register_fonts()
-    body = ParagraphStyle("body", fontName="Serif", fontSize=9.2, leading=12.6, textColor=INK, spaceAfter=5)
+    body = ParagraphStyle("body", fontName="Serif", fontSize=8.8, leading=11.8, textColor=INK, spaceAfter=4)
     return {
         "body": body,
         "h1": ParagraphStyle("h1", body, fontName="Sans-Bold", fontSize=15, leading=18, textColor=ACCENT,
@@ -229,11 +229,11 @@ class Mosaic(Flowable):
 def pair_chart(pairs: list[tuple[str, float]], width_mm: float) -> Drawing:
     """Connectivity per landmark pair as horizontal bars, weakest at the top."""
     rows = len(pairs)
-    height_mm = 6 + rows * 4.2
+    height_mm = 11 + rows * 4.2
     d = Drawing(pt(width_mm), pt(height_mm))
     chart = HorizontalBarChart()
-    chart.x, chart.y = pt(26), pt(4)
-    chart.width, chart.height = pt(width_mm - 32), pt(height_mm - 6)
+    chart.x, chart.y = pt(26), pt(9)
+    chart.width, chart.height = pt(width_mm - 32), pt(height_mm - 11)
     ordered = sorted(pairs, key=lambda p: -p[1])  # reportlab draws the first category at the bottom
     chart.data = [[100 * v for _, v in ordered]]
     chart.categoryAxis.categoryNames = [name.replace("-", " – ") for name, _ in ordered]
@@ -305,8 +305,9 @@ def _block(el: ET.Element, st: dict, res: Resources, width: float) -> list:
     tag = el.tag
     if tag == "cover":
         return [NextPageTemplate("cover"), *_cover(el, st, res, width), NextPageTemplate("body"), PageBreak()]
-    if tag == "h1":
-        return [CondPageBreak(pt(40)), Paragraph(_inline(el), st["h1"])]
+    if tag == "h1":  # a new page unless already at the top of one, or asked to run on
+        brk = CondPageBreak(pt(40)) if el.get("flow") == "yes" else NotAtTopPageBreak()
+        return [brk, Paragraph(_inline(el), st["h1"])]
     if tag == "h2":
         return [CondPageBreak(pt(22)), Paragraph(_inline(el), st["h2"])]
     if tag in ("p", "small", "centred"):
