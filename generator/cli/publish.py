@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
-from generator.cli.options import add_board_option
+from generator.cli.options import add_board_option, positive_int
 
 DEFAULT_TEMPLATES = "templates"
 
@@ -32,6 +33,8 @@ def register(sub) -> None:
     p.add_argument("--profile", metavar="NAME", default=None, help="manufacturer profile (default: from settings)")
     p.add_argument("--cut-lines", action="store_true", help="draw the hexagonal cut line over the art")
     p.add_argument("--title", default=None, help="the game's name (default: from settings)")
+    p.add_argument("--workers", type=positive_int, default=min(4, os.cpu_count() or 1),
+                   help="threads that build documents at once (the bytes do not depend on it)")
     p.set_defaults(run=run)
 
 
@@ -65,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
     sources = make_sources(args, tileset, board, settings)
-    files = publish_kit(sources, settings, progress=lambda what: print(f"publishing {what} ...", flush=True))
+    files = publish_kit(sources, settings, progress=lambda what: print(f"publish: {what} ...", flush=True),
+                        workers=args.workers)
     out = Path(args.out)
     for name in sorted(files):  # everything was made in memory first: a failure above wrote nothing
         write_atomic(out / name, files[name])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -139,10 +140,12 @@ def make_booklet(src: Sources, settings: PublishSettings, art: ArtCache, board_s
     return reading, imposed
 
 
-def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str], None] = lambda s: None
-                ) -> dict[str, bytes]:
-    """Every file of the kit, by path relative to the output folder."""
+def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str], None] = lambda s: None,
+                workers: int = 1) -> dict[str, bytes]:
+    """Every file of the kit, by path relative to the output folder (documents built on ``workers`` threads;
+    the bytes do not depend on how many)."""
     prov = provenance(src, settings)
+    made_with = f"trailwright {__version__}"
     markup = booklet_markup(src, settings)
     profile = load_profile(settings.profile)
     side_art = src.art_for_width(src.tile_width_mm)
@@ -153,33 +156,48 @@ def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str
     if same and fw >= art.frame_mm[0] - 1e-6 and fh >= art.frame_mm[1] - 1e-6:
         art = maker_art  # one rendering per side serves the sheets, the booklet and the manufacturer
     marks = TileMarks.of(src.tile_width_mm, settings)
-    files: dict[str, bytes] = {}
     n = len(src.tileset)
-    for name in settings.papers:
+    plans = {(name, kind): planner(n, load_paper(name), marks, settings)  # a tile too big fails here, early
+             for name in settings.papers for kind, planner in (("duplex", plan_duplex), ("foldover", plan_foldover))}
+    sides = [(tile, face) for tile in src.tileset for face in FACES]
+
+    def sheets(name: str, kind: str) -> bytes:
         paper = load_paper(name)
-        progress(f"tile sheets on {paper.title}")
-        for kind, plan in (("duplex", plan_duplex(n, paper, marks, settings)),
-                           ("foldover", plan_foldover(n, paper, marks, settings))):
-            info = DocInfo(f"{settings.title}: tiles, {paper.title} {kind}", prov, f"trailwright {__version__}")
-            files[f"print/tiles-{name}-{kind}.pdf"] = sheets_pdf(plan, src.tileset, art, settings, info)
-    progress("the board")
-    board_art = BoardArt.of(src.board_svg, settings.board_dpi)
-    for name in settings.papers:
+        info = DocInfo(f"{settings.title}: tiles, {paper.title} {kind}", prov, made_with)
+        return sheets_pdf(plans[name, kind], src.tileset, art, settings, info)
+
+    def boards(name: str, board_art: BoardArt) -> dict[str, bytes]:
         paper = load_paper(name)
-        info = DocInfo(f"{settings.title}: the board", prov, f"trailwright {__version__}")
-        sheet, data = board_large_pdf(board_art, paper, settings, info)
-        files[f"print/board-{sheet.name}.pdf"] = data
-        _, data = board_tiled_pdf(board_art, paper, settings, info)
-        files[f"print/board-{name}-tiled.pdf"] = data
-    progress("the rules booklet")
-    files["print/rules.pdf"], files["print/rules-booklet.pdf"] = make_booklet(src, settings, art, src.board_svg,
-                                                                              markup)
-    progress(f"manufacturer files for {profile.title}")
-    maker = manufacturer_files(src.tileset, maker_art, profile, prov)
-    for name, data in maker.items():
-        files[f"manufacturer/{profile.name}/{name}"] = data
-    files[f"manufacturer/{profile.name}.zip"] = zip_bytes(maker, profile.name)
-    return files
+        info = DocInfo(f"{settings.title}: the board", prov, made_with)
+        sheet, large = board_large_pdf(board_art, paper, settings, info)
+        _, tiled = board_tiled_pdf(board_art, paper, settings, info)
+        return {f"print/board-{sheet.name}.pdf": large, f"print/board-{name}-tiled.pdf": tiled}
+
+    def booklet() -> dict[str, bytes]:
+        reading, imposed = make_booklet(src, settings, art, src.board_svg, markup)
+        return {"print/rules.pdf": reading, "print/rules-booklet.pdf": imposed}
+
+    def maker() -> dict[str, bytes]:
+        made = manufacturer_files(src.tileset, maker_art, profile, prov)
+        files = {f"manufacturer/{profile.name}/{name}": data for name, data in made.items()}
+        files[f"manufacturer/{profile.name}.zip"] = zip_bytes(made, profile.name)
+        return files
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        progress(f"drawing {len(sides)} tile sides and the board")
+        board_job = pool.submit(BoardArt.of, src.board_svg, settings.board_dpi)
+        list(pool.map(lambda side: art.image(*side), sides))
+        if maker_art is not art:
+            list(pool.map(lambda side: maker_art.pixels(*side), sides))
+        board_art = board_job.result()
+        progress("laying out the tile sheets, the board, the rules booklet and the manufacturer files")
+        jobs = [pool.submit(lambda k=key: {f"print/tiles-{k[0]}-{k[1]}.pdf": sheets(*k)}) for key in plans]
+        jobs += [pool.submit(boards, name, board_art) for name in settings.papers]
+        jobs += [pool.submit(booklet), pool.submit(maker)]
+        files: dict[str, bytes] = {}
+        for job in jobs:
+            files.update(job.result())
+    return dict(sorted(files.items()))
 
 
 def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, source: str, templates: Path) -> Sources:
