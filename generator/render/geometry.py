@@ -1,0 +1,465 @@
+"""Where the trails of one tile side run: curves, junctions, stubs and bridges, in tile units.
+
+Glossary
+--------
+tile units  the core unit of this module: the hexagon's circumradius is 1, the centre is the
+            origin, y points down (as in SVG). Callers scale to mm (``scale = width_mm / 2``).
+width       the drawn width of every trail, in tile units (the same on every side, so exits meet).
+exit        where a trail leaves through direction ``d``: the edge midpoint ``APOTHEM * unit(d)``,
+            left perpendicular to the edge.
+curve       a cubic Bézier ``(p0, p1, p2, p3)``; a trail is drawn as one or more curves.
+junction    the point where the branches of a trail with three or more exits meet.
+stub        a one-exit trail: a short straight run inward that ends in a terminator bar.
+crossing    where two trails of a side cross; the drawing has exactly ``Side.min_crossings``
+            of them and each carries a bridge (``upper`` passes over ``lower``).
+layout      the chosen curves of every trail of a side plus its bridges (``SideLayout``).
+
+A side is laid out once per design (its canonical rotation) by a small deterministic search
+over junction positions and bends, and the result is turned to the side's rotation.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations, product
+
+import numpy as np
+
+from generator.errors import TrailwrightError
+from generator.model import Side, pair_crossings
+
+APOTHEM = math.sqrt(3) / 2
+STUB_LENGTH = 0.3  # of the circumradius, from the exit to the terminator
+SAMPLES = 24  # points per curve for the search's checks
+
+Point = tuple[float, float]
+Curve = tuple[Point, Point, Point, Point]
+
+
+def unit(d: int) -> np.ndarray:
+    """The outward unit normal of edge ``d`` (y down, clockwise from the top)."""
+    angle = math.radians(60 * d)
+    return np.array([math.sin(angle), -math.cos(angle)])
+
+
+def exit_point(d: int) -> np.ndarray:
+    """The midpoint of edge ``d``."""
+    return APOTHEM * unit(d)
+
+
+def corners(radius: float = 1.0) -> list[Point]:
+    """The six corners of the flat-topped hexagon of circumradius ``radius``, from the east."""
+    return [(radius * math.cos(math.radians(60 * k)), radius * math.sin(math.radians(60 * k))) for k in range(6)]
+
+
+@dataclass(frozen=True)
+class TrailShape:
+    """How one trail is drawn: its curves, its junction (3+ exits) and its terminator (stubs)."""
+
+    trail: tuple[int, ...]
+    curves: tuple[Curve, ...]
+    junction: Point | None = None
+    terminator: tuple[Point, Point] | None = None  # the bar across a stub's end
+
+
+@dataclass(frozen=True)
+class Bridge:
+    """A crossing: trail ``upper`` passes over trail ``lower`` at ``centre`` heading ``angle`` (radians)."""
+
+    centre: Point
+    angle: float
+    upper: int
+    lower: int
+    crossing_angle: float  # between the two trails, radians in (0, pi/2]
+
+
+@dataclass(frozen=True)
+class SideLayout:
+    """The drawing of a side: one shape per trail (in the side's trail order) and its bridges."""
+
+    side: Side
+    width: float
+    shapes: tuple[TrailShape, ...]
+    bridges: tuple[Bridge, ...]
+
+    def deck_length(self, bridge: Bridge) -> float:
+        """The length of ``bridge``'s deck: over the lower trail at its angle, with abutments."""
+        s = math.sin(bridge.crossing_angle)
+        return self.width * (1 / s + abs(math.cos(bridge.crossing_angle)) / s + 0.7)
+
+    def deck_width(self) -> float:
+        """The width of every bridge deck, parapets included."""
+        return self.width * 1.36
+
+
+# --- curves ---------------------------------------------------------------------------------
+
+
+def _bezier(curve, n: int = SAMPLES) -> np.ndarray:
+    """``n`` points along a cubic Bézier."""
+    t = np.linspace(0.0, 1.0, n)[:, None]
+    p0, p1, p2, p3 = (np.asarray(p, float) for p in curve)
+    return (1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t**2 * p2 + t**3 * p3
+
+
+def sample(curve: Curve, n: int = SAMPLES) -> np.ndarray:
+    """Points along a curve (for checks and for shapely)."""
+    return _bezier(curve, n)
+
+
+def _pt(p) -> Point:
+    return (float(p[0]), float(p[1]))
+
+
+def _natural_handle(d1: int, d2: int) -> float:
+    """Handle length that makes a two-exit curve a circular arc (a straight line when opposite)."""
+    gap = min((d2 - d1) % 6, (d1 - d2) % 6)
+    if gap == 1:  # a 120° arc of radius 1/2 around the shared corner
+        return 0.5 * 4 / 3 * math.tan(math.radians(30))
+    if gap == 2:  # a 60° arc of radius 3/2 around the next hexagon's centre
+        return 1.5 * 4 / 3 * math.tan(math.radians(15))
+    return APOTHEM * 2 / 3
+
+
+def _pair_curves(d1: int, d2: int, bend: float, scale: float = 1.0) -> tuple[Curve, ...]:
+    """A two-exit trail: the natural arc, or a smooth variant of it.
+
+    Exits that are not opposite keep one cubic, perpendicular at both edges: ``scale`` stretches
+    both handles (flatter or rounder) and ``bend`` moves length from one handle to the other.
+    Opposite exits bow sideways through a point ``bend`` off the centre.
+    """
+    m1, m2 = exit_point(d1), exit_point(d2)
+    h = _natural_handle(d1, d2)
+    if (d2 - d1) % 6 != 3:
+        h1, h2 = h * scale * (1 + bend), h * scale * (1 - bend)
+        return (tuple(_pt(p) for p in (m1, m1 - h1 * unit(d1), m2 - h2 * unit(d2), m2)),)
+    if bend == 0:
+        return (tuple(_pt(p) for p in (m1, m1 - h * unit(d1), m2 - h * unit(d2), m2)),)
+    chord = (m2 - m1) / np.linalg.norm(m2 - m1)
+    via = bend * np.array([-chord[1], chord[0]])
+    k = 0.5 * float(np.linalg.norm(via - m1))
+    first = (m1, m1 - k * unit(d1), via - k * chord, via)
+    second = (via, via + k * chord, m2 - k * unit(d2), m2)
+    return tuple(tuple(_pt(p) for p in c) for c in (first, second))
+
+
+def _branch(d: int, junction: np.ndarray, heading: np.ndarray | None = None) -> Curve:
+    """A branch from exit ``d`` to a junction, leaving the edge perpendicular.
+
+    ``heading`` is the direction the branch leaves the junction in (towards the exit when None).
+    """
+    m = exit_point(d)
+    length = float(np.linalg.norm(junction - m))
+    p1 = m - 0.45 * length * unit(d)
+    if heading is None:
+        p2 = junction + 0.3 * (p1 - junction)
+    else:
+        p2 = junction + 0.4 * length * heading
+    return tuple(_pt(p) for p in (m, p1, p2, junction))
+
+
+def _tee(pair: tuple[int, int], others: tuple[int, ...], at: float) -> tuple[tuple[Curve, ...], np.ndarray]:
+    """An arc between two exits with a branch from the point ``at`` along it to each other exit."""
+    curves = _pair_curves(pair[0], pair[1], 0.0)
+    arc = curves[0]
+    t = np.array([[at]])
+    p0, p1, p2, p3 = (np.asarray(p) for p in arc)
+    joint = ((1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t**2 * p2 + t**3 * p3)[0]
+    tangent = (3 * (1 - t) ** 2 * (p1 - p0) + 6 * (1 - t) * t * (p2 - p1) + 3 * t**2 * (p3 - p2))[0]
+    tangent = tangent / np.linalg.norm(tangent)
+    normal = np.array([-tangent[1], tangent[0]])
+    branches = []
+    for d in others:
+        side = normal if normal @ (exit_point(d) - joint) > 0 else -normal
+        branches.append(_branch(d, joint, side))
+    return curves + tuple(branches), joint
+
+
+def _joined_pairs(first: tuple[int, int], second: tuple[int, int]) -> tuple[Curve, ...]:
+    """Two arcs, each between two neighbouring exits, joined middle to middle (an H)."""
+    a, b = _pair_curves(*first, 0.0)[0], _pair_curves(*second, 0.0)[0]
+    ma, mb = _bezier(a, 3)[1], _bezier(b, 3)[1]
+    k = 0.35 * float(np.linalg.norm(mb - ma))
+    na = -(exit_point(first[0]) + exit_point(first[1]))
+    nb = -(exit_point(second[0]) + exit_point(second[1]))
+    na, nb = na / np.linalg.norm(na), nb / np.linalg.norm(nb)
+    link = tuple(_pt(p) for p in (ma, ma + k * na, mb + k * nb, mb))
+    return (a, b, link)
+
+
+# --- the search -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """One way to draw one trail, with its prior cost (how far from the plainest drawing)."""
+
+    shape: TrailShape
+    prior: float
+    points: np.ndarray  # samples of every curve, stacked with NaN rows between curves
+    clean: np.ndarray  # the same without the NaN rows
+    length: float
+
+
+def _candidate(shape: TrailShape, prior: float, extra: tuple[np.ndarray, ...] = ()) -> _Candidate:
+    parts = []
+    for piece in [sample(c) for c in shape.curves] + list(extra):
+        parts += [piece, np.full((1, 2), np.nan)]
+    points = np.vstack(parts[:-1])
+    clean = points[~np.isnan(points).any(axis=1)]
+    length = sum(float(np.linalg.norm(np.diff(sample(c), axis=0), axis=1).sum()) for c in shape.curves)
+    return _Candidate(shape, prior, points, clean, length)
+
+
+def _junction_grid(step: float, radius: float = 0.56) -> list[np.ndarray]:
+    """Candidate junctions: a triangular lattice inside the hexagon."""
+    points = []
+    n = int(radius / step) + 2
+    for i in range(-2 * n, 2 * n + 1):
+        for j in range(-n, n + 1):
+            p = np.array([step * (i + j / 2), step * j * math.sqrt(3) / 2])
+            if np.linalg.norm(p) <= radius + 1e-9:
+                points.append(p)
+    return points
+
+
+def _candidates(trail: tuple[int, ...], width: float, step: float | None) -> list[_Candidate]:
+    """The drawings the search considers for one trail, plainest first.
+
+    Junctions lie on a lattice ``step`` apart; with ``step`` None only the plain shapes are
+    tried (arcs with a tee, an H, one junction at the natural place).
+    """
+    if len(trail) == 1:
+        d = trail[0]
+        m, inward = exit_point(d), -unit(d)
+        end = m + STUB_LENGTH * inward
+        curve = tuple(_pt(p) for p in (m, m + STUB_LENGTH / 3 * inward, end - STUB_LENGTH / 3 * inward, end))
+        across = np.array([-inward[1], inward[0]]) * 0.62 * width
+        bar = (_pt(end + across), _pt(end - across))
+        return [_candidate(TrailShape(trail, (curve,), None, bar), 0.0, (np.linspace(bar[0], bar[1], 5),))]
+    if len(trail) == 2:
+        if (trail[1] - trail[0]) % 6 == 3:
+            return [_candidate(TrailShape(trail, _pair_curves(trail[0], trail[1], bend)), 1.5 * abs(bend))
+                    for bend in (0.0, 0.08, -0.08, 0.16, -0.16, 0.24, -0.24)]
+        return [_candidate(TrailShape(trail, _pair_curves(trail[0], trail[1], bend, scale)),
+                           0.4 * abs(bend) + 0.8 * abs(scale - 1))
+                for scale in (1.0, 0.75, 1.25, 0.5) for bend in (0.0, 0.25, -0.25, 0.5, -0.5)]
+    out = []
+    k = len(trail)
+    pairs = [(trail[i], trail[(i + 1) % k]) for i in range(k) if (trail[(i + 1) % k] - trail[i]) % 6 <= 2]
+    for pair in pairs:
+        rest = tuple(d for d in trail if d not in pair)
+        for at in (0.5, 0.35, 0.65, 0.25, 0.75):
+            curves, joint = _tee(pair, rest, at)
+            gap = (pair[1] - pair[0]) % 6
+            out.append(_candidate(TrailShape(trail, curves, _pt(joint)), 0.05 * gap + 0.8 * abs(at - 0.5)))
+    if k == 4:
+        for i in range(2):
+            first, second = (trail[i], trail[(i + 1) % 4]), (trail[(i + 2) % 4], trail[(i + 3) % 4])
+            if (first[1] - first[0]) % 6 == 1 and (second[1] - second[0]) % 6 == 1:
+                out.append(_candidate(TrailShape(trail, _joined_pairs(first, second), None), 0.0))
+    mids = np.array([exit_point(d) for d in trail])
+    ideal = 0.42 * mids.mean(axis=0)
+    grid = [ideal] if step is None else _junction_grid(step)
+    for j in grid:
+        curves = tuple(_branch(d, j) for d in trail)
+        out.append(_candidate(TrailShape(trail, curves, _pt(j)), 0.1 + 6.0 * float(np.linalg.norm(j - ideal)) ** 2))
+    return sorted(out, key=lambda c: c.prior)
+
+
+def _boundary_gap(points: np.ndarray) -> np.ndarray:
+    """Distance from each point to the hexagon's boundary (positive inside)."""
+    normals = np.array([unit(d) for d in range(6)])
+    return APOTHEM - (points @ normals.T).max(axis=1)
+
+
+def _inside(c: _Candidate, width: float) -> bool:
+    """Whether a drawing keeps off the edges except at its own exits."""
+    own = np.array([exit_point(d) for d in c.shape.trail])
+    far = np.linalg.norm(c.clean[:, None, :] - own[None], axis=2).min(axis=1) > 1.1 * width
+    return not np.any(_boundary_gap(c.clean[far]) < 0.5 * width + 0.04)
+
+
+def _segments(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    a, b = points[:-1], points[1:]
+    keep = ~(np.isnan(a).any(axis=1) | np.isnan(b).any(axis=1))
+    return a[keep], b[keep]
+
+
+def _crossings(pa: np.ndarray, pb: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Where two sampled trails cross: (point, direction along a, direction along b)."""
+    a0, a1 = _segments(pa)
+    b0, b1 = _segments(pb)
+    r = (a1 - a0)[:, None, :]
+    s = (b1 - b0)[None, :, :]
+    qp = b0[None, :, :] - a0[:, None, :]
+    denom = r[..., 0] * s[..., 1] - r[..., 1] * s[..., 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (qp[..., 0] * s[..., 1] - qp[..., 1] * s[..., 0]) / denom
+        u = (qp[..., 0] * r[..., 1] - qp[..., 1] * r[..., 0]) / denom
+    hit = (denom != 0) & (t >= 0) & (t < 1) & (u >= 0) & (u < 1)
+    out = []
+    for i, j in zip(*np.nonzero(hit)):
+        p = a0[i] + t[i, j] * (a1[i] - a0[i])
+        out.append((p, a1[i] - a0[i], b1[j] - b0[j]))
+    return out
+
+
+def _turning(points: np.ndarray, p: np.ndarray, reach: float) -> float:
+    """How much a trail turns (radians) within ``reach`` of ``p``: small where a deck fits."""
+    best = 0.0
+    for seg in np.split(points, np.nonzero(np.isnan(points[:, 0]))[0]):
+        seg = seg[~np.isnan(seg).any(axis=1)]
+        near = np.nonzero(np.linalg.norm(seg - p, axis=1) <= reach)[0]
+        if len(near) < 3:
+            continue
+        v = np.diff(seg[near[0] : near[-1] + 1], axis=0)
+        ang = np.arctan2(v[:, 1], v[:, 0])
+        best = max(best, float(np.abs((np.diff(ang) + np.pi) % (2 * np.pi) - np.pi).sum()))
+    return best
+
+
+def _pair(a: _Candidate, b: _Candidate, width: float):
+    """(cost, crossings) of two trails drawn together, or None when they break a rule.
+
+    Each crossing is ``(point, angle of the upper trail, upper is a, crossing angle)``.
+    """
+    xs = _crossings(a.points, b.points)
+    if len(xs) != pair_crossings(a.shape.trail, b.shape.trail):
+        return None
+    reach = 1.45 * width
+    near_a = np.zeros(len(a.clean), bool)
+    near_b = np.zeros(len(b.clean), bool)
+    cost = 0.0
+    out = []
+    for p, da, db in xs:
+        cosang = abs(float(da @ db) / (np.linalg.norm(da) * np.linalg.norm(db)))
+        angle = math.acos(min(1.0, cosang))
+        if angle < math.radians(52) or _boundary_gap(p[None])[0] < 1.25 * width:
+            return None
+        ta, tb = _turning(a.points, p, reach), _turning(b.points, p, reach)
+        if min(ta, tb) > 0.6:
+            return None
+        for c in (a, b):
+            if c.shape.junction is not None and math.dist(c.shape.junction, p) < 1.6 * width:
+                return None
+        over_a = ta <= tb
+        d = da if over_a else db
+        out.append((_pt(p), math.atan2(d[1], d[0]), over_a, angle))
+        near_a |= np.linalg.norm(a.clean - p, axis=1) < reach
+        near_b |= np.linalg.norm(b.clean - p, axis=1) < reach
+        cost += 0.6 * (math.pi / 2 - angle) + 0.3 * min(ta, tb)
+    pa, pb = a.clean[~near_a], b.clean[~near_b]
+    if len(pa) and len(pb):
+        dist = float(np.linalg.norm(pa[:, None, :] - pb[None], axis=2).min())
+        if dist < 1.55 * width:
+            return None
+        cost += max(0.0, 2.4 * width - dist) * 3
+    return cost, tuple(out)
+
+
+@lru_cache(maxsize=512)
+def _layout_canonical(side: Side, width: float) -> SideLayout:
+    """The best drawing of a side in canonical rotation (searched once per design and width).
+
+    The search tries a coarse lattice of junctions first and a fine one only if that fails.
+    """
+    for step in (None, 0.16, 0.08):
+        found = _search(side, width, step)
+        if found is not None:
+            return found
+    raise TrailwrightError(f"cannot draw side {side} with trails {width / 2:.3f} of the tile wide")
+
+
+def _search(side: Side, width: float, step: float | None) -> SideLayout | None:
+    """The cheapest valid drawing with junctions on a lattice ``step`` apart, if there is one."""
+    options = [[c for c in _candidates(t, width, step) if _inside(c, width)] for t in side.trails]
+    order = sorted(range(len(options)), key=lambda i: len(options[i]))
+    pairs: dict = {}
+    best: list = [math.inf, None, None]
+
+    def pair(i, ci, j, cj):
+        key = (i, ci, j, cj)
+        if key not in pairs:
+            pairs[key] = _pair(options[i][ci], options[j][cj], width)
+        return pairs[key]
+
+    def bridges_of(chosen: dict) -> tuple[Bridge, ...] | None:
+        found = []
+        for i, j in combinations(sorted(chosen), 2):
+            for p, angle, over_i, cross in pair(i, chosen[i], j, chosen[j])[1]:
+                found.append(Bridge(p, angle, i if over_i else j, j if over_i else i, cross))
+        for b1, b2 in combinations(found, 2):
+            if math.dist(b1.centre, b2.centre) < 2.7 * width:
+                return None
+        for b in found:
+            for k, ck in chosen.items():
+                if k not in (b.upper, b.lower):
+                    if np.linalg.norm(options[k][ck].clean - np.asarray(b.centre), axis=1).min() < 2.0 * width:
+                        return None
+        return tuple(found)
+
+    def search(depth: int, chosen: dict, cost: float) -> None:
+        if depth == len(order):
+            found = bridges_of(chosen)
+            if found is not None and cost < best[0]:
+                best[:] = [cost, dict(chosen), found]
+            return
+        i = order[depth]
+        for ci, cand in enumerate(options[i]):
+            partial = cost + cand.prior + cand.length
+            if partial >= best[0]:
+                continue
+            ok = True
+            for j, cj in chosen.items():
+                result = pair(i, ci, j, cj)
+                if result is None:
+                    ok = False
+                    break
+                partial += result[0]
+            if ok and partial < best[0]:
+                chosen[i] = ci
+                search(depth + 1, chosen, partial)
+                del chosen[i]
+
+    search(0, {}, 0.0)
+    if best[1] is None:
+        return None
+    shapes = tuple(options[i][best[1][i]].shape for i in range(len(options)))
+    return SideLayout(side, width, shapes, best[2])
+
+
+def _turn(p: Point, steps: int) -> Point:
+    a = math.radians(60 * steps)
+    c, s = math.cos(a), math.sin(a)
+    return (c * p[0] - s * p[1], s * p[0] + c * p[1])
+
+
+def _turn_shape(shape: TrailShape, steps: int) -> TrailShape:
+    return TrailShape(
+        tuple(sorted((d + steps) % 6 for d in shape.trail)),
+        tuple(tuple(_turn(p, steps) for p in c) for c in shape.curves),
+        None if shape.junction is None else _turn(shape.junction, steps),
+        None if shape.terminator is None else tuple(_turn(p, steps) for p in shape.terminator),
+    )
+
+
+def layout_side(side: Side, width: float) -> SideLayout:
+    """The drawing of ``side`` with trails ``width`` wide (tile units): its design's drawing, turned."""
+    canonical = side.canonical
+    steps = next(k for k in range(6) if canonical.rotated(k) == side)
+    base = _layout_canonical(canonical, round(width, 6))
+    turned = [_turn_shape(s, steps) for s in base.shapes]
+    order = {t: i for i, t in enumerate(side.trails)}
+    index = [order[s.trail] for s in turned]  # canonical trail index -> this side's trail index
+    shapes = [None] * len(turned)
+    for k, s in enumerate(turned):
+        shapes[index[k]] = s
+    bridges = tuple(
+        Bridge(_turn(b.centre, steps), b.angle + math.radians(60 * steps), index[b.upper], index[b.lower],
+               b.crossing_angle)
+        for b in base.bridges
+    )
+    return SideLayout(side, base.width, tuple(shapes), bridges)

@@ -1,0 +1,225 @@
+"""Tile sides as print-ready SVG: ground, trails with verges, stub terminators, bridges, label.
+
+Glossary
+--------
+mm          the unit of every SVG this module writes; the origin is the tile's centre.
+scale       mm per tile unit: half the tile's corner-to-corner width (see ``geometry``).
+bleed       extra art beyond the cut on every side: the ground and the trails run on to the
+            hexagon grown by ``bleed_mm``, so a wandering cut never shows paper.
+body        the SVG elements of one side without the ``<svg>`` root, so a board preview can
+            place sides on slots.
+deck        a bridge's timber: a rectangle along the upper trail, over the lower trail.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+
+from generator import __version__
+from generator.model import Side, Tile
+from generator.render.geometry import APOTHEM, SideLayout, layout_side, sample
+from generator.render.style import MM_PER_PT, Style
+from generator.render.svg import curves_path, escape, hexagon_points, num, points
+
+SAFE_ZONE_MM = 3.175  # 1/8 in inside the cut (The Game Crafter)
+
+
+def side_layout(side: Side, style: Style) -> SideLayout:
+    """The geometry of a side in this style's trail width."""
+    return layout_side(side, 2 * style.trail_width)
+
+
+def _rotate(p, angle: float):
+    c, s = math.cos(angle), math.sin(angle)
+    return (c * p[0] - s * p[1], s * p[0] + c * p[1])
+
+
+def deck_corners(layout: SideLayout, k: int, scale: float = 1.0, at=(0.0, 0.0)) -> list[tuple[float, float]]:
+    """The four corners of bridge ``k``'s deck, in tile units times ``scale``, placed at ``at``."""
+    b = layout.bridges[k]
+    half_l, half_w = layout.deck_length(b) / 2, layout.deck_width() / 2
+    out = []
+    for x, y in ((-half_l, -half_w), (half_l, -half_w), (half_l, half_w), (-half_l, half_w)):
+        rx, ry = _rotate((x, y), b.angle)
+        out.append((at[0] + scale * (b.centre[0] + rx), at[1] + scale * (b.centre[1] + ry)))
+    return out
+
+
+def _bridge(layout: SideLayout, k: int, style: Style, scale: float, at, ground: str) -> str:
+    """One bridge: a gap and a shadow on the lower trail, the deck, its planks and parapets."""
+    b = layout.bridges[k]
+    w = layout.width * scale
+    half_l, half_w = layout.deck_length(b) / 2 * scale, layout.deck_width() / 2 * scale
+    cx, cy = at[0] + scale * b.centre[0], at[1] + scale * b.centre[1]
+    rot = f'transform="translate({num(cx)} {num(cy)}) rotate({num(math.degrees(b.angle))})"'
+    rail = style.bridge_rail_pt * MM_PER_PT
+    gap = 0.16 * w
+    shadow = 0.2 * w
+    out = [f"<g {rot}>"]
+    out.append(f'<rect x="{num(-half_l)}" y="{num(-half_w - gap)}" width="{num(2 * half_l)}" '
+               f'height="{num(2 * (half_w + gap))}" fill="{ground}"/>')
+    out.append(f'<rect x="{num(-half_l + 0.1 * w)}" y="{num(-half_w)}" width="{num(2 * half_l - 0.2 * w)}" '
+               f'height="{num(2 * half_w + shadow)}" fill="{style.bridge_shadow}" '
+               f'fill-opacity="{num(style.bridge_shadow_opacity)}"/>')
+    out.append(f'<rect x="{num(-half_l)}" y="{num(-half_w)}" width="{num(2 * half_l)}" height="{num(2 * half_w)}" '
+               f'rx="{num(0.08 * w)}" fill="{style.bridge_deck}" stroke="{style.bridge_rail}" '
+               f'stroke-width="{num(style.bridge_plank_pt * MM_PER_PT)}"/>')
+    planks = max(3, int(2 * half_l / (0.16 * w)))
+    step = 2 * half_l / planks
+    lines = "".join(f"M{num(-half_l + i * step)} {num(-half_w + rail)}V{num(half_w - rail)}" for i in range(1, planks))
+    out.append(f'<path d="{lines}" stroke="{style.bridge_rail}" stroke-width="{num(style.bridge_plank_pt * MM_PER_PT)}" '
+               f'stroke-opacity="0.6" fill="none"/>')
+    rails = "".join(f"M{num(-half_l)} {num(y)}H{num(half_l)}" for y in (-half_w + rail / 2, half_w - rail / 2))
+    out.append(f'<path d="{rails}" stroke="{style.bridge_rail}" stroke-width="{num(rail)}" stroke-linecap="round" '
+               f'fill="none"/>')
+    post = 1.7 * rail
+    posts = "".join(f'<rect x="{num(x - post / 2)}" y="{num(y - post / 2)}" width="{num(post)}" height="{num(post)}"/>'
+                    for x in (-half_l + post / 2, half_l - post / 2)
+                    for y in (-half_w + rail / 2, half_w - rail / 2))
+    out.append(f'<g fill="{style.bridge_rail}">{posts}</g>')
+    out.append("</g>")
+    return "".join(out)
+
+
+def side_body(side: Side, face: str, style: Style, *, at=(0.0, 0.0), bleed_mm: float = 0.0,
+              fills: tuple[str | None, ...] | None = None, ground: str | None = None) -> str:
+    """The SVG elements of a side centred at ``at`` (mm): trails, stubs and bridges, no ground.
+
+    ``fills`` overrides the sand colour of trail ``i`` (for previews); ``ground`` is the colour
+    a bridge's gap is painted in (the side's ground by default).
+    """
+    layout = side_layout(side, style)
+    scale = style.tile_width_mm / 2
+    w = layout.width * scale
+    edge = style.trail_edge_pt * MM_PER_PT
+    extend = bleed_mm / scale + (1e-3 if bleed_mm > 0 else 0.0)
+    ground = ground or style.ground(face)
+    out = []
+    for i, shape in enumerate(layout.shapes):
+        d = curves_path(shape.curves, scale, extend, at)
+        fill = (fills[i] if fills and fills[i] else style.trail_fill)
+        out.append(f'<g class="trail" data-trail="{i}">')
+        out.append(f'<path d="{d}" fill="none" stroke="{style.trail_edge}" stroke-width="{num(w)}" '
+                   f'stroke-linejoin="round"/>')
+        if shape.junction is not None:
+            jx, jy = at[0] + scale * shape.junction[0], at[1] + scale * shape.junction[1]
+            out.append(f'<circle cx="{num(jx)}" cy="{num(jy)}" r="{num(w / 2)}" fill="{style.trail_edge}"/>')
+        out.append(f'<path d="{d}" fill="none" stroke="{fill}" stroke-width="{num(w - 2 * edge)}" '
+                   f'stroke-linejoin="round"/>')
+        if shape.junction is not None:
+            out.append(f'<circle cx="{num(jx)}" cy="{num(jy)}" r="{num(w / 2 - edge)}" fill="{fill}"/>')
+        if shape.terminator is not None:
+            (x1, y1), (x2, y2) = shape.terminator
+            out.append(f'<path d="M{num(at[0] + scale * x1)} {num(at[1] + scale * y1)}'
+                       f'L{num(at[0] + scale * x2)} {num(at[1] + scale * y2)}" stroke="{style.trail_stub_end}" '
+                       f'stroke-width="{num(0.34 * w)}" stroke-linecap="round"/>')
+        out.append("</g>")
+    for k in range(len(layout.bridges)):
+        out.append(_bridge(layout, k, style, scale, at, ground))
+    return "".join(out)
+
+
+@lru_cache(maxsize=1024)
+def _trail_area(side: Side, width: float):
+    """Everything drawn for a side's trails, in tile units, as one shapely shape."""
+    from shapely.geometry import LineString
+    from shapely.ops import unary_union
+
+    layout = layout_side(side, width)
+    parts = []
+    for shape in layout.shapes:
+        for curve in shape.curves:
+            parts.append(LineString(sample(curve, 32)).buffer(width / 2))
+        if shape.terminator is not None:
+            parts.append(LineString(shape.terminator).buffer(width / 4))
+    return unary_union(parts)
+
+
+def _label_spot(side: Side, style: Style, text: str) -> tuple[float, float, float] | None:
+    """Where a label fits (x, y, degrees) in tile units: along an edge, inside the safe zone, clear of trails."""
+    import numpy as np
+    from shapely.geometry import Polygon
+
+    from generator.render.geometry import _boundary_gap
+
+    scale = style.tile_width_mm / 2
+    size = style.label_font_size_pt * MM_PER_PT / scale
+    length = 0.6 * size * len(text)
+    inset = SAFE_ZONE_MM / scale
+    area = _trail_area(side, round(2 * style.trail_width, 6)).buffer(0.025)
+    for d in (3, 0, 2, 4, 1, 5):  # the bottom edge first
+        upright = d in (2, 3, 4)
+        along = np.array([math.cos(math.radians(60 * d)), math.sin(math.radians(60 * d))])
+        normal = np.array([math.sin(math.radians(60 * d)), -math.cos(math.radians(60 * d))])
+        if upright:
+            along = -along
+        base = APOTHEM - inset - (0.0 if upright else size * 0.75)
+        for towards in (-1, 1):
+            for k in range(12):
+                offset = towards * (0.48 - 0.025 * k - length / 2)
+                centre = normal * base + along * offset
+                corners = [centre + along * sx * length / 2 + normal * sy * size * 0.75 * (1 if upright else -1)
+                           for sx, sy in ((-1, 0.1), (1, 0.1), (1, -1.0), (-1, -1.0))]
+                if min(_boundary_gap(np.array(corners))) < inset - 1e-9:
+                    continue
+                if not Polygon(corners).intersects(area):
+                    angle = math.degrees(math.atan2(along[1], along[0]))
+                    return float(centre[0]), float(centre[1]), angle
+    return None
+
+
+def _label(side: Side, style: Style, text: str, scale: float) -> str:
+    spot = _label_spot(side, style, text)
+    if spot is None:
+        return ""
+    x, y, angle = spot
+    size = style.label_font_size_pt * MM_PER_PT
+    return (f'<text x="0" y="0" transform="translate({num(scale * x)} {num(scale * y)}) rotate({num(angle)})" '
+            f'font-family="{escape(style.label_font_family)}" font-size="{num(size)}" fill="{style.label_colour}" '
+            f'text-anchor="middle">{escape(text)}</text>')
+
+
+def _back_marks(style: Style, scale: float) -> str:
+    """A small moon in each corner of a back, so a back reads at a glance in any rotation."""
+    r = 0.045 * scale
+    out = []
+    for k in range(6):
+        a = math.radians(60 * k)
+        cx, cy = 0.78 * scale * math.cos(a), 0.78 * scale * math.sin(a)
+        out.append(f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r)}"/>')
+        out.append(f'<circle cx="{num(cx + 0.45 * r * math.cos(a + 2.2))}" cy="{num(cy + 0.45 * r * math.sin(a + 2.2))}" '
+                   f'r="{num(0.85 * r)}" fill="{style.tile_back_ground}"/>')
+    return f'<g fill="{style.tile_mark_colour}">{"".join(out)}</g>'
+
+
+def side_metadata(tile: Tile, face: str, side: Side, bridges: int) -> dict:
+    """What a side's SVG records about itself."""
+    return {"tile": tile.id, "face": face, "trails": side.names(), "bridges": bridges,
+            "generator": f"trailwright {__version__}"}
+
+
+def render_side(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.0, label: bool | None = None) -> str:
+    """One side of a tile as SVG text in mm, origin at the centre, art out to the bleed."""
+    side = tile.face(face)
+    w, h, b = style.tile_width_mm, style.tile_height_mm, bleed_mm
+    scale = w / 2
+    layout = side_layout(side, style)
+    meta = json.dumps(side_metadata(tile, face, side, len(layout.bridges)))
+    ground = style.ground(face)
+    grown = scale + 2 * b / math.sqrt(3)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(w + 2 * b)}mm" height="{num(h + 2 * b)}mm" '
+        f'viewBox="{num(-w / 2 - b)} {num(-h / 2 - b)} {num(w + 2 * b)} {num(h + 2 * b)}">',
+        f"<title>Tile {escape(tile.id)}, {face}</title>",
+        f"<metadata>{escape(meta)}</metadata>",
+        f'<polygon points="{points(hexagon_points(grown))}" fill="{ground}"/>',
+    ]
+    if face == "back" and style.tile_back_mark:
+        out.append(_back_marks(style, scale))
+    out.append(side_body(side, face, style, bleed_mm=b))
+    if style.label_show if label is None else label:
+        out.append(_label(side, style, f"{tile.id} {face}", scale))
+    out.append("</svg>\n")
+    return "".join(out)
