@@ -140,6 +140,7 @@ class ArtCache:
             w = self.tile_width_mm / MM_PER_IN * self.dpi
             h = w * 3**0.5 / 2
             box = (round((fw - w) / 2), round((fh - h) / 2), round((fw + w) / 2), round((fh + h) / 2))
-            small = self.pixels(tile, face).crop(box).resize((width_px, round(width_px * 3**0.5 / 2)), Image.LANCZOS)
+            small = self.pixels(tile, face).crop(box).resize((width_px, round(width_px * 3**0.5 / 2)), Image.LANCZOS,
+                                                             reducing_gap=2.0)
             self._cache[key] = ImageReader(small)
         return self._cache[key]

@@ -177,8 +177,8 @@ def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str
         reading, imposed = make_booklet(src, settings, art, src.board_svg, markup)
         return {"print/rules.pdf": reading, "print/rules-booklet.pdf": imposed}
 
-    def maker() -> dict[str, bytes]:
-        made = manufacturer_files(src.tileset, maker_art, profile, prov)
+    def maker(mapper) -> dict[str, bytes]:
+        made = manufacturer_files(src.tileset, maker_art, profile, prov, mapper)
         files = {f"manufacturer/{profile.name}/{name}": data for name, data in made.items()}
         files[f"manufacturer/{profile.name}.zip"] = zip_bytes(made, profile.name)
         return files
@@ -191,10 +191,10 @@ def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str
             list(pool.map(lambda side: maker_art.pixels(*side), sides))
         board_art = board_job.result()
         progress("laying out the tile sheets, the board, the rules booklet and the manufacturer files")
+        files = maker(pool.map)  # the faces are encoded on every worker, before the documents queue up
         jobs = [pool.submit(lambda k=key: {f"print/tiles-{k[0]}-{k[1]}.pdf": sheets(*k)}) for key in plans]
         jobs += [pool.submit(boards, name, board_art) for name in settings.papers]
-        jobs += [pool.submit(booklet), pool.submit(maker)]
-        files: dict[str, bytes] = {}
+        jobs += [pool.submit(booklet)]
         for job in jobs:
             files.update(job.result())
     return dict(sorted(files.items()))

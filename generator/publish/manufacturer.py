@@ -93,20 +93,27 @@ def profile_art(art: SideArt, profile: Profile) -> ArtCache:
                     cover_bleed(profile))
 
 
-def manufacturer_files(tileset: TileSet, art: ArtCache, profile: Profile, provenance: str) -> dict[str, bytes]:
-    """Every file for the manufacturer, by name: PNGs, vector PDFs, die line, manifest, README."""
+def manufacturer_files(tileset: TileSet, art: ArtCache, profile: Profile, provenance: str, mapper=map
+                       ) -> dict[str, bytes]:
+    """Every file for the manufacturer, by name: PNGs, vector PDFs, die line, manifest, README.
+
+    ``mapper`` is ``map`` or an executor's ``map``, to encode the faces in parallel."""
     cw, ch = profile.canvas_mm
     digits = max(2, max(len(t.id) for t in tileset))
     files: dict[str, bytes] = {}
     rows = []
-    for tile in tileset:
-        for face in FACES:
-            base = _name(tile.id, face, digits)
-            files[f"{base}.png"] = png_bytes(art.pixels(tile, face), profile.dpi)
-            meta = {"/Title": f"tile {tile.id} {face}", "/Creator": f"trailwright {__version__}",
-                    "/Producer": "trailwright (cairosvg, pypdf)", "/Subject": provenance}
-            files[f"{base}.pdf"] = vector_pdf(art.svg(tile, face), profile, meta)
-            rows += [(f"{base}.png", tile.id, face, 1), (f"{base}.pdf", tile.id, face, 1)]
+    sides = [(tile, face) for tile in tileset for face in FACES]
+
+    def face_files(side) -> tuple[bytes, bytes]:
+        tile, face = side
+        meta = {"/Title": f"tile {tile.id} {face}", "/Creator": f"trailwright {__version__}",
+                "/Producer": "trailwright (cairosvg, pypdf)", "/Subject": provenance}
+        return png_bytes(art.pixels(tile, face), profile.dpi), vector_pdf(art.svg(tile, face), profile, meta)
+
+    for (tile, face), (png, pdf) in zip(sides, mapper(face_files, sides)):
+        base = _name(tile.id, face, digits)
+        files[f"{base}.png"], files[f"{base}.pdf"] = png, pdf
+        rows += [(f"{base}.png", tile.id, face, 1), (f"{base}.pdf", tile.id, face, 1)]
     files["dieline.pdf"] = dieline_pdf(profile, DocInfo(f"{profile.title}: die line", provenance,
                                                          f"trailwright {__version__}"))
     text = io.StringIO()
