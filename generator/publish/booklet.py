@@ -331,9 +331,10 @@ def _block(el: ET.Element, st: dict, res: Resources, width: float) -> list:
     if tag == "chart":
         return [pair_chart(list(res.pairs), width)]
     if tag == "board":
-        w = min(_number(el, "width", width), width)
         bw, bh = res.board_size_mm
-        return [Picture(res.board_image, w, w * bh / bw)]
+        scale = min(_number(el, "width", width), width) / bw
+        scale = min(scale, _number(el, "height", scale * bh) / bh)  # fit inside width × height
+        return [Picture(res.board_image, bw * scale, bh * scale)]
     if tag == "spacer":
         return [Spacer(1, pt(_number(el, "mm", 4)))]
     if tag == "pagebreak":
