@@ -1,0 +1,239 @@
+"""``trailwright optimize``: search for a good tile set, then re-score it on fresh layouts."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from generator.cli.options import add_board_option, non_negative_int, positive_int
+
+
+def positive_float(text: str) -> float:
+    """An argparse type for a number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} must be more than 0")
+    return value
+
+
+def register(sub) -> None:
+    """Add the ``optimize`` subcommand."""
+    from generator.optimize import DEFAULT_STRATEGY, PRESETS, STRATEGIES
+
+    p = sub.add_parser(
+        "optimize",
+        help="search for a tile set whose random mazes score well",
+        description="Search for a tile set whose random mazes score well, then re-score the best on fresh "
+                    "layouts. Writes the tile set (with a meta block), its history as CSV and a plot. "
+                    "Ctrl-C stops cleanly and writes the best so far.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    add_board_option(p)
+    p.add_argument("--strategy", choices=sorted(STRATEGIES), default=None,
+                   help=f"search algorithm (default: {DEFAULT_STRATEGY}; ga with --preset article)")
+    p.add_argument("--preset", choices=sorted(PRESETS), default=None,
+                   help="article: the article's GA exactly (population 20, 5 elites, 500 fresh layouts each)")
+    p.add_argument("--time", type=positive_float, default=None, metavar="S",
+                   help="seconds of search (default 60 unless --generations is given)")
+    p.add_argument("--generations", type=positive_int, default=None, metavar="N",
+                   help="generations of each chain (the same seed and count give the same result)")
+    p.add_argument("--samples", type=positive_int, default=None, metavar="N",
+                   help="layouts: the starting bank (default 2000), or per evaluation for the article preset")
+    p.add_argument("--max-samples", type=positive_int, default=None, metavar="N",
+                   help="the largest the bank grows to (default 120000)")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="random seed")
+    p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
+                   help="independent chains, one process each; the best on fresh layouts wins")
+    p.add_argument("--init", metavar="TILESET", default=None, help="start from this tile set (default: random)")
+    p.add_argument("--pin", metavar="ID", action="append", default=[],
+                   help="keep the tile with this id unchanged (repeat, or separate ids with commas)")
+    p.add_argument("--objective", metavar="FILE", default=None,
+                   help="TOML weights and rules (default: the article's weights)")
+    p.add_argument("--out", metavar="FILE", default="output/tileset.json",
+                   help="the tile set; FILE-history.csv, FILE-history.svg and FILE.checkpoint go beside it")
+    p.add_argument("--resume", metavar="CHECKPOINT", default=None,
+                   help="continue a run from its checkpoint (with the checkpoint's settings)")
+    p.add_argument("--rescore", type=positive_int, default=100_000, metavar="N",
+                   help="fresh layouts for the final score (at least 100000 for a published figure)")
+    p.add_argument("--quiet", action="store_true", help="no progress display or summary")
+    p.set_defaults(run=run)
+
+
+def _outputs(out: str) -> dict[str, Path]:
+    path = Path(out)
+    stem = path.with_suffix("") if path.suffix == ".json" else path
+    return {"tileset": path, "history": Path(f"{stem}-history.csv"), "plot": Path(f"{stem}-history.svg"),
+            "checkpoint": Path(f"{stem}.checkpoint")}
+
+
+def _setup(args):
+    """The problem, the settings and any chains to continue, from the arguments or a checkpoint."""
+    import numpy as np
+
+    from generator.board import load_board
+    from generator.errors import TrailwrightError
+    from generator.model import read_tileset
+    from generator.optimize import Config, make_problem, random_tileset
+    from generator.optimize.run import read_checkpoint
+    from generator.optimize.space import allowed_designs
+    from generator.scoring.objective import ARTICLE, load_objective, resolve_targets
+    from generator.scoring.tables import check_size
+
+    if args.resume:
+        data = read_checkpoint(args.resume)
+        return data["problem"], data["config"], data["chains"], data["init"], data["problem"].board.name
+    board = load_board(args.board)
+    objective = load_objective(args.objective) if args.objective else ARTICLE
+    objective = resolve_targets(objective, board.pair_names(), args.objective or "objective")
+    if args.init:
+        start = read_tileset(args.init)
+        check_size(start, board, args.init)
+    else:
+        start = random_tileset(board.tile_count, allowed_designs(objective), np.random.default_rng([args.seed, 0]))
+    pinned = tuple(i.strip() for item in args.pin for i in item.split(",") if i.strip())
+    if pinned and not args.init:
+        raise TrailwrightError("--pin needs --init (the tile set whose tiles to keep)")
+    try:
+        problem = make_problem(board, objective, start, pinned)
+    except TrailwrightError as err:
+        raise err.within(args.init) if args.init else err from None
+    if not problem.free:
+        raise TrailwrightError("every tile is pinned: nothing to optimize")
+    strategy = args.strategy or ("ga" if args.preset else "anneal")
+    time_budget = args.time if args.time is not None or args.generations is not None else 60.0
+    config = Config(strategy=strategy, preset=args.preset, time=time_budget, generations=args.generations,
+                    samples=args.samples, max_samples=args.max_samples, seed=args.seed, workers=args.workers, rescore=args.rescore)
+    from generator.optimize import strategy_named
+
+    strategy_named(config.strategy, config.preset, config.samples, config.max_samples)  # a clear error for a bad combination, before starting
+    return problem, config, [None] * config.workers, args.init, board.name
+
+
+def run(args: argparse.Namespace) -> int:
+    """Optimize, write the outputs, print the summary."""
+    import multiprocessing as mp
+    import signal
+
+    from rich.console import Console
+
+    from generator.fileio import write_atomic
+    from generator.model import dumps_tileset
+    from generator.optimize import optimize
+    from generator.optimize.report import history_csv, history_svg
+    from generator.optimize.run import checkpoint_bytes, meta
+
+    problem, config, chains, init, board_name = _setup(args)
+    paths = _outputs(args.out)
+    console = Console(stderr=True, quiet=args.quiet)
+    stop = mp.get_context("fork").Event()
+
+    def save_checkpoint(latest):
+        write_atomic(paths["checkpoint"], checkpoint_bytes(problem, config, latest, init))
+
+    handlers = {}
+
+    def interrupt(signum, frame):
+        if not stop.is_set():
+            console.print("[yellow]stopping: finishing the current generation and writing the best so far[/]")
+        stop.set()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        handlers[sig] = signal.signal(sig, interrupt)
+    display = _Display(console, config)
+    try:
+        with display:
+            result = optimize(problem, config, chains, stop, display.update, save_checkpoint)
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    save_checkpoint(list(result.chains))
+    info = meta(problem, config, result, init, board_name)
+    write_atomic(paths["tileset"], dumps_tileset(result.tileset, info))
+    write_atomic(paths["history"], history_csv(result.chains))
+    title = f"{config.preset or config.strategy}, seed {config.seed}, {config.workers} chain(s), board {board_name}"
+    write_atomic(paths["plot"], history_svg(result.chains, result.fitness, title))
+    if not args.quiet:
+        _summary(console, config, result, paths, stopped=stop.is_set() and not _budget_spent(config, result))
+    return 0
+
+
+def _budget_spent(config, result) -> bool:
+    return all((config.generations is not None and c.generation >= config.generations)
+               or (config.time is not None and c.elapsed >= config.time) for c in result.chains)
+
+
+class _Display:
+    """A rich progress bar: time left, evaluations per second, the best fitness and its components."""
+
+    def __init__(self, console, config):
+        from rich.progress import BarColumn, Progress, TextColumn
+
+        self.config = config
+        self.latest = {}
+        self.progress = Progress(TextColumn("{task.description}"), BarColumn(bar_width=24),
+                                 TextColumn("{task.fields[info]}"), console=console, transient=True,
+                                 disable=console.quiet)
+        self.task = None
+
+    def __enter__(self):
+        self.progress.__enter__()
+        self.task = self.progress.add_task("optimizing", total=1.0, info="starting")
+        return self
+
+    def __exit__(self, *exc):
+        return self.progress.__exit__(*exc)
+
+    def update(self, p) -> None:
+        self.latest[p.chain] = p
+        c = self.config
+        elapsed = max(q.elapsed for q in self.latest.values())
+        fractions = []
+        if c.time is not None:
+            fractions.append(elapsed / c.time)
+        if c.generations is not None:
+            fractions.append(min(q.generation for q in self.latest.values()) / c.generations)
+        done = min(max(fractions), 1.0)
+        left = (c.time - elapsed) if c.time is not None else (elapsed / done - elapsed if done > 0 else 0.0)
+        evals = sum(q.evaluations for q in self.latest.values())
+        rate = evals / elapsed if elapsed > 0 else 0.0
+        best = max(self.latest.values(), key=lambda q: q.best)
+        parts = [f"{max(left, 0):5.0f} s left", f"{rate:7.0f} evals/s", f"best {best.best:.4f}",
+                 f"bridges {best.bridges}", f"dup {best.dup_score}"]
+        if best.extra_edges is not None:
+            parts += [f"extra {best.extra_edges:.2f}", f"pairs {best.pairs_joined:.2f}", f"bank {best.bank}"]
+        self.progress.update(self.task, completed=done, info="  ".join(parts))
+
+
+def _summary(console, config, result, paths, stopped: bool) -> None:
+    """The summary table: how the search went and what the winner scores on fresh layouts."""
+    from rich.table import Table
+
+    s = result.score
+    pairs = len(s.pair_prob)
+    table = Table(title=f"optimize: {config.preset or config.strategy}, seed {config.seed}"
+                        + (" (stopped early)" if stopped else ""), title_justify="left")
+    table.add_column("")
+    table.add_column("value", justify="right")
+    rows = [
+        ("chains x generations", " + ".join(str(c.generation) for c in result.chains)),
+        ("candidates scored", f"{sum(c.search_state['evaluations'] for c in result.chains):,}"),
+        ("wall time", f"{result.seconds:.1f} s"),
+        ("winner's fitness on its bank", f"{result.search_fitness:.4f}"),
+        ("bridge sides", str(s.bridges)),
+        ("dupScore", str(s.dup_score)),
+        ("fully connected tiles", str(s.fully_connected)),
+        ("extra edges (mean)", f"{s.extra_edges_mean:.3f}"),
+        ("landmark pairs joined (mean)", f"{s.path_prob_mean * pairs:.3f} of {pairs} ({s.path_prob_mean:.1%})"),
+    ]
+    for label, value in rows:
+        table.add_row(label, value)
+    table.add_section()
+    table.add_row(f"fitness on {s.samples:,} fresh layouts", f"{result.fitness:.4f} ± {s.fitness_se:.4f}",
+                  style="bold")
+    console.print(table)
+    for name in ("tileset", "history", "plot", "checkpoint"):
+        console.print(f"  {name:<10} {paths[name]}")

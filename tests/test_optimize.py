@@ -1,0 +1,306 @@
+"""The optimize stage: one contract for every strategy, common random numbers, resume, objective files."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+from generator.errors import TrailwrightError
+from generator.model import Side, TileSet
+from generator.optimize import Config, make_problem, optimize, random_tileset
+from generator.optimize.run import Chain, rescore, run_chain
+from generator.optimize.search import Search
+from generator.optimize.space import DESIGNS, allowed_designs, key, start_classes, static_counts, to_tileset
+from generator.optimize.strategies import ARTICLE_GA, STRATEGIES, mutate, strategy_named
+from generator.scoring import score
+from generator.scoring.objective import ARTICLE, Objective, load_objective, objective_from_dict, resolve_targets
+
+# every strategy, and the article's preset; small banks and budgets keep the contract quick
+CASES = [(name, None) for name in STRATEGIES] + [("ga", "article")]
+SMALL = {"samples": 300, "max_samples": 1500, "rescore": 4000, "workers": 1}
+
+
+def small_problem(classic, seed=5, objective=ARTICLE, pinned=()):
+    start = random_tileset(classic.tile_count, allowed_designs(objective), np.random.default_rng(seed))
+    return make_problem(classic, objective, start, pinned)
+
+
+def run(problem, strategy, preset, generations=40, seed=1, **extra):
+    return optimize(problem, Config(strategy=strategy, preset=preset, generations=generations, seed=seed,
+                                    **{**SMALL, **extra}))
+
+
+# --- the search space ----------------------------------------------------------------------
+
+
+def test_designs_are_the_43_rotation_classes_39_with_at_most_4_trails():
+    assert len(DESIGNS) == 43
+    assert len(allowed_designs(ARTICLE)) == 39
+    assert all(d == d.canonical for d in DESIGNS)
+
+
+def test_key_matches_tileset_key(random20, classic):
+    problem = make_problem(classic, Objective(max_trails=6), random20)
+    classes = start_classes(problem, np.random.default_rng(0))
+    turned = TileSet(tuple(reversed([t.flipped().rotated(2) if i % 3 == 0 else t for i, t in enumerate(random20)])))
+    problem2 = make_problem(classic, Objective(max_trails=6), turned)
+    classes2 = start_classes(problem2, np.random.default_rng(0))
+    assert random20.key() == turned.key()
+    assert key(classes) == key(classes2)
+    other = classes.copy()
+    other[0, 0] = (other[0, 0] + 1) % len(DESIGNS)
+    assert key(other) != key(classes)
+
+
+def test_static_counts_match_the_tileset(random20, classic):
+    problem = make_problem(classic, Objective(max_trails=6), random20)
+    classes = start_classes(problem, np.random.default_rng(0))
+    tiles = to_tileset(problem, classes)
+    assert tiles == random20  # unchanged designs keep the sides as drawn
+    assert static_counts(classes) == (random20.bridges, random20.dup_score, random20.fully_connected)
+
+
+def test_mutate_changes_one_free_side_to_another_allowed_design(classic):
+    problem = small_problem(classic)
+    rng = np.random.default_rng(3)
+    classes = start_classes(problem, rng)
+    for _ in range(200):
+        child, changes = mutate(problem, classes, rng)
+        (t, f), = changes
+        assert (child != classes).sum() == 1 and child[t, f] != classes[t, f]
+        assert int(child[t, f]) in problem.allowed
+
+
+# --- common random numbers -----------------------------------------------------------------
+
+
+def test_bank_fitness_is_the_scorer_on_the_same_layouts(classic):
+    """A move re-scores only the layouts showing the changed face; the result equals a full score."""
+    problem = small_problem(classic)
+    search = Search(problem, bank_seed=11, capacity=3000, size=3000)
+    rng = np.random.default_rng(0)
+    parent = search.full(start_classes(problem, rng))
+    for _ in range(5):
+        child, changes = mutate(problem, parent.classes, rng)
+        value = search.fitness(parent, child, changes)
+        full = Search(problem, bank_seed=11, capacity=3000, size=3000).full(child)
+        assert value == pytest.approx(full.fitness, abs=1e-12)
+        scored = search.scored(parent, child, changes)
+        for a, b in zip(scored.arrays, full.arrays):
+            np.testing.assert_array_equal(a, b)
+        parent = scored
+    # and the bank's layouts are the scorer's: same seed, same first layouts
+    tiles = to_tileset(problem, parent.classes)
+    assert parent.fitness == pytest.approx(score(tiles, classic, 3000, seed=11).fitness, abs=1e-9)
+
+
+def test_moves_rescore_only_layouts_showing_the_changed_face(classic):
+    problem = small_problem(classic)
+    search = Search(problem, bank_seed=2, capacity=4000, size=4000)
+    rows = search.rows([(3, 1)])
+    slot = np.argsort(search.perm, axis=1)[:, 3]
+    np.testing.assert_array_equal(rows, np.flatnonzero(search.flip[np.arange(4000), slot] == 1))
+    assert 1800 < len(rows) < 2200  # about half
+
+
+def test_cache_scores_no_candidate_twice(classic):
+    problem = small_problem(classic)
+    search = Search(problem, bank_seed=2, capacity=1000, size=1000)
+    rng = np.random.default_rng(1)
+    parent = search.full(start_classes(problem, rng))
+    child, changes = mutate(problem, parent.classes, rng)
+    first = search.fitness(parent, child, changes)
+    scored_layouts = search.layouts
+    # the same set with its tiles in another order and faces swapped is the same candidate
+    again = search.fitness(None, child[::-1, ::-1].copy(), ())
+    assert again == first and search.layouts == scored_layouts and search.hits == 1
+
+
+def test_early_rejection_only_rejects_clearly_worse_moves(classic):
+    problem = small_problem(classic, seed=9)
+    search = Search(problem, bank_seed=4, capacity=20000, size=20000)
+    exact = Search(problem, bank_seed=4, capacity=20000, size=20000)
+    rng = np.random.default_rng(2)
+    parent = search.full(start_classes(problem, rng))
+    exact_parent = exact.full(parent.classes)
+    for _ in range(30):
+        child, changes = mutate(problem, parent.classes, rng)
+        threshold = parent.fitness - 0.01
+        value = search.fitness(parent, child, changes, threshold)
+        truth = exact.fitness(exact_parent, child, changes)
+        if value < threshold:
+            assert truth < threshold + 0.02  # never a good move thrown away by much
+        else:
+            assert value == pytest.approx(truth, abs=1e-12)
+    assert search.early > 0
+
+
+# --- the contract every strategy keeps ------------------------------------------------------
+
+
+@pytest.mark.parametrize("strategy,preset", CASES)
+class TestContract:
+    def test_valid_result_within_budget(self, classic, strategy, preset):
+        problem = small_problem(classic)
+        result = run(problem, strategy, preset)
+        assert [c.generation for c in result.chains] == [40]
+        tiles = result.tileset
+        assert len(tiles) == classic.tile_count
+        assert [t.id for t in tiles] == [t.id for t in problem.start]
+        assert all(ARTICLE.allows(side) for side in tiles.sides())
+        # the reported figure is the re-score on fresh layouts, never the search's own estimate
+        assert result.score.samples == 4000
+        assert result.fitness == pytest.approx(rescore(problem, tiles, 4000, result.score.seed)[1])
+
+    def test_time_budget(self, classic, strategy, preset):
+        problem = small_problem(classic)
+        result = optimize(problem, Config(strategy=strategy, preset=preset, time=1.0, seed=2,
+                                          **{**SMALL, "max_samples": 20000}))
+        assert all(0.99 <= c.elapsed < 1.6 for c in result.chains)
+        assert result.seconds < 3.0
+
+    def test_same_seed_same_result(self, classic, strategy, preset):
+        problem = small_problem(classic)
+        a, b = (run(problem, strategy, preset, generations=25, seed=7) for _ in range(2))
+        assert a.tileset == b.tileset and a.fitness == b.fitness
+        c = run(problem, strategy, preset, generations=25, seed=8)
+        assert c.tileset != a.tileset
+
+    def test_improves_over_the_start(self, classic, strategy, preset):
+        problem = small_problem(classic, seed=12)
+        result = run(problem, strategy, preset, generations=60)
+        before = rescore(problem, problem.start, 4000, result.score.seed)[1]
+        assert result.fitness > before + 0.3
+
+
+def test_article_preset_is_the_articles_setup():
+    ga = strategy_named("ga", "article")
+    assert ga == ARTICLE_GA
+    assert (ga.population, ga.elites, ga.tournament, ga.crossover, ga.mutation, ga.fresh, ga.samples) == \
+        (20, 5, 2, 0.5, 0.5, True, 500)
+    with pytest.raises(TrailwrightError, match="preset 'article' is for strategy 'ga'"):
+        strategy_named("anneal", "article")
+    with pytest.raises(TrailwrightError, match="unknown strategy 'sa'"):
+        strategy_named("sa")
+
+
+# --- pinned tiles, rules, resume, workers -----------------------------------------------------
+
+
+@pytest.mark.parametrize("strategy,preset", CASES)
+def test_pinned_tiles_never_change(classic, random20, strategy, preset):
+    objective = Objective(max_trails=6)
+    problem = make_problem(classic, objective, random20, pinned=("2", "7"))
+    result = run(problem, strategy, preset, generations=30)
+    tiles = {t.id: t for t in result.tileset}
+    assert tiles["2"] == random20.tiles[1] and tiles["7"] == random20.tiles[6]
+    assert result.tileset != random20
+
+
+def test_forbidden_designs_and_max_trails_are_never_used(classic):
+    two_diameters = Side.from_names([["N", "S"], ["NE", "SW"], ["SE", "NW"]]).canonical.trails
+    objective = Objective(max_trails=3, forbid=(two_diameters,))
+    problem = small_problem(classic, objective=objective)
+    for strategy in ("anneal", "pool"):
+        result = run(problem, strategy, None, generations=60)
+        for side in result.tileset.sides():
+            assert len(side.trails) <= 3 and side.canonical.trails != two_diameters
+
+
+def test_pair_target_pulls_the_pair_towards_it(classic):
+    objective = resolve_targets(Objective(pair_targets=(("Lair-Hut", 0.5),), target_weight=-20.0),
+                                classic.pair_names())
+    assert objective.pair_targets == (("Hut-Lair", 0.5),)
+    problem = small_problem(classic, objective=objective)
+    plain = run(make_problem(classic, ARTICLE, problem.start), "anneal", None, generations=150)
+    aimed = run(problem, "anneal", None, generations=150)
+    assert abs(aimed.score.pair_prob["Hut-Lair"] - 0.5) < abs(plain.score.pair_prob["Hut-Lair"] - 0.5) - 0.1
+    assert aimed.fitness == pytest.approx(aimed.score.fitness - 20.0 * abs(aimed.score.pair_prob["Hut-Lair"] - 0.5))
+
+
+@pytest.mark.parametrize("strategy,preset", CASES)
+def test_resume_after_interrupt_equals_an_uninterrupted_run(classic, strategy, preset):
+    problem = small_problem(classic)
+    config = Config(strategy=strategy, preset=preset, generations=40, seed=3, checkpoint_every=0.0, **SMALL)
+    whole = run_chain(problem, config, 0, None, lambda: False, lambda *a: None)
+
+    saved = []
+
+    def emit(kind, chain, progress):
+        if kind == "checkpoint":
+            saved.append(pickle.dumps(chain))
+
+    calls = iter(range(10**6))
+    run_chain(problem, config, 0, None, lambda: next(calls) >= 17, emit)  # "Ctrl-C" after 17 generations
+    interrupted = pickle.loads(saved[-1])
+    assert 0 < interrupted.generation < 40
+    resumed = run_chain(problem, config, 0, pickle.loads(pickle.dumps(interrupted)), lambda: False,
+                        lambda *a: None)
+    strategy_obj = strategy_named(strategy, preset, SMALL["samples"], SMALL["max_samples"])
+    best = lambda chain: strategy_obj.best(_Light(problem), chain.state)  # noqa: E731
+    assert resumed.generation == whole.generation == 40
+    np.testing.assert_array_equal(best(resumed).classes, best(whole).classes)
+    assert best(resumed).fitness == best(whole).fitness
+    assert resumed.search_state["evaluations"] == whole.search_state["evaluations"]
+
+
+class _Light:
+    def __init__(self, problem):
+        self.problem = problem
+        self.size = 0
+
+
+def test_two_workers_run_two_chains_and_keep_the_best(classic):
+    problem = small_problem(classic)
+    result = optimize(problem, Config(generations=30, seed=4, **{**SMALL, "workers": 2}))
+    assert [c.index for c in result.chains] == [0, 1] and [c.generation for c in result.chains] == [30, 30]
+    again = optimize(problem, Config(generations=30, seed=4, **{**SMALL, "workers": 2}))
+    assert again.tileset == result.tileset
+
+
+def test_stop_event_ends_the_run_with_the_best_so_far(classic):
+    import multiprocessing as mp
+
+    problem = small_problem(classic)
+    stop = mp.get_context("fork").Event()
+    stop.set()
+    result = optimize(problem, Config(generations=1000, seed=1, **SMALL), stop=stop)
+    assert result.chains[0].generation == 0 and len(result.tileset) == 20
+
+
+# --- objective files ------------------------------------------------------------------------
+
+
+def test_objective_file_round_trip(tmp_path):
+    path = tmp_path / "taste.toml"
+    path.write_text('pair_weight = 2\nmax_trails = 3\nforbid = [[["N", "NE", "SE", "S", "SW", "NW"]]]\n'
+                    '[pair_targets]\n"Hut-Lair" = 0.5\n')
+    objective = load_objective(path)
+    assert objective.pair_weight == 2.0 and objective.max_trails == 3
+    assert objective.forbid == (((0, 1, 2, 3, 4, 5),),)
+    assert objective.pair_targets == (("Hut-Lair", 0.5),)
+    assert objective.bridges_weight == ARTICLE.bridges_weight
+    assert objective_from_dict({}) == ARTICLE
+
+
+@pytest.mark.parametrize("text,message", [
+    ("pair_wieght = 1\n", "unknown key 'pair_wieght'"),
+    ('pair_weight = "high"\n', "pair_weight = 'high' is not a number"),
+    ("max_trails = 9\n", "max_trails = 9 is not a whole number from 1 to 6"),
+    ('forbid = [[["N", "UP"]]]\n', "forbid\\[0\\].*unknown direction 'UP'"),
+    ('[pair_targets]\n"Hut-Lair" = 1.5\n', "pair_targets.Hut-Lair = 1.5 is not a probability"),
+    ("pair_weight = \n", "malformed TOML"),
+])
+def test_bad_objective_files_give_one_line_errors(tmp_path, text, message):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(TrailwrightError, match=message) as err:
+        load_objective(path)
+    assert str(err.value).startswith(str(path)) and "\n" not in str(err.value)
+
+
+def test_unknown_target_pair_names_the_pair(classic):
+    with pytest.raises(TrailwrightError, match="'Hut-Moon' is not a landmark pair"):
+        resolve_targets(Objective(pair_targets=(("Hut-Moon", 0.5),)), classic.pair_names())
