@@ -13,7 +13,7 @@ import sys
 from generator import __version__
 from generator.errors import TrailwrightError
 
-COMMANDS = ["score", "publish"]
+COMMANDS = ["score", "optimize", "render", "preview", "publish"]
 
 
 def build_parser() -> argparse.ArgumentParser:
