@@ -58,7 +58,6 @@ class Style:
     board_slot: str
     board_slot_edge: str
     board_slot_edge_pt: float
-    board_clearance_mm: float
     board_landmark: str
     board_landmark_edge: str
     board_connector_ground: str
@@ -108,7 +107,6 @@ _RULES: dict[str, tuple[Any, str]] = {
     "preview_unreached_opacity": (_number(0.0, 1.0), "a number from 0 to 1"),
     "label_font_size_pt": (_number(3.0, 30.0), "a size in pt from 3 to 30"),
     "board_font_size_pt": (_number(3.0, 60.0), "a size in pt from 3 to 60"),
-    "board_clearance_mm": (_number(0.0, 5.0), "a length in mm from 0 to 5"),
     "label_font_family": (lambda v: isinstance(v, str) and bool(v.strip()) and "<" not in v and '"' not in v,
                           "a CSS font family list"),
     "preview_highlight": (lambda v: isinstance(v, list) and bool(v) and all(_colour(c) for c in v),

@@ -1,0 +1,54 @@
+"""``trailwright preview``: random layouts of a tile set on the board, as SVG and PNG."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from generator.cli.options import add_board_option, non_negative_int, positive_int
+
+
+def register(sub) -> None:
+    """Add the ``preview`` subcommand."""
+    p = sub.add_parser(
+        "preview",
+        help="draw random layouts of the tiles on the board (SVG and PNG)",
+        description="Draw the layouts the scorer samples from SEED on the board, painting what each landmark "
+                    "reaches in its own colour; writes OUT (SVG) and the same name with .png.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
+    add_board_option(p)
+    p.add_argument("--seed", type=non_negative_int, default=0, help="the scorer's layout seed")
+    p.add_argument("--count", type=positive_int, default=1, help="layouts on one sheet")
+    p.add_argument("--style", metavar="FILE", default=None, help="a style TOML (default: the built-in style)")
+    p.add_argument("--out", metavar="FILE.svg", default="output/preview.svg", help="the SVG to write")
+    p.add_argument("--no-highlight", action="store_true", help="do not colour what each landmark reaches")
+    p.add_argument("--dpi", type=positive_int, default=60, help="resolution of the PNG")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Draw the preview sheet and write it as SVG and PNG."""
+    import cairosvg
+
+    from generator.board import load_board
+    from generator.errors import TrailwrightError
+    from generator.fileio import write_atomic
+    from generator.model import read_tileset
+    from generator.render import load_style, render_sheet
+    from generator.scoring.tables import check_size
+
+    if args.count > 64:
+        raise TrailwrightError(f"--count {args.count}: at most 64 layouts fit a sheet")
+    style = load_style(args.style)
+    board = load_board(args.board)
+    tileset = read_tileset(args.tileset)
+    check_size(tileset, board, args.tileset)
+    svg = render_sheet(tileset, board, style, args.seed, args.count, highlight=not args.no_highlight)
+    out = Path(args.out)
+    png = out.with_suffix(".png")
+    write_atomic(out, svg)
+    write_atomic(png, cairosvg.svg2png(bytestring=svg.encode("utf-8"), dpi=args.dpi))
+    print(f"wrote {out} and {png} ({args.count} layout{'s' if args.count > 1 else ''}, seed {args.seed})")
+    return 0

@@ -1,0 +1,73 @@
+"""``trailwright render``: one SVG per tile side, and the board, at print size."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from generator.cli.options import add_board_option
+
+
+def non_negative_mm(text: str) -> float:
+    """An argparse type for lengths in mm of at least 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 <= value <= 20:
+        raise argparse.ArgumentTypeError(f"{text} must be from 0 to 20 mm")
+    return value
+
+
+def register(sub) -> None:
+    """Add the ``render`` subcommand."""
+    p = sub.add_parser(
+        "render",
+        help="draw every tile side and the board as print-ready SVG",
+        description="Write tile-<id>-front.svg and tile-<id>-back.svg for every tile, and board.svg, in mm.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
+    add_board_option(p)
+    p.add_argument("--style", metavar="FILE", default=None, help="a style TOML (default: the built-in style)")
+    p.add_argument("--out", metavar="DIR", default="output/tiles", help="output folder")
+    p.add_argument("--bleed", type=non_negative_mm, default=0.0, metavar="MM", help="art past the cut on every side")
+    p.add_argument("--clearance", type=non_negative_mm, default=0.5, metavar="MM",
+                   help="how much larger than a tile each slot on the board is, on every side")
+    p.add_argument("--no-labels", action="store_true", help="leave out the small tile number and face")
+    p.set_defaults(run=run)
+
+
+def side_file_name(tile_id: str, face: str, width: int = 2) -> str:
+    """``tile-07-front.svg``: numeric ids padded, anything else made safe for a file name."""
+    safe = tile_id.zfill(width) if tile_id.isdigit() else re.sub(r"[^A-Za-z0-9_.-]+", "_", tile_id)
+    return f"tile-{safe}-{face}.svg"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Render the sides and the board into the output folder."""
+    from generator.board import load_board
+    from generator.fileio import write_atomic
+    from generator.model import FACES, read_tileset
+    from generator.render import load_style, render_board, render_side
+    from generator.scoring.tables import check_size
+
+    style = load_style(args.style)
+    board = load_board(args.board)
+    tileset = read_tileset(args.tileset)
+    check_size(tileset, board, args.tileset)
+    out = Path(args.out)
+    width = max(2, max(len(t.id) for t in tileset))
+    label = False if args.no_labels else None
+    files = {}
+    for tile in tileset:
+        for face in FACES:
+            files[side_file_name(tile.id, face, width)] = render_side(tile, face, style, bleed_mm=args.bleed,
+                                                                      label=label)
+    files["board.svg"] = render_board(board, style, clearance_mm=args.clearance)
+    for name, text in files.items():
+        write_atomic(out / name, text)
+    bridges = tileset.crossings
+    print(f"wrote {len(files) - 1} tile sides ({bridges} bridges) and board.svg to {out}/")
+    return 0

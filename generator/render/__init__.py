@@ -1,0 +1,17 @@
+"""The layout stage: tile sides, the board and maze previews as SVG (units: mm).
+
+- ``style``     the look as TOML data (``load_style``)
+- ``geometry``  where trails, junctions, stubs and bridges go on a side, in tile units
+- ``tiles``     one tile side as print-ready SVG (``render_side``)
+- ``board``     the board at the tiles' scale (``render_board``)
+- ``preview``   random layouts of a tile set on its board (``render_preview``, ``render_sheet``)
+"""
+
+from generator.render.board import render_board
+from generator.render.geometry import SideLayout, layout_side
+from generator.render.preview import render_preview, render_sheet
+from generator.render.style import Style, load_style
+from generator.render.tiles import render_side, side_layout
+
+__all__ = ["Style", "load_style", "render_side", "render_board", "render_preview", "render_sheet", "SideLayout",
+           "layout_side", "side_layout"]

@@ -1,0 +1,161 @@
+"""The board as SVG at the tiles' scale: slots, landmarks, connectors and wall.
+
+Glossary
+--------
+mm          the unit of the board SVG; the origin is the top-left corner of the art.
+clearance   how much larger than a tile each slot outline is on every side, so printed tiles
+            fit; slots (and every other hex) sit on a grid whose pitch includes it.
+frame       where every hex of the board lies on the page (``BoardFrame``).
+wall        every hex around the board that is not a slot, landmark or connector.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+
+from generator import __version__
+from generator.board import Board, centre, neighbour
+from generator.board.geometry import Hex
+from generator.model import opposite
+from generator.render.geometry import APOTHEM, _pair_curves, exit_point, unit
+from generator.render.style import MM_PER_PT, Style
+from generator.render.svg import curves_path, escape, hexagon_points, num, points
+
+MARGIN_MM = 6.0
+
+
+@dataclass(frozen=True)
+class BoardFrame:
+    """The page geometry of a board: hex size with clearance, the offset and the art's size (mm)."""
+
+    radius_mm: float  # circumradius of a slot (the tile's plus clearance)
+    tile_radius_mm: float  # circumradius of a tile
+    offset: tuple[float, float]
+    width_mm: float
+    height_mm: float
+    walls: tuple[Hex, ...]
+
+    def at(self, h: Hex) -> tuple[float, float]:
+        """The centre of hex ``h`` on the page."""
+        x, y = centre(h, self.radius_mm)
+        return (x + self.offset[0], y + self.offset[1])
+
+
+def _used(board: Board) -> list[Hex]:
+    out = list(board.slots)
+    for lm in board.landmarks:
+        out += list(lm.hexes)
+    out += [c.hex for c in board.connectors]
+    return out
+
+
+def board_frame(board: Board, style: Style, clearance_mm: float = 0.5) -> BoardFrame:
+    """Where everything lies: wall around every slot, a margin around it all."""
+    used = _used(board)
+    taken = set(used)
+    walls = sorted({neighbour(h, d) for h in board.slots for d in range(6)} - taken)
+    radius = style.tile_width_mm / 2 + 2 * clearance_mm / math.sqrt(3)
+    xs, ys = [], []
+    for h in used + walls:
+        x, y = centre(h, radius)
+        xs += [x - radius, x + radius]
+        ys += [y - radius * math.sqrt(3) / 2, y + radius * math.sqrt(3) / 2]
+    offset = (MARGIN_MM - min(xs), MARGIN_MM - min(ys))
+    return BoardFrame(radius, style.tile_width_mm / 2, offset, max(xs) - min(xs) + 2 * MARGIN_MM,
+                      max(ys) - min(ys) + 2 * MARGIN_MM, tuple(walls))
+
+
+def _trail(d: str, style: Style, w: float, fill: str | None = None) -> str:
+    edge = style.trail_edge_pt * MM_PER_PT
+    return (f'<path d="{d}" fill="none" stroke="{style.trail_edge}" stroke-width="{num(w)}" stroke-linejoin="round"/>'
+            f'<path d="{d}" fill="none" stroke="{fill or style.trail_fill}" stroke-width="{num(w - 2 * edge)}" '
+            f'stroke-linejoin="round"/>')
+
+
+def _landmark_faces(board: Board, k: int) -> list[tuple[Hex, int]]:
+    """The (hex, direction) faces of landmark ``k`` that meet a slot."""
+    lm = board.landmarks[k]
+    faces = []
+    for s in lm.sides:
+        slot_hex = board.slots[s.slot]
+        d = opposite(s.direction)
+        h = next(h for h in lm.hexes if neighbour(h, d) == slot_hex)
+        faces.append((h, d))
+    return faces
+
+
+def board_layers(board: Board, style: Style, frame: BoardFrame, *, fills: dict | None = None,
+                 slot_numbers: bool = True) -> tuple[str, str]:
+    """The board's art under the tiles and over them: (ground, slots, wall, connectors; landmarks).
+
+    ``fills`` maps ``("connector", i)`` or ``("landmark", k)`` to a trail colour (previews).
+    """
+    fills = fills or {}
+    scale = frame.tile_radius_mm
+    w = 2 * style.trail_width * scale
+    reach = 2 * (frame.radius_mm - frame.tile_radius_mm) * math.sqrt(3) / 2 / scale  # to the tile's edge
+    under = [f'<rect width="{num(frame.width_mm)}" height="{num(frame.height_mm)}" fill="{style.board_ground}"/>']
+    wall = "".join(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"/>' for h in frame.walls)
+    under.append(f'<g fill="{style.board_wall}" stroke="{style.board_wall_edge}" '
+                 f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{wall}</g>')
+    slots = "".join(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"/>' for h in board.slots)
+    under.append(f'<g fill="{style.board_slot}" stroke="{style.board_slot_edge}" '
+                 f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{slots}</g>')
+    font = f'font-family="{escape(style.label_font_family)}"'
+    if slot_numbers:
+        size = style.board_font_size_pt * MM_PER_PT
+        nums = "".join(f'<text x="{num(frame.at(h)[0])}" y="{num(frame.at(h)[1] + size * 0.35)}">{i + 1}</text>'
+                       for i, h in enumerate(board.slots))
+        under.append(f'<g {font} font-size="{num(size)}" fill="{style.board_slot_edge}" text-anchor="middle">'
+                     f'{nums}</g>')
+    for i, c in enumerate(board.connectors):
+        at = frame.at(c.hex)
+        under.append(f'<polygon points="{points(hexagon_points(frame.radius_mm, at))}" '
+                     f'fill="{style.board_connector_ground}" stroke="{style.board_slot_edge}" '
+                     f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}"/>')
+        da = next(d for d in range(6) if neighbour(c.hex, d) == board.slots[c.a.slot])
+        db = next(d for d in range(6) if neighbour(c.hex, d) == board.slots[c.b.slot])
+        curves = _pair_curves(min(da, db), max(da, db), 0.0)
+        under.append(_trail(curves_path(curves, scale, reach, at), style, w, fills.get(("connector", i))))
+    over = []
+    for k, lm in enumerate(board.landmarks):
+        cells = "".join(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"/>' for h in lm.hexes)
+        over.append(f'<g fill="{style.board_landmark}" stroke="{style.board_landmark_edge}" '
+                    f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{cells}</g>')
+        centres = [frame.at(h) for h in lm.hexes]
+        hub = (sum(x for x, _ in centres) / len(centres), sum(y for _, y in centres) / len(centres))
+        paths = []
+        for h, d in _landmark_faces(board, k):
+            cx, cy = frame.at(h)
+            m = exit_point(d)
+            out = (APOTHEM + reach) * unit(d)
+            p1 = (cx + scale * 0.55 * m[0], cy + scale * 0.55 * m[1])
+            paths.append(f"M{num(cx + scale * out[0])} {num(cy + scale * out[1])}"
+                         f"L{num(cx + scale * m[0])} {num(cy + scale * m[1])}"
+                         f"C{num(p1[0])} {num(p1[1])} {num(hub[0])} {num(hub[1])} {num(hub[0])} {num(hub[1])}")
+        over.append(_trail("".join(paths), style, w, fills.get(("landmark", k))))
+        r = 0.44 * scale
+        size = style.board_font_size_pt * MM_PER_PT
+        over.append(f'<circle cx="{num(hub[0])}" cy="{num(hub[1])}" r="{num(r)}" fill="{style.board_ground}" '
+                    f'stroke="{style.board_landmark_edge}" stroke-width="{num(1.2 * MM_PER_PT)}"/>')
+        over.append(f'<circle cx="{num(hub[0])}" cy="{num(hub[1])}" r="{num(r - 1.0)}" fill="none" '
+                    f'stroke="{fills.get(("landmark", k)) or style.board_landmark}" '
+                    f'stroke-width="{num(2.4 * MM_PER_PT)}"/>')
+        over.append(f'<text x="{num(hub[0])}" y="{num(hub[1] + size * 0.35)}" {font} font-size="{num(size)}" '
+                    f'font-weight="bold" fill="{style.board_label_colour}" text-anchor="middle">'
+                    f'{escape(lm.name)}</text>')
+    return "".join(under), "".join(over)
+
+
+def render_board(board: Board, style: Style, *, clearance_mm: float = 0.5) -> str:
+    """The board as SVG in mm, slots ``clearance_mm`` larger than the tiles on every side."""
+    frame = board_frame(board, style, clearance_mm)
+    under, over = board_layers(board, style, frame)
+    meta = json.dumps({"board": board.name, "slots": len(board.slots), "clearance_mm": clearance_mm,
+                       "tile_width_mm": style.tile_width_mm, "generator": f"trailwright {__version__}"})
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(frame.width_mm)}mm" '
+            f'height="{num(frame.height_mm)}mm" viewBox="0 0 {num(frame.width_mm)} {num(frame.height_mm)}">'
+            f"<title>{escape(board.title or board.name)}</title><metadata>{escape(meta)}</metadata>"
+            f"{under}{over}</svg>\n")
