@@ -1,7 +1,6 @@
 """Sheet plans as geometry: crop marks outside the bleed, packing clear of margins and neighbours."""
 
 import math
-from dataclasses import replace
 
 import pytest
 from shapely.geometry import LineString, Polygon

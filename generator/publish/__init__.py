@@ -1,1 +1,23 @@
-"""Publishing: print-and-play sheets, the board, the rules booklet and manufacturer files."""
+"""Publishing: print-and-play tile sheets, the board, the rules booklet and manufacturer files.
+
+Every length is in millimetres; points appear only where reportlab is called (``pdf.pt``).
+Everything returns data (plans, PDF bytes, ``{path: bytes}``); only the CLI writes files.
+
+- ``settings``      papers, manufacturer profiles and publish options: TOML → frozen dataclasses
+- ``layout``        sheet plans: packing, bleed, crop marks, mirrored backs (pure geometry)
+- ``art``           the layout stage's SVG, rasterised once per side through one frame
+- ``pdf``           reproducible reportlab canvases, embedded fonts, footers and check rulers
+- ``sheets``        duplex and fold-over tile sheets
+- ``boardsheets``   the board on one large sheet, or tiled over small ones
+- ``booklet``       the rules from jinja2 templates; ``impose`` lays it out for saddle stitching
+- ``manufacturer``  per-face PNG and vector PDF, die line, manifest, zip
+- ``kit``           all of the above as ``{relative path: bytes}``
+"""
+
+from generator.publish.kit import Figures, Sources, figures_from_score, layout_sources, publish_kit
+from generator.publish.settings import PublishSettings, load_paper, load_profile, load_settings
+
+__all__ = [
+    "Figures", "PublishSettings", "Sources", "figures_from_score", "layout_sources", "load_paper", "load_profile",
+    "load_settings", "publish_kit",
+]

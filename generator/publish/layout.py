@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from shapely.affinity import translate
-from shapely.geometry import LineString, MultiLineString, Polygon, box
+from shapely.geometry import MultiLineString, Polygon, box
 from shapely.ops import unary_union
 
 from generator.errors import TrailwrightError
