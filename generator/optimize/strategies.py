@@ -65,8 +65,8 @@ class Anneal:
 
     name = "anneal"
     bank: BankSchedule = BankSchedule()
-    t_start: float = 0.03
-    t_end: float = 0.002
+    t_start: float = 0.015
+    t_end: float = 0.001
 
     def evaluator(self, problem: Problem, bank_seed: int) -> Search:
         return Search(problem, bank_seed, self.bank.end, self.bank.start)
