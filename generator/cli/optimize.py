@@ -30,7 +30,6 @@ def register(sub) -> None:
         description="Search for a tile set whose random mazes score well, then re-score the best on fresh "
                     "layouts. Writes the tile set (with a meta block), its history as CSV and a plot. "
                     "Ctrl-C stops cleanly and writes the best so far.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     add_board_option(p)
     p.add_argument("--strategy", choices=sorted(STRATEGIES), default=None,
@@ -45,20 +44,22 @@ def register(sub) -> None:
                    help="layouts: the starting bank (default 2000), or per evaluation for the article preset")
     p.add_argument("--max-samples", type=positive_int, default=None, metavar="N",
                    help="the largest the bank grows to (default 120000)")
-    p.add_argument("--seed", type=non_negative_int, default=0, help="random seed")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
     p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
-                   help="independent chains, one process each; the best on fresh layouts wins")
+                   help="independent chains, one process each; the best on fresh layouts wins "
+                        "(default: all cores)")
     p.add_argument("--init", metavar="TILESET", default=None, help="start from this tile set (default: random)")
     p.add_argument("--pin", metavar="ID", action="append", default=[],
                    help="keep the tile with this id unchanged (repeat, or separate ids with commas)")
     p.add_argument("--objective", metavar="FILE", default=None,
                    help="TOML weights and rules (default: the article's weights)")
     p.add_argument("--out", metavar="FILE", default="output/tileset.json",
-                   help="the tile set; FILE-history.csv, FILE-history.svg and FILE.checkpoint go beside it")
+                   help="the tile set (default output/tileset.json); FILE-history.csv, FILE-history.svg and "
+                        "FILE.checkpoint go beside it")
     p.add_argument("--resume", metavar="CHECKPOINT", default=None,
                    help="continue a run from its checkpoint (with the checkpoint's settings)")
     p.add_argument("--rescore", type=positive_int, default=100_000, metavar="N",
-                   help="fresh layouts for the final score (at least 100000 for a published figure)")
+                   help="fresh layouts for the final score (default 100000)")
     p.add_argument("--quiet", action="store_true", help="no progress display or summary")
     p.set_defaults(run=run)
 

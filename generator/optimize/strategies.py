@@ -65,8 +65,8 @@ class Anneal:
 
     name = "anneal"
     bank: BankSchedule = BankSchedule()
-    t_start: float = 0.015
-    t_end: float = 0.001
+    t_start: float = 0.008
+    t_end: float = 0.0005
 
     def evaluator(self, problem: Problem, bank_seed: int) -> Search:
         return Search(problem, bank_seed, self.bank.end, self.bank.start)
