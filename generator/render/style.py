@@ -22,7 +22,7 @@ from generator.errors import TrailwrightError
 
 MM_PER_PT = 25.4 / 72
 MIN_LINE_PT = 0.25
-TRAIL_WIDTH_RANGE = (0.06, 0.12)  # every side design is checked to draw at both ends
+TRAIL_WIDTH_RANGE = (0.06, 0.105)  # every side design is checked to draw at both ends
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 

@@ -36,56 +36,49 @@ def _rotate(p, angle: float):
     return (c * p[0] - s * p[1], s * p[0] + c * p[1])
 
 
-def deck_corners(layout: SideLayout, k: int, scale: float = 1.0, at=(0.0, 0.0)) -> list[tuple[float, float]]:
-    """The four corners of bridge ``k``'s deck, in tile units times ``scale``, placed at ``at``."""
-    b = layout.bridges[k]
-    half_l, half_w = layout.deck_length(b) / 2, layout.deck_width() / 2
-    out = []
-    for x, y in ((-half_l, -half_w), (half_l, -half_w), (half_l, half_w), (-half_l, half_w)):
-        rx, ry = _rotate((x, y), b.angle)
-        out.append((at[0] + scale * (b.centre[0] + rx), at[1] + scale * (b.centre[1] + ry)))
-    return out
+def _bridge(layout: SideLayout, k: int, style: Style, scale: float, ground: str) -> str:
+    """One bridge: a gap and a shadow on the lower trail, the deck, its planks and parapets.
 
-
-def _bridge(layout: SideLayout, k: int, style: Style, scale: float, at, ground: str) -> str:
-    """One bridge: a gap and a shadow on the lower trail, the deck, its planks and parapets."""
+    The deck outline is a ``<polygon class="deck">`` in the side's own coordinates, so a test
+    can read where each bridge is; the planks and rails are drawn in the deck's frame.
+    """
     b = layout.bridges[k]
     w = layout.width * scale
     half_l, half_w = layout.deck_length(b) / 2 * scale, layout.deck_width() / 2 * scale
-    cx, cy = at[0] + scale * b.centre[0], at[1] + scale * b.centre[1]
-    rot = f'transform="translate({num(cx)} {num(cy)}) rotate({num(math.degrees(b.angle))})"'
+    cx, cy = scale * b.centre[0], scale * b.centre[1]
+
+    def box(x0, y0, x1, y1):
+        return points([(cx + x, cy + y) for x, y in (_rotate(p, b.angle) for p in
+                                                      ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))])
+
     rail = style.bridge_rail_pt * MM_PER_PT
-    gap = 0.16 * w
-    shadow = 0.2 * w
-    out = [f"<g {rot}>"]
-    out.append(f'<rect x="{num(-half_l)}" y="{num(-half_w - gap)}" width="{num(2 * half_l)}" '
-               f'height="{num(2 * (half_w + gap))}" fill="{ground}"/>')
-    out.append(f'<rect x="{num(-half_l + 0.1 * w)}" y="{num(-half_w)}" width="{num(2 * half_l - 0.2 * w)}" '
-               f'height="{num(2 * half_w + shadow)}" fill="{style.bridge_shadow}" '
-               f'fill-opacity="{num(style.bridge_shadow_opacity)}"/>')
-    out.append(f'<rect x="{num(-half_l)}" y="{num(-half_w)}" width="{num(2 * half_l)}" height="{num(2 * half_w)}" '
-               f'rx="{num(0.08 * w)}" fill="{style.bridge_deck}" stroke="{style.bridge_rail}" '
-               f'stroke-width="{num(style.bridge_plank_pt * MM_PER_PT)}"/>')
+    plank = style.bridge_plank_pt * MM_PER_PT
+    gap, shadow = 0.16 * w, 0.2 * w
+    out = [f'<g class="bridge" data-upper="{b.upper}" data-lower="{b.lower}">',
+           f'<polygon points="{box(-half_l, -half_w - gap, half_l, half_w + gap)}" fill="{ground}"/>',
+           f'<polygon points="{box(-half_l + 0.1 * w, -half_w, half_l - 0.1 * w, half_w + shadow)}" '
+           f'fill="{style.bridge_shadow}" fill-opacity="{num(style.bridge_shadow_opacity)}"/>',
+           f'<polygon class="deck" points="{box(-half_l, -half_w, half_l, half_w)}" fill="{style.bridge_deck}" '
+           f'stroke="{style.bridge_rail}" stroke-width="{num(plank)}" stroke-linejoin="round"/>',
+           f'<g transform="translate({num(cx)} {num(cy)}) rotate({num(math.degrees(b.angle))})" '
+           f'stroke="{style.bridge_rail}" fill="none">']
     planks = max(3, int(2 * half_l / (0.16 * w)))
     step = 2 * half_l / planks
     lines = "".join(f"M{num(-half_l + i * step)} {num(-half_w + rail)}V{num(half_w - rail)}" for i in range(1, planks))
-    out.append(f'<path d="{lines}" stroke="{style.bridge_rail}" stroke-width="{num(style.bridge_plank_pt * MM_PER_PT)}" '
-               f'stroke-opacity="0.6" fill="none"/>')
+    out.append(f'<path d="{lines}" stroke-width="{num(plank)}" stroke-opacity="0.6"/>')
     rails = "".join(f"M{num(-half_l)} {num(y)}H{num(half_l)}" for y in (-half_w + rail / 2, half_w - rail / 2))
-    out.append(f'<path d="{rails}" stroke="{style.bridge_rail}" stroke-width="{num(rail)}" stroke-linecap="round" '
-               f'fill="none"/>')
+    out.append(f'<path d="{rails}" stroke-width="{num(rail)}" stroke-linecap="round"/>')
     post = 1.7 * rail
     posts = "".join(f'<rect x="{num(x - post / 2)}" y="{num(y - post / 2)}" width="{num(post)}" height="{num(post)}"/>'
                     for x in (-half_l + post / 2, half_l - post / 2)
                     for y in (-half_w + rail / 2, half_w - rail / 2))
-    out.append(f'<g fill="{style.bridge_rail}">{posts}</g>')
-    out.append("</g>")
+    out.append(f'<g fill="{style.bridge_rail}" stroke="none">{posts}</g></g></g>')
     return "".join(out)
 
 
-def side_body(side: Side, face: str, style: Style, *, at=(0.0, 0.0), bleed_mm: float = 0.0,
+def side_body(side: Side, face: str, style: Style, *, bleed_mm: float = 0.0,
               fills: tuple[str | None, ...] | None = None, ground: str | None = None) -> str:
-    """The SVG elements of a side centred at ``at`` (mm): trails, stubs and bridges, no ground.
+    """The SVG elements of a side centred at the origin (mm): trails, stubs and bridges, no ground.
 
     ``fills`` overrides the sand colour of trail ``i`` (for previews); ``ground`` is the colour
     a bridge's gap is painted in (the side's ground by default).
@@ -98,13 +91,13 @@ def side_body(side: Side, face: str, style: Style, *, at=(0.0, 0.0), bleed_mm: f
     ground = ground or style.ground(face)
     out = []
     for i, shape in enumerate(layout.shapes):
-        d = curves_path(shape.curves, scale, extend, at)
+        d = curves_path(shape.curves, scale, extend)
         fill = (fills[i] if fills and fills[i] else style.trail_fill)
         out.append(f'<g class="trail" data-trail="{i}">')
         out.append(f'<path d="{d}" fill="none" stroke="{style.trail_edge}" stroke-width="{num(w)}" '
                    f'stroke-linejoin="round"/>')
         if shape.junction is not None:
-            jx, jy = at[0] + scale * shape.junction[0], at[1] + scale * shape.junction[1]
+            jx, jy = scale * shape.junction[0], scale * shape.junction[1]
             out.append(f'<circle cx="{num(jx)}" cy="{num(jy)}" r="{num(w / 2)}" fill="{style.trail_edge}"/>')
         out.append(f'<path d="{d}" fill="none" stroke="{fill}" stroke-width="{num(w - 2 * edge)}" '
                    f'stroke-linejoin="round"/>')
@@ -112,12 +105,12 @@ def side_body(side: Side, face: str, style: Style, *, at=(0.0, 0.0), bleed_mm: f
             out.append(f'<circle cx="{num(jx)}" cy="{num(jy)}" r="{num(w / 2 - edge)}" fill="{fill}"/>')
         if shape.terminator is not None:
             (x1, y1), (x2, y2) = shape.terminator
-            out.append(f'<path d="M{num(at[0] + scale * x1)} {num(at[1] + scale * y1)}'
-                       f'L{num(at[0] + scale * x2)} {num(at[1] + scale * y2)}" stroke="{style.trail_stub_end}" '
+            out.append(f'<path class="terminator" d="M{num(scale * x1)} {num(scale * y1)}'
+                       f'L{num(scale * x2)} {num(scale * y2)}" stroke="{style.trail_stub_end}" '
                        f'stroke-width="{num(0.34 * w)}" stroke-linecap="round"/>')
         out.append("</g>")
     for k in range(len(layout.bridges)):
-        out.append(_bridge(layout, k, style, scale, at, ground))
+        out.append(_bridge(layout, k, style, scale, ground))
     return "".join(out)
 
 

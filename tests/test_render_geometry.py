@@ -1,0 +1,238 @@
+"""Tile sides checked on the drawn geometry: the SVG's own paths, read back and measured with shapely.
+
+Every partition of the six directions (203, every side design in every rotation) is drawn and
+checked: exits at the edge midpoints with the trail's width, exactly ``Side.min_crossings``
+bridges, bridges apart, and trails that never touch except under a bridge deck.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from shapely.geometry import LineString, Point, Polygon
+from shapely.ops import unary_union
+
+from generator.model import Side, Tile, pair_crossings
+from generator.render import load_style, render_side
+from generator.render.geometry import layout_side
+from generator.render.style import MM_PER_PT, TRAIL_WIDTH_RANGE
+
+SVG = "{http://www.w3.org/2000/svg}"
+STYLE = load_style()
+W = STYLE.tile_width_mm
+APOTHEM_MM = W / 2 * math.sqrt(3) / 2
+
+
+def partitions(items):
+    """Every set partition of ``items`` (Bell number many)."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for p in partitions(rest):
+        for i in range(len(p)):
+            yield p[:i] + [[first] + p[i]] + p[i + 1 :]
+        yield [[first]] + p
+
+
+ALL_SIDES = sorted({Side.of(p) for p in partitions(list(range(6)))})
+DESIGNS = sorted({s.canonical for s in ALL_SIDES})
+
+
+def _cubic(p0, p1, p2, p3, n=120):
+    t = np.linspace(0, 1, n)[:, None]
+    p0, p1, p2, p3 = map(np.asarray, (p0, p1, p2, p3))
+    return (1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t**2 * p2 + t**3 * p3
+
+
+def path_lines(d: str) -> list[np.ndarray]:
+    """The polylines of an SVG path made of M, L, H, V and C commands (absolute)."""
+    tokens = re.findall(r"[MLCHV]|-?[0-9.]+(?:e-?\d+)?", d)
+    lines, current, i, cmd = [], [], 0, None
+    while i < len(tokens):
+        if tokens[i] in "MLCHV":
+            cmd = tokens[i]
+            i += 1
+        if cmd == "M":
+            if len(current) > 1:
+                lines.append(np.array(current))
+            current = [(float(tokens[i]), float(tokens[i + 1]))]
+            i += 2
+        elif cmd == "L":
+            current.append((float(tokens[i]), float(tokens[i + 1])))
+            i += 2
+        elif cmd == "H":
+            current.append((float(tokens[i]), current[-1][1]))
+            i += 1
+        elif cmd == "V":
+            current.append((current[-1][0], float(tokens[i])))
+            i += 1
+        elif cmd == "C":
+            pts = [(float(tokens[i + 2 * k]), float(tokens[i + 2 * k + 1])) for k in range(3)]
+            current.extend(map(tuple, _cubic(current[-1], *pts)[1:]))
+            i += 6
+    if len(current) > 1:
+        lines.append(np.array(current))
+    return lines
+
+
+def polygon_points(text: str) -> list[tuple[float, float]]:
+    return [tuple(map(float, p.split(","))) for p in text.split()]
+
+
+def drawn(svg: str):
+    """(trail shapes by index, deck polygons, metadata) read back from a side's SVG."""
+    root = ET.fromstring(svg)
+    trails = {}
+    for g in root.iter(f"{SVG}g"):
+        if g.get("class") != "trail":
+            continue
+        parts = []
+        first = g.find(f"{SVG}path")
+        width = float(first.get("stroke-width"))
+        for line in path_lines(first.get("d")):
+            parts.append(LineString(line).buffer(width / 2, cap_style="flat", join_style="round"))
+        for c in g.findall(f"{SVG}circle"):
+            parts.append(Point(float(c.get("cx")), float(c.get("cy"))).buffer(float(c.get("r"))))
+        for p in g.findall(f"{SVG}path"):
+            if p.get("class") == "terminator":
+                for line in path_lines(p.get("d")):
+                    parts.append(LineString(line).buffer(float(p.get("stroke-width")) / 2))
+        trails[int(g.get("data-trail"))] = (unary_union(parts), width)
+    decks = [Polygon(polygon_points(p.get("points"))) for p in root.iter(f"{SVG}polygon") if p.get("class") == "deck"]
+    meta = json.loads(root.find(f"{SVG}metadata").text)
+    return trails, decks, meta, root
+
+
+def hexagon(radius):
+    return Polygon([(radius * math.cos(math.radians(60 * k)), radius * math.sin(math.radians(60 * k))) for k in range(6)])
+
+
+def midpoint(d, dist=APOTHEM_MM):
+    a = math.radians(60 * d)
+    return np.array([dist * math.sin(a), -dist * math.cos(a)])
+
+
+@lru_cache(maxsize=None)
+def side_svg(side: Side, style=STYLE, bleed_mm=0.0) -> str:
+    return render_side(Tile("7", side, side), "front", style, bleed_mm=bleed_mm)
+
+
+def check_side(side: Side, style=STYLE) -> None:
+    """Every geometric promise of one drawn side."""
+    trails, decks, meta, _ = drawn(side_svg(side, style))
+    width = style.trail_width_mm
+    assert meta["bridges"] == side.min_crossings == len(decks), side
+    assert meta["trails"] == side.names()
+    assert sorted(trails) == list(range(len(side.trails)))
+    cut = hexagon(style.tile_width_mm / 2)
+    apothem = style.tile_width_mm / 2 * math.sqrt(3) / 2
+    for i, trail in enumerate(side.trails):
+        shape, drawn_width = trails[i]
+        assert drawn_width == pytest.approx(width, abs=1e-3)
+        # (0.1 mm: the sampled stroke's flat cap is square to a chord, not to the exact tangent)
+        assert shape.difference(cut.buffer(0.1)).area < 1e-6, f"{side}: trail {i} leaves the hexagon"
+        for d in range(6):
+            # the cut edge through d's midpoint, a little way in: the trail crosses it exactly
+            # at the midpoint with its full width when d is one of its exits, and not at all otherwise
+            m, along = midpoint(d, apothem - 0.2), np.array([math.cos(math.radians(60 * d)),
+                                                                 math.sin(math.radians(60 * d))])
+            edge = LineString([m - along * style.tile_width_mm / 4, m + along * style.tile_width_mm / 4])
+            hit = shape.intersection(edge)
+            if d in trail:
+                assert hit.length == pytest.approx(width, abs=0.05), (side, i, d)
+                assert Point(hit.centroid.coords[0]).distance(Point(m)) < 0.03, (side, i, d)
+            else:
+                assert hit.length < 1e-6, (side, i, d)
+    # bridges never stack: decks apart from each other
+    for a in range(len(decks)):
+        for b in range(a + 1, len(decks)):
+            assert decks[a].distance(decks[b]) > 0.5, side
+    # trails touch only under decks, each deck covering exactly one crossing of one pair
+    used = [0] * len(decks)
+    for i in range(len(side.trails)):
+        for j in range(i + 1, len(side.trails)):
+            meet = trails[i][0].intersection(trails[j][0])
+            pieces = [] if meet.is_empty else list(getattr(meet, "geoms", [meet]))
+            pieces = [p for p in pieces if p.area > 1e-9]
+            assert len(pieces) == pair_crossings(side.trails[i], side.trails[j]), (side, i, j)
+            for piece in pieces:
+                inside = [k for k, deck in enumerate(decks) if piece.difference(deck).area < 1e-6]
+                assert len(inside) == 1, f"{side}: trails {i} and {j} meet outside a bridge"
+                used[inside[0]] += 1
+            if not pieces:
+                assert trails[i][0].distance(trails[j][0]) > 0.5 * width, (side, i, j)
+    assert used == [1] * len(decks), side
+
+
+@pytest.mark.parametrize("side", ALL_SIDES, ids=str)
+def test_every_partition_is_drawn_as_promised(side):
+    check_side(side)
+
+
+def test_the_partitions_are_all_203_and_39_designs_have_at_most_four_trails():
+    assert len(ALL_SIDES) == 203
+    assert len(DESIGNS) == 43
+    assert sum(len(d.trails) <= 4 for d in DESIGNS) == 39
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fraction", TRAIL_WIDTH_RANGE)
+def test_every_design_draws_at_both_ends_of_the_trail_width_range(fraction):
+    style = replace(STYLE, trail_width=fraction)
+    for side in DESIGNS:
+        check_side(side, style)
+
+
+def test_bridges_match_the_minimum_crossings_in_known_cases():
+    three_diameters = Side.of([[0, 3], [1, 4], [2, 5]])
+    interleaved_triples = Side.of([[0, 2, 4], [1, 3, 5]])
+    nested = Side.of([[0, 1], [2, 5], [3, 4]])
+    assert [len(layout_side(s, 0.2).bridges) for s in (three_diameters, interleaved_triples, nested)] == [3, 2, 0]
+
+
+def test_a_rotated_side_is_the_same_drawing_turned():
+    side = Side.of([[0, 2], [1, 4], [3], [5]])
+    base, turned = layout_side(side, 0.2), layout_side(side.rotated(2), 0.2)
+    a = math.radians(120)
+    for shape in base.shapes:
+        twin = turned.shapes[turned.side.trails.index(tuple(sorted((d + 2) % 6 for d in shape.trail)))]
+        for c1, c2 in zip(shape.curves, twin.curves):
+            for (x, y), (u, v) in zip(c1, c2):
+                assert (math.cos(a) * x - math.sin(a) * y, math.sin(a) * x + math.cos(a) * y) == pytest.approx((u, v))
+
+
+def test_bleed_grows_the_root_and_carries_ground_and_trails_to_its_edge():
+    side = Side.of([[0, 3], [1, 4], [2], [5]])
+    b = 3.175
+    svg = side_svg(side, STYLE, b)
+    root = ET.fromstring(svg)
+    h = W * math.sqrt(3) / 2
+    assert root.get("width") == f"{W + 2 * b:.3f}".rstrip("0").rstrip(".") + "mm"
+    assert float(root.get("height")[:-2]) == pytest.approx(h + 2 * b, abs=1e-3)
+    assert [float(v) for v in root.get("viewBox").split()] == pytest.approx([-W / 2 - b, -h / 2 - b, W + 2 * b, h + 2 * b],
+                                                                             abs=1e-3)
+    trails, _, _, root = drawn(svg)
+    ground = Polygon(polygon_points(root.find(f"{SVG}polygon").get("points")))
+    assert ground.buffer(1e-3).contains(hexagon(W / 2).buffer(b * 0.999, join_style="mitre"))
+    for i, trail in enumerate(side.trails):
+        for d in trail:  # the trail reaches the grown hexagon's edge, still perpendicular and as wide
+            m = midpoint(d, APOTHEM_MM + b - 0.01)
+            along = np.array([math.cos(math.radians(60 * d)), math.sin(math.radians(60 * d))])
+            hit = trails[i][0].intersection(LineString([m - along * 10, m + along * 10]))
+            assert hit.length == pytest.approx(STYLE.trail_width_mm, abs=0.05)
+
+
+def test_no_line_is_thinner_than_a_quarter_point():
+    widths = set()
+    for side in DESIGNS:
+        svg = render_side(Tile("12", side, side), "back", STYLE, bleed_mm=3)
+        widths |= {float(w) for w in re.findall(r'stroke-width="([0-9.]+)"', svg)}
+    assert min(widths) >= 0.25 * MM_PER_PT - 1e-3
