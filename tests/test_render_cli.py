@@ -1,0 +1,71 @@
+"""``trailwright render`` and ``trailwright preview`` on the command line."""
+
+import json
+import re
+
+from PIL import Image
+
+from generator.cli import main
+from generator.cli.render import side_file_name
+from tests.conftest import EXAMPLES
+
+EXAMPLE = str(EXAMPLES / "random-20.json")
+
+
+def run(capsys, *argv):
+    try:
+        status = main(list(argv))
+    except SystemExit as exit:  # argparse's own errors
+        status = exit.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_render_writes_every_side_and_the_board(capsys, tmp_path):
+    status, out, _ = run(capsys, "render", EXAMPLE, "--out", str(tmp_path), "--bleed", "3.175")
+    assert status == 0
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert len(names) == 41 and "board.svg" in names
+    assert "tile-07-front.svg" in names and "tile-20-back.svg" in names
+    svg = (tmp_path / "tile-07-front.svg").read_text()
+    assert re.search(r'width="69\.85mm"', svg)  # 63.5 + 2 * 3.175
+    meta = json.loads(re.search(r"<metadata>(.*)</metadata>", svg).group(1).replace("&quot;", '"'))
+    assert meta["tile"] == "7" and meta["face"] == "front"
+    assert "wrote 40 tile sides" in out
+    first = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    run(capsys, "render", EXAMPLE, "--out", str(tmp_path), "--bleed", "3.175")
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == first
+
+
+def test_file_names_are_padded_and_safe():
+    assert side_file_name("7", "front") == "tile-07-front.svg"
+    assert side_file_name("7", "back", 3) == "tile-007-back.svg"
+    assert side_file_name("a/b c", "back") == "tile-a_b_c-back.svg"
+
+
+def test_render_without_labels(capsys, tmp_path):
+    assert run(capsys, "render", EXAMPLE, "--out", str(tmp_path), "--no-labels")[0] == 0
+    assert "<text" not in (tmp_path / "tile-01-back.svg").read_text()
+
+
+def test_preview_writes_svg_and_png(capsys, tmp_path):
+    out = tmp_path / "maze.svg"
+    status, text, _ = run(capsys, "preview", EXAMPLE, "--seed", "5", "--count", "2", "--out", str(out))
+    assert status == 0
+    assert out.exists() and "seed 5" in text
+    with Image.open(out.with_suffix(".png")) as png:
+        assert png.width > 400 and png.height > 200
+
+
+def test_bad_style_is_one_line_and_status_2(capsys, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[trail]\nwidth = 2\n")
+    status, _, err = run(capsys, "render", EXAMPLE, "--style", str(bad), "--out", str(tmp_path / "x"))
+    assert status == 2
+    assert err.count("\n") == 1 and str(bad) in err and "trail.width = 2" in err
+    assert not (tmp_path / "x").exists()
+
+
+def test_wrong_board_size_is_an_error(capsys, tmp_path):
+    status, _, err = run(capsys, "preview", EXAMPLE, "--board", "hexagon37", "--out", str(tmp_path / "p.svg"))
+    assert status == 2 and "37 slots" in err
