@@ -40,16 +40,10 @@ render: $(STAMP)
 print: $(STAMP)
 	@if [ ! -f "$(TILESET)" ]; then \
 	  if [ "$(TILESET)" != "output/tileset.json" ]; then echo "make print: no tile set at $(TILESET)" >&2; exit 2; fi; \
-	  if $(TW) optimize --help >/dev/null 2>&1; then \
-	    echo "make print: optimizing a tile set ($(TIME) s, seed $(SEED)) into output/tileset.json"; \
-	    $(TW) optimize --time $(TIME) --seed $(SEED) --out output/tileset.json || exit $$?; \
-	  else \
-	    echo "make print: 'trailwright optimize' is not available yet, so output/tileset.json is a copy of"; \
-	    echo "            examples/random-20.json (delete it to optimize once the optimize stage lands)"; \
-	    mkdir -p output && cp examples/random-20.json output/tileset.json; \
-	  fi; \
+	  echo "make print: optimizing a tile set ($(TIME) s, seed $(SEED)) into output/tileset.json"; \
+	  $(TW) optimize --time $(TIME) --seed $(SEED) --out output/tileset.json || exit $$?; \
 	fi
-	@if $(TW) render --help >/dev/null 2>&1; then $(TW) render $(TILESET) --out output/tiles; fi
+	$(TW) render $(TILESET) --out output/tiles
 	$(TW) publish $(TILESET) --out output
 
 clean:
