@@ -135,7 +135,7 @@ def test_golden_board(classic):
 def test_same_input_same_bytes_and_no_ids(random20):
     tile = list(random20)[3]
     first = render_side(tile, "back", STYLE, bleed_mm=2)
-    geometry._layout_canonical.cache_clear()
+    geometry.clear_caches()
     assert render_side(tile, "back", STYLE, bleed_mm=2) == first
     assert ' id="' not in first
     meta = json.loads(re.search(r"<metadata>(.*)</metadata>", first).group(1).replace("&quot;", '"'))
@@ -160,7 +160,7 @@ def test_fronts_and_backs_differ_at_a_glance_even_in_greyscale(random20):
 
 
 def test_forty_sides_and_the_board_render_in_well_under_a_few_seconds(random20, classic):
-    geometry._layout_canonical.cache_clear()
+    geometry.clear_caches()
     start = time.perf_counter()
     for tile in random20:
         for face in ("front", "back"):

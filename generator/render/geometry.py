@@ -360,6 +360,18 @@ def _pair(a: _Candidate, b: _Candidate, width: float):
     return cost, tuple(out)
 
 
+@lru_cache(maxsize=256)
+def _usable(trail: tuple[int, ...], width: float, step: float | None) -> tuple[_Candidate, ...]:
+    """The candidates for a trail that keep off the edges (shared by every design with this trail)."""
+    return tuple(c for c in _candidates(trail, width, step) if _inside(c, width))
+
+
+@lru_cache(maxsize=200_000)
+def _pair_cached(a: tuple[int, ...], ca: int, b: tuple[int, ...], cb: int, width: float, step: float | None):
+    """``_pair`` of candidate ``ca`` of trail ``a`` and ``cb`` of trail ``b`` (shared across designs)."""
+    return _pair(_usable(a, width, step)[ca], _usable(b, width, step)[cb], width)
+
+
 @lru_cache(maxsize=512)
 def _layout_canonical(side: Side, width: float) -> SideLayout:
     """The best drawing of a side in canonical rotation (searched once per design and width).
@@ -375,16 +387,17 @@ def _layout_canonical(side: Side, width: float) -> SideLayout:
 
 def _search(side: Side, width: float, step: float | None) -> SideLayout | None:
     """The cheapest valid drawing with junctions on a lattice ``step`` apart, if there is one."""
-    options = [[c for c in _candidates(t, width, step) if _inside(c, width)] for t in side.trails]
+    options = [_usable(t, width, step) for t in side.trails]
     order = sorted(range(len(options)), key=lambda i: len(options[i]))
-    pairs: dict = {}
     best: list = [math.inf, None, None]
 
     def pair(i, ci, j, cj):
-        key = (i, ci, j, cj)
-        if key not in pairs:
-            pairs[key] = _pair(options[i][ci], options[j][cj], width)
-        return pairs[key]
+        if side.trails[i] < side.trails[j]:
+            return _pair_cached(side.trails[i], ci, side.trails[j], cj, width, step)
+        result = _pair_cached(side.trails[j], cj, side.trails[i], ci, width, step)
+        if result is None:
+            return None
+        return result[0], tuple((p, angle, not over, cross) for p, angle, over, cross in result[1])
 
     def bridges_of(chosen: dict) -> tuple[Bridge, ...] | None:
         found = []
@@ -429,6 +442,12 @@ def _search(side: Side, width: float, step: float | None) -> SideLayout | None:
         return None
     shapes = tuple(options[i][best[1][i]].shape for i in range(len(options)))
     return SideLayout(side, width, shapes, best[2])
+
+
+def clear_caches() -> None:
+    """Forget every searched drawing (for timing a cold start)."""
+    for cached in (_usable, _pair_cached, _layout_canonical):
+        cached.cache_clear()
 
 
 def _turn(p: Point, steps: int) -> Point:

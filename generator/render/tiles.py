@@ -163,10 +163,7 @@ def _label_spot(side: Side, style: Style, text: str) -> tuple[float, float, floa
     return None
 
 
-def _label(side: Side, style: Style, text: str, scale: float) -> str:
-    spot = _label_spot(side, style, text)
-    if spot is None:
-        return ""
+def _label(spot: tuple[float, float, float], style: Style, text: str, scale: float) -> str:
     x, y, angle = spot
     size = style.label_font_size_pt * MM_PER_PT
     return (f'<text x="0" y="0" transform="translate({num(scale * x)} {num(scale * y)}) rotate({num(angle)})" '
@@ -185,6 +182,44 @@ def _back_marks(style: Style, scale: float) -> str:
         out.append(f'<circle cx="{num(cx + 0.45 * r * math.cos(a + 2.2))}" cy="{num(cy + 0.45 * r * math.sin(a + 2.2))}" '
                    f'r="{num(0.85 * r)}" fill="{style.tile_back_ground}"/>')
     return f'<g fill="{style.tile_mark_colour}">{"".join(out)}</g>'
+
+
+@lru_cache(maxsize=1024)
+def _tuft_spots(side: Side, width: float, avoid: tuple[tuple[float, float], ...]) -> tuple[tuple[float, float], ...]:
+    """Where tufts of grass go (tile units): a jittered lattice, clear of trails, edges and ``avoid``."""
+    import numpy as np
+    import shapely
+
+    from generator.render.geometry import _boundary_gap
+
+
+    step = 0.24
+    grid = []
+    k = 0
+    for j in range(-4, 5):
+        for i in range(-5, 6):
+            k += 1
+            grid.append((step * (i + (j % 2) / 2) + ((k * 0.618034) % 1 - 0.5) * step * 0.7,
+                         step * j * 0.866 + ((k * 0.754878) % 1 - 0.5) * step * 0.7))
+    xy = np.array(grid)
+    keep = _boundary_gap(xy) >= 0.13
+    keep &= shapely.distance(_trail_area(side, width), shapely.points(xy)) >= 0.07
+    for a in avoid:
+        keep &= np.hypot(xy[:, 0] - a[0], xy[:, 1] - a[1]) >= 0.12
+    spots = [(round(float(x), 4), round(float(y), 4)) for x, y in xy[keep]]
+    return tuple(spots)
+
+
+def _tufts(side: Side, style: Style, scale: float, avoid) -> str:
+    """Small tufts of grass on the ground: texture that never touches a trail."""
+    spots = _tuft_spots(side, round(2 * style.trail_width, 6), tuple(avoid))
+    s = 0.03 * scale
+    blades = "".join(f"M{num(scale * x - 0.5 * s)} {num(scale * y)}l{num(-0.35 * s)} {num(-0.9 * s)}"
+                     f"M{num(scale * x)} {num(scale * y)}l0 {num(-1.2 * s)}"
+                     f"M{num(scale * x + 0.5 * s)} {num(scale * y)}l{num(0.35 * s)} {num(-0.9 * s)}"
+                     for x, y in spots)
+    return (f'<path d="{blades}" fill="none" stroke="{style.tile_texture_colour}" '
+            f'stroke-width="{num(0.6 * MM_PER_PT)}" stroke-linecap="round"/>') if spots else ""
 
 
 def side_metadata(tile: Tile, face: str, side: Side, bridges: int) -> dict:
@@ -209,10 +244,22 @@ def render_side(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.0, l
         f"<metadata>{escape(meta)}</metadata>",
         f'<polygon points="{points(hexagon_points(grown))}" fill="{ground}"/>',
     ]
+    show_label = style.label_show if label is None else label
+    text = f"{tile.id} {face}"
+    spot = _label_spot(side, style, text) if show_label else None
+    if style.tile_texture:
+        avoid = [(0.78 * math.cos(math.radians(60 * k)), 0.78 * math.sin(math.radians(60 * k))) for k in range(6)]
+        if spot is not None:
+            size = style.label_font_size_pt * MM_PER_PT / scale
+            reach = 0.3 * size * len(text)
+            angle = math.radians(spot[2])
+            avoid += [(spot[0] + t * reach * math.cos(angle), spot[1] + t * reach * math.sin(angle))
+                      for t in (-1, -0.5, 0, 0.5, 1)]
+        out.append(_tufts(side, style, scale, avoid))
     if face == "back" and style.tile_back_mark:
         out.append(_back_marks(style, scale))
     out.append(side_body(side, face, style, bleed_mm=b))
-    if style.label_show if label is None else label:
-        out.append(_label(side, style, f"{tile.id} {face}", scale))
+    if spot is not None:
+        out.append(_label(spot, style, text, scale))
     out.append("</svg>\n")
     return "".join(out)
