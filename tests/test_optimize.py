@@ -10,7 +10,7 @@ import pytest
 from generator.errors import TrailwrightError
 from generator.model import Side, TileSet
 from generator.optimize import Config, make_problem, optimize, random_tileset
-from generator.optimize.run import Chain, rescore, run_chain
+from generator.optimize.run import chain_best, rescore, run_chain
 from generator.optimize.search import Search
 from generator.optimize.space import DESIGNS, allowed_designs, key, start_classes, static_counts, to_tileset
 from generator.optimize.strategies import ARTICLE_GA, STRATEGIES, mutate, strategy_named
@@ -238,18 +238,11 @@ def test_resume_after_interrupt_equals_an_uninterrupted_run(classic, strategy, p
     assert 0 < interrupted.generation < 40
     resumed = run_chain(problem, config, 0, pickle.loads(pickle.dumps(interrupted)), lambda: False,
                         lambda *a: None)
-    strategy_obj = strategy_named(strategy, preset, SMALL["samples"], SMALL["max_samples"])
-    best = lambda chain: strategy_obj.best(_Light(problem), chain.state)  # noqa: E731
+    best = lambda chain: chain_best(problem, config, chain)  # noqa: E731
     assert resumed.generation == whole.generation == 40
     np.testing.assert_array_equal(best(resumed).classes, best(whole).classes)
     assert best(resumed).fitness == best(whole).fitness
     assert resumed.search_state["evaluations"] == whole.search_state["evaluations"]
-
-
-class _Light:
-    def __init__(self, problem):
-        self.problem = problem
-        self.size = 0
 
 
 def test_two_workers_run_two_chains_and_keep_the_best(classic):

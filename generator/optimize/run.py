@@ -257,12 +257,15 @@ def rescore(problem: Problem, tileset: TileSet, samples: int, seed: int) -> tupl
     return report, report.fitness + problem.objective.target_penalty(report.pair_prob)
 
 
+def chain_best(problem: Problem, config: Config, chain: Chain) -> Scored:
+    """The best candidate a finished (or interrupted) chain holds, with its fitness on its bank."""
+    strategy = strategy_named(config.strategy, config.preset, config.samples, config.max_samples)
+    return strategy.best(_Finished(problem, chain), chain.state)
+
+
 def best_of(problem: Problem, config: Config, chains: list[Chain]) -> tuple[int, Scored]:
     """The winning chain and its best candidate (several chains: the best on shared fresh layouts)."""
-    strategy = strategy_named(config.strategy, config.preset, config.samples, config.max_samples)
-    bests = []
-    for chain in chains:
-        bests.append(strategy.best(_light_search(problem, chain), chain.state))
+    bests = [chain_best(problem, config, chain) for chain in chains]
     if len(bests) == 1:
         return 0, bests[0]
     values = [rescore(problem, to_tileset(problem, b.classes), SELECTION_SAMPLES, selection_seed(config.seed))[1]
@@ -271,8 +274,8 @@ def best_of(problem: Problem, config: Config, chains: list[Chain]) -> tuple[int,
     return winner, bests[winner]
 
 
-class _light_search:
-    """Enough of an evaluator for ``strategy.best`` after a run (the GA decodes genomes with it)."""
+class _Finished:
+    """What ``strategy.best`` needs of an evaluator once a chain has stopped: the problem and bank size."""
 
     def __init__(self, problem: Problem, chain: Chain):
         self.problem = problem
