@@ -168,25 +168,33 @@ def _budget_spent(config, result) -> bool:
 
 
 class _Display:
-    """A rich progress bar: time left, evaluations per second, the best fitness and its components."""
+    """A live two-line display: progress and time left, then the best fitness and its components."""
 
     def __init__(self, console, config):
-        from rich.progress import BarColumn, Progress, TextColumn
+        from rich.live import Live
 
         self.config = config
         self.latest = {}
-        self.progress = Progress(TextColumn("{task.description}"), BarColumn(bar_width=24),
-                                 TextColumn("{task.fields[info]}"), console=console, transient=True,
-                                 disable=console.quiet)
-        self.task = None
+        self.live = Live(self._render(0.0, "starting", ""), console=console, transient=True, refresh_per_second=4)
+        self.quiet = console.quiet
 
     def __enter__(self):
-        self.progress.__enter__()
-        self.task = self.progress.add_task("optimizing", total=1.0, info="starting")
+        if not self.quiet:
+            self.live.__enter__()
         return self
 
     def __exit__(self, *exc):
-        return self.progress.__exit__(*exc)
+        return None if self.quiet else self.live.__exit__(*exc)
+
+    @staticmethod
+    def _render(done: float, line1: str, line2: str):
+        from rich.console import Group
+        from rich.progress_bar import ProgressBar
+        from rich.table import Table
+
+        head = Table.grid(padding=(0, 1))
+        head.add_row("optimizing", ProgressBar(total=1.0, completed=done, width=30), line1)
+        return Group(head, line2)
 
     def update(self, p) -> None:
         self.latest[p.chain] = p
@@ -202,11 +210,13 @@ class _Display:
         evals = sum(q.evaluations for q in self.latest.values())
         rate = evals / elapsed if elapsed > 0 else 0.0
         best = max(self.latest.values(), key=lambda q: q.best)
-        parts = [f"{max(left, 0):5.0f} s left", f"{rate:7.0f} evals/s", f"best {best.best:.4f}",
-                 f"bridges {best.bridges}", f"dup {best.dup_score}"]
+        line1 = f"{max(left, 0):4.0f} s left  {rate:6.0f} evals/s"
+        parts = [f"best {best.best:.4f}", f"bridges {best.bridges}", f"dupScore {best.dup_score}"]
         if best.extra_edges is not None:
-            parts += [f"extra {best.extra_edges:.2f}", f"pairs {best.pairs_joined:.2f}", f"bank {best.bank}"]
-        self.progress.update(self.task, completed=done, info="  ".join(parts))
+            parts += [f"extra edges {best.extra_edges:.2f}", f"pairs {best.pairs_joined:.2f}",
+                      f"on {best.bank:,} layouts"]
+        if not self.quiet:
+            self.live.update(self._render(done, line1, "  ".join(parts)))
 
 
 def _summary(console, config, result, paths, stopped: bool) -> None:
