@@ -19,11 +19,13 @@ from generator import __version__
 from generator.board import Board, centre, neighbour
 from generator.board.geometry import Hex
 from generator.model import opposite
-from generator.render.geometry import APOTHEM, _pair_curves, exit_point, unit
+from generator.render.geometry import APOTHEM, _pair_curves, unit
 from generator.render.style import MM_PER_PT, Style
 from generator.render.svg import curves_path, escape, hexagon_points, num, points
 
 MARGIN_MM = 6.0
+_STONES = ((-0.35, -0.3, 0.14), (0.05, -0.42, 0.1), (0.38, -0.12, 0.16), (-0.1, 0.05, 0.18), (-0.45, 0.3, 0.1),
+           (0.25, 0.38, 0.13), (-0.05, 0.5, 0.08), (0.55, 0.28, 0.07))  # (x, y, size) in tile units
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,11 @@ def board_layers(board: Board, style: Style, frame: BoardFrame, *, fills: dict |
     wall = "".join(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"/>' for h in frame.walls)
     under.append(f'<g fill="{style.board_wall}" stroke="{style.board_wall_edge}" '
                  f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{wall}</g>')
+    stones = "".join(f'<ellipse cx="{num(frame.at(h)[0] + scale * dx)}" cy="{num(frame.at(h)[1] + scale * dy)}" '
+                     f'rx="{num(scale * rx)}" ry="{num(scale * 0.6 * rx)}"/>'
+                     for h in frame.walls for dx, dy, rx in _STONES)
+    under.append(f'<g fill="none" stroke="{style.board_wall_edge}" '
+                 f'stroke-width="{num(2 * style.board_slot_edge_pt * MM_PER_PT)}">{stones}</g>')
     slots = "".join(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"/>' for h in board.slots)
     under.append(f'<g fill="{style.board_slot}" stroke="{style.board_slot_edge}" '
                  f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{slots}</g>')
@@ -124,18 +131,22 @@ def board_layers(board: Board, style: Style, frame: BoardFrame, *, fills: dict |
         cells = "".join(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"/>' for h in lm.hexes)
         over.append(f'<g fill="{style.board_landmark}" stroke="{style.board_landmark_edge}" '
                     f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{cells}</g>')
-        centres = [frame.at(h) for h in lm.hexes]
-        hub = (sum(x for x, _ in centres) / len(centres), sum(y for _, y in centres) / len(centres))
+        # every face's trail runs straight to its hex's centre; the hexes of one landmark are
+        # joined centre to centre, and the name sits on the first hex
         paths = []
         for h, d in _landmark_faces(board, k):
             cx, cy = frame.at(h)
-            m = exit_point(d)
             out = (APOTHEM + reach) * unit(d)
-            p1 = (cx + scale * 0.55 * m[0], cy + scale * 0.55 * m[1])
-            paths.append(f"M{num(cx + scale * out[0])} {num(cy + scale * out[1])}"
-                         f"L{num(cx + scale * m[0])} {num(cy + scale * m[1])}"
-                         f"C{num(p1[0])} {num(p1[1])} {num(hub[0])} {num(hub[1])} {num(hub[0])} {num(hub[1])}")
+            paths.append(f"M{num(cx + scale * out[0])} {num(cy + scale * out[1])}L{num(cx)} {num(cy)}")
+        centres = [frame.at(h) for h in lm.hexes]
+        for (x1, y1), (x2, y2) in zip(centres, centres[1:]):
+            paths.append(f"M{num(x1)} {num(y1)}L{num(x2)} {num(y2)}")
         over.append(_trail("".join(paths), style, w, fills.get(("landmark", k))))
+        for extra in centres[1:]:
+            over.append(f'<circle cx="{num(extra[0])}" cy="{num(extra[1])}" r="{num(0.2 * scale)}" '
+                        f'fill="{style.board_ground}" stroke="{style.board_landmark_edge}" '
+                        f'stroke-width="{num(1.2 * MM_PER_PT)}"/>')
+        hub = centres[0]
         r = 0.44 * scale
         size = style.board_font_size_pt * MM_PER_PT
         over.append(f'<circle cx="{num(hub[0])}" cy="{num(hub[1])}" r="{num(r)}" fill="{style.board_ground}" '
