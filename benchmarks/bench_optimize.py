@@ -95,8 +95,8 @@ def main(argv: list[str]) -> int:
     default = [r for r in rows if r["strategy"] == "anneal" and r["budget"] == 60]
     if default:
         ok = all(r["fitness"] >= TARGET for r in default)
-        print(f"\ntarget: anneal at 60 s >= {TARGET} for every seed: {'ok' if ok else 'MISSED'} "
-              f"({', '.join(f'{r['fitness']:.4f}' for r in default)})")
+        values = ", ".join(f"{r['fitness']:.4f}" for r in default)
+        print(f"\ntarget: anneal at 60 s >= {TARGET} for every seed: {'ok' if ok else 'MISSED'} ({values})")
         return 0 if ok else 1
     return 0
 
