@@ -69,3 +69,11 @@ def test_bad_style_is_one_line_and_status_2(capsys, tmp_path):
 def test_wrong_board_size_is_an_error(capsys, tmp_path):
     status, _, err = run(capsys, "preview", EXAMPLE, "--board", "hexagon37", "--out", str(tmp_path / "p.svg"))
     assert status == 2 and "37 slots" in err
+
+
+def test_preview_tiles_draws_every_side(capsys, tmp_path):
+    out = tmp_path / "tiles.svg"
+    status, text, _ = run(capsys, "preview", EXAMPLE, "--tiles", "--out", str(out))
+    assert status == 0 and "every tile side" in text
+    svg = out.read_text()
+    assert svg.count("<title>Tile ") == 40

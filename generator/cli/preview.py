@@ -24,6 +24,7 @@ def register(sub) -> None:
     p.add_argument("--style", metavar="FILE", default=None, help="a style TOML (default: the built-in style)")
     p.add_argument("--out", metavar="FILE.svg", default="output/preview.svg", help="the SVG to write")
     p.add_argument("--no-highlight", action="store_true", help="do not colour what each landmark reaches")
+    p.add_argument("--tiles", action="store_true", help="draw every tile side (fronts, then backs) instead of layouts")
     p.add_argument("--dpi", type=positive_int, default=60, help="resolution of the PNG")
     p.set_defaults(run=run)
 
@@ -37,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.fileio import write_atomic
     from generator.model import read_tileset
     from generator.render import load_style, render_sheet
+    from generator.render.preview import render_contact_sheet
     from generator.scoring.tables import check_size
 
     if args.count > 64:
@@ -45,10 +47,14 @@ def run(args: argparse.Namespace) -> int:
     board = load_board(args.board)
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
-    svg = render_sheet(tileset, board, style, args.seed, args.count, highlight=not args.no_highlight)
+    if args.tiles:
+        svg = render_contact_sheet(tileset, style)
+    else:
+        svg = render_sheet(tileset, board, style, args.seed, args.count, highlight=not args.no_highlight)
     out = Path(args.out)
     png = out.with_suffix(".png")
     write_atomic(out, svg)
     write_atomic(png, cairosvg.svg2png(bytestring=svg.encode("utf-8"), dpi=args.dpi))
-    print(f"wrote {out} and {png} ({args.count} layout{'s' if args.count > 1 else ''}, seed {args.seed})")
+    what = "every tile side" if args.tiles else f"{args.count} layout{'s' if args.count > 1 else ''}, seed {args.seed}"
+    print(f"wrote {out} and {png} ({what})")
     return 0

@@ -122,3 +122,32 @@ def render_sheet(tileset: TileSet, board: Board, style: Style, seed: int, count:
             f'viewBox="0 0 {num(width)} {num(height)}"><title>Maze preview, seed {seed}</title>'
             f"<metadata>{escape(meta)}</metadata>"
             f'<rect width="{num(width)}" height="{num(height)}" fill="#ffffff"/>{"".join(parts)}</svg>\n')
+
+
+def render_contact_sheet(tileset: TileSet, style: Style, *, columns: int = 10) -> str:
+    """Every side of a tile set at print size: the fronts, then the backs, in rows of ``columns``."""
+    from generator.render.tiles import render_side
+
+    w, h = style.tile_width_mm, style.tile_height_mm
+    gap = 3.0
+    pitch_x, pitch_y = 0.75 * w + gap, h + gap
+    cells = [(tile, face) for face in ("front", "back") for tile in tileset]
+    per_face_rows = math.ceil(len(tileset) / columns)
+    width = (columns - 1) * pitch_x + w + 2 * gap
+    shift = h / 2 + 2 * gap  # the backs start below the fronts' lowered columns
+    height = 2 * per_face_rows * pitch_y + h / 2 + shift + gap
+    out = []
+    for n, (tile, face) in enumerate(cells):
+        k = n % len(tileset)
+        row = (k // columns) + (per_face_rows if face == "back" else 0)
+        col = k % columns
+        x = gap + w / 2 + col * pitch_x
+        y = gap + h / 2 + row * pitch_y + (h / 2 + gap / 2 if col % 2 else 0) + (shift if face == "back" else 0)
+        svg = render_side(tile, face, style)
+        inner = svg[svg.index(">") + 1 : svg.rindex("</svg>")]
+        out.append(f'<g transform="translate({num(x)} {num(y)})">{inner}</g>')
+    meta = json.dumps({"tiles": len(tileset), "generator": f"trailwright {__version__}"})
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}mm" height="{num(height)}mm" '
+            f'viewBox="0 0 {num(width)} {num(height)}"><title>Every tile side</title>'
+            f"<metadata>{escape(meta)}</metadata>"
+            f'<rect width="{num(width)}" height="{num(height)}" fill="#ffffff"/>{"".join(out)}</svg>\n')
