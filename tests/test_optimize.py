@@ -297,3 +297,20 @@ def test_bad_objective_files_give_one_line_errors(tmp_path, text, message):
 def test_unknown_target_pair_names_the_pair(classic):
     with pytest.raises(TrailwrightError, match="'Hut-Moon' is not a landmark pair"):
         resolve_targets(Objective(pair_targets=(("Hut-Moon", 0.5),)), classic.pair_names())
+
+
+def test_local_check_tries_every_single_side_change(classic, random20):
+    from generator.optimize.check import check_local
+
+    tiles = random20.canonical()  # the bank scores canonical sides: then it sees the scorer's layouts exactly
+    keep = tuple(t.id for t in tiles.tiles[2:])
+    problem = make_problem(classic, Objective(max_trails=6), tiles, pinned=keep)
+    report = check_local(problem, tiles, samples=2000, seed=5)
+    assert report.neighbours == 2 * 2 * (len(DESIGNS) - 1)
+    assert report.fitness == pytest.approx(score(tiles, classic, 2000, seed=5).fitness)
+    assert report.improving  # a random set is far from a local optimum
+    best = report.close[0]
+    changed = start_classes(problem, np.random.default_rng(0))
+    changed[best.tile, best.face] = best.design
+    better = to_tileset(problem, changed)
+    assert score(better, classic, 2000, seed=5).fitness == pytest.approx(report.fitness + best.gain)

@@ -23,6 +23,7 @@ import numpy as np
 from generator.optimize.search import FreshScorer, Scored, Search
 from generator.optimize.space import Classes, Problem, key
 
+
 @dataclass(frozen=True)
 class BankSchedule:
     """A bank that grows geometrically from ``start`` to ``end`` layouts over the budget."""
@@ -55,6 +56,8 @@ def mutate(problem: Problem, classes: Classes, rng: np.random.Generator, sides: 
 
 @dataclass
 class AnnealState:
+    """The chain's current candidate and the best seen on the current bank."""
+
     current: Scored
     best: Scored
 
@@ -101,6 +104,8 @@ class Anneal:
 
 @dataclass
 class PoolState:
+    """The pool's candidates."""
+
     members: list[Scored]
 
 
@@ -150,6 +155,8 @@ class Pool:
 
 @dataclass
 class BeamState:
+    """The states kept by the last selection."""
+
     beam: list[Scored]
 
 
@@ -184,7 +191,7 @@ class Beam:
                 pool.append(search.scored(parent, child, changes))
         c = self.c_start * (self.c_end / self.c_start) ** progress
         fitness = np.array([s.fitness for s in pool])
-        noise = np.log(rng.random(len(pool)))
+        noise = np.log(1.0 - rng.random(len(pool)))  # log u, u in (0, 1]
         order = np.argsort(-(noise + c * (fitness - fitness.max())), kind="stable")
         return BeamState([pool[i] for i in order[: self.width]])
 
@@ -197,6 +204,8 @@ class Beam:
 
 @dataclass
 class GAState:
+    """The population, as plain genomes and fitnesses (deap individuals are rebuilt each step)."""
+
     population: list[tuple[tuple[bool, ...], float]]  # genome and fitness
 
 
