@@ -33,7 +33,7 @@ def history_svg(chains, final: float, title: str) -> str:
     plot = LinePlot()
     plot.x, plot.y, plot.width, plot.height = 60, 50, width - 90, height - 100
     everything = [b for chain in chains for *_, b in chain.history] + [final]
-    low = max(min(everything), final - 1.0)  # the start is often far below: clamp it to the floor
+    low = max(min(everything), final - 0.3)  # the start is often far below: clamp it to the floor
     data = []
     for chain in chains:
         points = [(float(s), max(float(b), low)) for s, _, _, _, b in chain.history]
