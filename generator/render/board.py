@@ -19,7 +19,7 @@ from generator import __version__
 from generator.board import Board, centre, neighbour
 from generator.board.geometry import Hex
 from generator.model import opposite
-from generator.render.geometry import APOTHEM, _pair_curves, unit
+from generator.render.geometry import APOTHEM, pair_curves, unit
 from generator.render.style import MM_PER_PT, Style
 from generator.render.svg import curves_path, escape, hexagon_points, num, points
 
@@ -124,7 +124,7 @@ def board_layers(board: Board, style: Style, frame: BoardFrame, *, fills: dict |
                      f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}"/>')
         da = next(d for d in range(6) if neighbour(c.hex, d) == board.slots[c.a.slot])
         db = next(d for d in range(6) if neighbour(c.hex, d) == board.slots[c.b.slot])
-        curves = _pair_curves(min(da, db), max(da, db), 0.0)
+        curves = pair_curves(min(da, db), max(da, db), 0.0)
         under.append(_trail(curves_path(curves, scale, reach, at), style, w, fills.get(("connector", i))))
     over = []
     for k, lm in enumerate(board.landmarks):

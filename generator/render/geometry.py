@@ -49,11 +49,6 @@ def exit_point(d: int) -> np.ndarray:
     return APOTHEM * unit(d)
 
 
-def corners(radius: float = 1.0) -> list[Point]:
-    """The six corners of the flat-topped hexagon of circumradius ``radius``, from the east."""
-    return [(radius * math.cos(math.radians(60 * k)), radius * math.sin(math.radians(60 * k))) for k in range(6)]
-
-
 @dataclass(frozen=True)
 class TrailShape:
     """How one trail is drawn: its curves, its junction (3+ exits) and its terminator (stubs)."""
@@ -123,7 +118,7 @@ def _natural_handle(d1: int, d2: int) -> float:
     return APOTHEM * 2 / 3
 
 
-def _pair_curves(d1: int, d2: int, bend: float, scale: float = 1.0) -> tuple[Curve, ...]:
+def pair_curves(d1: int, d2: int, bend: float, scale: float = 1.0) -> tuple[Curve, ...]:
     """A two-exit trail: the natural arc, or a smooth variant of it.
 
     Exits that are not opposite keep one cubic, perpendicular at both edges: ``scale`` stretches
@@ -162,7 +157,7 @@ def _branch(d: int, junction: np.ndarray, heading: np.ndarray | None = None) -> 
 
 def _tee(pair: tuple[int, int], others: tuple[int, ...], at: float) -> tuple[tuple[Curve, ...], np.ndarray]:
     """An arc between two exits with a branch from the point ``at`` along it to each other exit."""
-    curves = _pair_curves(pair[0], pair[1], 0.0)
+    curves = pair_curves(pair[0], pair[1], 0.0)
     arc = curves[0]
     t = np.array([[at]])
     p0, p1, p2, p3 = (np.asarray(p) for p in arc)
@@ -179,7 +174,7 @@ def _tee(pair: tuple[int, int], others: tuple[int, ...], at: float) -> tuple[tup
 
 def _joined_pairs(first: tuple[int, int], second: tuple[int, int]) -> tuple[Curve, ...]:
     """Two arcs, each between two neighbouring exits, joined middle to middle (an H)."""
-    a, b = _pair_curves(*first, 0.0)[0], _pair_curves(*second, 0.0)[0]
+    a, b = pair_curves(*first, 0.0)[0], pair_curves(*second, 0.0)[0]
     ma, mb = _bezier(a, 3)[1], _bezier(b, 3)[1]
     k = 0.35 * float(np.linalg.norm(mb - ma))
     na = -(exit_point(first[0]) + exit_point(first[1]))
@@ -241,9 +236,9 @@ def _candidates(trail: tuple[int, ...], width: float, step: float | None) -> lis
         return [_candidate(TrailShape(trail, (curve,), None, bar), 0.0, (np.linspace(bar[0], bar[1], 5),))]
     if len(trail) == 2:
         if (trail[1] - trail[0]) % 6 == 3:
-            return [_candidate(TrailShape(trail, _pair_curves(trail[0], trail[1], bend)), 1.5 * abs(bend))
+            return [_candidate(TrailShape(trail, pair_curves(trail[0], trail[1], bend)), 1.5 * abs(bend))
                     for bend in (0.0, 0.08, -0.08, 0.16, -0.16, 0.24, -0.24)]
-        return [_candidate(TrailShape(trail, _pair_curves(trail[0], trail[1], bend, scale)),
+        return [_candidate(TrailShape(trail, pair_curves(trail[0], trail[1], bend, scale)),
                            0.4 * abs(bend) + 0.8 * abs(scale - 1))
                 for scale in (1.0, 0.75, 1.25, 0.5) for bend in (0.0, 0.25, -0.25, 0.5, -0.5)]
     out = []
@@ -269,7 +264,7 @@ def _candidates(trail: tuple[int, ...], width: float, step: float | None) -> lis
     return sorted(out, key=lambda c: c.prior)
 
 
-def _boundary_gap(points: np.ndarray) -> np.ndarray:
+def boundary_gap(points: np.ndarray) -> np.ndarray:
     """Distance from each point to the hexagon's boundary (positive inside)."""
     normals = np.array([unit(d) for d in range(6)])
     return APOTHEM - (points @ normals.T).max(axis=1)
@@ -279,7 +274,7 @@ def _inside(c: _Candidate, width: float) -> bool:
     """Whether a drawing keeps off the edges except at its own exits."""
     own = np.array([exit_point(d) for d in c.shape.trail])
     far = np.linalg.norm(c.clean[:, None, :] - own[None], axis=2).min(axis=1) > 1.1 * width
-    return not np.any(_boundary_gap(c.clean[far]) < 0.5 * width + 0.04)
+    return not np.any(boundary_gap(c.clean[far]) < 0.5 * width + 0.04)
 
 
 def _segments(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -337,7 +332,7 @@ def _pair(a: _Candidate, b: _Candidate, width: float):
     for p, da, db in xs:
         cosang = abs(float(da @ db) / (np.linalg.norm(da) * np.linalg.norm(db)))
         angle = math.acos(min(1.0, cosang))
-        if angle < math.radians(52) or _boundary_gap(p[None])[0] < 1.25 * width:
+        if angle < math.radians(52) or boundary_gap(p[None])[0] < 1.25 * width:
             return None
         ta, tb = _turning(a.points, p, reach), _turning(b.points, p, reach)
         if min(ta, tb) > 0.6:

@@ -135,7 +135,7 @@ def _label_spot(side: Side, style: Style, text: str) -> tuple[float, float, floa
     import numpy as np
     from shapely.geometry import Polygon
 
-    from generator.render.geometry import _boundary_gap
+    from generator.render.geometry import boundary_gap
 
     scale = style.tile_width_mm / 2
     size = style.label_font_size_pt * MM_PER_PT / scale
@@ -155,7 +155,7 @@ def _label_spot(side: Side, style: Style, text: str) -> tuple[float, float, floa
                 centre = normal * base + along * offset
                 corners = [centre + along * sx * length / 2 + normal * sy * size * 0.75 * (1 if upright else -1)
                            for sx, sy in ((-1, 0.1), (1, 0.1), (1, -1.0), (-1, -1.0))]
-                if min(_boundary_gap(np.array(corners))) < inset - 1e-9:
+                if min(boundary_gap(np.array(corners))) < inset - 1e-9:
                     continue
                 if not Polygon(corners).intersects(area):
                     angle = math.degrees(math.atan2(along[1], along[0]))
@@ -190,7 +190,7 @@ def _tuft_spots(side: Side, width: float, avoid: tuple[tuple[float, float], ...]
     import numpy as np
     import shapely
 
-    from generator.render.geometry import _boundary_gap
+    from generator.render.geometry import boundary_gap
 
 
     step = 0.24
@@ -202,7 +202,7 @@ def _tuft_spots(side: Side, width: float, avoid: tuple[tuple[float, float], ...]
             grid.append((step * (i + (j % 2) / 2) + ((k * 0.618034) % 1 - 0.5) * step * 0.7,
                          step * j * 0.866 + ((k * 0.754878) % 1 - 0.5) * step * 0.7))
     xy = np.array(grid)
-    keep = _boundary_gap(xy) >= 0.13
+    keep = boundary_gap(xy) >= 0.13
     keep &= shapely.distance(_trail_area(side, width), shapely.points(xy)) >= 0.07
     for a in avoid:
         keep &= np.hypot(xy[:, 0] - a[0], xy[:, 1] - a[1]) >= 0.12
