@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from generator.board import SlotSide
-from generator.model import opposite
 from generator.render import load_style, render_board, render_preview, render_sheet
 from generator.render.board import board_frame
 from generator.scoring.kernel import sample_layouts

@@ -112,7 +112,8 @@ def drawn(svg: str):
 
 
 def hexagon(radius):
-    return Polygon([(radius * math.cos(math.radians(60 * k)), radius * math.sin(math.radians(60 * k))) for k in range(6)])
+    return Polygon([(radius * math.cos(math.radians(60 * k)), radius * math.sin(math.radians(60 * k)))
+                    for k in range(6)])
 
 
 def midpoint(d, dist=APOTHEM_MM):
@@ -217,8 +218,8 @@ def test_bleed_grows_the_root_and_carries_ground_and_trails_to_its_edge():
     h = W * math.sqrt(3) / 2
     assert root.get("width") == f"{W + 2 * b:.3f}".rstrip("0").rstrip(".") + "mm"
     assert float(root.get("height")[:-2]) == pytest.approx(h + 2 * b, abs=1e-3)
-    assert [float(v) for v in root.get("viewBox").split()] == pytest.approx([-W / 2 - b, -h / 2 - b, W + 2 * b, h + 2 * b],
-                                                                             abs=1e-3)
+    box = [float(v) for v in root.get("viewBox").split()]
+    assert box == pytest.approx([-W / 2 - b, -h / 2 - b, W + 2 * b, h + 2 * b], abs=1e-3)
     trails, _, _, root = drawn(svg)
     ground = Polygon(polygon_points(root.find(f"{SVG}polygon").get("points")))
     assert ground.buffer(1e-3).contains(hexagon(W / 2).buffer(b * 0.999, join_style="mitre"))

@@ -56,7 +56,8 @@ def _reach(board: Board, sides: list[Side], style: Style) -> tuple[dict, dict, l
     return colours, pieces, joined
 
 
-def _layout_art(tileset: TileSet, board: Board, style: Style, layout, highlight: bool, at=(0.0, 0.0)) -> tuple[str, dict]:
+def _layout_art(tileset: TileSet, board: Board, style: Style, layout, highlight: bool,
+                at=(0.0, 0.0)) -> tuple[str, dict]:
     """One layout's elements placed at ``at`` (mm), and facts about it."""
     perm, flip, rot = layout
     frame = board_frame(board, style, 0.5)

@@ -179,7 +179,8 @@ def _back_marks(style: Style, scale: float) -> str:
         a = math.radians(60 * k)
         cx, cy = 0.78 * scale * math.cos(a), 0.78 * scale * math.sin(a)
         out.append(f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r)}"/>')
-        out.append(f'<circle cx="{num(cx + 0.45 * r * math.cos(a + 2.2))}" cy="{num(cy + 0.45 * r * math.sin(a + 2.2))}" '
+        bx, by = cx + 0.45 * r * math.cos(a + 2.2), cy + 0.45 * r * math.sin(a + 2.2)
+        out.append(f'<circle cx="{num(bx)}" cy="{num(by)}" '
                    f'r="{num(0.85 * r)}" fill="{style.tile_back_ground}"/>')
     return f'<g fill="{style.tile_mark_colour}">{"".join(out)}</g>'
 
