@@ -167,3 +167,19 @@ def test_forty_sides_and_the_board_render_in_well_under_a_few_seconds(random20, 
             render_side(tile, face, STYLE)
     render_board(classic, STYLE)
     assert time.perf_counter() - start < 4.0
+
+
+def test_labels_sit_inside_the_safe_zone_clear_of_trails():
+    from shapely.geometry import Point
+
+    from generator.render.tiles import SAFE_ZONE_MM, _trail_area
+    from tests.test_render_geometry import DESIGNS
+
+    scale = STYLE.tile_width_mm / 2
+    for side in DESIGNS:
+        svg = render_side(Tile("20", side, side), "back", STYLE)
+        x, y = map(float, re.search(r'<text x="0" y="0" transform="translate\(([-0-9.]+) ([-0-9.]+)\)', svg).groups())
+        inside = min(STYLE.tile_height_mm / 2 - (x * math.sin(math.radians(60 * d)) - y * math.cos(math.radians(60 * d)))
+                     for d in range(6))
+        assert inside >= SAFE_ZONE_MM, side
+        assert _trail_area(side, 2 * STYLE.trail_width).distance(Point(x / scale, y / scale)) > 0.03, side
