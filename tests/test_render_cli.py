@@ -55,6 +55,10 @@ def test_preview_writes_svg_and_png(capsys, tmp_path):
     assert out.exists() and "seed 5" in text
     with Image.open(out.with_suffix(".png")) as png:
         assert png.width > 400 and png.height > 200
+        assert "--seed 5 --count 2" in png.text["Software"]
+    first = out.with_suffix(".png").read_bytes()
+    run(capsys, "preview", EXAMPLE, "--seed", "5", "--count", "2", "--out", str(out))
+    assert out.with_suffix(".png").read_bytes() == first
 
 
 def test_bad_style_is_one_line_and_status_2(capsys, tmp_path):

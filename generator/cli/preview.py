@@ -29,10 +29,26 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
+def _png(data: bytes, made_by: str) -> bytes:
+    """The PNG with a text chunk saying what made it (no time stamp, so the bytes repeat)."""
+    import io
+
+    from PIL import Image
+    from PIL.PngImagePlugin import PngInfo
+
+    info = PngInfo()
+    info.add_text("Software", made_by)
+    out = io.BytesIO()
+    with Image.open(io.BytesIO(data)) as image:
+        image.save(out, format="PNG", pnginfo=info, compress_level=6)
+    return out.getvalue()
+
+
 def run(args: argparse.Namespace) -> int:
     """Draw the preview sheet and write it as SVG and PNG."""
     import cairosvg
 
+    from generator import __version__
     from generator.board import load_board
     from generator.errors import TrailwrightError
     from generator.fileio import write_atomic
@@ -54,7 +70,9 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     png = out.with_suffix(".png")
     write_atomic(out, svg)
-    write_atomic(png, cairosvg.svg2png(bytestring=svg.encode("utf-8"), dpi=args.dpi))
+    write_atomic(png, _png(cairosvg.svg2png(bytestring=svg.encode("utf-8"), dpi=args.dpi),
+                           f"trailwright {__version__} preview {args.tileset} --board {args.board} --seed {args.seed} "
+                           f"--count {args.count}{' --tiles' if args.tiles else ''}"))
     what = "every tile side" if args.tiles else f"{args.count} layout{'s' if args.count > 1 else ''}, seed {args.seed}"
     print(f"wrote {out} and {png} ({what})")
     return 0
