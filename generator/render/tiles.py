@@ -37,7 +37,7 @@ def _rotate(p, angle: float):
 
 
 def _bridge(layout: SideLayout, k: int, style: Style, scale: float, ground: str) -> str:
-    """One bridge: a gap and a shadow on the lower trail, the deck, its planks and parapets.
+    """One bridge: a gap and a shadow (cast down and to the right) on the lower trail, the deck, planks, parapets.
 
     The deck outline is a ``<polygon class="deck">`` in the side's own coordinates, so a test
     can read where each bridge is; the planks and rails are drawn in the deck's frame.
@@ -47,16 +47,16 @@ def _bridge(layout: SideLayout, k: int, style: Style, scale: float, ground: str)
     half_l, half_w = layout.deck_length(b) / 2 * scale, layout.deck_width() / 2 * scale
     cx, cy = scale * b.centre[0], scale * b.centre[1]
 
-    def box(x0, y0, x1, y1):
-        return points([(cx + x, cy + y) for x, y in (_rotate(p, b.angle) for p in
-                                                      ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))])
+    def box(x0, y0, x1, y1, shift=(0.0, 0.0)):
+        return points([(cx + shift[0] + x, cy + shift[1] + y) for x, y in (_rotate(p, b.angle) for p in
+                                                                            ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))])
 
     rail = style.bridge_rail_pt * MM_PER_PT
     plank = style.bridge_plank_pt * MM_PER_PT
     gap, shadow = 0.16 * w, 0.2 * w
     out = [f'<g class="bridge" data-upper="{b.upper}" data-lower="{b.lower}">',
            f'<polygon points="{box(-half_l, -half_w - gap, half_l, half_w + gap)}" fill="{ground}"/>',
-           f'<polygon points="{box(-half_l + 0.1 * w, -half_w, half_l - 0.1 * w, half_w + shadow)}" '
+           f'<polygon points="{box(-half_l + 0.1 * w, -half_w, half_l - 0.1 * w, half_w, (0.6 * shadow, shadow))}" '
            f'fill="{style.bridge_shadow}" fill-opacity="{num(style.bridge_shadow_opacity)}"/>',
            f'<polygon class="deck" points="{box(-half_l, -half_w, half_l, half_w)}" fill="{style.bridge_deck}" '
            f'stroke="{style.bridge_rail}" stroke-width="{num(plank)}" stroke-linejoin="round"/>',
