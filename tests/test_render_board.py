@@ -63,6 +63,8 @@ def test_landmark_and_connector_trails_end_on_the_tiles_edges(classic):
     frame = board_frame(classic, STYLE, 0.5)
     root = ET.fromstring(render_board(classic, STYLE))
     ends = np.array(_ends(p.get("d") for p in root.iter(f"{SVG}path") if p.get("stroke") == STYLE.trail_edge))
+    widths = {float(p.get("stroke-width")) for p in root.iter(f"{SVG}path") if p.get("stroke") == STYLE.trail_edge}
+    assert sorted(widths) == pytest.approx([STYLE.trail_width_mm], abs=1e-3)  # as wide as the tiles' exits
     wanted = [s for lm in classic.landmarks for s in lm.sides] + [s for c in classic.connectors for s in (c.a, c.b)]
     assert len(wanted) == 3 + 6 + 2 + 2 + 3 + 3 + 14
     for side in wanted:
