@@ -58,7 +58,7 @@ def render_pixels(svg: str, width_px: int, height_px: int, background: str | Non
 def png_bytes(image: Image.Image, dpi: int) -> bytes:
     """PNG bytes with the dpi recorded (pHYs), reproducibly (no time stamp)."""
     out = io.BytesIO()
-    image.save(out, format="PNG", dpi=(dpi, dpi), compress_level=6)
+    image.save(out, format="PNG", dpi=(dpi, dpi), compress_level=3)  # 2× faster than 6, 15% larger
     return out.getvalue()
 
 
@@ -121,13 +121,13 @@ class ArtCache:
             self._cache[key] = render_pixels(self.svg(tile, face), *self.frame_px)
         return self._cache[key]
 
-    def image(self, tile: Tile, face: str):
-        """The same pixels as a reportlab ImageReader (one per side, so a PDF embeds it once)."""
-        from reportlab.lib.utils import ImageReader
+    def packed(self, tile: Tile, face: str):
+        """The same pixels compressed once for every PDF that places them."""
+        from generator.publish.placement import PackedImage
 
-        key = ("reader", tile.id, face)
+        key = ("packed", tile.id, face)
         if key not in self._cache:
-            self._cache[key] = ImageReader(self.pixels(tile, face))
+            self._cache[key] = PackedImage.of(f"{tile.id}{face[0].upper()}".replace(" ", "_"), self.pixels(tile, face))
         return self._cache[key]
 
     def thumb(self, tile: Tile, face: str, width_px: int):

@@ -15,12 +15,11 @@ import math
 import re
 from dataclasses import dataclass
 
-from reportlab.lib.utils import ImageReader
-
 from generator.errors import TrailwrightError
 from generator.publish.art import px, render_pixels
 from generator.publish.layout import Area, printable_area
 from generator.publish.pdf import INK, MARK, SOFT, DocInfo, footer, new_canvas, pt
+from generator.publish.placement import PackedImage, Placement, place_images
 from generator.publish.settings import Paper, PublishSettings, load_paper
 
 _LENGTH = re.compile(r"^\s*([0-9.]+)\s*(mm|cm|in|pt|px)?\s*$")
@@ -44,7 +43,7 @@ def svg_size_mm(svg: str) -> tuple[float, float]:
 class BoardArt:
     """The board's pixels and its size on paper."""
 
-    image: object  # a reportlab ImageReader
+    image: PackedImage
     width_mm: float
     height_mm: float
 
@@ -52,7 +51,7 @@ class BoardArt:
     def of(cls, svg: str, dpi: int) -> "BoardArt":
         """Rasterise the board SVG at ``dpi``."""
         w, h = svg_size_mm(svg)
-        return cls(ImageReader(render_pixels(svg, px(w, dpi), px(h, dpi))), w, h)
+        return cls(PackedImage.of("Board", render_pixels(svg, px(w, dpi), px(h, dpi))), w, h)
 
 
 def large_paper(paper: Paper, art: BoardArt, settings: PublishSettings) -> Paper:
@@ -68,8 +67,11 @@ def large_paper(paper: Paper, art: BoardArt, settings: PublishSettings) -> Paper
     return Paper(f"{w}x{h}mm", f"{w} × {h} mm", float(w), float(h), paper.ruler)
 
 
-def _place(c, art: BoardArt, x: float, y: float) -> None:
-    c.drawImage(art.image, pt(x), pt(y), pt(art.width_mm), pt(art.height_mm))
+def _place(art: BoardArt, x: float, y: float, clip: Area | None = None) -> Placement:
+    """The board with its lower-left corner at (x, y) mm, clipped to ``clip`` (else to itself)."""
+    c = clip or Area(x, y, art.width_mm, art.height_mm)
+    box = ((c.x, c.y), (c.x + c.width, c.y), (c.x + c.width, c.y + c.height), (c.x, c.y + c.height))
+    return Placement(art.image, x, y, art.width_mm, art.height_mm, box)
 
 
 def board_large_pdf(art: BoardArt, paper: Paper, settings: PublishSettings, info: DocInfo) -> tuple[Paper, bytes]:
@@ -78,11 +80,11 @@ def board_large_pdf(art: BoardArt, paper: Paper, settings: PublishSettings, info
     area = printable_area(sheet, settings)
     buffer = io.BytesIO()
     c = new_canvas(buffer, sheet, info)
-    _place(c, art, area.x + (area.width - art.width_mm) / 2, area.y + (area.height - art.height_mm) / 2)
+    board = _place(art, area.x + (area.width - art.width_mm) / 2, area.y + (area.height - art.height_mm) / 2)
     footer(c, sheet, settings.margin_mm, settings.title, 1, 1, f"the board on {sheet.title}")
     c.showPage()
     c.save()
-    return sheet, buffer.getvalue()
+    return sheet, place_images(buffer.getvalue(), [[board]])
 
 
 @dataclass(frozen=True)
@@ -132,18 +134,14 @@ def board_tiled_pdf(art: BoardArt, paper: Paper, settings: PublishSettings, info
     buffer = io.BytesIO()
     c = new_canvas(buffer, t.paper, info)
     pages = t.columns * t.rows
+    placements: list[list[Placement]] = []
     for row in range(t.rows):
         for col in range(t.columns):
             # Board point (bx, by) from the board's lower-left corner lands at page point (x0 + bx, y0 + by).
             x0 = a.x + t.offset_x - col * t.step_x
             top_of_span = t.rows * t.step_y + ov
             y0 = a.y + a.height - top_of_span + t.offset_y + row * t.step_y
-            c.saveState()
-            clip = c.beginPath()
-            clip.rect(pt(a.x), pt(a.y), pt(a.width), pt(a.height))
-            c.clipPath(clip, stroke=0, fill=0)
-            _place(c, art, x0, y0)
-            c.restoreState()
+            placements.append([_place(art, x0, y0, a)])  # drawn beneath, the board compressed once
             c.saveState()
             c.setLineWidth(0.3)
             c.setStrokeColor(MARK)
@@ -191,4 +189,4 @@ def board_tiled_pdf(art: BoardArt, paper: Paper, settings: PublishSettings, info
             footer(c, t.paper, settings.margin_mm, settings.title, row * t.columns + col + 1, pages, what)
             c.showPage()
     c.save()
-    return t, buffer.getvalue()
+    return t, place_images(buffer.getvalue(), placements)

@@ -186,7 +186,7 @@ def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         progress(f"drawing {len(sides)} tile sides and the board")
         board_job = pool.submit(BoardArt.of, src.board_svg, settings.board_dpi)
-        list(pool.map(lambda side: art.image(*side), sides))
+        list(pool.map(lambda side: art.packed(*side), sides))
         if maker_art is not art:
             list(pool.map(lambda side: maker_art.pixels(*side), sides))
         board_art = board_job.result()

@@ -52,8 +52,7 @@ def vector_pdf(svg: str, profile: Profile, info: dict[str, str]) -> bytes:
     """The framed art as a one-page vector PDF (cairosvg) with TrimBox and BleedBox set."""
     raw = cairosvg.svg2pdf(bytestring=svg.encode("utf-8"))
     reader = PdfReader(io.BytesIO(raw))
-    writer = PdfWriter()
-    writer.append(reader)
+    writer = PdfWriter(clone_from=reader)
     trim, bleed = _boxes(profile)
     for page in writer.pages:
         page[NameObject("/TrimBox")] = ArrayObject(FloatObject(round(v, 4)) for v in trim)

@@ -10,6 +10,7 @@ from generator.model import TileSet
 from generator.publish.art import ArtCache
 from generator.publish.layout import SheetPlan, bleed_outline, hex_corners
 from generator.publish.pdf import CUT, MARK, SOFT, DocInfo, footer, new_canvas, pt
+from generator.publish.placement import Placement, place_images
 from generator.publish.settings import PublishSettings
 
 
@@ -23,15 +24,9 @@ def _path(c: Canvas, points, close: bool = True):
     return p
 
 
-def draw_tile(c: Canvas, image, frame_mm: tuple[float, float], cx: float, cy: float, plan: SheetPlan,
-              settings: PublishSettings) -> None:
-    """One side's art clipped to its bleed hex, its crop marks and (optionally) its cut line."""
+def draw_marks(c: Canvas, cx: float, cy: float, plan: SheetPlan, settings: PublishSettings) -> None:
+    """A tile's crop marks and (optionally) its cut line."""
     m = plan.marks
-    fw, fh = frame_mm
-    c.saveState()
-    c.clipPath(_path(c, bleed_outline(cx, cy, m.width, m.bleed)), stroke=0, fill=0)
-    c.drawImage(image, pt(cx - fw / 2), pt(cy - fh / 2), pt(fw), pt(fh))
-    c.restoreState()
     c.saveState()
     c.setStrokeColor(MARK)
     c.setLineWidth(settings.mark_width_pt)
@@ -42,6 +37,13 @@ def draw_tile(c: Canvas, image, frame_mm: tuple[float, float], cx: float, cy: fl
         c.setStrokeColor(CUT)
         c.drawPath(_path(c, hex_corners(cx, cy, m.width)), stroke=1, fill=0)
     c.restoreState()
+
+
+def art_placement(art: ArtCache, tile, face: str, cx: float, cy: float, plan: SheetPlan) -> Placement:
+    """A side's art centred on (cx, cy), clipped to its bleed hex."""
+    fw, fh = art.frame_mm
+    clip = bleed_outline(cx, cy, plan.marks.width, plan.marks.bleed)
+    return Placement(art.packed(tile, face), cx - fw / 2, cy - fh / 2, fw, fh, clip)
 
 
 def _fold_line(c: Canvas, plan: SheetPlan, settings: PublishSettings) -> None:
@@ -60,23 +62,26 @@ def _fold_line(c: Canvas, plan: SheetPlan, settings: PublishSettings) -> None:
 
 
 def sheets_pdf(plan: SheetPlan, tileset: TileSet, art: ArtCache, settings: PublishSettings, info: DocInfo) -> bytes:
-    """The plan drawn as a PDF: art, crop marks, fold line and a footer on every page."""
+    """The plan drawn as a PDF: art (placed beneath), crop marks, fold line and a footer on every page."""
     buffer = io.BytesIO()
     duplex = "DuplexFlipLongEdge" if plan.kind == "duplex" else None
     c = new_canvas(buffer, plan.paper, info, duplex=duplex)
     pages = len(plan.pages)
+    placements: list[list[Placement]] = []  # the art goes in beneath, each side compressed only once
     for number, page in enumerate(plan.pages, start=1):
         faces = {face for _, face, _ in page}
         if plan.kind == "duplex":
             what = f"{plan.paper.title} duplex · {'fronts' if faces == {'front'} else 'backs'} · flip on the long edge"
         else:
             what = f"{plan.paper.title} fold-over · fold, glue, then cut"
+        placements.append([])
         for index, face, (cx, cy) in page:
             tile = tileset.tiles[index]
-            draw_tile(c, art.image(tile, face), art.frame_mm, cx, cy, plan, settings)
+            placements[-1].append(art_placement(art, tile, face, cx, cy, plan))
+            draw_marks(c, cx, cy, plan, settings)
         if plan.fold_x is not None:
             _fold_line(c, plan, settings)
         footer(c, plan.paper, settings.margin_mm, settings.title, number, pages, what)
         c.showPage()
     c.save()
-    return buffer.getvalue()
+    return place_images(buffer.getvalue(), placements)
