@@ -108,8 +108,9 @@ def print_listing(out: Path, files: dict[str, bytes]) -> None:
     folders = sorted({n.rsplit("/", 1)[0] for n in files if n.count("/") >= 2})
     for folder in folders:
         inside = [n for n in files if n.startswith(folder + "/")]
-        pngs = sum(n.endswith(".png") for n in inside)
-        pdfs = sum(n.endswith(".pdf") for n in inside)
-        print(f"  {out / folder}/  ({pngs} PNG and {pdfs} PDF art files, die line, manifest.csv)")
+        faces = [n for n in inside if n.rsplit("/", 1)[1].startswith("tile-")]
+        pngs = sum(n.endswith(".png") for n in faces)
+        pdfs = sum(n.endswith(".pdf") for n in faces)
+        print(f"  {out / folder}/  ({pngs} PNG and {pdfs} vector PDF faces, dieline.pdf, manifest.csv)")
     for name in sorted(n for n in files if n.startswith("manufacturer/") and n.endswith(".zip")):
         print(f"  {out / name}  (the manufacturer folder, zipped)")
