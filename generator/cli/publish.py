@@ -8,7 +8,13 @@ from pathlib import Path
 
 from generator.cli.options import add_board_option, positive_int
 
-DEFAULT_TEMPLATES = "templates"
+SOURCE_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"  # the checkout's own templates
+
+
+def default_templates() -> Path:
+    """``./templates`` when the current folder has the booklet's templates, else the checkout's."""
+    here = Path("templates")
+    return here if (here / "booklet.xml.j2").is_file() else SOURCE_TEMPLATES
 
 
 def register(sub) -> None:
@@ -26,7 +32,8 @@ def register(sub) -> None:
     p.add_argument("--style", metavar="FILE", default=None, help="a layout style TOML (default: the built-in style)")
     p.add_argument("--settings", metavar="FILE", default=None,
                    help="a publish settings TOML (default: generator/publish/publish.toml)")
-    p.add_argument("--templates", metavar="DIR", default=DEFAULT_TEMPLATES, help="the rules booklet's templates")
+    p.add_argument("--templates", metavar="DIR", default=None,
+                   help="the rules booklet's templates (default: ./templates, else the checkout's templates/)")
     p.add_argument("--out", metavar="DIR", default="output", help="output folder")
     p.add_argument("--paper", action="append", metavar="NAME",
                    help="print-and-play paper, repeatable (default: the settings' papers, a4 and letter)")
@@ -61,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     if args.title:
         overrides["title"] = args.title
     settings = check_settings(replace(settings, **overrides), "command line")
-    templates = Path(args.templates)
+    templates = Path(args.templates) if args.templates else default_templates()
+    args.templates = str(templates)
     if not (templates / "booklet.xml.j2").is_file():
         raise TrailwrightError("missing template 'booklet.xml.j2'", str(templates))
     board = load_board(args.board)
