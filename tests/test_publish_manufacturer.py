@@ -25,6 +25,7 @@ def test_every_face_has_a_png_of_the_profiles_exact_pixels_at_300_dpi():
         image = Image.open(io.BytesIO(kit[name]))
         assert image.size == (825, 750)
         assert tuple(round(v) for v in image.info["dpi"]) == (300, 300)
+        assert image.info["Software"].startswith("trailwright") and "sha256" in image.info["Comment"]
 
 
 def test_the_art_fills_the_canvas_around_the_hexagon():

@@ -55,10 +55,15 @@ def render_pixels(svg: str, width_px: int, height_px: int, background: str | Non
     return flat
 
 
-def png_bytes(image: Image.Image, dpi: int) -> bytes:
-    """PNG bytes with the dpi recorded (pHYs), reproducibly (no time stamp)."""
+def png_bytes(image: Image.Image, dpi: int, text: dict[str, str] | None = None) -> bytes:
+    """PNG bytes with the dpi recorded (pHYs) and optional text chunks, reproducibly (no time stamp)."""
+    from PIL.PngImagePlugin import PngInfo
+
+    info = PngInfo()
+    for key, value in (text or {}).items():
+        info.add_text(key, value)
     out = io.BytesIO()
-    image.save(out, format="PNG", dpi=(dpi, dpi), compress_level=3)  # 2× faster than 6, 15% larger
+    image.save(out, format="PNG", dpi=(dpi, dpi), compress_level=3, pnginfo=info)  # level 3: 2× faster than 6
     return out.getvalue()
 
 

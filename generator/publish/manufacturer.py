@@ -107,7 +107,8 @@ def manufacturer_files(tileset: TileSet, art: ArtCache, profile: Profile, proven
         tile, face = side
         meta = {"/Title": f"tile {tile.id} {face}", "/Creator": f"trailwright {__version__}",
                 "/Producer": "trailwright (cairosvg, pypdf)", "/Subject": provenance}
-        return png_bytes(art.pixels(tile, face), profile.dpi), vector_pdf(art.svg(tile, face), profile, meta)
+        text = {"Title": f"tile {tile.id} {face}", "Software": f"trailwright {__version__}", "Comment": provenance}
+        return png_bytes(art.pixels(tile, face), profile.dpi, text), vector_pdf(art.svg(tile, face), profile, meta)
 
     for (tile, face), (png, pdf) in zip(sides, mapper(face_files, sides)):
         base = _name(tile.id, face, digits)
