@@ -107,6 +107,21 @@ class Search:
             value += o.target_weight * abs(hits / self.size - target)
         return float(value)
 
+    def _score_rows(self, table: np.ndarray, rows: np.ndarray | None, out) -> None:
+        """Score layouts ``rows`` of the bank (all of the current size when ``None``) into ``out``.
+
+        Only the rows asked for are handed to the kernel, so the cost of a move does not grow
+        with the bank beyond the layouts it actually scores.
+        """
+        n = self.size
+        if rows is None:
+            kernel.score_layouts(table, self.boards, self.perm[:n], self.flip[:n], self.rot[:n], out=out)
+            return
+        extra, mask, joined = kernel.score_layouts(table, self.boards, self.perm[rows], self.flip[rows], self.rot[rows])
+        out[0][rows] = extra
+        out[1][rows] = mask
+        out[2][rows] = joined
+
     def _score(self, classes: Classes, base: Scored | None, rows: np.ndarray | None, count_it: bool = True) -> Scored:
         """Score ``classes``: all layouts, or only ``rows`` on top of ``base``'s terms."""
         table = DESIGN_TABLES[classes]
@@ -120,7 +135,7 @@ class Search:
             index = rows
             count = len(rows)
         if count:
-            kernel.score_layouts(table, self.boards, self.perm[:n], self.flip[:n], self.rot[:n], index=index, out=out)
+            self._score_rows(table, index, out)
         self.evaluations += count_it
         self.layouts += count
         if index is None:
@@ -150,8 +165,7 @@ class Search:
         n = self.size
         out = tuple(np.concatenate([a, np.zeros(n - old, a.dtype)]) for a in s.arrays)
         rows = np.arange(old, n)
-        kernel.score_layouts(DESIGN_TABLES[s.classes], self.boards, self.perm[:n], self.flip[:n], self.rot[:n],
-                             index=rows, out=out)
+        self._score_rows(DESIGN_TABLES[s.classes], rows, out)
         self.layouts += len(rows)
         sums = (s.sums[0] + int(out[0][old:].sum(dtype=np.int64)), s.sums[1] + int(out[2][old:].sum(dtype=np.int64)))
         return Scored(s.classes, self._fitness(s.classes, sums, out[1]), n, out, sums)
@@ -202,8 +216,7 @@ class Search:
             if stage >= len(rows):
                 break
             index = rows[done:stage]
-            kernel.score_layouts(table, self.boards, self.perm[:n], self.flip[:n], self.rot[:n], index=index,
-                                 out=(extra, mask, joined))
+            self._score_rows(table, index, out)
             self.layouts += len(index)
             done = stage
             seen = rows[:done]
@@ -217,7 +230,7 @@ class Search:
                 self.early += 1
                 return float(estimate)
         rest = rows[done:]
-        kernel.score_layouts(table, self.boards, self.perm[:n], self.flip[:n], self.rot[:n], index=rest, out=out)
+        self._score_rows(table, rest, out)
         self.layouts += len(rest)
         self.evaluations += 1
         old = (parent.arrays[0][rows].sum(dtype=np.int64), parent.arrays[2][rows].sum(dtype=np.int64))

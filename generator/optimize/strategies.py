@@ -248,12 +248,8 @@ class GA:
         from generator.optimize.genomes import classes_genome
 
         first = classes_genome(search.problem, classes)
-        population = [first]
-        while len(population) < self.population:  # the start and its one-bit mutants
-            g = list(first)
-            g[int(rng.integers(len(g)))] ^= True
-            population.append(tuple(g))
-        return GAState([(g, self._evaluate(search, g, rng)) for g in population])
+        value = self._evaluate(search, first, rng)
+        return GAState([(first, value)] * self.population)  # the article's ``initialize``: copies of the start
 
     def step(self, search, state: GAState, rng: np.random.Generator, progress: float) -> GAState:
         from generator.optimize.genomes import restore_pinned, toolbox
