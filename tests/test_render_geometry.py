@@ -237,3 +237,25 @@ def test_no_line_is_thinner_than_a_quarter_point():
         svg = render_side(Tile("12", side, side), "back", STYLE, bleed_mm=3)
         widths |= {float(w) for w in re.findall(r'stroke-width="([0-9.]+)"', svg)}
     assert min(widths) >= 0.25 * MM_PER_PT - 1e-3
+
+
+def test_a_drawing_does_not_hang_on_the_last_bits_of_floating_point(monkeypatch):
+    """Symmetric designs have several drawings of equal cost; noise of 1e-12 must not pick another."""
+    import generator.render.geometry as geometry
+
+    symmetric = [Side.of([[0, 3], [1, 4], [2, 5]]), Side.of([[0, 2, 4], [1, 3, 5]]), Side.of([[0, 1, 2], [3, 4, 5]])]
+    width = 2 * STYLE.trail_width
+    geometry.clear_caches()
+    plain = [layout_side(s, width) for s in symmetric]
+    noise = np.random.default_rng(37)
+    original = geometry._candidate
+
+    def jittered(*args, **kwargs):
+        c = original(*args, **kwargs)
+        return replace(c, length=c.length + float(noise.uniform(-1e-12, 1e-12)))
+
+    monkeypatch.setattr(geometry, "_candidate", jittered)
+    for _ in range(3):
+        geometry.clear_caches()
+        assert [layout_side(s, width) for s in symmetric] == plain
+    geometry.clear_caches()

@@ -33,6 +33,7 @@ from generator.model import Side, pair_crossings
 APOTHEM = math.sqrt(3) / 2
 STUB_LENGTH = 0.3  # of the circumradius, from the exit to the terminator
 SAMPLES = 24  # points per curve for the search's checks
+TIE = 1e-9  # costs closer than this are equal: the first drawing found wins, on any floating-point library
 
 Point = tuple[float, float]
 Curve = tuple[Point, Point, Point, Point]
@@ -261,7 +262,7 @@ def _candidates(trail: tuple[int, ...], width: float, step: float | None) -> lis
     for j in grid:
         curves = tuple(_branch(d, j) for d in trail)
         out.append(_candidate(TrailShape(trail, curves, _pt(j)), 0.1 + 6.0 * float(np.linalg.norm(j - ideal)) ** 2))
-    return sorted(out, key=lambda c: c.prior)
+    return sorted(out, key=lambda c: round(c.prior, 9))
 
 
 def boundary_gap(points: np.ndarray) -> np.ndarray:
@@ -412,13 +413,13 @@ def _search(side: Side, width: float, step: float | None) -> SideLayout | None:
     def search(depth: int, chosen: dict, cost: float) -> None:
         if depth == len(order):
             found = bridges_of(chosen)
-            if found is not None and cost < best[0]:
+            if found is not None and cost < best[0] - TIE:
                 best[:] = [cost, dict(chosen), found]
             return
         i = order[depth]
         for ci, cand in enumerate(options[i]):
             partial = cost + cand.prior + cand.length
-            if partial >= best[0]:
+            if partial >= best[0] - TIE:
                 continue
             ok = True
             for j, cj in chosen.items():
@@ -427,7 +428,7 @@ def _search(side: Side, width: float, step: float | None) -> SideLayout | None:
                     ok = False
                     break
                 partial += result[0]
-            if ok and partial < best[0]:
+            if ok and partial < best[0] - TIE:
                 chosen[i] = ci
                 search(depth + 1, chosen, partial)
                 del chosen[i]
