@@ -203,8 +203,8 @@ def test_forbidden_designs_and_max_trails_are_never_used(classic):
     two_diameters = Side.from_names([["N", "S"], ["NE", "SW"], ["SE", "NW"]]).canonical.trails
     objective = Objective(max_trails=3, forbid=(two_diameters,))
     problem = small_problem(classic, objective=objective)
-    for strategy in ("anneal", "pool"):
-        result = run(problem, strategy, None, generations=60)
+    for strategy, preset in CASES:
+        result = run(problem, strategy, preset, generations=60)
         for side in result.tileset.sides():
             assert len(side.trails) <= 3 and side.canonical.trails != two_diameters
 

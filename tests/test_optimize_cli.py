@@ -31,7 +31,9 @@ def test_writes_tileset_history_plot_and_checkpoint(tmp_path):
     assert meta["settings"]["objective"]["bridges_weight"] == -0.05
     assert meta["score"]["samples"] == 3000 and meta["score"]["bridges"] == tiles.bridges
     rows = list(csv.DictReader((tmp_path / "set-history.csv").open()))
-    assert rows and float(rows[-1]["best_fitness"]) >= float(rows[0]["best_fitness"]) - 0.5
+    best = [float(r["best_fitness"]) for r in rows]
+    assert len(rows) >= 2 and rows[-1]["generation"] == "30"
+    assert best[-1] == pytest.approx(meta["search"]["search_fitness"], abs=1e-3)  # the history ends at the winner
     assert (tmp_path / "set-history.svg").read_text().lstrip().startswith("<?xml")
     assert (tmp_path / "set.checkpoint").stat().st_size > 0
     first = out.read_bytes()
@@ -54,13 +56,45 @@ def test_init_pin_and_objective(tmp_path, random20):
     assert meta["settings"]["objective"]["pair_targets"] == [["Hut-Well", 0.99]]
 
 
+def _wait_until_it_catches_sigterm(proc, limit: float = 60.0) -> None:
+    """Wait until the process has its SIGTERM handler (Linux: the SigCgt mask in /proc)."""
+    status = Path(f"/proc/{proc.pid}/status")
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline and proc.poll() is None:
+        caught = next((line.split()[1] for line in status.read_text().splitlines() if line.startswith("SigCgt")), "0")
+        if int(caught, 16) & (1 << (signal.SIGTERM - 1)):
+            return
+        time.sleep(0.05)
+    raise AssertionError("the optimizer never installed its SIGTERM handler")
+
+
+@pytest.mark.slow
 def test_resume_continues_to_the_same_result(tmp_path):
-    whole = tmp_path / "whole.json"
-    assert main(["optimize", *QUICK, "--seed", "6", "--out", str(whole)]) == 0
-    # a finished run's checkpoint resumes to the same tile set
-    again = tmp_path / "again.json"
-    assert main(["optimize", "--resume", str(tmp_path / "whole.checkpoint"), "--quiet", "--out", str(again)]) == 0
-    assert read_tileset(again) == read_tileset(whole)
+    """SIGTERM part-way, then --resume: the same tile set and score as one uninterrupted run."""
+    budget = ["--generations", "8000", "--samples", "300", "--max-samples", "1500", "--rescore", "3000",
+              "--workers", "1", "--seed", "6", "--quiet"]
+    whole, part = tmp_path / "whole.json", tmp_path / "part.json"
+    assert main(["optimize", *budget, "--out", str(whole)]) == 0
+    exe = Path(sys.executable).with_name("trailwright")
+    proc = subprocess.Popen([str(exe), "optimize", *budget, "--out", str(part)], stderr=subprocess.PIPE)
+    _wait_until_it_catches_sigterm(proc)
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 0
+    stopped_at = read_meta(part)["search"]["generations"][0]
+    assert 0 < stopped_at < 8000  # really interrupted
+    assert main(["optimize", "--resume", str(tmp_path / "part.checkpoint"), "--quiet"]) == 0  # writes part.json
+    assert read_meta(part)["search"]["generations"] == [8000]
+    assert read_tileset(part) == read_tileset(whole)
+    assert read_meta(part)["score"] == read_meta(whole)["score"]
+
+
+def test_resume_may_set_a_new_budget(tmp_path):
+    quick = QUICK[QUICK.index("--samples"):]
+    first = tmp_path / "first.json"
+    assert main(["optimize", *quick, "--generations", "20", "--seed", "6", "--out", str(first)]) == 0
+    assert main(["optimize", "--resume", str(tmp_path / "first.checkpoint"), "--generations", "50", "--quiet"]) == 0
+    assert read_meta(first)["search"]["generations"] == [50]
 
 
 @pytest.mark.parametrize("args,message", [
@@ -73,11 +107,14 @@ def test_resume_continues_to_the_same_result(tmp_path):
     (["--pin", "1"], "--pin needs --init"),
     (["--strategy", "pool", "--preset", "article"], "preset 'article' is for strategy 'ga'"),
     (["--resume", "{bad}"], "not a trailwright checkpoint"),
+    (["--resume", "{bad}", "--seed", "2"], "--seed cannot change a resumed run"),
+    (["--resume", "{bad}", "--board", "hexagon37"], "--board cannot change a resumed run"),
+    (["--objective", "{onetrail}"], "one.toml: the objective's forbid and max_trails leave fewer than two designs"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, message):
     files = {
         "bad": tmp_path / "bad.json", "small": tmp_path / "small.json", "badtoml": tmp_path / "w.toml",
-        "target": tmp_path / "t.toml",
+        "target": tmp_path / "t.toml", "onetrail": tmp_path / "one.toml",
         "example": Path(__file__).resolve().parent.parent / "examples" / "random-20.json",
     }
     files["bad"].write_text("{not json")
@@ -86,9 +123,11 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, message):
         {"id": "b", "front": [["N", "NE", "SE", "S", "SW", "NW"]], "back": [["N", "NE", "SE", "S", "SW", "NW"]]}]}))
     files["badtoml"].write_text("bridge_weight = -1\n")
     files["target"].write_text('[pair_targets]\n"Hut-Moon" = 0.5\n')
+    files["onetrail"].write_text("max_trails = 1\n")
     args = [a.format(**files) for a in args]
     out = tmp_path / "out.json"
-    assert main(["optimize", *QUICK, *args, "--out", str(out)]) == 2
+    quick = [] if "--resume" in args else QUICK  # a resumed run takes no settings
+    assert main(["optimize", *quick, *args, "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and err.startswith("trailwright: error:") and "\n" not in err
     assert not out.exists()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from generator.cli.options import add_board_option, non_negative_int, positive_int
@@ -32,6 +33,7 @@ def register(sub) -> None:
                     "Ctrl-C stops cleanly and writes the best so far.",
     )
     add_board_option(p)
+    p.set_defaults(board=None)  # classic, unless given (a resumed run keeps its checkpoint's board)
     p.add_argument("--strategy", choices=sorted(STRATEGIES), default=None,
                    help=f"search algorithm (default: {DEFAULT_STRATEGY}; ga with --preset article)")
     p.add_argument("--preset", choices=sorted(PRESETS), default=None,
@@ -44,8 +46,8 @@ def register(sub) -> None:
                    help="layouts: the starting bank (default 2000), or per evaluation for the article preset")
     p.add_argument("--max-samples", type=positive_int, default=None, metavar="N",
                    help="the largest the bank grows to (default 120000)")
-    p.add_argument("--seed", type=non_negative_int, default=0, help="random seed (default 0)")
-    p.add_argument("--workers", type=positive_int, default=os.cpu_count() or 1,
+    p.add_argument("--seed", type=non_negative_int, default=None, help="random seed (default 0)")
+    p.add_argument("--workers", type=positive_int, default=None,
                    help="independent chains, one process each; the best on fresh layouts wins "
                         "(default: all cores)")
     p.add_argument("--init", metavar="TILESET", default=None, help="start from this tile set (default: random)")
@@ -53,18 +55,26 @@ def register(sub) -> None:
                    help="keep the tile with this id unchanged (repeat, or separate ids with commas)")
     p.add_argument("--objective", metavar="FILE", default=None,
                    help="TOML weights and rules (default: the article's weights)")
-    p.add_argument("--out", metavar="FILE", default="output/tileset.json",
-                   help="the tile set (default output/tileset.json); FILE-history.csv, FILE-history.svg and "
-                        "FILE.checkpoint go beside it")
+    p.add_argument("--out", metavar="FILE", default=None,
+                   help="the tile set (default output/tileset.json, or beside the checkpoint with --resume); "
+                        "FILE-history.csv, FILE-history.svg and FILE.checkpoint go beside it")
     p.add_argument("--resume", metavar="CHECKPOINT", default=None,
-                   help="continue a run from its checkpoint (with the checkpoint's settings)")
-    p.add_argument("--rescore", type=positive_int, default=100_000, metavar="N",
+                   help="continue a run from its checkpoint, with the checkpoint's settings; --time or "
+                        "--generations may set a new total budget")
+    p.add_argument("--rescore", type=positive_int, default=None, metavar="N",
                    help="fresh layouts for the final score (default 100000)")
     p.add_argument("--quiet", action="store_true", help="no progress display or summary")
     p.set_defaults(run=run)
 
 
-def _outputs(out: str) -> dict[str, Path]:
+# settings a checkpoint fixes: naming one with --resume is an error rather than silently ignored
+RESUME_FIXED = ("board", "strategy", "preset", "samples", "max_samples", "seed", "workers", "init", "pin",
+                "objective", "rescore")
+
+
+def _outputs(out: str | None, resume: str | None = None) -> dict[str, Path]:
+    if out is None:
+        out = str(Path(resume).with_suffix(".json")) if resume else "output/tileset.json"
     path = Path(out)
     stem = path.with_suffix("") if path.suffix == ".json" else path
     return {"tileset": path, "history": Path(f"{stem}-history.csv"), "plot": Path(f"{stem}-history.svg"),
@@ -84,17 +94,30 @@ def _setup(args):
     from generator.scoring.objective import ARTICLE, load_objective, resolve_targets
     from generator.scoring.tables import check_size
 
+    seed = args.seed if args.seed is not None else 0
     if args.resume:
+        given = [name for name in RESUME_FIXED if getattr(args, name) not in (None, [])]
+        if given:
+            flag = "--" + given[0].replace("_", "-")
+            raise TrailwrightError(f"{flag} cannot change a resumed run (it keeps the checkpoint's settings; "
+                                   "only --time and --generations may set a new budget)")
         data = read_checkpoint(args.resume)
-        return data["problem"], data["config"], data["chains"], data["init"], data["problem"].board.name
-    board = load_board(args.board)
+        config = data["config"]
+        if args.time is not None or args.generations is not None:
+            config = replace(config, time=args.time, generations=args.generations)
+        return data["problem"], config, data["chains"], data["init"], data["problem"].board.name
+    board = load_board(args.board or "classic")
     objective = load_objective(args.objective) if args.objective else ARTICLE
     objective = resolve_targets(objective, board.pair_names(), args.objective or "objective")
     if args.init:
         start = read_tileset(args.init)
         check_size(start, board, args.init)
     else:
-        start = random_tileset(board.tile_count, allowed_designs(objective), np.random.default_rng([args.seed, 0]))
+        try:
+            designs = allowed_designs(objective)
+        except TrailwrightError as err:
+            raise err.within(args.objective) if args.objective else err from None
+        start = random_tileset(board.tile_count, designs, np.random.default_rng([seed, 0]))
     pinned = tuple(i.strip() for item in args.pin for i in item.split(",") if i.strip())
     if pinned and not args.init:
         raise TrailwrightError("--pin needs --init (the tile set whose tiles to keep)")
@@ -105,9 +128,11 @@ def _setup(args):
     if not problem.free:
         raise TrailwrightError("every tile is pinned: nothing to optimize")
     strategy = args.strategy or ("ga" if args.preset else "anneal")
+    workers = args.workers if args.workers is not None else os.cpu_count() or 1
+    rescore = args.rescore if args.rescore is not None else 100_000
     time_budget = args.time if args.time is not None or args.generations is not None else 60.0
     config = Config(strategy=strategy, preset=args.preset, time=time_budget, generations=args.generations,
-                    samples=args.samples, max_samples=args.max_samples, seed=args.seed, workers=args.workers, rescore=args.rescore)
+                    samples=args.samples, max_samples=args.max_samples, seed=seed, workers=workers, rescore=rescore)
     from generator.optimize import strategy_named
 
     strategy_named(config.strategy, config.preset, config.samples, config.max_samples)  # a clear error for a bad combination, before starting
@@ -128,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.optimize.run import checkpoint_bytes, meta
 
     problem, config, chains, init, board_name = _setup(args)
-    paths = _outputs(args.out)
+    paths = _outputs(args.out, args.resume)
     console = Console(stderr=True, quiet=args.quiet)
     stop = mp.get_context("fork").Event()
 
@@ -208,9 +233,9 @@ class _Display:
         done = min(max(fractions), 1.0)
         left = (c.time - elapsed) if c.time is not None else (elapsed / done - elapsed if done > 0 else 0.0)
         evals = sum(q.evaluations for q in self.latest.values())
-        rate = evals / elapsed if elapsed > 0 else 0.0
+        rate = f"{evals / elapsed:6.0f}" if elapsed >= 0.5 else "     —"  # no rate from a blink
         best = max(self.latest.values(), key=lambda q: q.best)
-        line1 = f"{max(left, 0):4.0f} s left  {rate:6.0f} evals/s"
+        line1 = f"{max(left, 0):4.0f} s left  {rate} evals/s"
         parts = [f"best {best.best:.4f}", f"bridges {best.bridges}", f"dupScore {best.dup_score}"]
         if best.extra_edges is not None:
             parts += [f"extra edges {best.extra_edges:.2f}", f"pairs {best.pairs_joined:.2f}",
