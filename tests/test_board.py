@@ -161,6 +161,13 @@ def test_wrong_types_in_a_board_file_name_the_file_and_key(tmp_path, text, messa
     assert "\n" not in str(err.value)
 
 
+def test_a_board_file_that_is_not_utf8_names_the_file(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes('title = "Forêt"\nslots = [[0, 0]]\n'.encode("latin-1"))
+    with pytest.raises(TrailwrightError, match=r"^.*latin1.toml: not UTF-8 text$"):
+        load_board(path)
+
+
 def test_landmark_sides_can_be_listed_explicitly():
     board = board_from_dict(
         {"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": [[1, -1, "SW"]]}]}

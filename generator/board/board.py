@@ -280,6 +280,8 @@ def load_board(name_or_path: str | Path = "classic") -> Board:
             text = path.read_text(encoding="utf-8")
         except OSError as err:
             raise TrailwrightError(f"cannot read: {err.strerror}", source) from None
+        except UnicodeDecodeError:
+            raise TrailwrightError("not UTF-8 text", source) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
