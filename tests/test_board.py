@@ -107,6 +107,19 @@ SLOTS = [[0, 0], [0, 1], [1, 0]]
         ({"slots": SLOTS, "colour": "red"}, "board: unknown key 'colour'"),
         ({"slots": []}, "'slots' must be a non-empty list"),
         ({"slots": [[0, "a"]]}, "slot 1: expected a hex [q, r]"),
+        ({"slots": 5}, "'slots' must be a non-empty list"),
+        ({"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": []}]},
+         "landmark 'Hut': 'sides' must be a non-empty list of sides [q, r, direction], got []"),
+        ({"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": 5}]},
+         "landmark 'Hut': 'sides' must be a non-empty list of sides [q, r, direction], got 5"),
+        ({"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": [[1, -1, ["SW"]]]}]},
+         "landmark 'Hut': unknown direction ['SW']"),
+        ({"slots": SLOTS, "landmark": 5}, "'landmark' must be an array of tables [[landmark]], got 5"),
+        ({"slots": SLOTS, "landmark": {"name": "Hut"}}, "'landmark' must be an array of tables [[landmark]]"),
+        ({"slots": SLOTS, "connector": 5}, "'connector' must be an array of tables [[connector]], got 5"),
+        ({"slots": SLOTS, "landmark": [5]}, "landmark #1: expected a table"),
+        ({"slots": SLOTS, "connector": [{"hex": [-1, 0], "joins": 5}]},
+         "connector at [-1, 0]: 'joins' must name two slot hexes"),
     ],
 )
 def test_bad_boards_are_named(data, message):
@@ -125,6 +138,34 @@ def test_bad_board_file_errors_name_the_file(tmp_path):
         load_board(path)
     with pytest.raises(TrailwrightError, match="no such board file or built-in board"):
         load_board(tmp_path / "missing.toml")
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('slots = [[0, 0], [0, 1]]\n[[landmark]]\nname = "Hut"\nhexes = [[1, -1]]\nsides = []\n',
+         "landmark 'Hut': 'sides' must be a non-empty list"),
+        ('slots = [[0, 0], [0, 1]]\n[[landmark]]\nname = "Hut"\nhexes = [[1, -1]]\nsides = 5\n',
+         "landmark 'Hut': 'sides' must be a non-empty list"),
+        ("slots = [[0, 0], [0, 1]]\nlandmark = 5\n", "'landmark' must be an array of tables"),
+        ("slots = [[0, 0], [0, 1]]\nconnector = 5\n", "'connector' must be an array of tables"),
+        ('slots = "[[0, 0]]"\n', "'slots' must be a non-empty list"),
+    ],
+)
+def test_wrong_types_in_a_board_file_name_the_file_and_key(tmp_path, text, message):
+    path = tmp_path / "mine.toml"
+    path.write_text(text)
+    with pytest.raises(TrailwrightError) as err:
+        load_board(path)
+    assert str(err.value).startswith(f"{path}: {message}")
+    assert "\n" not in str(err.value)
+
+
+def test_a_board_file_that_is_not_utf8_names_the_file(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes('title = "Forêt"\nslots = [[0, 0]]\n'.encode("latin-1"))
+    with pytest.raises(TrailwrightError, match=r"^.*latin1.toml: not UTF-8 text$"):
+        load_board(path)
 
 
 def test_landmark_sides_can_be_listed_explicitly():

@@ -7,7 +7,9 @@ import sys
 import pytest
 
 from generator.cli import main
-from tests.conftest import EXAMPLES
+from generator.model import dumps_tileset
+from tests.conftest import EXAMPLES, ROOT
+from tests.test_scoring import CAMP_BOARD, random_tileset
 
 EXAMPLE = str(EXAMPLES / "random-20.json")
 FULL = [["N", "S"], ["NE", "SE", "SW"], ["NW"]]
@@ -51,6 +53,24 @@ def test_defaults_are_the_articles_500_layouts(capsys):
 def test_other_board_by_name(capsys, tmp_path):
     status, _, err = run(capsys, "score", EXAMPLE, "--board", "hexagon37")
     assert status == 2 and "has 20 tiles but board 'hexagon37' has 37 slots" in err
+    tiles37 = write(tmp_path, "t37.json", dumps_tileset(random_tileset(37, 37, 4)))
+    status, out, err = run(capsys, "score", tiles37, "--board", "hexagon37", "--samples", "300", "--json")
+    assert status == 0 and err == ""
+    data = json.loads(out)
+    assert data["board"] == "hexagon37" and data["samples"] == 300
+    assert len(data["pair_prob"]) == 15 and "Gate-Tower" in data["pair_prob"]
+
+
+def test_board_file(capsys, tmp_path):
+    tiles4 = write(tmp_path, "t4.json", dumps_tileset(random_tileset(4, 4, 2)))
+    status, out, err = run(capsys, "score", tiles4, "--board", str(ROOT / CAMP_BOARD), "--samples", "400", "--json")
+    assert status == 0 and err == ""
+    data = json.loads(out)
+    assert data["board"] == "camp" and data["samples"] == 400
+    assert set(data["pair_prob"]) == {"Camp-Well", "Camp-Mill", "Well-Mill"}
+    assert data["extra_edges_mean"] >= 0 and 0 <= data["path_prob_mean"] <= 1
+    status, out, _ = run(capsys, "score", tiles4, "--board", str(ROOT / CAMP_BOARD))
+    assert status == 0 and "Camp-Well" in out
 
 
 def write(tmp_path, name, text):
@@ -120,16 +140,59 @@ def test_bad_boards_give_one_line_and_status_2(capsys, tmp_path, case):
     assert err.startswith(f"trailwright: error: {board}: {message}")
 
 
-@pytest.mark.parametrize("samples", ["0", "-5", "many"])
-def test_bad_sample_counts(capsys, samples):
-    status, _, err = run(capsys, "score", EXAMPLE, "--samples", samples)
-    assert status == 2
-    assert "--samples" in err and "Traceback" not in err
+@pytest.mark.parametrize("samples, message", [("0", "0 must be at least 1"), ("-5", "-5 must be at least 1"),
+                                              ("many", "'many' is not a whole number")])
+def test_bad_sample_counts(capsys, samples, message):
+    status, out, err = run(capsys, "score", EXAMPLE, "--samples", samples)
+    assert status == 2 and out == ""
+    assert err == f"trailwright score: error: argument --samples: {message}\n"
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([], "trailwright: error: the following arguments are required: COMMAND"),
+    (["frob"], "trailwright: error: argument COMMAND: invalid choice: 'frob'"),
+    (["score"], "trailwright score: error: the following arguments are required: TILESET.json"),
+    (["score", EXAMPLE, "--engine", "turbo"], "trailwright score: error: argument --engine: invalid choice: 'turbo'"),
+    (["score", EXAMPLE, "--colour"], "trailwright: error: unrecognized arguments: --colour"),
+    (["optimize", "--seed", "x"], "trailwright optimize: error: argument --seed: 'x' is not a whole number"),
+    (["render"], "trailwright render: error: the following arguments are required: TILESET.json"),
+    (["preview", EXAMPLE, "--count", "0"], "trailwright preview: error: argument --count: 0 must be at least 1"),
+    (["publish", EXAMPLE, "--workers", "0"], "trailwright publish: error: argument --workers: 0 must be at least 1"),
+])
+def test_usage_errors_are_one_line(capsys, argv, message):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith(message)
 
 
 def test_missing_file(capsys, tmp_path):
     status, _, err = run(capsys, "score", str(tmp_path / "nope.json"))
-    assert status == 2 and "nope.json: cannot read" in err
+    assert status == 2 and err.count("\n") == 1 and "nope.json: cannot read" in err
+
+
+def cli(*argv):
+    """The real console entry point in a fresh process: (status, stdout, stderr)."""
+    result = subprocess.run([sys.executable, "-m", "generator.cli", *argv], capture_output=True, text=True)
+    return result.returncode, result.stdout, result.stderr
+
+
+def test_no_traceback_in_a_real_process(tmp_path):
+    latin1 = tmp_path / "latin1.json"
+    latin1.write_bytes('{"tiles": [{"id": "Forêt"}]}'.encode("latin-1"))
+    bad_board = write(tmp_path, "board.toml", SLOTS + "landmark = 5\n")
+    bad_id = write(tmp_path, "ids.json", tiles(tile(["1"])))
+    cases = [
+        (["score", EXAMPLE, "--samples", "0"], "trailwright score: error: argument --samples: 0 must be at least 1"),
+        (["optimize", "--time", "soon"], "trailwright optimize: error: argument --time:"),
+        (["score", str(latin1)], f"trailwright: error: {latin1}: not UTF-8 text"),
+        (["score", bad_id], f"trailwright: error: {bad_id}: tile #1: 'id' must be a string or a whole number"),
+        (["score", EXAMPLE, "--board", bad_board],
+         f"trailwright: error: {bad_board}: 'landmark' must be an array of tables [[landmark]], got 5"),
+    ]
+    for argv, message in cases:
+        status, out, err = cli(*argv)
+        assert status == 2 and out == "", argv
+        assert err.count("\n") == 1 and err.startswith(message), err
 
 
 def test_console_script_end_to_end(tmp_path):

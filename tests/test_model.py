@@ -176,6 +176,26 @@ def test_bad_tiles_are_named(tiles, message):
     assert "\n" not in str(err.value)
 
 
+@pytest.mark.parametrize("bad_id", [["1"], {"n": 1}, True, 1.5, None])
+def test_tile_ids_must_be_strings_or_whole_numbers(bad_id):
+    tiles = [{"id": "a", "front": FULL, "back": FULL}, {"id": bad_id, "front": FULL, "back": FULL}]
+    with pytest.raises(TrailwrightError) as err:
+        tileset_from_dict({"tiles": tiles}, "my.json")
+    assert str(err.value) == f"my.json: tile #2: 'id' must be a string or a whole number, got {bad_id!r}"
+
+
+def test_whole_number_ids_are_read_as_text():
+    tiles = [{"id": 7, "front": FULL, "back": FULL}, {"front": FULL, "back": FULL}]
+    assert [t.id for t in tileset_from_dict({"tiles": tiles})] == ["7", "2"]
+
+
+def test_a_tileset_that_is_not_utf8_names_the_file(tmp_path):
+    path = tmp_path / "latin1.json"
+    path.write_bytes('{"tiles": [], "meta": {"by": "Zoë"}}'.encode("latin-1"))
+    with pytest.raises(TrailwrightError, match=r"^.*latin1.json: not UTF-8 text$"):
+        read_tileset(path)
+
+
 def test_malformed_json_names_the_file_and_line(tmp_path):
     path = tmp_path / "broken.json"
     path.write_text('{"tiles": [\n  {"id": "1",,}\n]}')

@@ -294,6 +294,14 @@ def test_bad_objective_files_give_one_line_errors(tmp_path, text, message):
     assert str(err.value).startswith(str(path)) and "\n" not in str(err.value)
 
 
+def test_an_objective_file_that_is_not_utf8_names_the_file(tmp_path):
+    path = tmp_path / "latin1.toml"
+    path.write_bytes("# goût\npair_weight = 2\n".encode("latin-1"))
+    with pytest.raises(TrailwrightError) as err:
+        load_objective(path)
+    assert str(err.value) == f"{path}: not UTF-8 text"
+
+
 def test_unknown_target_pair_names_the_pair(classic):
     with pytest.raises(TrailwrightError, match="'Hut-Moon' is not a landmark pair"):
         resolve_targets(Objective(pair_targets=(("Hut-Moon", 0.5),)), classic.pair_names())

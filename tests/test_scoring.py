@@ -31,6 +31,10 @@ def uniform_tileset(side: Side, count: int = 20) -> TileSet:
     return TileSet(tuple(Tile(str(i + 1), side, side) for i in range(count)))
 
 
+# a user board whose landmark Camp has three hexes around slot 1: three parallel joins
+CAMP_BOARD = "tests/data/camp-board.toml"
+
+
 def fast_on(tileset, board, perm, flip, rot):
     return kernel.score_layouts(tile_tables(tileset), board_arrays(board), perm, flip, rot)
 
@@ -55,10 +59,11 @@ def test_recorded_layouts_score_the_same_in_both_engines(classic):
 
 @pytest.mark.parametrize(
     "board_name, tileset_seed, max_trails, samples",
-    [("classic", 1, 4, 300), ("classic", 2, 6, 300), ("classic", 3, 3, 300), ("hexagon37", 4, 4, 120)],
+    [("classic", 1, 4, 300), ("classic", 2, 6, 300), ("classic", 3, 3, 300), ("hexagon37", 4, 4, 120),
+     (CAMP_BOARD, 5, 2, 400), (CAMP_BOARD, 6, 1, 50)],
 )
 def test_fast_equals_reference_layout_by_layout(board_name, tileset_seed, max_trails, samples):
-    board = load_board(board_name)
+    board = load_board(ROOT / board_name if board_name.endswith(".toml") else board_name)
     tileset = random_tileset(tileset_seed, board.tile_count, max_trails)
     perm, flip, rot = kernel.sample_layouts(board.tile_count, samples, seed=tileset_seed)
     fast = fast_on(tileset, board, perm, flip, rot)
@@ -108,6 +113,16 @@ def test_duplicate_joins_are_one_edge(classic):
     perm, flip, rot = kernel.sample_layouts(20, 400, seed=5)
     np.testing.assert_array_equal(fast_on(tiles, classic, perm, flip, rot)[0],
                                   reference.score_layouts(tiles, classic, perm, flip, rot)[0])
+
+
+def test_three_parallel_joins_are_one_edge():
+    # one-trail tiles: slot 1 meets Camp by three joins on the same two vertices, one edge;
+    # 5 neighbour joins and 7 landmark joins, 2 of them duplicates: 10 edges, 7 vertices, 4 cycles
+    board = load_board(ROOT / CAMP_BOARD)
+    tiles = uniform_tileset(Side.of([range(6)]), board.tile_count)
+    perm, flip, rot = kernel.sample_layouts(board.tile_count, 20, seed=1)
+    assert (reference.score_layouts(tiles, board, perm, flip, rot)[0] == 4).all()
+    assert (fast_on(tiles, board, perm, flip, rot)[0] == 4).all()
 
 
 def test_fitness_is_the_articles_formula(classic, random20):

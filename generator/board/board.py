@@ -144,7 +144,7 @@ def _hex(value: Any, where: str) -> Hex:
 
 
 def _direction(value: Any, where: str) -> Direction:
-    if value not in DIRECTION_INDEX:
+    if not isinstance(value, str) or value not in DIRECTION_INDEX:
         raise TrailwrightError(f"{where}: unknown direction {value!r} (expected one of {' '.join(DIRECTIONS)})")
     return DIRECTION_INDEX[value]
 
@@ -153,6 +153,14 @@ def _check_keys(table: dict, allowed: set[str], where: str) -> None:
     unknown = sorted(set(table) - allowed)
     if unknown:
         raise TrailwrightError(f"{where}: unknown key {unknown[0]!r} (expected one of {', '.join(sorted(allowed))})")
+
+
+def _tables(data: dict, key: str) -> list:
+    """The ``[[key]]`` array of tables (empty when absent); anything else is an error naming the key."""
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise TrailwrightError(f"'{key}' must be an array of tables [[{key}]], got {value!r}")
+    return value
 
 
 def board_from_dict(data: dict, default_name: str = "board") -> Board:
@@ -174,7 +182,7 @@ def board_from_dict(data: dict, default_name: str = "board") -> Board:
     taken: dict[Hex, str] = {h: f"slot {i + 1}" for i, h in enumerate(slots)}
 
     landmarks = []
-    for k, table in enumerate(data.get("landmark", [])):
+    for k, table in enumerate(_tables(data, "landmark")):
         where = f"landmark #{k + 1}"
         if not isinstance(table, dict):
             raise TrailwrightError(f"{where}: expected a table")
@@ -192,8 +200,13 @@ def board_from_dict(data: dict, default_name: str = "board") -> Board:
                 raise TrailwrightError(f"{where} at {list(h)} overlaps {taken[h]}")
             taken[h] = where
         if "sides" in table:
+            raw_sides = table["sides"]
+            if not isinstance(raw_sides, list) or not raw_sides:
+                raise TrailwrightError(
+                    f"{where}: 'sides' must be a non-empty list of sides [q, r, direction], got {raw_sides!r}"
+                )
             sides = []
-            for value in table["sides"]:
+            for value in raw_sides:
                 if not isinstance(value, list) or len(value) != 3:
                     raise TrailwrightError(f"{where}: a side is [q, r, direction], got {value!r}")
                 h = _hex(value[:2], where)
@@ -217,7 +230,7 @@ def board_from_dict(data: dict, default_name: str = "board") -> Board:
             raise TrailwrightError(f"landmark {n!r} is named twice")
 
     connectors = []
-    for k, table in enumerate(data.get("connector", [])):
+    for k, table in enumerate(_tables(data, "connector")):
         where = f"connector #{k + 1}"
         if not isinstance(table, dict):
             raise TrailwrightError(f"{where}: expected a table")
@@ -267,6 +280,8 @@ def load_board(name_or_path: str | Path = "classic") -> Board:
             text = path.read_text(encoding="utf-8")
         except OSError as err:
             raise TrailwrightError(f"cannot read: {err.strerror}", source) from None
+        except UnicodeDecodeError:
+            raise TrailwrightError("not UTF-8 text", source) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:

@@ -27,7 +27,10 @@ def tileset_from_dict(data: Any, source: str = "tile set") -> TileSet:
     for index, item in enumerate(tiles_data):
         if not isinstance(item, dict):
             raise TrailwrightError(f"tile #{index + 1} must be an object", source)
-        tile_id = str(item.get("id", index + 1))
+        raw_id = item.get("id", index + 1)
+        if isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)):
+            raise TrailwrightError(f"tile #{index + 1}: 'id' must be a string or a whole number, got {raw_id!r}", source)
+        tile_id = str(raw_id)
         where = f"tile {tile_id!r}"
         if tile_id in seen:
             raise TrailwrightError(f"duplicate tile id {tile_id!r}", source)
@@ -51,6 +54,8 @@ def read_tileset(path: str | Path) -> TileSet:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise TrailwrightError(f"cannot read: {err.strerror}", str(path)) from None
+    except UnicodeDecodeError:
+        raise TrailwrightError("not UTF-8 text", str(path)) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
@@ -62,7 +67,7 @@ def read_meta(path: str | Path) -> dict:
     """The ``meta`` block of a tile set file (empty when absent)."""
     try:
         meta = json.loads(Path(path).read_text(encoding="utf-8")).get("meta", {})
-    except (OSError, json.JSONDecodeError, AttributeError):
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError):
         return {}
     return meta if isinstance(meta, dict) else {}
 

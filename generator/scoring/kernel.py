@@ -145,13 +145,18 @@ def _join_two(ends_a, ends_b, parent1, vertex1, parent2, vertex2):
 def _summarise(n_joins, unions, same_ends, pair_a, pair_b, first_landmark, parent, vertex, roots):
     """(extra edges, joined-pair mask, joined-pair count) of one layout after its union-find."""
     duplicates = 0
+    hit = 0
     for p in range(same_ends.shape[0]):
-        # two joins between the same two places that meet the same two vertices are one edge
+        # two joins between the same two places that meet the same two vertices are one edge;
+        # a join's rows are adjacent, so it counts once, at its last row, if any row matched
         a = vertex[same_ends[p, 0]]
         b = vertex[same_ends[p, 1]]
         c = vertex[same_ends[p, 2]]
         d = vertex[same_ends[p, 3]]
-        duplicates += ((a == c) & (b == d)) | ((a == d) & (b == c))
+        last = np.int64(same_ends[p, 4])
+        hit |= np.int64(((a == c) & (b == d)) | ((a == d) & (b == c)))
+        duplicates += hit & last
+        hit &= last ^ 1
     for k in range(roots.shape[0]):
         roots[k] = _find(parent, np.uint16(first_landmark + k))
     mask = np.uint64(0)

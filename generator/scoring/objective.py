@@ -114,6 +114,8 @@ def load_objective(path: str | Path) -> Objective:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise TrailwrightError(f"cannot read: {err.strerror}", str(path)) from None
+    except UnicodeDecodeError:
+        raise TrailwrightError("not UTF-8 text", str(path)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:

@@ -23,8 +23,10 @@ class BoardArrays:
 
     An end is ``6*slot + dir`` for a side of a slot, or ``6*slots + m`` for landmark ``m``.
     Join ``j`` meets ends ``ends_a[j]`` and ``ends_b[j]``. Each row of ``same_ends`` holds the
-    two ends of one join and the two ends of an earlier join between the same two places
-    (together they may be a duplicate edge). Landmark pair ``p`` is ``pair_a[p]``, ``pair_b[p]``.
+    two ends of one join, the two ends of an earlier join between the same two places
+    (together they may be a duplicate edge), and 1 if it is the last such row of that join,
+    else 0: a join is a duplicate once if any of its rows match. Rows of a join are adjacent.
+    Landmark pair ``p`` is ``pair_a[p]``, ``pair_b[p]``.
     """
 
     slots: int
@@ -51,12 +53,11 @@ def board_arrays(board: Board) -> BoardArrays:
         return ("landmark", e.landmark) if isinstance(e, LandmarkEnd) else ("slot", e.slot)
 
     joins = board.joins()
-    same = [
-        (end(j.a), end(j.b), end(k.a), end(k.b))
-        for i, j in enumerate(joins)
-        for k in joins[:i]
-        if {place(j.a), place(j.b)} == {place(k.a), place(k.b)}
-    ]
+    same = []
+    for i, j in enumerate(joins):
+        earlier = [k for k in joins[:i] if {place(j.a), place(j.b)} == {place(k.a), place(k.b)}]
+        last = len(earlier) - 1
+        same += [(end(j.a), end(j.b), end(k.a), end(k.b), int(n == last)) for n, k in enumerate(earlier)]
     pairs = board.landmark_pairs()
     u16 = lambda xs: np.asarray(xs, dtype=np.uint16)  # noqa: E731
     return BoardArrays(
@@ -64,7 +65,7 @@ def board_arrays(board: Board) -> BoardArrays:
         landmarks=len(board.landmarks),
         ends_a=u16([end(j.a) for j in joins]),
         ends_b=u16([end(j.b) for j in joins]),
-        same_ends=u16(same).reshape(-1, 4),
+        same_ends=u16(same).reshape(-1, 5),
         pair_a=u16([a for a, _ in pairs]),
         pair_b=u16([b for _, b in pairs]),
     )
