@@ -33,7 +33,7 @@ from reportlab.platypus import (
 
 from generator.errors import TrailwrightError
 from generator.publish.layout import hex_corners
-from generator.publish.pdf import INK, SOFT, DocInfo, pt, register_fonts
+from generator.publish.pdf import INK, SOFT, DocInfo, pt, register_fonts, without_dates
 from generator.publish.settings import Paper
 
 MAIN_TEMPLATE = "booklet.xml.j2"
@@ -415,6 +415,7 @@ def booklet_pdf(story: list, paper: Paper, info: DocInfo, title: str) -> bytes:
     doc = BaseDocTemplate(
         buffer, pagesize=(pt(paper.width_mm), pt(paper.height_mm)), invariant=1, title=info.title,
         author="Trailwright", subject=info.subject, creator=info.made_with or "trailwright",
+        producer=f"{info.made_with or 'trailwright'} (reportlab)", keywords=info.made_with,
         leftMargin=pt(margin_x), rightMargin=pt(margin_x), topMargin=pt(margin_top), bottomMargin=pt(margin_bottom),
     )
     frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body", leftPadding=0,
@@ -462,8 +463,7 @@ def _canvas_maker(info: DocInfo):
             kw["invariant"] = 1
             kw["initialFontName"] = "Serif"
             super().__init__(*args, **kw)
-            self.setCreator(info.made_with or "trailwright")
-            self.setProducer("trailwright (reportlab)")
+            without_dates(self)
             self.setViewerPreference("PrintScaling", "None")
 
     return BookletCanvas
