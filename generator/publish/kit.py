@@ -130,9 +130,9 @@ def make_booklet(src: Sources, settings: PublishSettings, art: ArtCache, board_s
     resources = bk.Resources(thumb, small_board, (bw, bh), src.figures.pairs, cover)
     paper = load_paper(settings.booklet_paper)
     frame_width = paper.width_mm - 26.0
-    story = bk.build_story(root, resources, frame_width)
+    story = bk.build_story(root, resources, frame_width, src.templates)
     info = DocInfo(f"{settings.title}: rules", provenance(src, settings), f"trailwright {__version__}")
-    reading = bk.booklet_pdf(story, paper, info, settings.title)
+    reading = bk.booklet_pdf(story, paper, info, settings.title, src.templates)
     imposed = impose_booklet(reading, load_paper(settings.imposition_paper),
                              {"/Title": f"{settings.title}: rules booklet (saddle stitch)",
                               "/Creator": f"trailwright {__version__}", "/Producer": "trailwright (reportlab, pypdf)",
