@@ -202,7 +202,7 @@ def _inline(element: ET.Element) -> str:
         elif child.tag == "em":
             parts.append(f"<font color='#8c4521'><b>{inner}</b></font>")
         else:
-            raise MarkupError(child, f"<{child.tag}> is not allowed inside <{element.tag}>")
+            raise MarkupError(child if child.get(AT) else element, f"<{child.tag}> is not allowed inside <{element.tag}>")
         parts.append(_escape(child.tail or ""))
     return " ".join("".join(parts).split())
 
