@@ -206,3 +206,22 @@ def test_a_block_taller_than_a_page_names_the_template_line_and_section(template
     with pytest.raises(TrailwrightError, match=r"play\.xml\.j2: template error at line 2: Spacer in section "
                                                r"'Playing' does not fit on a A5 page, 400 mm tall"):
         _booklet_with(templates, "play.xml.j2", "<h2>The goal</h2>", '<h2>The goal</h2><spacer mm="400"/>')
+
+
+def test_the_catalogue_shows_every_side_grouped_by_design_with_counts_and_readable_captions():
+    kit = standin_kit()
+    context = booklet_context(standin_sources(), load_settings())
+    with pdfplumber.open(io.BytesIO(kit["print/rules.pdf"])) as doc:
+        pages = [p for p in doc.pages if re.search(r"#\d+ · ×\d", p.extract_text() or "")]
+        assert pages
+        text = "\n".join(p.extract_text() for p in pages)
+        images = sum(len(p.images) for p in pages)
+        sizes = {round(ch["size"], 2) for p in pages for ch in p.chars}
+    assert images >= 40  # one thumbnail per side, not per design
+    for tile in standin_sources().tileset:
+        for face in ("front", "back"):
+            assert f"tile {tile.id}, {face}" in text
+    labels = text.split("its tile and face.")[1]  # after the intro's example
+    counts = [int(n) for n in re.findall(r"#\d+ · ×(\d+)", labels)]
+    assert len(counts) == len(context["catalogue"]) and sum(counts) == 40
+    assert min(sizes) >= 7  # captions and labels readable

@@ -176,8 +176,10 @@ def _styles() -> dict[str, ParagraphStyle]:
         "h2": ParagraphStyle("h2", body, fontName="Sans-Bold", fontSize=10.5, leading=13, spaceBefore=7,
                              spaceAfter=3),
         "small": ParagraphStyle("small", body, fontName="Sans", fontSize=7, leading=9, textColor=SOFT),
-        "caption": ParagraphStyle("caption", body, fontName="Sans", fontSize=6.5, leading=8, alignment=TA_CENTER,
+        "caption": ParagraphStyle("caption", body, fontName="Sans", fontSize=7, leading=8.4, alignment=TA_CENTER,
                                   spaceAfter=0),
+        "grouplabel": ParagraphStyle("grouplabel", body, fontName="Sans-Bold", fontSize=7, leading=8.4,
+                                     alignment=TA_CENTER, textColor=ACCENT, spaceAfter=1),
         "cell": ParagraphStyle("cell", body, fontName="Sans", fontSize=7.8, leading=9.6, spaceAfter=0),
         "cellhead": ParagraphStyle("cellhead", body, fontName="Sans-Bold", fontSize=7.8, leading=9.6, spaceAfter=0),
         "note": ParagraphStyle("note", body, fontName="Serif-Italic", fontSize=8.6, leading=11.5, spaceAfter=0),
@@ -482,24 +484,44 @@ def _table(el: ET.Element, st: dict, width: float) -> Table:
 
 
 def _thumbs(el: ET.Element, st: dict, res: Resources, width: float) -> Table:
+    """Tile sides in a grid; a <group>'s sides sit together on one tint, its label over the first."""
     size = _number(el, "size", 22)
     per_row = max(1, int(width // (size + 3)))
-    cells = []
-    for th in el:
+    entries = []  # (group number, label or None, thumb)
+    for number, child in enumerate(el):
+        if child.tag == "group":
+            members = list(child)
+            if not members:
+                raise MarkupError(child, "<group> holds no <thumb>")
+            for k, th in enumerate(members):
+                entries.append((number, child.get("label", "") if k == 0 else "", th))
+        else:
+            entries.append((number, None, child))
+    grouped = any(label is not None for _, label, _ in entries)
+    cells, tints = [], []
+    for i, (group, label, th) in enumerate(entries):
         if th.tag != "thumb":
-            raise MarkupError(th, f"<thumbs> holds <thumb> elements, not <{th.tag}>")
+            raise MarkupError(th, f"<thumbs> holds <thumb> and <group> elements, not <{th.tag}>")
         tile, face = th.get("tile"), th.get("face", "front")
         try:
             image = res.thumb(tile, face)
         except KeyError:
             raise MarkupError(th, f"<thumb tile={tile!r} face={face!r}> names no tile side") from None
-        cells.append([HexImage(image, size), Paragraph(_inline(th), st["caption"])])
+        cell = [HexImage(image, size), Paragraph(_inline(th), st["caption"])]
+        if grouped:
+            cell.insert(0, Paragraph(_escape(label or "") or "&nbsp;", st["grouplabel"]))
+        cells.append(cell)
+        if grouped and len({g for g, _, _ in entries[:i + 1]}) % 2 == 0:
+            tints.append((i % per_row, i // per_row))
     rows = [cells[i:i + per_row] for i in range(0, len(cells), per_row)] or [[""]]
     rows[-1] += [""] * (per_row - len(rows[-1]))
     t = Table(rows, colWidths=[pt(width / per_row)] * per_row, hAlign="LEFT")
-    t.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), "Sans"), ("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                           ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-                           ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
+    style = [("FONTNAME", (0, 0), (-1, -1), "Sans"), ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+             ("VALIGN", (0, 0), (-1, -1), "TOP"), ("TOPPADDING", (0, 0), (-1, -1), 3),
+             ("BOTTOMPADDING", (0, 0), (-1, -1), 3), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+             ("RIGHTPADDING", (0, 0), (-1, -1), 0)]
+    style += [("BACKGROUND", cell, cell, PAPER_TINT) for cell in tints]
+    t.setStyle(TableStyle(style))
     return t
 
 

@@ -82,9 +82,10 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
         for face in FACES:
             groups.setdefault(tile.face(face).canonical, []).append((tile.id, face))
     catalogue = [
-        {"tile": sides[0][0], "face": sides[0][1], "count": len(sides), "where": _where(sides),
+        {"number": n, "tile": sides[0][0], "face": sides[0][1], "count": len(sides), "where": _where(sides),
+         "sides": [{"tile": t, "face": f} for t, f in sides],
          "trails": len(design.trails), "crossings": design.min_crossings}
-        for design, sides in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+        for n, (design, sides) in enumerate(sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])), start=1)
     ]
     bridged = [{"tile": t.id, "face": f, "crossings": t.face(f).min_crossings}
                for t in ts for f in FACES if t.face(f).min_crossings]
