@@ -225,3 +225,11 @@ def test_the_catalogue_shows_every_side_grouped_by_design_with_counts_and_readab
     counts = [int(n) for n in re.findall(r"#\d+ · ×(\d+)", labels)]
     assert len(counts) == len(context["catalogue"]) and sum(counts) == 40
     assert min(sizes) >= 7  # captions and labels readable
+
+
+def test_the_rules_free_a_pawn_on_a_landmark_and_say_when_a_mismatched_tile_ends_the_move():
+    with pdfplumber.open(io.BytesIO(standin_kit()["print/rules.pdf"])) as doc:
+        text = " ".join(" ".join(p.extract_text().split()) for p in doc.pages)
+    assert "next to that landmark" in text  # a pawn on a landmark can always turn a tile
+    assert "If it does not, your pawn stays where it was and your move ends" in text
+    assert "small circle" in text and "covers two spaces" in text  # the classic board's Exit has two hexes
