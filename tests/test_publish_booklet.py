@@ -150,11 +150,86 @@ def test_an_undefined_name_names_the_template_and_line(templates):
         _render(templates)
 
 
-def test_malformed_markup_and_unknown_elements_are_errors(templates):
+def test_malformed_markup_names_the_included_template_and_its_line(templates):
     path = templates / "setup.xml.j2"
+    lines = path.read_text().splitlines()
     path.write_text(path.read_text() + "<p>unclosed\n")
-    with pytest.raises(TrailwrightError, match="not well formed at line"):
+    with pytest.raises(TrailwrightError, match=rf"setup\.xml\.j2: template error at line {len(lines) + 1}: <p> is not closed"):
         bk.parse_markup(_render(templates), templates)
-    root = bk.parse_markup("<booklet><marquee>hi</marquee></booklet>", templates)
-    with pytest.raises(TrailwrightError, match="unknown markup element <marquee>"):
-        bk.build_story(root, None, 120)
+
+
+def test_a_bad_token_names_the_included_template_and_its_line(templates):
+    path = templates / "play.xml.j2"
+    lines = path.read_text().splitlines()
+    lines[5] = "<p>salt & pepper</p>"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(TrailwrightError, match=r"play\.xml\.j2: template error at line 6: markup not well formed"):
+        bk.parse_markup(_render(templates), templates)
+
+
+def test_an_unknown_element_names_the_template_and_line(templates):
+    path = templates / "bridges.xml.j2"
+    lines = path.read_text().splitlines()
+    lines.insert(4, "<marquee>hi</marquee>")
+    path.write_text("\n".join(lines) + "\n")
+    root = bk.parse_markup(_render(templates), templates)
+    for el in [el for el in root if not el.get(bk.AT).startswith("bridges.xml.j2")]:
+        root.remove(el)  # the blocks before need art; the unknown element comes before the bridges' thumbs
+    with pytest.raises(TrailwrightError, match=r"bridges\.xml\.j2: template error at line 5: unknown markup element <marquee>"):
+        bk.build_story(root, None, 120, templates)
+    inline = bk.parse_markup('<booklet><p tw-at="x.xml.j2:7">a <blink>b</blink></p></booklet>', templates)
+    with pytest.raises(TrailwrightError, match=r"x\.xml\.j2: template error at line 7: <blink> is not allowed"):
+        bk.build_story(inline, None, 120, templates)
+
+
+def _booklet_with(templates, name, old, new):
+    from generator.publish.art import ArtCache
+    from generator.publish.kit import make_booklet
+
+    path = templates / name
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    src = standin_sources(templates)
+    settings = load_settings()
+    art = ArtCache.covering(src.art_for_width(63.5), 63.5, settings.dpi, settings.bleed_mm)
+    return make_booklet(src, settings, art, src.board_svg)
+
+
+def test_a_thumb_naming_no_tile_side_names_the_template_and_line(templates):
+    line = (templates / "bridges.xml.j2").read_text().splitlines().index("<list>") + 1
+    with pytest.raises(TrailwrightError, match=rf"bridges\.xml\.j2: template error at line {line}: <thumb tile='99'"):
+        _booklet_with(templates, "bridges.xml.j2", "<list>", '<thumbs><thumb tile="99">x</thumb></thumbs><list>')
+
+
+def test_a_block_taller_than_a_page_names_the_template_line_and_section(templates):
+    with pytest.raises(TrailwrightError, match=r"play\.xml\.j2: template error at line 2: Spacer in section "
+                                               r"'Playing' does not fit on a A5 page, 400 mm tall"):
+        _booklet_with(templates, "play.xml.j2", "<h2>The goal</h2>", '<h2>The goal</h2><spacer mm="400"/>')
+
+
+def test_the_catalogue_shows_every_side_grouped_by_design_with_counts_and_readable_captions():
+    kit = standin_kit()
+    context = booklet_context(standin_sources(), load_settings())
+    with pdfplumber.open(io.BytesIO(kit["print/rules.pdf"])) as doc:
+        pages = [p for p in doc.pages if re.search(r"#\d+ · ×\d", p.extract_text() or "")]
+        assert pages
+        text = "\n".join(p.extract_text() for p in pages)
+        images = sum(len(p.images) for p in pages)
+        sizes = {round(ch["size"], 2) for p in pages for ch in p.chars}
+    assert images >= 40  # one thumbnail per side, not per design
+    for tile in standin_sources().tileset:
+        for face in ("front", "back"):
+            assert f"tile {tile.id}, {face}" in text
+    labels = text.split("its tile and face.")[1]  # after the intro's example
+    counts = [int(n) for n in re.findall(r"#\d+ · ×(\d+)", labels)]
+    assert len(counts) == len(context["catalogue"]) and sum(counts) == 40
+    assert min(sizes) >= 7  # captions and labels readable
+
+
+def test_the_rules_free_a_pawn_on_a_landmark_and_say_when_a_mismatched_tile_ends_the_move():
+    with pdfplumber.open(io.BytesIO(standin_kit()["print/rules.pdf"])) as doc:
+        text = " ".join(" ".join(p.extract_text().split()) for p in doc.pages)
+    assert "next to that landmark" in text  # a pawn on a landmark can always turn a tile
+    assert "If it does not, your pawn stays where it was and your move ends" in text
+    assert "small circle" in text and "covers two spaces" in text  # the classic board's Exit has two hexes

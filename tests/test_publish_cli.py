@@ -72,3 +72,16 @@ def test_a_template_error_names_template_and_line_and_writes_nothing(tmp_path, c
     assert err.strip().count("\n") == 0
     assert "designer.xml.j2" in err and "line" in err and "nosuchfilter" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_template_overflowing_a_page_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, standin):
+    templates = tmp_path / "templates"
+    shutil.copytree(ROOT / "templates", templates)
+    path = templates / "bridges.xml.j2"
+    path.write_text(path.read_text().replace("<h2>Variants</h2>", '<spacer mm="400"/>\n<h2>Variants</h2>'))
+    line = path.read_text().splitlines().index('<spacer mm="400"/>') + 1
+    status, _, err = run(capsys, "--out", str(tmp_path / "out"), "--templates", str(templates), "--paper", "a4")
+    assert status == 2, err
+    assert err.strip().count("\n") == 0 and "Traceback" not in err
+    assert f"bridges.xml.j2: template error at line {line}" in err and "'Bridges'" in err and "does not fit" in err
+    assert not (tmp_path / "out").exists()

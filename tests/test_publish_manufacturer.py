@@ -92,3 +92,10 @@ def test_every_profile_canvas_holds_its_hexagon_and_bleed(name):
     assert p.trim_width_mm + 2 * p.bleed_mm <= w_mm + 0.5
     assert p.trim_width_mm * math.sqrt(3) / 2 + 2 * p.bleed_mm <= h_mm + 0.01
     assert p.pixel_width == round(w_mm / MM_PER_IN * p.dpi)
+
+
+def test_the_canvas_corners_beyond_the_bleed_hexagon_are_white():
+    image = Image.open(io.BytesIO(standin_kit()[f"{FOLDER}/tile-07-front.png"])).convert("RGB")
+    w, h = image.size
+    for corner in ((1, 1), (w - 2, 1), (1, h - 2), (w - 2, h - 2)):
+        assert image.getpixel(corner) == (255, 255, 255)  # as profiles.toml and manufacturer.py now say

@@ -200,4 +200,21 @@ def test_same_inputs_give_the_same_bytes():
     fresh = ArtCache.covering(lambda t, f, b: standin_side(t, f, b), TILE_MM, settings.dpi, settings.bleed_mm)
     again = sheets_pdf(plan, TILESET, fresh, settings, DocInfo("tiles", "test"))
     assert again == sheet("a4", "duplex")[1]
-    assert PdfReader(io.BytesIO(again)).metadata["/CreationDate"].startswith("D:2000")  # fixed, never the clock
+    info = PdfReader(io.BytesIO(again)).metadata
+    assert "/CreationDate" not in info and "/ModDate" not in info  # no dates at all, not even fixed ones
+
+
+@pytest.mark.parametrize("name", ["print/tiles-a4-foldover.pdf", "print/tiles-letter-foldover.pdf",
+                                  "print/board-a4-tiled.pdf", "print/board-letter-tiled.pdf"])
+def test_every_word_prints_inside_the_margin(name):
+    import pdfplumber
+
+    from tests.test_publish_standin import standin_kit
+
+    m = SETTINGS.margin_mm * 72 / 25.4 - 0.01
+    with pdfplumber.open(io.BytesIO(standin_kit()[name])) as doc:
+        for page in doc.pages:
+            assert page.chars
+            for ch in page.chars:
+                assert m <= ch["x0"] and ch["x1"] <= page.width - m, (ch["text"], ch["x0"], ch["x1"])
+                assert m <= ch["top"] and ch["bottom"] <= page.height - m, (ch["text"], ch["top"])

@@ -101,12 +101,16 @@ class Tiling:
     offset_y: float
 
 
+HEADER_MM = 4.5  # the band above each tiled sheet's window for its note and its row and column
+
+
 def plan_tiling(art: BoardArt, paper: Paper, settings: PublishSettings) -> Tiling:
     """The sheet orientation needing fewest sheets, and the board centred on the joined sheets."""
     ov = settings.board_overlap_mm
     best = None
     for sheet in (paper, paper.landscape()):
-        area = printable_area(sheet, settings)
+        full = printable_area(sheet, settings)
+        area = Area(full.x, full.y, full.width, full.height - HEADER_MM)  # the header sits inside the margin
         if area.width <= 2 * ov or area.height <= 2 * ov:
             continue
         sx, sy = area.width - ov, area.height - ov

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import traceback
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from reportlab.graphics.shapes import Drawing, String
 from reportlab.lib.colors import Color, white
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus.doctemplate import LayoutError
 from reportlab.platypus import (
     BaseDocTemplate, CondPageBreak, Flowable, Frame, KeepTogether, ListFlowable, ListItem, NextPageTemplate,
     NotAtTopPageBreak, PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle,
@@ -33,10 +35,11 @@ from reportlab.platypus import (
 
 from generator.errors import TrailwrightError
 from generator.publish.layout import hex_corners
-from generator.publish.pdf import INK, SOFT, DocInfo, pt, register_fonts
+from generator.publish.pdf import INK, SOFT, DocInfo, pt, register_fonts, without_dates
 from generator.publish.settings import Paper
 
 MAIN_TEMPLATE = "booklet.xml.j2"
+AT = "tw-at"  # the attribute the loader adds to every start tag: "template.xml.j2:line"
 ACCENT = Color(0.55, 0.27, 0.13)
 PAPER_TINT = Color(0.97, 0.95, 0.90)
 RULE = Color(0.80, 0.74, 0.64)
@@ -57,10 +60,38 @@ def _template_line(tb, folder: Path) -> tuple[str, int] | None:
     return found
 
 
+_JINJA = re.compile(r"(\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\})", re.S)
+_START_TAG = re.compile(r"<([A-Za-z_][\w.-]*)")
+
+
+def tag_sources(source: str, name: str) -> str:
+    """``source`` with ``tw-at="name:line"`` added to each start tag outside jinja's own blocks (lines kept)."""
+    parts = _JINJA.split(source)
+    line = 1
+    for i, part in enumerate(parts):
+        if i % 2 == 0:
+            pieces, last = [], 0
+            for m in _START_TAG.finditer(part):
+                pieces.append(part[last:m.end()])
+                pieces.append(f' {AT}="{name}:{line + part.count(chr(10), 0, m.start())}"')
+                last = m.end()
+            parts[i] = "".join(pieces) + part[last:]
+        line += part.count("\n")
+    return "".join(parts)
+
+
+class _TaggingLoader(jinja2.FileSystemLoader):
+    """Templates from a folder, each start tag marked with its template and line (see ``tag_sources``)."""
+
+    def get_source(self, environment, template):
+        source, filename, uptodate = super().get_source(environment, template)
+        return tag_sources(source, template), filename, uptodate
+
+
 def render_markup(folder: Path, context: dict) -> str:
     """Render the booklet's templates from ``folder``; template errors name the template and line."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(folder)), undefined=jinja2.StrictUndefined,
+        loader=_TaggingLoader(str(folder)), undefined=jinja2.StrictUndefined,
         autoescape=jinja2.select_autoescape(["xml.j2", "xml"], default_for_string=True), keep_trailing_newline=True,
         trim_blocks=True, lstrip_blocks=True,
     )
@@ -79,15 +110,57 @@ def render_markup(folder: Path, context: dict) -> str:
         raise TrailwrightError(f"template error: {message}", str(folder / MAIN_TEMPLATE)) from None
 
 
+def _at(text: str | None) -> tuple[str, int] | None:
+    """A ``tw-at`` value as (template, line)."""
+    if not text or ":" not in text:
+        return None
+    name, _, line = text.rpartition(":")
+    return (name, int(line)) if line.isdigit() else None
+
+
+def _source_error(message: str, at: tuple[str, int] | None, folder: Path | None) -> TrailwrightError:
+    """A template error at ``at`` (template, line), naming the file in ``folder`` when known."""
+    if at is None:
+        return TrailwrightError(f"template error: {message}", str(folder / MAIN_TEMPLATE) if folder else None)
+    name, line = at
+    return TrailwrightError(f"template error at line {line}: {message}", str(folder / name) if folder else name)
+
+
 def parse_markup(markup: str, folder: Path) -> ET.Element:
-    """Parse the rendered markup; errors give the line of the rendered text."""
+    """Parse the rendered markup; errors name the template and line the faulty markup came from."""
+    parser = ET.XMLPullParser(events=("start", "end"))
+    stack: list[ET.Element] = []
+    root = last_at = None
     try:
-        return ET.fromstring(markup)
+        for number, line in enumerate(markup.splitlines(keepends=True), start=1):
+            parser.feed(line)
+            for event, el in parser.read_events():
+                if event == "start":
+                    root = el if not stack and root is None else root
+                    stack.append(el)
+                    last_at = _at(el.get(AT)) or last_at
+                else:
+                    stack.pop()
+        parser.close()
     except ET.ParseError as err:
-        line = err.position[0]
-        text = markup.splitlines()[line - 1].strip() if 0 < line <= len(markup.splitlines()) else ""
-        raise TrailwrightError(f"rendered markup is not well formed at line {line} ({err.msg}): {text[:60]}",
-                               str(folder / MAIN_TEMPLATE)) from None
+        reason = str(err).split(":")[0]
+        if reason.startswith("mismatched tag") and stack:  # name the element left open, where it was opened
+            open_el = stack[-1]
+            raise _source_error(f"<{open_el.tag}> is not closed properly (markup not well formed: {reason})",
+                                _at(open_el.get(AT)), folder) from None
+        text = markup.splitlines()[err.position[0] - 1].strip() if 0 < err.position[0] <= len(markup.splitlines()) \
+            else ""
+        where = None
+        if last_at:  # the nearest start tag before the error: its template, and the line counted on from it
+            tagged = [i for i, l in enumerate(markup.splitlines()[:err.position[0]], start=1)
+                      if f'{AT}="{last_at[0]}:{last_at[1]}"' in l]
+            where = (last_at[0], last_at[1] + err.position[0] - tagged[-1]) if tagged else last_at
+        message = f"markup not well formed ({reason}): {_AT_ATTR.sub('', text)[:60]}"
+        raise _source_error(message, where, folder) from None
+    return root
+
+
+_AT_ATTR = re.compile(rf' {AT}="[^"]*"')
 
 
 # --- styles ---------------------------------------------------------------------------------
@@ -103,8 +176,10 @@ def _styles() -> dict[str, ParagraphStyle]:
         "h2": ParagraphStyle("h2", body, fontName="Sans-Bold", fontSize=10.5, leading=13, spaceBefore=7,
                              spaceAfter=3),
         "small": ParagraphStyle("small", body, fontName="Sans", fontSize=7, leading=9, textColor=SOFT),
-        "caption": ParagraphStyle("caption", body, fontName="Sans", fontSize=6.5, leading=8, alignment=TA_CENTER,
+        "caption": ParagraphStyle("caption", body, fontName="Sans", fontSize=7, leading=8.4, alignment=TA_CENTER,
                                   spaceAfter=0),
+        "grouplabel": ParagraphStyle("grouplabel", body, fontName="Sans-Bold", fontSize=7, leading=8.4,
+                                     alignment=TA_CENTER, textColor=ACCENT, spaceAfter=1),
         "cell": ParagraphStyle("cell", body, fontName="Sans", fontSize=7.8, leading=9.6, spaceAfter=0),
         "cellhead": ParagraphStyle("cellhead", body, fontName="Sans-Bold", fontSize=7.8, leading=9.6, spaceAfter=0),
         "note": ParagraphStyle("note", body, fontName="Serif-Italic", fontSize=8.6, leading=11.5, spaceAfter=0),
@@ -129,7 +204,7 @@ def _inline(element: ET.Element) -> str:
         elif child.tag == "em":
             parts.append(f"<font color='#8c4521'><b>{inner}</b></font>")
         else:
-            raise TrailwrightError(f"<{child.tag}> is not allowed inside <{element.tag}>")
+            raise MarkupError(child if child.get(AT) else element, f"<{child.tag}> is not allowed inside <{element.tag}>")
         parts.append(_escape(child.tail or ""))
     return " ".join("".join(parts).split())
 
@@ -287,18 +362,44 @@ def _number(element: ET.Element, key: str, default: float) -> float:
     try:
         return float(value)
     except ValueError:
-        raise TrailwrightError(f"<{element.tag} {key}={value!r}> is not a number") from None
+        raise MarkupError(element, f"<{element.tag} {key}={value!r}> is not a number") from None
 
 
-def build_story(root: ET.Element, res: Resources, frame_width_mm: float) -> list:
-    """Turn the markup into reportlab flowables."""
+class MarkupError(Exception):
+    """A fault in one element of the markup; ``build_story`` names its template and line."""
+
+    def __init__(self, element: ET.Element, message: str):
+        super().__init__(message)
+        self.at = _at(element.get(AT))
+
+
+def build_story(root: ET.Element, res: Resources, frame_width_mm: float, folder: Path | None = None) -> list:
+    """Turn the markup into reportlab flowables, each tagged with the template, line and section it came
+    from; errors name the template (in ``folder``) and line."""
     if root.tag != "booklet":
-        raise TrailwrightError(f"the markup's root must be <booklet>, not <{root.tag}>")
+        raise _source_error(f"the markup's root must be <booklet>, not <{root.tag}>", _at(root.get(AT)), folder)
     st = _styles()
     story: list = []
+    section = ""
     for el in root:
-        story += _block(el, st, res, frame_width_mm)
+        if el.tag in ("h1", "cover"):
+            section = " ".join("".join(el.itertext()).split()) or el.get("title", "")
+        try:
+            story += _tagged(el, st, res, frame_width_mm, section)
+        except MarkupError as err:
+            raise _source_error(str(err), err.at, folder) from None
     return story
+
+
+def _tagged(el: ET.Element, st: dict, res: Resources, width: float, section: str) -> list:
+    """``_block``'s flowables, each marked with where it came from (for layout errors)."""
+    flowables = _block(el, st, res, width)
+    for f in flowables:
+        f._tw_at = getattr(f, "_tw_at", None) or _at(el.get(AT))
+        f._tw_section = section
+        for inner in getattr(f, "_content", None) or []:  # a <keep>'s blocks
+            inner._tw_section = section
+    return flowables
 
 
 def _block(el: ET.Element, st: dict, res: Resources, width: float) -> list:
@@ -342,9 +443,12 @@ def _block(el: ET.Element, st: dict, res: Resources, width: float) -> list:
     if tag == "keep":
         inner = []
         for child in el:
-            inner += _block(child, st, res, width)
+            blocks = _block(child, st, res, width)
+            for f in blocks:
+                f._tw_at = _at(child.get(AT))
+            inner += blocks
         return [KeepTogether(inner)]
-    raise TrailwrightError(f"unknown markup element <{tag}> (see templates/booklet.xml.j2 for the list)")
+    raise MarkupError(el, f"unknown markup element <{tag}> (see templates/booklet.xml.j2 for the list)")
 
 
 def _cover(el: ET.Element, st: dict, res: Resources, width: float) -> list:
@@ -364,7 +468,7 @@ def _table(el: ET.Element, st: dict, width: float) -> Table:
     data = [[Paragraph(_inline(c), st["cellhead" if r.get("head") else "cell"]) for c in r if c.tag == "cell"]
             for r in rows]
     if not data:
-        raise TrailwrightError("<table> needs <row> elements")
+        raise MarkupError(el, "<table> needs <row> elements")
     ncols = max(len(r) for r in data)
     fractions = [float(x) for x in el.get("widths", " ".join(["1"] * ncols)).split()]
     total = sum(fractions)
@@ -380,41 +484,74 @@ def _table(el: ET.Element, st: dict, width: float) -> Table:
 
 
 def _thumbs(el: ET.Element, st: dict, res: Resources, width: float) -> Table:
+    """Tile sides in a grid; a <group>'s sides sit together on one tint, its label over the first."""
     size = _number(el, "size", 22)
     per_row = max(1, int(width // (size + 3)))
-    cells = []
-    for th in el:
+    entries = []  # (group number, label or None, thumb)
+    for number, child in enumerate(el):
+        if child.tag == "group":
+            members = list(child)
+            if not members:
+                raise MarkupError(child, "<group> holds no <thumb>")
+            for k, th in enumerate(members):
+                entries.append((number, child.get("label", "") if k == 0 else "", th))
+        else:
+            entries.append((number, None, child))
+    grouped = any(label is not None for _, label, _ in entries)
+    cells, tints = [], []
+    for i, (group, label, th) in enumerate(entries):
         if th.tag != "thumb":
-            raise TrailwrightError(f"<thumbs> holds <thumb> elements, not <{th.tag}>")
+            raise MarkupError(th, f"<thumbs> holds <thumb> and <group> elements, not <{th.tag}>")
         tile, face = th.get("tile"), th.get("face", "front")
         try:
             image = res.thumb(tile, face)
         except KeyError:
-            raise TrailwrightError(f"<thumb tile={tile!r} face={face!r}> names no tile side") from None
-        cells.append([HexImage(image, size), Paragraph(_inline(th), st["caption"])])
+            raise MarkupError(th, f"<thumb tile={tile!r} face={face!r}> names no tile side") from None
+        cell = [HexImage(image, size), Paragraph(_inline(th), st["caption"])]
+        if grouped:
+            cell.insert(0, Paragraph(_escape(label or "") or "&nbsp;", st["grouplabel"]))
+        cells.append(cell)
+        if grouped and len({g for g, _, _ in entries[:i + 1]}) % 2 == 0:
+            tints.append((i % per_row, i // per_row))
     rows = [cells[i:i + per_row] for i in range(0, len(cells), per_row)] or [[""]]
     rows[-1] += [""] * (per_row - len(rows[-1]))
     t = Table(rows, colWidths=[pt(width / per_row)] * per_row, hAlign="LEFT")
-    t.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), "Sans"), ("ALIGN", (0, 0), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                           ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-                           ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0)]))
+    style = [("FONTNAME", (0, 0), (-1, -1), "Sans"), ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+             ("VALIGN", (0, 0), (-1, -1), "TOP"), ("TOPPADDING", (0, 0), (-1, -1), 3),
+             ("BOTTOMPADDING", (0, 0), (-1, -1), 3), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+             ("RIGHTPADDING", (0, 0), (-1, -1), 0)]
+    style += [("BACKGROUND", cell, cell, PAPER_TINT) for cell in tints]
+    t.setStyle(TableStyle(style))
     return t
 
 
 # --- the document ---------------------------------------------------------------------------
 
 
-def booklet_pdf(story: list, paper: Paper, info: DocInfo, title: str) -> bytes:
-    """The story on ``paper`` pages with a running footer (the cover has none)."""
+class _Doc(BaseDocTemplate):
+    """A doc template that remembers the last flowable it placed that came from the markup."""
+
+    last = None
+
+    def handle_flowable(self, flowables):
+        if flowables and getattr(flowables[0], "_tw_section", None) is not None:
+            self.last = flowables[0]
+        super().handle_flowable(flowables)
+
+
+def booklet_pdf(story: list, paper: Paper, info: DocInfo, title: str, folder: Path | None = None) -> bytes:
+    """The story on ``paper`` pages with a running footer (the cover has none); a block too big for a page
+    is an error naming its template (in ``folder``), line and section."""
     register_fonts()
     margin_x, margin_top, margin_bottom = 13.0, 13.0, 15.0
     buffer = io.BytesIO()
     from reportlab import rl_config
 
     rl_config.useA85 = 0
-    doc = BaseDocTemplate(
+    doc = _Doc(
         buffer, pagesize=(pt(paper.width_mm), pt(paper.height_mm)), invariant=1, title=info.title,
         author="Trailwright", subject=info.subject, creator=info.made_with or "trailwright",
+        producer=f"{info.made_with or 'trailwright'} (reportlab)", keywords=info.made_with,
         leftMargin=pt(margin_x), rightMargin=pt(margin_x), topMargin=pt(margin_top), bottomMargin=pt(margin_bottom),
     )
     frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body", leftPadding=0,
@@ -450,7 +587,18 @@ def booklet_pdf(story: list, paper: Paper, info: DocInfo, title: str) -> bytes:
         story = story[1:]
     doc.setProgressCallBack(None)
     canvasmaker = _canvas_maker(info)
-    doc.build(story, canvasmaker=canvasmaker)
+    try:
+        doc.build(story, canvasmaker=canvasmaker)
+    except LayoutError as err:
+        block = doc.last
+        at = getattr(block, "_tw_at", None)
+        section = getattr(block, "_tw_section", "")
+        kind = type(block).__name__ if block is not None else "a block"
+        what = f"{kind} in section {section!r}" if section else kind
+        size = re.search(r"\(([\d.]+) x ([\d.]+)\)", str(err))
+        tall = f", {float(size[2]) / pt(1):.0f} mm tall" if size else ""
+        raise _source_error(f"{what} does not fit on a {paper.title} page{tall} (the frame is "
+                            f"{paper.height_mm - margin_top - margin_bottom:g} mm tall)", at, folder) from None
     return buffer.getvalue()
 
 
@@ -462,8 +610,7 @@ def _canvas_maker(info: DocInfo):
             kw["invariant"] = 1
             kw["initialFontName"] = "Serif"
             super().__init__(*args, **kw)
-            self.setCreator(info.made_with or "trailwright")
-            self.setProducer("trailwright (reportlab)")
+            without_dates(self)
             self.setViewerPreference("PrintScaling", "None")
 
     return BookletCanvas

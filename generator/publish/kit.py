@@ -82,9 +82,10 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
         for face in FACES:
             groups.setdefault(tile.face(face).canonical, []).append((tile.id, face))
     catalogue = [
-        {"tile": sides[0][0], "face": sides[0][1], "count": len(sides), "where": _where(sides),
+        {"number": n, "tile": sides[0][0], "face": sides[0][1], "count": len(sides), "where": _where(sides),
+         "sides": [{"tile": t, "face": f} for t, f in sides],
          "trails": len(design.trails), "crossings": design.min_crossings}
-        for design, sides in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+        for n, (design, sides) in enumerate(sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])), start=1)
     ]
     bridged = [{"tile": t.id, "face": f, "crossings": t.face(f).min_crossings}
                for t in ts for f in FACES if t.face(f).min_crossings]
@@ -94,7 +95,8 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
                   "bridges": ts.crossings, "dup_score": ts.dup_score,
                   "stubs": sum(len(s.stubs) for s in ts.sides())},
         "board": {"name": board.title or board.name, "slots": board.tile_count,
-                  "landmarks": [lm.name for lm in board.landmarks], "connectors": len(board.connectors)},
+                  "landmarks": [lm.name for lm in board.landmarks], "connectors": len(board.connectors),
+                  "wide_landmarks": [lm.name for lm in board.landmarks if len(lm.hexes) > 1]},
         "catalogue": catalogue,
         "catalogue_bridges": bridged[:8],
         "figures": src.figures.__dict__,
@@ -130,9 +132,9 @@ def make_booklet(src: Sources, settings: PublishSettings, art: ArtCache, board_s
     resources = bk.Resources(thumb, small_board, (bw, bh), src.figures.pairs, cover)
     paper = load_paper(settings.booklet_paper)
     frame_width = paper.width_mm - 26.0
-    story = bk.build_story(root, resources, frame_width)
+    story = bk.build_story(root, resources, frame_width, src.templates)
     info = DocInfo(f"{settings.title}: rules", provenance(src, settings), f"trailwright {__version__}")
-    reading = bk.booklet_pdf(story, paper, info, settings.title)
+    reading = bk.booklet_pdf(story, paper, info, settings.title, src.templates)
     imposed = impose_booklet(reading, load_paper(settings.imposition_paper),
                              {"/Title": f"{settings.title}: rules booklet (saddle stitch)",
                               "/Creator": f"trailwright {__version__}", "/Producer": "trailwright (reportlab, pypdf)",

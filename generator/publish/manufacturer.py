@@ -3,8 +3,9 @@ a manifest and a zip of the lot.
 
 Glossary
 --------
-canvas     the profile's raster (e.g. 825 × 750 px at 300 dpi): the hexagon at its centre,
-           art to every edge.
+canvas     the profile's raster (e.g. 825 × 750 px at 300 dpi): the hexagon at its centre, its art
+           grown into a larger hexagon that reaches each edge of the canvas; the corners beyond
+           it stay white.
 trim box   the cut hexagon's bounding box; bleed box: the trim box grown by the profile's bleed.
 die line   the cut contour alone, a thin stroke in the spot colour ``CutContour``.
 """
@@ -33,7 +34,8 @@ ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
 
 def cover_bleed(profile: Profile) -> float:
-    """The bleed to ask the art for so it covers the whole canvas, never less than the profile's."""
+    """The bleed to ask the art for so its hexagon reaches every edge of the canvas (the canvas corners
+    outside it stay white), never less than the profile's."""
     cw, ch = profile.canvas_mm
     w, h = profile.trim_width_mm, hex_height(profile.trim_width_mm)
     return round(max(profile.bleed_mm, (cw - w) / 2, (ch - h) / 2) + 0.5, 3)

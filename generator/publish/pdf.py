@@ -13,6 +13,7 @@ from pathlib import Path
 from reportlab import rl_config
 from reportlab.lib.colors import Color, CMYKColorSep
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFInfo, PDFName, PDFString
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
@@ -27,16 +28,18 @@ CUT = Color(0.85, 0.1, 0.45)
 DIELINE = CMYKColorSep(0, 1, 0, 0, spotName="CutContour", density=1)
 
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
-_FACES = {  # family face -> (DejaVu file, reportlab's Vera fallback)
-    "Sans": ("DejaVuSans.ttf", "Vera.ttf"),
-    "Sans-Bold": ("DejaVuSans-Bold.ttf", "VeraBd.ttf"),
-    "Sans-Oblique": ("DejaVuSans-Oblique.ttf", "VeraIt.ttf"),
-    "Serif": ("DejaVuSerif.ttf", "Vera.ttf"),
-    "Serif-Bold": ("DejaVuSerif-Bold.ttf", "VeraBd.ttf"),
-    "Serif-Italic": ("DejaVuSerif-Italic.ttf", "VeraIt.ttf"),
-    "Serif-BoldItalic": ("DejaVuSerif-BoldItalic.ttf", "VeraBI.ttf"),
-    "Condensed": ("DejaVuSansCondensed.ttf", "Vera.ttf"),
-    "Condensed-Bold": ("DejaVuSansCondensed-Bold.ttf", "VeraBd.ttf"),
+_FACES = {  # family face -> DejaVu files, nearest first, then reportlab's Vera face as the last resort
+    "Sans": (("DejaVuSans.ttf",), "Vera.ttf"),
+    "Sans-Bold": (("DejaVuSans-Bold.ttf", "DejaVuSans.ttf"), "VeraBd.ttf"),
+    "Sans-Oblique": (("DejaVuSans-Oblique.ttf", "DejaVuSans.ttf"), "VeraIt.ttf"),
+    "Serif": (("DejaVuSerif.ttf", "DejaVuSans.ttf"), "Vera.ttf"),
+    "Serif-Bold": (("DejaVuSerif-Bold.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf"), "VeraBd.ttf"),
+    "Serif-Italic": (("DejaVuSerif-Italic.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSerif.ttf"), "VeraIt.ttf"),
+    "Serif-BoldItalic": (("DejaVuSerif-BoldItalic.ttf", "DejaVuSans-BoldOblique.ttf", "DejaVuSerif-Bold.ttf",
+                          "DejaVuSerif-Italic.ttf"), "VeraBI.ttf"),
+    "Condensed": (("DejaVuSansCondensed.ttf", "DejaVuSans.ttf"), "Vera.ttf"),
+    "Condensed-Bold": (("DejaVuSansCondensed-Bold.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansCondensed.ttf"),
+                       "VeraBd.ttf"),
 }
 
 
@@ -45,15 +48,23 @@ def pt(mm: float) -> float:
     return mm * PT_PER_MM
 
 
-@lru_cache(maxsize=1)
-def register_fonts() -> str:
-    """Register the embedded fonts (DejaVu, else reportlab's Vera); returns which family is used."""
+def font_files(dejavu: Path = DEJAVU) -> dict[str, Path]:
+    """Each face's font file: its DejaVu file, else the nearest DejaVu face present, else reportlab's Vera."""
     import reportlab
 
     vera = Path(reportlab.__file__).parent / "fonts"
-    family = "DejaVu" if all((DEJAVU / f).exists() for f, _ in _FACES.values()) else "Vera"
-    for face, (dejavu, fallback) in _FACES.items():
-        path = DEJAVU / dejavu if family == "DejaVu" else vera / fallback
+    files = {}
+    for face, (candidates, fallback) in _FACES.items():
+        found = next((dejavu / name for name in candidates if (dejavu / name).exists()), None)
+        files[face] = found or vera / fallback
+    return files
+
+
+@lru_cache(maxsize=1)
+def register_fonts() -> dict[str, Path]:
+    """Register the embedded fonts face by face (see ``font_files``); returns each face's file."""
+    files = font_files()
+    for face, path in files.items():
         pdfmetrics.registerFont(TTFont(face, str(path)))
     pdfmetrics.registerFontFamily("Serif", normal="Serif", bold="Serif-Bold", italic="Serif-Italic",
                                   boldItalic="Serif-BoldItalic")
@@ -61,7 +72,24 @@ def register_fonts() -> str:
                                   boldItalic="Sans-Bold")
     rl_config.defaultGraphicsFontName = "Sans"  # charts start in an embedded font, not Helvetica
     rl_config.canvas_basefontname = "Sans"
-    return family
+    return files
+
+
+class _DatelessInfo(PDFInfo):
+    """reportlab's document info without /CreationDate and /ModDate (invariant mode still writes 2000-01-01)."""
+
+    def format(self, document):
+        entries = {"Title": self.title, "Author": self.author, "Producer": self.producer, "Creator": self.creator,
+                   "Subject": self.subject, "Keywords": self.keywords}
+        d = {key: PDFString(value) for key, value in entries.items()}
+        d["Trapped"] = PDFName(self.trapped)
+        return PDFDictionary(d).format(document)
+
+
+def without_dates(c: Canvas) -> Canvas:
+    """``c`` set to write no dates into its document info."""
+    c._doc.info.__class__ = _DatelessInfo
+    return c
 
 
 @dataclass(frozen=True)
@@ -79,6 +107,7 @@ def new_canvas(buffer: io.BytesIO, paper: Paper, info: DocInfo, *, duplex: str |
     rl_config.useA85 = 0  # binary streams: smaller, and reportlab's pure-Python ASCII85 is slow
     c = Canvas(buffer, pagesize=(pt(paper.width_mm), pt(paper.height_mm)), invariant=1, pageCompression=1,
                pdfVersion=(1, 6), initialFontName="Sans", initialFontSize=8)
+    without_dates(c)
     c.setTitle(info.title)
     c.setAuthor("Trailwright")
     c.setSubject(info.subject)

@@ -50,14 +50,18 @@ def _fold_line(c: Canvas, plan: SheetPlan, settings: PublishSettings) -> None:
     x = plan.fold_x
     top = plan.paper.height_mm - settings.margin_mm
     bottom = settings.margin_mm + settings.footer_mm
+    label = "fold here, glue, then cut"
     c.saveState()
+    c.setFont("Sans", 6)
+    length = c.stringWidth(label, "Sans", 6) / pt(1)
     c.setStrokeColor(SOFT)
     c.setLineWidth(0.5)
     c.setDash(4, 2.5)
-    c.line(pt(x), pt(bottom), pt(x), pt(top))
+    c.line(pt(x), pt(bottom), pt(x), pt(top - length - 2))  # the label, inside the margin, runs down the line
     c.setFillColor(SOFT)
-    c.setFont("Sans", 6)
-    c.drawCentredString(pt(x), pt(top + 1.5), "fold here, glue, then cut")
+    c.translate(pt(x), pt(top))
+    c.rotate(-90)
+    c.drawString(0, -pt(0.75), label)
     c.restoreState()
 
 
