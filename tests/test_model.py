@@ -156,6 +156,8 @@ FULL = [["N", "S"], ["NE", "SE", "SW"], ["NW"]]
     [
         ([{"id": "1", "front": [["N", "X"], ["NE", "SE", "S", "SW", "NW"]], "back": FULL}],
          "tile '1' front: unknown direction 'X'"),
+        ([{"id": "1", "front": [[["N"]], ["NE", "SE", "S", "SW", "NW"]], "back": FULL}],
+         "tile '1' front: unknown direction ['N']"),
         ([{"id": "1", "front": [["N", "S"], ["NE", "SE", "SW"]], "back": FULL}],
          "tile '1' front: direction NW missing"),
         ([{"id": "1", "front": FULL, "back": [["N", "S"], ["N", "NE", "SE", "SW", "NW"]]}],

@@ -102,7 +102,7 @@ class Side:
             if not trail:
                 raise TrailwrightError("empty trail")
             for name in trail:
-                if name not in DIRECTION_INDEX:
+                if not isinstance(name, str) or name not in DIRECTION_INDEX:
                     raise TrailwrightError(
                         f"unknown direction {name!r} (expected one of {' '.join(DIRECTIONS)})"
                     )
