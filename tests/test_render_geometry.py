@@ -231,12 +231,41 @@ def test_bleed_grows_the_root_and_carries_ground_and_trails_to_its_edge():
             assert hit.length == pytest.approx(STYLE.trail_width_mm, abs=0.05)
 
 
-def test_no_line_is_thinner_than_a_quarter_point():
-    widths = set()
-    for side in DESIGNS:
-        svg = render_side(Tile("12", side, side), "back", STYLE, bleed_mm=3)
-        widths |= {float(w) for w in re.findall(r'stroke-width="([0-9.]+)"', svg)}
-    assert min(widths) >= 0.25 * MM_PER_PT - 1e-3
+EDGE_STYLES = {
+    "default": "",
+    # the smallest tile, the narrowest trail and the thinnest lines allowed
+    "thinnest": "[tile]\nwidth_mm = 15\n[trail]\nwidth = 0.06\nedge_pt = 0.25\n[bridge]\nrail_pt = 0.25\n"
+                "plank_pt = 0.25\n[board]\nslot_edge_pt = 0.25\n[label]\nshow = false\n",
+    # the smallest tile and narrowest trail with the widest verges they leave room for
+    "widest-verge": "[tile]\nwidth_mm = 15\n[trail]\nwidth = 0.06\nedge_pt = 1.15\n[label]\nshow = false\n",
+    # the largest tile and widest trail with the widest lines allowed
+    "largest": "[tile]\nwidth_mm = 300\n[trail]\nwidth = 0.105\nedge_pt = 10\n[bridge]\nrail_pt = 10\n"
+               "plank_pt = 10\n[board]\nslot_edge_pt = 10\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_STYLES))
+def test_no_line_is_thinner_than_a_quarter_point(name, tmp_path, classic, random20):
+    from generator.render import render_board, render_preview
+
+    path = tmp_path / f"{name}.toml"
+    path.write_text(EDGE_STYLES[name])
+    style = load_style(path)
+    svgs = [render_side(Tile("12", side, side), "back", style, bleed_mm=3) for side in DESIGNS]
+    svgs += [render_board(classic, style), render_preview(random20, classic, style, seed=3)]
+    assert min(w for svg in svgs for w in stroke_widths(svg)) >= 0.25 * MM_PER_PT - 1e-3, name
+
+
+def stroke_widths(svg: str) -> list[float]:
+    """Every stroke width in an SVG, negative ones included."""
+    found = re.findall(r'stroke-width="(-?[0-9.]+(?:e-?[0-9]+)?)"', svg)
+    assert len(found) == svg.count('stroke-width="'), "a stroke width the pattern cannot read"
+    return [float(w) for w in found]
+
+
+def test_the_width_reader_sees_negative_widths():
+    unchecked = replace(STYLE, trail_edge_pt=10)  # what load_style now refuses
+    assert min(stroke_widths(side_svg(DESIGNS[0], unchecked))) == pytest.approx(6.35 - 2 * 10 * MM_PER_PT, abs=1e-3)
 
 
 def test_a_drawing_does_not_hang_on_the_last_bits_of_floating_point(monkeypatch):
