@@ -288,3 +288,49 @@ def test_a_drawing_does_not_hang_on_the_last_bits_of_floating_point(monkeypatch)
         geometry.clear_caches()
         assert [layout_side(s, width) for s in symmetric] == plain
     geometry.clear_caches()
+
+
+GAME_CRAFTER_WIDTHS_MM = {"large": 95.25, "medium": 63.5, "small": 50.8, "mini": 31.75}  # publish/profiles.toml
+# too crowded for "120 front" even at 4 pt on the mini hex: refused loudly, never dropped
+NO_ROOM = {("mini", "120", "N-NE-SE-S-SW-NW"), ("mini", "120", "N-NE-S-SW | SE-NW"),
+           ("mini", "120", "N-SE-SW | NE-S-NW"), ("mini", "120", "N-S | NE-SW | SE-NW")}
+
+
+@pytest.mark.parametrize("product", sorted(GAME_CRAFTER_WIDTHS_MM))
+@pytest.mark.parametrize("tile_id", ["7", "120"])
+def test_every_design_gets_a_label_in_the_safe_zone_clear_of_the_art(product, tile_id):
+    from generator.errors import TrailwrightError
+    from generator.render.tiles import SAFE_ZONE_MM, label_box
+
+    style = replace(STYLE, tile_width_mm=GAME_CRAFTER_WIDTHS_MM[product])
+    safe = hexagon(style.tile_width_mm / 2).buffer(-SAFE_ZONE_MM, join_style="mitre")
+    refused = set()
+    for side in DESIGNS:
+        try:
+            svg = render_side(Tile(tile_id, side, side), "front", style)
+        except TrailwrightError as err:
+            assert f"tile {tile_id} front: no room for the label" in str(err)
+            refused.add((product, tile_id, str(side)))
+            continue
+        trails, decks, _, root = drawn(svg)
+        text = root.find(f"{SVG}text")
+        assert text is not None and text.text == f"{tile_id} front", side
+        x, y, angle = map(float, re.match(r"translate\(([-0-9.]+) ([-0-9.]+)\) rotate\(([-0-9.]+)\)",
+                                          text.get("transform")).groups())
+        size = float(text.get("font-size"))
+        assert size >= 4 * MM_PER_PT - 1e-3
+        box = Polygon(label_box(x, y, angle, size, text.text))
+        assert safe.buffer(1e-3).contains(box), (product, side)
+        art = unary_union([t for t, _ in trails.values()] + decks)
+        assert box.distance(art) > 0.1, (product, side)
+    assert refused == {r for r in NO_ROOM if r[:2] == (product, tile_id)}
+
+
+def test_a_large_font_shrinks_to_fit_and_a_hopeless_label_is_refused_by_name():
+    from generator.errors import TrailwrightError
+
+    side = Side.of([[0, 3], [1, 4], [2, 5]])
+    svg = render_side(Tile("120", side, side), "front", replace(STYLE, label_font_size_pt=12))
+    assert 4 * MM_PER_PT - 1e-3 <= float(drawn(svg)[3].find(f"{SVG}text").get("font-size")) < 12 * MM_PER_PT
+    with pytest.raises(TrailwrightError, match=r"tile Lighthouse-of-the-north front: no room .* 31\.75 mm tile"):
+        render_side(Tile("Lighthouse-of-the-north", side, side), "front", replace(STYLE, tile_width_mm=31.75))
