@@ -6,7 +6,7 @@ import re
 from PIL import Image
 
 from generator.cli import main
-from generator.cli.render import side_file_name
+from generator.cli.render import id_width, side_file_name
 from tests.conftest import EXAMPLES
 
 EXAMPLE = str(EXAMPLES / "random-20.json")
@@ -41,6 +41,25 @@ def test_file_names_are_padded_and_safe():
     assert side_file_name("7", "front") == "tile-07-front.svg"
     assert side_file_name("7", "back", 3) == "tile-007-back.svg"
     assert side_file_name("a/b c", "back") == "tile-a_b_c-back.svg"
+
+
+def test_numeric_ids_are_padded_only_to_the_longest_numeric_id():
+    assert id_width(str(i) for i in range(1, 21)) == 2
+    assert id_width(["7", "120"]) == 3
+    assert id_width(["7", "Hut-7a", "Lighthouse"]) == 2
+    assert id_width(["Hut-7a"]) == 2
+
+
+def test_a_named_tile_does_not_widen_the_numbers(capsys, tmp_path):
+    data = json.loads(open(EXAMPLE, encoding="utf-8").read())
+    data["tiles"][19]["id"] = "Hut-7a"
+    tileset = tmp_path / "named.json"
+    tileset.write_text(json.dumps(data), encoding="utf-8")
+    out = tmp_path / "out"
+    assert run(capsys, "render", str(tileset), "--out", str(out), "--no-labels")[0] == 0
+    names = {p.name for p in out.iterdir()}
+    assert {"tile-07-front.svg", "tile-19-back.svg", "tile-Hut-7a-front.svg"} <= names
+    assert not any(n.startswith("tile-0000") for n in names)
 
 
 def test_render_without_labels(capsys, tmp_path):

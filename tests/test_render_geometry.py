@@ -231,12 +231,41 @@ def test_bleed_grows_the_root_and_carries_ground_and_trails_to_its_edge():
             assert hit.length == pytest.approx(STYLE.trail_width_mm, abs=0.05)
 
 
-def test_no_line_is_thinner_than_a_quarter_point():
-    widths = set()
-    for side in DESIGNS:
-        svg = render_side(Tile("12", side, side), "back", STYLE, bleed_mm=3)
-        widths |= {float(w) for w in re.findall(r'stroke-width="([0-9.]+)"', svg)}
-    assert min(widths) >= 0.25 * MM_PER_PT - 1e-3
+EDGE_STYLES = {
+    "default": "",
+    # the smallest tile, the narrowest trail and the thinnest lines allowed
+    "thinnest": "[tile]\nwidth_mm = 15\n[trail]\nwidth = 0.06\nedge_pt = 0.25\n[bridge]\nrail_pt = 0.25\n"
+                "plank_pt = 0.25\n[board]\nslot_edge_pt = 0.25\n[label]\nshow = false\n",
+    # the smallest tile and narrowest trail with the widest verges they leave room for
+    "widest-verge": "[tile]\nwidth_mm = 15\n[trail]\nwidth = 0.06\nedge_pt = 1.15\n[label]\nshow = false\n",
+    # the largest tile and widest trail with the widest lines allowed
+    "largest": "[tile]\nwidth_mm = 300\n[trail]\nwidth = 0.105\nedge_pt = 10\n[bridge]\nrail_pt = 10\n"
+               "plank_pt = 10\n[board]\nslot_edge_pt = 10\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_STYLES))
+def test_no_line_is_thinner_than_a_quarter_point(name, tmp_path, classic, random20):
+    from generator.render import render_board, render_preview
+
+    path = tmp_path / f"{name}.toml"
+    path.write_text(EDGE_STYLES[name])
+    style = load_style(path)
+    svgs = [render_side(Tile("12", side, side), "back", style, bleed_mm=3) for side in DESIGNS]
+    svgs += [render_board(classic, style), render_preview(random20, classic, style, seed=3)]
+    assert min(w for svg in svgs for w in stroke_widths(svg)) >= 0.25 * MM_PER_PT - 1e-3, name
+
+
+def stroke_widths(svg: str) -> list[float]:
+    """Every stroke width in an SVG, negative ones included."""
+    found = re.findall(r'stroke-width="(-?[0-9.]+(?:e-?[0-9]+)?)"', svg)
+    assert len(found) == svg.count('stroke-width="'), "a stroke width the pattern cannot read"
+    return [float(w) for w in found]
+
+
+def test_the_width_reader_sees_negative_widths():
+    unchecked = replace(STYLE, trail_edge_pt=10)  # what load_style now refuses
+    assert min(stroke_widths(side_svg(DESIGNS[0], unchecked))) == pytest.approx(6.35 - 2 * 10 * MM_PER_PT, abs=1e-3)
 
 
 def test_a_drawing_does_not_hang_on_the_last_bits_of_floating_point(monkeypatch):
@@ -259,3 +288,49 @@ def test_a_drawing_does_not_hang_on_the_last_bits_of_floating_point(monkeypatch)
         geometry.clear_caches()
         assert [layout_side(s, width) for s in symmetric] == plain
     geometry.clear_caches()
+
+
+GAME_CRAFTER_WIDTHS_MM = {"large": 95.25, "medium": 63.5, "small": 50.8, "mini": 31.75}  # publish/profiles.toml
+# too crowded for "120 front" even at 4 pt on the mini hex: refused loudly, never dropped
+NO_ROOM = {("mini", "120", "N-NE-SE-S-SW-NW"), ("mini", "120", "N-NE-S-SW | SE-NW"),
+           ("mini", "120", "N-SE-SW | NE-S-NW"), ("mini", "120", "N-S | NE-SW | SE-NW")}
+
+
+@pytest.mark.parametrize("product", sorted(GAME_CRAFTER_WIDTHS_MM))
+@pytest.mark.parametrize("tile_id", ["7", "120"])
+def test_every_design_gets_a_label_in_the_safe_zone_clear_of_the_art(product, tile_id):
+    from generator.errors import TrailwrightError
+    from generator.render.tiles import SAFE_ZONE_MM, label_box
+
+    style = replace(STYLE, tile_width_mm=GAME_CRAFTER_WIDTHS_MM[product])
+    safe = hexagon(style.tile_width_mm / 2).buffer(-SAFE_ZONE_MM, join_style="mitre")
+    refused = set()
+    for side in DESIGNS:
+        try:
+            svg = render_side(Tile(tile_id, side, side), "front", style)
+        except TrailwrightError as err:
+            assert f"tile {tile_id} front: no room for the label" in str(err)
+            refused.add((product, tile_id, str(side)))
+            continue
+        trails, decks, _, root = drawn(svg)
+        text = root.find(f"{SVG}text")
+        assert text is not None and text.text == f"{tile_id} front", side
+        x, y, angle = map(float, re.match(r"translate\(([-0-9.]+) ([-0-9.]+)\) rotate\(([-0-9.]+)\)",
+                                          text.get("transform")).groups())
+        size = float(text.get("font-size"))
+        assert size >= 4 * MM_PER_PT - 1e-3
+        box = Polygon(label_box(x, y, angle, size, text.text))
+        assert safe.buffer(1e-3).contains(box), (product, side)
+        art = unary_union([t for t, _ in trails.values()] + decks)
+        assert box.distance(art) > 0.1, (product, side)
+    assert refused == {r for r in NO_ROOM if r[:2] == (product, tile_id)}
+
+
+def test_a_large_font_shrinks_to_fit_and_a_hopeless_label_is_refused_by_name():
+    from generator.errors import TrailwrightError
+
+    side = Side.of([[0, 3], [1, 4], [2, 5]])
+    svg = render_side(Tile("120", side, side), "front", replace(STYLE, label_font_size_pt=12))
+    assert 4 * MM_PER_PT - 1e-3 <= float(drawn(svg)[3].find(f"{SVG}text").get("font-size")) < 12 * MM_PER_PT
+    with pytest.raises(TrailwrightError, match=r"tile Lighthouse-of-the-north front: no room .* 31\.75 mm tile"):
+        render_side(Tile("Lighthouse-of-the-north", side, side), "front", replace(STYLE, tile_width_mm=31.75))

@@ -116,9 +116,12 @@ def _stable(svg: str) -> str:
 
 def _golden(name: str, svg: str) -> None:
     path = GOLDEN / f"{name}.svg"
-    if REFRESH or not path.exists():
+    if REFRESH:
         GOLDEN.mkdir(exist_ok=True)
         path.write_text(_stable(svg), encoding="utf-8")
+    if not path.exists():
+        pytest.fail(f"{path.name} is missing: look at the drawing, then write it with "
+                    f"TRAILWRIGHT_REFRESH_GOLDEN=1 pytest tests/test_render_output.py")
     assert _stable(svg) == path.read_text(encoding="utf-8"), f"{path.name} changed (TRAILWRIGHT_REFRESH_GOLDEN=1)"
 
 
@@ -130,6 +133,19 @@ def test_golden_sides(name):
 
 def test_golden_board(classic):
     _golden("board-classic", render_board(classic, STYLE))
+
+
+def test_a_missing_golden_fails_rather_than_writing_itself(monkeypatch, tmp_path):
+    import tests.test_render_output as me
+
+    monkeypatch.setattr(me, "GOLDEN", tmp_path)
+    monkeypatch.setattr(me, "REFRESH", False)
+    with pytest.raises(pytest.fail.Exception, match="TRAILWRIGHT_REFRESH_GOLDEN=1"):
+        _golden("nowhere", "<svg/>")
+    assert not (tmp_path / "nowhere.svg").exists()
+    monkeypatch.setattr(me, "REFRESH", True)
+    _golden("nowhere", "<svg/>")
+    assert (tmp_path / "nowhere.svg").read_text(encoding="utf-8") == "<svg/>"
 
 
 def test_same_input_same_bytes_and_no_ids(random20):

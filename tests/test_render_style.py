@@ -49,6 +49,34 @@ def test_bad_style_files_name_the_file_key_and_value(tmp_path, text, message):
     assert "\n" not in str(err.value)
 
 
+@pytest.mark.parametrize("text, message", [
+    ("[trail]\nedge_pt = 10\n", "tile.width_mm = 63.5, trail.width = 0.1, trail.edge_pt = 10 make the trail's inner fill"
+                                 " -2.000 pt wide: expected at least 0.25 pt"),
+    ("[tile]\nwidth_mm = 15\n[trail]\nwidth = 0.06\n", "tile.width_mm = 15, trail.width = 0.06, trail.edge_pt = 1.6 "
+                                                      "make the trail's inner fill -0.649 pt wide"),
+])
+def test_keys_that_together_make_a_line_too_thin_are_named(tmp_path, text, message):
+    path = tmp_path / "thin.toml"
+    path.write_text(text)
+    with pytest.raises(TrailwrightError) as err:
+        load_style(path)
+    assert str(err.value).startswith(f"{path}: {message}")
+    assert "\n" not in str(err.value)
+
+
+def test_every_derived_line_of_an_accepted_style_is_at_least_a_quarter_point(tmp_path):
+    from generator.render.style import MM_PER_PT
+
+    path = tmp_path / "edge.toml"
+    # the narrowest trail allowed with the widest verges it leaves room for
+    path.write_text("[tile]\nwidth_mm = 30\n[trail]\nwidth = 0.06\nedge_pt = 2.4\n")
+    style = load_style(path)
+    assert style.trail_width_mm - 2 * style.trail_edge_pt * MM_PER_PT >= MIN_LINE_PT * MM_PER_PT - 1e-9
+    path.write_text("[tile]\nwidth_mm = 30\n[trail]\nwidth = 0.06\nedge_pt = 2.5\n")
+    with pytest.raises(TrailwrightError, match="inner fill"):
+        load_style(path)
+
+
 def test_a_missing_style_file_is_a_clear_error(tmp_path):
     with pytest.raises(TrailwrightError, match="cannot read style"):
         load_style(tmp_path / "nope.toml")

@@ -39,6 +39,11 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
+def id_width(ids) -> int:
+    """How wide numeric ids are padded: the longest all-digit id, at least 2 (other ids never count)."""
+    return max([2] + [len(i) for i in ids if i.isdigit()])
+
+
 def side_file_name(tile_id: str, face: str, width: int = 2) -> str:
     """``tile-07-front.svg``: numeric ids padded, anything else made safe for a file name."""
     safe = tile_id.zfill(width) if tile_id.isdigit() else re.sub(r"[^A-Za-z0-9_.-]+", "_", tile_id)
@@ -58,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
     out = Path(args.out)
-    width = max(2, max(len(t.id) for t in tileset))
+    width = id_width(t.id for t in tileset)
     label = False if args.no_labels else None
     files = {}
     for tile in tileset:

@@ -173,5 +173,27 @@ def load_style(path: str | Path | None = None) -> Style:
         if not check(values[name]):
             table, key = name.split("_", 1)
             raise TrailwrightError(f"{table}.{key} = {values[name]!r}: expected {expected}", origin[name])
+    _check_together(values, origin)
     values["preview_highlight"] = tuple(values["preview_highlight"])
     return Style(**values)
+
+
+def _check_together(values: dict[str, Any], origin: dict[str, str]) -> None:
+    """Keys that are fine alone but not together: every derived line at least ``MIN_LINE_PT``.
+
+    The trail's sand is its drawn width less a verge on each side (on tiles, the board and
+    previews); its dead-end bar is a third of its width.
+    """
+    trail_pt = values["trail_width"] * values["tile_width_mm"] / MM_PER_PT
+    derived = [
+        (trail_pt - 2 * values["trail_edge_pt"], "the trail's inner fill",
+         ("tile_width_mm", "trail_width", "trail_edge_pt")),
+        (0.34 * trail_pt, "the dead end's bar", ("tile_width_mm", "trail_width")),
+    ]
+    for width, what, names in derived:
+        if width < MIN_LINE_PT - 1e-9:
+            given = ", ".join(f"{n.split('_', 1)[0]}.{n.split('_', 1)[1]} = {values[n]!r}" for n in names)
+            sources = [origin[n] for n in names]
+            source = next((s for s in sources if s != "the default style"), sources[0])
+            raise TrailwrightError(f"{given} make {what} {width:.3f} pt wide: expected at least {MIN_LINE_PT} pt",
+                                   source)

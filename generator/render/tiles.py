@@ -18,6 +18,7 @@ import math
 from functools import lru_cache
 
 from generator import __version__
+from generator.errors import TrailwrightError
 from generator.model import Side, Tile
 from generator.render.geometry import APOTHEM, SideLayout, layout_side, sample
 from generator.render.style import MM_PER_PT, Style
@@ -130,42 +131,118 @@ def _trail_area(side: Side, width: float):
     return unary_union(parts)
 
 
-def _label_spot(side: Side, style: Style, text: str) -> tuple[float, float, float] | None:
-    """Where a label fits (x, y, degrees) in tile units: along an edge, inside the safe zone, clear of trails."""
-    import numpy as np
+def _bridge_area(side: Side, width: float):
+    """Every bridge's gap, shadow and deck, in tile units, as one shapely shape (it overhangs the trails)."""
     from shapely.geometry import Polygon
+    from shapely.ops import unary_union
+
+    layout = layout_side(side, width)
+    parts = []
+    for b in layout.bridges:
+        half_l, half_w = layout.deck_length(b) / 2, layout.deck_width() / 2
+        gap, shadow = 0.16 * width, 0.2 * width
+        for x0, y0, x1, y1, (sx, sy) in ((-half_l, -half_w - gap, half_l, half_w + gap, (0.0, 0.0)),
+                                         (-half_l + 0.1 * width, -half_w, half_l - 0.1 * width, half_w,
+                                          (0.6 * shadow, shadow))):
+            parts.append(Polygon([(b.centre[0] + sx + x, b.centre[1] + sy + y) for x, y in
+                                  (_rotate(p, b.angle) for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))]))
+    return unary_union(parts)
+
+
+@lru_cache(maxsize=1024)
+def _keep_off(side: Side, width: float):
+    """What a label keeps clear of (tile units): trails, stubs and bridges, with a little air."""
+    import shapely
+
+    area = _trail_area(side, width).union(_bridge_area(side, width)).buffer(0.025)
+    shapely.prepare(area)
+    return area
+
+
+def label_box(x: float, y: float, angle: float, size: float, text: str) -> list[tuple[float, float]]:
+    """The estimated box of a label's text (any unit): 0.6 em a character, 0.75 em above the baseline, 0.075 below."""
+    half = 0.3 * size * len(text)
+    return [(x + p[0], y + p[1]) for p in (_rotate(q, math.radians(angle)) for q in
+                                           ((-half, -0.75 * size), (half, -0.75 * size), (half, 0.075 * size),
+                                            (-half, 0.075 * size)))]
+
+
+def _first_spot(side: Side, style: Style, text: str, size: float, wide: bool) -> tuple[float, float, float] | None:
+    """The first spot (x, y, degrees) in tile units for a label ``size`` tile units tall, or None.
+
+    Tried first: near the corners along an edge, hugging the safe zone, the bottom edge first.
+    With ``wide``, then every spot along every edge and stepping inward into open ground.
+    """
+    import numpy as np
+    import shapely
 
     from generator.render.geometry import boundary_gap
 
     scale = style.tile_width_mm / 2
-    size = style.label_font_size_pt * MM_PER_PT / scale
     length = 0.6 * size * len(text)
     inset = SAFE_ZONE_MM / scale
-    area = _trail_area(side, round(2 * style.trail_width, 6)).buffer(0.025)
-    for d in (3, 0, 2, 4, 1, 5):  # the bottom edge first
-        upright = d in (2, 3, 4)
-        along = np.array([math.cos(math.radians(60 * d)), math.sin(math.radians(60 * d))])
-        normal = np.array([math.sin(math.radians(60 * d)), -math.cos(math.radians(60 * d))])
-        if upright:
-            along = -along
-        base = APOTHEM - inset - (0.0 if upright else size * 0.75)
-        for towards in (-1, 1):
-            for k in range(12):
-                offset = towards * (0.48 - 0.025 * k - length / 2)
+    area = _keep_off(side, round(2 * style.trail_width, 6))
+    if wide:
+        offsets = [0.025 * k for k in range(-24, 25)]
+        steps = [0.03 * k for k in range(0, 30)]
+    else:
+        offsets, steps = None, [0.0]
+    spots, boxes = [], []
+    for step in steps:
+        for d in (3, 0, 2, 4, 1, 5):  # the bottom edge first
+            upright = d in (2, 3, 4)
+            along = np.array([math.cos(math.radians(60 * d)), math.sin(math.radians(60 * d))])
+            normal = np.array([math.sin(math.radians(60 * d)), -math.cos(math.radians(60 * d))])
+            if upright:
+                along = -along
+            base = APOTHEM - inset - (0.0 if upright else size * 0.75) - step
+            if offsets is None:
+                tries = [towards * (0.48 - 0.025 * k - length / 2) for towards in (-1, 1) for k in range(12)]
+            else:
+                tries = sorted(offsets, key=lambda o: (-abs(o), o))  # nearer the corners first
+            angle = math.degrees(math.atan2(along[1], along[0]))
+            flip = 1 if upright else -1
+            corner = np.array([along * sx * length / 2 + normal * sy * size * 0.75 * flip
+                               for sx, sy in ((-1, 0.1), (1, 0.1), (1, -1.0), (-1, -1.0))])
+            for offset in tries:
                 centre = normal * base + along * offset
-                corners = [centre + along * sx * length / 2 + normal * sy * size * 0.75 * (1 if upright else -1)
-                           for sx, sy in ((-1, 0.1), (1, 0.1), (1, -1.0), (-1, -1.0))]
-                if min(boundary_gap(np.array(corners))) < inset - 1e-9:
-                    continue
-                if not Polygon(corners).intersects(area):
-                    angle = math.degrees(math.atan2(along[1], along[0]))
-                    return float(centre[0]), float(centre[1]), angle
+                spots.append((float(centre[0]), float(centre[1]), angle))
+                boxes.append(centre + corner)
+    boxes = np.array(boxes)
+    inside = boundary_gap(boxes.reshape(-1, 2)).reshape(len(boxes), 4).min(axis=1) >= inset - 1e-9
+    keep = np.flatnonzero(inside)
+    if not len(keep):
+        return None
+    hits = shapely.intersects(area, shapely.polygons(boxes[keep]))
+    clear = keep[~hits]
+    return spots[clear[0]] if len(clear) else None
+
+
+MIN_LABEL_PT = 4.0  # labels shrink in half-point steps down to this before a side is refused
+
+
+def _label_spot(side: Side, style: Style, text: str) -> tuple[float, float, float, float] | None:
+    """Where a label fits (x, y, degrees, font size in pt), in tile units: inside the safe zone, clear of the art.
+
+    The style's size near a corner first (as always), then anywhere along or inside an edge, then
+    smaller sizes in half points down to ``MIN_LABEL_PT``.
+    """
+    scale = style.tile_width_mm / 2
+    sizes = [style.label_font_size_pt]
+    while sizes[-1] - 0.5 >= MIN_LABEL_PT - 1e-9:
+        sizes.append(sizes[-1] - 0.5)
+    for i, pt in enumerate(sizes):
+        size = pt * MM_PER_PT / scale
+        for wide in ((False, True) if i == 0 else (True,)):
+            spot = _first_spot(side, style, text, size, wide)
+            if spot is not None:
+                return (*spot, pt)
     return None
 
 
-def _label(spot: tuple[float, float, float], style: Style, text: str, scale: float) -> str:
-    x, y, angle = spot
-    size = style.label_font_size_pt * MM_PER_PT
+def _label(spot: tuple[float, float, float, float], style: Style, text: str, scale: float) -> str:
+    x, y, angle, pt = spot
+    size = pt * MM_PER_PT
     return (f'<text x="0" y="0" transform="translate({num(scale * x)} {num(scale * y)}) rotate({num(angle)})" '
             f'font-family="{escape(style.label_font_family)}" font-size="{num(size)}" fill="{style.label_colour}" '
             f'text-anchor="middle">{escape(text)}</text>')
@@ -248,10 +325,14 @@ def render_side(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.0, l
     show_label = style.label_show if label is None else label
     text = f"{tile.id} {face}"
     spot = _label_spot(side, style, text) if show_label else None
+    if show_label and spot is None:
+        raise TrailwrightError(f"tile {tile.id} {face}: no room for the label {text!r} on a {num(w)} mm tile, even at "
+                               f"{num(min(MIN_LABEL_PT, style.label_font_size_pt))} pt (use a shorter id, a larger "
+                               f"tile, or turn labels off: [label] show = false or --no-labels)")
     if style.tile_texture:
         avoid = [(0.78 * math.cos(math.radians(60 * k)), 0.78 * math.sin(math.radians(60 * k))) for k in range(6)]
         if spot is not None:
-            size = style.label_font_size_pt * MM_PER_PT / scale
+            size = spot[3] * MM_PER_PT / scale
             reach = 0.3 * size * len(text)
             angle = math.radians(spot[2])
             avoid += [(spot[0] + t * reach * math.cos(angle), spot[1] + t * reach * math.sin(angle))
