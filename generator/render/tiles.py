@@ -218,6 +218,11 @@ def _first_spot(side: Side, style: Style, text: str, size: float, wide: bool) ->
     return spots[clear[0]] if len(clear) else None
 
 
+def label_texts(tile_id: str, face: str) -> tuple[str, str]:
+    """A side's label, long then short: ``("7 front", "7F")``."""
+    return f"{tile_id} {face}", f"{tile_id}{face[0].upper()}"
+
+
 MIN_LABEL_PT = 4.0  # labels shrink in half-point steps down to this before a side is refused
 
 
@@ -323,8 +328,12 @@ def render_side(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.0, l
         f'<polygon points="{points(hexagon_points(grown))}" fill="{ground}"/>',
     ]
     show_label = style.label_show if label is None else label
-    text = f"{tile.id} {face}"
-    spot = _label_spot(side, style, text) if show_label else None
+    spot = None
+    if show_label:  # "120 front", or "120F" where the long form has no room
+        for text in label_texts(tile.id, face):
+            spot = _label_spot(side, style, text)
+            if spot is not None:
+                break
     if show_label and spot is None:
         raise TrailwrightError(f"tile {tile.id} {face}: no room for the label {text!r} on a {num(w)} mm tile, even at "
                                f"{num(min(MIN_LABEL_PT, style.label_font_size_pt))} pt (use a shorter id, a larger "
