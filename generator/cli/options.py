@@ -33,3 +33,13 @@ def add_board_option(parser: argparse.ArgumentParser) -> None:
         "--board", default="classic", metavar="NAME|FILE",
         help="a built-in board (classic, hexagon37) or a board TOML file (default: classic)",
     )
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows an option's default, unless its help already names one or there is none to show."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if "default" in text or any(action.default is v for v in (None, False, argparse.SUPPRESS)):
+            return text
+        return super()._get_help_string(action)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from generator.cli.options import add_board_option, non_negative_int, positive_int
+from generator.cli.options import HelpFormatter, add_board_option, non_negative_int, positive_int
 
 
 def register(sub) -> None:
@@ -15,7 +15,7 @@ def register(sub) -> None:
         help="draw random layouts of the tiles on the board (SVG and PNG)",
         description="Draw the layouts the scorer samples from SEED on the board, painting what each landmark "
                     "reaches in its own colour; writes OUT (SVG) and the same name with .png.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
     add_board_option(p)

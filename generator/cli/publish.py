@@ -6,7 +6,7 @@ import argparse
 import os
 from pathlib import Path
 
-from generator.cli.options import add_board_option, positive_int
+from generator.cli.options import HelpFormatter, add_board_option, positive_int
 
 SOURCE_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"  # the checkout's own templates
 
@@ -25,7 +25,7 @@ def register(sub) -> None:
         description="Render a tile set and its board and publish everything into OUT: print/ (duplex and "
                     "fold-over tile sheets, the board, the rules) and manufacturer/ (per-face art, die line, "
                     "manifest, zip).",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
     add_board_option(p)

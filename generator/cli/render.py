@@ -6,7 +6,7 @@ import argparse
 import re
 from pathlib import Path
 
-from generator.cli.options import add_board_option
+from generator.cli.options import HelpFormatter, add_board_option
 
 
 def non_negative_mm(text: str) -> float:
@@ -26,7 +26,7 @@ def register(sub) -> None:
         "render",
         help="draw every tile side and the board as print-ready SVG",
         description="Write tile-<id>-front.svg and tile-<id>-back.svg for every tile, and board.svg, in mm.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
     add_board_option(p)

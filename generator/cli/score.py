@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from generator.cli.options import add_board_option, non_negative_int, positive_int
+from generator.cli.options import HelpFormatter, add_board_option, non_negative_int, positive_int
 
 
 def register(sub) -> None:
@@ -14,7 +14,7 @@ def register(sub) -> None:
         "score",
         help="score a tile set with the article's Monte-Carlo fitness",
         description="Score a tile set on random layouts of a board (the article's scoreTiles).",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
     add_board_option(p)
