@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -35,17 +36,25 @@ def layout_art(style) -> SideArt:
     return art
 
 
+# cairo draws text through FreeType faces it shares between surfaces; two threads drawing at once
+# crashed the publish stage now and then (a segfault), so every cairosvg call takes this lock
+CAIRO_LOCK = threading.Lock()
+
+
 def render_pixels(svg: str, width_px: int, height_px: int, background: str | None = "white") -> Image.Image:
     """SVG text drawn at exactly ``width_px`` × ``height_px``: RGB on ``background``, or RGBA when None."""
     from cairosvg.parser import Tree
     from cairosvg.surface import PNGSurface
 
-    surface = PNGSurface(Tree(bytestring=svg.encode("utf-8")), io.BytesIO(), 96, output_width=width_px,
-                         output_height=height_px)
-    surface.cairo.flush()
-    stride = surface.cairo.get_stride()
-    image = Image.frombuffer("RGBA", (surface.cairo.get_width(), surface.cairo.get_height()),
-                             bytes(surface.cairo.get_data()), "raw", "BGRa", stride, 1)
+    with CAIRO_LOCK:
+        surface = PNGSurface(Tree(bytestring=svg.encode("utf-8")), io.BytesIO(), 96, output_width=width_px,
+                             output_height=height_px)
+        surface.cairo.flush()
+        stride = surface.cairo.get_stride()
+        size = (surface.cairo.get_width(), surface.cairo.get_height())
+        data = bytes(surface.cairo.get_data())
+        surface.cairo.finish()
+    image = Image.frombuffer("RGBA", size, data, "raw", "BGRa", stride, 1)
     if image.size != (width_px, height_px):
         image = image.resize((width_px, height_px), Image.LANCZOS)
     if background is None:

@@ -23,7 +23,7 @@ from pypdf.generic import ArrayObject, FloatObject, NameObject
 
 from generator import __version__
 from generator.model import FACES, TileSet
-from generator.publish.art import ArtCache, SideArt, png_bytes
+from generator.publish.art import CAIRO_LOCK, ArtCache, SideArt, png_bytes
 from generator.publish.impose import reproducible
 from generator.publish.layout import hex_corners, hex_height
 from generator.publish.pdf import DIELINE, DocInfo, new_canvas, pt
@@ -52,7 +52,8 @@ def _boxes(profile: Profile) -> tuple[list[float], list[float]]:
 
 def vector_pdf(svg: str, profile: Profile, info: dict[str, str]) -> bytes:
     """The framed art as a one-page vector PDF (cairosvg) with TrimBox and BleedBox set."""
-    raw = cairosvg.svg2pdf(bytestring=svg.encode("utf-8"))
+    with CAIRO_LOCK:
+        raw = cairosvg.svg2pdf(bytestring=svg.encode("utf-8"))
     reader = PdfReader(io.BytesIO(raw))
     writer = PdfWriter(clone_from=reader)
     trim, bleed = _boxes(profile)
