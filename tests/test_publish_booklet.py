@@ -120,6 +120,16 @@ def _render(folder):
     return bk.render_markup(folder, booklet_context(standin_sources(folder), load_settings()))
 
 
+def _edit_line(path, index: int, text: str, insert: bool = False) -> None:
+    """Replace (or insert before) line ``index`` (from 0) of a template file."""
+    lines = path.read_text().splitlines()
+    if insert:
+        lines.insert(index, text)
+    else:
+        lines[index] = text
+    path.write_text("\n".join(lines) + "\n")
+
+
 def test_the_shipped_templates_render_to_well_formed_markup():
     root = bk.parse_markup(_render(ROOT / "templates"), ROOT / "templates")
     assert root.tag == "booklet"
@@ -133,19 +143,13 @@ def test_a_missing_template_is_named(templates):
 
 
 def test_a_template_syntax_error_names_the_template_and_line(templates):
-    path = templates / "play.xml.j2"
-    lines = path.read_text().splitlines()
-    lines[2] = "{% if %}"
-    path.write_text("\n".join(lines) + "\n")
+    _edit_line(templates / "play.xml.j2", 2, "{% if %}")
     with pytest.raises(TrailwrightError, match=r"play\.xml\.j2: template error at line 3"):
         _render(templates)
 
 
 def test_an_undefined_name_names_the_template_and_line(templates):
-    path = templates / "bridges.xml.j2"
-    lines = path.read_text().splitlines()
-    lines[1] = "<p>{{ tiles.no_such_count }}</p>"
-    path.write_text("\n".join(lines) + "\n")
+    _edit_line(templates / "bridges.xml.j2", 1, "<p>{{ tiles.no_such_count }}</p>")
     with pytest.raises(TrailwrightError, match=r"bridges\.xml\.j2: template error at line 2: .*no_such_count"):
         _render(templates)
 
@@ -159,19 +163,13 @@ def test_malformed_markup_names_the_included_template_and_its_line(templates):
 
 
 def test_a_bad_token_names_the_included_template_and_its_line(templates):
-    path = templates / "play.xml.j2"
-    lines = path.read_text().splitlines()
-    lines[5] = "<p>salt & pepper</p>"
-    path.write_text("\n".join(lines) + "\n")
+    _edit_line(templates / "play.xml.j2", 5, "<p>salt & pepper</p>")
     with pytest.raises(TrailwrightError, match=r"play\.xml\.j2: template error at line 6: markup not well formed"):
         bk.parse_markup(_render(templates), templates)
 
 
 def test_an_unknown_element_names_the_template_and_line(templates):
-    path = templates / "bridges.xml.j2"
-    lines = path.read_text().splitlines()
-    lines.insert(4, "<marquee>hi</marquee>")
-    path.write_text("\n".join(lines) + "\n")
+    _edit_line(templates / "bridges.xml.j2", 4, "<marquee>hi</marquee>", insert=True)
     root = bk.parse_markup(_render(templates), templates)
     for el in [el for el in root if not el.get(bk.AT).startswith("bridges.xml.j2")]:
         root.remove(el)  # the blocks before need art; the unknown element comes before the bridges' thumbs

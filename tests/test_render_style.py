@@ -29,6 +29,15 @@ def test_a_style_file_overrides_only_what_it_names(tmp_path):
     assert load_style(str(path)) == style
 
 
+def _style_error(path, text: str) -> str:
+    """The one-line error that loading ``text`` as a style file gives."""
+    path.write_text(text)
+    with pytest.raises(TrailwrightError) as err:
+        load_style(path)
+    assert "\n" not in str(err.value)
+    return str(err.value)
+
+
 @pytest.mark.parametrize("text, message", [
     ("[tile]\nwidht_mm = 50\n", "unknown key tile.widht_mm"),
     ("[tiles]\nwidth_mm = 50\n", "unknown table [tiles]"),
@@ -41,12 +50,9 @@ def test_a_style_file_overrides_only_what_it_names(tmp_path):
 ])
 def test_bad_style_files_name_the_file_key_and_value(tmp_path, text, message):
     path = tmp_path / "bad.toml"
-    path.write_text(text)
-    with pytest.raises(TrailwrightError) as err:
-        load_style(path)
-    assert str(err.value).startswith(f"{path}: ")
-    assert message in str(err.value)
-    assert "\n" not in str(err.value)
+    error = _style_error(path, text)
+    assert error.startswith(f"{path}: ")
+    assert message in error
 
 
 @pytest.mark.parametrize("text, message", [
@@ -57,11 +63,7 @@ def test_bad_style_files_name_the_file_key_and_value(tmp_path, text, message):
 ])
 def test_keys_that_together_make_a_line_too_thin_are_named(tmp_path, text, message):
     path = tmp_path / "thin.toml"
-    path.write_text(text)
-    with pytest.raises(TrailwrightError) as err:
-        load_style(path)
-    assert str(err.value).startswith(f"{path}: {message}")
-    assert "\n" not in str(err.value)
+    assert _style_error(path, text).startswith(f"{path}: {message}")
 
 
 def test_every_derived_line_of_an_accepted_style_is_at_least_a_quarter_point(tmp_path):
