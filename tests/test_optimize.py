@@ -73,17 +73,45 @@ def test_mutate_changes_one_free_side_to_another_allowed_design(classic):
         assert int(child[t, f]) in problem.allowed
 
 
+def test_a_swap_exchanges_two_free_faces_and_keeps_the_designs_used(classic):
+    problem = small_problem(classic, pinned=("2", "7"))
+    rng = np.random.default_rng(4)
+    classes = start_classes(problem, rng)
+    for _ in range(200):
+        child, changes = mutate(problem, classes, rng, swap=1.0)
+        (t, f), (u, g) = changes
+        assert t != u and {t, u} <= set(problem.free)
+        assert (child[t, f], child[u, g]) == (classes[u, g], classes[t, f])
+        assert (child != classes).sum() == 2
+        assert sorted(child.ravel()) == sorted(classes.ravel())
+        assert static_counts(child)[:2] == static_counts(classes)[:2]  # bridges and dupScore
+        assert key(child) != key(classes)  # never a swap of whole tiles
+        classes = child
+
+
+def test_a_swap_of_two_faces_with_the_same_partner_is_never_proposed(classic):
+    """Tiles (a, x) and (b, x): swapping a and b only swaps the tiles, so a design changes instead."""
+    problem = small_problem(classic)
+    classes = np.array([[1, 2], [3, 2]] + [[5, 5]] * (classic.tile_count - 2), dtype=np.int16)
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        child, changes = mutate(problem, classes, rng, swap=1.0)
+        assert key(child) != key(classes)
+        assert sorted(changes) != [(0, 0), (1, 0)]
+
+
 # --- common random numbers -----------------------------------------------------------------
 
 
-def test_bank_fitness_is_the_scorer_on_the_same_layouts(classic):
-    """A move re-scores only the layouts showing the changed face; the result equals a full score."""
+@pytest.mark.parametrize("swap", [0.0, 1.0])
+def test_bank_fitness_is_the_scorer_on_the_same_layouts(classic, swap):
+    """A move re-scores only the layouts showing a changed face; the result equals a full score."""
     problem = small_problem(classic)
     search = Search(problem, bank_seed=11, capacity=3000, size=3000)
     rng = np.random.default_rng(0)
     parent = search.full(start_classes(problem, rng))
     for _ in range(5):
-        child, changes = mutate(problem, parent.classes, rng)
+        child, changes = mutate(problem, parent.classes, rng, swap=swap)
         value = search.fitness(parent, child, changes)
         full = Search(problem, bank_seed=11, capacity=3000, size=3000).full(child)
         assert value == pytest.approx(full.fitness, abs=1e-12)
@@ -103,6 +131,11 @@ def test_moves_rescore_only_layouts_showing_the_changed_face(classic):
     slot = np.argsort(search.perm, axis=1)[:, 3]
     np.testing.assert_array_equal(rows, np.flatnonzero(search.flip[np.arange(4000), slot] == 1))
     assert 1800 < len(rows) < 2200  # about half
+    both = search.rows([(3, 1), (8, 0)])  # a swap: the layouts showing either face
+    slot8 = np.argsort(search.perm, axis=1)[:, 8]
+    shows8 = search.flip[np.arange(4000), slot8] == 0
+    np.testing.assert_array_equal(both, np.union1d(rows, np.flatnonzero(shows8)))
+    assert 2800 < len(both) < 3200  # about three quarters
 
 
 def test_cache_scores_no_candidate_twice(classic):
@@ -118,7 +151,8 @@ def test_cache_scores_no_candidate_twice(classic):
     assert again == first and search.layouts == scored_layouts and search.hits == 1
 
 
-def test_early_rejection_only_rejects_clearly_worse_moves(classic):
+@pytest.mark.parametrize(("swap", "margin"), [(0.0, -0.01), (1.0, 0.0)])  # swaps change less: a higher bar
+def test_early_rejection_only_rejects_clearly_worse_moves(classic, swap, margin):
     problem = small_problem(classic, seed=9)
     search = Search(problem, bank_seed=4, capacity=20000, size=20000)
     exact = Search(problem, bank_seed=4, capacity=20000, size=20000)
@@ -126,8 +160,8 @@ def test_early_rejection_only_rejects_clearly_worse_moves(classic):
     parent = search.full(start_classes(problem, rng))
     exact_parent = exact.full(parent.classes)
     for _ in range(30):
-        child, changes = mutate(problem, parent.classes, rng)
-        threshold = parent.fitness - 0.01
+        child, changes = mutate(problem, parent.classes, rng, swap=swap)
+        threshold = parent.fitness + margin
         value = search.fitness(parent, child, changes, threshold)
         truth = exact.fitness(exact_parent, child, changes)
         if value < threshold:

@@ -32,7 +32,7 @@ from generator.optimize.strategies import strategy_named
 from generator.scoring import Score, layout_scores, summarise
 
 CHECKPOINT_FORMAT = "trailwright-checkpoint/1"
-SELECTION_SAMPLES = 20_000
+SELECTION_SAMPLES = 200_000
 
 
 @dataclass(frozen=True)

@@ -148,12 +148,17 @@ class Search:
 
     def rows(self, changes) -> np.ndarray | None:
         """The layouts that show any changed (tile, face); ``None`` when that is most of them."""
-        parts = [self._rows[t][f] for t, f in set(changes)]
-        if len(parts) == 1:
-            return parts[0]
-        if len(parts) > 4:
+        changed = set(changes)
+        if len(changed) == 1:
+            (t, f), = changed
+            return self._rows[t][f]
+        if len(changed) > 4:
             return None
-        return np.unique(np.concatenate(parts))
+        view = self.face_shown[: self.size]
+        shows = np.zeros(self.size, dtype=bool)
+        for t, f in changed:
+            shows |= view[:, t] == f
+        return np.flatnonzero(shows)
 
     def refresh(self, s: Scored) -> Scored:
         """``s`` with its terms on the whole current bank (scoring only what it lacks)."""

@@ -37,18 +37,43 @@ class BankSchedule:
         return int(raw) if raw < 1000 else int(raw // 1000 * 1000)
 
 
-def mutate(problem: Problem, classes: Classes, rng: np.random.Generator, sides: int = 1):
-    """A copy of ``classes`` with ``sides`` free faces given another allowed design; and the changes."""
+def mutate(problem: Problem, classes: Classes, rng: np.random.Generator, sides: int = 1, swap: float = 0.0):
+    """A copy of ``classes`` with ``sides`` changes, and the (tile, face) changed.
+
+    A change gives a free face another allowed design or, with chance ``swap``, exchanges the
+    designs of two faces on different free tiles. A swap keeps the designs used (so bridges and
+    dupScore) and changes only which designs share a tile; good sets differ mostly in that
+    pairing, which one-face changes reach only through worse sets.
+    """
     child = classes.copy()
     free = problem.free
     changes = []
     for _ in range(sides):
         t = free[int(rng.integers(len(free)))]
         f = int(rng.integers(2))
+        if swap and rng.random() < swap:
+            other = _swap_partner(child, free, t, f, rng)
+            if other is not None:
+                u, g = other
+                child[t, f], child[u, g] = child[u, g], child[t, f]
+                changes += [(t, f), (u, g)]
+                continue
         options = [d for d in problem.allowed if d != child[t, f]]
         child[t, f] = options[int(rng.integers(len(options)))]
         changes.append((t, f))
     return child, changes
+
+
+def _swap_partner(classes: Classes, free, t: int, f: int, rng: np.random.Generator):
+    """A face of another free tile whose swap with (``t``, ``f``) changes the set, or ``None``.
+
+    Swapping is a change only when the two designs differ and so do the faces left in place
+    (else it swaps the tiles whole, which a layout does anyway).
+    """
+    mine, kept = classes[t, f], classes[t, 1 - f]
+    options = [(u, g) for u in free if u != t for g in range(2)
+               if classes[u, g] != mine and classes[u, 1 - g] != kept]
+    return options[int(rng.integers(len(options)))] if options else None
 
 
 # --- annealing ------------------------------------------------------------------------------
@@ -70,6 +95,7 @@ class Anneal:
     bank: BankSchedule = BankSchedule()
     t_start: float = 0.008
     t_end: float = 0.0005
+    swap: float = 0.5  # chance a move swaps two faces' designs instead of changing one
 
     def evaluator(self, problem: Problem, bank_seed: int) -> Search:
         return Search(problem, bank_seed, self.bank.end, self.bank.start)
@@ -85,7 +111,7 @@ class Anneal:
         if current.fitness > best.fitness:  # the bank grew and changed its mind
             best = current
         temperature = self.t_start * (self.t_end / self.t_start) ** progress
-        child, changes = mutate(search.problem, current.classes, rng)
+        child, changes = mutate(search.problem, current.classes, rng, swap=self.swap)
         # Metropolis: accept when value >= current + T log u; drawing u first lets bad moves stop early
         threshold = current.fitness + temperature * math.log(1.0 - rng.random())
         value = search.fitness(current, child, changes, threshold)
@@ -117,6 +143,7 @@ class Pool:
     bank: BankSchedule = BankSchedule()
     size: int = 10
     two_sides: float = 0.3  # chance a mutation changes two sides instead of one
+    swap: float = 0.5  # chance each change swaps two faces' designs
 
     def evaluator(self, problem: Problem, bank_seed: int) -> Search:
         return Search(problem, bank_seed, self.bank.end, self.bank.start)
@@ -136,7 +163,8 @@ class Pool:
         search.resize(self.bank.size(progress))
         members = [search.refresh(m) for m in state.members]
         parent = members[int(rng.integers(len(members)))]
-        child, changes = mutate(search.problem, parent.classes, rng, 2 if rng.random() < self.two_sides else 1)
+        child, changes = mutate(search.problem, parent.classes, rng, 2 if rng.random() < self.two_sides else 1,
+                                swap=self.swap)
         if key(child) in search.cache:  # seen before: the hash table of seed 003
             search.hits += 1
             return PoolState(members)
@@ -170,6 +198,7 @@ class Beam:
     children: int = 3  # mutations of each state per generation
     c_start: float = 30.0
     c_end: float = 1000.0
+    swap: float = 0.5  # chance a child swaps two faces' designs
 
     def evaluator(self, problem: Problem, bank_seed: int) -> Search:
         return Search(problem, bank_seed, self.bank.end, self.bank.start)
@@ -183,7 +212,7 @@ class Beam:
         pool = list(beam)
         for parent in beam:
             for _ in range(self.children):
-                child, changes = mutate(search.problem, parent.classes, rng)
+                child, changes = mutate(search.problem, parent.classes, rng, swap=self.swap)
                 if key(child) in search.cache:  # the hash table of states already seen
                     search.hits += 1
                     continue
