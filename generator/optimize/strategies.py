@@ -6,7 +6,8 @@ rng, progress)`` runs one generation (``progress`` goes from 0 to 1 over the bud
 ``best(search, state)`` names the best candidate so far. States are plain picklable values, so
 a checkpoint is the state, the random generator's state and the evaluator's cache.
 
-anneal  simulated annealing over designs, one side per move, on a growing bank (the default).
+anneal  simulated annealing over designs on a growing bank (the default). A move changes one
+        side's design or swaps two sides' designs between tiles (``mutate``).
 pool    the Linjat optimiser (seed 002): a pool of candidates; mutate one, drop the worst.
 beam    annealed beam selection (seed 004): keep the N best by ``random * exp(c * fitness)``.
 ga      a genetic algorithm on deap over the article's 480-bit genome (``preset="article"``:
@@ -89,7 +90,7 @@ class AnnealState:
 
 @dataclass(frozen=True)
 class Anneal:
-    """Simulated annealing with common random numbers: one side a move, temperature falling geometrically."""
+    """Simulated annealing with common random numbers: one change a move, temperature falling geometrically."""
 
     name = "anneal"
     bank: BankSchedule = BankSchedule()
