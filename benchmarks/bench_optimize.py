@@ -1,7 +1,7 @@
 """Optimizers at equal wall budgets: every strategy and the article preset, several seeds each.
 
 Target (issue 3): the default ``trailwright optimize --time 60`` re-scores at least 10.60 on
-100,000 fresh layouts for each of 3 seeds. A short run:
+1,000,000 fresh layouts for each of 3 seeds. A short run:
 ``python -m benchmarks optimize -- --strategies anneal,article --budgets 10 --seeds 1``.
 """
 
@@ -66,7 +66,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--budgets", default="30,60,120", help="comma-separated seconds")
     parser.add_argument("--seeds", default="1,2,3", help="comma-separated seeds")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--rescore", type=int, default=100_000)
+    parser.add_argument("--rescore", type=int, default=1_000_000)
     parser.add_argument("--board", default="classic")
     parser.add_argument("--log", default=None, help="append each run as a JSON line to this file")
     args, _ = parser.parse_known_args(argv)

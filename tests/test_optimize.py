@@ -14,7 +14,7 @@ from generator.optimize.run import chain_best, rescore, run_chain
 from generator.optimize.search import Search
 from generator.optimize.space import DESIGNS, allowed_designs, key, start_classes, static_counts, to_tileset
 from generator.optimize.strategies import ARTICLE_GA, STRATEGIES, mutate, strategy_named
-from generator.scoring import score
+from generator.scoring import kernel, score
 from generator.scoring.objective import ARTICLE, Objective, load_objective, objective_from_dict, resolve_targets
 
 # every strategy, and the article's preset; small banks and budgets keep the contract quick
@@ -127,13 +127,14 @@ def test_bank_fitness_is_the_scorer_on_the_same_layouts(classic, swap):
 def test_moves_rescore_only_layouts_showing_the_changed_face(classic):
     problem = small_problem(classic)
     search = Search(problem, bank_seed=2, capacity=4000, size=4000)
+    perm, flip, _ = kernel.sample_layouts(classic.tile_count, 4000, 2)  # the bank's layouts
     rows = search.rows([(3, 1)])
-    slot = np.argsort(search.perm, axis=1)[:, 3]
-    np.testing.assert_array_equal(rows, np.flatnonzero(search.flip[np.arange(4000), slot] == 1))
+    slot = np.argsort(perm, axis=1)[:, 3]
+    np.testing.assert_array_equal(rows, np.flatnonzero(flip[np.arange(4000), slot] == 1))
     assert 1800 < len(rows) < 2200  # about half
     both = search.rows([(3, 1), (8, 0)])  # a swap: the layouts showing either face
-    slot8 = np.argsort(search.perm, axis=1)[:, 8]
-    shows8 = search.flip[np.arange(4000), slot8] == 0
+    slot8 = np.argsort(perm, axis=1)[:, 8]
+    shows8 = flip[np.arange(4000), slot8] == 0
     np.testing.assert_array_equal(both, np.union1d(rows, np.flatnonzero(shows8)))
     assert 2800 < len(both) < 3200  # about three quarters
 

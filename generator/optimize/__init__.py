@@ -6,7 +6,7 @@ design      a side up to rotation; the search changes the design of one face of 
 strategy    a search algorithm, chosen by name (``STRATEGIES``): anneal (default), pool, beam, ga.
 bank        layouts shared by every candidate of a chain (common random numbers), growing over time.
 chain       one independent run of a strategy; ``workers`` chains run side by side.
-re-score    the winner's fitness on 100,000 fresh layouts: the figure reported.
+re-score    the winner's fitness on 1,000,000 fresh layouts (by default): the figure reported.
 """
 
 from generator.optimize.run import Config, Progress, Result, optimize

@@ -20,7 +20,7 @@ from generator.scoring import kernel
 from generator.scoring.tables import board_arrays
 
 
-EARLY_STAGES = (256, 1024, 4096, 16384)  # affected layouts scored before each early look
+EARLY_FIRST = 256  # affected layouts scored before the first early look; the count doubles for each next look
 EARLY_Z = 3.0
 
 
@@ -56,10 +56,10 @@ class Search:
         self.objective = problem.objective
         self.boards = board_arrays(problem.board)
         self.capacity = capacity
-        self.perm, self.flip, self.rot = kernel.sample_layouts(problem.board.tile_count, capacity, bank_seed)
+        perm, flip, rot = kernel.sample_layouts(problem.board.tile_count, capacity, bank_seed)
+        self.bank = kernel.Bank(self.boards, perm, flip, rot)
         # face_shown[i, t]: the face tile t shows in layout i
-        slot_of = np.argsort(self.perm, axis=1)
-        self.face_shown = np.take_along_axis(self.flip, slot_of, axis=1).astype(np.uint8)
+        self.face_shown = np.take_along_axis(flip, np.argsort(perm, axis=1), axis=1).astype(np.uint8)
         self.targets = [(problem.board.pair_names().index(name), p) for name, p in self.objective.pair_targets]
         self.size = 0
         self.cache: dict[bytes, float] = {}
@@ -108,19 +108,8 @@ class Search:
         return float(value)
 
     def _score_rows(self, table: np.ndarray, rows: np.ndarray | None, out) -> None:
-        """Score layouts ``rows`` of the bank (all of the current size when ``None``) into ``out``.
-
-        Only the rows asked for are handed to the kernel, so the cost of a move does not grow
-        with the bank beyond the layouts it actually scores.
-        """
-        n = self.size
-        if rows is None:
-            kernel.score_layouts(table, self.boards, self.perm[:n], self.flip[:n], self.rot[:n], out=out)
-            return
-        extra, mask, joined = kernel.score_layouts(table, self.boards, self.perm[rows], self.flip[rows], self.rot[rows])
-        out[0][rows] = extra
-        out[1][rows] = mask
-        out[2][rows] = joined
+        """Score layouts ``rows`` of the bank (all of the current size when ``None``) into ``out``."""
+        self.bank.score(table, np.arange(self.size) if rows is None else rows, out)
 
     def _score(self, classes: Classes, base: Scored | None, rows: np.ndarray | None, count_it: bool = True) -> Scored:
         """Score ``classes``: all layouts, or only ``rows`` on top of ``base``'s terms."""
@@ -195,7 +184,7 @@ class Search:
             self.hits += 1
             return self.cache[k]
         rows = None if parent is None else self.rows(changes)
-        if rows is not None and threshold is not None and not self.targets and len(rows) > EARLY_STAGES[0]:
+        if rows is not None and threshold is not None and not self.targets and len(rows) > EARLY_FIRST:
             scored = self._early(parent, classes, rows, threshold)
             if not isinstance(scored, Scored):
                 self.cache[k] = scored
@@ -207,7 +196,11 @@ class Search:
         return scored.fitness
 
     def _early(self, parent: Scored, classes: Classes, rows: np.ndarray, threshold: float) -> float | Scored:
-        """An estimate below ``threshold`` from a prefix of ``rows``, or, when not clearly below, the full score."""
+        """An estimate below ``threshold`` from a prefix of ``rows``, or, when not clearly below, the full score.
+
+        The prefix doubles from ``EARLY_FIRST`` layouts; after each, the change in the per-layout
+        terms over the layouts scored so far estimates the whole change, with its standard error.
+        """
         o = self.objective
         table = DESIGN_TABLES[classes]
         n = self.size
@@ -216,21 +209,22 @@ class Search:
         base = (o.extra_edges_weight * parent.sums[0] + o.pair_weight * parent.sums[1]) / n
         out = tuple(a.copy() for a in parent.arrays)
         extra, mask, joined = out
-        done = 0
-        for stage in EARLY_STAGES:
-            if stage >= len(rows):
-                break
+        scale = len(rows) / n
+        total = squares = 0.0
+        done, stage = 0, EARLY_FIRST
+        while stage < len(rows):
             index = rows[done:stage]
             self._score_rows(table, index, out)
             self.layouts += len(index)
-            done = stage
-            seen = rows[:done]
-            diff = (o.extra_edges_weight * (extra[seen].astype(np.float64) - parent.arrays[0][seen])
-                    + o.pair_weight * (joined[seen].astype(np.float64) - parent.arrays[2][seen]))
-            scale = len(rows) / n
-            estimate = static + base + scale * diff.mean()
-            error = scale * diff.std(ddof=1) / np.sqrt(done)
-            if estimate + EARLY_Z * error < threshold:
+            diff = (o.extra_edges_weight * (extra[index].astype(np.float64) - parent.arrays[0][index])
+                    + o.pair_weight * (joined[index].astype(np.float64) - parent.arrays[2][index]))
+            total += diff.sum()
+            squares += diff @ diff
+            done, stage = stage, 2 * stage
+            mean = total / done
+            sd = np.sqrt(max(squares / done - mean * mean, 0.0) * done / (done - 1))
+            estimate = static + base + scale * mean
+            if estimate + EARLY_Z * scale * sd / np.sqrt(done) < threshold:
                 self.evaluations += 1
                 self.early += 1
                 return float(estimate)

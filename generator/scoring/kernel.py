@@ -7,6 +7,7 @@ the same layouts, so the networkx reference can score the very layouts the kerne
 Per layout the kernel returns the article's graph terms: the number of independent cycles
 (``E - (V - C)`` of the simple graph) and a bit mask of the landmark pairs that are joined.
 Union-find with path halving does the work: about 60 unions and 135 finds per layout.
+The scoring loops release the GIL, so threads can score several tile sets at once.
 """
 
 from __future__ import annotations
@@ -208,7 +209,7 @@ def _sample(n, count, seed):
     return perm, turn
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _sample_and_score(flat, n, count, seed, ends_a, ends_b, same_ends, pair_a, pair_b, vertex):
     s = _seed_state(seed)
     perm = np.empty((2, n), dtype=np.uint16)
@@ -231,7 +232,7 @@ def _sample_and_score(flat, n, count, seed, ends_a, ends_b, same_ends, pair_a, p
     return extra, masks, joined
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _score_given(flat, perm, turn, index, ends_a, ends_b, same_ends, pair_a, pair_b, vertex,
                  extra, masks, joined):
     n = perm.shape[1]
@@ -270,9 +271,23 @@ def score_layouts(table: np.ndarray, board: BoardArrays, perm, flip, rot, index=
     count = perm.shape[0]
     if out is None:
         out = (np.zeros(count, np.int16), np.zeros(count, np.uint64), np.zeros(count, np.int8))
-    if index is None:
-        index = np.arange(count, dtype=np.int64)
-    turn = np.asarray(flip, dtype=np.uint8) * np.uint8(6) + np.asarray(rot, dtype=np.uint8)
-    _score_given(_flat(table), np.asarray(perm, dtype=np.uint16), turn, np.asarray(index, dtype=np.int64),
-                 *_board_args(board), *out)
+    bank = Bank(board, perm, flip, rot)
+    bank.score(table, np.arange(count, dtype=np.int64) if index is None else index, out)
     return out
+
+
+class Bank:
+    """Layouts kept to be scored many times, by row: the search's shared bank.
+
+    The layouts and the board's work buffers are prepared once, so scoring a few rows costs
+    only those rows (no copies of the layouts per call).
+    """
+
+    def __init__(self, board: BoardArrays, perm, flip, rot):
+        self.perm = np.ascontiguousarray(perm, dtype=np.uint16)
+        self.turn = np.asarray(flip, dtype=np.uint8) * np.uint8(6) + np.asarray(rot, dtype=np.uint8)
+        self.args = _board_args(board)
+
+    def score(self, table: np.ndarray, rows: np.ndarray, out) -> None:
+        """Score layouts ``rows`` for tile table ``table`` into the same rows of ``out`` (extra, mask, joined)."""
+        _score_given(_flat(table), self.perm, self.turn, np.asarray(rows, dtype=np.int64), *self.args, *out)
