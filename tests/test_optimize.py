@@ -288,6 +288,20 @@ def test_two_workers_run_two_chains_and_keep_the_best(classic):
     assert again.tileset == result.tileset
 
 
+def test_the_winner_is_the_chain_best_on_the_shared_selection_layouts(classic, monkeypatch):
+    from generator.optimize import run as run_module
+
+    monkeypatch.setattr(run_module, "SELECTION_SAMPLES", 20_000)
+    problem = small_problem(classic)
+    config = Config(generations=30, seed=6, **{**SMALL, "workers": 3})
+    result = optimize(problem, config)
+    values = [rescore(problem, to_tileset(problem, chain_best(problem, config, c).classes), 20_000,
+                      run_module.selection_seed(6))[1] for c in result.chains]
+    assert len(set(values)) == 3  # three different chain results
+    assert result.winner == int(np.argmax(values))
+    assert result.tileset == to_tileset(problem, chain_best(problem, config, result.chains[result.winner]).classes)
+
+
 def test_stop_event_ends_the_run_with_the_best_so_far(classic):
     import multiprocessing as mp
 
@@ -342,18 +356,25 @@ def test_unknown_target_pair_names_the_pair(classic):
         resolve_targets(Objective(pair_targets=(("Hut-Moon", 0.5),)), classic.pair_names())
 
 
-def test_local_check_tries_every_single_side_change(classic, random20):
-    from generator.optimize.check import check_local
+def test_local_check_tries_every_single_side_change_and_every_swap(classic, random20):
+    from generator.optimize.check import check_local, describe
 
     tiles = random20.canonical()  # the bank scores canonical sides: then it sees the scorer's layouts exactly
     keep = tuple(t.id for t in tiles.tiles[2:])
     problem = make_problem(classic, Objective(max_trails=6), tiles, pinned=keep)
-    report = check_local(problem, tiles, samples=2000, seed=5)
-    assert report.neighbours == 2 * 2 * (len(DESIGNS) - 1)
+    classes = start_classes(problem, np.random.default_rng(0))
+    swaps = sum(classes[0, f] != classes[1, g] and classes[0, 1 - f] != classes[1, 1 - g]
+                for f in range(2) for g in range(2))
+    assert swaps > 0
+    report = check_local(problem, tiles, samples=2000, seed=5, margin=10.0)  # every neighbour scored in full
+    assert report.neighbours == len(report.close) == 2 * 2 * (len(DESIGNS) - 1) + swaps
+    assert check_local(problem, tiles, samples=2000, seed=5, swaps=False).neighbours == 2 * 2 * (len(DESIGNS) - 1)
     assert report.fitness == pytest.approx(score(tiles, classic, 2000, seed=5).fitness)
     assert report.improving  # a random set is far from a local optimum
-    best = report.close[0]
-    changed = start_classes(problem, np.random.default_rng(0))
-    changed[best.tile, best.face] = best.design
-    better = to_tileset(problem, changed)
-    assert score(better, classic, 2000, seed=5).fitness == pytest.approx(report.fitness + best.gain)
+    for best in (report.close[0], next(n for n in report.close if len(n.changes) == 2)):
+        changed = classes.copy()
+        for t, f, d in best.changes:
+            changed[t, f] = d
+        better = to_tileset(problem, changed)
+        assert score(better, classic, 2000, seed=5).fitness == pytest.approx(report.fitness + best.gain)
+        assert describe(problem, best).count("tile '") == len(best.changes)

@@ -195,3 +195,26 @@ def test_example_tileset_scores_where_expected(classic):
     report = score(read_tileset(EXAMPLES / "random-20.json"), classic, samples=100_000, seed=1)
     assert report.bridges == 17 and report.dup_score == 88
     assert report.fitness == pytest.approx(5.62, abs=0.05)
+
+
+def test_threads_may_score_one_bank_at_once(classic, random20):
+    """The kernel releases the GIL and keeps its work buffers per call: threads give the serial answer."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    perm, flip, rot = kernel.sample_layouts(classic.tile_count, 4000, 3)
+    bank = kernel.Bank(board_arrays(classic), perm, flip, rot)
+    tables = [tile_tables(random20), tile_tables(random20.canonical()), tile_tables(TileSet(random20.tiles[::-1]))]
+
+    def scored(table):
+        out = (np.zeros(4000, np.int16), np.zeros(4000, np.uint64), np.zeros(4000, np.int8))
+        bank.score(table, np.arange(4000), out)
+        return out
+
+    serial = [scored(t) for t in tables]
+    with ThreadPoolExecutor(3) as pool:
+        for _ in range(5):
+            for got, want in zip(pool.map(scored, tables), serial):
+                for a, b in zip(got, want):
+                    np.testing.assert_array_equal(a, b)
+    reference_first = kernel.score_layouts(tables[0], board_arrays(classic), perm, flip, rot)
+    np.testing.assert_array_equal(serial[0][2], reference_first[2])

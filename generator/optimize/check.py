@@ -1,9 +1,10 @@
-"""Local optimality: does any single change of one side's design improve a tile set?
+"""Local optimality: does any single move of the search improve a tile set?
 
-Every free face of every tile is given every other allowed design, and each neighbour is
-compared with the set on one shared bank of layouts (common random numbers). Neighbours that
-are clearly worse stop early; the rest are scored on the whole bank, and their difference
-from the set comes with its standard error (paired over the layouts).
+The moves are the search's own (``strategies.mutate``): every free face of every tile given
+every other allowed design, and every swap of two faces' designs between two free tiles that
+changes the set. Each neighbour is compared with the set on one shared bank of layouts (common
+random numbers). Neighbours that are clearly worse stop early; the rest are scored on the whole
+bank, and their difference from the set comes with its standard error (paired over layouts).
 """
 
 from __future__ import annotations
@@ -16,14 +17,14 @@ from generator.model import TileSet
 from generator.optimize.search import Search
 from generator.optimize.space import DESIGNS, Problem, design_of
 
+Change = tuple[int, int, int]  # tile index, face (0 front, 1 back), new design
+
 
 @dataclass(frozen=True)
 class Neighbour:
-    """One side changed: tile index, face (0 front, 1 back), new design, gain on the bank and its error."""
+    """One move (one side changed, or two sides' designs swapped), its gain on the bank and that gain's error."""
 
-    tile: int
-    face: int
-    design: int
+    changes: tuple[Change, ...]
     gain: float
     gain_se: float
 
@@ -43,8 +44,33 @@ class LocalCheck:
         return tuple(n for n in self.close if n.gain > 2 * n.gain_se)
 
 
-def check_local(problem: Problem, tileset: TileSet, samples: int, seed: int) -> LocalCheck:
-    """Try every single-side change of ``tileset`` on ``samples`` layouts drawn from ``seed``."""
+def neighbours(problem: Problem, classes: np.ndarray, swaps: bool = True):
+    """Every single-side change of ``classes``, then (with ``swaps``) every swap that changes the set."""
+    free = problem.free
+    for t in free:
+        for f in range(2):
+            for d in problem.allowed:
+                if d != classes[t, f]:
+                    yield ((t, f, d),)
+    if not swaps:
+        return
+    for i, t in enumerate(free):
+        for u in free[i + 1 :]:
+            for f in range(2):
+                for g in range(2):
+                    a, b = int(classes[t, f]), int(classes[u, g])
+                    # a swap changes the set only when the designs differ and so do the faces left in place
+                    if a != b and classes[t, 1 - f] != classes[u, 1 - g]:
+                        yield ((t, f, b), (u, g, a))
+
+
+def check_local(problem: Problem, tileset: TileSet, samples: int, seed: int, swaps: bool = True,
+                margin: float = 0.01) -> LocalCheck:
+    """Try every move from ``tileset`` on ``samples`` layouts drawn from ``seed``.
+
+    Neighbours worse by more than ``margin`` (with 3 standard errors to spare) stop early and
+    are only counted.
+    """
     search = Search(problem, seed, samples, samples)
     classes = np.array([[design_of(t.front), design_of(t.back)] for t in tileset], dtype=np.int16)
     base = search.full(classes)
@@ -52,27 +78,25 @@ def check_local(problem: Problem, tileset: TileSet, samples: int, seed: int) -> 
     per_layout = o.extra_edges_weight * base.arrays[0].astype(np.float64) + o.pair_weight * base.arrays[2]
     close = []
     tried = 0
-    for t in problem.free:
-        for f in range(2):
-            for d in problem.allowed:
-                if d == classes[t, f]:
-                    continue
-                child = classes.copy()
-                child[t, f] = d
-                tried += 1
-                value = search.fitness(base, child, [(t, f)], threshold=base.fitness - 0.01)
-                if value < base.fitness - 0.01:
-                    continue
-                scored = search.scored(base, child, [(t, f)])
-                diff = o.extra_edges_weight * scored.arrays[0].astype(np.float64) + o.pair_weight * scored.arrays[2]
-                diff -= per_layout
-                se = float(diff.std(ddof=1) / np.sqrt(samples))
-                close.append(Neighbour(t, f, d, scored.fitness - base.fitness, se))
+    for changes in neighbours(problem, classes, swaps):
+        child = classes.copy()
+        for t, f, d in changes:
+            child[t, f] = d
+        moved = [(t, f) for t, f, _ in changes]
+        tried += 1
+        value = search.fitness(base, child, moved, threshold=base.fitness - margin)
+        if value < base.fitness - margin:
+            continue
+        scored = search.scored(base, child, moved)
+        diff = o.extra_edges_weight * scored.arrays[0].astype(np.float64) + o.pair_weight * scored.arrays[2]
+        diff -= per_layout
+        se = float(diff.std(ddof=1) / np.sqrt(samples))
+        close.append(Neighbour(tuple(changes), scored.fitness - base.fitness, se))
     close.sort(key=lambda n: -n.gain)
     return LocalCheck(base.fitness, samples, tried, tuple(close))
 
 
 def describe(problem: Problem, n: Neighbour) -> str:
     """A readable name for a neighbour, e.g. ``tile '4' back -> N-S | NE-SW | SE-NW``."""
-    face = ("front", "back")[n.face]
-    return f"tile {problem.start.tiles[n.tile].id!r} {face} -> {DESIGNS[n.design]}"
+    face = ("front", "back")
+    return ", ".join(f"tile {problem.start.tiles[t].id!r} {face[f]} -> {DESIGNS[d]}" for t, f, d in n.changes)

@@ -195,7 +195,10 @@ def _score_two(flat, perm1, turn1, perm2, turn2, ends_a, ends_b, same_ends, pair
 
 
 def _vertex_buffer(n_slots, n_landmarks):
-    """End-to-vertex maps for two layouts; landmark ends (after slot ends) are their own vertices."""
+    """End-to-vertex maps for two layouts; landmark ends (after slot ends) are their own vertices.
+
+    The scoring functions work on a copy, so one buffer serves every call and every thread.
+    """
     return np.tile(np.arange(6 * n_slots + n_landmarks, dtype=np.uint16), (2, 1))
 
 
@@ -211,6 +214,7 @@ def _sample(n, count, seed):
 
 @njit(cache=True, nogil=True)
 def _sample_and_score(flat, n, count, seed, ends_a, ends_b, same_ends, pair_a, pair_b, vertex):
+    vertex = vertex.copy()  # a work buffer of this call's own, so threads may share the template
     s = _seed_state(seed)
     perm = np.empty((2, n), dtype=np.uint16)
     turn = np.empty((2, n), dtype=np.uint8)
@@ -235,6 +239,7 @@ def _sample_and_score(flat, n, count, seed, ends_a, ends_b, same_ends, pair_a, p
 @njit(cache=True, nogil=True)
 def _score_given(flat, perm, turn, index, ends_a, ends_b, same_ends, pair_a, pair_b, vertex,
                  extra, masks, joined):
+    vertex = vertex.copy()  # a work buffer of this call's own, so threads may share the template
     n = perm.shape[1]
     parent = np.empty(vertex.shape, dtype=np.uint16)
     roots = np.empty((2, vertex.shape[1] - 6 * n), dtype=np.uint16)
@@ -279,8 +284,8 @@ def score_layouts(table: np.ndarray, board: BoardArrays, perm, flip, rot, index=
 class Bank:
     """Layouts kept to be scored many times, by row: the search's shared bank.
 
-    The layouts and the board's work buffers are prepared once, so scoring a few rows costs
-    only those rows (no copies of the layouts per call).
+    The layouts and the board's arrays are prepared once, so scoring a few rows costs only
+    those rows (no copies of the layouts per call). Threads may score one bank at once.
     """
 
     def __init__(self, board: BoardArrays, perm, flip, rot):
