@@ -18,6 +18,8 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@echo "compiling the scoring kernel (once; numba caches it on disk)"
+	@$(PY) -c "from generator.board import load_board; from generator.scoring import warm_up; warm_up(load_board('classic'))"
 	@touch $(STAMP)
 
 test: $(STAMP)

@@ -390,3 +390,19 @@ def test_the_best_known_set_scores_what_its_file_and_the_docs_say(classic):
     report = score(read_tileset(path), classic, recorded["samples"], seed=recorded["seed"])
     assert round(report.fitness, 4) == recorded["fitness"] and round(report.fitness_se, 4) == recorded["fitness_se"]
     assert report.fitness > 10.62 + 5 * report.fitness_se  # above the best known before, by far more than the noise
+
+
+def test_warm_up_compiles_exactly_what_the_search_and_the_scorer_call(classic, random20):
+    from generator.scoring import warm_up
+
+    kernels = (kernel._sample, kernel._score_given, kernel._sample_and_score)
+    warm_up(classic)
+    compiled = [list(k.signatures) for k in kernels]
+    assert all(compiled)
+    problem = small_problem(classic)
+    search = Search(problem, bank_seed=3, capacity=600, size=600)
+    parent = search.full(start_classes(problem, np.random.default_rng(0)))
+    child, changes = mutate(problem, parent.classes, np.random.default_rng(1))
+    search.fitness(parent, child, changes, threshold=parent.fitness)
+    score(random20, classic, 50, seed=1)
+    assert [list(k.signatures) for k in kernels] == compiled  # nothing new to compile after the warm-up

@@ -30,7 +30,7 @@ from generator.model import TileSet
 from generator.optimize.search import Scored
 from generator.optimize.space import Problem, start_classes, static_counts, to_tileset
 from generator.optimize.strategies import strategy_named
-from generator.scoring import Score, layout_scores, summarise
+from generator.scoring import Score, layout_scores, summarise, warm_up
 
 CHECKPOINT_FORMAT = "trailwright-checkpoint/1"
 SELECTION_SAMPLES = 500_000  # shared fresh layouts that pick the best chain
@@ -299,6 +299,7 @@ def optimize(problem: Problem, config: Config, chains: list[Chain | None] | None
              on_checkpoint: Callable[[list[Chain | None]], None] = lambda c: None) -> Result:
     """Search, pick the best chain, and re-score the winner on fresh layouts."""
     began = time.perf_counter()
+    warm_up(problem.board)  # compile (or load) the kernel once, before forking: the workers share it
     if chains is None:
         chains = [None] * config.workers
     if stop is None:

@@ -14,9 +14,10 @@ from generator.scoring.score import (
     score,
     static_terms,
     summarise,
+    warm_up,
 )
 
 __all__ = [
     "ARTICLE", "DEFAULT_SAMPLES", "ENGINES", "LayoutScores", "Objective", "Score", "layout_scores",
-    "score", "static_terms", "summarise",
+    "score", "static_terms", "summarise", "warm_up",
 ]

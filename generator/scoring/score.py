@@ -86,6 +86,22 @@ def layout_scores(tileset: TileSet, board: Board, samples: int, seed: int, engin
     return LayoutScores(extra, mask, joined)
 
 
+def warm_up(board: Board) -> None:
+    """Compile every fast-engine kernel now (or load it from numba's disk cache).
+
+    The first use on a fresh checkout compiles for several seconds; a search calls this before
+    it starts its clock and forks its workers, so they share the compiled code.
+    """
+    from generator.model import Side, Tile
+
+    side = Side.from_names([["N", "S"], ["NE", "SE"], ["SW", "NW"]])
+    tiles = TileSet(tuple(Tile(str(i + 1), side, side) for i in range(board.tile_count)))
+    table, arrays = tile_tables(tiles), board_arrays(board)
+    kernel.sample_and_score(table, arrays, 2, 0)
+    perm, flip, rot = kernel.sample_layouts(board.tile_count, 2, 0)
+    kernel.score_layouts(table, arrays, perm, flip, rot)
+
+
 def _mean_se(values: np.ndarray) -> tuple[float, float]:
     values = np.asarray(values, dtype=np.float64)
     n = len(values)
