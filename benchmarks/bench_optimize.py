@@ -61,12 +61,14 @@ def table(rows: list[dict]) -> str:
 
 def main(argv: list[str]) -> int:
     """Run the grid, print each run as JSON and the table; exit 1 if the default misses the target."""
+    from generator.optimize.run import RESCORE_SAMPLES
+
     parser = argparse.ArgumentParser(prog="bench_optimize")
     parser.add_argument("--strategies", default=",".join(NAMES), help="comma-separated: " + ", ".join(NAMES))
     parser.add_argument("--budgets", default="30,60,120", help="comma-separated seconds")
     parser.add_argument("--seeds", default="1,2,3", help="comma-separated seeds")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--rescore", type=int, default=1_000_000)
+    parser.add_argument("--rescore", type=int, default=RESCORE_SAMPLES)
     parser.add_argument("--board", default="classic")
     parser.add_argument("--log", default=None, help="append each run as a JSON line to this file")
     args, _ = parser.parse_known_args(argv)

@@ -16,6 +16,7 @@ import numpy as np
 from generator.model import TileSet
 from generator.optimize.search import Search
 from generator.optimize.space import DESIGNS, Problem, design_of
+from generator.optimize.strategies import swap_changes_set
 
 Change = tuple[int, int, int]  # tile index, face (0 front, 1 back), new design
 
@@ -58,10 +59,8 @@ def neighbours(problem: Problem, classes: np.ndarray, swaps: bool = True):
         for u in free[i + 1 :]:
             for f in range(2):
                 for g in range(2):
-                    a, b = int(classes[t, f]), int(classes[u, g])
-                    # a swap changes the set only when the designs differ and so do the faces left in place
-                    if a != b and classes[t, 1 - f] != classes[u, 1 - g]:
-                        yield ((t, f, b), (u, g, a))
+                    if swap_changes_set(classes, t, f, u, g):
+                        yield ((t, f, int(classes[u, g])), (u, g, int(classes[t, f])))
 
 
 def check_local(problem: Problem, tileset: TileSet, samples: int, seed: int, swaps: bool = True,

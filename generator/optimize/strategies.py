@@ -65,15 +65,18 @@ def mutate(problem: Problem, classes: Classes, rng: np.random.Generator, sides: 
     return child, changes
 
 
-def _swap_partner(classes: Classes, free, t: int, f: int, rng: np.random.Generator):
-    """A face of another free tile whose swap with (``t``, ``f``) changes the set, or ``None``.
+def swap_changes_set(classes: Classes, t: int, f: int, u: int, g: int) -> bool:
+    """Whether swapping the designs of (``t``, ``f``) and (``u``, ``g``) gives another set.
 
-    Swapping is a change only when the two designs differ and so do the faces left in place
-    (else it swaps the tiles whole, which a layout does anyway).
+    It does only when the two designs differ and so do the faces left in place (else it swaps
+    the tiles whole, which a layout does anyway).
     """
-    mine, kept = classes[t, f], classes[t, 1 - f]
-    options = [(u, g) for u in free if u != t for g in range(2)
-               if classes[u, g] != mine and classes[u, 1 - g] != kept]
+    return classes[t, f] != classes[u, g] and classes[t, 1 - f] != classes[u, 1 - g]
+
+
+def _swap_partner(classes: Classes, free, t: int, f: int, rng: np.random.Generator):
+    """A face of another free tile whose swap with (``t``, ``f``) changes the set, or ``None``."""
+    options = [(u, g) for u in free if u != t for g in range(2) if swap_changes_set(classes, t, f, u, g)]
     return options[int(rng.integers(len(options)))] if options else None
 
 
@@ -348,4 +351,4 @@ def _named(name: str, preset: str | None):
 
 
 __all__ = ["STRATEGIES", "PRESETS", "DEFAULT_STRATEGY", "strategy_named", "Anneal", "Pool", "Beam", "GA",
-           "ARTICLE_GA", "BankSchedule", "mutate"]
+           "ARTICLE_GA", "BankSchedule", "mutate", "swap_changes_set"]
