@@ -10,9 +10,21 @@ SEED   ?= 1
 TIME   ?= 60
 TILESET ?= output/tileset.json
 
-.PHONY: install test test-fast bench optimize render print clean distclean
+.PHONY: install sysdeps test test-fast bench optimize render print clean distclean
 
 install: $(STAMP)
+
+# System packages some stages and tests use: ghostscript and qpdf (PDF/X for factories), poppler-utils
+# (pdftoppm), icc-profiles-free (CMYK press profiles), chromium and its driver (the browser play table).
+# Installed with apt-get when missing and run as root; otherwise the tests that need them skip and say so.
+SYSDEPS := ghostscript qpdf poppler-utils icc-profiles-free chromium chromium-driver
+sysdeps:
+	@missing=$$(for p in $(SYSDEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing system packages: $$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	else echo "make sysdeps: missing $$missing; install them with: sudo apt-get install $$missing (tests that need them will skip)"; fi
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
