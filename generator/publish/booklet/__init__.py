@@ -10,7 +10,7 @@ piece      one block's reportlab flowables, with its location and section (``blo
 look       page margins, colours and paragraph styles (``generator/publish/booklet.toml``).
 thumb      a tile side's art, shown small (the catalogue, the figures).
 
-Modules: ``templates`` (loading, rendering), ``markup`` (parsing), ``styles`` (the look), ``blocks``
+Modules: ``loader`` (template loading, rendering), ``markup`` (parsing), ``styles`` (the look), ``blocks``
 (one builder per element), ``flowables`` (hexagons, pictures, the chart), ``document`` (the pages).
 """
 
@@ -18,7 +18,7 @@ from generator.publish.booklet.blocks import BUILDERS, Piece, Resources, build_s
 from generator.publish.booklet.document import booklet_pdf
 from generator.publish.booklet.markup import AT, MAIN_TEMPLATE, At, Block, parse_markup
 from generator.publish.booklet.styles import Look, load_look
-from generator.publish.booklet.templates import render_markup
+from generator.publish.booklet.loader import render_markup
 
 __all__ = ["AT", "BUILDERS", "MAIN_TEMPLATE", "At", "Block", "Look", "Piece", "Resources", "booklet_pdf",
            "build_story", "load_look", "parse_markup", "render_markup"]

@@ -1,6 +1,6 @@
 """The booklet's page markup, parsed into plain values that carry where each block was written.
 
-The template loader marks every start tag with ``tw-at="template:line"`` (see ``templates.annotate``);
+The template loader marks every start tag with ``tw-at="template:line"`` (see ``loader.annotate``);
 the parser lifts that mark off the element into ``Block.at`` and nothing downstream reads XML again.
 """
 
