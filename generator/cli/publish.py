@@ -8,13 +8,13 @@ from pathlib import Path
 
 from generator.cli.options import HelpFormatter, add_board_option, positive_int
 
-SOURCE_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"  # the checkout's own templates
-
 
 def default_templates() -> Path:
-    """``./templates`` when the current folder has the booklet's templates, else the checkout's."""
-    here = Path("templates")
-    return here if (here / "booklet.xml.j2").is_file() else SOURCE_TEMPLATES
+    """The booklet templates shipped in the package; never a folder that happens to be in the current one
+    (``--templates DIR`` names another)."""
+    from generator.publish.booklet import TEMPLATES
+
+    return TEMPLATES
 
 
 def register(sub) -> None:
@@ -33,7 +33,8 @@ def register(sub) -> None:
     p.add_argument("--settings", metavar="FILE", default=None,
                    help="a publish settings TOML (default: generator/publish/publish.toml)")
     p.add_argument("--templates", metavar="DIR", default=None,
-                   help="the rules booklet's templates (default: ./templates, else the checkout's templates/)")
+                   help="a folder of rules booklet templates (default: the package's own, "
+                        "generator/publish/booklet/templates/); they run sandboxed")
     p.add_argument("--out", metavar="DIR", default="output", help="output folder")
     p.add_argument("--paper", action="append", metavar="NAME",
                    help="print-and-play paper, repeatable (default: the settings' papers, a4 and letter)")
