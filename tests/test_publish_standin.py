@@ -8,7 +8,8 @@ from pathlib import Path
 from generator.publish.booklet import TEMPLATES
 from generator.board import load_board
 from generator.model import read_tileset
-from generator.publish.kit import Figures, Sources, publish_kit
+from generator.publish.kit import Sources, publish_kit
+from generator.scoring.figures import Figures
 from generator.publish.settings import load_settings
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -87,18 +87,32 @@ def run(args: argparse.Namespace) -> int:
 
 
 def make_sources(args: argparse.Namespace, tileset, board, settings):
-    """The layout stage's art in the chosen style, and the designer's figures from the scorer."""
+    """The layout stage's art in the chosen style, and the designer's figures (see ``figures``)."""
     from generator.errors import TrailwrightError
-    from generator.publish.kit import figures_from_score, layout_sources
-    from generator.scoring import score
+    from generator.publish.kit import layout_sources
 
     try:
         from generator.render.style import load_style
     except ImportError:
         raise TrailwrightError("the layout stage (generator.render) is not installed") from None
     style = load_style(args.style)
-    report = score(tileset, board, samples=settings.score_samples, seed=settings.seed)
-    return layout_sources(tileset, board, style, figures_from_score(report), args.tileset, Path(args.templates))
+    return layout_sources(tileset, board, style, figures(args.tileset, tileset, board, settings), args.tileset,
+                          Path(args.templates))
+
+
+def figures(path: str, tileset, board, settings):
+    """The figures ``optimize`` recorded in the tile set's ``meta`` block when they are for this tile set,
+    board and objective; else score ``settings.score_samples`` layouts now."""
+    from generator.model import read_meta
+    from generator.scoring import score
+    from generator.scoring.figures import figures_from_meta, figures_from_score
+
+    found, why = figures_from_meta(read_meta(path), tileset, board)
+    if found is not None:
+        print(f"publish: the designer's figures from the tile set's meta block ({why})", flush=True)
+        return found
+    print(f"publish: scoring {settings.score_samples:,} layouts for the designer's page ({why}) ...", flush=True)
+    return figures_from_score(score(tileset, board, samples=settings.score_samples, seed=settings.seed))
 
 
 def print_listing(out: Path, files: dict[str, bytes]) -> None:
