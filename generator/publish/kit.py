@@ -1,7 +1,8 @@
 """The whole print-and-play kit as data: every output file's relative path and bytes.
 
 Nothing here touches the filesystem except reading the booklet templates; the CLI writes the
-result, and only once every file has been made, so a failure never leaves half a kit behind.
+result once every file has been made, swapping the whole kit in at one instant
+(``generator.fileio.write_folder``), so a failed or killed run leaves the previous kit as it was.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from generator.publish.settings import PublishSettings, load_paper, load_profile
 from generator.publish.sheets import sheets_pdf
 from generator.scoring.figures import Figures, tileset_digest
 
+KIT_FOLDERS = ("print", "manufacturer")  # a kit's top-level folders: publish replaces these, keeps the rest
 THUMB_DPI = 200
 THUMB_WIDTH_MM = 32.0  # the largest a thumbnail is drawn in the booklet
 
