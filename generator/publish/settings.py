@@ -222,15 +222,21 @@ def check_settings(settings: PublishSettings, source: str = "settings") -> Publi
     return settings
 
 
+def toml_table(path: str | Path | None, packaged: str) -> tuple[str, dict]:
+    """(source, table): the file at ``path``, or the packaged file named ``packaged`` when None."""
+    if path is None:
+        return _packaged(packaged)
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise TrailwrightError(f"cannot read: {err.strerror}", source) from None
+    except UnicodeDecodeError:
+        raise TrailwrightError("not UTF-8 text", source) from None
+    return source, _read_toml(source, text)
+
+
 def load_settings(path: str | Path | None = None) -> PublishSettings:
     """The packaged defaults, or a settings file (which may set any subset of the keys)."""
-    if path is None:
-        source, data = _packaged("publish.toml")
-    else:
-        source = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as err:
-            raise TrailwrightError(f"cannot read: {err.strerror}", source) from None
-        data = _read_toml(source, text)
+    source, data = toml_table(path, "publish.toml")
     return settings_from_dict(data, source)

@@ -16,7 +16,7 @@ from reportlab.lib.styles import ParagraphStyle
 
 from generator.errors import TrailwrightError
 from generator.publish.pdf import register_fonts
-from generator.publish.settings import _check_keys, _packaged, _read_toml
+from generator.publish.settings import _check_keys, toml_table
 
 ALIGN = {"left": TA_LEFT, "centre": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 COLOURS = ("ink", "soft", "accent", "tint", "rule")
@@ -126,15 +126,7 @@ def look_from_dict(data: dict, source: str) -> Look:
 
 def load_look(path: str | Path | None = None) -> Look:
     """The packaged ``booklet.toml``, or another file with the same keys."""
-    if path is None:
-        source, data = _packaged("booklet.toml")
-    else:
-        source = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise TrailwrightError(f"cannot read: {getattr(err, 'strerror', None) or err}", source) from None
-        data = _read_toml(source, text)
+    source, data = toml_table(path, "booklet.toml")
     return look_from_dict(data, source)
 
 
