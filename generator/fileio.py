@@ -139,10 +139,12 @@ def write_folder(folder: str | Path, files: dict[str, str | bytes], owns=lambda 
     """
     from generator.errors import TrailwrightError
 
-    names = {Path(name).parts[0] for name in files}
-    if any(Path(name).is_absolute() or ".." in Path(name).parts for name in files) or not all(map(owns, names)):
-        raise ValueError("write_folder: every file must lie inside the folder, under a name it owns")
     folder = check_folder(folder)
+    for name in files:
+        parts = Path(name).parts
+        if not parts or Path(name).is_absolute() or ".." in parts or not owns(parts[0]):
+            raise TrailwrightError(f"refusing to write {name!r}: it is not a file this stage owns inside the "
+                                   f"folder", str(folder))
     recover_folder(folder)
     stage = Path(tempfile.mkdtemp(prefix=_sibling_prefix(folder, "new"), dir=folder.parent))
     try:
