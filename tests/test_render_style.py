@@ -80,7 +80,7 @@ def test_every_derived_line_of_an_accepted_style_is_at_least_a_quarter_point(tmp
 
 
 def test_a_missing_style_file_is_a_clear_error(tmp_path):
-    with pytest.raises(TrailwrightError, match="cannot read style"):
+    with pytest.raises(TrailwrightError, match="nope.toml: cannot read"):
         load_style(tmp_path / "nope.toml")
 
 
