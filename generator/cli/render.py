@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 
 from generator.cli.options import HelpFormatter, add_board_option
@@ -39,22 +38,12 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
-def id_width(ids) -> int:
-    """How wide numeric ids are padded: the longest all-digit id, at least 2 (other ids never count)."""
-    return max([2] + [len(i) for i in ids if i.isdigit()])
-
-
-def side_file_name(tile_id: str, face: str, width: int = 2) -> str:
-    """``tile-07-front.svg``: numeric ids padded, anything else made safe for a file name."""
-    safe = tile_id.zfill(width) if tile_id.isdigit() else re.sub(r"[^A-Za-z0-9_.-]+", "_", tile_id)
-    return f"tile-{safe}-{face}.svg"
-
-
 def run(args: argparse.Namespace) -> int:
     """Render the sides and the board into the output folder."""
     from generator.board import load_board
     from generator.fileio import write_atomic
     from generator.model import FACES, read_tileset
+    from generator.model.ids import file_stems, side_file_name
     from generator.render import load_style, render_board, render_side
     from generator.scoring.tables import check_size
 
@@ -63,12 +52,12 @@ def run(args: argparse.Namespace) -> int:
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
     out = Path(args.out)
-    width = id_width(t.id for t in tileset)
+    stems = file_stems(t.id for t in tileset)
     label = False if args.no_labels else None
     files = {}
     for tile in tileset:
         for face in FACES:
-            files[side_file_name(tile.id, face, width)] = render_side(tile, face, style, bleed_mm=args.bleed,
+            files[side_file_name(stems[tile.id], face, ".svg")] = render_side(tile, face, style, bleed_mm=args.bleed,
                                                                       label=label)
     files["board.svg"] = render_board(board, style, clearance_mm=args.clearance)
     for name, text in files.items():

@@ -141,7 +141,7 @@ class ArtCache:
 
         key = ("packed", tile.id, face)
         if key not in self._cache:
-            self._cache[key] = PackedImage.of(f"{tile.id}{face[0].upper()}".replace(" ", "_"), self.pixels(tile, face))
+            self._cache[key] = PackedImage.of(f"{face} {tile.id}", self.pixels(tile, face))
         return self._cache[key]
 
     def thumb(self, tile: Tile, face: str, width_px: int):

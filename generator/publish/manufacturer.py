@@ -23,6 +23,7 @@ from pypdf.generic import ArrayObject, FloatObject, NameObject
 
 from generator import __version__
 from generator.model import FACES, TileSet
+from generator.model.ids import file_stems, side_file_name
 from generator.publish.art import CAIRO_LOCK, ArtCache, SideArt, png_bytes
 from generator.publish.impose import reproducible
 from generator.publish.layout import hex_corners, hex_height
@@ -85,10 +86,6 @@ def dieline_pdf(profile: Profile, info: DocInfo) -> bytes:
     return buffer.getvalue()
 
 
-def _name(tile_id: str, face: str, width: int) -> str:
-    return f"tile-{tile_id.zfill(width)}-{face}"
-
-
 def profile_art(art: SideArt, profile: Profile) -> ArtCache:
     """Side art through the profile's canvas: exactly its pixels, asked for bleed to every edge."""
     return ArtCache(art, profile.trim_width_mm, profile.dpi, (profile.pixel_width, profile.pixel_height),
@@ -101,7 +98,7 @@ def manufacturer_files(tileset: TileSet, art: ArtCache, profile: Profile, proven
 
     ``mapper`` is ``map`` or an executor's ``map``, to encode the faces in parallel."""
     cw, ch = profile.canvas_mm
-    digits = max(2, max(len(t.id) for t in tileset))
+    stems = file_stems(t.id for t in tileset)
     files: dict[str, bytes] = {}
     rows = []
     sides = [(tile, face) for tile in tileset for face in FACES]
@@ -114,7 +111,7 @@ def manufacturer_files(tileset: TileSet, art: ArtCache, profile: Profile, proven
         return png_bytes(art.pixels(tile, face), profile.dpi, text), vector_pdf(art.svg(tile, face), profile, meta)
 
     for (tile, face), (png, pdf) in zip(sides, mapper(face_files, sides)):
-        base = _name(tile.id, face, digits)
+        base = side_file_name(stems[tile.id], face)
         files[f"{base}.png"], files[f"{base}.pdf"] = png, pdf
         rows += [(f"{base}.png", tile.id, face, 1), (f"{base}.pdf", tile.id, face, 1)]
     files["dieline.pdf"] = dieline_pdf(profile, DocInfo(f"{profile.title}: die line", provenance,
