@@ -28,6 +28,7 @@ from typing import Any
 
 from generator.errors import TrailwrightError
 
+MAX_SEED = 2**63 - 1  # the largest seed: layouts are drawn from a signed 64-bit seed, never wrapped
 MAX_DEPTH = 64  # nested lists and tables
 MAX_BYTES = 256 * 2**20
 _ALLOWED_CONTROL = "\t\n\r"

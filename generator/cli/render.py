@@ -41,12 +41,13 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     """Render the sides and the board into the output folder."""
     from generator.board import load_board
-    from generator.fileio import write_atomic
+    from generator.fileio import check_out, write_atomic
     from generator.model import FACES, read_tileset
     from generator.model.ids import file_stems, side_file_name
     from generator.render import load_style, render_board, render_side
     from generator.scoring.tables import check_size
 
+    check_out(args.out, "folder")
     style = load_style(args.style)
     board = load_board(args.board)
     tileset = read_tileset(args.tileset)

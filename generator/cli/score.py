@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 
-from generator.cli.options import HelpFormatter, add_board_option, non_negative_int, positive_int
+from generator.cli.options import HelpFormatter, add_board_option, positive_int, seed_int
+from generator.fileio import dumps_json
 
 
 def register(sub) -> None:
@@ -19,7 +19,7 @@ def register(sub) -> None:
     p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
     add_board_option(p)
     p.add_argument("--samples", type=positive_int, default=500, help="random layouts to average over")
-    p.add_argument("--seed", type=non_negative_int, default=0, help="random seed for the layouts")
+    p.add_argument("--seed", type=seed_int, default=0, help="random seed for the layouts")
     p.add_argument("--engine", choices=["fast", "reference"], default="fast", help="scoring engine")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.set_defaults(run=run)
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     check_size(tileset, board, args.tileset)
     report = score(tileset, board, samples=args.samples, seed=args.seed, engine=args.engine)
     if args.json:
-        print(json.dumps({"tileset": args.tileset, **report.to_dict()}, indent=2))
+        print(dumps_json({"tileset": args.tileset, **report.to_dict()}, indent=2))
     else:
         print_report(args.tileset, report)
     return 0

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from generator.errors import TrailwrightError
+from generator.fileio import dumps_json
 from generator.inputs import Text, check_keys, load_json
 from generator.model.tiles import FACES, Side, Tile, TileSet
 
@@ -80,6 +80,6 @@ def dumps_tileset(tileset: TileSet, meta: dict | None = None) -> str:
     """Deterministic JSON text: one tile per line, so diffs stay readable."""
     data = tileset_to_dict(tileset, meta)
     tiles = data.pop("tiles")
-    head = json.dumps(data, indent=2, sort_keys=False)[:-2]
-    lines = [json.dumps(t, separators=(", ", ": ")) for t in tiles]
+    head = dumps_json(data, indent=2, sort_keys=False)[:-2]
+    lines = [dumps_json(t, separators=(", ", ": ")) for t in tiles]
     return head + ',\n  "tiles": [\n    ' + ",\n    ".join(lines) + "\n  ]\n}\n"

@@ -10,7 +10,7 @@ from importlib import resources
 from pathlib import Path
 
 from generator.errors import TrailwrightError
-from generator.inputs import Flag, Names, Number, OneOf, Text, Whole, check_table, load_toml
+from generator.inputs import MAX_SEED, Flag, Names, Number, OneOf, Text, Whole, check_table, load_toml
 
 MM_PER_IN = 25.4
 MIN_MARGIN_MM = 10.0
@@ -87,7 +87,6 @@ _PAPER = {"title": Text(), "width_mm": _LENGTH, "height_mm": _LENGTH, "ruler": O
 _PROFILE = {"title": Text(), "unit": OneOf(("mm", "in")), "trim_width": _LENGTH, "bleed": Number(0.0, 100.0),
             "safe": Number(0.0, 100.0), "pixel_width": Whole(1, 20000), "pixel_height": Whole(1, 20000),
             "dpi": Whole(1, 2400)}
-MAX_SEED = 2**64 - 1
 SETTINGS: dict = {
     "title": Text(), "papers": Names(), "profile": Text(), "margin_mm": Number(0.0, 200.0),
     "bleed_mm": Number(0.0, 20.0), "mark_offset_mm": Number(0.0, 20.0), "mark_length_mm": Number(0.0, 50.0),

@@ -11,13 +11,13 @@ wall        every hex around the board that is not a slot, landmark or connector
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 
 from generator import __version__
 from generator.board import Board, centre, neighbour
 from generator.board.geometry import Hex
+from generator.fileio import dumps_json
 from generator.model import opposite
 from generator.render.geometry import APOTHEM, pair_curves, unit
 from generator.render.style import MM_PER_PT, Style
@@ -164,7 +164,7 @@ def render_board(board: Board, style: Style, *, clearance_mm: float = 0.5) -> st
     """The board as SVG in mm, slots ``clearance_mm`` larger than the tiles on every side."""
     frame = board_frame(board, style, clearance_mm)
     under, over = board_layers(board, style, frame)
-    meta = json.dumps({"board": board.name, "slots": len(board.slots), "clearance_mm": clearance_mm,
+    meta = dumps_json({"board": board.name, "slots": len(board.slots), "clearance_mm": clearance_mm,
                        "tile_width_mm": style.tile_width_mm, "generator": f"trailwright {__version__}"})
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(frame.width_mm)}mm" '
             f'height="{num(frame.height_mm)}mm" viewBox="0 0 {num(frame.width_mm)} {num(frame.height_mm)}">'

@@ -13,12 +13,12 @@ deck        a bridge's timber: a rectangle along the upper trail, over the lower
 
 from __future__ import annotations
 
-import json
 import math
 from functools import lru_cache
 
 from generator import __version__
 from generator.errors import TrailwrightError
+from generator.fileio import dumps_json
 from generator.model import Side, Tile
 from generator.render.geometry import APOTHEM, SideLayout, layout_side, sample
 from generator.render.style import MM_PER_PT, Style
@@ -317,7 +317,7 @@ def render_side(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.0, l
     w, h, b = style.tile_width_mm, style.tile_height_mm, bleed_mm
     scale = w / 2
     layout = side_layout(side, style)
-    meta = json.dumps(side_metadata(tile, face, side, len(layout.bridges)))
+    meta = dumps_json(side_metadata(tile, face, side, len(layout.bridges)))
     ground = style.ground(face)
     grown = scale + 2 * b / math.sqrt(3)
     out = [
