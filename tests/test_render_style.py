@@ -67,7 +67,7 @@ def test_keys_that_together_make_a_line_too_thin_are_named(tmp_path, text, messa
 
 
 def test_every_derived_line_of_an_accepted_style_is_at_least_a_quarter_point(tmp_path):
-    from generator.render.style import MM_PER_PT
+    from generator.units import MM_PER_PT
 
     path = tmp_path / "edge.toml"
     # the narrowest trail allowed with the widest verges it leaves room for

@@ -21,7 +21,7 @@ from typing import Callable
 from PIL import Image
 
 from generator.model import Tile
-from generator.publish.settings import MM_PER_IN
+from generator.units import MM_PER_IN
 
 SideArt = Callable[[Tile, str, float], str]
 

@@ -29,6 +29,7 @@ from generator.publish.impose import reproducible
 from generator.publish.layout import hex_corners, hex_height
 from generator.publish.pdf import DIELINE, DocInfo, new_canvas, pt
 from generator.publish.settings import Paper, Profile
+from generator.units import MM_PER_IN
 
 ArtForWidth = Callable[[float], SideArt]  # tile width in mm -> side art at that width
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -121,12 +122,12 @@ def manufacturer_files(tileset: TileSet, art: ArtCache, profile: Profile, proven
     writer.writerow(["file", "tile", "face", "quantity"])
     writer.writerows(rows)
     files["manifest.csv"] = text.getvalue().encode("utf-8")
-    w_in, h_in = cw / 25.4, ch / 25.4
+    w_in, h_in = cw / MM_PER_IN, ch / MM_PER_IN
     files["README.txt"] = (
         f"{profile.title}\n"
         f"Canvas {profile.pixel_width} x {profile.pixel_height} px at {profile.dpi} dpi ({w_in:.3f} x {h_in:.3f} in),"
         f" bleed included.\n"
-        f"Die line: a flat-topped regular hexagon {profile.trim_width_mm:.2f} mm ({profile.trim_width_mm / 25.4:.3f} in)"
+        f"Die line: a flat-topped regular hexagon {profile.trim_width_mm:.2f} mm ({profile.trim_width_mm / MM_PER_IN:.3f} in)"
         f" corner to corner, {hex_height(profile.trim_width_mm):.2f} mm across the flats, centred;\n"
         f"dieline.pdf holds it alone as a 0.25 pt stroke in the spot colour CutContour.\n"
         f"Bleed {profile.bleed_mm:.2f} mm past the die line at least; safe zone {profile.safe_mm:.2f} mm inside it.\n"

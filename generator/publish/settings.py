@@ -11,8 +11,8 @@ from pathlib import Path
 
 from generator.errors import TrailwrightError
 from generator.inputs import MAX_SEED, Flag, Names, Number, OneOf, Text, Whole, check_table, load_toml
+from generator.units import MM_PER_IN
 
-MM_PER_IN = 25.4
 MIN_MARGIN_MM = 10.0
 MIN_LINE_PT = 0.25
 

@@ -20,8 +20,9 @@ from generator.board.geometry import Hex
 from generator.fileio import dumps_json
 from generator.model import opposite
 from generator.render.geometry import APOTHEM, pair_curves, unit
-from generator.render.style import MM_PER_PT, Style
+from generator.render.style import Style
 from generator.render.svg import curves_path, escape, hexagon_points, num, points
+from generator.units import MM_PER_PT
 
 MARGIN_MM = 6.0
 _STONES = ((-0.35, -0.3, 0.14), (0.05, -0.42, 0.1), (0.38, -0.12, 0.16), (-0.1, 0.05, 0.18), (-0.45, 0.3, 0.1),

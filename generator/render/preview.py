@@ -20,11 +20,12 @@ from generator.board import Board
 from generator.fileio import dumps_json
 from generator.model import Side, TileSet
 from generator.render.board import board_frame, board_layers
-from generator.render.style import MM_PER_PT, Style
+from generator.render.style import Style
 from generator.render.svg import escape, hexagon_points, num, points
 from generator.render.tiles import side_body
 from generator.scoring.kernel import sample_layouts
 from generator.scoring.reference import layout_graph, placed_sides
+from generator.units import MM_PER_PT
 
 SHEET_GAP_MM = 8.0
 CAPTION_MM = 9.0

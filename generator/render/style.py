@@ -19,8 +19,8 @@ from typing import Any
 
 from generator.errors import TrailwrightError
 from generator.inputs import is_number, load_toml
+from generator.units import MM_PER_PT
 
-MM_PER_PT = 25.4 / 72
 MIN_LINE_PT = 0.25
 TRAIL_WIDTH_RANGE = (0.06, 0.105)  # every side design is checked to draw at both ends
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
