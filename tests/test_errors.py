@@ -114,3 +114,8 @@ def test_seeds_beyond_64_bits_are_refused_not_wrapped(capsys):
     top = strict_json(capsys.readouterr().out)
     assert main(["score", TILESET, "--samples", "50", "--seed", "0", "--json"]) == 0
     assert strict_json(capsys.readouterr().out)["fitness"] != top["fitness"]
+
+
+def test_control_characters_in_a_title_from_the_command_line(capsys, tmp_path):
+    err = one_line(capsys, "publish", TILESET, "--title", "Maze\x1b[31m", "--out", str(tmp_path / "kit"))
+    assert "title: control character U+001B" in err and not (tmp_path / "kit").exists()
