@@ -11,7 +11,7 @@ import pytest
 from pypdf import PdfReader
 
 from generator.cli import main
-from generator.model.ids import PLAIN_LENGTH, file_stem, file_stems
+from generator.model.ids import PLAIN_LENGTH, file_stem, id_width
 
 HOSTILE = ["/../../tmp/x", "..", "a/b", "%", "<", "é", "🦊", "x" * 300, "a b", "a_b", "7", "07"]
 SIDES = [[["N", "S"], ["NE"], ["SE"], ["SW", "NW"]], [["N", "NE"], ["SE", "NW"], ["S"], ["SW"]],
@@ -50,7 +50,8 @@ def _inside(root: Path, top: Path) -> list[Path]:
 
 
 def test_stems_are_injective_safe_and_short():
-    stems = file_stems(HOSTILE)
+    width = id_width(HOSTILE)
+    stems = {i: file_stem(i, width) for i in HOSTILE}
     assert len(set(stems.values())) == len(HOSTILE)
     for stem in stems.values():
         assert "/" not in stem and "\\" not in stem and ".." not in stem and stem not in (".", "")

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.board import load_board
     from generator.fileio import check_out, write_atomic
     from generator.model import FACES, read_tileset
-    from generator.model.ids import file_stems, side_file_name
+    from generator.model.ids import id_width, side_file_name
     from generator.render import load_style, render_board, render_side
     from generator.scoring.tables import check_size
 
@@ -53,12 +53,12 @@ def run(args: argparse.Namespace) -> int:
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
     out = Path(args.out)
-    stems = file_stems(t.id for t in tileset)
+    width = id_width(t.id for t in tileset)
     label = False if args.no_labels else None
     files = {}
     for tile in tileset:
         for face in FACES:
-            files[side_file_name(stems[tile.id], face, ".svg")] = render_side(tile, face, style, bleed_mm=args.bleed,
+            files[side_file_name(tile.id, face, width)] = render_side(tile, face, style, bleed_mm=args.bleed,
                                                                       label=label)
     files["board.svg"] = render_board(board, style, clearance_mm=args.clearance)
     for name, text in files.items():

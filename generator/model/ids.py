@@ -10,7 +10,8 @@ other id  anything else (spaces, ``/``, ``..``, ``%``, accents, emoji, leading z
           its stem is the id made safe (every other character becomes ``_``, cut to
           ``PLAIN_LENGTH``), then ``~`` and 10 hex digits of the id's SHA-256. ``~`` never occurs
           in a plain stem, so a plain id and an other id never share a stem, and two other ids
-          share one only if their hashes do (checked: a one-line error).
+          share one only if their hashes do. ``id_width`` checks a whole set (a clash, also one that
+          differs only in case, is a one-line error) and gives the padding width of its numbers.
 
 A stem never holds a path separator or ``..`` and is at most ``PLAIN_LENGTH + 11`` characters.
 """
@@ -34,8 +35,18 @@ def _plain(tile_id: str) -> bool:
 
 
 def id_width(ids: Iterable[str]) -> int:
-    """How wide plain numeric ids are padded: the longest of them, at least 2."""
-    return max([2] + [len(i) for i in ids if i.isascii() and i.isdigit() and _plain(i)])
+    """How wide plain numeric ids are padded (the longest of them, at least 2), once every id of the
+    set is checked to get a file name of its own: a clash is a one-line error."""
+    ids = list(ids)
+    width = max([2] + [len(i) for i in ids if i.isascii() and i.isdigit() and _plain(i)])
+    owner: dict[str, str] = {}  # by casefolded stem: a case-insensitive disk must keep them apart too
+    for tile_id in ids:
+        stem = file_stem(tile_id, width)
+        other = owner.setdefault(stem.casefold(), tile_id)
+        if other != tile_id:
+            raise TrailwrightError(f"tile ids {other!r} and {tile_id!r} would share the file name {stem!r} "
+                                   "(file names ignore case on some disks)")
+    return width
 
 
 def file_stem(tile_id: str, width: int = 2) -> str:
@@ -46,22 +57,6 @@ def file_stem(tile_id: str, width: int = 2) -> str:
     return f"{_UNSAFE.sub('_', tile_id)[:PLAIN_LENGTH]}~{digest}"
 
 
-def file_stems(ids: Iterable[str]) -> dict[str, str]:
-    """Every id's stem, padded to one width; two ids with one stem are a one-line error."""
-    ids = list(ids)
-    width = id_width(ids)
-    stems: dict[str, str] = {}
-    owner: dict[str, str] = {}  # by casefolded stem: a case-insensitive disk must keep them apart too
-    for tile_id in ids:
-        stem = file_stem(tile_id, width)
-        other = owner.setdefault(stem.casefold(), tile_id)
-        if other != tile_id:
-            raise TrailwrightError(f"tile ids {other!r} and {tile_id!r} would share the file name {stem!r} "
-                                   "(file names ignore case on some disks)")
-        stems[tile_id] = stem
-    return stems
-
-
-def side_file_name(stem: str, face: str, suffix: str = "") -> str:
-    """``tile-07-front.svg``: a tile side's file name from its id's stem."""
-    return f"tile-{stem}-{face}{suffix}"
+def side_file_name(tile_id: str, face: str, width: int = 2, suffix: str = ".svg") -> str:
+    """``tile-07-front.svg``: a tile side's file name, ``width`` from ``id_width`` of the whole set."""
+    return f"tile-{file_stem(tile_id, width)}-{face}{suffix}"

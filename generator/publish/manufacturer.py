@@ -23,7 +23,7 @@ from pypdf.generic import ArrayObject, FloatObject, NameObject
 
 from generator import __version__
 from generator.model import FACES, TileSet
-from generator.model.ids import file_stems, side_file_name
+from generator.model.ids import id_width, side_file_name
 from generator.publish.art import CAIRO_LOCK, ArtCache, SideArt, png_bytes
 from generator.publish.impose import reproducible
 from generator.publish.layout import hex_corners, hex_height
@@ -99,7 +99,7 @@ def manufacturer_files(tileset: TileSet, art: ArtCache, profile: Profile, proven
 
     ``mapper`` is ``map`` or an executor's ``map``, to encode the faces in parallel."""
     cw, ch = profile.canvas_mm
-    stems = file_stems(t.id for t in tileset)
+    width = id_width(t.id for t in tileset)
     files: dict[str, bytes] = {}
     rows = []
     sides = [(tile, face) for tile in tileset for face in FACES]
@@ -112,7 +112,7 @@ def manufacturer_files(tileset: TileSet, art: ArtCache, profile: Profile, proven
         return png_bytes(art.pixels(tile, face), profile.dpi, text), vector_pdf(art.svg(tile, face), profile, meta)
 
     for (tile, face), (png, pdf) in zip(sides, mapper(face_files, sides)):
-        base = side_file_name(stems[tile.id], face)
+        base = side_file_name(tile.id, face, width, suffix="")
         files[f"{base}.png"], files[f"{base}.pdf"] = png, pdf
         rows += [(f"{base}.png", tile.id, face, 1), (f"{base}.pdf", tile.id, face, 1)]
     files["dieline.pdf"] = dieline_pdf(profile, DocInfo(f"{profile.title}: die line", provenance,
