@@ -119,3 +119,13 @@ def test_seeds_beyond_64_bits_are_refused_not_wrapped(capsys):
 def test_control_characters_in_a_title_from_the_command_line(capsys, tmp_path):
     err = one_line(capsys, "publish", TILESET, "--title", "Maze\x1b[31m", "--out", str(tmp_path / "kit"))
     assert "title: control character U+001B" in err and not (tmp_path / "kit").exists()
+
+
+def test_a_picture_too_large_to_draw_is_one_line():
+    from generator.errors import TrailwrightError
+    from generator.publish.art import render_pixels
+
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'
+    with pytest.raises(TrailwrightError, match="a picture of 100,000 × 100,000 px is too large to draw"):
+        render_pixels(svg, 100_000, 100_000)
+    assert render_pixels(svg, 10, 10).size == (10, 10)
