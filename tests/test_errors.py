@@ -129,3 +129,16 @@ def test_a_picture_too_large_to_draw_is_one_line():
     with pytest.raises(TrailwrightError, match="a picture of 100,000 × 100,000 px is too large to draw"):
         render_pixels(svg, 100_000, 100_000)
     assert render_pixels(svg, 10, 10).size == (10, 10)
+
+
+def test_names_with_rich_markup_print_as_written(capsys, tmp_path):
+    board = tmp_path / "b.toml"
+    board.write_text('slots = [[0, 0], [1, 0], [2, 0], [3, 0]]\n[[landmark]]\nname = "[/x]"\nhexes = [[-1, 0]]\n'
+                     '[[landmark]]\nname = "[bold]Well"\nhexes = [[4, 0]]\n')
+    tiles = json.loads(open(TILESET, encoding="utf-8").read())
+    tiles["tiles"] = tiles["tiles"][:4]
+    path = tmp_path / "t[red].json"
+    path.write_text(json.dumps(tiles))
+    assert main(["score", str(path), "--board", str(board), "--samples", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "[/x]-[bold]Well" in out and "t[red].json" in out

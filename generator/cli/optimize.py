@@ -274,4 +274,4 @@ def _summary(console, config, result, paths, stopped: bool) -> None:
                   style="bold")
     console.print(table)
     for name in ("tileset", "history", "plot", "checkpoint"):
-        console.print(f"  {name:<10} {paths[name]}")
+        console.print(f"  {name:<10} {paths[name]}", markup=False)  # a path may hold [brackets]

@@ -46,11 +46,12 @@ def run(args: argparse.Namespace) -> int:
 def print_report(name: str, report) -> None:
     """A readable table: the fitness and its components, then pairs from weakest to strongest."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     w = report.objective
     console = Console()
-    head = Table(title=f"{name} on board {report.board!r}: {report.samples} layouts, seed {report.seed}, "
+    head = Table(title=f"{escape(name)} on board {escape(repr(report.board))}: {report.samples} layouts, seed {report.seed}, "
                        f"{report.engine} engine", title_justify="left")
     head.add_column("component")
     head.add_column("value", justify="right")
@@ -77,7 +78,7 @@ def print_report(name: str, report) -> None:
     pairs.add_column("joined", justify="right")
     pairs.add_column("± se", justify="right")
     for pair, prob in sorted(report.pair_prob.items(), key=lambda kv: kv[1]):
-        pairs.add_row(pair, f"{prob:6.1%}", f"{report.pair_prob_se[pair]:.1%}")
+        pairs.add_row(escape(pair), f"{prob:6.1%}", f"{report.pair_prob_se[pair]:.1%}")
     pairs.add_section()
     pairs.add_row("mean", f"{report.path_prob_mean:6.1%}", f"{report.path_prob_se:.1%}", style="bold")
     console.print(pairs)
