@@ -8,14 +8,21 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pypdf import PdfReader
 
 from generator.cli import main
-from generator.model.ids import PLAIN_LENGTH, file_stem, id_width
+from generator.errors import TrailwrightError
+from generator.inputs import parse_json
+from generator.model import tileset_from_dict
+from generator.model.ids import PLAIN_LENGTH, file_stem, id_width, side_file_name
+from generator.render import load_style, render_side
 
 HOSTILE = ["/../../tmp/x", "..", "a/b", "%", "<", "é", "🦊", "x" * 300, "a b", "a_b", "7", "07"]
 SIDES = [[["N", "S"], ["NE"], ["SE"], ["SW", "NW"]], [["N", "NE"], ["SE", "NW"], ["S"], ["SW"]],
          [["N"], ["NE", "S"], ["SE"], ["SW"], ["NW"]]]
+STYLE = load_style()
 BOARD = """name = "strip"
 slots = [[0,0],[1,0],[2,0],[3,0],[4,0],[5,0],[0,1],[1,1],[2,1],[3,1],[4,1],[5,1]]
 [[landmark]]
@@ -117,3 +124,20 @@ def test_publish_writes_only_inside_out_with_distinct_images(capsys, game):
                          check=True).stdout
     body = png[png.index(b"255\n") + 4:]  # a PGM: the header ends with the max value
     assert sum(b < 200 for b in body) > 0.1 * len(body)  # the page shows art, not a blank sheet
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(min_size=1, max_size=40))
+def test_any_id_is_refused_in_one_line_or_drawn_as_well_formed_xml_with_a_safe_name(tile_id):
+    data = {"tiles": [{"id": tile_id, "front": SIDES[0], "back": SIDES[1]}]}
+    text = json.dumps(data)  # escapes every character, lone surrogates included
+    try:
+        tileset = tileset_from_dict(parse_json(text, "t.json"), "t.json")
+    except TrailwrightError as err:
+        assert str(err).startswith("t.json: ") and "\n" not in str(err)
+        return
+    tile = tileset.tiles[0]
+    for face in ("front", "back"):
+        name = side_file_name(tile.id, face, id_width([tile.id]))
+        assert "/" not in name and "\\" not in name and ".." not in name and len(name.encode()) < 255
+        ET.fromstring(render_side(tile, face, STYLE, label=False).encode("utf-8"))
