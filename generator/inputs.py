@@ -40,10 +40,12 @@ _ALLOWED_CONTROL = "\t\n\r"
 def read_text(path: str | Path | Traversable, source: str | None = None) -> str:
     """The file's text: bytes read and decoded as UTF-8 (a byte-order mark is dropped)."""
     source = source or str(path)
+    if isinstance(path, str):
+        path = Path(path)
     try:
-        if isinstance(path, (str, Path)) and Path(path).is_dir():
+        if isinstance(path, Path) and path.is_dir():
             raise TrailwrightError("is a folder, not a file", source)
-        data = path.read_bytes() if not isinstance(path, str) else Path(path).read_bytes()
+        data = path.read_bytes()
     except OSError as err:
         raise TrailwrightError(f"cannot read: {err.strerror or err}", source) from None
     if len(data) > MAX_BYTES:
