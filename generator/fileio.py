@@ -10,8 +10,18 @@ from pathlib import Path
 
 
 def write_atomic(path: str | Path, data: str | bytes) -> Path:
-    """Write ``data`` to a temporary file beside ``path``, then rename it into place."""
-    path = Path(path)
+    """Write ``data`` to a temporary file beside ``path``, then rename it into place.
+
+    A failure (disk full, read-only, a name too long) is one line naming the file."""
+    from generator.errors import TrailwrightError
+
+    try:
+        return _write_atomic(Path(path), data)
+    except OSError as err:
+        raise TrailwrightError(f"cannot write: {err.strerror or err}", str(path)) from None
+
+
+def _write_atomic(path: Path, data: str | bytes) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = "w" if isinstance(data, str) else "wb"
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -26,6 +36,64 @@ def write_atomic(path: str | Path, data: str | bytes) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def check_out(path: str | Path, kind: str = "folder") -> Path:
+    """Fail early, in one line, if outputs cannot go to ``path`` (a ``"folder"`` or a ``"file"``).
+
+    Nothing is left behind: the nearest existing folder above ``path`` must be a writable folder, and
+    ``path`` itself, if it exists, must be of the right kind.
+    """
+    from generator.errors import TrailwrightError
+
+    path = Path(path)
+    source = f"--out {path}"
+    if any(len(part.encode("utf-8", "surrogatepass")) > 255 for part in path.parts):
+        raise TrailwrightError("a name in the path is longer than 255 bytes", source)
+    try:
+        above = _check_kind(path, kind, source)
+    except OSError as err:
+        raise TrailwrightError(f"cannot use: {err.strerror or err}", source) from None
+    try:
+        with tempfile.TemporaryFile(dir=above):  # a real probe: permissions, read-only disks, /proc
+            pass
+    except OSError as err:
+        raise TrailwrightError(f"cannot write in {above}: {err.strerror or err}", source) from None
+    return path
+
+
+def _check_kind(path: Path, kind: str, source: str) -> Path:
+    """The nearest existing folder at or above ``path``, once ``path`` and it are of the right kind."""
+    from generator.errors import TrailwrightError
+
+    if path.exists():
+        if kind == "folder" and not path.is_dir():
+            raise TrailwrightError("is a file, not a folder", source)
+        if kind == "file" and path.is_dir():
+            raise TrailwrightError("is a folder, not a file", source)
+    above = path.absolute() if kind == "folder" and path.is_dir() else path.absolute().parent
+    while not above.exists():
+        above = above.parent
+    if not above.is_dir():
+        raise TrailwrightError(f"{above} is a file, not a folder", source)
+    return above
+
+
+def dumps_json(data, **options) -> str:
+    """JSON text that is always valid JSON: a NaN or infinite number is written as ``null``."""
+    import json
+    import math
+
+    def clean(value):
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [clean(v) for v in value]
+        return value
+
+    return json.dumps(clean(data), allow_nan=False, **options)
 
 
 # --- whole folders --------------------------------------------------------------------------
@@ -110,23 +178,23 @@ def _fill(stage: Path, old: Path, files: dict[str, str | bytes], owns) -> None:
 
 def check_folder(folder: str | Path) -> Path:
     """``folder`` as a real absolute path, once it is known ``write_folder`` can replace it (checked before
-    a stage spends its time): not a file, not the current folder or one holding it, its parent makeable."""
+    a stage spends its time): ``check_out``'s checks, and not the current folder or one holding it, and
+    its parent writable (the new folder is made there)."""
     from generator.errors import TrailwrightError
 
+    source = f"--out {folder}"
+    check_out(folder, "folder")
     folder = Path(os.path.realpath(folder))
     here = Path(os.path.realpath(os.getcwd()))
     if folder == here or folder in here.parents:
         raise TrailwrightError("is the current folder or holds it; the output folder is replaced as a whole when "
-                               "the run ends, so name a folder of its own (e.g. output)", str(folder))
-    if os.path.lexists(folder) and not folder.is_dir():
-        raise TrailwrightError("is not a folder", str(folder))
+                               "the run ends, so name a folder of its own (e.g. output)", source)
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise TrailwrightError(f"cannot make its parent folder: {err.strerror or err}", str(folder)) from None
+        raise TrailwrightError(f"cannot make its parent folder: {err.strerror or err}", source) from None
     if not os.access(folder.parent, os.W_OK | os.X_OK):
-        raise TrailwrightError("cannot write beside it (the new folder is made there, then swapped in)",
-                               str(folder))
+        raise TrailwrightError("cannot write beside it (the new folder is made there, then swapped in)", source)
     return folder
 
 

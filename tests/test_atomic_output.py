@@ -73,7 +73,7 @@ def test_the_current_folder_or_a_file_is_refused_before_any_work(tmp_path, monke
         write_folder(".", {"a": b""})
     (tmp_path / "file").write_text("x")
     assert main(["publish", TILESET, "--out", "file"]) == 2
-    assert "file: is not a folder" in capsys.readouterr().err
+    assert "--out file: is a file, not a folder" in capsys.readouterr().err
     assert main(["render", TILESET, "--out", str(tmp_path.parent)]) == 2
     assert "is the current folder or holds it" in capsys.readouterr().err
 

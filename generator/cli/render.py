@@ -41,22 +41,12 @@ def register(sub) -> None:
 RENDERED = re.compile(r"tile-.+\.svg|board\.svg")  # what render owns in its folder (other files are kept)
 
 
-def id_width(ids) -> int:
-    """How wide numeric ids are padded: the longest all-digit id, at least 2 (other ids never count)."""
-    return max([2] + [len(i) for i in ids if i.isdigit()])
-
-
-def side_file_name(tile_id: str, face: str, width: int = 2) -> str:
-    """``tile-07-front.svg``: numeric ids padded, anything else made safe for a file name."""
-    safe = tile_id.zfill(width) if tile_id.isdigit() else re.sub(r"[^A-Za-z0-9_.-]+", "_", tile_id)
-    return f"tile-{safe}-{face}.svg"
-
-
 def run(args: argparse.Namespace) -> int:
     """Render the sides and the board into the output folder."""
     from generator.board import load_board
     from generator.fileio import check_folder, write_folder
     from generator.model import FACES, read_tileset
+    from generator.model.ids import id_width, side_file_name
     from generator.render import load_style, render_board, render_side
     from generator.scoring.tables import check_size
 
