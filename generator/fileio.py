@@ -1,8 +1,10 @@
-"""The thin I/O layer: atomic writes, so a failed run never leaves a half-written file."""
+"""The thin I/O layer: atomic writes of files and of whole output folders, so a failed or killed run
+never leaves a half-written file or a mix of old and new files."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -92,3 +94,145 @@ def dumps_json(data, **options) -> str:
         return value
 
     return json.dumps(clean(data), allow_nan=False, **options)
+
+
+# --- whole folders --------------------------------------------------------------------------
+#
+# A stage's output folder is swapped in whole: the new files are written into a fresh folder beside
+# it (``.NAME-new-…``), the entries of the old folder that the stage does not own are hard-linked
+# into it, and the two folders are exchanged in one atomic rename (Linux ``renameat2`` with
+# ``RENAME_EXCHANGE``). A kill at any instant leaves the folder holding the complete old files or the
+# complete new ones; a leftover folder beside it is removed by the next run. Where the exchange is not
+# available, the old folder is first renamed aside (``.NAME-old-…``) and the next run puts it back if
+# the kill came between the two renames.
+
+_AT_FDCWD, _RENAME_EXCHANGE = -100, 2
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically; False when this system cannot."""
+    import ctypes
+    import errno
+
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return False
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
+def _sibling_prefix(folder: Path, kind: str) -> str:
+    import hashlib
+
+    return f".{folder.name[:60]}-{hashlib.sha256(folder.name.encode()).hexdigest()[:8]}-{kind}-"
+
+
+def recover_folder(folder: str | Path) -> None:
+    """Tidy what a killed run left beside ``folder``: put a renamed-aside old folder back if ``folder`` is
+    missing, and remove unfinished or superseded folders."""
+
+    folder = Path(os.path.realpath(folder))
+    if not folder.parent.is_dir():
+        return
+    for kind in ("old", "new"):
+        for left in sorted(folder.parent.glob(_sibling_prefix(folder, kind) + "*")):
+            if kind == "old" and not os.path.lexists(folder):
+                os.rename(left, folder)
+            else:
+                shutil.rmtree(left, ignore_errors=True)
+
+
+def _link_or_copy(src, dst) -> None:
+
+    try:
+        os.link(src, dst, follow_symlinks=False)
+    except OSError:
+        shutil.copy2(src, dst, follow_symlinks=False)
+
+
+def _fill(stage: Path, old: Path, files: dict[str, str | bytes], owns) -> None:
+    """Write ``files`` into ``stage``, with hard links to what ``old`` holds that is not owned."""
+
+    if old.is_dir():
+        for entry in sorted(old.iterdir()):
+            if not owns(entry.name):
+                target = stage / entry.name
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.copytree(entry, target, symlinks=True, copy_function=_link_or_copy)
+                else:
+                    _link_or_copy(entry, target)
+    for name, data in sorted(files.items()):
+        path = stage / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "xb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(path, 0o644)
+
+
+def check_folder(folder: str | Path) -> Path:
+    """``folder`` as a real absolute path, once it is known ``write_folder`` can replace it (checked before
+    a stage spends its time): ``check_out``'s checks, and not the current folder or one holding it, and
+    its parent writable (the new folder is made there)."""
+    from generator.errors import TrailwrightError
+
+    source = f"--out {folder}"
+    check_out(folder, "folder")
+    folder = Path(os.path.realpath(folder))
+    here = Path(os.path.realpath(os.getcwd()))
+    if folder == here or folder in here.parents:
+        raise TrailwrightError("is the current folder or holds it; the output folder is replaced as a whole when "
+                               "the run ends, so name a folder of its own (e.g. output)", source)
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise TrailwrightError(f"cannot make its parent folder: {err.strerror or err}", source) from None
+    if not os.access(folder.parent, os.W_OK | os.X_OK):
+        raise TrailwrightError("cannot write beside it (the new folder is made there, then swapped in)", source)
+    return folder
+
+
+def write_folder(folder: str | Path, files: dict[str, str | bytes], owns=lambda name: True) -> Path:
+    """Make ``folder`` hold ``files`` (relative paths; text is written as UTF-8) in one atomic step.
+
+    Entries of the old folder whose top-level name ``owns`` accepts are replaced as a whole (a file
+    the new set lacks is gone); the others are kept. A failure leaves the folder as it was and is a
+    ``TrailwrightError``.
+    """
+    from generator.errors import TrailwrightError
+
+    folder = check_folder(folder)
+    for name in files:
+        parts = Path(name).parts
+        if not parts or Path(name).is_absolute() or ".." in parts or not owns(parts[0]):
+            raise TrailwrightError(f"refusing to write {name!r}: it is not a file this stage owns inside the "
+                                   f"folder", str(folder))
+    recover_folder(folder)
+    stage = Path(tempfile.mkdtemp(prefix=_sibling_prefix(folder, "new"), dir=folder.parent))
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(stage, folder.stat().st_mode & 0o7777 if folder.is_dir() else 0o777 & ~mask)
+        _fill(stage, folder, files, owns)
+        if not folder.exists():
+            os.rename(stage, folder)
+        elif _exchange(stage, folder):
+            shutil.rmtree(stage)  # the old folder, swapped out
+        else:
+            aside = Path(tempfile.mkdtemp(prefix=_sibling_prefix(folder, "old"), dir=folder.parent))
+            os.rename(folder, aside)  # replaces the empty folder just made
+            os.rename(stage, folder)
+            shutil.rmtree(aside)
+    except BaseException as err:
+        shutil.rmtree(stage, ignore_errors=True)
+        if isinstance(err, OSError):
+            raise TrailwrightError(f"cannot write: {err.strerror or err} (the folder is as it was)",
+                                   str(folder)) from None
+        raise
+    return folder

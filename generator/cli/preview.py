@@ -51,14 +51,17 @@ def run(args: argparse.Namespace) -> int:
     from generator import __version__
     from generator.board import load_board
     from generator.errors import TrailwrightError
-    from generator.fileio import check_out, write_atomic
+    from generator.fileio import check_folder, check_out, write_folder
     from generator.model import read_tileset
     from generator.render import load_style, render_sheet
     from generator.render.preview import render_contact_sheet
     from generator.scoring.tables import check_size
 
-    check_out(args.out, "file")
-    check_out(Path(args.out).with_suffix(".png"), "file")
+    out = Path(args.out)
+    png = out.with_suffix(".png")
+    check_out(out, "file")
+    check_out(png, "file")
+    folder = check_folder(out.parent)  # before any work
     if args.count > 64:
         raise TrailwrightError(f"--count {args.count}: at most 64 layouts fit a sheet")
     style = load_style(args.style)
@@ -69,12 +72,11 @@ def run(args: argparse.Namespace) -> int:
         svg = render_contact_sheet(tileset, style)
     else:
         svg = render_sheet(tileset, board, style, args.seed, args.count, highlight=not args.no_highlight)
-    out = Path(args.out)
-    png = out.with_suffix(".png")
-    write_atomic(out, svg)
-    write_atomic(png, _png(cairosvg.svg2png(bytestring=svg.encode("utf-8"), dpi=args.dpi),
-                           f"trailwright {__version__} preview {args.tileset} --board {args.board} --seed {args.seed} "
-                           f"--count {args.count}{' --tiles' if args.tiles else ''}"))
+    image = _png(cairosvg.svg2png(bytestring=svg.encode("utf-8"), dpi=args.dpi),
+                 f"trailwright {__version__} preview {args.tileset} --board {args.board} --seed {args.seed} "
+                 f"--count {args.count}{' --tiles' if args.tiles else ''}")
+    files = {out.name: svg, png.name: image}
+    write_folder(folder, files, owns=files.__contains__)  # the SVG and PNG change together, or not at all
     what = "every tile side" if args.tiles else f"{args.count} layout{'s' if args.count > 1 else ''}, seed {args.seed}"
     print(f"wrote {out} and {png} ({what})")
     return 0

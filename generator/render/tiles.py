@@ -14,6 +14,7 @@ deck        a bridge's timber: a rectangle along the upper trail, over the lower
 from __future__ import annotations
 
 import math
+import threading
 from functools import lru_cache
 
 from generator import __version__
@@ -112,9 +113,15 @@ def side_body(side: Side, face: str, style: Style, *, bleed_mm: float = 0.0,
     return "".join(out)
 
 
+# Shapely geometries are never shared between threads (publish draws sides on a thread pool): GEOS
+# prepared geometries are not thread-safe, and two threads querying one crashed publish with a segfault.
+# So the caches hold shapes as WKB bytes, each call builds its own geometry, and a prepared shape is
+# prepared and cached per thread (``_keep_off``).
+
+
 @lru_cache(maxsize=1024)
-def _trail_area(side: Side, width: float):
-    """Everything drawn for a side's trails, in tile units, as one shapely shape."""
+def _trail_area_wkb(side: Side, width: float) -> bytes:
+    from shapely import to_wkb
     from shapely.geometry import LineString
     from shapely.ops import unary_union
 
@@ -125,7 +132,14 @@ def _trail_area(side: Side, width: float):
             parts.append(LineString(sample(curve, 32)).buffer(width / 2))
         if shape.terminator is not None:
             parts.append(LineString(shape.terminator).buffer(width / 4))
-    return unary_union(parts)
+    return to_wkb(unary_union(parts))
+
+
+def _trail_area(side: Side, width: float):
+    """Everything drawn for a side's trails, in tile units, as one shapely shape (the caller's own)."""
+    from shapely import from_wkb
+
+    return from_wkb(_trail_area_wkb(side, width))
 
 
 def _bridge_area(side: Side, width: float):
@@ -147,13 +161,30 @@ def _bridge_area(side: Side, width: float):
 
 
 @lru_cache(maxsize=1024)
-def _keep_off(side: Side, width: float):
-    """What a label keeps clear of (tile units): trails, stubs and bridges, with a little air."""
+def _keep_off_wkb(side: Side, width: float) -> bytes:
+    from shapely import to_wkb
+
+    return to_wkb(_trail_area(side, width).union(_bridge_area(side, width)).buffer(0.025))
+
+
+def _prepared_keep_off(side: Side, width: float):
     import shapely
 
-    area = _trail_area(side, width).union(_bridge_area(side, width)).buffer(0.025)
+    area = shapely.from_wkb(_keep_off_wkb(side, width))
     shapely.prepare(area)
     return area
+
+
+_THREAD = threading.local()
+
+
+def _keep_off(side: Side, width: float):
+    """What a label keeps clear of (tile units): trails, stubs and bridges, with a little air; prepared,
+    and this thread's own (see above)."""
+    cached = getattr(_THREAD, "keep_off", None)
+    if cached is None:
+        cached = _THREAD.keep_off = lru_cache(maxsize=256)(_prepared_keep_off)
+    return cached(side, width)
 
 
 def label_box(x: float, y: float, angle: float, size: float, text: str) -> list[tuple[float, float]]:
