@@ -32,7 +32,7 @@ def dask_client():
     """An in-process Dask cluster (two single-threaded workers) shared by the optimize tests."""
     from distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster, \
             Client(cluster) as client:
         yield client
 

@@ -120,17 +120,29 @@ def score_task(problem: Problem, classes, samples: int, seed: int):
 
 
 class KernelWarmUp(WorkerPlugin):
-    """A worker plugin: load the scoring kernel from numba's disk cache once per worker, when it starts."""
+    """A worker plugin: load the scoring kernel from numba's disk cache once per worker, when it starts.
+
+    On the command's own local cluster it also makes the worker ignore SIGINT: Ctrl-C reaches the
+    whole process group, and the command, not its workers, decides when to stop.
+    """
 
     name = "trailwright-kernel-warm-up"
     idempotent = True
 
-    def __init__(self, board):
+    def __init__(self, board, ignore_sigint: bool = False):
         self.board = board
+        self.ignore_sigint = ignore_sigint
 
     def setup(self, worker) -> None:
+        import signal
+
         from generator.scoring import warm_up
 
+        if self.ignore_sigint:
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+            except ValueError:  # not the worker process's main thread: it ignores SIGINT from its start
+                pass
         began = time.perf_counter()
         warm_up(self.board)
         worker.log_event("trailwright-warm-up", {"seconds": time.perf_counter() - began})
@@ -141,7 +153,10 @@ class KernelWarmUp(WorkerPlugin):
 
 def warm_workers(client, board) -> None:
     """Warm every worker now, and every worker that joins later (e.g. one restarted after a crash)."""
-    client.register_plugin(KernelWarmUp(board), name=KernelWarmUp.name)
+    from distributed import LocalCluster
+
+    own = isinstance(getattr(client, "cluster", None), LocalCluster) and getattr(client.cluster, "processes", False)
+    client.register_plugin(KernelWarmUp(board, ignore_sigint=own), name=KernelWarmUp.name)
 
 
 def scheduler_address(given: str | None) -> str | None:
@@ -165,9 +180,19 @@ def connect(address: str | None, workers: int | None = None) -> Iterator:
         with client:
             yield client
         return
+    import signal
+    import threading
+
     n = workers or os.cpu_count() or 1
-    with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                      silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None  # the workers start ignoring it
+    try:
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
+                               silence_logs=logging.ERROR)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+    with cluster, Client(cluster) as client:
         yield client
 
 
