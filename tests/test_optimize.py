@@ -491,3 +491,14 @@ def test_warm_up_compiles_exactly_what_the_search_and_the_scorer_call(classic, r
     search.evaluate(child, parent, changes, threshold=parent.fitness)
     score(random20, classic, 50, seed=1)
     assert [list(k.signatures) for k in kernels] == compiled  # nothing new to compile after the warm-up
+
+
+def test_plan_gives_each_wave_of_chains_its_share_of_the_time():
+    from generator.optimize.run import plan
+
+    assert plan(Config(time=60, chains=2), workers=2) == (Budget(60.0, None), 1)
+    assert plan(Config(time=60, chains=8), workers=2) == (Budget(15.0, None), 1)  # four waves of two
+    assert plan(Config(time=60, chains=3, migrate=10), workers=2) == (Budget(30.0, None), 3)
+    assert plan(Config(generations=50, chains=8), workers=2) == (Budget(None, 50), 1)  # generations: any cluster
+    with pytest.raises(TrailwrightError, match="migrate: needs a time budget"):
+        Config(generations=50, migrate=10)

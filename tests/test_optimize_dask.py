@@ -156,7 +156,12 @@ def test_a_real_cluster_loses_a_worker_and_the_run_completes_with_the_same_resul
         out = tmp_path / "cluster.json"
         run = subprocess.Popen([str(bin_dir / "trailwright"), *args, "--scheduler", address, "--out", str(out)],
                                stderr=subprocess.PIPE)
-        _wait_for(lambda: (tmp_path / "cluster.checkpoint").exists() or run.poll() is not None, 240, "a checkpoint")
+        def snapshots_taken() -> bool:
+            path = tmp_path / "cluster.checkpoint"
+            chains = json.loads(path.read_text())["chains"] if path.exists() else []
+            return run.poll() is not None or any(c and c["generation"] > 0 for c in chains)
+
+        _wait_for(snapshots_taken, 240, "a checkpoint with chains under way")
         assert run.poll() is None, "the run ended before a worker could be killed"
         before = json.loads((tmp_path / "cluster.checkpoint").read_text())
         assert any(c and 0 < c["generation"] < 3000 for c in before["chains"])  # killed mid-run
