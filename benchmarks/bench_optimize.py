@@ -54,7 +54,7 @@ def run_one(board, name: str, budget: float, seed: int, chains: int, workers: in
             "generations": sum(c.generation for c in result.chains),
             "evaluations": sum(c.search_state["evaluations"] for c in result.chains),
             "startup": round(result.startup, 2), "selection": round(result.selection, 2),
-            "wall": round(time.perf_counter() - began, 1), "load": round(os.getloadavg()[0], 1)}
+            "rescoring": round(result.rescoring, 2), "wall": round(time.perf_counter() - began, 1), "load": round(os.getloadavg()[0], 1)}
 
 
 def overhead(workers: int, rescore: int) -> list[dict]:
@@ -84,7 +84,8 @@ def overhead(workers: int, rescore: int) -> list[dict]:
                 if kind == "cold":
                     os.environ.pop("NUMBA_CACHE_DIR") if saved is None else os.environ.update(NUMBA_CACHE_DIR=saved)
         rows.append({"kernel": kind, "workers": workers, "startup": round(result.startup, 2),
-                     "selection": round(result.selection, 2), "total": round(time.perf_counter() - began, 2),
+                     "selection": round(result.selection, 2), "rescoring": round(result.rescoring, 2),
+                     "total": round(time.perf_counter() - began, 2),
                      "load": round(os.getloadavg()[0], 1)})
     return rows
 

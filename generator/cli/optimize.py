@@ -289,8 +289,9 @@ def _summary(console, config, result, paths) -> None:
     rows = [
         ("chains x generations", " + ".join(str(c.generation) for c in result.chains)),
         ("candidates scored", f"{sum(c.search_state['evaluations'] for c in result.chains):,}"),
-        ("wall time", f"{result.seconds:.1f} s (start-up {result.startup:.1f} s, selection and re-score "
-                      f"{result.selection:.1f} s)"),
+        ("wall time", f"{result.seconds:.1f} s"),
+        ("  Dask start-up, selection, re-score", f"{result.startup:.1f} s, {result.selection:.1f} s, "
+                                                 f"{result.rescoring:.1f} s"),
         ("winner's fitness on its bank", f"{result.search_fitness:.4f}"),
         ("bridge sides", str(s.bridges)),
         ("dupScore", str(s.dup_score)),

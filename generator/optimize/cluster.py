@@ -181,14 +181,21 @@ def connect(address: str | None, workers: int | None = None) -> Iterator:
             yield client
         return
     import signal
+    import sys
     import threading
+
+    import dask
 
     n = workers or os.cpu_count() or 1
     main = threading.current_thread() is threading.main_thread()
+    # On Linux the workers are forked: they start at once, with the kernel this process has loaded
+    # (``optimize`` warms it first); elsewhere they are spawned and load it from numba's disk cache.
+    method = "fork" if sys.platform.startswith("linux") else "spawn"
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None  # the workers start ignoring it
     try:
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
-                               silence_logs=logging.ERROR)
+        with dask.config.set({"distributed.worker.multiprocessing-method": method}):
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                   silence_logs=logging.ERROR)
     finally:
         if main:
             signal.signal(signal.SIGINT, previous)

@@ -57,7 +57,8 @@ class Result:
     seconds: float
     stopped: bool  # interrupted before the budget was spent
     startup: float  # seconds from the call to the first progress report of a chain
-    selection: float  # seconds to pick the winner and re-score it
+    selection: float  # seconds to pick the winner (chains' bests scored on shared fresh layouts)
+    rescoring: float  # seconds to re-score the winner
     migrants: tuple[Migrant, ...] = ()
 
 
@@ -187,6 +188,10 @@ def optimize(problem: Problem, config: Config, chains: list[Chain | None] | None
     chains = list(chains) if chains is not None else [None] * config.chains
     stop = stop or threading.Event()
     if client is None:
+        if not scheduler:  # a local cluster: load the kernel here once, and its forked workers share it
+            from generator.scoring import warm_up
+
+            warm_up(problem.board)
         with cluster.connect(scheduler, workers) as own:
             return _optimize(own, problem, strategy, config, chains, migrants, stop, on_progress, on_checkpoint, began)
     return _optimize(client, problem, strategy, config, chains, migrants, stop, on_progress, on_checkpoint, began)
@@ -208,16 +213,18 @@ def _optimize(client, problem, strategy, config, chains, migrants, stop, on_prog
         finished = list(run.chains)
         picked = time.perf_counter()
         winner, best = _best_of(client, problem, strategy, config, finished)
+        selection = time.perf_counter() - picked
         report = client.submit(cluster.score_task, problem, best.classes.tolist(), config.rescore,
                                final_seed(config.seed), pure=False).result()
-        selection = time.perf_counter() - picked
+        rescoring = time.perf_counter() - picked - selection
         startup = (run.first_report or picked) - began
     finally:
         run.close()
     tileset = to_tileset(problem, best.classes)
     spent = all(budget.progress(c.elapsed, c.generation) >= 1.0 for c in finished)
     return Result(tileset, report, report.fitness, best.fitness, tuple(finished), winner,
-                  time.perf_counter() - began, stopped and not spent, startup, selection, tuple(run.migrants))
+                  time.perf_counter() - began, stopped and not spent, startup, selection, rescoring,
+                  tuple(run.migrants))
 
 
 def _best_of(client, problem: Problem, strategy: Strategy, config: Config, chains: list[Chain]) -> tuple[int, Scored]:
