@@ -153,8 +153,7 @@ def _setup(args):
 
 
 # the flag of each setting the core names in its errors (``SettingError.setting``)
-FLAGS = {"pinned": "--pin", "budget": "--time or --generations", "chains": "--chains", "migrate": "--migrate",
-         "scheduler": "--scheduler"}
+FLAGS = {"pinned": "--pin", "budget": "--time or --generations", "chains": "--chains", "migrate": "--migrate"}
 
 
 def run(args: argparse.Namespace) -> int:

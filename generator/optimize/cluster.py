@@ -92,6 +92,7 @@ def run_leg(job: Leg) -> str:
             worker.log_event(progress_topic(job.run), asdict(value))
         else:
             store.set(json.dumps(value.to_data()))
+            worker.log_event(progress_topic(job.run), {"snapshot": job.index})  # the client may read it now
 
     migrant = None if job.migrant is None else np.array(job.migrant, dtype=np.int16)
     final = run_chain(job.problem, job.strategy, job.budget, job.seed, job.index, chain, should_stop, emit,

@@ -40,6 +40,7 @@ from generator.scoring import Score
 
 SELECTION_SAMPLES = 500_000  # shared fresh layouts that pick the best chain
 MIGRATION_SAMPLES = 100_000  # shared fresh layouts that rank the chains at a migration
+CHECKPOINT_GAP = 1.0  # seconds at least between two checkpoint files (chains snapshot every checkpoint_every)
 
 Migrant = tuple[int, int, tuple[tuple[int, int], ...]]  # leg, chain index, designs
 
@@ -124,31 +125,36 @@ class _Run:
                               (leg + 1) / legs, migrants.get(i), snapshot_every=self.config.checkpoint_every)
             futures[i] = self.client.submit(cluster.run_leg, job, pure=False, key=f"{self.name}-leg{leg}-chain{i}")
         last_checkpoint = time.perf_counter()
+        fresh: set[int] = set()  # chains with a snapshot not yet in the checkpoint
         while futures:
-            self._drain(on_progress)
+            fresh |= self._drain(on_progress)
             if stop.is_set() and not self.stop.is_set():
                 self.stop.set()
             for i, future in list(futures.items()):
                 if future.done():
                     self.chains[i] = Chain.from_data(json.loads(_result(future, i)))
                     del futures[i]
-            if time.perf_counter() - last_checkpoint >= self.config.checkpoint_every and futures:
+            if fresh & set(futures) and time.perf_counter() - last_checkpoint >= CHECKPOINT_GAP:
                 last_checkpoint = time.perf_counter()
-                for i in futures:
-                    raw = self.stores[i].get()
-                    if raw:
-                        self.chains[i] = Chain.from_data(json.loads(raw))
+                for i in fresh & set(futures):
+                    self.chains[i] = Chain.from_data(json.loads(self.stores[i].get()))
+                fresh.clear()
                 on_checkpoint(self.chains, self.migrants)
             time.sleep(0.05)
         self._drain(on_progress)
         return stop.is_set()
 
-    def _drain(self, on_progress) -> None:
+    def _drain(self, on_progress) -> set[int]:
+        """Pass on the progress reports that arrived; returns the chains that stored a new snapshot."""
+        snapshots = set()
         while True:
             try:
                 message = self.inbox.get_nowait()
             except queue.Empty:
-                return
+                return snapshots
+            if "snapshot" in message:
+                snapshots.add(message["snapshot"])
+                continue
             if self.first_report is None:
                 self.first_report = time.perf_counter()
             on_progress(Progress(**{f.name: message[f.name] for f in fields(Progress)}))  # the log adds "worker"
