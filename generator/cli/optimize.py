@@ -146,9 +146,6 @@ def _setup(args):
     config = Config(strategy=strategy, preset=args.preset, time=time_budget, generations=args.generations,
                     samples=args.samples, max_samples=args.max_samples, seed=seed, chains=chains,
                     migrate=args.migrate, rescore=rescore)
-    from generator.optimize.chain import config_strategy
-
-    config_strategy(config)  # a clear error for a bad combination, before starting
     return problem, config, [None] * config.chains, (), args.init
 
 
