@@ -172,9 +172,9 @@ def run_chain(problem: Problem, strategy: Strategy, budget: Budget, seed: int, i
     best = strategy.best(state)
     last_best = history[-1].best if history else best.fitness
 
-    def snapshot() -> Chain:
-        return Chain(index, leg, generation, time.perf_counter() - began, rng.bit_generator.state,
-                     dump_state(state), search.state(), start_fitness, tuple(history))
+    def snapshot(seconds: float) -> Chain:
+        return Chain(index, leg, generation, seconds, rng.bit_generator.state, dump_state(state), search.state(),
+                     start_fitness, tuple(history))
 
     emit("progress", _progress(search, index, generation, elapsed, best))
     last_report = last_snapshot = time.perf_counter()
@@ -196,14 +196,12 @@ def run_chain(problem: Problem, strategy: Strategy, budget: Budget, seed: int, i
             emit("progress", _progress(search, index, generation, now - began, best))
         if now - last_snapshot >= snapshot_every:
             last_snapshot = now
-            emit("snapshot", snapshot())
-    final = snapshot()
+            emit("snapshot", snapshot(now - began))
     if not history or history[-1].generation != generation:
-        history.append(HistoryPoint(round(final.elapsed, 3), generation, search.counters.evaluations, search.size,
+        history.append(HistoryPoint(round(elapsed, 3), generation, search.counters.evaluations, search.size,
                                     best.fitness))
-        final = snapshot()
-    emit("progress", _progress(search, index, generation, final.elapsed, best))
-    return final
+    emit("progress", _progress(search, index, generation, elapsed, best))
+    return snapshot(elapsed)
 
 
 __all__ = ["Budget", "Chain", "Config", "HistoryPoint", "Progress", "RESCORE_SAMPLES", "chain_best", "chain_seeds",
