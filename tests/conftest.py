@@ -29,8 +29,12 @@ def random20():
 
 @pytest.fixture(scope="session")
 def dask_client():
-    """An in-process Dask cluster (two single-threaded workers) shared by the optimize tests."""
+    """An in-process Dask cluster (two single-threaded workers) shared by the optimize tests, kernel loaded."""
     from distributed import Client, LocalCluster
+
+    from generator.scoring import warm_up
+
+    warm_up(load_board("classic"))  # as the command does before it starts its workers
 
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster, \
             Client(cluster) as client:
