@@ -37,7 +37,7 @@ from generator.optimize.strategies import Strategy
 
 SCHEDULER_ENV = "TRAILWRIGHT_SCHEDULER"
 CONNECT_TIMEOUT = 10  # seconds to reach a scheduler
-STOP_POLL = 0.2  # seconds between looks at the stop event
+STOP_POLL = 0.5  # seconds between looks at the stop event
 
 
 @dataclass(frozen=True)

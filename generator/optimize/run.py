@@ -140,7 +140,7 @@ class _Run:
                     self.chains[i] = Chain.from_data(json.loads(self.stores[i].get()))
                 fresh.clear()
                 on_checkpoint(self.chains, self.migrants)
-            time.sleep(0.05)
+            time.sleep(0.1)
         self._drain(on_progress)
         return stop.is_set()
 
