@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import pickle
+import threading
 
 import numpy as np
 import pytest
@@ -11,8 +11,9 @@ import pytest
 from generator.errors import TrailwrightError
 from generator.model import Side, TileSet
 from generator.optimize import Config, make_problem, optimize, random_tileset
-from generator.optimize.run import chain_best, rescore, run_chain
-from generator.optimize.search import Search
+from generator.optimize.chain import Budget, Chain, chain_best, config_strategy, run_chain
+from generator.optimize.run import rescore
+from generator.optimize.search import FreshScorer, Search
 from generator.optimize.space import DESIGNS, allowed_designs, key, start_classes, static_counts, to_tileset
 from generator.optimize.strategies import ARTICLE_GA, STRATEGIES, mutate, strategy_named
 from generator.scoring import kernel, score
@@ -20,7 +21,7 @@ from generator.scoring.objective import ARTICLE, Objective, load_objective, obje
 
 # every strategy, and the article's preset; small banks and budgets keep the contract quick
 CASES = [(name, None) for name in STRATEGIES] + [("ga", "article")]
-SMALL = {"samples": 300, "max_samples": 1500, "rescore": 4000, "workers": 1}
+SMALL = {"samples": 300, "max_samples": 1500, "rescore": 4000, "chains": 1}
 
 
 def small_problem(classic, seed=5, objective=ARTICLE, pinned=()):
@@ -28,9 +29,19 @@ def small_problem(classic, seed=5, objective=ARTICLE, pinned=()):
     return make_problem(classic, objective, start, pinned)
 
 
+@pytest.fixture(autouse=True)
+def _client(request):
+    """Every optimize call in this module runs on the shared in-process Dask cluster."""
+    global CLIENT
+    CLIENT = request.getfixturevalue("dask_client")
+
+
+CLIENT = None
+
+
 def run(problem, strategy, preset, generations=40, seed=1, **extra):
     return optimize(problem, Config(strategy=strategy, preset=preset, generations=generations, seed=seed,
-                                    **{**SMALL, **extra}))
+                                    **{**SMALL, **extra}), client=CLIENT)
 
 
 # --- the search space ----------------------------------------------------------------------
@@ -113,10 +124,10 @@ def test_bank_fitness_is_the_scorer_on_the_same_layouts(classic, swap):
     parent = search.full(start_classes(problem, rng))
     for _ in range(5):
         child, changes = mutate(problem, parent.classes, rng, swap=swap)
-        value = search.fitness(parent, child, changes)
+        ev = search.evaluate(child, parent, changes)
         full = Search(problem, bank_seed=11, capacity=3000, size=3000).full(child)
-        assert value == pytest.approx(full.fitness, abs=1e-12)
-        scored = search.scored(parent, child, changes)
+        assert ev.fitness == pytest.approx(full.fitness, abs=1e-12) and ev.layouts < 3000
+        scored = ev.scored
         for a, b in zip(scored.arrays, full.arrays):
             np.testing.assert_array_equal(a, b)
         parent = scored
@@ -146,11 +157,12 @@ def test_cache_scores_no_candidate_twice(classic):
     rng = np.random.default_rng(1)
     parent = search.full(start_classes(problem, rng))
     child, changes = mutate(problem, parent.classes, rng)
-    first = search.fitness(parent, child, changes)
-    scored_layouts = search.layouts
+    first = search.evaluate(child, parent, changes)
+    scored_layouts = search.counters.layouts
     # the same set with its tiles in another order and faces swapped is the same candidate
-    again = search.fitness(None, child[::-1, ::-1].copy(), ())
-    assert again == first and search.layouts == scored_layouts and search.hits == 1
+    again = search.evaluate(child[::-1, ::-1].copy())
+    assert again.fitness == first.fitness and again.cached and again.scored is None and again.layouts == 0
+    assert search.counters.layouts == scored_layouts and search.counters.hits == 1
 
 
 @pytest.mark.parametrize(("swap", "margin"), [(0.0, -0.01), (1.0, 0.0)])  # swaps change less: a higher bar
@@ -164,13 +176,66 @@ def test_early_rejection_only_rejects_clearly_worse_moves(classic, swap, margin)
     for _ in range(30):
         child, changes = mutate(problem, parent.classes, rng, swap=swap)
         threshold = parent.fitness + margin
-        value = search.fitness(parent, child, changes, threshold)
-        truth = exact.fitness(exact_parent, child, changes)
-        if value < threshold:
+        ev = search.evaluate(child, parent, changes, threshold)
+        truth = exact.evaluate(child, exact_parent, changes).fitness
+        if ev.fitness < threshold:
             assert truth < threshold + 0.02  # never a good move thrown away by much
+            assert (ev.early or ev.cached) == (ev.scored is None)
         else:
-            assert value == pytest.approx(truth, abs=1e-12)
-    assert search.early > 0
+            assert ev.fitness == pytest.approx(truth, abs=1e-12) and (ev.scored is None) == ev.cached
+    assert search.counters.early > 0
+
+
+# --- one formula: every caller gets the scorer's fitness -------------------------------------
+
+TASTE = Objective(bridges_weight=-0.07, dup_weight=-0.01, extra_edges_weight=-0.2, pair_weight=1.5,
+                  target_weight=-3.0, max_trails=6, pair_targets=(("Hut-Well", 0.9), ("Spring-Lair", 0.3)))
+
+
+@pytest.mark.parametrize("objective", [ARTICLE, TASTE], ids=["article", "weights-and-targets"])
+def test_every_caller_gets_the_fitness_trailwright_score_gives(classic, random20, objective, tmp_path):
+    """The scorer, the bank search (whole and incremental), the fresh scorer, the local check and the re-score."""
+    from generator.optimize.check import check_local
+
+    tiles = random20.canonical()  # canonical sides: the bank then sees the scorer's layouts exactly
+    problem = make_problem(classic, objective, tiles)
+    truth = score(tiles, classic, 2000, seed=5, objective=objective).fitness
+    classes = start_classes(problem, np.random.default_rng(0))
+    search = Search(problem, bank_seed=5, capacity=2000, size=2000)
+    parent = search.full(classes)
+    assert parent.fitness == pytest.approx(truth, abs=1e-12)
+    assert rescore(problem, tiles, 2000, 5).fitness == truth
+    assert check_local(problem, tiles, samples=2000, seed=5, swaps=False).fitness == pytest.approx(truth, abs=1e-12)
+    child, changes = mutate(problem, classes, np.random.default_rng(1), sides=2)
+    moved = search.evaluate(child, parent, changes)
+    child_truth = score(to_tileset(problem, child).canonical(), classic, 2000, seed=5, objective=objective).fitness
+    assert moved.fitness == pytest.approx(child_truth, abs=1e-12)
+    fresh = FreshScorer(problem, seed=8, samples=700)
+    layouts_seed = int(np.random.SeedSequence([8, 0]).generate_state(1, np.uint64)[0] >> 1)
+    assert fresh.evaluate(classes).fitness == pytest.approx(score(tiles, classic, 700, seed=layouts_seed,
+                                                                 objective=objective).fitness, abs=1e-12)
+    if objective == ARTICLE:  # the command line itself
+        import contextlib
+        import io
+
+        from generator.cli import main
+        from generator.model import dumps_tileset
+
+        path = tmp_path / "canonical.json"
+        path.write_text(dumps_tileset(tiles))
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["score", str(path), "--samples", "2000", "--seed", "5", "--json"]) == 0
+        assert json.loads(out.getvalue())["fitness"] == round(truth, 6)
+
+
+def test_the_objective_is_the_formula(random20):
+    o = TASTE
+    static = o.static(random20.bridges, random20.dup_score, random20.fully_connected)
+    assert static == pytest.approx(-0.07 * random20.bridges - 0.01 * random20.dup_score - random20.fully_connected)
+    assert o.per_layout(9, 12) == pytest.approx(-0.2 * 9 + 1.5 * 12)
+    assert o.fitness(1.0, 2.0, {"Hut-Well": 0.8, "Spring-Lair": 0.5}) == pytest.approx(3.0 - 3.0 * (0.1 + 0.2))
+    assert o.fitness(1.0, 2.0, {"Hut-Well": 0.8, "Spring-Lair": 0.5}, extra=0.25) == pytest.approx(2.35)
 
 
 # --- the contract every strategy keeps ------------------------------------------------------
@@ -188,13 +253,13 @@ class TestContract:
         assert all(ARTICLE.allows(side) for side in tiles.sides())
         # the reported figure is the re-score on fresh layouts, never the search's own estimate
         assert result.score.samples == 4000
-        assert result.fitness == pytest.approx(rescore(problem, tiles, 4000, result.score.seed)[1])
+        assert result.fitness == pytest.approx(rescore(problem, tiles, 4000, result.score.seed).fitness)
 
     def test_time_budget(self, classic, strategy, preset):
         problem = small_problem(classic)
         result = optimize(problem, Config(strategy=strategy, preset=preset, time=1.0, seed=2,
-                                          **{**SMALL, "max_samples": 20000}))
-        assert all(0.99 <= c.elapsed < 1.6 for c in result.chains)
+                                          **{**SMALL, "max_samples": 20000}), client=CLIENT)
+        assert all(0.99 <= c.elapsed < 1.6 for c in result.chains), [c.elapsed for c in result.chains]
         assert result.seconds < 3.0
 
     def test_same_seed_same_result(self, classic, strategy, preset):
@@ -207,7 +272,7 @@ class TestContract:
     def test_improves_over_the_start(self, classic, strategy, preset):
         problem = small_problem(classic, seed=12)
         result = run(problem, strategy, preset, generations=60)
-        before = rescore(problem, problem.start, 4000, result.score.seed)[1]
+        before = rescore(problem, problem.start, 4000, result.score.seed).fitness
         assert result.fitness > before + 0.3
 
 
@@ -253,40 +318,53 @@ def test_pair_target_pulls_the_pair_towards_it(classic):
     plain = run(make_problem(classic, ARTICLE, problem.start), "anneal", None, generations=150)
     aimed = run(problem, "anneal", None, generations=150)
     assert abs(aimed.score.pair_prob["Hut-Lair"] - 0.5) < abs(plain.score.pair_prob["Hut-Lair"] - 0.5) - 0.1
-    assert aimed.fitness == pytest.approx(aimed.score.fitness - 20.0 * abs(aimed.score.pair_prob["Hut-Lair"] - 0.5))
+    untargeted = score(aimed.tileset, classic, aimed.score.samples, seed=aimed.score.seed).fitness
+    assert aimed.fitness == aimed.score.fitness
+    assert aimed.fitness == pytest.approx(untargeted - 20.0 * abs(aimed.score.pair_prob["Hut-Lair"] - 0.5))
 
 
 @pytest.mark.parametrize("strategy,preset", CASES)
 def test_resume_after_interrupt_equals_an_uninterrupted_run(classic, strategy, preset):
+    """A chain stopped part-way, written as JSON and read back, continues to the very same chain."""
     problem = small_problem(classic)
     config = Config(strategy=strategy, preset=preset, generations=40, seed=3, checkpoint_every=0.0, **SMALL)
-    whole = run_chain(problem, config, 0, None, lambda: False, lambda *a: None)
+    strategy = config_strategy(config)
+    budget = Budget(None, 40)
+    whole = run_chain(problem, strategy, budget, 3, 0, None, lambda: False, lambda *a: None)
 
     saved = []
-
-    def emit(kind, chain, progress):
-        if kind == "checkpoint":
-            saved.append(pickle.dumps(chain))
-
     calls = iter(range(10**6))
-    run_chain(problem, config, 0, None, lambda: next(calls) >= 17, emit)  # "Ctrl-C" after 17 generations
-    interrupted = pickle.loads(saved[-1])
-    assert 0 < interrupted.generation < 40
-    resumed = run_chain(problem, config, 0, pickle.loads(pickle.dumps(interrupted)), lambda: False,
-                        lambda *a: None)
-    best = lambda chain: chain_best(problem, config, chain)  # noqa: E731
+    stopped = run_chain(problem, strategy, budget, 3, 0, None, lambda: next(calls) >= 17,  # "Ctrl-C" after 17
+                        lambda kind, value: saved.append(json.dumps(value.to_data())) if kind == "snapshot" else None,
+                        snapshot_every=0.0)
+    assert 0 < stopped.generation < 40 and saved
+    interrupted = Chain.from_data(json.loads(json.dumps(stopped.to_data())))  # through JSON, as a checkpoint does
+    resumed = run_chain(problem, strategy, budget, 3, 0, interrupted, lambda: False, lambda *a: None)
+    best = lambda chain: chain_best(strategy, chain)  # noqa: E731
     assert resumed.generation == whole.generation == 40
     np.testing.assert_array_equal(best(resumed).classes, best(whole).classes)
     assert best(resumed).fitness == best(whole).fitness
     assert resumed.search_state["evaluations"] == whole.search_state["evaluations"]
+    assert resumed.state == whole.state and resumed.rng_state == whole.rng_state
 
 
-def test_two_workers_run_two_chains_and_keep_the_best(classic):
+def test_two_chains_run_and_keep_the_best(classic):
     problem = small_problem(classic)
-    result = optimize(problem, Config(generations=30, seed=4, **{**SMALL, "workers": 2}))
+    result = run(problem, "anneal", None, generations=30, seed=4, chains=2)
     assert [c.index for c in result.chains] == [0, 1] and [c.generation for c in result.chains] == [30, 30]
-    again = optimize(problem, Config(generations=30, seed=4, **{**SMALL, "workers": 2}))
+    assert not result.stopped
+    again = run(problem, "anneal", None, generations=30, seed=4, chains=2)
     assert again.tileset == result.tileset
+
+
+def test_more_chains_than_workers_give_what_each_chain_gives_alone(classic):
+    """A chain's result depends only on the seed, its index and its generations, not on what runs beside it."""
+    problem = small_problem(classic)
+    many = run(problem, "anneal", None, generations=20, seed=4, chains=5)
+    strategy = config_strategy(Config(generations=20, **SMALL))
+    for index in (0, 4):
+        alone = run_chain(problem, strategy, Budget(None, 20), 4, index, None, lambda: False, lambda *a: None)
+        assert many.chains[index].state == alone.state
 
 
 def test_the_winner_is_the_chain_best_on_the_shared_selection_layouts(classic, monkeypatch):
@@ -294,23 +372,30 @@ def test_the_winner_is_the_chain_best_on_the_shared_selection_layouts(classic, m
 
     monkeypatch.setattr(run_module, "SELECTION_SAMPLES", 20_000)
     problem = small_problem(classic)
-    config = Config(generations=30, seed=6, **{**SMALL, "workers": 3})
-    result = optimize(problem, config)
-    values = [rescore(problem, to_tileset(problem, chain_best(problem, config, c).classes), 20_000,
-                      run_module.selection_seed(6))[1] for c in result.chains]
+    result = run(problem, "anneal", None, generations=30, seed=6, chains=3)
+    strategy = config_strategy(Config(generations=30, **SMALL))
+    values = [rescore(problem, to_tileset(problem, chain_best(strategy, c).classes), 20_000,
+                      run_module.selection_seed(6)).fitness for c in result.chains]
     assert len(set(values)) == 3  # three different chain results
     assert result.winner == int(np.argmax(values))
-    assert result.tileset == to_tileset(problem, chain_best(problem, config, result.chains[result.winner]).classes)
+    assert result.tileset == to_tileset(problem, chain_best(strategy, result.chains[result.winner]).classes)
 
 
 def test_stop_event_ends_the_run_with_the_best_so_far(classic):
-    import multiprocessing as mp
-
     problem = small_problem(classic)
-    stop = mp.get_context("fork").Event()
+    stop = threading.Event()
     stop.set()
-    result = optimize(problem, Config(generations=1000, seed=1, **SMALL), stop=stop)
-    assert result.chains[0].generation == 0 and len(result.tileset) == 20
+    result = optimize(problem, Config(generations=1000, seed=1, **SMALL), stop=stop, client=CLIENT)
+    assert result.chains[0].generation == 0 and len(result.tileset) == 20 and result.stopped
+
+
+def test_island_mode_moves_the_best_set_into_the_worst_chain(classic):
+    problem = small_problem(classic)
+    result = optimize(problem, Config(time=1.5, migrate=0.5, seed=2, **{**SMALL, "chains": 2}), client=CLIENT)
+    assert [leg for leg, _, _ in result.migrants] == [1, 2]  # three legs: two migrations
+    for leg, index, designs in result.migrants:
+        assert len(designs) == 20 and 0 <= index < 2
+    assert all(c.leg == 2 for c in result.chains) and not result.stopped
 
 
 # --- objective files ------------------------------------------------------------------------
@@ -403,6 +488,17 @@ def test_warm_up_compiles_exactly_what_the_search_and_the_scorer_call(classic, r
     search = Search(problem, bank_seed=3, capacity=600, size=600)
     parent = search.full(start_classes(problem, np.random.default_rng(0)))
     child, changes = mutate(problem, parent.classes, np.random.default_rng(1))
-    search.fitness(parent, child, changes, threshold=parent.fitness)
+    search.evaluate(child, parent, changes, threshold=parent.fitness)
     score(random20, classic, 50, seed=1)
     assert [list(k.signatures) for k in kernels] == compiled  # nothing new to compile after the warm-up
+
+
+def test_plan_gives_each_wave_of_chains_its_share_of_the_time():
+    from generator.optimize.run import plan
+
+    assert plan(Config(time=60, chains=2), workers=2) == (Budget(60.0, None), 1)
+    assert plan(Config(time=60, chains=8), workers=2) == (Budget(15.0, None), 1)  # four waves of two
+    assert plan(Config(time=60, chains=3, migrate=10), workers=2) == (Budget(30.0, None), 3)
+    assert plan(Config(generations=50, chains=8), workers=2) == (Budget(None, 50), 1)  # generations: any cluster
+    with pytest.raises(TrailwrightError, match="migrate: needs a time budget"):
+        Config(generations=50, migrate=10)
