@@ -24,42 +24,50 @@ SLOTS, MARKS, START, GOAL, REQUIRED, DIE, CAP, STUB, TURN_OK, NEXT_TO, SIXTHS, U
 NO_RANK = np.int64(1) << 62
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _place(g, pos):
     n = g.params[SLOTS]
     return pos // 6 if pos < 6 * n else pos - 5 * n
 
 
-@njit(cache=True)
-def _doors(g, tile, face, rot, pos, dk, da, db, dc):
-    """Fill the door arrays for a pawn at ``pos``; returns how many."""
-    n = g.params[SLOTS]
+@njit(cache=True, inline="always")
+def _doors(g, te, pos, dk, da, db, dc):
+    """Fill the door arrays for a pawn at ``pos``; returns how many. ``te[6*s + e]`` is the trail at edge e."""
+    return _doors_of(g.kind, g.a, g.b, g.conn, g.ldoor_a, g.ldoor_b, g.nldoors, te, pos, dk, da, db, dc)
+
+
+@njit(cache=True, inline="always")
+def _doors_of(kind, a, b, conn, ldoor_a, ldoor_b, nldoors, te, pos, dk, da, db, dc):
+    """``_doors`` on the geometry's arrays (taken out of ``g`` once, outside hot loops)."""
+    n = kind.shape[0]
     count = 0
     if pos >= 6 * n:
         k = pos - 6 * n
-        for j in range(g.nldoors[k]):
-            dk[count], da[count], db[count], dc[count] = 1, g.ldoor_a[k, j], g.ldoor_b[k, j], 0
+        for j in range(nldoors[k]):
+            dk[count], da[count], db[count], dc[count] = 1, ldoor_a[k, j], ldoor_b[k, j], 0
             count += 1
         return count
     s, t = pos // 6, pos % 6
     for e in range(6):
-        if g.T[tile[s], face[s], rot[s], e] == t and g.kind[s, e] != 0:
-            dk[count], da[count], db[count], dc[count] = g.kind[s, e], g.a[s, e], g.b[s, e], g.conn[s, e]
+        if te[6 * s + e] == t and kind[s, e] != 0:
+            dk[count], da[count], db[count], dc[count] = kind[s, e], a[s, e], b[s, e], conn[s, e]
             count += 1
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _needed(g, visited):
     left = g.params[REQUIRED] & ~visited
     return left if left != 0 else np.int64(1) << g.params[GOAL]
 
 
 @njit(cache=True)
-def _plan(g, tile, face, rot, src, visited, avoid, informed, w):
-    """Breadth-first plan (see ``policies.plan``): (first door or -1, rank)."""
+def _plan(g, te, src, visited, avoid, informed, any_way, w):
+    """Breadth-first plan (see ``policies.plan``): (first door or -1, rank); ``any_way`` stops at the first."""
     seen, qpos, qdist, qfirst, stamp, dk, da, db, dc = w
     n, m = g.params[SLOTS], g.params[MARKS]
+    kind, a, b, conn, ldoor_a, ldoor_b, nldoors = g.kind, g.a, g.b, g.conn, g.ldoor_a, g.ldoor_b, g.nldoors
+    ends, hazard, sld = g.ends, g.hazard, g.sld
     stamp[0] += 1
     mark = stamp[0]
     needed = _needed(g, visited)
@@ -70,30 +78,32 @@ def _plan(g, tile, face, rot, src, visited, avoid, informed, w):
     while head < tail:
         pos, dist, first = qpos[head], qdist[head], qfirst[head]
         head += 1
-        count = _doors(g, tile, face, rot, pos, dk, da, db, dc)
+        count = _doors_of(kind, a, b, conn, ldoor_a, ldoor_b, nldoors, te, pos, dk, da, db, dc)
         for i in range(count):
             via = i if first < 0 else first
             if dk[i] == 2:
                 k = da[i]
                 if (needed >> k) & 1:
                     return via, np.int64(dist + 1)
-                if avoid and (g.ends[k] or g.hazard[k, 0]):
+                if avoid and (ends[k] or hazard[k, 0]):
                     continue
                 nxt = 6 * n + k
             else:
                 s = da[i]
-                if tile[s] < 0:
+                if te[6 * s] < 0:
+                    if any_way:
+                        return via, np.int64(0)
                     promise = 0
                     if informed:
                         promise = 1 << 30
                         for k in range(m):
-                            if (needed >> k) & 1 and g.sld[s, k] < promise:
-                                promise = g.sld[s, k]
+                            if (needed >> k) & 1 and sld[s, k] < promise:
+                                promise = sld[s, k]
                     rank = np.int64(100_000 + dist + 1 + promise)
                     if rank < best_rank:
                         best_door, best_rank = via, rank
                     continue
-                nxt = 6 * s + g.T[tile[s], face[s], rot[s], db[i]]
+                nxt = 6 * s + te[6 * s + db[i]]
             if seen[nxt] != mark:
                 seen[nxt] = mark
                 qpos[tail], qdist[tail], qfirst[tail] = nxt, dist + 1, via
@@ -102,8 +112,17 @@ def _plan(g, tile, face, rot, src, visited, avoid, informed, w):
 
 
 @njit(cache=True)
-def _way_out(g, tile, face, rot, src, visited, w):
-    return _plan(g, tile, face, rot, src, visited, False, False, w)[0] >= 0
+def _way_out(g, te, src, visited, w):
+    return _plan(g, te, src, visited, False, False, True, w)[0] >= 0
+
+
+@njit(cache=True, inline="always")
+def _set_rot(g, st, s, r):
+    """Lay or turn: the tile in slot ``s`` now lies turned ``r`` sixths; its edges' trails follow."""
+    tile, face, rot, te = st[0], st[1], st[2], st[9]
+    rot[s] = r
+    for e in range(6):
+        te[6 * s + e] = g.T[tile[s], face[s], r, e]
 
 
 @njit(cache=True)
@@ -131,24 +150,23 @@ def _turns_allowed(g, tile, pawns, p, out):
 
 
 @njit(cache=True)
-def _explorer_rank(g, tile, face, rot, src, visited, w):
-    door, rank = _plan(g, tile, face, rot, src, visited, True, True, w)
+def _explorer_rank(g, te, src, visited, w):
+    door, rank = _plan(g, te, src, visited, True, True, False, w)
     if door >= 0:
         return rank
-    door, rank = _plan(g, tile, face, rot, src, visited, False, True, w)
+    door, rank = _plan(g, te, src, visited, False, True, False, w)
     if door >= 0:
         return 1_000_000 + rank
     return NO_RANK
 
 
 @njit(cache=True)
-def _choose_turn(g, policy, st, p, rng, w, cand):
-    """The policy's ``turn``: returns (slot, sixths) or (-1, 0) to roll."""
-    tile, face, rot, pawns, visited, when, who, how, last = st
+def _choose_turn(g, policy, st, p, rng, w, cand, trapped):
+    """The policy's ``turn``: returns (slot, sixths) or (-1, 0) to roll. ``trapped``: no way out now."""
+    tile, face, rot, pawns, visited, when, who, how, last, te = st
     six = g.params[SIXTHS]
-    n = g.params[SLOTS]
     if policy == 0:
-        count = _doors(g, tile, face, rot, pawns[p], w[5], w[6], w[7], w[8])
+        count = _doors(g, te, pawns[p], w[5], w[6], w[7], w[8])
         if count > 0:
             return -1, 0
         c = _turns_allowed(g, tile, pawns, p, cand)
@@ -156,7 +174,7 @@ def _choose_turn(g, policy, st, p, rng, w, cand):
             return -1, 0
         s = cand[draw(rng, c)]
         return s, six if draw(rng, 2) == 0 else -six
-    if _way_out(g, tile, face, rot, pawns[p], visited[p], w):
+    if not trapped:
         return -1, 0
     c = _turns_allowed(g, tile, pawns, p, cand)
     best_s, best_d, best_rank = -1, 0, NO_RANK
@@ -164,37 +182,36 @@ def _choose_turn(g, policy, st, p, rng, w, cand):
         s, d = cand[j // 2], six if j % 2 == 0 else -six
         if policy == 1 and who[s] >= 0 and who[s] != p and when[s] > last[p] and how[s] == -d:
             continue
-        rot[s] = (rot[s] + d + 6) % 6
+        _set_rot(g, st, s, (rot[s] + d + 6) % 6)
         if policy == 1:
-            rank = _explorer_rank(g, tile, face, rot, pawns[p], visited[p], w)
+            rank = _explorer_rank(g, te, pawns[p], visited[p], w)
         else:
-            rank = 0 if _way_out(g, tile, face, rot, pawns[p], visited[p], w) else NO_RANK
-        rot[s] = (rot[s] - d + 6) % 6
+            rank = 0 if _way_out(g, te, pawns[p], visited[p], w) else NO_RANK
+        _set_rot(g, st, s, (rot[s] - d + 6) % 6)
         if rank < best_rank:
             best_s, best_d, best_rank = s, d, rank
             if policy == 2:
                 break
-    _ = n
     return best_s, best_d
 
 
 @njit(cache=True)
 def _choose_step(g, policy, st, p, rng, w, count):
-    tile, face, rot, pawns, visited = st[0], st[1], st[2], st[3], st[4]
+    pawns, visited, te = st[3], st[4], st[9]
     if policy == 1:
-        door, _ = _plan(g, tile, face, rot, pawns[p], visited[p], True, True, w)
+        door, _ = _plan(g, te, pawns[p], visited[p], True, True, False, w)
         if door < 0:
-            door, _ = _plan(g, tile, face, rot, pawns[p], visited[p], False, True, w)
+            door, _ = _plan(g, te, pawns[p], visited[p], False, True, False, w)
         if door >= 0:
             return door
     elif policy == 2:
-        door, _ = _plan(g, tile, face, rot, pawns[p], visited[p], False, False, w)
+        door, _ = _plan(g, te, pawns[p], visited[p], False, False, False, w)
         if door >= 0:
             return door
     return draw(rng, count)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _note(trace, value):
     trace[0] = trace[0] * np.uint64(1_000_003) + np.uint64(value + 1)
 
@@ -210,9 +227,10 @@ def _step(g, st, pile, top, p, kind, a, b, conn, rng, tally):
         if fresh:
             f = draw(rng, 2)
             r = draw(rng, 6)
-            tile[a], face[a], rot[a] = pile[top[0]], f, r
+            tile[a], face[a] = pile[top[0]], f
+            _set_rot(g, st, a, r)
             top[0] += 1
-        t = g.T[tile[a], face[a], rot[a], b]
+        t = st[9][6 * a + b]
         if fresh and g.params[STUB]:
             exits = 0
             for e in range(6):
@@ -239,46 +257,48 @@ def _step(g, st, pile, top, p, kind, a, b, conn, rng, tally):
 
 @njit(cache=True)
 def _check_trapped(g, st, p, place, w, cand, tally, heat):
-    tile, face, rot, pawns, visited = st[0], st[1], st[2], st[3], st[4]
-    if _way_out(g, tile, face, rot, pawns[p], visited[p], w):
-        return
+    """Count a turn begun with no way out (and stuck: no single turn opens one); True when trapped."""
+    tile, rot, pawns, visited, te = st[0], st[2], st[3], st[4], st[9]
+    if _way_out(g, te, pawns[p], visited[p], w):
+        return False
     tally[p, 7] += 1
     heat[1, place] += 1
     c = _turns_allowed(g, tile, pawns, p, cand)
     six = g.params[SIXTHS]
     for j in range(2 * c):
         s, d = cand[j // 2], six if j % 2 == 0 else -six
-        rot[s] = (rot[s] + d + 6) % 6
-        opened = _way_out(g, tile, face, rot, pawns[p], visited[p], w)
-        rot[s] = (rot[s] - d + 6) % 6
+        _set_rot(g, st, s, (rot[s] + d + 6) % 6)
+        opened = _way_out(g, te, pawns[p], visited[p], w)
+        _set_rot(g, st, s, (rot[s] - d + 6) % 6)
         if opened:
-            return
+            return True
     tally[p, 8] += 1
+    return True
 
 
 @njit(cache=True)
 def _play_turn(g, policy, st, pile, top, clock, p, rng, w, cand, door, tally, heat, trace):
     """One turn of player ``p`` (see ``reference.play_turn``); True when ``p`` has won."""
-    tile, face, rot, pawns, visited, when, who, how, last = st
+    tile, face, rot, pawns, visited, when, who, how, last, te = st
     n = g.params[SLOTS]
     tally[p, 0] += 1
     place = _place(g, pawns[p])
-    _check_trapped(g, st, p, place, w, cand, tally, heat)
-    s, d = _choose_turn(g, policy, st, p, rng, w, cand)
+    trapped = _check_trapped(g, st, p, place, w, cand, tally, heat)
+    s, d = _choose_turn(g, policy, st, p, rng, w, cand, trapped)
     dk, da, db, dc = door
     if s >= 0:
         tally[p, 1] += 1
         heat[0, place] += 1
-        rot[s] = (rot[s] + d + 6) % 6
+        _set_rot(g, st, s, (rot[s] + d + 6) % 6)
         when[s], who[s], how[s] = clock, p, d
         _note(trace, 1000 + 10 * s + (d + 6) % 6)
-    elif _doors(g, tile, face, rot, pawns[p], dk, da, db, dc) > 0:
+    elif _doors(g, te, pawns[p], dk, da, db, dc) > 0:
         roll = draw(rng, g.params[DIE]) + 1
         tally[p, 3] += roll
         for used in range(roll):
-            count = _doors(g, tile, face, rot, pawns[p], dk, da, db, dc)
+            count = _doors(g, te, pawns[p], dk, da, db, dc)
             i = _choose_step(g, policy, st, p, rng, w, count)
-            count = _doors(g, tile, face, rot, pawns[p], dk, da, db, dc)
+            count = _doors(g, te, pawns[p], dk, da, db, dc)
             ended = _step(g, st, pile, top, p, dk[i], da[i], db[i], dc[i], rng, tally)
             _note(trace, 10_000 * p + _place(g, pawns[p]))
             if ended:
@@ -318,7 +338,8 @@ def play_games(g, policies, states, rounds, winners, tallies, heat, laid, traces
             pile[i], pile[j] = pile[j], pile[i]
         st = (np.full(n, -1, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
               np.full(players, 6 * n + g.params[START], np.int64), np.zeros(players, np.int64),
-              np.full(n, -1, np.int64), np.full(n, -1, np.int64), np.zeros(n, np.int64), np.full(players, -1, np.int64))
+              np.full(n, -1, np.int64), np.full(n, -1, np.int64), np.zeros(n, np.int64), np.full(players, -1, np.int64),
+              np.full(6 * n, -1, np.int64))
         top[0] = 0
         trace[0] = 0
         winner, played = -1, g.params[CAP]
