@@ -24,3 +24,16 @@ def write_atomic(path: str | Path, data: str | bytes) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def read_text(path: str | Path) -> str:
+    """A UTF-8 text file's contents; a missing, unreadable or non-UTF-8 file is a one-line error naming it."""
+    from generator.errors import TrailwrightError
+
+    path = Path(path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise TrailwrightError(f"cannot read: {err.strerror}", str(path)) from None
+    except UnicodeDecodeError:
+        raise TrailwrightError("not UTF-8 text", str(path)) from None

@@ -8,7 +8,7 @@ import numpy as np
 
 from generator.model import TileSet
 from generator.play.game import Geometry, Table, Tally, new_table
-from generator.play.policies import Policy, plan, way_out
+from generator.play.policies import Policy, way_out
 from generator.play.rng import draw, game_rng
 from generator.play.rules import Rules
 
@@ -95,5 +95,3 @@ def play_game(tiles: TileSet, geo: Geometry, rules: Rules, policies: tuple[Polic
     tallies = np.array([[getattr(t, f) for f in TALLY_FIELDS] for t in table.tallies], dtype=np.int64)
     return GameResult(rounds, winner, tallies, table.heat, len(table.laid), table.trace)
 
-
-__all__ = ["GameResult", "HEAT_KINDS", "TALLY_FIELDS", "play_game", "play_turn", "plan"]

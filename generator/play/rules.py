@@ -24,6 +24,7 @@ from typing import Any
 from generator.board import Board
 from generator.board.board import _check_keys, _tables
 from generator.errors import TrailwrightError
+from generator.fileio import read_text
 
 FORMAT = "trailwright-rules/1"
 PLAYERS_RANGE = (2, 4)
@@ -224,14 +225,7 @@ def load_rules(path: str | Path | None, board: Board) -> Rules:
     """Rules from a TOML file (the default rules when ``path`` is None), checked against ``board``."""
     if path is None:
         return default_rules(board)
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise TrailwrightError(f"cannot read: {err.strerror}", str(path)) from None
-    except UnicodeDecodeError:
-        raise TrailwrightError("not UTF-8 text", str(path)) from None
-    rules = _parse(text, str(path))
+    rules = _parse(read_text(path), str(path))
     try:
         return check_rules(rules, board)
     except TrailwrightError as err:

@@ -69,7 +69,8 @@ def play(tiles: TileSet, board: Board, rules: Rules, policies: Sequence[str], ga
             if progress:
                 progress(1)
         return out
-    from generator.play.fast import compile_geometry, play_games
+    from generator.play.arrays import compile_geometry
+    from generator.play.fast import play_games
 
     arrays = compile_geometry(geo, rules, tiles)
     codes = np.array([p.code for p in chosen], np.int64)
