@@ -154,7 +154,7 @@ def report(games: Games, board: Board, rules: Rules, policies: Sequence[str], se
         board=board.name, policies=tuple(policies), games=n, seed=seed, engine=engine, round_cap=rules.round_cap,
         rounds=tuple(int(r) for r in games.rounds),
         rounds_median=float(np.median(rounds)), rounds_p10=_quantile(rounds, 0.1), rounds_p90=_quantile(rounds, 0.9),
-        rounds_mean=float(rounds.mean()), unfinished=float(1 - finished.mean()),
+        rounds_mean=float(rounds.mean()), unfinished=float(np.mean(~finished)),
         win_rate=tuple(wins), win_se=tuple(math.sqrt(w * (1 - w) / n) for w in wins),
         turning_turns=per_game("turning_turns"), steps_lost=per_game("steps_lost"),
         pips_lost_share=float(fields["steps_lost"].sum() / pips) if pips else 0.0,
