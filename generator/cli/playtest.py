@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 
-from generator.cli.options import HelpFormatter, add_board_option, non_negative_int, positive_int
+from generator.cli.options import HelpFormatter, add_board_option, bounded_int, positive_int
+from generator.fileio import dumps_json
+
+MAX_PLAY_SEED = 2**32 - 1  # game g of seed s draws from generator seed s * 2**32 + g
 
 
 def register(sub) -> None:
@@ -26,7 +28,7 @@ def register(sub) -> None:
                    help="one policy for every seat, or one per seat: random, explorer, greedy")
     p.add_argument("--rival", default="greedy", metavar="NAME",
                    help="the weaker policy the skill gap seats one explorer among")
-    p.add_argument("--seed", type=non_negative_int, default=0, help="random seed")
+    p.add_argument("--seed", type=bounded_int(0, MAX_PLAY_SEED), default=0, help="random seed (0 to 2**32 - 1)")
     p.add_argument("--engine", choices=["fast", "reference"], default="fast", help="game engine")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.add_argument("--out", metavar="DIR", help="write playtest.json, rounds.svg (histogram) and heat.svg here")
@@ -44,6 +46,10 @@ def run(args: argparse.Namespace) -> int:
     from generator.play.policies import get_policy
     from generator.play.simulate import simulate, skill_gap
 
+    if args.out:
+        from generator.fileio import check_out
+
+        check_out(args.out, "folder")
     board = load_board(args.board)
     tileset = read_tileset(args.tileset)
     rules = load_rules(args.rules, board)
@@ -68,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         write_outputs(args.out, data, report, board)
     if args.json:
-        print(json.dumps(data, indent=2))
+        print(dumps_json(data, indent=2))
     else:
         print_report(args.tileset, report, gap)
     return 0
@@ -82,7 +88,7 @@ def write_outputs(folder: str, data: dict, report, board) -> None:
     from generator.play.pictures import heat_svg, histogram_svg
 
     out = Path(folder)
-    write_atomic(out / "playtest.json", json.dumps({**data, "rounds": list(report.rounds)}, indent=1) + "\n")
+    write_atomic(out / "playtest.json", dumps_json({**data, "rounds": list(report.rounds)}, indent=1) + "\n")
     write_atomic(out / "rounds.svg", histogram_svg(report))
     write_atomic(out / "heat.svg", heat_svg(report, board))
 
@@ -90,9 +96,10 @@ def write_outputs(folder: str, data: dict, report, board) -> None:
 def print_report(name: str, report, gap) -> None:
     """Readable tables: game length, lost turns, rule firings, seats, skill, traps."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
-    t = Table(title=f"{name} on board {report.board!r}: {report.games} games, {report.players} players "
+    t = Table(title=f"{escape(name)} on board {escape(repr(report.board))}: {report.games} games, {report.players} players "
                     f"({', '.join(report.policies)}), seed {report.seed}, {report.engine} engine", title_justify="left")
     t.add_column("figure")
     t.add_column("value", justify="right")

@@ -51,12 +51,13 @@ def run(args: argparse.Namespace) -> int:
 
     from generator.board import load_board
     from generator.errors import TrailwrightError
-    from generator.fileio import write_atomic
+    from generator.fileio import check_out, write_atomic
     from generator.model import read_tileset
     from generator.publish.kit import publish_kit
     from generator.publish.settings import check_settings, load_settings
     from generator.scoring.tables import check_size
 
+    check_out(args.out, "folder")
     settings = load_settings(args.settings)
     overrides = {}
     if args.paper:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 
 from generator.cli.options import HelpFormatter, add_board_option
@@ -39,25 +38,16 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
-def id_width(ids) -> int:
-    """How wide numeric ids are padded: the longest all-digit id, at least 2 (other ids never count)."""
-    return max([2] + [len(i) for i in ids if i.isdigit()])
-
-
-def side_file_name(tile_id: str, face: str, width: int = 2) -> str:
-    """``tile-07-front.svg``: numeric ids padded, anything else made safe for a file name."""
-    safe = tile_id.zfill(width) if tile_id.isdigit() else re.sub(r"[^A-Za-z0-9_.-]+", "_", tile_id)
-    return f"tile-{safe}-{face}.svg"
-
-
 def run(args: argparse.Namespace) -> int:
     """Render the sides and the board into the output folder."""
     from generator.board import load_board
-    from generator.fileio import write_atomic
+    from generator.fileio import check_out, write_atomic
     from generator.model import FACES, read_tileset
+    from generator.model.ids import id_width, side_file_name
     from generator.render import load_style, render_board, render_side
     from generator.scoring.tables import check_size
 
+    check_out(args.out, "folder")
     style = load_style(args.style)
     board = load_board(args.board)
     tileset = read_tileset(args.tileset)

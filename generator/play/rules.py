@@ -15,16 +15,14 @@ A rules file (``trailwright-rules/1``) has the same keys; see ``rules.toml`` bes
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from generator.board import Board
-from generator.board.board import _check_keys, _tables
 from generator.errors import TrailwrightError
-from generator.fileio import read_text
+from generator.inputs import Flag, Names, OneOf, Text, Whole, check_table, load_toml
 
 FORMAT = "trailwright-rules/1"
 PLAYERS_RANGE = (2, 4)
@@ -92,82 +90,64 @@ class Rules:
 # --- loading -------------------------------------------------------------------------------
 
 
-def _int(data: dict, key: str, default: int, lo: int, hi: int) -> int:
-    value = data.get(key.rsplit(".", 1)[-1], default)
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise TrailwrightError(f"{key} = {value!r} is not a whole number from {lo} to {hi}")
-    return value
+class _LandmarkNames(Names):
+    """A list of landmark names (may be empty), none twice."""
+
+    def __call__(self, value: Any, where: str, source: str | None = None) -> tuple[str, ...]:
+        names = () if value == [] else super().__call__(value, where, source)
+        if len(set(names)) != len(names):
+            raise TrailwrightError(f"{where} names a landmark twice: {value!r}", source)
+        return names
 
 
-def _bool(data: dict, key: str, default: bool) -> bool:
-    value = data.get(key.rsplit(".", 1)[-1], default)
-    if not isinstance(value, bool):
-        raise TrailwrightError(f"{key} = {value!r} is not true or false")
-    return value
+def _move_ending(value: Any, where: str, source: str | None = None) -> tuple[str, ...] | None:
+    return None if value == "all" else _LandmarkNames()(value, where, source)
 
 
-def _name(data: dict, key: str) -> str:
-    value = data.get(key.rsplit(".", 1)[-1])
-    if not isinstance(value, str) or not value:
-        raise TrailwrightError(f"{key} = {value!r} is not a landmark name")
-    return value
+_PLAYERS = {"min": Whole(*PLAYERS_RANGE), "max": Whole(*PLAYERS_RANGE), "default": Whole(*PLAYERS_RANGE)}
+_TURNING = {"allowed": Flag(), "next_to_pawn": Flag(), "sixths": Whole(1, 3), "under_pawn": Flag()}
+_TOP = {"format": OneOf((FORMAT,)), "start": Text(), "required": _LandmarkNames(), "goal": Text(),
+        "die": Whole(2, 100), "move_ending": _move_ending, "stub_blocks": Flag(), "round_cap": Whole(1, MAX_ROUND_CAP),
+        "players": lambda v, where, source=None: check_table(v, _PLAYERS, where, source),
+        "turning": lambda v, where, source=None: check_table(v, _TURNING, where, source),
+        "hazard": lambda v, where, source=None: v}
 
 
-def _names(data: dict, key: str) -> tuple[str, ...]:
-    value = data.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-        raise TrailwrightError(f"{key} = {value!r} is not a list of landmark names")
-    if len(set(value)) != len(value):
-        raise TrailwrightError(f"{key} names a landmark twice: {value!r}")
-    return tuple(value)
+def _hazard(table: Any, where: str, die: int) -> Hazard:
+    values = check_table(table, {"landmark": Text(), "rolls": lambda v, w, s=None: v, "to": Text()}, where)
+    for key in ("landmark", "rolls", "to"):
+        if key not in values:
+            raise TrailwrightError(f"{where}: needs '{key}'")
+    rolls = values["rolls"]
+    if not isinstance(rolls, list) or not rolls:
+        raise TrailwrightError(f"{where}.rolls = {rolls!r} is not a list of die rolls from 1 to {die}")
+    return Hazard(values["landmark"], tuple(sorted({Whole(1, die)(r, f"{where}.rolls") for r in rolls})), values["to"])
 
 
 def rules_from_dict(data: dict[str, Any]) -> Rules:
-    """Validate parsed TOML and build rules; errors are one line naming the key and the value."""
-    _check_keys(data, {"format", "start", "required", "goal", "die", "move_ending", "stub_blocks", "round_cap",
-                       "players", "hazard", "turning"}, "rules")
-    if data.get("format", FORMAT) != FORMAT:
-        raise TrailwrightError(f"format {data['format']!r} is not {FORMAT!r}")
-    die = _int(data, "die", 6, 2, 100)
-    move_ending = data.get("move_ending", "all")
-    players = data.get("players", {})
-    if not isinstance(players, dict):
-        raise TrailwrightError(f"players = {players!r} is not a table [players]")
-    _check_keys(players, {"min", "max", "default"}, "players")
-    lo, hi = PLAYERS_RANGE
-    p_min = _int(players, "players.min", lo, lo, hi)
-    p_max = _int(players, "players.max", hi, p_min, hi)
-    p_default = _int(players, "players.default", min(max(3, p_min), p_max), p_min, p_max)
-    hazards = []
-    for k, table in enumerate(_tables(data, "hazard")):
-        if not isinstance(table, dict):
-            raise TrailwrightError(f"hazard #{k + 1}: expected a table")
-        _check_keys(table, {"landmark", "rolls", "to"}, f"hazard #{k + 1}")
-        rolls = table.get("rolls")
-        if (not isinstance(rolls, list) or not rolls
-                or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= die for v in rolls)):
-            raise TrailwrightError(f"hazard.rolls = {rolls!r} is not a list of die rolls from 1 to {die}")
-        hazards.append(Hazard(_name(table, "hazard.landmark"), tuple(sorted(set(rolls))), _name(table, "hazard.to")))
-    turning = data.get("turning", {})
-    if not isinstance(turning, dict):
-        raise TrailwrightError(f"turning = {turning!r} is not a table [turning]")
-    _check_keys(turning, {"allowed", "next_to_pawn", "sixths", "under_pawn"}, "turning")
+    """Validate parsed TOML and build rules; errors are one line naming the key and the problem."""
+    values = check_table(data, _TOP)
+    for key in ("start", "goal"):
+        if key not in values:
+            raise TrailwrightError(f"{key}: needs a landmark name")
+    die = values.get("die", 6)
+    players = values.get("players", {})
+    p_min, p_max = players.get("min", PLAYERS_RANGE[0]), players.get("max", PLAYERS_RANGE[1])
+    if p_min > p_max:
+        raise TrailwrightError(f"players: min {p_min} is more than max {p_max}")
+    p_default = players.get("default", min(max(3, p_min), p_max))
+    if not p_min <= p_default <= p_max:
+        raise TrailwrightError(f"players.default = {p_default} is not from min {p_min} to max {p_max}")
+    raw = values.get("hazard", [])
+    if not isinstance(raw, list):
+        raise TrailwrightError(f"hazard: must be an array of tables [[hazard]], got {raw!r}")
+    turning = values.get("turning", {})
     return Rules(
-        start=_name(data, "start"),
-        required=_names(data, "required"),
-        goal=_name(data, "goal"),
-        die=die,
-        move_ending=None if move_ending == "all" else _names(data, "move_ending"),
-        stub_blocks=_bool(data, "stub_blocks", False),
-        round_cap=_int(data, "round_cap", 200, 1, MAX_ROUND_CAP),
-        players_min=p_min, players_max=p_max, players_default=p_default,
-        hazards=tuple(hazards),
-        turning=Turning(
-            allowed=_bool(turning, "turning.allowed", True),
-            next_to_pawn=_bool(turning, "turning.next_to_pawn", True),
-            sixths=_int(turning, "turning.sixths", 1, 1, 3),
-            under_pawn=_bool(turning, "turning.under_pawn", False),
-        ),
+        start=values["start"], required=values.get("required", ()), goal=values["goal"], die=die,
+        move_ending=values.get("move_ending"), stub_blocks=values.get("stub_blocks", False),
+        round_cap=values.get("round_cap", 200), players_min=p_min, players_max=p_max, players_default=p_default,
+        hazards=tuple(_hazard(t, f"hazard[{k + 1}]", die) for k, t in enumerate(raw)),
+        turning=Turning(**turning),
     )
 
 
@@ -193,21 +173,16 @@ def check_rules(rules: Rules, board: Board) -> Rules:
     return rules
 
 
-def _parse(text: str, source: str) -> Rules:
+def _parse(path, source: str) -> Rules:
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise TrailwrightError(f"malformed TOML: {err}", source) from None
-    try:
-        return rules_from_dict(data)
+        return rules_from_dict(load_toml(path, source))
     except TrailwrightError as err:
         raise err.within(source) from None
 
 
 def default_rules(board: Board | None = None) -> Rules:
     """The booklet's game (``rules.toml``); on a board with other landmark names, mapped by board order."""
-    text = (resources.files("generator.play") / "rules.toml").read_text(encoding="utf-8")
-    rules = _parse(text, "the default rules")
+    rules = _parse(resources.files("generator.play") / "rules.toml", "the default rules")
     if board is None:
         return rules
     names = [lm.name for lm in board.landmarks]
@@ -225,7 +200,7 @@ def load_rules(path: str | Path | None, board: Board) -> Rules:
     """Rules from a TOML file (the default rules when ``path`` is None), checked against ``board``."""
     if path is None:
         return default_rules(board)
-    rules = _parse(read_text(path), str(path))
+    rules = _parse(path, str(path))
     try:
         return check_rules(rules, board)
     except TrailwrightError as err:

@@ -7,7 +7,6 @@ result, and only once every file has been made, so a failure never leaves half a
 from __future__ import annotations
 
 import hashlib
-import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Callable
 
 from generator import __version__
 from generator.board import Board
+from generator.fileio import dumps_json
 from generator.model import FACES, TileSet, dumps_tileset
 from generator.publish import booklet as bk
 from generator.publish.art import ArtCache, SideArt, px, render_pixels
@@ -67,7 +67,7 @@ def provenance(src: Sources, settings: PublishSettings) -> str:
     """One line recording how the kit was made: version, tile set digest, board, settings."""
     digest = hashlib.sha256(dumps_tileset(src.tileset).encode("utf-8")).hexdigest()[:12]
     return (f"trailwright {__version__}; tile set {src.source} (sha256 {digest}); board {src.board.name}; "
-            f"tile {src.tile_width_mm:g} mm; settings {json.dumps(settings.__dict__, sort_keys=True)}")
+            f"tile {src.tile_width_mm:g} mm; settings {dumps_json(settings.__dict__, sort_keys=True)}")
 
 
 def _where(sides: list[tuple[str, str]]) -> str:
