@@ -116,3 +116,13 @@ def test_default_rules_on_a_board_with_other_landmark_count():
 def test_rules_from_dict_needs_the_landmark_keys():
     with pytest.raises(TrailwrightError, match="start: needs a landmark name"):
         rules_from_dict({"goal": "Exit"})
+
+
+def test_hex_distance_counts_steps_through_neighbours():
+    from generator.board.geometry import hex_distance, neighbour
+
+    for h in [(q, r) for q in range(-2, 3) for r in range(-2, 3)]:
+        ring = {neighbour(h, d) for d in range(6)}
+        assert {hex_distance(h, x) for x in ring} == {1}
+        second = {neighbour(x, d) for x in ring for d in range(6)} - ring - {h}
+        assert len(second) == 12 and {hex_distance(h, x) for x in second} == {2}

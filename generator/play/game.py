@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from generator.board import Board, LandmarkEnd, neighbour
+from generator.board.geometry import hex_distance
 from generator.model import TileSet
 from generator.play.rng import draw
 from generator.play.rules import Rules
@@ -45,15 +46,6 @@ class Geometry:
     hazard_rolls: tuple[frozenset, ...]
     hazard_to: tuple[int, ...]
     slot_landmark_distance: tuple[tuple[int, ...], ...]  # hexes from a slot to the nearest hex of a landmark
-
-
-def hex_distance(a, b) -> int:
-    """Hexes between two offset coordinates (flat-topped, odd columns lower)."""
-    def cube(h):
-        q, r = h
-        return q, r - (q - (q & 1)) // 2
-    (x1, z1), (x2, z2) = cube(a), cube(b)
-    return (abs(x1 - x2) + abs(z1 - z2) + abs((-x1 - z1) - (-x2 - z2))) // 2
 
 
 def geometry(board: Board, rules: Rules) -> Geometry:
