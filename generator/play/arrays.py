@@ -38,8 +38,10 @@ def compile_geometry(geo, rules, tiles) -> Geo:
         for r in rolls:
             hazard[k, r] = True
     t = rules.turning
-    params = np.array([n, m, geo.start, geo.goal, sum(1 << k for k in geo.required), rules.die, rules.round_cap,
-                       rules.stub_blocks, t.allowed, t.next_to_pawn, t.sixths, t.under_pawn], np.int64)
+    # a tuple of ints, not an array: reading a number from it costs no reference counting in the kernel
+    params = tuple(int(v) for v in (n, m, geo.start, geo.goal, sum(1 << k for k in geo.required), rules.die,
+                                    rules.round_cap, rules.stub_blocks, t.allowed, t.next_to_pawn, t.sixths,
+                                    t.under_pawn))
     return Geo(tile_tables(tiles).astype(np.int64), kind, a, b, conn, ldoor_a, ldoor_b,
                np.array([len(d) for d in geo.landmark_doors], np.int64), next_to,
                np.array([len(x) for x in geo.next_to], np.int64), np.array(geo.ends_move, np.bool_), hazard,
