@@ -24,6 +24,15 @@ def neighbour(h: Hex, d: Direction) -> Hex:
     return (q + dq, r + dr)
 
 
+def hex_distance(a: Hex, b: Hex) -> int:
+    """Steps between two hexes (through neighbours, ignoring what lies between)."""
+    def cube(h: Hex) -> tuple[int, int]:
+        q, r = h
+        return q, r - (q - (q & 1)) // 2
+    (x1, z1), (x2, z2) = cube(a), cube(b)
+    return (abs(x1 - x2) + abs(z1 - z2) + abs(x1 + z1 - x2 - z2)) // 2
+
+
 def centre(h: Hex, size: float = 1.0) -> tuple[float, float]:
     """The centre of hex ``h`` in the plane (y down), for hexes of circumradius ``size``."""
     q, r = h
