@@ -23,6 +23,7 @@ from generator.publish.impose import impose_booklet
 from generator.publish.layout import TileMarks, plan_duplex, plan_foldover
 from generator.publish.manufacturer import ArtForWidth, manufacturer_files, profile_art, zip_bytes
 from generator.publish.pdf import DocInfo
+from generator.publish.rulesbook import rules_context
 from generator.publish.settings import PublishSettings, load_paper, load_profile
 from generator.publish.sheets import sheets_pdf
 
@@ -61,6 +62,8 @@ class Sources:
     figures: Figures
     source: str
     templates: Path
+    rules: object = None  # generator.play.Rules: the game the booklet words
+    play: object = None  # a playtest of the default player count for the designer's page, or None
 
 
 def provenance(src: Sources, settings: PublishSettings) -> str:
@@ -77,6 +80,7 @@ def _where(sides: list[tuple[str, str]]) -> str:
 def booklet_context(src: Sources, settings: PublishSettings) -> dict:
     """Everything the booklet templates may show, as plain data."""
     ts, board = src.tileset, src.board
+    rules = rules_context(src.rules, board)
     groups: dict = {}
     for tile in ts:
         for face in FACES:
@@ -90,7 +94,9 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
     bridged = [{"tile": t.id, "face": f, "crossings": t.face(f).min_crossings}
                for t in ts for f in FACES if t.face(f).min_crossings]
     return {
-        "game": {"title": settings.title, "players": "2–4"},
+        "game": {"title": settings.title, "players": rules["players"]["text"]},
+        "rules": rules,
+        "play": src.play,
         "tiles": {"count": len(ts), "sides": 2 * len(ts), "designs": len(groups), "bridge_sides": ts.bridges,
                   "bridges": ts.crossings, "dup_score": ts.dup_score,
                   "stubs": sum(len(s.stubs) for s in ts.sides())},
