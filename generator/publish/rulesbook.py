@@ -18,25 +18,31 @@ from typing import Callable
 
 
 def spans(values) -> str:
-    """Die faces as the booklet says them: ``[1, 2, 3]`` -> "1–3", ``[1, 3, 6]`` -> "1, 3 or 6"."""
+    """Die faces as the booklet says them: ``[1, 2, 3]`` -> "1–3", ``[1, 2, 5]`` -> "1, 2 or 5"."""
     values = sorted(set(values))
+    if not values:
+        return ""
     runs: list[list[int]] = []
     for v in values:
         if runs and v == runs[-1][-1] + 1:
             runs[-1].append(v)
         else:
             runs.append([v])
-    words = [f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs]
+    words = [w for r in runs for w in ([f"{r[0]}–{r[-1]}"] if len(r) > 2 else map(str, r))]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+SIXTHS = {1: "one sixth", 2: "two sixths", 3: "half a turn"}
 
 
 def rules_context(rules, board) -> dict:
     """What the templates may say about the game, from ``rules`` (``generator.play.Rules``) and ``board``."""
     names = [lm.name for lm in board.landmarks]
-    enders = [n for n in names if n in set(rules.move_enders)]
-    hazards = [{"name": h.landmark, "chase": spans(h.rolls), "to": h.to,
-                "escape": spans(set(range(1, rules.die + 1)) - set(h.rolls))}
+    enders = [n for n in names if rules.ends_move(n)]
+    faces = set(range(1, rules.die + 1))
+    hazards = [{"name": h.landmark, "chase": spans(h.rolls), "escape": spans(faces - set(h.rolls)), "to": h.to}
                for h in rules.hazards]
+    turning = rules.turning
     return {
         "start": rules.start,
         "goal": rules.goal,
@@ -45,10 +51,12 @@ def rules_context(rules, board) -> dict:
         "move_enders": enders,
         "pass_through": [n for n in names if n not in enders and n != rules.start],
         "hazards": hazards,
-        "turn": {"allowed": rules.turn.allowed},
+        "turn": {"allowed": turning.allowed, "by": SIXTHS.get(turning.sixths, f"{turning.sixths} sixths"),
+                 "next_to_pawn": turning.next_to_pawn, "under_pawn": turning.under_pawn},
         "stub_blocks": rules.stub_blocks,
-        "players": {"low": rules.players[0], "high": rules.players[-1],
-                    "text": f"{rules.players[0]}–{rules.players[-1]}"},
+        "players": {"low": rules.players_min, "high": rules.players_max, "default": rules.players_default,
+                    "text": f"{rules.players_min}–{rules.players_max}" if rules.players_max > rules.players_min
+                    else str(rules.players_min)},
     }
 
 
