@@ -16,7 +16,7 @@ def standin(monkeypatch):
     """Draw with the stand-in art instead of the layout stage."""
     import generator.cli.publish as cli
 
-    monkeypatch.setattr(cli, "make_sources", lambda args, tileset, board, settings: standin_sources(args.templates))
+    monkeypatch.setattr(cli, "make_sources", lambda args, tileset, board, settings, *_: standin_sources(args.templates))
 
 
 def run(capsys, *argv):

@@ -29,6 +29,8 @@ def register(sub) -> None:
     )
     p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
     add_board_option(p)
+    p.add_argument("--rules", metavar="FILE", default=None,
+                   help="the game's rules TOML the booklet words (default: generator/play/rules.toml)")
     p.add_argument("--style", metavar="FILE", default=None, help="a layout style TOML (default: the built-in style)")
     p.add_argument("--settings", metavar="FILE", default=None,
                    help="a publish settings TOML (default: generator/publish/publish.toml)")
@@ -53,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.errors import TrailwrightError
     from generator.fileio import write_atomic
     from generator.model import read_tileset
+    from generator.play import load_rules
     from generator.publish.kit import publish_kit
     from generator.publish.settings import check_settings, load_settings
     from generator.scoring.tables import check_size
@@ -73,9 +76,10 @@ def run(args: argparse.Namespace) -> int:
     if not (templates / "booklet.xml.j2").is_file():
         raise TrailwrightError("missing template 'booklet.xml.j2'", str(templates))
     board = load_board(args.board)
+    rules = load_rules(args.rules, board)
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
-    sources = make_sources(args, tileset, board, settings)
+    sources = make_sources(args, tileset, board, settings, rules)
     files = publish_kit(sources, settings, progress=lambda what: print(f"publish: {what} ...", flush=True),
                         workers=args.workers)
     out = Path(args.out)
@@ -85,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def make_sources(args: argparse.Namespace, tileset, board, settings):
+def make_sources(args: argparse.Namespace, tileset, board, settings, rules=None):
     """The layout stage's art in the chosen style, and the designer's figures from the scorer."""
     from generator.errors import TrailwrightError
     from generator.publish.kit import figures_from_score, layout_sources
@@ -97,7 +101,8 @@ def make_sources(args: argparse.Namespace, tileset, board, settings):
         raise TrailwrightError("the layout stage (generator.render) is not installed") from None
     style = load_style(args.style)
     report = score(tileset, board, samples=settings.score_samples, seed=settings.seed)
-    return layout_sources(tileset, board, style, figures_from_score(report), args.tileset, Path(args.templates))
+    return layout_sources(tileset, board, style, figures_from_score(report), args.tileset, Path(args.templates),
+                          rules)
 
 
 def print_listing(out: Path, files: dict[str, bytes]) -> None:

@@ -16,6 +16,7 @@ from typing import Callable
 from generator import __version__
 from generator.board import Board
 from generator.model import FACES, TileSet, dumps_tileset
+from generator.play import Rules, default_rules
 from generator.publish import booklet as bk
 from generator.publish.art import ArtCache, SideArt, px, render_pixels
 from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled_pdf, svg_size_mm
@@ -62,7 +63,7 @@ class Sources:
     figures: Figures
     source: str
     templates: Path
-    rules: object = None  # generator.play.Rules: the game the booklet words
+    rules: Rules | None = None  # the game the booklet words (None: the default rules for the board)
     play: object = None  # a playtest of the default player count for the designer's page, or None
 
 
@@ -80,7 +81,7 @@ def _where(sides: list[tuple[str, str]]) -> str:
 def booklet_context(src: Sources, settings: PublishSettings) -> dict:
     """Everything the booklet templates may show, as plain data."""
     ts, board = src.tileset, src.board
-    rules = rules_context(src.rules, board)
+    rules = rules_context(src.rules or default_rules(board), board)
     groups: dict = {}
     for tile in ts:
         for face in FACES:
@@ -208,7 +209,8 @@ def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str
     return dict(sorted(files.items()))
 
 
-def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, source: str, templates: Path) -> Sources:
+def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, source: str, templates: Path,
+                   rules: Rules | None = None, play=None) -> Sources:
     """Sources drawn by the layout stage (``generator.render``) in ``style``."""
     from dataclasses import replace
 
@@ -219,4 +221,4 @@ def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, sour
         return layout_art(style if width_mm == style.tile_width_mm else replace(style, tile_width_mm=width_mm))
 
     return Sources(tileset, board, art_for_width, style.tile_width_mm, render_board(board, style), figures, source,
-                   templates)
+                   templates, rules, play)

@@ -48,6 +48,7 @@ def rules_context(rules, board) -> dict:
         "goal": rules.goal,
         "required": list(rules.required),
         "die": rules.die,
+        "a_die": f"{'an' if str(rules.die).startswith('8') or rules.die in (11, 18) else 'a'} {rules.die}-sided die",
         "move_enders": enders,
         "pass_through": [n for n in names if n not in enders and n != rules.start],
         "hazards": hazards,
