@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 from generator.cli.options import HelpFormatter, add_board_option, positive_int
@@ -57,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.model import read_tileset
     from generator.play import load_rules
     from generator.publish.kit import publish_kit
+    from generator.publish.playpage import claim_warnings
     from generator.publish.settings import check_settings, load_settings
     from generator.scoring.tables import check_size
 
@@ -80,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
     sources = make_sources(args, tileset, board, settings, rules)
+    for line in claim_warnings(sources, settings):
+        print(f"publish: warning: {line}", file=sys.stderr, flush=True)
     files = publish_kit(sources, settings, progress=lambda what: print(f"publish: {what} ...", flush=True),
                         workers=args.workers)
     out = Path(args.out)
@@ -93,6 +97,7 @@ def make_sources(args: argparse.Namespace, tileset, board, settings, rules=None)
     """The layout stage's art in the chosen style, and the designer's figures from the scorer."""
     from generator.errors import TrailwrightError
     from generator.publish.kit import figures_from_score, layout_sources
+    from generator.publish.playpage import simulate_play
     from generator.scoring import score
 
     try:
@@ -101,8 +106,9 @@ def make_sources(args: argparse.Namespace, tileset, board, settings, rules=None)
         raise TrailwrightError("the layout stage (generator.render) is not installed") from None
     style = load_style(args.style)
     report = score(tileset, board, samples=settings.score_samples, seed=settings.seed)
+    play = simulate_play(tileset, board, rules, settings.play_games, settings.seed)
     return layout_sources(tileset, board, style, figures_from_score(report), args.tileset, Path(args.templates),
-                          rules)
+                          rules, play)
 
 
 def print_listing(out: Path, files: dict[str, bytes]) -> None:

@@ -24,6 +24,7 @@ from generator.publish.impose import impose_booklet
 from generator.publish.layout import TileMarks, plan_duplex, plan_foldover
 from generator.publish.manufacturer import ArtForWidth, manufacturer_files, profile_art, zip_bytes
 from generator.publish.pdf import DocInfo
+from generator.publish.playpage import PlayFigures
 from generator.publish.rulesbook import rules_context
 from generator.publish.settings import PublishSettings, load_paper, load_profile
 from generator.publish.sheets import sheets_pdf
@@ -64,7 +65,7 @@ class Sources:
     source: str
     templates: Path
     rules: Rules | None = None  # the game the booklet words (None: the default rules for the board)
-    play: object = None  # a playtest of the default player count for the designer's page, or None
+    play: PlayFigures | None = None  # a playtest of the default player count for the designer's page
 
 
 def provenance(src: Sources, settings: PublishSettings) -> str:
@@ -97,7 +98,7 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
     return {
         "game": {"title": settings.title, "players": rules["players"]["text"]},
         "rules": rules,
-        "play": src.play,
+        "play": src.play.context() if src.play else None,
         "tiles": {"count": len(ts), "sides": 2 * len(ts), "designs": len(groups), "bridge_sides": ts.bridges,
                   "bridges": ts.crossings, "dup_score": ts.dup_score,
                   "stubs": sum(len(s.stubs) for s in ts.sides())},
@@ -136,7 +137,12 @@ def make_booklet(src: Sources, settings: PublishSettings, art: ArtCache, board_s
     small_w = px(110.0, THUMB_DPI)  # wide enough for any booklet page
     small_board = ImageReader(render_pixels(board_svg, small_w, round(small_w * bh / bw)))
     cover = tuple(thumb(t.id, f) for t in src.tileset for f in FACES)
-    resources = bk.Resources(thumb, small_board, (bw, bh), src.figures.pairs, cover)
+    pictures = ()
+    if src.play is not None:  # the game-length histogram, drawn at the booklet's width
+        hw, hh = svg_size_mm(src.play.histogram_svg)
+        pictures = (("histogram", ImageReader(render_pixels(src.play.histogram_svg, small_w, round(small_w * hh / hw))),
+                     hh / hw),)
+    resources = bk.Resources(thumb, small_board, (bw, bh), src.figures.pairs, cover, pictures)
     paper = load_paper(settings.booklet_paper)
     frame_width = paper.width_mm - 26.0
     story = bk.build_story(root, resources, frame_width, src.templates)

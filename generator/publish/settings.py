@@ -75,6 +75,7 @@ class PublishSettings:
     imposition_paper: str = "a4"
     score_samples: int = 100000
     seed: int = 1
+    play_games: int = 400
 
 
 def _read_toml(source: str, text: str) -> dict:
