@@ -10,6 +10,7 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
+from generator.publish.booklet import TEMPLATES
 from generator.errors import TrailwrightError
 from generator.publish import booklet as bk
 from generator.publish.impose import saddle_order
@@ -113,7 +114,7 @@ def test_booklet_pdfs_embed_their_fonts_and_are_reproducible():
 @pytest.fixture
 def templates(tmp_path):
     folder = tmp_path / "templates"
-    shutil.copytree(ROOT / "templates", folder)
+    shutil.copytree(TEMPLATES, folder)
     return folder
 
 
@@ -132,7 +133,7 @@ def _edit_line(path, index: int, text: str, insert: bool = False) -> None:
 
 
 def test_the_shipped_templates_render_to_well_formed_markup():
-    root = bk.parse_markup(_render(ROOT / "templates"), ROOT / "templates")
+    root = bk.parse_markup(_render(TEMPLATES), TEMPLATES)
     assert root.tag == "booklet"
     assert [el.tag for el in root][:2] == ["cover", "h1"]
 

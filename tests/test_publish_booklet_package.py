@@ -7,6 +7,7 @@ import tomllib
 
 import pytest
 
+from generator.publish.booklet import TEMPLATES
 from generator.errors import TrailwrightError
 from generator.publish import booklet as bk
 from generator.publish.booklet.styles import load_look, look_from_dict
@@ -27,7 +28,7 @@ def test_parsed_blocks_carry_their_template_and_line_and_no_marker_attribute():
 
 
 def test_every_element_the_templates_document_has_a_builder():
-    listed = (ROOT / "templates" / "booklet.xml.j2").read_text()
+    listed = (TEMPLATES / "booklet.xml.j2").read_text()
     for tag in ("cover", "h1", "h2", "p", "small", "centred", "list", "steps", "note", "table", "thumbs", "board",
                 "chart", "spacer", "pagebreak"):
         assert f"<{tag}" in listed and tag in bk.BUILDERS

@@ -11,6 +11,7 @@ from generator.publish import booklet as bk
 from generator.publish.art import ArtCache
 from generator.publish.kit import make_booklet
 from generator.publish.playpage import PlayFigures, claim_warnings
+from generator.publish.booklet import TEMPLATES
 from generator.publish.settings import load_settings
 from tests.test_publish_standin import ROOT, TILE_MM, standin_sources
 
@@ -61,7 +62,7 @@ def test_a_picture_the_kit_lacks_is_a_template_error(tmp_path):
     from generator.errors import TrailwrightError
 
     folder = tmp_path / "templates"
-    shutil.copytree(ROOT / "templates", folder)
+    shutil.copytree(TEMPLATES, folder)
     path = folder / "designer.xml.j2"
     path.write_text(path.read_text().replace('name="histogram"', 'name="heatmap"'))
     src = replace(standin_sources(folder), play=figures())
@@ -81,8 +82,8 @@ def test_claims_are_checked_against_the_simulation():
 def test_publish_warns_in_one_line_and_still_writes_the_kit(monkeypatch, capsys, tmp_path):
     import generator.cli.publish as cli
 
-    monkeypatch.setattr(cli, "make_sources", lambda args, tileset, board, settings, rules:
-                        replace(standin_sources(args.templates), rules=rules, play=figures(no_way_out=5)))
+    monkeypatch.setattr(cli, "make_sources", lambda args, tileset, board, settings:
+                        replace(standin_sources(args.templates), play=figures(no_way_out=5)))
     status = main(["publish", str(ROOT / "examples" / "random-20.json"), "--out", str(tmp_path), "--paper", "a4"])
     out, err = capsys.readouterr()
     warnings = [line for line in err.splitlines() if "warning" in line]

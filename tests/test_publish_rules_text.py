@@ -14,7 +14,7 @@ from generator.board import load_board
 from generator.play import default_rules, load_rules
 from generator.publish import booklet as bk
 from generator.publish.art import ArtCache
-from generator.publish.kit import Figures, booklet_context, make_booklet
+from generator.publish.kit import booklet_context, make_booklet
 from generator.publish.rulesbook import false_claims, rules_context, spans
 from generator.publish.settings import load_settings
 from tests.test_publish_standin import FIGURES, ROOT, TILE_MM, standin_sources
@@ -143,3 +143,16 @@ def test_publish_names_each_false_claim_once():
     assert false_claims(text, SimpleNamespace(no_way_out=0, games=400)) == []
     assert false_claims("Turn tiles when stuck.", stuck) == []  # a claim the text does not make
     assert "stuck for good" in _markup_text(standin_sources())  # the shipped text makes it
+
+
+def test_publish_rejects_rules_that_do_not_fit_the_board_in_one_line(capsys, tmp_path):
+    from generator.cli import main
+
+    rules = tmp_path / "rules.toml"
+    rules.write_text('start = "Hut"\nrequired = ["Well"]\ngoal = "Castle"\n', encoding="utf-8")
+    status = main(["publish", str(ROOT / "examples" / "random-20.json"), "--rules", str(rules),
+                   "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip()
+    assert status == 2 and len(err.splitlines()) == 1
+    assert str(rules) in err and "'Castle' is not a landmark of board 'classic'" in err
+    assert not (tmp_path / "out").exists()

@@ -7,6 +7,7 @@ import traceback
 from pathlib import Path
 
 import jinja2
+from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from generator.errors import TrailwrightError
 from generator.publish.booklet.markup import AT, MAIN_TEMPLATE
@@ -49,9 +50,29 @@ def _template_line(tb, folder: Path) -> tuple[str, int] | None:
     return found
 
 
+MAX_ITEMS = 1_000_000  # the longest string or list a template may build with ``*``, and the largest power
+
+
+class _Sandbox(SandboxedEnvironment):
+    """jinja2's sandbox (no attributes starting with ``_``, no unsafe callables, bounded ``range``), and
+    ``*`` and ``**`` bounded too, so a template cannot exhaust memory with ``'x' * 10**12``."""
+
+    intercepted_binops = frozenset(["*", "**"])
+
+    def call_binop(self, context, operator, left, right):
+        if operator == "**" and isinstance(right, (int, float)) and abs(right) > 64:
+            raise SecurityError(f"the power {right!r} is too large")
+        if operator == "*":
+            seq, times = (left, right) if isinstance(left, (str, list, tuple)) else (right, left)
+            if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and len(seq) * times > MAX_ITEMS:
+                raise SecurityError(f"a {type(seq).__name__} longer than {MAX_ITEMS} items")
+        return super().call_binop(context, operator, left, right)
+
+
 def render_markup(folder: Path, context: dict) -> str:
-    """Render the booklet's templates from ``folder``; template errors name the template and line."""
-    env = jinja2.Environment(
+    """Render the booklet's templates from ``folder`` in a sandbox: data in, markup out, nothing else.
+    Template errors, reaching for Python internals among them, name the template and line."""
+    env = _Sandbox(
         loader=_AnnotatingLoader(str(folder)), undefined=jinja2.StrictUndefined,
         autoescape=jinja2.select_autoescape(["xml.j2", "xml"], default_for_string=True), keep_trailing_newline=True,
         trim_blocks=True, lstrip_blocks=True,
