@@ -27,6 +27,7 @@ import numpy as np
 from generator import __version__
 from generator.errors import TrailwrightError
 from generator.model import TileSet
+from generator.optimize.play import final_play, play_aware
 from generator.optimize.search import Scored
 from generator.optimize.space import Problem, SettingError, start_classes, static_counts, to_tileset
 from generator.optimize.strategies import Strategy, strategy_named
@@ -111,6 +112,7 @@ class Result:
     chains: tuple[Chain, ...]
     winner: int
     seconds: float
+    play: object = None  # the winner's PlayScore on fresh games, when the objective has a [play] target
 
 
 def chain_seeds(seed: int, index: int) -> tuple[np.random.Generator, int]:
@@ -152,7 +154,7 @@ def run_chain(problem: Problem, strategy: Strategy, config: Config, index: int, 
               report_every: float = 0.5) -> Chain:
     """Run (or continue) chain ``index`` until its budget is spent or ``should_stop()``."""
     rng, bank_seed = chain_seeds(config.seed, index)
-    search = strategy.evaluator(problem, bank_seed)
+    search = play_aware(strategy.evaluator(problem, bank_seed), problem)
     if chain is None:
         state = strategy.start(search, start_classes(problem, rng), rng)
         start = strategy.best(state).fitness
@@ -293,7 +295,9 @@ def best_of(problem: Problem, strategy: Strategy, config: Config, chains: list[C
         return 0, bests[0]
 
     def value(best: Scored) -> float:
-        return rescore(problem, to_tileset(problem, best.classes), SELECTION_SAMPLES, selection_seed(config.seed)).fitness
+        tileset = to_tileset(problem, best.classes)
+        play = final_play(problem, tileset, selection_seed(config.seed))
+        return rescore(problem, tileset, SELECTION_SAMPLES, selection_seed(config.seed)).fitness + (play.penalty if play else 0)
 
     with ThreadPoolExecutor(max_workers=max(1, min(config.workers, len(bests)))) as pool:
         values = list(pool.map(value, bests))
@@ -316,7 +320,9 @@ def optimize(problem: Problem, config: Config, chains: list[Chain | None] | None
     winner, best = best_of(problem, strategy, config, finished)
     tileset = to_tileset(problem, best.classes)
     report = rescore(problem, tileset, config.rescore, final_seed(config.seed))
-    return Result(tileset, report, report.fitness, best.fitness, tuple(finished), winner, time.perf_counter() - began)
+    play = final_play(problem, tileset, final_seed(config.seed))
+    fitness = report.fitness + (play.penalty if play else 0.0)
+    return Result(tileset, report, fitness, best.fitness, tuple(finished), winner, time.perf_counter() - began, play)
 
 
 # --- checkpoints ----------------------------------------------------------------------------
@@ -363,4 +369,6 @@ def meta(problem: Problem, config: Config, result: Result, init: str | None, boa
                    "winner_chain": result.winner,
                    "search_fitness": round(result.search_fitness, 6)},
         "score": score_record(s, result.fitness, result.tileset, problem.board),
+        **({"play": {**asdict(result.play), "games": problem.objective.play.games, "seed": final_seed(config.seed)}}
+           if result.play else {}),
     }

@@ -1,0 +1,111 @@
+"""Play-aware optimisation: the objective's ``[play]`` target scored on a bank of seeded games.
+
+Glossary
+--------
+game bank     ``games`` games from one seed, the same for every candidate (common random numbers):
+              game g of every candidate draws its pile order, coins and dice from the same stream,
+              so two candidates differ by their tiles, not by their luck.
+play penalty  the (negative) term the play target adds to the fitness. It is measured only for a
+              candidate whose static fitness already passes the search's acceptance bar: the penalty
+              is never positive, so a candidate below the bar on static fitness alone cannot pass.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from generator.optimize.search import Evaluation, Scored
+from generator.optimize.space import key, to_tileset
+from generator.scoring.play_target import PlayScore, PlayTarget, summarise_games
+
+
+def game_bank(tileset, board, rules, target: PlayTarget, seed: int | None = None, engine: str = "fast"):
+    """``target.games`` games of ``tileset`` from ``seed`` (the target's own by default): (rounds, winners)."""
+    from generator.play import simulate
+
+    report = simulate(tileset, board, rules, players=target.players, games=target.games,
+                      policies=(target.policy,) * target.players, seed=target.seed if seed is None else seed,
+                      engine=engine)
+    return np.asarray(report.game_rounds), np.asarray(report.winners)
+
+
+class PlayScorer:
+    """The play score of candidates on one game bank, cached by the candidate's key."""
+
+    def __init__(self, problem, target: PlayTarget, rules):
+        self.problem, self.target, self.rules = problem, target, rules
+        self.cache: dict[bytes, PlayScore] = {}
+        self.games = 0  # games played, for progress and the benchmark
+
+    def __call__(self, classes) -> PlayScore:
+        k = key(classes)
+        if k not in self.cache:
+            tiles = to_tileset(self.problem, classes)
+            self.cache[k] = summarise_games(self.target, *game_bank(tiles, self.problem.board, self.rules, self.target))
+            self.games += self.target.games
+        return self.cache[k]
+
+
+class PlayAware:
+    """An evaluator (``search.Evaluator``) whose fitness adds the play penalty to another's static fitness.
+
+    The penalty is measured only for candidates that pass the acceptance bar on static fitness;
+    the rest are rejected as they would be without play, at no cost in games.
+    """
+
+    def __init__(self, inner, scorer: PlayScorer):
+        self.inner, self.scorer, self.problem = inner, scorer, inner.problem
+
+    size = property(lambda self: self.inner.size)
+    counters = property(lambda self: self.inner.counters)
+
+    def _with(self, s: Scored) -> Scored:
+        return Scored(s.classes, s.fitness + self.scorer(s.classes).penalty, s.size, s.arrays, s.sums)
+
+    def resize(self, size: int) -> None:
+        self.inner.resize(size)
+
+    def refresh(self, s: Scored) -> Scored:
+        fresh = self.inner.refresh(s)
+        return fresh if fresh is s else self._with(fresh)  # an unchanged candidate already has its penalty
+
+    def full(self, classes) -> Scored:
+        return self._with(self.inner.full(classes))
+
+    def score(self, classes, parent: Scored | None = None, changes=()) -> Scored:
+        return self._with(self.inner.score(classes, parent, changes))
+
+    def evaluate(self, classes, parent: Scored | None = None, changes=(), threshold: float | None = None) -> Evaluation:
+        ev = self.inner.evaluate(classes, parent, changes, threshold)
+        if ev.early or (threshold is not None and ev.fitness < threshold):
+            return ev  # below the bar on static fitness: the penalty (never positive) cannot lift it
+        penalty = self.scorer(classes).penalty
+        scored = None if ev.scored is None else Scored(classes, ev.scored.fitness + penalty, ev.scored.size,
+                                                       ev.scored.arrays, ev.scored.sums)
+        return Evaluation(ev.fitness + penalty, scored, ev.layouts, ev.cached, ev.early)
+
+    def state(self) -> dict:
+        return self.inner.state()  # the play cache is a pure function of the candidates: not saved
+
+    def restore(self, state: dict) -> None:
+        self.inner.restore(state)
+
+
+def play_aware(evaluator, problem):
+    """``evaluator`` with the objective's play penalty added, or ``evaluator`` itself when it has no [play]."""
+    target = problem.objective.play
+    if target is None:
+        return evaluator
+    from generator.play import default_rules
+
+    return PlayAware(evaluator, PlayScorer(problem, target, default_rules(problem.board)))
+
+
+def final_play(problem, tileset, seed: int) -> PlayScore | None:
+    """The winner's play score on a fresh bank of games from ``seed`` (None without a [play] target)."""
+    target = problem.objective.play
+    if target is None:
+        return None
+    from generator.play import default_rules
+
+    return summarise_games(target, *game_bank(tileset, problem.board, default_rules(problem.board), target, seed))
