@@ -21,12 +21,11 @@ from generator.scoring.play_target import PlayScore, PlayTarget, summarise_games
 
 def game_bank(tileset, board, rules, target: PlayTarget, seed: int | None = None, engine: str = "fast"):
     """``target.games`` games of ``tileset`` from ``seed`` (the target's own by default): (rounds, winners)."""
-    from generator.play import simulate
+    from generator.play.simulate import play
 
-    report = simulate(tileset, board, rules, players=target.players, games=target.games,
-                      policies=(target.policy,) * target.players, seed=target.seed if seed is None else seed,
-                      engine=engine)
-    return np.asarray(report.game_rounds), np.asarray(report.winners)
+    games = play(tileset, board, rules, (target.policy,) * target.players, target.games,
+                 target.seed if seed is None else seed, engine)
+    return games.rounds, games.winners
 
 
 class PlayScorer:

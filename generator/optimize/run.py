@@ -113,6 +113,7 @@ class Result:
     winner: int
     seconds: float
     play: object = None  # the winner's PlayScore on fresh games, when the objective has a [play] target
+    play_target: object = None  # that target
 
 
 def chain_seeds(seed: int, index: int) -> tuple[np.random.Generator, int]:
@@ -322,7 +323,8 @@ def optimize(problem: Problem, config: Config, chains: list[Chain | None] | None
     report = rescore(problem, tileset, config.rescore, final_seed(config.seed))
     play = final_play(problem, tileset, final_seed(config.seed))
     fitness = report.fitness + (play.penalty if play else 0.0)
-    return Result(tileset, report, fitness, best.fitness, tuple(finished), winner, time.perf_counter() - began, play)
+    return Result(tileset, report, fitness, best.fitness, tuple(finished), winner, time.perf_counter() - began, play,
+                  problem.objective.play)
 
 
 # --- checkpoints ----------------------------------------------------------------------------

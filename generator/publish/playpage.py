@@ -46,10 +46,10 @@ class PlayFigures:
 
 def figures_from_report(report, svg: str) -> PlayFigures:
     """Play figures from a ``generator.play.PlayReport`` and its histogram."""
-    rounds = report.rounds
-    return PlayFigures(report.players, report.games, ",".join(report.policies), report.seed, report.engine,
-                       report.round_cap, rounds.median, rounds.p10, rounds.p90, rounds.mean, report.unfinished_share,
-                       report.trapped_share, report.no_way_out_games, svg)
+    return PlayFigures(report.players, report.games, ",".join(sorted(set(report.policies))), report.seed,
+                       report.engine, report.round_cap, report.rounds_median, report.rounds_p10, report.rounds_p90,
+                       report.rounds_mean, report.unfinished, report.trapped_share,
+                       round(report.stuck_games * report.games), svg)
 
 
 def simulate_play(tileset, board, rules, games: int, seed: int) -> PlayFigures | None:
@@ -58,8 +58,8 @@ def simulate_play(tileset, board, rules, games: int, seed: int) -> PlayFigures |
         return None
     from generator.play import histogram_svg, simulate
 
-    report = simulate(tileset, board, rules, players=rules.players_default, games=games,
-                      policies=(POLICY,) * rules.players_default, seed=seed, engine=ENGINE)
+    report = simulate(tileset, board, rules, players=rules.players_default, games=games, policies=(POLICY,),
+                      seed=seed, engine=ENGINE)
     return figures_from_report(report, histogram_svg(report))
 
 
