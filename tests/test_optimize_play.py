@@ -44,6 +44,7 @@ def test_the_play_table_is_read_and_checked():
     ({"median_rounds": 15, "weight": 1.0}, "play.weight = 1.0 is not a number from -1e\\+06 to 0"),
     ({"median_rounds": 15, "max_unfinished": 1.5}, "play.max_unfinished = 1.5"),
     ({"median_rounds": "long"}, "play.median_rounds = 'long'"),
+    ({"median_rounds": 15, "policy": "wizard"}, "play.policy = 'wizard' is not a policy \\(known: random, explorer"),
 ])
 def test_bad_play_tables_are_one_line_errors(tmp_path, table, message):
     body = "\n".join(f"{k} = {v!r}".replace("'", '"') for k, v in table.items())

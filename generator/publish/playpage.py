@@ -56,7 +56,8 @@ def simulate_play(tileset, board, rules, games: int, seed: int) -> PlayFigures |
     """``games`` seeded games of the rules' default player count by ``explorer`` players (None when 0)."""
     if games <= 0:
         return None
-    from generator.play import histogram_svg, simulate
+    from generator.play.pictures import histogram_svg
+    from generator.play.simulate import simulate
 
     report = simulate(tileset, board, rules, players=rules.players_default, games=games, policies=(POLICY,),
                       seed=seed, engine=ENGINE)

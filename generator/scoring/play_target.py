@@ -56,8 +56,11 @@ def play_target_from_dict(data) -> PlayTarget:
             if isinstance(value, bool) or not isinstance(value, int if whole else (int, float)) or not lo <= value <= hi:
                 raise TrailwrightError(f"play.{name} = {value!r} is not a {'whole ' if whole else ''}number "
                                        f"from {lo:g} to {hi:g}")
-    if "policy" in data and not isinstance(data["policy"], str):
-        raise TrailwrightError(f"play.policy = {data['policy']!r} is not a policy name")
+    if "policy" in data:
+        from generator.play.policies import POLICIES
+
+        if data["policy"] not in POLICIES:
+            raise TrailwrightError(f"play.policy = {data['policy']!r} is not a policy (known: {', '.join(POLICIES)})")
     return PlayTarget(**data)
 
 
