@@ -98,3 +98,21 @@ def test_the_shipped_templates_parse_with_play_figures():
 
     markup = bk.render_markup(src.templates, booklet_context(src, load_settings()))
     assert '<picture' in markup and bk.parse_markup(markup, src.templates).tag == "booklet"
+
+
+def test_the_play_figures_are_the_simulators_own(classic):
+    from generator.model import read_tileset
+    from generator.play import default_rules
+    from generator.play.simulate import simulate
+    from generator.publish.playpage import simulate_play
+
+    tiles = read_tileset(ROOT / "examples" / "best-known.json")
+    rules = default_rules(classic)
+    play = simulate_play(tiles, classic, rules, games=60, seed=4)
+    report = simulate(tiles, classic, rules, players=rules.players_default, games=60, seed=4)
+    assert (play.players, play.games, play.seed, play.engine, play.policy) == (3, 60, 4, "fast", "explorer")
+    assert (play.median, play.p10, play.p90, play.mean) == (report.rounds_median, report.rounds_p10,
+                                                            report.rounds_p90, report.rounds_mean)
+    assert play.no_way_out == round(report.stuck_games * 60) and play.trapped == report.trapped_share
+    assert play.histogram_svg.startswith("<svg") and simulate_play(tiles, classic, rules, games=60, seed=4) == play
+    assert simulate_play(tiles, classic, rules, games=0, seed=4) is None
