@@ -51,24 +51,28 @@ def test_the_designer_page_shows_the_play_figures_and_the_histogram():
     assert width_mm == pytest.approx(100, abs=0.1) and height_mm == pytest.approx(50, abs=0.1)  # the SVG's 2:1
 
 
+def _markup(src):
+    from generator.publish.kit import booklet_context
+
+    return bk.render_markup(src.templates, booklet_context(src, load_settings()))
+
+
 def test_without_a_simulation_the_page_has_no_play_figures():
-    text, images, _ = _designer_page(standin_sources())
-    assert "How the game plays" not in text and images == []
+    assert "How the game plays" in _markup(replace(standin_sources(), play=figures()))
+    markup = _markup(standin_sources())
+    assert "How the game plays" not in markup and "<picture" not in markup
 
 
-def test_a_picture_the_kit_lacks_is_a_template_error(tmp_path):
-    import shutil
-
+def test_a_picture_the_kit_lacks_is_a_template_error():
     from generator.errors import TrailwrightError
 
-    folder = tmp_path / "templates"
-    shutil.copytree(TEMPLATES, folder)
-    path = folder / "designer.xml.j2"
-    path.write_text(path.read_text().replace('name="histogram"', 'name="heatmap"'))
-    src = replace(standin_sources(folder), play=figures())
+    root = bk.parse_markup(_markup(replace(standin_sources(), play=figures())).replace('name="histogram"',
+                                                                                      'name="heatmap"'), TEMPLATES)
+    [play] = [b for b in root if b.tag == "keep" and any(c.tag == "picture" for c in b)]  # the play figures
+    resources = bk.Resources(None, None, (1.0, 1.0), (), (), (("histogram", None, 0.5),))
     with pytest.raises(TrailwrightError, match=r"designer\.xml\.j2: template error at line \d+: "
                                                r"<picture name='heatmap'> names no picture \(known: histogram\)"):
-        _designer_page(src)
+        bk.build_story(replace(root, children=(play,)), resources, 120, TEMPLATES)
 
 
 def test_claims_are_checked_against_the_simulation():
@@ -81,15 +85,17 @@ def test_claims_are_checked_against_the_simulation():
 
 def test_publish_warns_in_one_line_and_still_writes_the_kit(monkeypatch, capsys, tmp_path):
     import generator.cli.publish as cli
+    import generator.publish.kit as kit
 
     monkeypatch.setattr(cli, "make_sources", lambda args, tileset, board, settings:
                         replace(standin_sources(args.templates), play=figures(no_way_out=5)))
-    status = main(["publish", str(ROOT / "examples" / "random-20.json"), "--out", str(tmp_path), "--paper", "a4"])
+    monkeypatch.setattr(kit, "publish_kit", lambda src, settings, **_: {"print/rules.pdf": b"%PDF stand-in"})
+    status = main(["publish", str(ROOT / "examples" / "random-20.json"), "--out", str(tmp_path)])
     out, err = capsys.readouterr()
     warnings = [line for line in err.splitlines() if "warning" in line]
     assert status == 0 and len(warnings) == 1
     assert warnings[0].startswith("publish: warning: the rules say 'no explorer is ever stuck for good', but 5 of 400")
-    assert (tmp_path / "print" / "rules.pdf").is_file()
+    assert (tmp_path / "print" / "rules.pdf").read_bytes() == b"%PDF stand-in"
 
 
 def test_the_shipped_templates_parse_with_play_figures():
