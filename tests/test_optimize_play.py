@@ -17,12 +17,13 @@ from generator.scoring.objective import ARTICLE, load_objective, objective_from_
 from generator.scoring.play_target import PlayTarget, play_target_from_dict, summarise_games
 
 
-def stub_bank(tileset, board, rules, target, seed=None, engine="fast"):
-    """Games that last 6 rounds plus one per dead end in the set (a pure function of the tiles)."""
+def stub_bank(tileset, board, rules, target, seed=None, engine="fast", games=None):
+    """Games that last 6 rounds plus one per four dead ends in the set (a pure function of the tiles)."""
     stubs = sum(len(side.stubs) for side in tileset.sides())
     rng = np.random.default_rng(target.seed if seed is None else seed)  # the same noise for every candidate
-    rounds = 6 + stubs / 4 + rng.integers(-2, 3, target.games)
-    return rounds.astype(float), rng.integers(0, target.players, target.games)
+    noise, winners = rng.integers(-2, 3, target.games), rng.integers(0, target.players, target.games)
+    n = games or target.games  # the first n games of the bank
+    return (6 + stubs / 4 + noise[:n]).astype(float), winners[:n]
 
 
 @pytest.fixture
@@ -77,7 +78,7 @@ def _problem(classic, target):
 
 
 def test_play_is_measured_only_for_candidates_passing_the_static_bar(classic, stubbed):
-    problem = _problem(classic, {"median_rounds": 20, "games": 50})
+    problem = _problem(classic, {"median_rounds": 30, "games": 50})
     inner = Search(problem, 7, 2000, 500)
     scorer = PlayScorer(problem, problem.objective.play, None)
     search = PlayAware(inner, scorer)
@@ -90,8 +91,13 @@ def test_play_is_measured_only_for_candidates_passing_the_static_bar(classic, st
     games = scorer.games
     ev = search.evaluate(child, s, [(0, 0)], threshold=static + 50)  # no candidate passes this bar
     assert ev.fitness < static + 50 and scorer.games == games  # rejected without playing a game
+    screen, margin = scorer.screen(child)  # the first 10 of the bank's 50 games
+    assert scorer.games == games + 10 and margin > 0
+    bar = inner.evaluate(child).fitness + screen + margin + 0.01  # static passes, play clearly does not
+    ev = search.evaluate(child, s, [(0, 0)], threshold=bar)
+    assert ev.early and ev.fitness < bar and scorer.games == games + 10  # no more games were played
     ev = search.evaluate(child, s, [(0, 0)], threshold=-1e9)
-    assert scorer.games == games + 50 and ev.fitness == pytest.approx(inner.evaluate(child).fitness
+    assert scorer.games == games + 10 + 50 and ev.fitness == pytest.approx(inner.evaluate(child).fitness
                                                                       + scorer(child).penalty)
     scored = search.score(child, s, [(0, 0)])
     assert scored.fitness == pytest.approx(ev.fitness)

@@ -19,13 +19,19 @@ from generator.optimize.space import key, to_tileset
 from generator.scoring.play_target import PlayScore, PlayTarget, summarise_games
 
 
-def game_bank(tileset, board, rules, target: PlayTarget, seed: int | None = None, engine: str = "fast"):
-    """``target.games`` games of ``tileset`` from ``seed`` (the target's own by default): (rounds, winners)."""
+def game_bank(tileset, board, rules, target: PlayTarget, seed: int | None = None, engine: str = "fast",
+              games: int | None = None):
+    """The first ``games`` (all ``target.games``) games of ``tileset``'s bank from ``seed`` (the target's own by
+    default): (rounds, winners). Game g is the same game whatever the count (common random numbers)."""
     from generator.play.simulate import play
 
-    games = play(tileset, board, rules, (target.policy,) * target.players, target.games,
+    games = play(tileset, board, rules, (target.policy,) * target.players, games or target.games,
                  target.seed if seed is None else seed, engine)
     return games.rounds, games.winners
+
+
+SCREEN_SHARE = 0.2  # the share of the bank a screen plays
+SCREEN_Z = 2.0  # a screen rejects when the bar is this many standard errors above its estimate
 
 
 class PlayScorer:
@@ -34,7 +40,22 @@ class PlayScorer:
     def __init__(self, problem, target: PlayTarget, rules):
         self.problem, self.target, self.rules = problem, target, rules
         self.cache: dict[bytes, PlayScore] = {}
+        self.screens: dict[bytes, tuple[float, float]] = {}
         self.games = 0  # games played, for progress and the benchmark
+
+    def screen(self, classes) -> tuple[float, float]:
+        """The penalty estimated from the bank's first games, and ``SCREEN_Z`` standard errors of it."""
+        k = key(classes)
+        if k not in self.screens:
+            t = self.target
+            n = max(10, int(SCREEN_SHARE * t.games))
+            rounds, winners = game_bank(to_tileset(self.problem, classes), self.problem.board, self.rules, t, games=n)
+            self.games += n
+            est = summarise_games(t, rounds, winners)
+            se_centre = 1.2533 * float(np.std(rounds, ddof=1)) / np.sqrt(n)  # a median's standard error
+            se_unfinished = np.sqrt(est.unfinished * (1 - est.unfinished) / n)
+            self.screens[k] = (est.penalty, SCREEN_Z * (abs(t.weight) * se_centre + abs(t.limit_weight) * se_unfinished))
+        return self.screens[k]
 
     def __call__(self, classes) -> PlayScore:
         k = key(classes)
@@ -49,7 +70,9 @@ class PlayAware:
     """An evaluator (``search.Evaluator``) whose fitness adds the play penalty to another's static fitness.
 
     The penalty is measured only for candidates that pass the acceptance bar on static fitness;
-    the rest are rejected as they would be without play, at no cost in games.
+    the rest are rejected as they would be without play, at no cost in games. A candidate that
+    passes is screened on the bank's first fifth of games, and rejected there when it falls
+    clearly (``SCREEN_Z`` standard errors) below the bar; only the rest play the whole bank.
     """
 
     def __init__(self, inner, scorer: PlayScorer):
@@ -78,6 +101,10 @@ class PlayAware:
         ev = self.inner.evaluate(classes, parent, changes, threshold)
         if ev.early or (threshold is not None and ev.fitness < threshold):
             return ev  # below the bar on static fitness: the penalty (never positive) cannot lift it
+        if threshold is not None and key(classes) not in self.scorer.cache:
+            estimate, margin = self.scorer.screen(classes)
+            if ev.fitness + estimate + margin < threshold:  # clearly below the bar on the first games
+                return Evaluation(ev.fitness + estimate, None, ev.layouts, ev.cached, early=True)
         penalty = self.scorer(classes).penalty
         scored = None if ev.scored is None else Scored(classes, ev.scored.fitness + penalty, ev.scored.size,
                                                        ev.scored.arrays, ev.scored.sums)
