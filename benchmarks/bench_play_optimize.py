@@ -65,7 +65,7 @@ def baseline(board, check_games: int, seed: int, rescore: int) -> dict:
 
 def tradeoff_svg(rows: list[dict], base: dict, note: str) -> str:
     """Achieved median rounds and static fitness against the target, as one SVG (two panels)."""
-    w, h, left, top, pw, ph = 640, 300, 60, 40, 240, 200
+    w, h, left, top, pw, ph = 640, 318, 60, 40, 240, 200
     targets = [r["target"] for r in rows]
     x0, x1 = min(targets + [10]) - 1, max(targets + [20]) + 1
 
@@ -102,7 +102,9 @@ def tradeoff_svg(rows: list[dict], base: dict, note: str) -> str:
                  "diagonal")
     body += panel(left + pw + 80, "static_fitness", min(fits) - 0.5, max(fits) + 0.5,
                   f"static fitness (dashed: best-known {base['static_fitness']:.2f})", base["static_fitness"])
-    body.append(f'<text x="{w / 2}" y="{h - 6}" text-anchor="middle" font-size="10" fill="#555">{note}</text>')
+    for k, line in enumerate(note.split("; ")):
+        body.append(f'<text x="{w / 2}" y="{h - 22 + 13 * k}" text-anchor="middle" font-size="10" fill="#555">'
+                    f'{line}</text>')
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
             f'font-family="DejaVu Sans, sans-serif"><rect width="{w}" height="{h}" fill="white"/>'
             + "".join(body) + "</svg>\n")
@@ -135,8 +137,8 @@ def main(argv: list[str]) -> int:
     out = Path(args.out)
     load = os.getloadavg()[0]
     note = (f"{args.time:g} s of search per target from {args.init or 'a random start'}, seed {args.seed}, "
-            f"bank of {args.games} games; "
-            f"medians of {args.check_games} fresh games; machine load {load:.1f} on {os.cpu_count()} cores")
+            f"bank of {args.games} games, medians of {args.check_games} fresh games; "
+            f"machine load {load:.1f} on {os.cpu_count()} cores (shared)")
     with open(out / "play-optimize-runs.jsonl", "a", encoding="utf-8") as f:
         for row in [base, *rows]:
             f.write(json.dumps({**row, "load": round(load, 1)}) + "\n")
