@@ -64,7 +64,7 @@ def _needed(g, visited):
 @njit(cache=True)
 def _plan(g, te, src, visited, avoid, informed, any_way, w):
     """Breadth-first plan (see ``policies.plan``): (first door or -1, rank); ``any_way`` stops at the first."""
-    seen, qpos, qdist, qfirst, stamp, dk, da, db, dc = w
+    seen, qpos, qdist, qfirst, stamp, dk, da, db, dc = w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8]
     n, m = g.params[SLOTS], g.params[MARKS]
     kind, a, b, conn, ldoor_a, ldoor_b, nldoors = g.kind, g.a, g.b, g.conn, g.ldoor_a, g.ldoor_b, g.nldoors
     ends, hazard, sld = g.ends, g.hazard, g.sld
@@ -111,21 +111,88 @@ def _plan(g, te, src, visited, avoid, informed, any_way, w):
     return best_door, best_rank
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _way_out(g, te, src, visited, w):
     return _plan(g, te, src, visited, False, False, True, w)[0] >= 0
+
+
+@njit(cache=True)
+def _label(g, st, w):
+    """Label the known graph's components (every landmark passable): whether each touches an empty slot,
+    and which landmarks it reaches. Same answers as ``_way_out`` from any of its places, in one pass."""
+    tile, te = st[0], st[9]
+    qpos, dk, da, db, dc, comp, cfront, cmarks = w[1], w[5], w[6], w[7], w[8], w[9], w[10], w[11]
+    kind, a, b, conn, ldoor_a, ldoor_b, nldoors = g.kind, g.a, g.b, g.conn, g.ldoor_a, g.ldoor_b, g.nldoors
+    n = g.params[SLOTS]
+    size = 6 * n + g.params[MARKS]
+    comp[:] = -1
+    count = 0
+    for start in range(size):
+        if comp[start] >= 0:
+            continue
+        if start < 6 * n:
+            s = start // 6
+            if tile[s] < 0:
+                continue
+            exists = False
+            for e in range(6):
+                exists |= te[6 * s + e] == start % 6
+            if not exists:
+                continue
+        comp[start], cfront[count], cmarks[count] = count, 0, 0
+        head, tail = 0, 1
+        qpos[0] = start
+        while head < tail:
+            pos = qpos[head]
+            head += 1
+            for i in range(_doors_of(kind, a, b, conn, ldoor_a, ldoor_b, nldoors, te, pos, dk, da, db, dc)):
+                if dk[i] == 2:
+                    cmarks[count] |= np.int64(1) << da[i]
+                    nxt = 6 * n + da[i]
+                elif tile[da[i]] < 0:
+                    cfront[count] = 1
+                    continue
+                else:
+                    nxt = 6 * da[i] + te[6 * da[i] + db[i]]
+                if comp[nxt] < 0:
+                    comp[nxt] = count
+                    qpos[tail] = nxt
+                    tail += 1
+        count += 1
+    st[10][0] = 1
+
+
+@njit(cache=True, inline="always")
+def _way_out_now(g, st, p, w):
+    """``_way_out`` for player ``p`` from the component labels (relabelled when a tile was laid or turned)."""
+    if st[10][0] == 0:
+        _label(g, st, w)
+    c = w[9][st[3][p]]
+    return w[10][c] != 0 or (w[11][c] & _needed(g, st[4][p])) != 0
+
+
+@njit(cache=True, inline="always")
+def _touches(st, w, s, p):
+    """Whether a trail of slot ``s`` lies in player ``p``'s component (labels current). A turn of a tile
+    that does not cannot change what ``p`` reaches, so the search skips it (same answers, less work)."""
+    c = w[9][st[3][p]]
+    for t in range(6):
+        if w[9][6 * s + t] == c:
+            return True
+    return False
 
 
 @njit(cache=True, inline="always")
 def _set_rot(g, st, s, r):
     """Lay or turn: the tile in slot ``s`` now lies turned ``r`` sixths; its edges' trails follow."""
     tile, face, rot, te = st[0], st[1], st[2], st[9]
+    st[10][0] = 0  # the component labels are stale
     rot[s] = r
     for e in range(6):
         te[6 * s + e] = g.T[tile[s], face[s], r, e]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _turns_allowed(g, tile, pawns, p, out):
     """Fill ``out`` with turnable slots next to player ``p`` (ascending); returns how many."""
     if not g.params[TURN_OK]:
@@ -163,7 +230,7 @@ def _explorer_rank(g, te, src, visited, w):
 @njit(cache=True)
 def _choose_turn(g, policy, st, p, rng, w, cand, trapped):
     """The policy's ``turn``: returns (slot, sixths) or (-1, 0) to roll. ``trapped``: no way out now."""
-    tile, face, rot, pawns, visited, when, who, how, last, te = st
+    tile, face, rot, pawns, visited, when, who, how, last, te = st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9]
     six = g.params[SIXTHS]
     if policy == 0:
         count = _doors(g, te, pawns[p], w[5], w[6], w[7], w[8])
@@ -178,9 +245,12 @@ def _choose_turn(g, policy, st, p, rng, w, cand, trapped):
         return -1, 0
     c = _turns_allowed(g, tile, pawns, p, cand)
     best_s, best_d, best_rank = -1, 0, NO_RANK
+    labelled = st[10][0]
     for j in range(2 * c):
         s, d = cand[j // 2], six if j % 2 == 0 else -six
         if policy == 1 and who[s] >= 0 and who[s] != p and when[s] > last[p] and how[s] == -d:
+            continue
+        if not _touches(st, w, s, p):
             continue
         _set_rot(g, st, s, (rot[s] + d + 6) % 6)
         if policy == 1:
@@ -188,6 +258,7 @@ def _choose_turn(g, policy, st, p, rng, w, cand, trapped):
         else:
             rank = 0 if _way_out(g, te, pawns[p], visited[p], w) else NO_RANK
         _set_rot(g, st, s, (rot[s] - d + 6) % 6)
+        st[10][0] = labelled  # the same tiles as before the trial turn
         if rank < best_rank:
             best_s, best_d, best_rank = s, d, rank
             if policy == 2:
@@ -195,7 +266,7 @@ def _choose_turn(g, policy, st, p, rng, w, cand, trapped):
     return best_s, best_d
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _choose_step(g, policy, st, p, rng, w, count):
     pawns, visited, te = st[3], st[4], st[9]
     if policy == 1:
@@ -216,7 +287,7 @@ def _note(trace, value):
     trace[0] = trace[0] * np.uint64(1_000_003) + np.uint64(value + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _step(g, st, pile, top, p, kind, a, b, conn, rng, tally):
     """Move player ``p`` through a door (see ``Table.step``); True when the move ends."""
     tile, face, rot, pawns, visited = st[0], st[1], st[2], st[3], st[4]
@@ -255,11 +326,11 @@ def _step(g, st, pile, top, p, kind, a, b, conn, rng, tally):
     return g.ends[k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _check_trapped(g, st, p, place, w, cand, tally, heat):
     """Count a turn begun with no way out (and stuck: no single turn opens one); True when trapped."""
     tile, rot, pawns, visited, te = st[0], st[2], st[3], st[4], st[9]
-    if _way_out(g, te, pawns[p], visited[p], w):
+    if _way_out_now(g, st, p, w):
         return False
     tally[p, 7] += 1
     heat[1, place] += 1
@@ -267,9 +338,12 @@ def _check_trapped(g, st, p, place, w, cand, tally, heat):
     six = g.params[SIXTHS]
     for j in range(2 * c):
         s, d = cand[j // 2], six if j % 2 == 0 else -six
+        if not _touches(st, w, s, p):
+            continue
         _set_rot(g, st, s, (rot[s] + d + 6) % 6)
         opened = _way_out(g, te, pawns[p], visited[p], w)
         _set_rot(g, st, s, (rot[s] - d + 6) % 6)
+        st[10][0] = 1  # labelled just above by _way_out_now, and the tiles are back as they were
         if opened:
             return True
     tally[p, 8] += 1
@@ -279,11 +353,16 @@ def _check_trapped(g, st, p, place, w, cand, tally, heat):
 @njit(cache=True)
 def _play_turn(g, policy, st, pile, top, clock, p, rng, w, cand, door, tally, heat, trace):
     """One turn of player ``p`` (see ``reference.play_turn``); True when ``p`` has won."""
-    tile, face, rot, pawns, visited, when, who, how, last, te = st
+    tile, face, rot, pawns, visited, when, who, how, last, te = st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9]
     n = g.params[SLOTS]
     tally[p, 0] += 1
     place = _place(g, pawns[p])
-    trapped = _check_trapped(g, st, p, place, w, cand, tally, heat)
+    first = -1  # the planner's first step, planned before the roll (the roll changes nothing it sees)
+    if policy == 1:
+        first = _plan(g, te, pawns[p], visited[p], True, True, False, w)[0]
+    elif policy == 2:
+        first = _plan(g, te, pawns[p], visited[p], False, False, False, w)[0]
+    trapped = first < 0 and _check_trapped(g, st, p, place, w, cand, tally, heat)
     s, d = _choose_turn(g, policy, st, p, rng, w, cand, trapped)
     dk, da, db, dc = door
     if s >= 0:
@@ -297,7 +376,7 @@ def _play_turn(g, policy, st, pile, top, clock, p, rng, w, cand, door, tally, he
         tally[p, 3] += roll
         for used in range(roll):
             count = _doors(g, te, pawns[p], dk, da, db, dc)
-            i = _choose_step(g, policy, st, p, rng, w, count)
+            i = first if used == 0 and first >= 0 else _choose_step(g, policy, st, p, rng, w, count)
             count = _doors(g, te, pawns[p], dk, da, db, dc)
             ended = _step(g, st, pile, top, p, dk[i], da[i], db[i], dc[i], rng, tally)
             _note(trace, 10_000 * p + _place(g, pawns[p]))
@@ -322,7 +401,8 @@ def play_games(g, policies, states, rounds, winners, tallies, heat, laid, traces
     size = 6 * n + m
     w = (np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64),
          np.zeros(1, np.int64), np.zeros(8 + g.ldoor_a.shape[1], np.int64), np.zeros(8 + g.ldoor_a.shape[1], np.int64),
-         np.zeros(8 + g.ldoor_a.shape[1], np.int64), np.zeros(8 + g.ldoor_a.shape[1], np.int64))
+         np.zeros(8 + g.ldoor_a.shape[1], np.int64), np.zeros(8 + g.ldoor_a.shape[1], np.int64),
+         np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64))
     door = (np.zeros(8 + g.ldoor_a.shape[1], np.int64), np.zeros(8 + g.ldoor_a.shape[1], np.int64),
             np.zeros(8 + g.ldoor_a.shape[1], np.int64), np.zeros(8 + g.ldoor_a.shape[1], np.int64))
     cand = np.zeros(n, np.int64)
@@ -339,7 +419,7 @@ def play_games(g, policies, states, rounds, winners, tallies, heat, laid, traces
         st = (np.full(n, -1, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
               np.full(players, 6 * n + g.params[START], np.int64), np.zeros(players, np.int64),
               np.full(n, -1, np.int64), np.full(n, -1, np.int64), np.zeros(n, np.int64), np.full(players, -1, np.int64),
-              np.full(6 * n, -1, np.int64))
+              np.full(6 * n, -1, np.int64), np.zeros(1, np.int64))
         top[0] = 0
         trace[0] = 0
         winner, played = -1, g.params[CAP]

@@ -24,7 +24,7 @@ def game_seed(seed: int, game: int) -> int:
 
 def game_rng(seed: int, game: int) -> np.ndarray:
     """A fresh generator state (four uint64 words) for one game."""
-    return _seed_state(game_seed(seed, game))
+    return _seed_state(np.uint64(game_seed(seed, game)))
 
 
 @njit(cache=True)
