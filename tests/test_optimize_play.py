@@ -118,3 +118,12 @@ def test_optimize_moves_play_towards_the_target_and_records_it(classic, stubbed)
 def _stub_centre(classic, problem):
     tiles = to_tileset(problem, start_classes(problem, np.random.default_rng(1)))
     return summarise_games(problem.objective.play, *stub_bank(tiles, classic, None, problem.objective.play)).centre
+
+
+def test_a_checkpoint_keeps_the_objective_with_and_without_play(classic):
+    from generator.optimize.checkpoint import _objective_data
+
+    for table in (None, {"median_rounds": 12, "games": 50}):
+        problem = _problem(classic, table) if table else make_problem(classic, ARTICLE, _problem(classic, {
+            "median_rounds": 1}).start)
+        assert objective_from_dict(_objective_data(problem)) == problem.objective

@@ -138,7 +138,7 @@ def objective_from_dict(data: dict[str, Any]) -> Objective:
                 raise TrailwrightError(f"pair_targets.{name} = {p!r} is not a probability from 0 to 1")
             targets.append((name, float(p)))
         values["pair_targets"] = tuple(targets)
-    if "play" in data:
+    if data.get("play") is not None:  # None: a checkpoint's record of an objective without [play]
         values["play"] = play_target_from_dict(data["play"])
     return Objective(**values)
 
