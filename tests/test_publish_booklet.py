@@ -227,9 +227,11 @@ def test_the_catalogue_shows_every_side_grouped_by_design_with_counts_and_readab
     assert min(sizes) >= 7  # captions and labels readable
 
 
-def test_the_rules_free_a_pawn_on_a_landmark_and_say_when_a_mismatched_tile_ends_the_move():
+def test_the_rules_free_a_pawn_on_a_landmark_and_say_what_a_new_tile_does():
     with pdfplumber.open(io.BytesIO(standin_kit()["print/rules.pdf"])) as doc:
         text = " ".join(" ".join(p.extract_text().split()) for p in doc.pages)
     assert "next to that landmark" in text  # a pawn on a landmark can always turn a tile
-    assert "If it does not, your pawn stays where it was and your move ends" in text
+    assert "If it does not, your pawn stays" not in text  # the dead rule: every edge belongs to a trail
+    assert "then step onto its trail at the edge you came through" in text
+    assert "Dead ends block:" in text  # the dead rule's intent, offered as a variant
     assert "small circle" in text and "covers two spaces" in text  # the classic board's Exit has two hexes

@@ -297,6 +297,12 @@ def _summary(console, config, result, paths) -> None:
         ("extra edges (mean)", f"{s.extra_edges_mean:.3f}"),
         ("landmark pairs joined (mean)", f"{s.path_prob_mean * pairs:.3f} of {pairs} ({s.path_prob_mean:.1%})"),
     ]
+    if result.play is not None:  # the objective's [play] target, on fresh games
+        target = result.play_target
+        rows += [(f"rounds, {target.players} {target.policy} players: median (target)",
+                  f"{result.play.median:g} ({target.median_rounds:g})"),
+                 ("games unfinished · seat advantage", f"{result.play.unfinished:.1%} · {result.play.seat_advantage:+.1%}"),
+                 ("static fitness · play penalty", f"{s.fitness:.4f} · {result.play.penalty:+.4f}")]
     for label, value in rows:
         table.add_row(label, value)
     table.add_section()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 from generator.cli.options import HelpFormatter, add_board_option, positive_int
@@ -29,6 +30,8 @@ def register(sub) -> None:
     )
     p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
     add_board_option(p)
+    p.add_argument("--rules", metavar="FILE", default=None,
+                   help="the game's rules TOML the booklet words (default: generator/play/rules.toml)")
     p.add_argument("--style", metavar="FILE", default=None, help="a layout style TOML (default: the built-in style)")
     p.add_argument("--settings", metavar="FILE", default=None,
                    help="a publish settings TOML (default: generator/publish/publish.toml)")
@@ -55,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
     from generator.fileio import check_folder, write_folder
     from generator.model import read_tileset
     from generator.publish.kit import KIT_FOLDERS, publish_kit
+    from generator.play import load_rules
+    from generator.publish.playpage import claim_warnings
     from generator.publish.settings import check_settings, load_settings
     from generator.scoring.tables import check_size
 
@@ -75,9 +80,12 @@ def run(args: argparse.Namespace) -> int:
     if not (templates / "booklet.xml.j2").is_file():
         raise TrailwrightError("missing template 'booklet.xml.j2'", str(templates))
     board = load_board(args.board)
+    load_rules(args.rules, board)  # a bad rules file fails here, before any work
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
     sources = make_sources(args, tileset, board, settings)
+    for line in claim_warnings(sources, settings):
+        print(f"publish: warning: {line}", file=sys.stderr, flush=True)
     files = publish_kit(sources, settings, progress=lambda what: print(f"publish: {what} ...", flush=True),
                         workers=args.workers)
     print(f"publish: writing {len(files)} files into {args.out} ...", flush=True)
@@ -87,17 +95,22 @@ def run(args: argparse.Namespace) -> int:
 
 
 def make_sources(args: argparse.Namespace, tileset, board, settings):
-    """The layout stage's art in the chosen style, and the designer's figures (see ``figures``)."""
+    """The layout stage's art in the chosen style, the rules, the designer's figures (see ``figures``) and
+    play figures."""
     from generator.errors import TrailwrightError
+    from generator.play import load_rules
     from generator.publish.kit import layout_sources
+    from generator.publish.playpage import simulate_play
 
     try:
         from generator.render.style import load_style
     except ImportError:
         raise TrailwrightError("the layout stage (generator.render) is not installed") from None
     style = load_style(args.style)
+    rules = load_rules(args.rules, board)
+    play = simulate_play(tileset, board, rules, settings.play_games, settings.seed)
     return layout_sources(tileset, board, style, figures(args.tileset, tileset, board, settings), args.tileset,
-                          Path(args.templates))
+                          Path(args.templates), rules, play)
 
 
 def figures(path: str, tileset, board, settings):

@@ -19,6 +19,7 @@ from typing import Callable
 
 import numpy as np
 
+from generator.optimize.play import play_aware
 from generator.optimize.search import Evaluator, Scored
 from generator.optimize.space import Classes, Problem, SettingError, start_classes, static_counts
 from generator.optimize.strategies import Strategy, dump_state, load_state, strategy_named
@@ -156,7 +157,7 @@ def run_chain(problem: Problem, strategy: Strategy, budget: Budget, seed: int, i
     restarts the strategy from those designs when the chain enters leg ``leg``.
     """
     rng, bank_seed = chain_seeds(seed, index)
-    search = strategy.evaluator(problem, bank_seed)
+    search = play_aware(strategy.evaluator(problem, bank_seed), problem)
     if chain is None:
         state = strategy.start(search, start_classes(problem, rng), rng)
         generation, elapsed, start_fitness, history = 0, 0.0, strategy.best(state).fitness, []

@@ -33,6 +33,7 @@ from generator.errors import TrailwrightError
 from generator.model import TileSet
 from generator.optimize import cluster
 from generator.optimize.chain import Budget, Chain, Config, Progress, chain_best, config_strategy
+from generator.optimize.play import final_play
 from generator.optimize.search import Scored
 from generator.optimize.space import Problem, to_tileset
 from generator.optimize.strategies import Strategy
@@ -61,6 +62,8 @@ class Result:
     selection: float  # seconds to pick the winner (chains' bests scored on shared fresh layouts)
     rescoring: float  # seconds to re-score the winner
     migrants: tuple[Migrant, ...] = ()
+    play: object = None  # the winner's PlayScore on fresh games, when the objective has a [play] target
+    play_target: object = None  # that target
 
 
 def _stream_seed(seed: int, *purpose: int) -> int:
@@ -179,7 +182,8 @@ def _result(future, index: int) -> str:
 def _scores(client, problem: Problem, bests: list[Scored], samples: int, seed: int) -> list[float]:
     futures = [client.submit(cluster.score_task, problem, b.classes.tolist(), samples, seed, pure=False)
                for b in bests]
-    return [s.fitness for s in client.gather(futures)]
+    plays = [final_play(problem, to_tileset(problem, b.classes), seed) for b in bests]  # None without [play]
+    return [s.fitness + (play.penalty if play else 0.0) for s, play in zip(client.gather(futures), plays)]
 
 
 def optimize(problem: Problem, config: Config, chains: list[Chain | None] | None = None, *,
@@ -228,9 +232,11 @@ def _optimize(client, problem, strategy, config, chains, migrants, stop, on_prog
         run.close()
     tileset = to_tileset(problem, best.classes)
     spent = all(budget.progress(c.elapsed, c.generation) >= 1.0 for c in finished)
-    return Result(tileset, report, report.fitness, best.fitness, tuple(finished), winner,
+    play = final_play(problem, tileset, final_seed(config.seed))
+    fitness = report.fitness + (play.penalty if play else 0.0)
+    return Result(tileset, report, fitness, best.fitness, tuple(finished), winner,
                   time.perf_counter() - began, stopped and not spent, startup, selection, rescoring,
-                  tuple(run.migrants))
+                  tuple(run.migrants), play, problem.objective.play)
 
 
 def _best_of(client, problem: Problem, strategy: Strategy, config: Config, chains: list[Chain]) -> tuple[int, Scored]:
@@ -266,4 +272,6 @@ def meta(problem: Problem, config: Config, result: Result, init: str | None, boa
                    "migrations": len(result.migrants),
                    "search_fitness": round(result.search_fitness, 6)},
         "score": score_record(s, result.fitness, result.tileset, problem.board),
+        **({"play": {**asdict(result.play), "games": problem.objective.play.games, "seed": final_seed(config.seed)}}
+           if result.play else {}),
     }

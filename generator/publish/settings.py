@@ -74,6 +74,7 @@ class PublishSettings:
     imposition_paper: str = "a4"
     score_samples: int = 100000
     seed: int = 1
+    play_games: int = 400
 
 
 def _packaged(name: str) -> tuple[str, dict]:
@@ -93,7 +94,7 @@ SETTINGS: dict = {
     "mark_width_pt": Number(0.0, 10.0), "gap_mm": Number(0.0, 100.0), "cut_lines": Flag(),
     "footer_mm": Number(0.0, 100.0), "dpi": Whole(1, 1200), "board_dpi": Whole(1, 600),
     "board_overlap_mm": Number(0.0, 200.0), "booklet_paper": Text(), "imposition_paper": Text(),
-    "score_samples": Whole(1, 10_000_000), "seed": Whole(0, MAX_SEED),
+    "score_samples": Whole(1, 10_000_000), "seed": Whole(0, MAX_SEED), "play_games": Whole(0, 100_000),
 }  # the schema of a settings file: every key of PublishSettings, each with its bounds
 
 

@@ -26,6 +26,8 @@ Objective files are TOML with these same keys at the top level, for example::
     forbid = [[["N", "NE", "SE", "S", "SW", "NW"]]]   # a list of sides, each a list of trails
     [pair_targets]
     "Hut-Lair" = 0.5
+    [play]                       # how the game should play (see docs/play-optimize.md)
+    median_rounds = 15
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from typing import Any, Mapping
 
 from generator.errors import TrailwrightError
 from generator.inputs import Number, Whole, check_keys, load_toml
+from generator.scoring.play_target import PlayTarget, play_target_from_dict
 
 Design = tuple[tuple[int, ...], ...]  # a canonical side's trails
 
@@ -53,6 +56,7 @@ class Objective:
     max_trails: int = 4
     forbid: tuple[Design, ...] = ()
     pair_targets: tuple[tuple[str, float], ...] = ()
+    play: PlayTarget | None = None  # a target for how the game plays ([play], see scoring/play_target.py)
 
     def allows(self, side) -> bool:
         """Whether a side obeys the rules: not a forbidden design, not too many trails."""
@@ -124,6 +128,8 @@ def objective_from_dict(data: dict[str, Any]) -> Objective:
         for name, p in raw.items():
             targets.append((name, Number(0.0, 1.0)(p, f"pair_targets.{name}")))
         values["pair_targets"] = tuple(targets)
+    if data.get("play") is not None:  # None: a checkpoint's record of an objective without [play]
+        values["play"] = play_target_from_dict(data["play"])
     return Objective(**values)
 
 

@@ -35,6 +35,7 @@ class Resources:
     board_size_mm: tuple[float, float]
     pairs: tuple[tuple[str, float], ...]
     cover_images: tuple
+    pictures: tuple[tuple[str, Any, float], ...] = ()  # (name, image, height / width) for <picture name="">
 
 
 @dataclass(frozen=True)
@@ -221,11 +222,23 @@ def _board(b: Block, kit: Kit) -> list:
     return [Picture(kit.res.board_image, bw * scale, bh * scale)]
 
 
+def _picture(b: Block, kit: Kit) -> list:
+    """A named picture (the play histogram), ``width`` mm wide at most the frame."""
+    found = {name: (image, aspect) for name, image, aspect in kit.res.pictures}
+    name = b.get("name", "")
+    if name not in found:
+        known = ", ".join(sorted(found)) or "none in this kit"
+        raise MarkupError(b, f"<picture name={name!r}> names no picture (known: {known})")
+    image, aspect = found[name]
+    width = min(number(b, "width", kit.width), kit.width)
+    return [Picture(image, width, width * aspect)]
+
+
 BUILDERS: dict[str, Callable[[Block, Kit], list]] = {
     "cover": _cover, "h1": _h1, "h2": _h2,
     "p": _para("body"), "small": _para("small"), "centred": _para("centred"),
     "list": _list, "steps": _list, "note": _note, "table": _table,
-    "thumbs": _thumbs, "chart": _chart, "board": _board,
+    "thumbs": _thumbs, "chart": _chart, "board": _board, "picture": _picture,
     "spacer": lambda b, kit: [Spacer(1, pt(number(b, "mm", 4)))],
     "pagebreak": lambda b, kit: [PageBreak()],
     # "keep" is built by _piece: its children are pieces of their own
