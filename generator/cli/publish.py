@@ -26,12 +26,12 @@ def name_list(text: str) -> tuple[str, ...]:
     return names
 
 
-def chosen_documents(settings_documents, only, skip) -> tuple[str, ...]:
-    """The settings' documents, or ``--only``'s, without ``--skip``'s."""
+def chosen_documents(settings_documents, only, skip, target: str = "home") -> tuple[str, ...]:
+    """The settings' documents, or ``--only``'s, with ``factory`` for ``--for factory``, without ``--skip``'s."""
     from generator.errors import TrailwrightError
     from generator.publish.kit import select_documents
 
-    base = select_documents(only if only else settings_documents)
+    base = select_documents((*(only or settings_documents), *(("factory",) if target == "factory" else ())))
     select_documents(skip or base)  # a misspelt --skip is an error, not a no-op
     names = tuple(n for n in base if n not in skip)
     if not names:
@@ -65,6 +65,8 @@ def register(sub) -> None:
     p.add_argument("--only", type=name_list, metavar="A,B", default=None,
                    help="make only these documents, e.g. sheets,booklet (an unknown name lists the known ones; "
                         "default: the settings' documents)")
+    p.add_argument("--for", dest="target", choices=("home", "factory"), default="home",
+                   help="factory: also make output/factory/ (CMYK PDF/X through ghostscript)")
     p.add_argument("--skip", type=name_list, metavar="A,B", default=(), help="leave these documents out")
     p.add_argument("--workers", type=positive_int, default=min(4, os.cpu_count() or 1),
                    help="threads that build documents at once (the bytes do not depend on it)")
@@ -93,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         overrides["cut_lines"] = True
     if args.title:
         overrides["title"] = args.title
-    overrides["documents"] = chosen_documents(settings.documents, args.only, args.skip)
+    overrides["documents"] = chosen_documents(settings.documents, args.only, args.skip, args.target)
     settings = check_settings(replace(settings, **overrides), "command line")
     templates = Path(args.templates) if args.templates else default_templates()
     args.templates = str(templates)
@@ -155,5 +157,7 @@ def print_listing(out: Path, files: dict[str, bytes]) -> None:
         pngs = sum(n.endswith(".png") for n in faces)
         pdfs = sum(n.endswith(".pdf") for n in faces)
         print(f"  {out / folder}/  ({pngs} PNG and {pdfs} vector PDF faces, dieline.pdf, manifest.csv)")
+    if "factory/README.txt" in files:
+        print(f"  {out / 'factory'}/  (CMYK PDF/X: tiles.pdf with the CutContour die line, board.pdf; README.txt)")
     for name in sorted(n for n in files if n.startswith("manufacturer/") and n.endswith(".zip")):
         print(f"  {out / name}  (the manufacturer folder, zipped)")

@@ -234,12 +234,21 @@ def build_manufacturer(kit: Kit) -> dict[str, bytes]:
     return files
 
 
+def build_factory(kit: Kit) -> dict[str, bytes]:
+    """CMYK PDF/X for a punchboard factory: every face with its die line, and the board with bleed and marks."""
+    from generator.publish.factory import factory_files
+
+    return factory_files(kit.src.tileset, kit.maker_art, kit.profile, kit.src.board_svg, kit.settings,
+                         kit.provenance)
+
+
 # The documents ``publish`` can make, by name (``--only``, ``--skip`` and the ``documents`` setting name them).
 DOCUMENTS: dict[str, Builder] = {
     "sheets": build_sheets,
     "board": build_board,
     "booklet": build_booklet,
     "manufacturer": build_manufacturer,
+    "factory": build_factory,
 }
 NEEDS_ART = {"sheets", "booklet"}  # documents drawn from the sheets' pixels
 
