@@ -7,6 +7,7 @@ import os
 import sys
 from pathlib import Path
 
+from generator.cli.calibrate import add_back_offset_option
 from generator.cli.options import HelpFormatter, add_board_option, positive_int
 
 SOURCE_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"  # the checkout's own templates
@@ -68,6 +69,7 @@ def register(sub) -> None:
     p.add_argument("--for", dest="target", choices=("home", "factory"), default="home",
                    help="factory: also make output/factory/ (CMYK PDF/X through ghostscript)")
     p.add_argument("--skip", type=name_list, metavar="A,B", default=(), help="leave these documents out")
+    add_back_offset_option(p)
     p.add_argument("--workers", type=positive_int, default=min(4, os.cpu_count() or 1),
                    help="threads that build documents at once (the bytes do not depend on it)")
     p.set_defaults(run=run)
@@ -95,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
         overrides["cut_lines"] = True
     if args.title:
         overrides["title"] = args.title
+    if args.back_offset is not None:
+        overrides["back_offset_mm"] = args.back_offset
     overrides["documents"] = chosen_documents(settings.documents, args.only, args.skip, args.target)
     settings = check_settings(replace(settings, **overrides), "command line")
     templates = Path(args.templates) if args.templates else default_templates()
