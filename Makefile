@@ -72,6 +72,7 @@ print: $(STAMP)
 	fi
 	$(TW) render $(TILESET) $(BOARD_ARG) $(if $(STYLE),--style "$(STYLE)") --out output/tiles
 	$(TW) publish $(TILESET) $(PUBLISH_ARGS) --out output
+	$(TW) check output/print output/manufacturer $(if $(wildcard output/factory),output/factory)
 
 clean:
 	rm -rf output/* .pytest_cache

@@ -65,10 +65,12 @@ def render_pixels(svg: str, width_px: int, height_px: int, background: str | Non
 
 
 def png_bytes(image: Image.Image, dpi: int, text: dict[str, str] | None = None) -> bytes:
-    """PNG bytes with the dpi recorded (pHYs) and optional text chunks, reproducibly (no time stamp)."""
+    """PNG bytes tagged sRGB (an sRGB chunk), the dpi recorded (pHYs) and optional text chunks, reproducibly
+    (no time stamp)."""
     from PIL.PngImagePlugin import PngInfo
 
     info = PngInfo()
+    info.add(b"sRGB", b"\x00")  # the pixels are sRGB (cairo draws sRGB), rendering intent perceptual
     for key, value in (text or {}).items():
         info.add_text(key, value)
     out = io.BytesIO()
