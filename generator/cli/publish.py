@@ -10,13 +10,13 @@ from pathlib import Path
 from generator.cli.calibrate import add_back_offset_option
 from generator.cli.options import HelpFormatter, add_board_option, positive_int
 
-SOURCE_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"  # the checkout's own templates
-
 
 def default_templates() -> Path:
-    """``./templates`` when the current folder has the booklet's templates, else the checkout's."""
-    here = Path("templates")
-    return here if (here / "booklet.xml.j2").is_file() else SOURCE_TEMPLATES
+    """The booklet templates shipped in the package; never a folder that happens to be in the current one
+    (``--templates DIR`` names another)."""
+    from generator.publish.booklet import TEMPLATES
+
+    return TEMPLATES
 
 
 def name_list(text: str) -> tuple[str, ...]:
@@ -56,7 +56,8 @@ def register(sub) -> None:
     p.add_argument("--settings", metavar="FILE", default=None,
                    help="a publish settings TOML (default: generator/publish/publish.toml)")
     p.add_argument("--templates", metavar="DIR", default=None,
-                   help="the rules booklet's templates (default: ./templates, else the checkout's templates/)")
+                   help="a folder of rules booklet templates (default: the package's own, "
+                        "generator/publish/booklet/templates/); they run sandboxed")
     p.add_argument("--out", metavar="DIR", default="output", help="output folder")
     p.add_argument("--paper", action="append", metavar="NAME",
                    help="print-and-play paper, repeatable (default: the settings' papers, a4 and letter)")
@@ -127,18 +128,32 @@ def run(args: argparse.Namespace) -> int:
 
 
 def make_sources(args: argparse.Namespace, tileset, board, settings):
-    """The layout stage's art in the chosen style, and the designer's figures from the scorer."""
+    """The layout stage's art in the chosen style, and the designer's figures (see ``figures``)."""
     from generator.errors import TrailwrightError
-    from generator.publish.kit import figures_from_score, layout_sources
-    from generator.scoring import score
+    from generator.publish.kit import layout_sources
 
     try:
         from generator.render.style import load_style
     except ImportError:
         raise TrailwrightError("the layout stage (generator.render) is not installed") from None
     style = load_style(args.style)
-    report = score(tileset, board, samples=settings.score_samples, seed=settings.seed)
-    return layout_sources(tileset, board, style, figures_from_score(report), args.tileset, Path(args.templates))
+    return layout_sources(tileset, board, style, figures(args.tileset, tileset, board, settings), args.tileset,
+                          Path(args.templates))
+
+
+def figures(path: str, tileset, board, settings):
+    """The figures ``optimize`` recorded in the tile set's ``meta`` block when they are for this tile set,
+    board and objective; else score ``settings.score_samples`` layouts now."""
+    from generator.model import read_meta
+    from generator.scoring import score
+    from generator.scoring.figures import figures_from_meta, figures_from_score
+
+    found, why = figures_from_meta(read_meta(path), tileset, board)
+    if found is not None:
+        print(f"publish: the designer's figures from the tile set's meta block ({why})", flush=True)
+        return found
+    print(f"publish: scoring {settings.score_samples:,} layouts for the designer's page ({why}) ...", flush=True)
+    return figures_from_score(score(tileset, board, samples=settings.score_samples, seed=settings.seed))
 
 
 def print_listing(out: Path, files: dict[str, bytes]) -> None:

@@ -6,7 +6,6 @@ result, and only once every file has been made, so a failure never leaves half a
 
 from __future__ import annotations
 
-import hashlib
 import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from typing import Callable
 from generator import __version__
 from generator.board import Board
 from generator.errors import TrailwrightError
-from generator.model import FACES, TileSet, dumps_tileset
+from generator.model import FACES, TileSet
 from generator.publish import booklet as bk
 from generator.publish.art import ArtCache, SideArt, px, render_pixels
 from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled_pdf, svg_size_mm
@@ -27,28 +26,10 @@ from generator.publish.manufacturer import ArtForWidth, manufacturer_files, prof
 from generator.publish.pdf import DocInfo
 from generator.publish.settings import Profile, PublishSettings, load_paper, load_profile
 from generator.publish.sheets import sheets_pdf
+from generator.scoring.figures import Figures, tileset_digest
 
 THUMB_DPI = 200
 THUMB_WIDTH_MM = 32.0  # the largest a thumbnail is drawn in the booklet
-
-
-@dataclass(frozen=True)
-class Figures:
-    """The designer's page numbers: from the scorer, or a tile set's ``meta`` block."""
-
-    fitness: float
-    fitness_se: float
-    pairs_joined: float
-    extra_edges: float
-    samples: int
-    seed: int
-    pairs: tuple[tuple[str, float], ...]
-
-
-def figures_from_score(report) -> Figures:
-    """Figures from a ``generator.scoring.Score``."""
-    return Figures(report.fitness, report.fitness_se, report.path_prob_mean, report.extra_edges_mean,
-                   report.samples, report.seed, tuple(report.pair_prob.items()))
 
 
 @dataclass(frozen=True)
@@ -67,7 +48,7 @@ class Sources:
 
 def provenance(src: Sources, settings: PublishSettings) -> str:
     """One line recording how the kit was made: version, tile set digest, board, settings."""
-    digest = hashlib.sha256(dumps_tileset(src.tileset).encode("utf-8")).hexdigest()[:12]
+    digest = tileset_digest(src.tileset)[:12]
     return (f"trailwright {__version__}; tile set {src.source} (sha256 {digest}); board {src.board.name}; "
             f"tile {src.tile_width_mm:g} mm; settings {json.dumps(settings.__dict__, sort_keys=True)}")
 
