@@ -26,12 +26,12 @@ from generator.publish.settings import MM_PER_IN
 SideArt = Callable[[Tile, str, float], str]
 
 
-def layout_art(style) -> SideArt:
-    """The layout stage's tile art in ``style``, without labels turned on or off here."""
+def layout_art(style, labels: bool = True) -> SideArt:
+    """The layout stage's tile art in ``style``: its labels as the style says, or none (``labels=False``)."""
     from generator.render.tiles import render_side
 
     def art(tile: Tile, face: str, bleed_mm: float) -> str:
-        return render_side(tile, face, style, bleed_mm=bleed_mm)
+        return render_side(tile, face, style, bleed_mm=bleed_mm, label=None if labels else False)
 
     return art
 

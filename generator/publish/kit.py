@@ -232,6 +232,16 @@ DOCUMENTS: dict[str, Builder] = {
     "factory": build_factory,
 }
 NEEDS_ART = {"sheets", "booklet"}  # documents drawn from the sheets' pixels
+PROFILED = {"manufacturer", "factory"}  # documents cut to the manufacturer profile's size
+
+
+def check_profile_size(profile: Profile, tile_width_mm: float, documents) -> None:
+    """The profile's die cuts the tiles the style draws, or an error saying how to make them agree."""
+    if abs(profile.trim_width_mm - tile_width_mm) > 0.01:
+        raise TrailwrightError(
+            f"profile {profile.name} cuts {profile.trim_width_mm:g} mm tiles but the style draws {tile_width_mm:g} mm "
+            f"tiles: set width_mm = {profile.trim_width_mm:g} in the style's [tile] table, choose a profile for "
+            f"{tile_width_mm:g} mm tiles, or --skip {','.join(sorted(documents))}")
 
 
 def select_documents(names, documents: dict[str, Builder] = DOCUMENTS) -> tuple[str, ...]:
@@ -255,12 +265,14 @@ def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str
     if "booklet" in chosen:
         booklet_markup(src, settings)  # template errors come before any drawing
     profile = load_profile(settings.profile)
+    if PROFILED & set(chosen):
+        check_profile_size(profile, src.tile_width_mm, PROFILED & set(chosen))
     side_art = src.art_for_width(src.tile_width_mm)
     art = ArtCache.covering(side_art, src.tile_width_mm, settings.dpi, settings.bleed_mm)
-    same = abs(profile.trim_width_mm - src.tile_width_mm) < 1e-6 and profile.dpi == settings.dpi
-    maker_art = profile_art(side_art if same else src.art_for_width(profile.trim_width_mm), profile)
+    maker_art = profile_art(src.art_for_width(src.tile_width_mm, False) if settings.production else side_art, profile)
     fw, fh = maker_art.frame_mm
-    if same and fw >= art.frame_mm[0] - 1e-6 and fh >= art.frame_mm[1] - 1e-6:
+    if (not settings.production and profile.dpi == settings.dpi and fw >= art.frame_mm[0] - 1e-6
+            and fh >= art.frame_mm[1] - 1e-6):
         art = maker_art  # one rendering per side serves the sheets, the booklet and the manufacturer
     sides = [(tile, face) for tile in src.tileset for face in FACES]
     files: dict[str, bytes] = {}
@@ -286,8 +298,9 @@ def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, sour
     from generator.publish.art import layout_art
     from generator.render.board import render_board
 
-    def art_for_width(width_mm: float) -> SideArt:
-        return layout_art(style if width_mm == style.tile_width_mm else replace(style, tile_width_mm=width_mm))
+    def art_for_width(width_mm: float, labels: bool = True) -> SideArt:
+        drawn = style if width_mm == style.tile_width_mm else replace(style, tile_width_mm=width_mm)
+        return layout_art(drawn, labels)
 
     return Sources(tileset, board, art_for_width, style.tile_width_mm, render_board(board, style), figures, source,
                    templates)

@@ -29,7 +29,7 @@ from generator.publish.layout import hex_corners, hex_height
 from generator.publish.pdf import DIELINE, DocInfo, new_canvas, pt
 from generator.publish.settings import Paper, Profile
 
-ArtForWidth = Callable[[float], SideArt]  # tile width in mm -> side art at that width
+ArtForWidth = Callable[..., SideArt]  # (tile width in mm, labels: bool = True) -> side art at that width
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
 

@@ -68,6 +68,7 @@ class PublishSettings:
     mark_width_pt: float = 0.3
     gap_mm: float = 0.5
     cut_lines: bool = False
+    production: bool = True
     footer_mm: float = 12.0
     dpi: int = 300
     board_dpi: int = 200
