@@ -165,7 +165,9 @@ def print_listing(out: Path, files: dict[str, bytes]) -> None:
         "rules.pdf": "the rules, A5 pages in reading order",
         "rules-booklet.pdf": "the rules imposed 2-up: print double-sided (short edge), fold, staple",
     }
-    print(f"\nThe kit is in {out}/:")
+    print(f"\nThe kit is in {out}/ (kit.json records the tile set, settings and every file's digest):")
+    if any(n.startswith("tiles/") for n in files):
+        print(f"  {out / 'tiles'}/  (every tile side and the board as SVG, as trailwright render draws them)")
     for name in sorted(n for n in files if n.startswith("print/")):
         note = next((v for k, v in notes.items() if k in name), "the board on one large sheet")
         print(f"  {out / name}  ({note})")

@@ -6,6 +6,7 @@ result, and only once every file has been made, so a failure never leaves half a
 
 from __future__ import annotations
 
+import hashlib
 import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -223,8 +224,21 @@ def build_factory(kit: Kit) -> dict[str, bytes]:
                          kit.provenance)
 
 
+def build_tiles(kit: Kit) -> dict[str, bytes]:
+    """The layout stage's SVGs, as ``trailwright render`` writes them: every side at its cut, and the board."""
+    from generator.render.names import id_width, side_file_name
+
+    art = kit.src.art_for_width(kit.src.tile_width_mm)
+    width = id_width(t.id for t in kit.src.tileset)
+    files = {f"tiles/{side_file_name(tile.id, face, width)}": art(tile, face, 0.0).encode("utf-8")
+             for tile in kit.src.tileset for face in FACES}
+    files["tiles/board.svg"] = kit.src.board_svg.encode("utf-8")
+    return files
+
+
 # The documents ``publish`` can make, by name (``--only``, ``--skip`` and the ``documents`` setting name them).
 DOCUMENTS: dict[str, Builder] = {
+    "tiles": build_tiles,
     "sheets": build_sheets,
     "board": build_board,
     "booklet": build_booklet,
@@ -288,7 +302,20 @@ def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str
             files.update(made.result())
     if not files:
         raise TrailwrightError(f"nothing was made: every part of {', '.join(chosen)} was skipped")
+    files["kit.json"] = kit_manifest(src, settings, chosen, files)
     return dict(sorted(files.items()))
+
+
+def kit_manifest(src: Sources, settings: PublishSettings, chosen, files: dict[str, bytes]) -> bytes:
+    """``kit.json``: the tile set (path and digest), board, settings and documents that made the kit, and every
+    file's digest, so a kit is never mistaken for another tile set's (an older ``tileset.json`` beside it)."""
+    record = {
+        "format": "trailwright-kit/1", "made_with": f"trailwright {__version__}",
+        "tileset": {"source": src.source, "sha256": tileset_digest(src.tileset)}, "board": src.board.name,
+        "tile_width_mm": src.tile_width_mm, "documents": list(chosen), "settings": settings.__dict__,
+        "files": {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())},
+    }
+    return (json.dumps(record, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, source: str, templates: Path) -> Sources:

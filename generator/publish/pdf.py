@@ -107,7 +107,7 @@ def new_canvas(buffer: io.BytesIO, paper: Paper, info: DocInfo, *, duplex: str |
     register_fonts()
     rl_config.useA85 = 0  # binary streams: smaller, and reportlab's pure-Python ASCII85 is slow
     c = Canvas(buffer, pagesize=(pt(paper.width_mm), pt(paper.height_mm)), invariant=1, pageCompression=1,
-               pdfVersion=(1, 6), initialFontName="Sans", initialFontSize=8)
+               pdfVersion=(1, 7), initialFontName="Sans", initialFontSize=8)
     without_dates(c)
     c.setTitle(info.title)
     c.setAuthor("Trailwright")
