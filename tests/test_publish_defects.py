@@ -127,3 +127,24 @@ def test_10_the_tiles_document_is_what_render_writes(tmp_path):
     made = publish_kit(src, settings(documents=("tiles",)))
     rendered = {f"tiles/{p.name}": p.read_bytes() for p in (tmp_path / "render").iterdir()}
     assert {n: d for n, d in made.items() if n.startswith("tiles/")} == rendered
+
+
+@pytest.mark.parametrize("paper, page_mm, sheet_mm", [("letter", (139.7, 215.9), (279.4, 215.9)),
+                                                       ("a4", (148.0, 210.0), (297.0, 210.0))])
+def test_4_the_booklet_follows_the_paper_at_100_percent(paper, page_mm, sheet_mm):
+    from pypdf import PdfReader
+    from pypdf.generic import ContentStream
+
+    from generator.publish.pdf import PT_PER_MM
+
+    made = publish_kit(standin_sources(), replace(load_settings(), papers=(paper,), documents=("booklet",)))
+    reading = PdfReader(io.BytesIO(made["print/rules.pdf"]))
+    imposed = PdfReader(io.BytesIO(made["print/rules-booklet.pdf"]))
+    box = reading.pages[0].mediabox
+    assert (float(box.width) / PT_PER_MM, float(box.height) / PT_PER_MM) == pytest.approx(page_mm, abs=0.01)
+    assert len(imposed.pages) * 2 == len(reading.pages) + (-len(reading.pages)) % 4
+    for side in imposed.pages:
+        box = side.mediabox
+        assert (float(box.width) / PT_PER_MM, float(box.height) / PT_PER_MM) == pytest.approx(sheet_mm, abs=0.01)
+        scales = [ops[:4] for ops, op in ContentStream(side.get_contents(), imposed).operations if op == b"cm"]
+        assert scales and all([float(v) for v in s] == [1, 0, 0, 1] for s in scales[:2])  # placed at 100%

@@ -25,7 +25,7 @@ from generator.publish.impose import impose_booklet
 from generator.publish.layout import DoesNotFit, TileMarks, plan_duplex, plan_foldover
 from generator.publish.manufacturer import ArtForWidth, manufacturer_files, profile_art, zip_bytes
 from generator.publish.pdf import DocInfo
-from generator.publish.settings import Profile, PublishSettings, load_paper, load_profile
+from generator.publish.settings import Profile, PublishSettings, booklet_papers, load_paper, load_profile
 from generator.publish.sheets import sheets_pdf
 from generator.scoring.figures import Figures, tileset_digest
 
@@ -114,12 +114,12 @@ def make_booklet(src: Sources, settings: PublishSettings, art: ArtCache, board_s
     small_board = ImageReader(render_pixels(board_svg, small_w, round(small_w * bh / bw)))
     cover = tuple(thumb(t.id, f) for t in src.tileset for f in FACES)
     resources = bk.Resources(thumb, small_board, (bw, bh), src.figures.pairs, cover)
-    paper = load_paper(settings.booklet_paper)
+    paper, sheet = booklet_papers(settings)
     frame_width = paper.width_mm - 26.0
     story = bk.build_story(root, resources, frame_width, src.templates)
     info = DocInfo(f"{settings.title}: rules", provenance(src, settings), f"trailwright {__version__}")
     reading = bk.booklet_pdf(story, paper, info, settings.title, src.templates)
-    imposed = impose_booklet(reading, load_paper(settings.imposition_paper),
+    imposed = impose_booklet(reading, sheet,
                              {"/Title": f"{settings.title}: rules booklet (saddle stitch)",
                               "/Creator": f"trailwright {__version__}", "/Producer": "trailwright (reportlab, pypdf)",
                               "/Subject": info.subject})
