@@ -185,11 +185,11 @@ def build_sheets(kit: Kit) -> dict[str, bytes]:
 
 def build_board(kit: Kit) -> dict[str, bytes]:
     """The board on one large sheet and tiled over small ones, for every print-and-play paper."""
-    board_art = BoardArt.of(kit.src.board_svg, kit.settings.board_dpi)
+    board_art = BoardArt.of(kit.src.board_svg, kit.settings.board_dpi)  # the tiled board's pixels
     info = kit.info("the board")
 
     def large(name: str) -> dict[str, bytes]:
-        sheet, pdf = board_large_pdf(board_art, load_paper(name), kit.settings, info)
+        sheet, pdf = board_large_pdf(kit.src.board_svg, load_paper(name), kit.settings, info)
         return {f"print/board-{sheet.name}.pdf": pdf}
 
     def tiled(name: str) -> dict[str, bytes]:
