@@ -148,3 +148,20 @@ def test_4_the_booklet_follows_the_paper_at_100_percent(paper, page_mm, sheet_mm
         assert (float(box.width) / PT_PER_MM, float(box.height) / PT_PER_MM) == pytest.approx(sheet_mm, abs=0.01)
         scales = [ops[:4] for ops, op in ContentStream(side.get_contents(), imposed).operations if op == b"cm"]
         assert scales and all([float(v) for v in s] == [1, 0, 0, 1] for s in scales[:2])  # placed at 100%
+
+
+def test_9_the_designer_page_has_no_number_of_its_own():
+    text = (ROOT / "generator/publish/booklet/templates/designer.xml.j2").read_text()
+    words = re.sub(r"\{\{.*?\}\}|\{%.*?%\}|<[^>]*>", " ", text, flags=re.S)
+    assert not re.findall(r"\d", words)
+
+
+def test_9_the_comparison_comes_from_data_that_matches_its_source():
+    import json
+
+    from generator.publish.kit import booklet_context, references
+
+    recorded = json.loads((ROOT / "examples/best-known.json").read_text())["meta"]["score"]["fitness"]
+    assert references("classic")["best_known"] == round(recorded, 3)
+    assert references("hexagon37") is None
+    assert booklet_context(standin_sources(), load_settings())["reference"]["best_known"] == round(recorded, 3)

@@ -58,6 +58,15 @@ def _where(sides: list[tuple[str, str]]) -> str:
     return ", ".join(f"{t}{'F' if f == 'front' else 'B'}" for t, f in sides)
 
 
+def references(board_name: str) -> dict | None:
+    """The scores the designer's page compares with on this board (``references.toml``), or None."""
+    import tomllib
+    from importlib import resources
+
+    text = (resources.files("generator.publish") / "references.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text).get(board_name)
+
+
 def booklet_context(src: Sources, settings: PublishSettings) -> dict:
     """Everything the booklet templates may show, as plain data."""
     ts, board = src.tileset, src.board
@@ -84,6 +93,7 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
         "catalogue": catalogue,
         "catalogue_bridges": bridged[:8],
         "figures": src.figures.__dict__,
+        "reference": references(src.board.name),
         "made": {"version": __version__, "source": src.source,
                  "settings": f"Tiles {src.tile_width_mm:g} mm, bleed {settings.bleed_mm:g} mm, "
                              f"art at {settings.dpi} dpi."},
