@@ -165,3 +165,14 @@ def test_9_the_comparison_comes_from_data_that_matches_its_source():
     assert references("classic")["best_known"] == round(recorded, 3)
     assert references("hexagon37") is None
     assert booklet_context(standin_sources(), load_settings())["reference"]["best_known"] == round(recorded, 3)
+
+
+def test_8_characters_the_fonts_lack_are_named_in_a_warning():
+    warnings = []
+    files = publish_kit(standin_sources(), settings(title="Trails of 迷宫", documents=("booklet",)), warn=warnings.append)
+    assert "print/rules.pdf" in files
+    assert len(warnings) == 1, warnings
+    assert "title 'Trails of 迷宫'" in warnings[0] and "'迷' (U+8FF7)" in warnings[0] and "'宫' (U+5BAB)" in warnings[0]
+    warnings.clear()
+    publish_kit(standin_sources(), settings(title="Sentiers de la forêt", documents=("booklet",)), warn=warnings.append)
+    assert warnings == []

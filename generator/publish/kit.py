@@ -24,7 +24,7 @@ from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled
 from generator.publish.impose import impose_booklet
 from generator.publish.layout import DoesNotFit, TileMarks, plan_duplex, plan_foldover
 from generator.publish.manufacturer import ArtForWidth, manufacturer_files, profile_art, zip_bytes
-from generator.publish.pdf import DocInfo
+from generator.publish.pdf import DocInfo, glyph_warning
 from generator.publish.settings import Profile, PublishSettings, booklet_papers, load_paper, load_profile
 from generator.publish.sheets import sheets_pdf
 from generator.scoring.figures import Figures, tileset_digest
@@ -100,10 +100,16 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
     }
 
 
-def booklet_markup(src: Sources, settings: PublishSettings):
-    """The booklet's templates rendered and parsed (done first, so template errors come early)."""
+def booklet_text(src: Sources, settings: PublishSettings) -> str:
+    """The booklet's templates rendered, and checked to parse (done first, so template errors come early)."""
     markup = bk.render_markup(src.templates, booklet_context(src, settings))
-    return bk.parse_markup(markup, src.templates)
+    bk.parse_markup(markup, src.templates)
+    return markup
+
+
+def booklet_markup(src: Sources, settings: PublishSettings):
+    """The booklet's templates rendered and parsed."""
+    return bk.parse_markup(booklet_text(src, settings), src.templates)
 
 
 def make_booklet(src: Sources, settings: PublishSettings, art: ArtCache, board_svg: str, root=None
@@ -286,8 +292,12 @@ def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str
     Documents are built on ``workers`` threads (the bytes do not depend on how many); one that cannot
     fit its paper is skipped with a ``warn`` naming it, and the rest are made."""
     chosen = select_documents(settings.documents, documents)
-    if "booklet" in chosen:
-        booklet_markup(src, settings)  # template errors come before any drawing
+    for text, where in ((settings.title, f"title {settings.title!r}"),
+                        *(((booklet_text(src, settings).replace(settings.title, ""), "the rules booklet"),)
+                          if "booklet" in chosen else ())):
+        message = glyph_warning(text, where)  # template errors, too, come before any drawing
+        if message:
+            warn(message)
     profile = load_profile(settings.profile)
     if PROFILED & set(chosen):
         check_profile_size(profile, src.tile_width_mm, PROFILED & set(chosen))
