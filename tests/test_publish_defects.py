@@ -176,3 +176,30 @@ def test_8_characters_the_fonts_lack_are_named_in_a_warning():
     warnings.clear()
     publish_kit(standin_sources(), settings(title="Sentiers de la forêt", documents=("booklet",)), warn=warnings.append)
     assert warnings == []
+
+
+def _reading_pages(title):
+    from pypdf import PdfReader
+
+    made = publish_kit(standin_sources(), settings(title=title, documents=("booklet",)))
+    return PdfReader(io.BytesIO(made["print/rules.pdf"])), PdfReader(io.BytesIO(made["print/rules-booklet.pdf"]))
+
+
+@pytest.mark.parametrize("title", ["Trails of the Mazewood",
+                                   "The Very Long and Winding Trails of the Old Mazewood Beyond the Hills"])
+def test_3_a_long_title_shrinks_and_the_cover_stays_one_page(title):
+    plain, plain_imposed = _reading_pages("Trailwright")
+    reading, imposed = _reading_pages(title)
+    assert len(reading.pages) == len(plain.pages) and len(imposed.pages) == len(plain_imposed.pages)
+    assert title in " ".join(reading.pages[0].extract_text().split())  # the whole title, on the cover
+
+
+def test_3_a_keep_block_taller_than_a_page_is_an_error(tmp_path):
+    import shutil
+
+    templates = tmp_path / "templates"
+    shutil.copytree(standin_sources().templates, templates)
+    path = templates / "bridges.xml.j2"
+    path.write_text(path.read_text() + '\n<keep><h2>Huge</h2><spacer mm="400"/></keep>\n')
+    with pytest.raises(TrailwrightError, match=r"bridges.xml.j2.*does not fit"):
+        publish_kit(replace(standin_sources(), templates=templates), settings(documents=("booklet",)))
