@@ -203,3 +203,38 @@ def test_3_a_keep_block_taller_than_a_page_is_an_error(tmp_path):
     path.write_text(path.read_text() + '\n<keep><h2>Huge</h2><spacer mm="400"/></keep>\n')
     with pytest.raises(TrailwrightError, match=r"bridges.xml.j2.*does not fit"):
         publish_kit(replace(standin_sources(), templates=templates), settings(documents=("booklet",)))
+
+
+def _label_and_decorations(svg: str):
+    """The label's box and the moons' discs and grass tufts' points of a side's SVG, in mm."""
+    from shapely.geometry import LineString, Point
+
+    from generator.render.tiles import label_box
+
+    m = re.search(r'<text x="0" y="0" transform="translate\(([-\d.]+) ([-\d.]+)\) rotate\(([-\d.]+)\)" '
+                  r'[^>]*font-size="([\d.]+)"[^>]*>([^<]+)</text>', svg)
+    x, y, angle, size, text = float(m[1]), float(m[2]), float(m[3]), float(m[4]), m[5]
+    box = label_box(x, y, angle, size, text)
+    moons = [Point(float(a), float(b)).buffer(float(r)) for a, b, r in
+             re.findall(r'<circle cx="([-\d.]+)" cy="([-\d.]+)" r="([\d.]+)"/>', svg)]
+    tufts = [LineString([(float(a), float(b)), (float(a) + float(c), float(b) + float(d))]) for a, b, c, d in
+             re.findall(r"M([-\d.]+) ([-\d.]+)l([-\d.]+) ([-\d.]+)", svg)]
+    return box, moons, tufts
+
+
+@pytest.mark.parametrize("example", ["random-20.json", "best-known.json"])
+@pytest.mark.parametrize("width", [63.5, 44.45])
+def test_5_labels_keep_half_a_millimetre_clear_of_every_decoration(example, width):
+    from shapely.geometry import Polygon
+
+    from generator.model import FACES, read_tileset
+    from generator.render import load_style, render_side
+
+    style = replace(load_style(None), tile_width_mm=width)
+    for tile in read_tileset(ROOT / "examples" / example):
+        for face in FACES:
+            box, moons, tufts = _label_and_decorations(render_side(tile, face, style))
+            label = Polygon(box)
+            assert len(moons) == (6 if face == "back" else 0)
+            for shape in moons + tufts:
+                assert label.distance(shape) >= 0.5 - 1e-6, (tile.id, face)
