@@ -162,7 +162,7 @@ def print_listing(out: Path, files: dict[str, bytes]) -> None:
         "duplex": "print double-sided, flip on the long edge",
         "foldover": "single-sided: fold, glue, cut",
         "tiled": "the board over small sheets, to tape together",
-        "rules.pdf": "the rules, A5 pages in reading order",
+        "rules.pdf": "the rules, booklet pages in reading order",
         "rules-booklet.pdf": "the rules imposed 2-up: print double-sided (short edge), fold, staple",
     }
     print(f"\nThe kit is in {out}/ (kit.json records the tile set, settings and every file's digest):")
