@@ -10,7 +10,7 @@ SEED   ?= 1
 TIME   ?= 60
 TILESET ?= output/tileset.json
 # make print options, each passed on only when set: BOARD=name|file STYLE=file PAPER=a4|letter (one paper)
-# TITLE="Game name" SETTINGS=file ONLY=sheets,booklet SKIP=manufacturer
+# TITLE="Game name" SETTINGS=file ONLY=sheets,booklet SKIP=manufacturer FOR=factory (adds output/factory/)
 BOARD   ?=
 STYLE   ?=
 PAPER   ?=
@@ -18,10 +18,11 @@ TITLE   ?=
 SETTINGS ?=
 ONLY    ?=
 SKIP    ?=
+FOR     ?=
 BOARD_ARG := $(if $(BOARD),--board "$(BOARD)")
 PUBLISH_ARGS := $(BOARD_ARG) $(if $(STYLE),--style "$(STYLE)") $(if $(PAPER),--paper "$(PAPER)") \
 	$(if $(TITLE),--title "$(TITLE)") $(if $(SETTINGS),--settings "$(SETTINGS)") $(if $(ONLY),--only "$(ONLY)") \
-	$(if $(SKIP),--skip "$(SKIP)")
+	$(if $(SKIP),--skip "$(SKIP)") $(if $(FOR),--for "$(FOR)")
 
 .PHONY: install sysdeps test test-fast bench optimize render print clean distclean
 
@@ -74,7 +75,7 @@ print: $(STAMP)
 	$(TW) publish $(TILESET) $(PUBLISH_ARGS) --out output
 	@if [ "$(TILESET)" != "output/tileset.json" ] && [ -f output/tileset.json ]; then \
 	  echo "make print: note: output/tileset.json is an earlier tile set, not this kit's ($(TILESET)); output/kit.json names the kit's"; fi
-	$(TW) check output/print output/manufacturer $(if $(wildcard output/factory),output/factory)
+	$(TW) check output
 
 clean:
 	rm -rf output/* .pytest_cache

@@ -38,8 +38,9 @@ def test_a_large_tile_skips_the_sheet_it_cannot_fit_and_makes_the_rest():
 
 
 def test_unknown_document_names_list_the_known_ones():
-    with pytest.raises(TrailwrightError, match="unknown document 'sheet'.*tiles, sheets, board, booklet, manufacturer, factory"):
+    with pytest.raises(TrailwrightError, match="unknown document 'sheet'") as err:
         select_documents(["sheet"])
+    assert all(name in str(err.value) for name in ("tiles", "sheets", "board", "booklet", "manufacturer", "factory"))
     assert select_documents(["manufacturer", "sheets"]) == ("sheets", "manufacturer")  # registry order
     assert set(load_settings().documents) <= set(DOCUMENTS)
 

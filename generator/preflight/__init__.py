@@ -69,5 +69,5 @@ def preflight(paths, target: str | None = None, profile: str | None = None) -> l
         else:
             findings += check_png(path, data, ctx)
     for maker in sorted(makers, key=lambda p: p.name):
-        findings += check_tile_sizes(subjects, maker, True)
+        findings += check_tile_sizes(subjects, maker)
     return findings

@@ -250,11 +250,9 @@ def check_png(path: Path, data: bytes, ctx: Context) -> list[Finding]:
     return found
 
 
-def check_tile_sizes(pdf_subjects: dict[str, str], profile: Profile, has_maker_files: bool) -> list[Finding]:
+def check_tile_sizes(pdf_subjects: dict[str, str], profile: Profile) -> list[Finding]:
     """The tile size the kit's sheets record (``tile N mm``) against the manufacturer profile's trim width."""
     found = []
-    if not has_maker_files:
-        return found
     for name, subject in sorted(pdf_subjects.items()):
         match = re.search(r"; tile ([0-9.]+) mm;", subject)
         if match:

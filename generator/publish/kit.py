@@ -10,8 +10,8 @@ import hashlib
 import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from functools import partial
+from pathlib import Path
 from typing import Callable
 
 from generator import __version__
