@@ -188,3 +188,12 @@ def test_a_published_kit_passes(tmp_path):
     assert {f.what for f in found} >= {"line width", "fonts embedded", "colour space", "page size", "bleed",
                                        "crop marks outside the bleed", "die line as spot colour", "pixel size",
                                        "resolution", "sRGB tag", "tile size vs manufacturer profile", "tile size"}
+
+
+def test_unreadable_files_are_findings_not_tracebacks(tmp_path, capsys):
+    broken = write(tmp_path, "broken.pdf", b"%PDF-1.7\nnot really a pdf")
+    garbled = write(tmp_path, "garbled.png", b"\x89PNG\r\n\x1a\nnonsense")
+    found = failures(broken, garbled)
+    assert ("broken.pdf", "readable PDF") in found and ("garbled.png", "readable PNG") in found
+    assert main(["check", str(tmp_path)]) == 1
+    assert "Traceback" not in capsys.readouterr().err

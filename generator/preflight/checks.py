@@ -97,8 +97,11 @@ def check_pdf(path: Path, data: bytes, ctx: Context) -> list[Finding]:
     if ctx.target == "factory":
         found += _pdfx(name, reader)
     for number, page in enumerate(pages, start=1):
-        scan = scan_page(page, reader)
-        found += _page(name, number, page, scan, ctx, path.name)
+        try:
+            found += _page(name, number, page, scan_page(page, reader), ctx, path.name)
+        except Exception as err:  # noqa: BLE001 - a page we cannot read is one finding, not a traceback
+            found.append(Finding(name, number, "readable page", f"unreadable ({type(err).__name__})",
+                                 "a page whose content and resources parse", False))
     return found
 
 
