@@ -33,6 +33,7 @@ def chosen_documents(settings_documents, only, skip, target: str = "home") -> tu
     from generator.publish.kit import select_documents
 
     base = select_documents((*(only or settings_documents), *(("factory",) if target == "factory" else ())))
+    skip = skip or ()
     select_documents(skip or base)  # a misspelt --skip is an error, not a no-op
     names = tuple(n for n in base if n not in skip)
     if not names:
@@ -69,7 +70,7 @@ def register(sub) -> None:
                         "default: the settings' documents)")
     p.add_argument("--for", dest="target", choices=("home", "factory"), default="home",
                    help="factory: also make output/factory/ (CMYK PDF/X through ghostscript)")
-    p.add_argument("--skip", type=name_list, metavar="A,B", default=(), help="leave these documents out")
+    p.add_argument("--skip", type=name_list, metavar="A,B", default=None, help="leave these documents out")
     add_back_offset_option(p)
     p.add_argument("--workers", type=positive_int, default=min(4, os.cpu_count() or 1),
                    help="threads that build documents at once (the bytes do not depend on it)")
