@@ -164,8 +164,7 @@ def _colours(name: str, number: int, scan: PageScan, ctx: Context) -> list[Findi
 
 
 def _boxes(name: str, number: int, page, scan: PageScan, ctx: Context, filename: str) -> list[Finding]:
-    media = _box(page, "/MediaBox")
-    w, h = media[2] - media[0], media[3] - media[1]
+    w, h = _mm(float(page.mediabox.width)), _mm(float(page.mediabox.height))  # the MediaBox may be inherited
     trim, bleed = _box(page, "/TrimBox"), _box(page, "/BleedBox")
     found = []
     is_tile = ctx.target == "manufacturer" or (ctx.target == "factory" and "spot:CutContour" in scan.inks)
