@@ -330,10 +330,10 @@ def test_objective_file_round_trip(tmp_path):
 
 @pytest.mark.parametrize("text,message", [
     ("pair_wieght = 1\n", "unknown key 'pair_wieght'"),
-    ('pair_weight = "high"\n', "pair_weight = 'high' is not a number"),
-    ("max_trails = 9\n", "max_trails = 9 is not a whole number from 1 to 6"),
+    ('pair_weight = "high"\n', "pair_weight: 'high' is not a number"),
+    ("max_trails = 9\n", "max_trails: 9 is not a whole number from 1 to 6"),
     ('forbid = [[["N", "UP"]]]\n', "forbid\\[0\\].*unknown direction 'UP'"),
-    ('[pair_targets]\n"Hut-Lair" = 1.5\n', "pair_targets.Hut-Lair = 1.5 is not a probability"),
+    ('[pair_targets]\n"Hut-Lair" = 1.5\n', "pair_targets.Hut-Lair: 1.5 is not a number from 0 to 1"),
     ("pair_weight = \n", "malformed TOML"),
 ])
 def test_bad_objective_files_give_one_line_errors(tmp_path, text, message):

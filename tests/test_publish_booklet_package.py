@@ -56,16 +56,16 @@ def test_the_look_comes_from_booklet_toml():
 
 
 @pytest.mark.parametrize("edit, message", [
-    (lambda d: d["styles"]["h1"].update(size="big"), r"\[styles\.h1\] size = 'big' must be a positive number"),
-    (lambda d: d["styles"]["h2"].update(size=float("nan")), r"\[styles\.h2\] size = nan must be a positive"),
-    (lambda d: d["styles"]["h1"].update(colour="teal"), r"\[styles\.h1\] colour = 'teal' is not one of ink"),
-    (lambda d: d["styles"]["note"].update(font="Comic"), r"\[styles\.note\] font = 'Comic' is not one of"),
-    (lambda d: d["styles"]["note"].update(align="middle"), r"\[styles\.note\] align = 'middle' is not one of"),
-    (lambda d: d["styles"]["h1"].update(sise=3), r"\[styles\.h1\] unknown key 'sise'"),
-    (lambda d: d["styles"].update(h7={}), r"\[styles\] unknown key 'h7'"),
-    (lambda d: d["styles"].pop("caption"), r"\[styles\.caption\] is missing"),
-    (lambda d: d["colours"].update(ink=[0, 2, 0]), r"\[colours\] ink = \[0, 2, 0\] must be \[red, green, blue\]"),
-    (lambda d: d["page"].update(margin_x_mm=-1), r"\[page\] margin_x_mm = -1 must be a positive number"),
+    (lambda d: d["styles"]["h1"].update(size="big"), r"styles\.h1\.size: 'big' is not a number from 1 to 200"),
+    (lambda d: d["styles"]["h2"].update(size=float("nan")), r"styles\.h2\.size: nan is not a number"),
+    (lambda d: d["styles"]["h1"].update(colour="teal"), r"styles\.h1\.colour: 'teal' is not one of 'ink'"),
+    (lambda d: d["styles"]["note"].update(font="Comic"), r"styles\.note\.font: 'Comic' is not one of"),
+    (lambda d: d["styles"]["note"].update(align="middle"), r"styles\.note\.align: 'middle' is not one of"),
+    (lambda d: d["styles"]["h1"].update(sise=3), r"styles\.h1: unknown key 'sise'"),
+    (lambda d: d["styles"].update(h7={}), r"styles: unknown key 'h7'"),
+    (lambda d: d["styles"].pop("caption"), r"styles: missing 'caption'"),
+    (lambda d: d["colours"].update(ink=[0, 2, 0]), r"colours\.ink\[2\]: 2 is not a number from 0 to 1"),
+    (lambda d: d["page"].update(margin_x_mm=-1), r"page\.margin_x_mm: -1 is not a number from 0 to 100"),
 ])
 def test_a_bad_look_is_one_line_naming_file_key_and_value(edit, message):
     data = tomllib.loads(LOOK_TOML.read_text())

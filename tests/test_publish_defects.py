@@ -108,7 +108,7 @@ def test_10_the_kit_records_its_tile_set_so_an_older_one_beside_it_is_not_mistak
 
 def test_10_make_print_draws_each_tile_once_and_keeps_output_tiles(kit, tmp_path):
     """publish writes render's SVGs itself (the tiles document), so make print no longer calls render."""
-    from generator.cli.render import side_file_name
+    from generator.model.ids import side_file_name
 
     recipe = (ROOT / "Makefile").read_text().split("\nprint:")[1].split("\n\n")[0]
     assert "$(TW) render" not in recipe and "$(TW) publish" in recipe and "$(TW) check" in recipe

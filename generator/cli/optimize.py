@@ -7,7 +7,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from generator.cli.options import add_board_option, non_negative_int, positive_int
+from generator.cli.options import add_board_option, positive_int, seed_int
 
 
 def positive_float(text: str) -> float:
@@ -46,7 +46,7 @@ def register(sub) -> None:
                    help="layouts: the starting bank (default 2000), or per evaluation for the article preset")
     p.add_argument("--max-samples", type=positive_int, default=None, metavar="N",
                    help="the largest the bank grows to (default 120000)")
-    p.add_argument("--seed", type=non_negative_int, default=None, help="random seed (default 0)")
+    p.add_argument("--seed", type=seed_int, default=None, help="random seed (default 0)")
     p.add_argument("--workers", type=positive_int, default=None,
                    help="independent chains, one process each; the best on fresh layouts wins "
                         "(default: all cores)")
@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
-    from generator.fileio import write_atomic
+    from generator.fileio import check_out, write_atomic
     from generator.model import dumps_tileset
     from generator.optimize import optimize
     from generator.optimize.report import history_csv, history_svg
@@ -154,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
 
     problem, config, chains, init, board_name = _setup(args)
     paths = _outputs(args.out, args.resume)
+    for path in paths.values():  # before the budget is spent, not after
+        check_out(path, "file")
     console = Console(stderr=True, quiet=args.quiet)
     stop = mp.get_context("fork").Event()
 
@@ -272,4 +274,4 @@ def _summary(console, config, result, paths, stopped: bool) -> None:
                   style="bold")
     console.print(table)
     for name in ("tileset", "history", "plot", "checkpoint"):
-        console.print(f"  {name:<10} {paths[name]}")
+        console.print(f"  {name:<10} {paths[name]}", markup=False)  # a path may hold [brackets]

@@ -83,12 +83,13 @@ def run(args: argparse.Namespace) -> int:
 
     from generator.board import load_board
     from generator.errors import TrailwrightError
-    from generator.fileio import write_atomic
+    from generator.fileio import check_folder, write_folder
     from generator.model import read_tileset
-    from generator.publish.kit import publish_kit
+    from generator.publish.kit import KIT_FOLDERS, publish_kit
     from generator.publish.settings import check_settings, load_settings
     from generator.scoring.tables import check_size
 
+    out = check_folder(args.out)  # before any work
     settings = load_settings(args.settings)
     overrides = {}
     if args.paper:
@@ -119,10 +120,9 @@ def run(args: argparse.Namespace) -> int:
 
     files = publish_kit(sources, settings, progress=lambda what: print(f"publish: {what} ...", flush=True),
                         workers=args.workers, warn=warn)
-    out = Path(args.out)
-    for name in sorted(files):  # everything was made in memory first: a failure above wrote nothing
-        write_atomic(out / name, files[name])
-    print_listing(out, files)
+    print(f"publish: writing {len(files)} files into {args.out} ...", flush=True)
+    write_folder(out, files, owns=KIT_FOLDERS.__contains__)  # the old kit or the new one, never a mix
+    print_listing(Path(args.out), files)
     for message in warnings:
         print(f"  not made: {message}")
     return 0

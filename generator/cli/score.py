@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 
-from generator.cli.options import HelpFormatter, add_board_option, non_negative_int, positive_int
+from generator.cli.options import HelpFormatter, add_board_option, positive_int, seed_int
+from generator.fileio import dumps_json
 
 
 def register(sub) -> None:
@@ -19,7 +19,7 @@ def register(sub) -> None:
     p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
     add_board_option(p)
     p.add_argument("--samples", type=positive_int, default=500, help="random layouts to average over")
-    p.add_argument("--seed", type=non_negative_int, default=0, help="random seed for the layouts")
+    p.add_argument("--seed", type=seed_int, default=0, help="random seed for the layouts")
     p.add_argument("--engine", choices=["fast", "reference"], default="fast", help="scoring engine")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.set_defaults(run=run)
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     check_size(tileset, board, args.tileset)
     report = score(tileset, board, samples=args.samples, seed=args.seed, engine=args.engine)
     if args.json:
-        print(json.dumps({"tileset": args.tileset, **report.to_dict()}, indent=2))
+        print(dumps_json({"tileset": args.tileset, **report.to_dict()}, indent=2))
     else:
         print_report(args.tileset, report)
     return 0
@@ -46,11 +46,12 @@ def run(args: argparse.Namespace) -> int:
 def print_report(name: str, report) -> None:
     """A readable table: the fitness and its components, then pairs from weakest to strongest."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     w = report.objective
     console = Console()
-    head = Table(title=f"{name} on board {report.board!r}: {report.samples} layouts, seed {report.seed}, "
+    head = Table(title=f"{escape(name)} on board {escape(repr(report.board))}: {report.samples} layouts, seed {report.seed}, "
                        f"{report.engine} engine", title_justify="left")
     head.add_column("component")
     head.add_column("value", justify="right")
@@ -77,7 +78,7 @@ def print_report(name: str, report) -> None:
     pairs.add_column("joined", justify="right")
     pairs.add_column("± se", justify="right")
     for pair, prob in sorted(report.pair_prob.items(), key=lambda kv: kv[1]):
-        pairs.add_row(pair, f"{prob:6.1%}", f"{report.pair_prob_se[pair]:.1%}")
+        pairs.add_row(escape(pair), f"{prob:6.1%}", f"{report.pair_prob_se[pair]:.1%}")
     pairs.add_section()
     pairs.add_row("mean", f"{report.path_prob_mean:6.1%}", f"{report.path_prob_se:.1%}", style="bold")
     console.print(pairs)

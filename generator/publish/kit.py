@@ -1,13 +1,13 @@
 """The whole print-and-play kit as data: every output file's relative path and bytes.
 
 Nothing here touches the filesystem except reading the booklet templates; the CLI writes the
-result, and only once every file has been made, so a failure never leaves half a kit behind.
+result once every file has been made, swapping the whole kit in at one instant
+(``generator.fileio.write_folder``), so a failed or killed run leaves the previous kit as it was.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
@@ -17,6 +17,7 @@ from typing import Callable
 from generator import __version__
 from generator.board import Board
 from generator.errors import TrailwrightError
+from generator.fileio import dumps_json
 from generator.model import FACES, TileSet
 from generator.publish import booklet as bk
 from generator.publish.art import ArtCache, SideArt, px, render_pixels
@@ -29,6 +30,9 @@ from generator.publish.settings import Profile, PublishSettings, booklet_papers,
 from generator.publish.sheets import sheets_pdf
 from generator.scoring.figures import Figures, tileset_digest
 
+# a kit's top-level folders and files: publish replaces these as a whole (the documents not chosen this time
+# are gone with the rest of the old kit), and keeps everything else in the output folder
+KIT_FOLDERS = ("print", "manufacturer", "tiles", "factory", "kit.json")
 THUMB_DPI = 200
 THUMB_WIDTH_MM = 32.0  # the largest a thumbnail is drawn in the booklet
 
@@ -51,7 +55,7 @@ def provenance(src: Sources, settings: PublishSettings) -> str:
     """One line recording how the kit was made: version, tile set digest, board, settings."""
     digest = tileset_digest(src.tileset)[:12]
     return (f"trailwright {__version__}; tile set {src.source} (sha256 {digest}); board {src.board.name}; "
-            f"tile {src.tile_width_mm:g} mm; settings {json.dumps(settings.__dict__, sort_keys=True)}")
+            f"tile {src.tile_width_mm:g} mm; settings {dumps_json(settings.__dict__, sort_keys=True)}")
 
 
 def _where(sides: list[tuple[str, str]]) -> str:
@@ -242,7 +246,7 @@ def build_factory(kit: Kit) -> dict[str, bytes]:
 
 def build_tiles(kit: Kit) -> dict[str, bytes]:
     """The layout stage's SVGs, as ``trailwright render`` writes them: every side at its cut, and the board."""
-    from generator.render.names import id_width, side_file_name
+    from generator.model.ids import id_width, side_file_name
 
     art = kit.src.art_for_width(kit.src.tile_width_mm)
     width = id_width(t.id for t in kit.src.tileset)
@@ -335,7 +339,7 @@ def kit_manifest(src: Sources, settings: PublishSettings, chosen, files: dict[st
         "tile_width_mm": src.tile_width_mm, "documents": list(chosen), "settings": settings.__dict__,
         "files": {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())},
     }
-    return (json.dumps(record, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+    return (dumps_json(record, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, source: str, templates: Path) -> Sources:

@@ -257,7 +257,8 @@ def _piece(b: Block, kit: Kit, section: str) -> Piece:
         return Piece((KeepTogether([f for p in inner for f in p.flowables]),), b.at, section, inner)
     build = BUILDERS.get(b.tag)
     if build is None:
-        raise MarkupError(b, f"unknown markup element <{b.tag}> (see templates/booklet.xml.j2 for the list)")
+        raise MarkupError(b, f"unknown markup element <{b.tag}> (booklet.xml.j2 in "
+                             f"generator/publish/booklet/templates/ lists them)")
     return Piece(tuple(build(b, kit)), b.at, section)
 
 

@@ -6,8 +6,7 @@ Loaded into frozen values and checked with messages naming the file, the key and
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab.lib.colors import Color
@@ -16,7 +15,8 @@ from reportlab.lib.styles import ParagraphStyle
 
 from generator.errors import TrailwrightError
 from generator.publish.pdf import register_fonts
-from generator.publish.settings import _check_keys, _packaged, _read_toml
+from generator.inputs import Number, OneOf, check_keys, check_table, load_toml
+from generator.publish.settings import _packaged
 
 ALIGN = {"left": TA_LEFT, "centre": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 COLOURS = ("ink", "soft", "accent", "tint", "rule")
@@ -56,85 +56,52 @@ class Look:
         return "#" + "".join(f"{round(255 * c):02x}" for c in dict(self.colours)[name])
 
 
-def _positive(value, key: str, where: str, source: str, zero: bool = False) -> float:
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and \
-        (value >= 0 if zero else value > 0) and value < 1000
-    if not ok:
-        kind = "non-negative" if zero else "positive"
-        raise TrailwrightError(f"{where}{key} = {value!r} must be a {kind} number under 1000", source)
-    return float(value)
+@dataclass(frozen=True)
+class RGB:
+    """A colour as [red, green, blue], each from 0 to 1 (returned as a tuple)."""
+
+    def __call__(self, value, where: str, source: str | None = None) -> tuple[float, float, float]:
+        if not isinstance(value, list) or len(value) != 3:
+            raise TrailwrightError(f"{where}: {value!r} is not [red, green, blue]", source)
+        return tuple(Number(0, 1)(c, f"{where}[{i + 1}]", source) for i, c in enumerate(value))
 
 
-def _colours(table, source: str) -> tuple:
-    if not isinstance(table, dict):
-        raise TrailwrightError(f"[colours] must be a table, not {table!r}", source)
-    _check_keys(table, set(COLOURS), "[colours] ", source)
-    out = []
-    for name in COLOURS:
-        rgb = table.get(name)
-        if not (isinstance(rgb, list) and len(rgb) == 3 and all(
-                isinstance(c, (int, float)) and not isinstance(c, bool) and 0 <= c <= 1 for c in rgb)):
-            raise TrailwrightError(f"[colours] {name} = {rgb!r} must be [red, green, blue], each from 0 to 1", source)
-        out.append((name, tuple(float(c) for c in rgb)))
-    return tuple(out)
+PAGE = {key: Number(0, 100) for key in ("margin_x_mm", "margin_top_mm", "margin_bottom_mm")}
 
 
-def _style(name: str, table, base: dict, source: str) -> TextStyle:
-    where = f"[styles.{name}] "
-    if not isinstance(table, dict):
-        raise TrailwrightError(f"[styles] {name} = {table!r} must be a table", source)
-    keys = {f.name for f in fields(TextStyle)}
-    _check_keys(table, keys, where, source)
-    values = {**base, **table}
-    missing = sorted(keys - set(values))
+def _style_schema() -> dict:
+    return {"font": OneOf(tuple(register_fonts())), "size": Number(1, 200), "leading": Number(1, 300),
+            "colour": OneOf(COLOURS), "align": OneOf(tuple(ALIGN)), "space_before": Number(0, 200),
+            "space_after": Number(0, 200)}
+
+
+def _required(table: dict, keys, where: str, source: str) -> None:
+    missing = [key for key in keys if key not in table]
     if missing:
-        raise TrailwrightError(f"{where}missing key {missing[0]!r}", source)
-    fonts = register_fonts()
-    if values["font"] not in fonts:
-        raise TrailwrightError(f"{where}font = {values['font']!r} is not one of {', '.join(fonts)}", source)
-    if values["colour"] not in COLOURS:
-        raise TrailwrightError(f"{where}colour = {values['colour']!r} is not one of {', '.join(COLOURS)}", source)
-    if values["align"] not in ALIGN:
-        raise TrailwrightError(f"{where}align = {values['align']!r} is not one of {', '.join(ALIGN)}", source)
-    return TextStyle(values["font"], _positive(values["size"], "size", where, source),
-                     _positive(values["leading"], "leading", where, source), values["colour"], values["align"],
-                     _positive(values["space_before"], "space_before", where, source, zero=True),
-                     _positive(values["space_after"], "space_after", where, source, zero=True))
+        raise TrailwrightError(f"{where}: missing {missing[0]!r}", source)
 
 
 def look_from_dict(data: dict, source: str) -> Look:
     """Validate a parsed ``booklet.toml``: every key known, every value of the right kind and range."""
-    _check_keys(data, {"page", "colours", "styles"}, "", source)
-    page = data.get("page", {})
-    if not isinstance(page, dict):
-        raise TrailwrightError(f"[page] must be a table, not {page!r}", source)
-    _check_keys(page, {"margin_x_mm", "margin_top_mm", "margin_bottom_mm"}, "[page] ", source)
-    margins = [_positive(page.get(k), k, "[page] ", source) for k in ("margin_x_mm", "margin_top_mm",
-                                                                      "margin_bottom_mm")]
-    styles = data.get("styles", {})
-    if not isinstance(styles, dict):
-        raise TrailwrightError(f"[styles] must be a table, not {styles!r}", source)
-    _check_keys(styles, set(STYLES), "[styles] ", source)
-    missing = [name for name in STYLES if name not in styles]
-    if missing:
-        raise TrailwrightError(f"[styles.{missing[0]}] is missing", source)
-    body = _style("body", styles["body"], {}, source)
-    base = {f.name: getattr(body, f.name) for f in fields(TextStyle)}
-    made = tuple((name, body if name == "body" else _style(name, styles[name], base, source)) for name in STYLES)
-    return Look(*margins, _colours(data.get("colours"), source), made)
+    check_keys(data, ("page", "colours", "styles"), "", source)
+    page = check_table(data.get("page", {}), PAGE, "page", source)
+    _required(page, PAGE, "page", source)
+    colours = check_table(data.get("colours", {}), {name: RGB() for name in COLOURS}, "colours", source)
+    _required(colours, COLOURS, "colours", source)
+    styles = check_keys(data.get("styles", {}), STYLES, "styles", source)
+    _required(styles, STYLES, "styles", source)
+    schema = _style_schema()
+    body = check_table(styles["body"], schema, "styles.body", source)
+    _required(body, schema, "styles.body", source)
+    made = tuple((name, TextStyle(**{**body, **check_table(styles[name], schema, f"styles.{name}", source)}))
+                 for name in STYLES)
+    return Look(page["margin_x_mm"], page["margin_top_mm"], page["margin_bottom_mm"],
+                tuple((name, colours[name]) for name in COLOURS), made)
 
 
 def load_look(path: str | Path | None = None) -> Look:
     """The packaged ``booklet.toml``, or another file with the same keys."""
-    if path is None:
-        source, data = _packaged("booklet.toml")
-    else:
-        source = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise TrailwrightError(f"cannot read: {getattr(err, 'strerror', None) or err}", source) from None
-        data = _read_toml(source, text)
+    source, data = _packaged("booklet.toml") if path is None else (str(path), load_toml(path))
     return look_from_dict(data, source)
 
 
