@@ -43,7 +43,8 @@ def register(sub) -> None:
     p.add_argument("--paper", default="a4", metavar="NAME", help="the paper to print on")
     p.add_argument("--settings", metavar="FILE", default=None, help="a publish settings TOML (margins, printer)")
     add_back_offset_option(p)
-    p.add_argument("--out", metavar="DIR", default="output/print", help="output folder")
+    p.add_argument("--out", metavar="DIR", default="output/calibration",
+                   help="output folder (its own: publish replaces output/print/ as a whole)")
     p.set_defaults(run=run)
 
 

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.preflight.scan import PageScan, scan_page
-from generator.publish.settings import MIN_LINE_PT, MM_PER_IN, Profile, load_paper, paper_names
+from generator.publish.settings import MIN_LINE_PT, Profile, load_paper, paper_names
+from generator.units import PT_PER_MM
 
-PT_PER_MM = 72.0 / MM_PER_IN
 MIN_BLEED_MM = 3.0
 VTT_MAX_PX = 4096
 SIZE_TOLERANCE_MM = 0.05

@@ -165,8 +165,7 @@ LABEL_AIR_MM = 0.5  # the least gap between a label and any trail, bridge or dec
 
 def moon_discs() -> tuple[tuple[float, float, float], ...]:
     """The back's corner moons as discs (x, y, radius) in tile units."""
-    return tuple((0.78 * math.cos(math.radians(60 * k)), 0.78 * math.sin(math.radians(60 * k)), 0.045)
-                 for k in range(6))
+    return tuple((x, y, 0.045) for x, y in hexagon_corners(0.78))
 
 
 @lru_cache(maxsize=1024)
