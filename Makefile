@@ -9,6 +9,20 @@ TW     := $(VENV)/bin/trailwright
 SEED   ?= 1
 TIME   ?= 60
 TILESET ?= output/tileset.json
+# make print options, each passed on only when set: BOARD=name|file STYLE=file PAPER=a4|letter (one paper)
+# TITLE="Game name" SETTINGS=file ONLY=sheets,booklet SKIP=manufacturer FOR=factory (adds output/factory/)
+BOARD   ?=
+STYLE   ?=
+PAPER   ?=
+TITLE   ?=
+SETTINGS ?=
+ONLY    ?=
+SKIP    ?=
+FOR     ?=
+BOARD_ARG := $(if $(BOARD),--board "$(BOARD)")
+PUBLISH_ARGS := $(BOARD_ARG) $(if $(STYLE),--style "$(STYLE)") $(if $(PAPER),--paper "$(PAPER)") \
+	$(if $(TITLE),--title "$(TITLE)") $(if $(SETTINGS),--settings "$(SETTINGS)") $(if $(ONLY),--only "$(ONLY)") \
+	$(if $(SKIP),--skip "$(SKIP)") $(if $(FOR),--for "$(FOR)")
 
 .PHONY: install sysdeps test test-fast bench optimize render print clean distclean
 
@@ -44,21 +58,24 @@ bench: $(STAMP)
 	$(PY) -m benchmarks
 
 optimize: $(STAMP)
-	$(TW) optimize --time $(TIME) --seed $(SEED) --out $(TILESET)
+	$(TW) optimize $(BOARD_ARG) --time $(TIME) --seed $(SEED) --out $(TILESET)
 
 render: $(STAMP)
 	$(TW) render $(TILESET) --out output/tiles
 
-# make print [TILESET=path] [SEED=1] [TIME=60]: optimize a tile set unless one exists (or is named),
-# then render and publish the whole kit into output/ and list where each file is.
+# make print [TILESET=path] [SEED=1] [TIME=60] [BOARD= STYLE= PAPER= TITLE= SETTINGS= ONLY= SKIP=]: optimize a tile set unless one exists (or is named),
+# then publish the whole kit into output/ (tile SVGs in output/tiles/ included, each side drawn once), list
+# where each file is, and preflight it with trailwright check.
 print: $(STAMP)
 	@if [ ! -f "$(TILESET)" ]; then \
 	  if [ "$(TILESET)" != "output/tileset.json" ]; then echo "make print: no tile set at $(TILESET)" >&2; exit 2; fi; \
 	  echo "make print: optimizing a tile set ($(TIME) s, seed $(SEED)) into output/tileset.json"; \
-	  $(TW) optimize --time $(TIME) --seed $(SEED) --out output/tileset.json || exit $$?; \
+	  $(TW) optimize $(BOARD_ARG) --time $(TIME) --seed $(SEED) --out output/tileset.json || exit $$?; \
 	fi
-	$(TW) render $(TILESET) --out output/tiles
-	$(TW) publish $(TILESET) --out output
+	$(TW) publish $(TILESET) $(PUBLISH_ARGS) --out output
+	@if [ "$(TILESET)" != "output/tileset.json" ] && [ -f output/tileset.json ]; then \
+	  echo "make print: note: output/tileset.json is an earlier tile set, not this kit's ($(TILESET)); output/kit.json names the kit's"; fi
+	$(TW) check output
 
 clean:
 	rm -rf output/* .pytest_cache

@@ -96,6 +96,7 @@ def test_a_write_error_part_way_leaves_the_old_kit_byte_identical(tmp_path, monk
 
     monkeypatch.setattr(kit, "publish_kit", lambda *a, **k: standin_kit())
     monkeypatch.setattr("generator.cli.publish.make_sources", lambda *a: None)
+    monkeypatch.setattr("generator.publish.playpage.claim_warnings", lambda *a: [])
     out = tmp_path / "out"
     out.mkdir()
     before = old_output(out)

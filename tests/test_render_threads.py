@@ -47,8 +47,8 @@ def test_each_thread_gets_its_own_prepared_keep_off_area():
     seen = []
 
     def look():
-        seen.append(rt._keep_off(side, 0.18))
-        seen.append(rt._keep_off(side, 0.18))
+        seen.append(rt._keep_off(side, 0.18, 0.025, False))
+        seen.append(rt._keep_off(side, 0.18, 0.025, False))
 
     threads = [threading.Thread(target=look) for _ in range(3)]
     [t.start() for t in threads]

@@ -7,6 +7,7 @@ import os
 import sys
 from pathlib import Path
 
+from generator.cli.calibrate import add_back_offset_option
 from generator.cli.options import HelpFormatter, add_board_option, positive_int
 
 
@@ -16,6 +17,28 @@ def default_templates() -> Path:
     from generator.publish.booklet import TEMPLATES
 
     return TEMPLATES
+
+
+def name_list(text: str) -> tuple[str, ...]:
+    """An argparse type for ``a,b,c``: names, none empty."""
+    names = tuple(n.strip() for n in text.split(","))
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of names")
+    return names
+
+
+def chosen_documents(settings_documents, only, skip, target: str = "home") -> tuple[str, ...]:
+    """The settings' documents, or ``--only``'s, with ``factory`` for ``--for factory``, without ``--skip``'s."""
+    from generator.errors import TrailwrightError
+    from generator.publish.kit import select_documents
+
+    base = select_documents((*(only or settings_documents), *(("factory",) if target == "factory" else ())))
+    skip = skip or ()
+    select_documents(skip or base)  # a misspelt --skip is an error, not a no-op
+    names = tuple(n for n in base if n not in skip)
+    if not names:
+        raise TrailwrightError("--skip leaves no documents to make")
+    return names
 
 
 def register(sub) -> None:
@@ -44,6 +67,13 @@ def register(sub) -> None:
     p.add_argument("--profile", metavar="NAME", default=None, help="manufacturer profile (default: from settings)")
     p.add_argument("--cut-lines", action="store_true", help="draw the hexagonal cut line over the art")
     p.add_argument("--title", default=None, help="the game's name (default: from settings)")
+    p.add_argument("--only", type=name_list, metavar="A,B", default=None,
+                   help="make only these documents, e.g. sheets,booklet (an unknown name lists the known ones; "
+                        "default: the settings' documents)")
+    p.add_argument("--for", dest="target", choices=("home", "factory"), default="home",
+                   help="factory: also make output/factory/ (CMYK PDF/X through ghostscript)")
+    p.add_argument("--skip", type=name_list, metavar="A,B", default=None, help="leave these documents out")
+    add_back_offset_option(p)
     p.add_argument("--workers", type=positive_int, default=min(4, os.cpu_count() or 1),
                    help="threads that build documents at once (the bytes do not depend on it)")
     p.set_defaults(run=run)
@@ -74,6 +104,9 @@ def run(args: argparse.Namespace) -> int:
         overrides["cut_lines"] = True
     if args.title:
         overrides["title"] = args.title
+    if args.back_offset is not None:
+        overrides["back_offset_mm"] = args.back_offset
+    overrides["documents"] = chosen_documents(settings.documents, args.only, args.skip, args.target)
     settings = check_settings(replace(settings, **overrides), "command line")
     templates = Path(args.templates) if args.templates else default_templates()
     args.templates = str(templates)
@@ -84,13 +117,21 @@ def run(args: argparse.Namespace) -> int:
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
     sources = make_sources(args, tileset, board, settings)
+    warnings: list[str] = []
+
+    def warn(message: str) -> None:
+        warnings.append(message)
+        print(f"publish: warning: {message}", file=sys.stderr, flush=True)
+
     for line in claim_warnings(sources, settings):
-        print(f"publish: warning: {line}", file=sys.stderr, flush=True)
+        warn(line)
     files = publish_kit(sources, settings, progress=lambda what: print(f"publish: {what} ...", flush=True),
-                        workers=args.workers)
+                        workers=args.workers, warn=warn)
     print(f"publish: writing {len(files)} files into {args.out} ...", flush=True)
     write_folder(out, files, owns=KIT_FOLDERS.__contains__)  # the old kit or the new one, never a mix
     print_listing(Path(args.out), files)
+    for message in warnings:
+        print(f"  not made: {message}")
     return 0
 
 
@@ -134,10 +175,12 @@ def print_listing(out: Path, files: dict[str, bytes]) -> None:
         "duplex": "print double-sided, flip on the long edge",
         "foldover": "single-sided: fold, glue, cut",
         "tiled": "the board over small sheets, to tape together",
-        "rules.pdf": "the rules, A5 pages in reading order",
+        "rules.pdf": "the rules, booklet pages in reading order",
         "rules-booklet.pdf": "the rules imposed 2-up: print double-sided (short edge), fold, staple",
     }
-    print(f"\nThe kit is in {out}/:")
+    print(f"\nThe kit is in {out}/ (kit.json records the tile set, settings and every file's digest):")
+    if any(n.startswith("tiles/") for n in files):
+        print(f"  {out / 'tiles'}/  (every tile side and the board as SVG, as trailwright render draws them)")
     for name in sorted(n for n in files if n.startswith("print/")):
         note = next((v for k, v in notes.items() if k in name), "the board on one large sheet")
         print(f"  {out / name}  ({note})")
@@ -148,5 +191,7 @@ def print_listing(out: Path, files: dict[str, bytes]) -> None:
         pngs = sum(n.endswith(".png") for n in faces)
         pdfs = sum(n.endswith(".pdf") for n in faces)
         print(f"  {out / folder}/  ({pngs} PNG and {pdfs} vector PDF faces, dieline.pdf, manifest.csv)")
+    if "factory/README.txt" in files:
+        print(f"  {out / 'factory'}/  (CMYK PDF/X: tiles.pdf with the CutContour die line, board.pdf; README.txt)")
     for name in sorted(n for n in files if n.startswith("manufacturer/") and n.endswith(".zip")):
         print(f"  {out / name}  (the manufacturer folder, zipped)")

@@ -7,13 +7,16 @@ result once every file has been made, swapping the whole kit in at one instant
 
 from __future__ import annotations
 
+import hashlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
 from generator import __version__
 from generator.board import Board
+from generator.errors import TrailwrightError
 from generator.fileio import dumps_json
 from generator.model import FACES, TileSet
 from generator.play import Rules, default_rules
@@ -21,16 +24,18 @@ from generator.publish import booklet as bk
 from generator.publish.art import ArtCache, SideArt, px, render_pixels
 from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled_pdf, svg_size_mm
 from generator.publish.impose import impose_booklet
-from generator.publish.layout import TileMarks, plan_duplex, plan_foldover
+from generator.publish.layout import DoesNotFit, TileMarks, plan_duplex, plan_foldover
 from generator.publish.manufacturer import ArtForWidth, manufacturer_files, profile_art, zip_bytes
-from generator.publish.pdf import DocInfo
+from generator.publish.pdf import DocInfo, glyph_warning
 from generator.publish.playpage import PlayFigures
 from generator.publish.rulesbook import rules_context
-from generator.publish.settings import PublishSettings, load_paper, load_profile
+from generator.publish.settings import Profile, PublishSettings, booklet_papers, load_paper, load_profile
 from generator.publish.sheets import sheets_pdf
 from generator.scoring.figures import Figures, tileset_digest
 
-KIT_FOLDERS = ("print", "manufacturer")  # a kit's top-level folders: publish replaces these, keeps the rest
+# a kit's top-level folders and files: publish replaces these as a whole (the documents not chosen this time
+# are gone with the rest of the old kit), and keeps everything else in the output folder
+KIT_FOLDERS = ("print", "manufacturer", "tiles", "factory", "kit.json")
 THUMB_DPI = 200
 THUMB_WIDTH_MM = 32.0  # the largest a thumbnail is drawn in the booklet
 
@@ -62,6 +67,15 @@ def _where(sides: list[tuple[str, str]]) -> str:
     return ", ".join(f"{t}{'F' if f == 'front' else 'B'}" for t, f in sides)
 
 
+def references(board_name: str) -> dict | None:
+    """The scores the designer's page compares with on this board (``references.toml``), or None."""
+    import tomllib
+    from importlib import resources
+
+    text = (resources.files("generator.publish") / "references.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text).get(board_name)
+
+
 def booklet_context(src: Sources, settings: PublishSettings) -> dict:
     """Everything the booklet templates may show, as plain data."""
     ts, board = src.tileset, src.board
@@ -91,16 +105,23 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
         "catalogue": catalogue,
         "catalogue_bridges": bridged[:8],
         "figures": src.figures.__dict__,
+        "reference": references(src.board.name),
         "made": {"version": __version__, "source": src.source,
                  "settings": f"Tiles {src.tile_width_mm:g} mm, bleed {settings.bleed_mm:g} mm, "
                              f"art at {settings.dpi} dpi."},
     }
 
 
-def booklet_markup(src: Sources, settings: PublishSettings):
-    """The booklet's templates rendered and parsed (done first, so template errors come early)."""
+def booklet_text(src: Sources, settings: PublishSettings) -> str:
+    """The booklet's templates rendered, and checked to parse (done first, so template errors come early)."""
     markup = bk.render_markup(src.templates, booklet_context(src, settings))
-    return bk.parse_markup(markup, src.templates)
+    bk.parse_markup(markup, src.templates)
+    return markup
+
+
+def booklet_markup(src: Sources, settings: PublishSettings):
+    """The booklet's templates rendered and parsed."""
+    return bk.parse_markup(booklet_text(src, settings), src.templates)
 
 
 def make_booklet(src: Sources, settings: PublishSettings, art: ArtCache, board_svg: str, root=None
@@ -126,76 +147,212 @@ def make_booklet(src: Sources, settings: PublishSettings, art: ArtCache, board_s
         pictures = (("histogram", ImageReader(render_pixels(src.play.histogram_svg, small_w, round(small_w * hh / hw))),
                      hh / hw),)
     resources = bk.Resources(thumb, small_board, (bw, bh), src.figures.pairs, cover, pictures)
-    paper = load_paper(settings.booklet_paper)
+    paper, sheet = booklet_papers(settings)
     frame_width = paper.width_mm - 26.0
     story = bk.build_story(root, resources, frame_width, src.templates)
     info = DocInfo(f"{settings.title}: rules", provenance(src, settings), f"trailwright {__version__}")
     reading = bk.booklet_pdf(story, paper, info, settings.title, src.templates)
-    imposed = impose_booklet(reading, load_paper(settings.imposition_paper),
+    imposed = impose_booklet(reading, sheet,
                              {"/Title": f"{settings.title}: rules booklet (saddle stitch)",
                               "/Creator": f"trailwright {__version__}", "/Producer": "trailwright (reportlab, pypdf)",
                               "/Subject": info.subject})
     return reading, imposed
 
 
-def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str], None] = lambda s: None,
-                workers: int = 1) -> dict[str, bytes]:
-    """Every file of the kit, by path relative to the output folder (documents built on ``workers`` threads;
-    the bytes do not depend on how many)."""
-    prov = provenance(src, settings)
-    made_with = f"trailwright {__version__}"
-    markup = booklet_markup(src, settings)
-    profile = load_profile(settings.profile)
-    side_art = src.art_for_width(src.tile_width_mm)
-    art = ArtCache.covering(side_art, src.tile_width_mm, settings.dpi, settings.bleed_mm)
-    same = abs(profile.trim_width_mm - src.tile_width_mm) < 1e-6 and profile.dpi == settings.dpi
-    maker_art = profile_art(side_art if same else src.art_for_width(profile.trim_width_mm), profile)
-    fw, fh = maker_art.frame_mm
-    if same and fw >= art.frame_mm[0] - 1e-6 and fh >= art.frame_mm[1] - 1e-6:
-        art = maker_art  # one rendering per side serves the sheets, the booklet and the manufacturer
-    marks = TileMarks.of(src.tile_width_mm, settings)
-    n = len(src.tileset)
-    plans = {(name, kind): planner(n, load_paper(name), marks, settings)  # a tile too big fails here, early
-             for name in settings.papers for kind, planner in (("duplex", plan_duplex), ("foldover", plan_foldover))}
-    sides = [(tile, face) for tile in src.tileset for face in FACES]
+Builder = Callable[["Kit"], dict[str, bytes]]
 
-    def sheets(name: str, kind: str) -> bytes:
-        paper = load_paper(name)
-        info = DocInfo(f"{settings.title}: tiles, {paper.title} {kind}", prov, made_with)
-        return sheets_pdf(plans[name, kind], src.tileset, art, settings, info)
 
-    def boards(name: str, board_art: BoardArt) -> dict[str, bytes]:
-        paper = load_paper(name)
-        info = DocInfo(f"{settings.title}: the board", prov, made_with)
-        sheet, large = board_large_pdf(board_art, paper, settings, info)
-        _, tiled = board_tiled_pdf(board_art, paper, settings, info)
-        return {f"print/board-{sheet.name}.pdf": large, f"print/board-{name}-tiled.pdf": tiled}
+@dataclass(frozen=True)
+class Kit:
+    """What every document builder is given: the sources, the settings and the art they share."""
 
-    def booklet() -> dict[str, bytes]:
-        reading, imposed = make_booklet(src, settings, art, src.board_svg, markup)
-        return {"print/rules.pdf": reading, "print/rules-booklet.pdf": imposed}
+    src: Sources
+    settings: PublishSettings
+    profile: Profile
+    art: ArtCache  # the tile sheets' and the booklet's pixels
+    maker_art: ArtCache  # the manufacturer's pixels (``art`` itself when the sizes agree)
+    provenance: str
+    map: Callable  # ``map`` or an executor's, for a document's independent parts
+    warn: Callable[[str], None]
 
-    def maker(mapper) -> dict[str, bytes]:
-        made = manufacturer_files(src.tileset, maker_art, profile, prov, mapper)
-        files = {f"manufacturer/{profile.name}/{name}": data for name, data in made.items()}
-        files[f"manufacturer/{profile.name}.zip"] = zip_bytes(made, profile.name)
+    @property
+    def made_with(self) -> str:
+        """What made the files."""
+        return f"trailwright {__version__}"
+
+    def info(self, title: str) -> DocInfo:
+        """A PDF's title, with the kit's provenance as its subject."""
+        return DocInfo(f"{self.settings.title}: {title}", self.provenance, self.made_with)
+
+    def each(self, parts: dict[str, Callable[[], dict[str, bytes]]]) -> dict[str, bytes]:
+        """Every part's files; a part that does not fit its paper is skipped with a warning naming it."""
+
+        def attempt(label: str) -> dict[str, bytes]:
+            try:
+                return parts[label]()
+            except DoesNotFit as err:
+                self.warn(f"skipped {label}: {err}")
+                return {}
+
+        files: dict[str, bytes] = {}
+        for made in self.map(attempt, list(parts)):
+            files.update(made)
         return files
 
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        progress(f"drawing {len(sides)} tile sides and the board")
-        board_job = pool.submit(BoardArt.of, src.board_svg, settings.board_dpi)
-        list(pool.map(lambda side: art.packed(*side), sides))
-        if maker_art is not art:
-            list(pool.map(lambda side: maker_art.pixels(*side), sides))
-        board_art = board_job.result()
-        progress("laying out the tile sheets, the board, the rules booklet and the manufacturer files")
-        files = maker(pool.map)  # the faces are encoded on every worker, before the documents queue up
-        jobs = [pool.submit(lambda k=key: {f"print/tiles-{k[0]}-{k[1]}.pdf": sheets(*k)}) for key in plans]
-        jobs += [pool.submit(boards, name, board_art) for name in settings.papers]
-        jobs += [pool.submit(booklet)]
-        for job in jobs:
-            files.update(job.result())
+
+def build_sheets(kit: Kit) -> dict[str, bytes]:
+    """Duplex and fold-over tile sheets on every print-and-play paper."""
+    marks = TileMarks.of(kit.src.tile_width_mm, kit.settings)
+    n = len(kit.src.tileset)
+
+    def sheets(name: str, kind: str, planner) -> dict[str, bytes]:
+        paper = load_paper(name)
+        plan = planner(n, paper, marks, kit.settings)
+        info = kit.info(f"tiles, {paper.title} {kind}")
+        return {f"print/tiles-{name}-{kind}.pdf": sheets_pdf(plan, kit.src.tileset, kit.art, kit.settings, info)}
+
+    return kit.each({f"print/tiles-{name}-{kind}.pdf": partial(sheets, name, kind, planner)
+                     for name in kit.settings.papers
+                     for kind, planner in (("duplex", plan_duplex), ("foldover", plan_foldover))})
+
+
+def build_board(kit: Kit) -> dict[str, bytes]:
+    """The board on one large sheet and tiled over small ones, for every print-and-play paper."""
+    board_art = BoardArt.of(kit.src.board_svg, kit.settings.board_dpi)  # the tiled board's pixels
+    info = kit.info("the board")
+
+    def large(name: str) -> dict[str, bytes]:
+        sheet, pdf = board_large_pdf(kit.src.board_svg, load_paper(name), kit.settings, info)
+        return {f"print/board-{sheet.name}.pdf": pdf}
+
+    def tiled(name: str) -> dict[str, bytes]:
+        return {f"print/board-{name}-tiled.pdf": board_tiled_pdf(board_art, load_paper(name), kit.settings, info)[1]}
+
+    parts = {}
+    for name in kit.settings.papers:
+        parts[f"the board on a large sheet for {name}"] = partial(large, name)
+        parts[f"print/board-{name}-tiled.pdf"] = partial(tiled, name)
+    return kit.each(parts)
+
+
+def build_booklet(kit: Kit) -> dict[str, bytes]:
+    """The rules in reading order and imposed for saddle stitching."""
+    reading, imposed = make_booklet(kit.src, kit.settings, kit.art, kit.src.board_svg)
+    return {"print/rules.pdf": reading, "print/rules-booklet.pdf": imposed}
+
+
+def build_manufacturer(kit: Kit) -> dict[str, bytes]:
+    """Per-face art for the manufacturer profile, its die line and manifest, and the lot zipped."""
+    made = manufacturer_files(kit.src.tileset, kit.maker_art, kit.profile, kit.provenance, kit.map)
+    files = {f"manufacturer/{kit.profile.name}/{name}": data for name, data in made.items()}
+    files[f"manufacturer/{kit.profile.name}.zip"] = zip_bytes(made, kit.profile.name)
+    return files
+
+
+def build_factory(kit: Kit) -> dict[str, bytes]:
+    """CMYK PDF/X for a punchboard factory: every face with its die line, and the board with bleed and marks."""
+    from generator.publish.factory import factory_files
+
+    return factory_files(kit.src.tileset, kit.maker_art, kit.profile, kit.src.board_svg, kit.settings,
+                         kit.provenance)
+
+
+def build_tiles(kit: Kit) -> dict[str, bytes]:
+    """The layout stage's SVGs, as ``trailwright render`` writes them: every side at its cut, and the board."""
+    from generator.model.ids import id_width, side_file_name
+
+    art = kit.src.art_for_width(kit.src.tile_width_mm)
+    width = id_width(t.id for t in kit.src.tileset)
+    files = {f"tiles/{side_file_name(tile.id, face, width)}": art(tile, face, 0.0).encode("utf-8")
+             for tile in kit.src.tileset for face in FACES}
+    files["tiles/board.svg"] = kit.src.board_svg.encode("utf-8")
+    return files
+
+
+# The documents ``publish`` can make, by name (``--only``, ``--skip`` and the ``documents`` setting name them).
+DOCUMENTS: dict[str, Builder] = {
+    "tiles": build_tiles,
+    "sheets": build_sheets,
+    "board": build_board,
+    "booklet": build_booklet,
+    "manufacturer": build_manufacturer,
+    "factory": build_factory,
+}
+NEEDS_ART = {"sheets", "booklet"}  # documents drawn from the sheets' pixels
+PROFILED = {"manufacturer", "factory"}  # documents cut to the manufacturer profile's size
+
+
+def check_profile_size(profile: Profile, tile_width_mm: float, documents) -> None:
+    """The profile's die cuts the tiles the style draws, or an error saying how to make them agree."""
+    if abs(profile.trim_width_mm - tile_width_mm) > 0.01:
+        raise TrailwrightError(
+            f"profile {profile.name} cuts {profile.trim_width_mm:g} mm tiles but the style draws {tile_width_mm:g} mm "
+            f"tiles: set width_mm = {profile.trim_width_mm:g} in the style's [tile] table, choose a profile for "
+            f"{tile_width_mm:g} mm tiles, or --skip {','.join(sorted(documents))}")
+
+
+def select_documents(names, documents: dict[str, Builder] = DOCUMENTS) -> tuple[str, ...]:
+    """The named documents in registry order; an unknown name is an error listing the known ones."""
+    unknown = sorted(set(names) - set(documents))
+    if unknown:
+        raise TrailwrightError(f"unknown document {unknown[0]!r} (known: {', '.join(documents)})")
+    if not names:
+        raise TrailwrightError(f"no documents chosen (known: {', '.join(documents)})")
+    return tuple(name for name in documents if name in set(names))
+
+
+def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str], None] = lambda s: None,
+                workers: int = 1, warn: Callable[[str], None] = lambda s: None,
+                documents: dict[str, Builder] = DOCUMENTS) -> dict[str, bytes]:
+    """The files of every document ``settings.documents`` names, by path relative to the output folder.
+
+    Documents are built on ``workers`` threads (the bytes do not depend on how many); one that cannot
+    fit its paper is skipped with a ``warn`` naming it, and the rest are made."""
+    chosen = select_documents(settings.documents, documents)
+    for text, where in ((settings.title, f"title {settings.title!r}"),
+                        *(((booklet_text(src, settings).replace(settings.title, ""), "the rules booklet"),)
+                          if "booklet" in chosen else ())):
+        message = glyph_warning(text, where)  # template errors, too, come before any drawing
+        if message:
+            warn(message)
+    profile = load_profile(settings.profile)
+    if PROFILED & set(chosen):
+        check_profile_size(profile, src.tile_width_mm, PROFILED & set(chosen))
+    side_art = src.art_for_width(src.tile_width_mm)
+    art = ArtCache.covering(side_art, src.tile_width_mm, settings.dpi, settings.bleed_mm)
+    maker_art = profile_art(src.art_for_width(src.tile_width_mm, False) if settings.production else side_art, profile)
+    fw, fh = maker_art.frame_mm
+    if (not settings.production and profile.dpi == settings.dpi and fw >= art.frame_mm[0] - 1e-6
+            and fh >= art.frame_mm[1] - 1e-6):
+        art = maker_art  # one rendering per side serves the sheets, the booklet and the manufacturer
+    sides = [(tile, face) for tile in src.tileset for face in FACES]
+    files: dict[str, bytes] = {}
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool, \
+            ThreadPoolExecutor(max_workers=max(1, len(chosen))) as outer:
+        kit = Kit(src, settings, profile, art, maker_art, provenance(src, settings), pool.map, warn)
+        if NEEDS_ART & set(chosen):
+            progress(f"drawing {len(sides)} tile sides")
+            list(pool.map(lambda side: art.packed(*side), sides))
+        progress(f"making {', '.join(chosen)}")
+        # each document on its own thread; their parts share the pool, which never waits on anything
+        for made in [outer.submit(documents[name], kit) for name in chosen]:
+            files.update(made.result())
+    if not files:
+        raise TrailwrightError(f"nothing was made: every part of {', '.join(chosen)} was skipped")
+    files["kit.json"] = kit_manifest(src, settings, chosen, files)
     return dict(sorted(files.items()))
+
+
+def kit_manifest(src: Sources, settings: PublishSettings, chosen, files: dict[str, bytes]) -> bytes:
+    """``kit.json``: the tile set (path and digest), board, settings and documents that made the kit, and every
+    file's digest, so a kit is never mistaken for another tile set's (an older ``tileset.json`` beside it)."""
+    record = {
+        "format": "trailwright-kit/1", "made_with": f"trailwright {__version__}",
+        "tileset": {"source": src.source, "sha256": tileset_digest(src.tileset)}, "board": src.board.name,
+        "tile_width_mm": src.tile_width_mm, "documents": list(chosen), "settings": settings.__dict__,
+        "files": {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())},
+    }
+    return (dumps_json(record, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, source: str, templates: Path,
@@ -206,8 +363,9 @@ def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, sour
     from generator.publish.art import layout_art
     from generator.render.board import render_board
 
-    def art_for_width(width_mm: float) -> SideArt:
-        return layout_art(style if width_mm == style.tile_width_mm else replace(style, tile_width_mm=width_mm))
+    def art_for_width(width_mm: float, labels: bool = True) -> SideArt:
+        drawn = style if width_mm == style.tile_width_mm else replace(style, tile_width_mm=width_mm)
+        return layout_art(drawn, labels)
 
     return Sources(tileset, board, art_for_width, style.tile_width_mm, render_board(board, style), figures, source,
                    templates, rules, play)

@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from reportlab import rl_config
-from reportlab.lib.colors import Color, CMYKColorSep
+from reportlab.lib.colors import CMYKColor, CMYKColorSep, Color
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFInfo, PDFName, PDFString
 from reportlab.pdfbase.ttfonts import TTFont
@@ -23,6 +23,7 @@ from generator.units import MM_PER_IN, PT_PER_MM
 INK = Color(0.16, 0.16, 0.18)
 SOFT = Color(0.45, 0.45, 0.48)
 MARK = Color(0, 0, 0)
+MARK_CMYK = CMYKColor(0, 0, 0, 1)  # factory trim marks: black ink alone
 CUT = Color(0.85, 0.1, 0.45)
 DIELINE = CMYKColorSep(0, 1, 0, 0, spotName="CutContour", density=1)
 
@@ -74,6 +75,22 @@ def register_fonts() -> dict[str, Path]:
     return files
 
 
+def missing_glyphs(text: str, faces=("Sans", "Sans-Bold", "Serif", "Serif-Bold")) -> list[str]:
+    """The characters of ``text`` that some of the embedded ``faces`` cannot draw (they would print as boxes)."""
+    register_fonts()
+    maps = [pdfmetrics.getFont(face).face.charToGlyph for face in faces]
+    return sorted({ch for ch in text if ord(ch) >= 32 and any(ord(ch) not in m for m in maps)})
+
+
+def glyph_warning(text: str, where: str) -> str | None:
+    """One line naming every character of ``text`` the fonts lack, or None."""
+    missing = missing_glyphs(text)
+    if not missing:
+        return None
+    named = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:12]) + (" ..." if len(missing) > 12 else "")
+    return f"{where}: the fonts (DejaVu) have no glyph for {named}; it would print as an empty box"
+
+
 class _DatelessInfo(PDFInfo):
     """reportlab's document info without /CreationDate and /ModDate (invariant mode still writes 2000-01-01)."""
 
@@ -105,7 +122,7 @@ def new_canvas(buffer: io.BytesIO, paper: Paper, info: DocInfo, *, duplex: str |
     register_fonts()
     rl_config.useA85 = 0  # binary streams: smaller, and reportlab's pure-Python ASCII85 is slow
     c = Canvas(buffer, pagesize=(pt(paper.width_mm), pt(paper.height_mm)), invariant=1, pageCompression=1,
-               pdfVersion=(1, 6), initialFontName="Sans", initialFontSize=8)
+               pdfVersion=(1, 7), initialFontName="Sans", initialFontSize=8)
     without_dates(c)
     c.setTitle(info.title)
     c.setAuthor("Trailwright")

@@ -10,7 +10,7 @@ from importlib import resources
 from pathlib import Path
 
 from generator.errors import TrailwrightError
-from generator.inputs import MAX_SEED, Flag, Names, Number, OneOf, Text, Whole, check_table, load_toml
+from generator.inputs import MAX_SEED, Flag, Names, Number, OneOf, Text, Whole, check_table, is_number, load_toml
 from generator.units import MM_PER_IN
 
 MIN_MARGIN_MM = 10.0
@@ -27,6 +27,7 @@ class Paper:
     height_mm: float
     ruler: str = "mm"
     large: tuple[str, ...] = ()
+    booklet: str = ""  # the booklet page imposed 2-up on this sheet, when it is a print-and-play paper
 
     def landscape(self) -> "Paper":
         """The same sheet turned on its side."""
@@ -57,6 +58,7 @@ class PublishSettings:
     """The publish options (see ``publish.toml`` for what each means)."""
 
     title: str = "Trailwright"
+    documents: tuple[str, ...] = ("tiles", "sheets", "board", "booklet", "manufacturer")
     papers: tuple[str, ...] = ("a4", "letter")
     profile: str = "thegamecrafter-medium-hex"
     margin_mm: float = 10.0
@@ -66,15 +68,17 @@ class PublishSettings:
     mark_width_pt: float = 0.3
     gap_mm: float = 0.5
     cut_lines: bool = False
+    production: bool = True
     footer_mm: float = 12.0
     dpi: int = 300
     board_dpi: int = 200
     board_overlap_mm: float = 15.0
-    booklet_paper: str = "a5"
-    imposition_paper: str = "a4"
+    booklet_paper: str = "auto"
+    imposition_paper: str = "auto"
     score_samples: int = 100000
     seed: int = 1
     play_games: int = 400
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)  # [printer] back_offset_mm: shift of every duplex back page
 
 
 def _packaged(name: str) -> tuple[str, dict]:
@@ -84,7 +88,7 @@ def _packaged(name: str) -> tuple[str, dict]:
 
 _LENGTH = Number(0.001, 2000.0)  # a positive length in the file's unit
 _PAPER = {"title": Text(), "width_mm": _LENGTH, "height_mm": _LENGTH, "ruler": OneOf(("mm", "in")),
-          "large": Names()}
+          "large": Names(), "booklet": Text()}
 _PROFILE = {"title": Text(), "unit": OneOf(("mm", "in")), "trim_width": _LENGTH, "bleed": Number(0.0, 100.0),
             "safe": Number(0.0, 100.0), "pixel_width": Whole(1, 20000), "pixel_height": Whole(1, 20000),
             "dpi": Whole(1, 2400)}
@@ -126,7 +130,25 @@ def load_paper(name: str) -> Paper:
     for other in large:
         if other not in data:
             raise TrailwrightError(f"{where} large: names unknown paper {other!r}", source)
-    return Paper(key, table.get("title", key), table["width_mm"], table["height_mm"], table.get("ruler", "mm"), large)
+    booklet = table.get("booklet", "")
+    if booklet and booklet not in data:
+        raise TrailwrightError(f"{where} booklet: names unknown paper {booklet!r}", source)
+    return Paper(key, table.get("title", key), table["width_mm"], table["height_mm"], table.get("ruler", "mm"), large,
+                 booklet)
+
+
+AUTO = "auto"
+
+
+def booklet_papers(settings: "PublishSettings") -> tuple[Paper, Paper]:
+    """The booklet's page and the sheet it is imposed on: by default the first print-and-play paper and its
+    booklet page (A5 on A4, half-letter on Letter), so the booklet prints at 100%."""
+    sheet = load_paper(settings.papers[0] if settings.imposition_paper == AUTO else settings.imposition_paper)
+    if settings.booklet_paper != AUTO:
+        return load_paper(settings.booklet_paper), sheet
+    if sheet.booklet:
+        return load_paper(sheet.booklet), sheet
+    return Paper(f"half-{sheet.name}", f"half {sheet.title}", sheet.height_mm / 2, sheet.width_mm, sheet.ruler), sheet
 
 
 def profile_names() -> list[str]:
@@ -152,9 +174,31 @@ def load_profile(name: str) -> Profile:
     return profile
 
 
+MAX_BACK_OFFSET_MM = 20.0
+
+
+def back_offset(value, where: str, source: str | None = None) -> tuple[float, float]:
+    """``[x, y]`` in mm, each within ±20 mm, as a tuple; else an error naming ``where``."""
+    if (not isinstance(value, (list, tuple)) or len(value) != 2 or not all(is_number(v) for v in value)
+            or not all(abs(v) <= MAX_BACK_OFFSET_MM for v in value)):
+        raise TrailwrightError(f"{where}: {value!r} must be [x, y] in mm, each from -{MAX_BACK_OFFSET_MM:g} to "
+                               f"{MAX_BACK_OFFSET_MM:g} (back_offset_mm)", source)
+    return (float(value[0]), float(value[1]))
+
+
+def _printer(value, where: str, source: str | None = None) -> dict:
+    """The ``[printer]`` table: ``back_offset_mm = [x, y]``."""
+    return check_table(value, {"back_offset_mm": back_offset}, where, source)
+
+
+SETTINGS.update({"documents": Names(), "production": Flag(), "printer": _printer})
+
+
 def settings_from_dict(data: dict, source: str) -> PublishSettings:
     """Validate a parsed settings table: every key known, every value of the right kind and in range."""
-    return check_settings(replace(PublishSettings(), **check_table(data, SETTINGS, "", source)), source)
+    values = check_table(data, SETTINGS, "", source)
+    values.update(values.pop("printer", {}))  # [printer] back_offset_mm is the field back_offset_mm
+    return check_settings(replace(PublishSettings(), **values), source)
 
 
 def check_settings(settings: PublishSettings, source: str = "settings") -> PublishSettings:
@@ -168,6 +212,8 @@ def check_settings(settings: PublishSettings, source: str = "settings") -> Publi
     if settings.dpi < 150 or settings.board_dpi < 100:
         raise TrailwrightError("dpi must be at least 150 and board_dpi at least 100", source)
     for name in (*settings.papers, settings.booklet_paper, settings.imposition_paper):
+        if name == AUTO and name not in settings.papers:
+            continue
         try:
             load_paper(name)
         except TrailwrightError as err:

@@ -160,17 +160,29 @@ def _bridge_area(side: Side, width: float):
     return unary_union(parts)
 
 
+LABEL_AIR_MM = 0.5  # the least gap between a label and any trail, bridge or decoration
+
+
+def moon_discs() -> tuple[tuple[float, float, float], ...]:
+    """The back's corner moons as discs (x, y, radius) in tile units."""
+    return tuple((x, y, 0.045) for x, y in hexagon_corners(0.78))
+
+
 @lru_cache(maxsize=1024)
-def _keep_off_wkb(side: Side, width: float) -> bytes:
-    from shapely import to_wkb
+def _keep_off_wkb(side: Side, width: float, air: float, moons: bool) -> bytes:
+    import shapely
+    from shapely.geometry import Point
 
-    return to_wkb(_trail_area(side, width).union(_bridge_area(side, width)).buffer(0.025))
+    area = _trail_area(side, width).union(_bridge_area(side, width))
+    if moons:
+        area = area.union(shapely.union_all([Point(x, y).buffer(r) for x, y, r in moon_discs()]))
+    return shapely.to_wkb(area.buffer(air))
 
 
-def _prepared_keep_off(side: Side, width: float):
+def _prepared_keep_off(side: Side, width: float, air: float, moons: bool):
     import shapely
 
-    area = shapely.from_wkb(_keep_off_wkb(side, width))
+    area = shapely.from_wkb(_keep_off_wkb(side, width, air, moons))
     shapely.prepare(area)
     return area
 
@@ -178,13 +190,13 @@ def _prepared_keep_off(side: Side, width: float):
 _THREAD = threading.local()
 
 
-def _keep_off(side: Side, width: float):
-    """What a label keeps clear of (tile units): trails, stubs and bridges, with a little air; prepared,
+def _keep_off(side: Side, width: float, air: float, moons: bool):
+    """What a label keeps ``air`` clear of (tile units): trails, stubs and bridges, and a back's moons; prepared,
     and this thread's own (see above)."""
     cached = getattr(_THREAD, "keep_off", None)
     if cached is None:
         cached = _THREAD.keep_off = lru_cache(maxsize=256)(_prepared_keep_off)
-    return cached(side, width)
+    return cached(side, width, air, moons)
 
 
 def label_box(x: float, y: float, angle: float, size: float, text: str) -> list[tuple[float, float]]:
@@ -195,7 +207,8 @@ def label_box(x: float, y: float, angle: float, size: float, text: str) -> list[
                                             (-half, 0.075 * size)))]
 
 
-def _first_spot(side: Side, style: Style, text: str, size: float, wide: bool) -> tuple[float, float, float] | None:
+def _first_spot(side: Side, style: Style, text: str, size: float, wide: bool, moons: bool = False
+                ) -> tuple[float, float, float] | None:
     """The first spot (x, y, degrees) in tile units for a label ``size`` tile units tall, or None.
 
     Tried first: near the corners along an edge, hugging the safe zone, the bottom edge first.
@@ -209,14 +222,16 @@ def _first_spot(side: Side, style: Style, text: str, size: float, wide: bool) ->
     scale = style.tile_width_mm / 2
     length = 0.6 * size * len(text)
     inset = SAFE_ZONE_MM / scale
-    area = _keep_off(side, round(2 * style.trail_width, 6))
+    air = round(max(0.025, LABEL_AIR_MM / scale), 6)
+    area = _keep_off(side, round(2 * style.trail_width, 6), air, moons)
+    reach = 0.48 if not moons else 0.39 - 0.045 - air  # a back's labels start inside its corner moons
     if wide:
         offsets = [0.025 * k for k in range(-24, 25)]
         steps = [0.03 * k for k in range(0, 30)]
     else:
         offsets, steps = None, [0.0]
-    spots, boxes = [], []
-    for step in steps:
+    for step in steps:  # the first clear spot of the nearest step: tried a step at a time, in one batch each
+        centres, angles, boxes = [], [], []
         for d in (3, 0, 2, 4, 1, 5):  # the bottom edge first
             upright = d in (2, 3, 4)
             along = np.array([math.cos(math.radians(60 * d)), math.sin(math.radians(60 * d))])
@@ -225,25 +240,25 @@ def _first_spot(side: Side, style: Style, text: str, size: float, wide: bool) ->
                 along = -along
             base = APOTHEM - inset - (0.0 if upright else size * 0.75) - step
             if offsets is None:
-                tries = [towards * (0.48 - 0.025 * k - length / 2) for towards in (-1, 1) for k in range(12)]
+                tries = [towards * (reach - 0.025 * k - length / 2) for towards in (-1, 1) for k in range(12)]
             else:
                 tries = sorted(offsets, key=lambda o: (-abs(o), o))  # nearer the corners first
-            angle = math.degrees(math.atan2(along[1], along[0]))
             flip = 1 if upright else -1
             corner = np.array([along * sx * length / 2 + normal * sy * size * 0.75 * flip
                                for sx, sy in ((-1, 0.1), (1, 0.1), (1, -1.0), (-1, -1.0))])
-            for offset in tries:
-                centre = normal * base + along * offset
-                spots.append((float(centre[0]), float(centre[1]), angle))
-                boxes.append(centre + corner)
-    boxes = np.array(boxes)
-    inside = boundary_gap(boxes.reshape(-1, 2)).reshape(len(boxes), 4).min(axis=1) >= inset - 1e-9
-    keep = np.flatnonzero(inside)
-    if not len(keep):
-        return None
-    hits = shapely.intersects(area, shapely.polygons(boxes[keep]))
-    clear = keep[~hits]
-    return spots[clear[0]] if len(clear) else None
+            here = normal * base + np.array(tries)[:, None] * along  # every try on this edge at once
+            centres.append(here)
+            angles += [math.degrees(math.atan2(along[1], along[0]))] * len(tries)
+            boxes.append(here[:, None, :] + corner[None, :, :])
+        centres, boxes = np.concatenate(centres), np.concatenate(boxes)
+        inside = boundary_gap(boxes.reshape(-1, 2)).reshape(len(boxes), 4).min(axis=1) >= inset - 1e-9
+        keep = np.flatnonzero(inside)
+        if not len(keep):
+            continue
+        clear = keep[~shapely.intersects(area, shapely.polygons(boxes[keep]))]
+        if len(clear):
+            return (float(centres[clear[0], 0]), float(centres[clear[0], 1]), angles[clear[0]])
+    return None
 
 
 def label_texts(tile_id: str, face: str) -> tuple[str, str]:
@@ -254,7 +269,7 @@ def label_texts(tile_id: str, face: str) -> tuple[str, str]:
 MIN_LABEL_PT = 4.0  # labels shrink in half-point steps down to this before a side is refused
 
 
-def _label_spot(side: Side, style: Style, text: str) -> tuple[float, float, float, float] | None:
+def _label_spot(side: Side, style: Style, text: str, moons: bool = False) -> tuple[float, float, float, float] | None:
     """Where a label fits (x, y, degrees, font size in pt), in tile units: inside the safe zone, clear of the art.
 
     The style's size near a corner first (as always), then anywhere along or inside an edge, then
@@ -267,7 +282,7 @@ def _label_spot(side: Side, style: Style, text: str) -> tuple[float, float, floa
     for i, pt in enumerate(sizes):
         size = pt * MM_PER_PT / scale
         for wide in ((False, True) if i == 0 else (True,)):
-            spot = _first_spot(side, style, text, size, wide)
+            spot = _first_spot(side, style, text, size, wide, moons)
             if spot is not None:
                 return (*spot, pt)
     return None
@@ -283,11 +298,10 @@ def _label(spot: tuple[float, float, float, float], style: Style, text: str, sca
 
 def _back_marks(style: Style, scale: float) -> str:
     """A small moon in each corner of a back, so a back reads at a glance in any rotation."""
-    r = 0.045 * scale
     out = []
-    for k in range(6):
+    for k, (x, y, radius) in enumerate(moon_discs()):
         a = math.radians(60 * k)
-        cx, cy = 0.78 * scale * math.cos(a), 0.78 * scale * math.sin(a)
+        cx, cy, r = x * scale, y * scale, radius * scale
         out.append(f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r)}"/>')
         bx, by = cx + 0.45 * r * math.cos(a + 2.2), cy + 0.45 * r * math.sin(a + 2.2)
         out.append(f'<circle cx="{num(bx)}" cy="{num(by)}" '
@@ -359,7 +373,7 @@ def render_side(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.0, l
     spot = None
     if show_label:  # "120 front", or "120F" where the long form has no room
         for text in label_texts(tile.id, face):
-            spot = _label_spot(side, style, text)
+            spot = _label_spot(side, style, text, moons=face == "back" and style.tile_back_mark)
             if spot is not None:
                 break
     if show_label and spot is None:
