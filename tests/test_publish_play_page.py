@@ -43,7 +43,7 @@ def test_the_designer_page_shows_the_play_figures_and_the_histogram():
     text, images, pages = _designer_page(replace(standin_sources(), play=figures()))
     assert pages == 8  # the play figures fit the eight pages an A4 sheet pair folds to
     assert "400 simulated games of 3 “explorer” players (seed 1, fast engine)" in text
-    assert "median (tenth–ninetieth percentile) 9 (7–12)" in text
+    assert "median rounds to win (tenth–ninetieth pct) 9 (7–12)" in text
     assert "games unfinished at the cap 0.2%" in text and "turns spent trapped 1.3%" in text
     [picture] = [im for im in images if im["width"] < 300]  # the histogram, not the board
     width_mm = (picture["x1"] - picture["x0"]) * 25.4 / 72
