@@ -9,6 +9,19 @@ TW     := $(VENV)/bin/trailwright
 SEED   ?= 1
 TIME   ?= 60
 TILESET ?= output/tileset.json
+# make print options, each passed on only when set: BOARD=name|file STYLE=file PAPER=a4|letter (one paper)
+# TITLE="Game name" SETTINGS=file ONLY=sheets,booklet SKIP=manufacturer
+BOARD   ?=
+STYLE   ?=
+PAPER   ?=
+TITLE   ?=
+SETTINGS ?=
+ONLY    ?=
+SKIP    ?=
+BOARD_ARG := $(if $(BOARD),--board "$(BOARD)")
+PUBLISH_ARGS := $(BOARD_ARG) $(if $(STYLE),--style "$(STYLE)") $(if $(PAPER),--paper "$(PAPER)") \
+	$(if $(TITLE),--title "$(TITLE)") $(if $(SETTINGS),--settings "$(SETTINGS)") $(if $(ONLY),--only "$(ONLY)") \
+	$(if $(SKIP),--skip "$(SKIP)")
 
 .PHONY: install sysdeps test test-fast bench optimize render print clean distclean
 
@@ -44,21 +57,21 @@ bench: $(STAMP)
 	$(PY) -m benchmarks
 
 optimize: $(STAMP)
-	$(TW) optimize --time $(TIME) --seed $(SEED) --out $(TILESET)
+	$(TW) optimize $(BOARD_ARG) --time $(TIME) --seed $(SEED) --out $(TILESET)
 
 render: $(STAMP)
 	$(TW) render $(TILESET) --out output/tiles
 
-# make print [TILESET=path] [SEED=1] [TIME=60]: optimize a tile set unless one exists (or is named),
+# make print [TILESET=path] [SEED=1] [TIME=60] [BOARD= STYLE= PAPER= TITLE= SETTINGS= ONLY= SKIP=]: optimize a tile set unless one exists (or is named),
 # then render and publish the whole kit into output/ and list where each file is.
 print: $(STAMP)
 	@if [ ! -f "$(TILESET)" ]; then \
 	  if [ "$(TILESET)" != "output/tileset.json" ]; then echo "make print: no tile set at $(TILESET)" >&2; exit 2; fi; \
 	  echo "make print: optimizing a tile set ($(TIME) s, seed $(SEED)) into output/tileset.json"; \
-	  $(TW) optimize --time $(TIME) --seed $(SEED) --out output/tileset.json || exit $$?; \
+	  $(TW) optimize $(BOARD_ARG) --time $(TIME) --seed $(SEED) --out output/tileset.json || exit $$?; \
 	fi
-	$(TW) render $(TILESET) --out output/tiles
-	$(TW) publish $(TILESET) --out output
+	$(TW) render $(TILESET) $(BOARD_ARG) $(if $(STYLE),--style "$(STYLE)") --out output/tiles
+	$(TW) publish $(TILESET) $(PUBLISH_ARGS) --out output
 
 clean:
 	rm -rf output/* .pytest_cache

@@ -47,13 +47,16 @@ def test_an_unknown_paper_is_one_line_and_exit_2(tmp_path, capsys, standin):
     assert not (tmp_path / "out").exists()
 
 
-def test_a_tile_too_large_for_the_paper_writes_nothing(tmp_path, capsys, standin):
+def test_a_tile_too_large_for_the_paper_is_skipped_with_a_warning_and_the_rest_made(tmp_path, capsys, standin):
     settings = tmp_path / "huge-margins.toml"
-    settings.write_text("margin_mm = 80.0\npapers = [\"a4\"]\n")
-    status, _, err = run(capsys, "--out", str(tmp_path / "out"), "--settings", str(settings))
-    assert status == 2
-    assert err.strip().count("\n") == 0 and "does not fit" in err and "A4" in err
-    assert not (tmp_path / "out").exists()
+    settings.write_text("margin_mm = 80.0\npapers = [\"a4\"]\ndocuments = [\"sheets\", \"manufacturer\"]\n")
+    status, text, err = run(capsys, "--out", str(tmp_path / "out"), "--settings", str(settings))
+    assert status == 0, err
+    for kind in ("duplex", "foldover"):
+        assert f"skipped print/tiles-a4-{kind}.pdf" in err and f"not made: skipped print/tiles-a4-{kind}.pdf" in text
+        assert not (tmp_path / "out" / "print" / f"tiles-a4-{kind}.pdf").exists()
+    assert "does not fit" in err and "A4" in err
+    assert (tmp_path / "out" / "manufacturer" / "thegamecrafter-medium-hex.zip").is_file()
 
 
 def test_a_missing_template_folder_is_named(tmp_path, capsys, standin):

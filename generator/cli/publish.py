@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 from generator.cli.options import HelpFormatter, add_board_option, positive_int
@@ -15,6 +16,27 @@ def default_templates() -> Path:
     """``./templates`` when the current folder has the booklet's templates, else the checkout's."""
     here = Path("templates")
     return here if (here / "booklet.xml.j2").is_file() else SOURCE_TEMPLATES
+
+
+def name_list(text: str) -> tuple[str, ...]:
+    """An argparse type for ``a,b,c``: names, none empty."""
+    names = tuple(n.strip() for n in text.split(","))
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of names")
+    return names
+
+
+def chosen_documents(settings_documents, only, skip) -> tuple[str, ...]:
+    """The settings' documents, or ``--only``'s, without ``--skip``'s."""
+    from generator.errors import TrailwrightError
+    from generator.publish.kit import select_documents
+
+    base = select_documents(only if only else settings_documents)
+    select_documents(skip or base)  # a misspelt --skip is an error, not a no-op
+    names = tuple(n for n in base if n not in skip)
+    if not names:
+        raise TrailwrightError("--skip leaves no documents to make")
+    return names
 
 
 def register(sub) -> None:
@@ -40,6 +62,10 @@ def register(sub) -> None:
     p.add_argument("--profile", metavar="NAME", default=None, help="manufacturer profile (default: from settings)")
     p.add_argument("--cut-lines", action="store_true", help="draw the hexagonal cut line over the art")
     p.add_argument("--title", default=None, help="the game's name (default: from settings)")
+    p.add_argument("--only", type=name_list, metavar="A,B", default=None,
+                   help="make only these documents, e.g. sheets,booklet (an unknown name lists the known ones; "
+                        "default: the settings' documents)")
+    p.add_argument("--skip", type=name_list, metavar="A,B", default=(), help="leave these documents out")
     p.add_argument("--workers", type=positive_int, default=min(4, os.cpu_count() or 1),
                    help="threads that build documents at once (the bytes do not depend on it)")
     p.set_defaults(run=run)
@@ -67,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         overrides["cut_lines"] = True
     if args.title:
         overrides["title"] = args.title
+    overrides["documents"] = chosen_documents(settings.documents, args.only, args.skip)
     settings = check_settings(replace(settings, **overrides), "command line")
     templates = Path(args.templates) if args.templates else default_templates()
     args.templates = str(templates)
@@ -76,12 +103,20 @@ def run(args: argparse.Namespace) -> int:
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
     sources = make_sources(args, tileset, board, settings)
+    warnings: list[str] = []
+
+    def warn(message: str) -> None:
+        warnings.append(message)
+        print(f"publish: warning: {message}", file=sys.stderr, flush=True)
+
     files = publish_kit(sources, settings, progress=lambda what: print(f"publish: {what} ...", flush=True),
-                        workers=args.workers)
+                        workers=args.workers, warn=warn)
     out = Path(args.out)
     for name in sorted(files):  # everything was made in memory first: a failure above wrote nothing
         write_atomic(out / name, files[name])
     print_listing(out, files)
+    for message in warnings:
+        print(f"  not made: {message}")
     return 0
 
 

@@ -11,7 +11,8 @@ Everything returns data (plans, PDF bytes, ``{path: bytes}``); only the CLI writ
 - ``boardsheets``   the board on one large sheet, or tiled over small ones
 - ``booklet``       the rules from jinja2 templates; ``impose`` lays it out for saddle stitching
 - ``manufacturer``  per-face PNG and vector PDF, die line, manifest, zip
-- ``kit``           all of the above as ``{relative path: bytes}``
+- ``kit``           the named documents (``DOCUMENTS``: sheets, board, booklet, manufacturer), each a builder
+                    returning ``{relative path: bytes}``; ``publish_kit`` makes the chosen ones
 """
 
 from generator.publish.kit import Figures, Sources, figures_from_score, layout_sources, publish_kit

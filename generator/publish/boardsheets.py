@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from generator.errors import TrailwrightError
 from generator.publish.art import px, render_pixels
-from generator.publish.layout import Area, printable_area
+from generator.publish.layout import Area, DoesNotFit, printable_area
 from generator.publish.pdf import INK, MARK, SOFT, DocInfo, footer, new_canvas, pt
 from generator.publish.placement import PackedImage, Placement, place_images
 from generator.publish.settings import Paper, PublishSettings, load_paper
@@ -121,7 +121,7 @@ def plan_tiling(art: BoardArt, paper: Paper, settings: PublishSettings) -> Tilin
         if best is None or cols * rows < best.columns * best.rows:
             best = tiling
     if best is None:
-        raise TrailwrightError(f"board_overlap_mm = {ov:g} leaves no room on {paper.title}")
+        raise DoesNotFit(f"board_overlap_mm = {ov:g} leaves no room on {paper.title}")
     return best
 
 

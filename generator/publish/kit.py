@@ -11,19 +11,21 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from functools import partial
 from typing import Callable
 
 from generator import __version__
 from generator.board import Board
+from generator.errors import TrailwrightError
 from generator.model import FACES, TileSet, dumps_tileset
 from generator.publish import booklet as bk
 from generator.publish.art import ArtCache, SideArt, px, render_pixels
 from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled_pdf, svg_size_mm
 from generator.publish.impose import impose_booklet
-from generator.publish.layout import TileMarks, plan_duplex, plan_foldover
+from generator.publish.layout import DoesNotFit, TileMarks, plan_duplex, plan_foldover
 from generator.publish.manufacturer import ArtForWidth, manufacturer_files, profile_art, zip_bytes
 from generator.publish.pdf import DocInfo
-from generator.publish.settings import PublishSettings, load_paper, load_profile
+from generator.publish.settings import Profile, PublishSettings, load_paper, load_profile
 from generator.publish.sheets import sheets_pdf
 
 THUMB_DPI = 200
@@ -142,13 +144,126 @@ def make_booklet(src: Sources, settings: PublishSettings, art: ArtCache, board_s
     return reading, imposed
 
 
+Builder = Callable[["Kit"], dict[str, bytes]]
+
+
+@dataclass(frozen=True)
+class Kit:
+    """What every document builder is given: the sources, the settings and the art they share."""
+
+    src: Sources
+    settings: PublishSettings
+    profile: Profile
+    art: ArtCache  # the tile sheets' and the booklet's pixels
+    maker_art: ArtCache  # the manufacturer's pixels (``art`` itself when the sizes agree)
+    provenance: str
+    map: Callable  # ``map`` or an executor's, for a document's independent parts
+    warn: Callable[[str], None]
+
+    @property
+    def made_with(self) -> str:
+        """What made the files."""
+        return f"trailwright {__version__}"
+
+    def info(self, title: str) -> DocInfo:
+        """A PDF's title, with the kit's provenance as its subject."""
+        return DocInfo(f"{self.settings.title}: {title}", self.provenance, self.made_with)
+
+    def each(self, parts: dict[str, Callable[[], dict[str, bytes]]]) -> dict[str, bytes]:
+        """Every part's files; a part that does not fit its paper is skipped with a warning naming it."""
+
+        def attempt(label: str) -> dict[str, bytes]:
+            try:
+                return parts[label]()
+            except DoesNotFit as err:
+                self.warn(f"skipped {label}: {err}")
+                return {}
+
+        files: dict[str, bytes] = {}
+        for made in self.map(attempt, list(parts)):
+            files.update(made)
+        return files
+
+
+def build_sheets(kit: Kit) -> dict[str, bytes]:
+    """Duplex and fold-over tile sheets on every print-and-play paper."""
+    marks = TileMarks.of(kit.src.tile_width_mm, kit.settings)
+    n = len(kit.src.tileset)
+
+    def sheets(name: str, kind: str, planner) -> dict[str, bytes]:
+        paper = load_paper(name)
+        plan = planner(n, paper, marks, kit.settings)
+        info = kit.info(f"tiles, {paper.title} {kind}")
+        return {f"print/tiles-{name}-{kind}.pdf": sheets_pdf(plan, kit.src.tileset, kit.art, kit.settings, info)}
+
+    return kit.each({f"print/tiles-{name}-{kind}.pdf": partial(sheets, name, kind, planner)
+                     for name in kit.settings.papers
+                     for kind, planner in (("duplex", plan_duplex), ("foldover", plan_foldover))})
+
+
+def build_board(kit: Kit) -> dict[str, bytes]:
+    """The board on one large sheet and tiled over small ones, for every print-and-play paper."""
+    board_art = BoardArt.of(kit.src.board_svg, kit.settings.board_dpi)
+    info = kit.info("the board")
+
+    def large(name: str) -> dict[str, bytes]:
+        sheet, pdf = board_large_pdf(board_art, load_paper(name), kit.settings, info)
+        return {f"print/board-{sheet.name}.pdf": pdf}
+
+    def tiled(name: str) -> dict[str, bytes]:
+        return {f"print/board-{name}-tiled.pdf": board_tiled_pdf(board_art, load_paper(name), kit.settings, info)[1]}
+
+    parts = {}
+    for name in kit.settings.papers:
+        parts[f"the board on a large sheet for {name}"] = partial(large, name)
+        parts[f"print/board-{name}-tiled.pdf"] = partial(tiled, name)
+    return kit.each(parts)
+
+
+def build_booklet(kit: Kit) -> dict[str, bytes]:
+    """The rules in reading order and imposed for saddle stitching."""
+    reading, imposed = make_booklet(kit.src, kit.settings, kit.art, kit.src.board_svg)
+    return {"print/rules.pdf": reading, "print/rules-booklet.pdf": imposed}
+
+
+def build_manufacturer(kit: Kit) -> dict[str, bytes]:
+    """Per-face art for the manufacturer profile, its die line and manifest, and the lot zipped."""
+    made = manufacturer_files(kit.src.tileset, kit.maker_art, kit.profile, kit.provenance, kit.map)
+    files = {f"manufacturer/{kit.profile.name}/{name}": data for name, data in made.items()}
+    files[f"manufacturer/{kit.profile.name}.zip"] = zip_bytes(made, kit.profile.name)
+    return files
+
+
+# The documents ``publish`` can make, by name (``--only``, ``--skip`` and the ``documents`` setting name them).
+DOCUMENTS: dict[str, Builder] = {
+    "sheets": build_sheets,
+    "board": build_board,
+    "booklet": build_booklet,
+    "manufacturer": build_manufacturer,
+}
+NEEDS_ART = {"sheets", "booklet"}  # documents drawn from the sheets' pixels
+
+
+def select_documents(names, documents: dict[str, Builder] = DOCUMENTS) -> tuple[str, ...]:
+    """The named documents in registry order; an unknown name is an error listing the known ones."""
+    unknown = sorted(set(names) - set(documents))
+    if unknown:
+        raise TrailwrightError(f"unknown document {unknown[0]!r} (known: {', '.join(documents)})")
+    if not names:
+        raise TrailwrightError(f"no documents chosen (known: {', '.join(documents)})")
+    return tuple(name for name in documents if name in set(names))
+
+
 def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str], None] = lambda s: None,
-                workers: int = 1) -> dict[str, bytes]:
-    """Every file of the kit, by path relative to the output folder (documents built on ``workers`` threads;
-    the bytes do not depend on how many)."""
-    prov = provenance(src, settings)
-    made_with = f"trailwright {__version__}"
-    markup = booklet_markup(src, settings)
+                workers: int = 1, warn: Callable[[str], None] = lambda s: None,
+                documents: dict[str, Builder] = DOCUMENTS) -> dict[str, bytes]:
+    """The files of every document ``settings.documents`` names, by path relative to the output folder.
+
+    Documents are built on ``workers`` threads (the bytes do not depend on how many); one that cannot
+    fit its paper is skipped with a ``warn`` naming it, and the rest are made."""
+    chosen = select_documents(settings.documents, documents)
+    if "booklet" in chosen:
+        booklet_markup(src, settings)  # template errors come before any drawing
     profile = load_profile(settings.profile)
     side_art = src.art_for_width(src.tile_width_mm)
     art = ArtCache.covering(side_art, src.tile_width_mm, settings.dpi, settings.bleed_mm)
@@ -157,48 +272,20 @@ def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str
     fw, fh = maker_art.frame_mm
     if same and fw >= art.frame_mm[0] - 1e-6 and fh >= art.frame_mm[1] - 1e-6:
         art = maker_art  # one rendering per side serves the sheets, the booklet and the manufacturer
-    marks = TileMarks.of(src.tile_width_mm, settings)
-    n = len(src.tileset)
-    plans = {(name, kind): planner(n, load_paper(name), marks, settings)  # a tile too big fails here, early
-             for name in settings.papers for kind, planner in (("duplex", plan_duplex), ("foldover", plan_foldover))}
     sides = [(tile, face) for tile in src.tileset for face in FACES]
-
-    def sheets(name: str, kind: str) -> bytes:
-        paper = load_paper(name)
-        info = DocInfo(f"{settings.title}: tiles, {paper.title} {kind}", prov, made_with)
-        return sheets_pdf(plans[name, kind], src.tileset, art, settings, info)
-
-    def boards(name: str, board_art: BoardArt) -> dict[str, bytes]:
-        paper = load_paper(name)
-        info = DocInfo(f"{settings.title}: the board", prov, made_with)
-        sheet, large = board_large_pdf(board_art, paper, settings, info)
-        _, tiled = board_tiled_pdf(board_art, paper, settings, info)
-        return {f"print/board-{sheet.name}.pdf": large, f"print/board-{name}-tiled.pdf": tiled}
-
-    def booklet() -> dict[str, bytes]:
-        reading, imposed = make_booklet(src, settings, art, src.board_svg, markup)
-        return {"print/rules.pdf": reading, "print/rules-booklet.pdf": imposed}
-
-    def maker(mapper) -> dict[str, bytes]:
-        made = manufacturer_files(src.tileset, maker_art, profile, prov, mapper)
-        files = {f"manufacturer/{profile.name}/{name}": data for name, data in made.items()}
-        files[f"manufacturer/{profile.name}.zip"] = zip_bytes(made, profile.name)
-        return files
-
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        progress(f"drawing {len(sides)} tile sides and the board")
-        board_job = pool.submit(BoardArt.of, src.board_svg, settings.board_dpi)
-        list(pool.map(lambda side: art.packed(*side), sides))
-        if maker_art is not art:
-            list(pool.map(lambda side: maker_art.pixels(*side), sides))
-        board_art = board_job.result()
-        progress("laying out the tile sheets, the board, the rules booklet and the manufacturer files")
-        files = maker(pool.map)  # the faces are encoded on every worker, before the documents queue up
-        jobs = [pool.submit(lambda k=key: {f"print/tiles-{k[0]}-{k[1]}.pdf": sheets(*k)}) for key in plans]
-        jobs += [pool.submit(boards, name, board_art) for name in settings.papers]
-        jobs += [pool.submit(booklet)]
-        for job in jobs:
-            files.update(job.result())
+    files: dict[str, bytes] = {}
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool, \
+            ThreadPoolExecutor(max_workers=max(1, len(chosen))) as outer:
+        kit = Kit(src, settings, profile, art, maker_art, provenance(src, settings), pool.map, warn)
+        if NEEDS_ART & set(chosen):
+            progress(f"drawing {len(sides)} tile sides")
+            list(pool.map(lambda side: art.packed(*side), sides))
+        progress(f"making {', '.join(chosen)}")
+        # each document on its own thread; their parts share the pool, which never waits on anything
+        for made in [outer.submit(documents[name], kit) for name in chosen]:
+            files.update(made.result())
+    if not files:
+        raise TrailwrightError(f"nothing was made: every part of {', '.join(chosen)} was skipped")
     return dict(sorted(files.items()))
 
 

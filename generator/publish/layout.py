@@ -175,11 +175,15 @@ def _centred(centres: tuple[Point, ...], area: Area, fbox: tuple[float, float, f
     return tuple(sorted(((round(x + sx, 4), round(y + sy, 4)) for x, y in centres), key=lambda p: (-p[1], p[0])))
 
 
+class DoesNotFit(TrailwrightError):
+    """A document that cannot fit its paper: publish skips it, names it and makes the rest."""
+
+
 def check_fits(slots: tuple[Point, ...], paper: Paper, marks: TileMarks, what: str) -> None:
     """An error naming the paper when not even one tile fits."""
     if not slots:
         x0, y0, x1, y1 = footprint_box(marks)
-        raise TrailwrightError(
+        raise DoesNotFit(
             f"a {marks.width:g} mm tile with its bleed and crop marks ({x1 - x0:.1f} × {y1 - y0:.1f} mm) "
             f"does not fit {what} on {paper.title} inside the margins"
         )

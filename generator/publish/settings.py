@@ -58,6 +58,7 @@ class PublishSettings:
     """The publish options (see ``publish.toml`` for what each means)."""
 
     title: str = "Trailwright"
+    documents: tuple[str, ...] = ("sheets", "board", "booklet", "manufacturer")
     papers: tuple[str, ...] = ("a4", "letter")
     profile: str = "thegamecrafter-medium-hex"
     margin_mm: float = 10.0
