@@ -45,8 +45,9 @@ def register(sub) -> None:
         "publish",
         help="lay out the print-and-play kit, the rules booklet and manufacturer files",
         description="Render a tile set and its board and publish everything into OUT: print/ (duplex and "
-                    "fold-over tile sheets, the board, the rules) and manufacturer/ (per-face art, die line, "
-                    "manifest, zip).",
+                    "fold-over tile sheets, the board, the rules), manufacturer/ (per-face art, die line, "
+                    "manifest, zip), tabletop/ (a Tabletop Simulator saved object) and play/ (a browser play "
+                    "table).",
         formatter_class=HelpFormatter,
     )
     p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
@@ -66,6 +67,9 @@ def register(sub) -> None:
                    help="make only these documents, e.g. sheets,booklet (an unknown name lists the known ones; "
                         "default: the settings' documents)")
     p.add_argument("--skip", type=name_list, metavar="A,B", default=(), help="leave these documents out")
+    p.add_argument("--asset-url", metavar="URL", default=None,
+                   help="where Tabletop Simulator loads tabletop/ from when you host it, e.g. "
+                        "https://example.org/game/tabletop/ (default: file:// addresses of OUT/tabletop/)")
     p.add_argument("--workers", type=positive_int, default=min(4, os.cpu_count() or 1),
                    help="threads that build documents at once (the bytes do not depend on it)")
     p.set_defaults(run=run)
@@ -102,7 +106,10 @@ def run(args: argparse.Namespace) -> int:
     board = load_board(args.board)
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
-    sources = make_sources(args, tileset, board, settings)
+    from generator.table.tabletop import check_asset_base
+
+    asset_url = check_asset_base(args.asset_url or (Path(args.out) / "tabletop").resolve().as_uri())
+    sources = replace(make_sources(args, tileset, board, settings), asset_url=asset_url)
     warnings: list[str] = []
 
     def warn(message: str) -> None:
@@ -148,7 +155,7 @@ def print_listing(out: Path, files: dict[str, bytes]) -> None:
     for name in sorted(n for n in files if n.startswith("print/")):
         note = next((v for k, v in notes.items() if k in name), "the board on one large sheet")
         print(f"  {out / name}  ({note})")
-    folders = sorted({n.rsplit("/", 1)[0] for n in files if n.count("/") >= 2})
+    folders = sorted({n.rsplit("/", 1)[0] for n in files if n.startswith("manufacturer/") and n.count("/") >= 2})
     for folder in folders:
         inside = [n for n in files if n.startswith(folder + "/")]
         faces = [n for n in inside if n.rsplit("/", 1)[1].startswith("tile-")]
@@ -157,3 +164,7 @@ def print_listing(out: Path, files: dict[str, bytes]) -> None:
         print(f"  {out / folder}/  ({pngs} PNG and {pdfs} vector PDF faces, dieline.pdf, manifest.csv)")
     for name in sorted(n for n in files if n.startswith("manufacturer/") and n.endswith(".zip")):
         print(f"  {out / name}  (the manufacturer folder, zipped)")
+    for name in sorted(n for n in files if n.startswith("tabletop/") and n.endswith(".json")):
+        print(f"  {out / name}  (a Tabletop Simulator saved object: {out / 'tabletop' / 'README.txt'} says how to load it)")
+    if "play/index.html" in files:
+        print(f"  {out / 'play' / 'index.html'}  (the play table: open it in a browser; ?seed=N shares a maze)")

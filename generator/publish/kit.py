@@ -63,6 +63,8 @@ class Sources:
     figures: Figures
     source: str
     templates: Path
+    style: object = None  # the layout Style the art was drawn in (None: the built-in style at tile_width_mm)
+    asset_url: str = ""  # where Tabletop Simulator loads tabletop/ from (the CLI: file:// of --out, or --asset-url)
 
 
 def provenance(src: Sources, settings: PublishSettings) -> str:
@@ -234,12 +236,46 @@ def build_manufacturer(kit: Kit) -> dict[str, bytes]:
     return files
 
 
+def table_art(kit: Kit):
+    """What the virtual tables are drawn from: the kit's own side art and board, in its style."""
+    from dataclasses import replace
+
+    from generator.render.style import load_style
+    from generator.table import TableArt
+
+    src = kit.src
+    style = src.style or load_style(None)
+    if abs(style.tile_width_mm - src.tile_width_mm) > 1e-9:
+        style = replace(style, tile_width_mm=src.tile_width_mm)
+    return TableArt(src.tileset, src.board, style, src.art_for_width(src.tile_width_mm), src.board_svg,
+                    kit.settings.title, kit.provenance)
+
+
+def build_tabletop(kit: Kit) -> dict[str, bytes]:
+    """A Tabletop Simulator saved object with its images and a README (``tabletop/``)."""
+    from generator.table import tabletop_files
+
+    if not kit.src.asset_url:
+        kit.warn("skipped tabletop: no URL for its images (publish from the command line, or give --asset-url)")
+        return {}
+    return tabletop_files(table_art(kit), kit.src.asset_url)
+
+
+def build_play(kit: Kit) -> dict[str, bytes]:
+    """The browser play table, one self-contained page (``play/index.html``), shuffled by the settings' seed."""
+    from generator.table import play_files
+
+    return play_files(table_art(kit), kit.settings.seed)
+
+
 # The documents ``publish`` can make, by name (``--only``, ``--skip`` and the ``documents`` setting name them).
 DOCUMENTS: dict[str, Builder] = {
     "sheets": build_sheets,
     "board": build_board,
     "booklet": build_booklet,
     "manufacturer": build_manufacturer,
+    "tabletop": build_tabletop,
+    "play": build_play,
 }
 NEEDS_ART = {"sheets", "booklet"}  # documents drawn from the sheets' pixels
 
@@ -300,4 +336,4 @@ def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, sour
         return layout_art(style if width_mm == style.tile_width_mm else replace(style, tile_width_mm=width_mm))
 
     return Sources(tileset, board, art_for_width, style.tile_width_mm, render_board(board, style), figures, source,
-                   templates)
+                   templates, style)

@@ -139,13 +139,14 @@
     const legend = $("legend");
     legend.textContent = "";
     if (!on) return;
-    data.landmarks.forEach((lm, k) => {
+    data.landmarks.forEach((lm, k) => { // one line per group of joined landmarks, in its trails' colour
+      if (roots.indexOf(roots[k]) !== k) return;
+      const group = data.landmarks.filter((_, j) => roots[j] === roots[k]).map((o) => o.name);
       const item = document.createElement("li");
       const swatch = document.createElement("span");
       swatch.className = "swatch";
       swatch.style.background = data.colours[k % data.colours.length];
-      const joined = data.landmarks.filter((_, j) => j !== k && roots[j] === roots[k]).map((o) => o.name);
-      item.append(swatch, lm.name + (joined.length ? " reaches " + joined.join(", ") : " reaches no other landmark"));
+      item.append(swatch, group.length > 1 ? group.join(", ") + ": joined" : lm.name + ": reaches no other landmark");
       legend.appendChild(item);
     });
   }
@@ -154,7 +155,7 @@
   function placePawns() {
     pawnsLayer.querySelectorAll(".pawn").forEach((p, k) => {
       const a = (k / data.players.length) * 2 * Math.PI;
-      place(p, data.start[0] + data.pawnRadius * 1.6 * Math.cos(a), data.start[1] + data.pawnRadius * 1.6 * Math.sin(a), 0);
+      place(p, data.start[0] + data.pawnRadius * 3.5 * Math.cos(a), data.start[1] + data.pawnRadius * 3.5 * Math.sin(a), 0);
     });
   }
 
