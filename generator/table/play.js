@@ -1,6 +1,6 @@
 /* Trailwright play table: lay tiles from a seeded pile, turn them, move pawns, roll a die.
  * Everything it needs is in the page: the board and the tile art are inline SVG, the data is JSON
- * in <script id="trailwright-data">. No network, no libraries. The pile is the same as Python's
+ * in the script element "trailwright-data". No network, no libraries. The pile is the same as Python's
  * generator.table.pile.draw_pile(n, seed): mulberry32, Fisher-Yates, then a coin and a die per tile. */
 "use strict";
 (function () {
@@ -100,6 +100,12 @@
   }
 
   // --- what each landmark reaches: union-find over (slot, trail) and landmarks -----------------
+  function trailIndex(slot, dir) { // the printed trail of the tile in ``slot`` that leaves through ``dir``
+    const laid = state.laid.get(slot);
+    const printed = ((dir - laid.rot) % 6 + 6) % 6;
+    return data.tiles[laid.tile][laid.face].findIndex((t) => t.includes(printed));
+  }
+
   function reach() {
     const parent = new Map();
     const find = (v) => {
@@ -107,14 +113,9 @@
       while (parent.get(v) !== v) { parent.set(v, parent.get(parent.get(v))); v = parent.get(v); }
       return v;
     };
-    const trailAt = (slot, dir) => {
-      const laid = state.laid.get(slot);
-      const printed = ((dir - laid.rot) % 6 + 6) % 6;
-      return data.tiles[laid.tile][laid.face].findIndex((t) => t.includes(printed));
-    };
     const vertex = (slot, dir) => {
       if (slot < 0) return "L" + (-1 - slot);
-      return state.laid.has(slot) ? "s" + slot + ":" + trailAt(slot, dir) : null;
+      return state.laid.has(slot) ? "s" + slot + ":" + trailIndex(slot, dir) : null;
     };
     for (const [sa, da, sb, db] of data.joins) {
       const a = vertex(sa, da), b = vertex(sb, db);
@@ -136,6 +137,11 @@
         g.querySelectorAll(".sand-fill").forEach((el) => { el.style.fill = colour; });
       });
     }
+    document.querySelectorAll(".connector-reach").forEach((path) => { // the board's printed trails between slots
+      const slot = Number(path.getAttribute("data-slot"));
+      const k = state.laid.has(slot) ? roots.indexOf(find("s" + slot + ":" + trailIndex(slot, Number(path.getAttribute("data-dir"))))) : -1;
+      path.style.stroke = on && k >= 0 ? data.colours[k % data.colours.length] : "";
+    });
     const legend = $("legend");
     legend.textContent = "";
     if (!on) return;

@@ -20,7 +20,8 @@ from importlib import resources
 from generator import __version__
 from generator.board import LandmarkEnd
 from generator.model import FACES
-from generator.render.board import board_layers
+from generator.render.board import board_layers, connector_path
+from generator.render.style import MM_PER_PT
 from generator.render.svg import hexagon_points, num, points
 from generator.table.scene import PLAYERS, TableArt, side_inner
 
@@ -65,17 +66,21 @@ def page_data(table: TableArt, seed: int) -> dict:
 
 def _board_svg(table: TableArt) -> str:
     """The board as printed, with a layer for tiles, a click target on every slot, and the pawns."""
-    frame = table.frame
-    under, over = board_layers(table.board, table.style, frame)
+    frame, style = table.frame, table.style
+    under, over = board_layers(table.board, style, frame)
+    w = 2 * style.trail_width * frame.tile_radius_mm - 2 * style.trail_edge_pt * MM_PER_PT  # a trail's sand
+    reach = "".join(f'<path class="connector-reach" data-slot="{c.a.slot}" data-dir="{c.a.direction}" '
+                    f'd="{connector_path(table.board, frame, i)}" fill="none" stroke="none" stroke-width="{num(w)}"/>'
+                    for i, c in enumerate(table.board.connectors))
     slots = "".join(f'<polygon class="slot" data-slot="{s}" '
                     f'points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"><title>slot {s + 1}</title>'
                     f"</polygon>" for s, h in enumerate(table.board.slots))
-    r = table.style.tile_width_mm * 0.09
+    r = style.tile_width_mm * 0.09
     pawns = "".join(f'<g class="pawn" data-player="{escape(name)}"><title>{escape(name)} explorer</title>'
                     f'<circle r="{num(r)}" fill="{colour}" stroke="#2b2418" stroke-width="{num(r * 0.18)}"/>'
                     f'<circle r="{num(r * 0.38)}" fill="#ffffff" fill-opacity="0.55"/></g>' for name, colour in PLAYERS)
     return (f'<svg id="table" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {num(frame.width_mm)} '
-            f'{num(frame.height_mm)}" role="img" aria-label="the board">{under}<g id="tiles"></g>'
+            f'{num(frame.height_mm)}" role="img" aria-label="the board">{under}<g id="reach">{reach}</g><g id="tiles"></g>'
             f'<g id="slots">{slots}</g>{over}<g id="pawns">{pawns}</g></svg>')
 
 
