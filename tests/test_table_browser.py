@@ -134,6 +134,33 @@ def test_a_new_maze_is_another_seed_and_an_empty_board(browser, page):
     assert [(d["tile"], d["face"], d["rot"]) for d in pile] == [(d.tile, d.face, d.rot) for d in draw_pile(20, seed)]
 
 
+def test_the_reach_highlight_joins_what_the_scorer_joins(browser, page):
+    """With every slot filled and a few tiles turned, the page's joined landmarks are the scorer's graph's."""
+    import networkx as nx
+
+    from generator.scoring.reference import layout_graph, placed_sides
+
+    table = table_art()
+    board, n = table.board, len(table.board.slots)
+    open_page(browser, page, 11)
+    browser.execute_script("const click = (e) => e.dispatchEvent(new MouseEvent('click', {bubbles: true}));"
+                           "document.querySelectorAll('.slot').forEach(click);"
+                           "for (const s of [0, 3, 7, 12, 19]) click(document.querySelector(`.tile[data-slot='${s}']`));")
+    laid = browser.execute_script("return [...document.querySelectorAll('.tile')].map((t) => "
+                                  "[+t.dataset.slot, +t.dataset.tileIndex, t.dataset.face, +t.dataset.rot])")
+    by_slot = {s: (t, f, r) for s, t, f, r in laid}
+    assert sorted(by_slot) == list(range(n))
+    perm, flip, rot = ([by_slot[s][0] for s in range(n)], [by_slot[s][1] == "back" for s in range(n)],
+                       [by_slot[s][2] for s in range(n)])
+    graph = layout_graph(board, placed_sides(table.tileset, perm, flip, rot))
+    names = [lm.name for lm in board.landmarks]
+    groups = browser.execute_script("return window.trailwright.groups()")
+    assert len(set(groups)) < len(groups)  # some landmarks are joined: the comparison below is not vacuous
+    for a, b in board.landmark_pairs():
+        expected = names[a] in graph and names[b] in graph and nx.has_path(graph, names[a], names[b])
+        assert (groups[a] == groups[b]) == expected, (names[a], names[b])
+
+
 def test_pawns_can_be_dragged(browser, page):
     from selenium.webdriver.common.action_chains import ActionChains
 

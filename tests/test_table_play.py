@@ -5,9 +5,11 @@ import re
 from collections import Counter
 from random import Random
 
+import pytest
+
 from generator.table import draw_pile, mulberry32, play_files, play_table_html
 from generator.table.playtable import script_json
-from tests.table_helpers import HOSTILE_IDS, table_art
+from tests.table_helpers import BOARDS, HOSTILE_IDS, table_art
 
 
 def test_the_pile_is_a_shuffle_with_a_coin_and_a_die_per_tile_and_the_seed_fixes_it():
@@ -64,10 +66,13 @@ def test_the_page_is_self_contained_and_the_same_for_the_same_input():
     assert "@import" not in html and "url(" not in html
 
 
-def test_the_board_is_the_printed_board_with_a_target_on_every_slot():
-    table = table_art()
+@pytest.mark.parametrize("board", BOARDS)
+def test_the_board_is_the_printed_board_with_a_target_on_every_slot(board):
+    table = table_art(board=board)
     html = play_table_html(table, 7)
     data = page_data(html)
+    start = next(lm for lm in table.board.landmarks if lm.name in ("Hut", table.board.landmarks[0].name))
+    assert data["start"] == [round(c, 3) for c in table.frame.at(start.hexes[0])]  # the pawns start there
     assert data["slots"] == [[round(x, 3), round(y, 3)] for x, y in table.slot_centres()]
     assert [lm["name"] for lm in data["landmarks"]] == [lm.name for lm in table.board.landmarks]
     assert len(data["joins"]) == len(table.board.joins())

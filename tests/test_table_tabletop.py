@@ -5,6 +5,7 @@ import io
 import json
 import math
 import re
+from functools import lru_cache
 from importlib import resources
 
 import pytest
@@ -14,7 +15,7 @@ from generator.board import neighbour
 from generator.errors import TrailwrightError
 from generator.table import tabletop_files
 from generator.table.tabletop import TILE_UNITS_AT_SCALE_1, check_asset_base, tile_image
-from tests.table_helpers import HOSTILE_IDS, table_art
+from tests.table_helpers import BOARDS, HOSTILE_IDS, table_art
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -23,9 +24,15 @@ HEX_ASPECT = 2 / math.sqrt(3)
 CLEARANCE_MM = 0.5  # the board's slots are this much larger than a tile on every side (render_board's default)
 
 
+@lru_cache(maxsize=4)
+def made(board: str) -> dict:
+    """The TTS folder for a board (other boards' tiles at a lower resolution, for speed)."""
+    return tabletop_files(table_art(board=board), BASE, **({} if board == "classic" else {"tile_dpi": 60}))
+
+
 @pytest.fixture(scope="module")
 def files():
-    return tabletop_files(table_art(), BASE)
+    return made("classic")
 
 
 def saved(files) -> dict:
@@ -114,8 +121,10 @@ def local_to_world(p: dict, t: dict) -> tuple[float, float]:
     return (t["posX"] + x * math.cos(a) + z * math.sin(a), t["posZ"] - x * math.sin(a) + z * math.cos(a))
 
 
-def test_slots_line_up_with_the_board_geometry_and_the_tiles_fit_them(files):
-    table = table_art()
+@pytest.mark.parametrize("board", BOARDS)
+def test_slots_line_up_with_the_board_geometry_and_the_tiles_fit_them(board):
+    table, files = table_art(board=board), made(board)
+    jsonschema.Draft202012Validator(schema()).validate(saved(files))
     board, style = table.board, table.style
     mat = saved(files)["ObjectStates"][0]
     assert mat["Locked"] and mat["Name"] == "Custom_Tile"

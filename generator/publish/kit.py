@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from functools import partial
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from generator import __version__
 from generator.board import Board
@@ -27,6 +27,9 @@ from generator.publish.manufacturer import ArtForWidth, manufacturer_files, prof
 from generator.publish.pdf import DocInfo
 from generator.publish.settings import Profile, PublishSettings, load_paper, load_profile
 from generator.publish.sheets import sheets_pdf
+
+if TYPE_CHECKING:
+    from generator.render.style import Style
 
 THUMB_DPI = 200
 THUMB_WIDTH_MM = 32.0  # the largest a thumbnail is drawn in the booklet
@@ -63,7 +66,7 @@ class Sources:
     figures: Figures
     source: str
     templates: Path
-    style: object = None  # the layout Style the art was drawn in (None: the built-in style at tile_width_mm)
+    style: "Style | None" = None  # the layout style the art was drawn in (None: the built-in one at tile_width_mm)
     asset_url: str = ""  # where Tabletop Simulator loads tabletop/ from (the CLI: file:// of --out, or --asset-url)
 
 

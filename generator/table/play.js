@@ -200,5 +200,9 @@
   $("highlight").addEventListener("change", update);
 
   start(seedFromUrl());
-  window.trailwright = { drawPile: drawPile, state: () => state };
+  window.trailwright = { // for tests and the curious: the pile, the state, and which landmarks are joined
+    drawPile: drawPile,
+    state: () => state,
+    groups: () => { const find = reach(); const roots = data.landmarks.map((_, k) => find("L" + k)); return roots.map((r) => roots.indexOf(r)); },
+  };
 })();

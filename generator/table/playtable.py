@@ -23,6 +23,7 @@ from generator.model import FACES
 from generator.render.board import board_layers, connector_path
 from generator.render.style import MM_PER_PT
 from generator.render.svg import hexagon_points, num, points
+from generator.table.pile import MASK
 from generator.table.scene import PLAYERS, TableArt, side_inner
 
 FOLDER = "play"
@@ -48,9 +49,8 @@ def page_data(table: TableArt, seed: int) -> dict:
         else:
             joins.append([j.a.slot, j.a.direction, j.b.slot, j.b.direction])
     frame = table.frame
-    hut = table.landmark_centres("Hut") or table.slot_centres()[:1]
     return {
-        "seed": seed,
+        "seed": seed & MASK,  # the page's seeds are unsigned 32-bit, as draw_pile reads them
         "tiles": [{"id": t.id, **{f: [list(trail) for trail in t.face(f).trails] for f in FACES}}
                   for t in table.tileset],
         "slots": [[round(x, 3), round(y, 3)] for x, y in table.slot_centres()],
@@ -59,7 +59,7 @@ def page_data(table: TableArt, seed: int) -> dict:
         "colours": list(style.preview_highlight),
         "sand": style.trail_fill,
         "players": [name for name, _ in PLAYERS],
-        "start": [round(c, 3) for c in hut[0]],
+        "start": [round(c, 3) for c in table.start()],
         "pawnRadius": round(style.tile_width_mm * 0.09, 3),
     }
 

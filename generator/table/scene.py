@@ -51,10 +51,12 @@ class TableArt:
         frame = self.frame
         return [frame.at(h) for h in self.board.slots]
 
-    def landmark_centres(self, name: str) -> list[tuple[float, float]]:
-        """The centres of the named landmark's hexes in board mm (empty when there is none)."""
+    def start(self) -> tuple[float, float]:
+        """Where the pawns start in board mm: the Hut, as the booklet says; else the first landmark, else slot 1."""
         frame = self.frame
-        return [frame.at(h) for lm in self.board.landmarks if lm.name == name for h in lm.hexes]
+        hexes = [lm.hexes[0] for lm in self.board.landmarks if lm.name == "Hut"]
+        hexes += [lm.hexes[0] for lm in self.board.landmarks] + [self.board.slots[0]]
+        return frame.at(hexes[0])
 
 
 def stem(index: int, tile_id: str) -> str:

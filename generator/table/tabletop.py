@@ -156,8 +156,7 @@ def saved_object(table: TableArt, asset_base: str, mat: tuple[int, int, float, t
            "Description": "Shuffle (R), then draw one tile for each slot a trail reaches: toss a coin for its face "
                           "and roll the die for its turn, as the rules booklet says.",
            "Locked": False, "ColorDiffuse": _rgb(table.style.board_wall), "ContainedObjects": tiles}
-    hut = table.landmark_centres("Hut") or table.slot_centres()[:1]
-    hx, hz = world(hut[0])
+    hx, hz = world(table.start())
     pawns = [{"Name": "PlayerPawn", "GUID": guid[f"pawn\0{name}"],
               "Transform": transform(hx + 0.35 * math.cos(k * math.pi / 2), TABLE_Y + 0.5,
                                      hz + 0.35 * math.sin(k * math.pi / 2), MAT_ROT_Y),
