@@ -86,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.publish.kit import publish_kit
     from generator.publish.settings import check_settings, load_settings
     from generator.scoring.tables import check_size
+    from generator.table.tabletop import check_asset_base
 
     settings = load_settings(args.settings)
     overrides = {}
@@ -99,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
         overrides["title"] = args.title
     overrides["documents"] = chosen_documents(settings.documents, args.only, args.skip)
     settings = check_settings(replace(settings, **overrides), "command line")
+    asset_url = check_asset_base(args.asset_url or (Path(args.out) / "tabletop").resolve().as_uri())
     templates = Path(args.templates) if args.templates else default_templates()
     args.templates = str(templates)
     if not (templates / "booklet.xml.j2").is_file():
@@ -106,9 +108,6 @@ def run(args: argparse.Namespace) -> int:
     board = load_board(args.board)
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
-    from generator.table.tabletop import check_asset_base
-
-    asset_url = check_asset_base(args.asset_url or (Path(args.out) / "tabletop").resolve().as_uri())
     sources = replace(make_sources(args, tileset, board, settings), asset_url=asset_url)
     warnings: list[str] = []
 
