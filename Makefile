@@ -63,15 +63,18 @@ render: $(STAMP)
 	$(TW) render $(TILESET) --out output/tiles
 
 # make print [TILESET=path] [SEED=1] [TIME=60] [BOARD= STYLE= PAPER= TITLE= SETTINGS= ONLY= SKIP=]: optimize a tile set unless one exists (or is named),
-# then render and publish the whole kit into output/ and list where each file is.
+# then publish the whole kit into output/ (tile SVGs in output/tiles/ included, each side drawn once), list
+# where each file is, and preflight it with trailwright check.
 print: $(STAMP)
 	@if [ ! -f "$(TILESET)" ]; then \
 	  if [ "$(TILESET)" != "output/tileset.json" ]; then echo "make print: no tile set at $(TILESET)" >&2; exit 2; fi; \
 	  echo "make print: optimizing a tile set ($(TIME) s, seed $(SEED)) into output/tileset.json"; \
 	  $(TW) optimize $(BOARD_ARG) --time $(TIME) --seed $(SEED) --out output/tileset.json || exit $$?; \
 	fi
-	$(TW) render $(TILESET) $(BOARD_ARG) $(if $(STYLE),--style "$(STYLE)") --out output/tiles
 	$(TW) publish $(TILESET) $(PUBLISH_ARGS) --out output
+	@if [ "$(TILESET)" != "output/tileset.json" ] && [ -f output/tileset.json ]; then \
+	  echo "make print: note: output/tileset.json is an earlier tile set, not this kit's ($(TILESET)); output/kit.json names the kit's"; fi
+	$(TW) check output/print output/manufacturer $(if $(wildcard output/factory),output/factory)
 
 clean:
 	rm -rf output/* .pytest_cache

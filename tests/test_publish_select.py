@@ -23,7 +23,7 @@ def standin(monkeypatch):
 
 def test_only_the_chosen_documents_are_made():
     files = publish_kit(standin_sources(), replace(load_settings(), documents=("booklet",)))
-    assert sorted(files) == ["print/rules-booklet.pdf", "print/rules.pdf"]
+    assert sorted(files) == ["kit.json", "print/rules-booklet.pdf", "print/rules.pdf"]
 
 
 def test_a_large_tile_skips_the_sheet_it_cannot_fit_and_makes_the_rest():
@@ -32,13 +32,13 @@ def test_a_large_tile_skips_the_sheet_it_cannot_fit_and_makes_the_rest():
     src = replace(standin_sources(), tile_width_mm=95.25)
     settings = replace(load_settings(), papers=("a4",), documents=("sheets",))
     files = publish_kit(src, settings, warn=warnings.append)
-    assert list(files) == ["print/tiles-a4-duplex.pdf"]
+    assert list(files) == ["kit.json", "print/tiles-a4-duplex.pdf"]
     assert len(warnings) == 1
     assert "print/tiles-a4-foldover.pdf" in warnings[0] and "does not fit" in warnings[0] and "A4" in warnings[0]
 
 
 def test_unknown_document_names_list_the_known_ones():
-    with pytest.raises(TrailwrightError, match="unknown document 'sheet'.*sheets, board, booklet, manufacturer"):
+    with pytest.raises(TrailwrightError, match="unknown document 'sheet'.*tiles, sheets, board, booklet, manufacturer, factory"):
         select_documents(["sheet"])
     assert select_documents(["manufacturer", "sheets"]) == ("sheets", "manufacturer")  # registry order
     assert set(load_settings().documents) <= set(DOCUMENTS)

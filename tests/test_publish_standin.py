@@ -5,16 +5,18 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
+from generator.publish.booklet import TEMPLATES
 from generator.board import load_board
 from generator.model import read_tileset
-from generator.publish.kit import Figures, Sources, publish_kit
+from generator.publish.kit import Sources, publish_kit
+from generator.scoring.figures import Figures
 from generator.publish.settings import load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 TILE_MM = 63.5
 
 
-def standin_side(tile, face, bleed_mm=0.0, width_mm=TILE_MM):
+def standin_side(tile, face, bleed_mm=0.0, width_mm=TILE_MM, labels=True):
     """A tinted hexagon grown by the bleed, a spoke per exit and the tile id, per the render contract."""
     w, h, b = width_mm, width_mm * math.sqrt(3) / 2, bleed_mm
     r = w / 2 + 2 * b / math.sqrt(3)
@@ -28,12 +30,13 @@ def standin_side(tile, face, bleed_mm=0.0, width_mm=TILE_MM):
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w + 2 * b}mm" height="{h + 2 * b}mm" '
             f'viewBox="{-w / 2 - b} {-h / 2 - b} {w + 2 * b} {h + 2 * b}">'
             f'<polygon points="{hexagon}" fill="{tint}"/>{spokes}'
-            f'<text x="0" y="{h / 4}" font-size="6" text-anchor="middle">{tile.id} {face}</text></svg>')
+            + (f'<text x="0" y="{h / 4}" font-size="6" text-anchor="middle">{tile.id} {face}</text>' if labels else "")
+            + '</svg>')
 
 
-def standin_art_for_width(width_mm):
+def standin_art_for_width(width_mm, labels=True):
     """Side art at ``width_mm``, as the kit asks for it."""
-    return lambda tile, face, bleed: standin_side(tile, face, bleed, width_mm)
+    return lambda tile, face, bleed: standin_side(tile, face, bleed, width_mm, labels)
 
 
 def standin_board(width_mm=360.0, height_mm=380.0):
@@ -51,7 +54,7 @@ FIGURES = Figures(fitness=10.5, fitness_se=0.01, pairs_joined=0.93, extra_edges=
                   pairs=(("Hut-Well", 0.97), ("Hut-Exit", 0.88), ("Well-Lair", 0.91)))
 
 
-def standin_sources(templates=ROOT / "templates"):
+def standin_sources(templates=TEMPLATES):
     """Sources for the random-20 example on the classic board, drawn by the stand-in."""
     tileset = read_tileset(ROOT / "examples" / "random-20.json")
     return Sources(tileset, load_board("classic"), standin_art_for_width, TILE_MM, standin_board(), FIGURES,

@@ -1,7 +1,7 @@
 """Offset coordinates for flat-topped hexes: odd columns sit half a hex lower.
 
 A hex is ``(q, r)``: column ``q``, row ``r``. These coordinates reproduce the article's
-tables exactly (DESIGN.md, "The classic board").
+tables exactly (README.md, "Boards"; `generator/board/boards/classic.toml` lists the classic board).
 """
 
 from __future__ import annotations

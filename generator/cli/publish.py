@@ -7,15 +7,16 @@ import os
 import sys
 from pathlib import Path
 
+from generator.cli.calibrate import add_back_offset_option
 from generator.cli.options import HelpFormatter, add_board_option, positive_int
-
-SOURCE_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"  # the checkout's own templates
 
 
 def default_templates() -> Path:
-    """``./templates`` when the current folder has the booklet's templates, else the checkout's."""
-    here = Path("templates")
-    return here if (here / "booklet.xml.j2").is_file() else SOURCE_TEMPLATES
+    """The booklet templates shipped in the package; never a folder that happens to be in the current one
+    (``--templates DIR`` names another)."""
+    from generator.publish.booklet import TEMPLATES
+
+    return TEMPLATES
 
 
 def name_list(text: str) -> tuple[str, ...]:
@@ -26,12 +27,12 @@ def name_list(text: str) -> tuple[str, ...]:
     return names
 
 
-def chosen_documents(settings_documents, only, skip) -> tuple[str, ...]:
-    """The settings' documents, or ``--only``'s, without ``--skip``'s."""
+def chosen_documents(settings_documents, only, skip, target: str = "home") -> tuple[str, ...]:
+    """The settings' documents, or ``--only``'s, with ``factory`` for ``--for factory``, without ``--skip``'s."""
     from generator.errors import TrailwrightError
     from generator.publish.kit import select_documents
 
-    base = select_documents(only if only else settings_documents)
+    base = select_documents((*(only or settings_documents), *(("factory",) if target == "factory" else ())))
     select_documents(skip or base)  # a misspelt --skip is an error, not a no-op
     names = tuple(n for n in base if n not in skip)
     if not names:
@@ -56,7 +57,8 @@ def register(sub) -> None:
     p.add_argument("--settings", metavar="FILE", default=None,
                    help="a publish settings TOML (default: generator/publish/publish.toml)")
     p.add_argument("--templates", metavar="DIR", default=None,
-                   help="the rules booklet's templates (default: ./templates, else the checkout's templates/)")
+                   help="a folder of rules booklet templates (default: the package's own, "
+                        "generator/publish/booklet/templates/); they run sandboxed")
     p.add_argument("--out", metavar="DIR", default="output", help="output folder")
     p.add_argument("--paper", action="append", metavar="NAME",
                    help="print-and-play paper, repeatable (default: the settings' papers, a4 and letter)")
@@ -66,10 +68,13 @@ def register(sub) -> None:
     p.add_argument("--only", type=name_list, metavar="A,B", default=None,
                    help="make only these documents, e.g. sheets,booklet (an unknown name lists the known ones; "
                         "default: the settings' documents)")
+    p.add_argument("--for", dest="target", choices=("home", "factory"), default="home",
+                   help="factory: also make output/factory/ (CMYK PDF/X through ghostscript)")
     p.add_argument("--skip", type=name_list, metavar="A,B", default=(), help="leave these documents out")
     p.add_argument("--asset-url", metavar="URL", default=None,
                    help="where Tabletop Simulator loads tabletop/ from when you host it, e.g. "
                         "https://example.org/game/tabletop/ (default: file:// addresses of OUT/tabletop/)")
+    add_back_offset_option(p)
     p.add_argument("--workers", type=positive_int, default=min(4, os.cpu_count() or 1),
                    help="threads that build documents at once (the bytes do not depend on it)")
     p.set_defaults(run=run)
@@ -98,7 +103,9 @@ def run(args: argparse.Namespace) -> int:
         overrides["cut_lines"] = True
     if args.title:
         overrides["title"] = args.title
-    overrides["documents"] = chosen_documents(settings.documents, args.only, args.skip)
+    if args.back_offset is not None:
+        overrides["back_offset_mm"] = args.back_offset
+    overrides["documents"] = chosen_documents(settings.documents, args.only, args.skip, args.target)
     settings = check_settings(replace(settings, **overrides), "command line")
     asset_url = check_asset_base(args.asset_url or (Path(args.out) / "tabletop").resolve().as_uri())
     templates = Path(args.templates) if args.templates else default_templates()
@@ -127,18 +134,32 @@ def run(args: argparse.Namespace) -> int:
 
 
 def make_sources(args: argparse.Namespace, tileset, board, settings):
-    """The layout stage's art in the chosen style, and the designer's figures from the scorer."""
+    """The layout stage's art in the chosen style, and the designer's figures (see ``figures``)."""
     from generator.errors import TrailwrightError
-    from generator.publish.kit import figures_from_score, layout_sources
-    from generator.scoring import score
+    from generator.publish.kit import layout_sources
 
     try:
         from generator.render.style import load_style
     except ImportError:
         raise TrailwrightError("the layout stage (generator.render) is not installed") from None
     style = load_style(args.style)
-    report = score(tileset, board, samples=settings.score_samples, seed=settings.seed)
-    return layout_sources(tileset, board, style, figures_from_score(report), args.tileset, Path(args.templates))
+    return layout_sources(tileset, board, style, figures(args.tileset, tileset, board, settings), args.tileset,
+                          Path(args.templates))
+
+
+def figures(path: str, tileset, board, settings):
+    """The figures ``optimize`` recorded in the tile set's ``meta`` block when they are for this tile set,
+    board and objective; else score ``settings.score_samples`` layouts now."""
+    from generator.model import read_meta
+    from generator.scoring import score
+    from generator.scoring.figures import figures_from_meta, figures_from_score
+
+    found, why = figures_from_meta(read_meta(path), tileset, board)
+    if found is not None:
+        print(f"publish: the designer's figures from the tile set's meta block ({why})", flush=True)
+        return found
+    print(f"publish: scoring {settings.score_samples:,} layouts for the designer's page ({why}) ...", flush=True)
+    return figures_from_score(score(tileset, board, samples=settings.score_samples, seed=settings.seed))
 
 
 def print_listing(out: Path, files: dict[str, bytes]) -> None:
@@ -150,7 +171,9 @@ def print_listing(out: Path, files: dict[str, bytes]) -> None:
         "rules.pdf": "the rules, A5 pages in reading order",
         "rules-booklet.pdf": "the rules imposed 2-up: print double-sided (short edge), fold, staple",
     }
-    print(f"\nThe kit is in {out}/:")
+    print(f"\nThe kit is in {out}/ (kit.json records the tile set, settings and every file's digest):")
+    if any(n.startswith("tiles/") for n in files):
+        print(f"  {out / 'tiles'}/  (every tile side and the board as SVG, as trailwright render draws them)")
     for name in sorted(n for n in files if n.startswith("print/")):
         note = next((v for k, v in notes.items() if k in name), "the board on one large sheet")
         print(f"  {out / name}  ({note})")
@@ -161,6 +184,8 @@ def print_listing(out: Path, files: dict[str, bytes]) -> None:
         pngs = sum(n.endswith(".png") for n in faces)
         pdfs = sum(n.endswith(".pdf") for n in faces)
         print(f"  {out / folder}/  ({pngs} PNG and {pdfs} vector PDF faces, dieline.pdf, manifest.csv)")
+    if "factory/README.txt" in files:
+        print(f"  {out / 'factory'}/  (CMYK PDF/X: tiles.pdf with the CutContour die line, board.pdf; README.txt)")
     for name in sorted(n for n in files if n.startswith("manufacturer/") and n.endswith(".zip")):
         print(f"  {out / name}  (the manufacturer folder, zipped)")
     for name in sorted(n for n in files if n.startswith("tabletop/") and n.endswith(".json")):

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 
 from generator.cli.options import HelpFormatter, add_board_option
+from generator.render.names import id_width, side_file_name  # noqa: F401 - also imported from here
 
 
 def non_negative_mm(text: str) -> float:
@@ -37,17 +37,6 @@ def register(sub) -> None:
                    help="how much larger than a tile each slot on the board is, on every side")
     p.add_argument("--no-labels", action="store_true", help="leave out the small tile number and face")
     p.set_defaults(run=run)
-
-
-def id_width(ids) -> int:
-    """How wide numeric ids are padded: the longest all-digit id, at least 2 (other ids never count)."""
-    return max([2] + [len(i) for i in ids if i.isdigit()])
-
-
-def side_file_name(tile_id: str, face: str, width: int = 2) -> str:
-    """``tile-07-front.svg``: numeric ids padded, anything else made safe for a file name."""
-    safe = tile_id.zfill(width) if tile_id.isdigit() else re.sub(r"[^A-Za-z0-9_.-]+", "_", tile_id)
-    return f"tile-{safe}-{face}.svg"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -336,7 +336,10 @@ def read_checkpoint(path) -> dict:
 
 
 def meta(problem: Problem, config: Config, result: Result, init: str | None, board: str) -> dict:
-    """The ``meta`` block of the output: how the tile set was made and what it scores."""
+    """The ``meta`` block of the output: how the tile set was made and what it scores (``publish`` reads
+    the score back instead of scoring again; see ``generator.scoring.figures``)."""
+    from generator.scoring.figures import score_record
+
     chains = result.chains
     s = result.score
     return {
@@ -351,9 +354,5 @@ def meta(problem: Problem, config: Config, result: Result, init: str | None, boa
                    "evaluations": sum(c.search_state["evaluations"] for c in chains),
                    "winner_chain": result.winner,
                    "search_fitness": round(result.search_fitness, 6)},
-        "score": {"fitness": round(result.fitness, 6), "fitness_se": round(s.fitness_se, 6), "samples": s.samples,
-                  "seed": s.seed, "bridges": s.bridges, "dup_score": s.dup_score,
-                  "fully_connected": s.fully_connected, "extra_edges": round(s.extra_edges_mean, 6),
-                  "pairs_joined": round(s.path_prob_mean * len(s.pair_prob), 6),
-                  "path_prob": round(s.path_prob_mean, 6)},
+        "score": score_record(s, result.fitness, result.tileset, problem.board),
     }

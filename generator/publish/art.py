@@ -26,12 +26,12 @@ from generator.publish.settings import MM_PER_IN
 SideArt = Callable[[Tile, str, float], str]
 
 
-def layout_art(style) -> SideArt:
-    """The layout stage's tile art in ``style``, without labels turned on or off here."""
+def layout_art(style, labels: bool = True) -> SideArt:
+    """The layout stage's tile art in ``style``: its labels as the style says, or none (``labels=False``)."""
     from generator.render.tiles import render_side
 
     def art(tile: Tile, face: str, bleed_mm: float) -> str:
-        return render_side(tile, face, style, bleed_mm=bleed_mm)
+        return render_side(tile, face, style, bleed_mm=bleed_mm, label=None if labels else False)
 
     return art
 
@@ -65,10 +65,12 @@ def render_pixels(svg: str, width_px: int, height_px: int, background: str | Non
 
 
 def png_bytes(image: Image.Image, dpi: int, text: dict[str, str] | None = None) -> bytes:
-    """PNG bytes with the dpi recorded (pHYs) and optional text chunks, reproducibly (no time stamp)."""
+    """PNG bytes tagged sRGB (an sRGB chunk), the dpi recorded (pHYs) and optional text chunks, reproducibly
+    (no time stamp)."""
     from PIL.PngImagePlugin import PngInfo
 
     info = PngInfo()
+    info.add(b"sRGB", b"\x00")  # the pixels are sRGB (cairo draws sRGB), rendering intent perceptual
     for key, value in (text or {}).items():
         info.add_text(key, value)
     out = io.BytesIO()

@@ -29,7 +29,9 @@ def saddle_order(pages: int) -> list[tuple[int, int]]:
 
 
 def reproducible(writer: PdfWriter, info: dict[str, str]) -> bytes:
-    """The writer's bytes with our metadata only (pypdf writes no dates and no file id)."""
+    """The writer's bytes with our metadata only (pypdf writes no dates and no file id), as PDF 1.7: the
+    version that defines the /Duplex viewer preference."""
+    writer.pdf_header = b"%PDF-1.7"
     writer.metadata = None
     writer.add_metadata(info)
     out = io.BytesIO()

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable
 from generator import __version__
 from generator.board import Board
 from generator.errors import TrailwrightError
-from generator.model import FACES, TileSet, dumps_tileset
+from generator.model import FACES, TileSet
 from generator.publish import booklet as bk
 from generator.publish.art import ArtCache, SideArt, px, render_pixels
 from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled_pdf, svg_size_mm
@@ -27,31 +27,13 @@ from generator.publish.manufacturer import ArtForWidth, manufacturer_files, prof
 from generator.publish.pdf import DocInfo
 from generator.publish.settings import Profile, PublishSettings, load_paper, load_profile
 from generator.publish.sheets import sheets_pdf
+from generator.scoring.figures import Figures, tileset_digest
 
 if TYPE_CHECKING:
     from generator.render.style import Style
 
 THUMB_DPI = 200
 THUMB_WIDTH_MM = 32.0  # the largest a thumbnail is drawn in the booklet
-
-
-@dataclass(frozen=True)
-class Figures:
-    """The designer's page numbers: from the scorer, or a tile set's ``meta`` block."""
-
-    fitness: float
-    fitness_se: float
-    pairs_joined: float
-    extra_edges: float
-    samples: int
-    seed: int
-    pairs: tuple[tuple[str, float], ...]
-
-
-def figures_from_score(report) -> Figures:
-    """Figures from a ``generator.scoring.Score``."""
-    return Figures(report.fitness, report.fitness_se, report.path_prob_mean, report.extra_edges_mean,
-                   report.samples, report.seed, tuple(report.pair_prob.items()))
 
 
 @dataclass(frozen=True)
@@ -72,7 +54,7 @@ class Sources:
 
 def provenance(src: Sources, settings: PublishSettings) -> str:
     """One line recording how the kit was made: version, tile set digest, board, settings."""
-    digest = hashlib.sha256(dumps_tileset(src.tileset).encode("utf-8")).hexdigest()[:12]
+    digest = tileset_digest(src.tileset)[:12]
     return (f"trailwright {__version__}; tile set {src.source} (sha256 {digest}); board {src.board.name}; "
             f"tile {src.tile_width_mm:g} mm; settings {json.dumps(settings.__dict__, sort_keys=True)}")
 
@@ -239,6 +221,26 @@ def build_manufacturer(kit: Kit) -> dict[str, bytes]:
     return files
 
 
+def build_factory(kit: Kit) -> dict[str, bytes]:
+    """CMYK PDF/X for a punchboard factory: every face with its die line, and the board with bleed and marks."""
+    from generator.publish.factory import factory_files
+
+    return factory_files(kit.src.tileset, kit.maker_art, kit.profile, kit.src.board_svg, kit.settings,
+                         kit.provenance)
+
+
+def build_tiles(kit: Kit) -> dict[str, bytes]:
+    """The layout stage's SVGs, as ``trailwright render`` writes them: every side at its cut, and the board."""
+    from generator.render.names import id_width, side_file_name
+
+    art = kit.src.art_for_width(kit.src.tile_width_mm)
+    width = id_width(t.id for t in kit.src.tileset)
+    files = {f"tiles/{side_file_name(tile.id, face, width)}": art(tile, face, 0.0).encode("utf-8")
+             for tile in kit.src.tileset for face in FACES}
+    files["tiles/board.svg"] = kit.src.board_svg.encode("utf-8")
+    return files
+
+
 def table_art(kit: Kit):
     """What the virtual tables are drawn from: the kit's own side art and board, in its style."""
     from dataclasses import replace
@@ -273,14 +275,26 @@ def build_play(kit: Kit) -> dict[str, bytes]:
 
 # The documents ``publish`` can make, by name (``--only``, ``--skip`` and the ``documents`` setting name them).
 DOCUMENTS: dict[str, Builder] = {
+    "tiles": build_tiles,
     "sheets": build_sheets,
     "board": build_board,
     "booklet": build_booklet,
     "manufacturer": build_manufacturer,
+    "factory": build_factory,
     "tabletop": build_tabletop,
     "play": build_play,
 }
 NEEDS_ART = {"sheets", "booklet"}  # documents drawn from the sheets' pixels
+PROFILED = {"manufacturer", "factory"}  # documents cut to the manufacturer profile's size
+
+
+def check_profile_size(profile: Profile, tile_width_mm: float, documents) -> None:
+    """The profile's die cuts the tiles the style draws, or an error saying how to make them agree."""
+    if abs(profile.trim_width_mm - tile_width_mm) > 0.01:
+        raise TrailwrightError(
+            f"profile {profile.name} cuts {profile.trim_width_mm:g} mm tiles but the style draws {tile_width_mm:g} mm "
+            f"tiles: set width_mm = {profile.trim_width_mm:g} in the style's [tile] table, choose a profile for "
+            f"{tile_width_mm:g} mm tiles, or --skip {','.join(sorted(documents))}")
 
 
 def select_documents(names, documents: dict[str, Builder] = DOCUMENTS) -> tuple[str, ...]:
@@ -304,12 +318,14 @@ def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str
     if "booklet" in chosen:
         booklet_markup(src, settings)  # template errors come before any drawing
     profile = load_profile(settings.profile)
+    if PROFILED & set(chosen):
+        check_profile_size(profile, src.tile_width_mm, PROFILED & set(chosen))
     side_art = src.art_for_width(src.tile_width_mm)
     art = ArtCache.covering(side_art, src.tile_width_mm, settings.dpi, settings.bleed_mm)
-    same = abs(profile.trim_width_mm - src.tile_width_mm) < 1e-6 and profile.dpi == settings.dpi
-    maker_art = profile_art(side_art if same else src.art_for_width(profile.trim_width_mm), profile)
+    maker_art = profile_art(src.art_for_width(src.tile_width_mm, False) if settings.production else side_art, profile)
     fw, fh = maker_art.frame_mm
-    if same and fw >= art.frame_mm[0] - 1e-6 and fh >= art.frame_mm[1] - 1e-6:
+    if (not settings.production and profile.dpi == settings.dpi and fw >= art.frame_mm[0] - 1e-6
+            and fh >= art.frame_mm[1] - 1e-6):
         art = maker_art  # one rendering per side serves the sheets, the booklet and the manufacturer
     sides = [(tile, face) for tile in src.tileset for face in FACES]
     files: dict[str, bytes] = {}
@@ -325,7 +341,20 @@ def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str
             files.update(made.result())
     if not files:
         raise TrailwrightError(f"nothing was made: every part of {', '.join(chosen)} was skipped")
+    files["kit.json"] = kit_manifest(src, settings, chosen, files)
     return dict(sorted(files.items()))
+
+
+def kit_manifest(src: Sources, settings: PublishSettings, chosen, files: dict[str, bytes]) -> bytes:
+    """``kit.json``: the tile set (path and digest), board, settings and documents that made the kit, and every
+    file's digest, so a kit is never mistaken for another tile set's (an older ``tileset.json`` beside it)."""
+    record = {
+        "format": "trailwright-kit/1", "made_with": f"trailwright {__version__}",
+        "tileset": {"source": src.source, "sha256": tileset_digest(src.tileset)}, "board": src.board.name,
+        "tile_width_mm": src.tile_width_mm, "documents": list(chosen), "settings": settings.__dict__,
+        "files": {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())},
+    }
+    return (json.dumps(record, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, source: str, templates: Path) -> Sources:
@@ -335,8 +364,9 @@ def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, sour
     from generator.publish.art import layout_art
     from generator.render.board import render_board
 
-    def art_for_width(width_mm: float) -> SideArt:
-        return layout_art(style if width_mm == style.tile_width_mm else replace(style, tile_width_mm=width_mm))
+    def art_for_width(width_mm: float, labels: bool = True) -> SideArt:
+        drawn = style if width_mm == style.tile_width_mm else replace(style, tile_width_mm=width_mm)
+        return layout_art(drawn, labels)
 
     return Sources(tileset, board, art_for_width, style.tile_width_mm, render_board(board, style), figures, source,
                    templates, style)

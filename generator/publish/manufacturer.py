@@ -29,7 +29,7 @@ from generator.publish.layout import hex_corners, hex_height
 from generator.publish.pdf import DIELINE, DocInfo, new_canvas, pt
 from generator.publish.settings import Paper, Profile
 
-ArtForWidth = Callable[[float], SideArt]  # tile width in mm -> side art at that width
+ArtForWidth = Callable[..., SideArt]  # (tile width in mm, labels: bool = True) -> side art at that width
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
 
@@ -63,14 +63,13 @@ def vector_pdf(svg: str, profile: Profile, info: dict[str, str]) -> bytes:
     return reproducible(writer, info)
 
 
-def dieline_pdf(profile: Profile, info: DocInfo) -> bytes:
-    """The cut hexagon alone, a 0.25 pt stroke in the spot colour CutContour, boxes set."""
+def draw_die(c, profile: Profile) -> None:
+    """The page's boxes, and the cut hexagon as a 0.25 pt stroke in the spot colour CutContour."""
     cw, ch = profile.canvas_mm
-    buffer = io.BytesIO()
-    c = new_canvas(buffer, Paper("canvas", profile.title, cw, ch), info)
     trim, bleed = _boxes(profile)
     c.setTrimBox(trim)
     c.setBleedBox(bleed)
+    c.saveState()
     c.setStrokeColor(DIELINE)
     c.setLineWidth(0.25)
     corners = hex_corners(cw / 2, ch / 2, profile.trim_width_mm)
@@ -80,6 +79,15 @@ def dieline_pdf(profile: Profile, info: DocInfo) -> bytes:
         path.lineTo(pt(x), pt(y))
     path.close()
     c.drawPath(path, stroke=1, fill=0)
+    c.restoreState()
+
+
+def dieline_pdf(profile: Profile, info: DocInfo) -> bytes:
+    """The cut hexagon alone, a 0.25 pt stroke in the spot colour CutContour, boxes set."""
+    cw, ch = profile.canvas_mm
+    buffer = io.BytesIO()
+    c = new_canvas(buffer, Paper("canvas", profile.title, cw, ch), info)
+    draw_die(c, profile)
     c.showPage()
     c.save()
     return buffer.getvalue()

@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from reportlab import rl_config
-from reportlab.lib.colors import Color, CMYKColorSep
+from reportlab.lib.colors import CMYKColor, CMYKColorSep, Color
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFInfo, PDFName, PDFString
 from reportlab.pdfbase.ttfonts import TTFont
@@ -24,6 +24,7 @@ PT_PER_MM = 72.0 / 25.4
 INK = Color(0.16, 0.16, 0.18)
 SOFT = Color(0.45, 0.45, 0.48)
 MARK = Color(0, 0, 0)
+MARK_CMYK = CMYKColor(0, 0, 0, 1)  # factory trim marks: black ink alone
 CUT = Color(0.85, 0.1, 0.45)
 DIELINE = CMYKColorSep(0, 1, 0, 0, spotName="CutContour", density=1)
 
@@ -106,7 +107,7 @@ def new_canvas(buffer: io.BytesIO, paper: Paper, info: DocInfo, *, duplex: str |
     register_fonts()
     rl_config.useA85 = 0  # binary streams: smaller, and reportlab's pure-Python ASCII85 is slow
     c = Canvas(buffer, pagesize=(pt(paper.width_mm), pt(paper.height_mm)), invariant=1, pageCompression=1,
-               pdfVersion=(1, 6), initialFontName="Sans", initialFontSize=8)
+               pdfVersion=(1, 7), initialFontName="Sans", initialFontSize=8)
     without_dates(c)
     c.setTitle(info.title)
     c.setAuthor("Trailwright")

@@ -58,7 +58,7 @@ class PublishSettings:
     """The publish options (see ``publish.toml`` for what each means)."""
 
     title: str = "Trailwright"
-    documents: tuple[str, ...] = ("sheets", "board", "booklet", "manufacturer", "tabletop", "play")
+    documents: tuple[str, ...] = ("tiles", "sheets", "board", "booklet", "manufacturer", "tabletop", "play")
     papers: tuple[str, ...] = ("a4", "letter")
     profile: str = "thegamecrafter-medium-hex"
     margin_mm: float = 10.0
@@ -68,6 +68,7 @@ class PublishSettings:
     mark_width_pt: float = 0.3
     gap_mm: float = 0.5
     cut_lines: bool = False
+    production: bool = True
     footer_mm: float = 12.0
     dpi: int = 300
     board_dpi: int = 200
@@ -76,6 +77,7 @@ class PublishSettings:
     imposition_paper: str = "a4"
     score_samples: int = 100000
     seed: int = 1
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)  # [printer] back_offset_mm: shift of every duplex back page
 
 
 def _read_toml(source: str, text: str) -> dict:
@@ -172,12 +174,34 @@ def load_profile(name: str) -> Profile:
     return profile
 
 
+MAX_BACK_OFFSET_MM = 20.0
+PRINTER_KEYS = ("back_offset_mm",)  # the keys of the settings' [printer] table
+
+
+def back_offset(value, where: str) -> tuple[float, float]:
+    """``[x, y]`` in mm, each within ±20 mm, as a tuple; else an error naming ``where``."""
+    if (not isinstance(value, (list, tuple)) or len(value) != 2
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+            or not all(abs(v) <= MAX_BACK_OFFSET_MM for v in value)):
+        raise TrailwrightError(f"back_offset_mm = {value!r} must be [x, y] in mm, each from "
+                               f"-{MAX_BACK_OFFSET_MM:g} to {MAX_BACK_OFFSET_MM:g}", where)
+    return (float(value[0]), float(value[1]))
+
+
 def settings_from_dict(data: dict, source: str) -> PublishSettings:
     """Validate a parsed settings table: every key known, every value of the right kind."""
     defaults = PublishSettings()
-    known = {f.name: f for f in fields(PublishSettings)}
+    data = dict(data)
+    printer = data.pop("printer", {})
+    known = {f.name: f for f in fields(PublishSettings)} | {"printer": None}
+    known = {k: v for k, v in known.items() if k not in PRINTER_KEYS}
     _check_keys(data, set(known), "", source)
+    if not isinstance(printer, dict):
+        raise TrailwrightError("printer must be a table: [printer] back_offset_mm = [x, y]", source)
+    _check_keys(printer, set(PRINTER_KEYS), "[printer] ", source)
     values: dict[str, Any] = {}
+    if "back_offset_mm" in printer:
+        values["back_offset_mm"] = back_offset(printer["back_offset_mm"], f"{source}: [printer]")
     for key, value in data.items():
         default = getattr(defaults, key)
         bad = TrailwrightError(f"{key} = {value!r} must be like {default!r}", source)

@@ -8,6 +8,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.model import TileSet
 from generator.publish.art import ArtCache
+from generator.publish.calibrate import shift_backs
 from generator.publish.layout import SheetPlan, bleed_outline, hex_corners
 from generator.publish.pdf import CUT, MARK, SOFT, DocInfo, footer, new_canvas, pt
 from generator.publish.placement import Placement, place_images
@@ -88,4 +89,5 @@ def sheets_pdf(plan: SheetPlan, tileset: TileSet, art: ArtCache, settings: Publi
         footer(c, plan.paper, settings.margin_mm, settings.title, number, pages, what)
         c.showPage()
     c.save()
-    return place_images(buffer.getvalue(), placements)
+    made = place_images(buffer.getvalue(), placements)
+    return shift_backs(made, settings.back_offset_mm) if plan.kind == "duplex" else made

@@ -1,0 +1,73 @@
+"""Preflight: check a published folder, or any PDF or PNG, against what printers and factories expect.
+
+- ``scan``    what a PDF page draws (strokes and their widths, images and clips, inks, fonts)
+- ``checks``  the rules, each returning ``Finding`` values (file, page, what, measured, expected, ok)
+
+``preflight(paths)`` reads the files (the only I/O here) and returns every finding.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.errors import TrailwrightError
+from generator.preflight.checks import TARGETS, Context, Finding, check_pdf, check_png, check_tile_sizes, target_of
+from generator.publish.settings import load_profile, load_settings, profile_names
+
+__all__ = ["Finding", "TARGETS", "files_to_check", "preflight"]
+
+
+def files_to_check(paths) -> list[Path]:
+    """Every PDF and PNG named or inside a named folder (hidden files left out), sorted."""
+    found = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found += [p for p in path.rglob("*") if p.suffix.lower() in (".pdf", ".png") and p.is_file()
+                      and not any(part.startswith(".") for part in p.relative_to(path).parts)]
+        elif path.is_file():
+            if path.suffix.lower() not in (".pdf", ".png"):
+                raise TrailwrightError("not a PDF or PNG file", str(path))
+            found.append(path)
+        else:
+            raise TrailwrightError("no such file or folder", str(path))
+    return sorted(set(found))
+
+
+def _profile_for(path: Path, default) -> object:
+    """The profile a ``manufacturer/<profile>/`` folder names, else ``default``."""
+    parts = path.parts
+    if "manufacturer" in parts:
+        i = parts.index("manufacturer")
+        if i + 1 < len(parts) and parts[i + 1] in profile_names():
+            return load_profile(parts[i + 1])
+    return default
+
+
+def preflight(paths, target: str | None = None, profile: str | None = None) -> list[Finding]:
+    """Every finding for the files under ``paths``; ``target`` and ``profile`` override what folders imply."""
+    from pypdf import PdfReader
+
+    default = load_profile(profile or load_settings().profile)
+    files = files_to_check(paths)
+    if not files:
+        raise TrailwrightError(f"no PDF or PNG files in {', '.join(map(str, paths))}")
+    findings: list[Finding] = []
+    subjects: dict[str, str] = {}
+    makers = set()
+    for path in files:
+        ctx = Context(target or target_of(path), _profile_for(path, default))
+        if ctx.target == "manufacturer":
+            makers.add(ctx.profile)
+        data = path.read_bytes()
+        if path.suffix.lower() == ".pdf":
+            findings += check_pdf(path, data, ctx)
+            if ctx.target == "home":
+                try:
+                    subjects[str(path)] = str((PdfReader(path).metadata or {}).get("/Subject", ""))
+                except Exception:  # noqa: BLE001 - an unreadable PDF is already a finding
+                    pass
+        else:
+            findings += check_png(path, data, ctx)
+    for maker in sorted(makers, key=lambda p: p.name):
+        findings += check_tile_sizes(subjects, maker, True)
+    return findings
