@@ -10,7 +10,7 @@ from tests.test_publish_select import TILESET, standin  # noqa: F401  (the stand
 def test_only_tabletop_and_play_writes_just_those_with_file_urls(tmp_path, capsys, standin):  # noqa: F811
     out = tmp_path / "my kit"
     assert main(["publish", TILESET, "--out", str(out), "--only", "tabletop,play"]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["play", "tabletop"]
+    assert sorted(p.name for p in out.iterdir()) == ["kit.json", "play", "tabletop"]  # kit.json: what made it
     saved = json.loads((out / "tabletop" / "Trailwright.json").read_text())
     base = (out / "tabletop").resolve().as_uri() + "/"
     urls = [t["CustomImage"]["ImageURL"] for t in saved["ObjectStates"][1]["ContainedObjects"]]
