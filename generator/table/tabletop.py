@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from PIL import Image
@@ -96,8 +97,30 @@ def tile_image(table: TableArt, tile, face: str, dpi: int) -> Image.Image:
     return render_pixels(svg, w, round(w / HEX_ASPECT))
 
 
-def mat_image(table: TableArt, dpi: int) -> tuple[Image.Image, float, tuple[float, float, float]]:
-    """The board on a canvas of the tiles' aspect: (image, its dpi, (left px, top px, px per mm))."""
+@dataclass(frozen=True, eq=False)
+class Mat:
+    """The board mat's picture (the board padded to a hexagon's aspect) and where board mm fall on it."""
+
+    image: Image.Image
+    dpi: float
+    left: int  # where the board's top-left corner lies on the picture, px
+    top: int
+    px_per_mm: float
+
+    @property
+    def size_in(self) -> tuple[float, float]:
+        """The mat's width and height in inches (TTS units)."""
+        return (self.image.width / self.dpi, self.image.height / self.dpi)
+
+    def world(self, p: tuple[float, float]) -> tuple[float, float]:
+        """A point in board mm as world (x, z) in units, with the mat's centre at the origin."""
+        u = self.left + p[0] * self.px_per_mm - self.image.width / 2
+        v = self.top + p[1] * self.px_per_mm - self.image.height / 2
+        return (u / self.dpi, -v / self.dpi)
+
+
+def mat_image(table: TableArt, dpi: int) -> Mat:
+    """The board on a canvas of the tiles' aspect, at ``dpi`` or less (within TTS's limit)."""
     bw, bh = svg_size_mm(table.board_svg)
     cw, ch = (bh * HEX_ASPECT, bh) if bw / bh < HEX_ASPECT else (bw, bw / HEX_ASPECT)
     dpi = min(dpi, (MAX_PX - 1) / (cw / MM_PER_IN))
@@ -108,7 +131,7 @@ def mat_image(table: TableArt, dpi: int) -> tuple[Image.Image, float, tuple[floa
     canvas = Image.new("RGB", (canvas_w, canvas_h), table.style.board_ground)
     left, top = (canvas_w - board.width) // 2, (canvas_h - board.height) // 2
     canvas.paste(board, (left, top))
-    return canvas, per_mm * MM_PER_IN, (left, top, per_mm)
+    return Mat(canvas, per_mm * MM_PER_IN, left, top, per_mm)
 
 
 def _tile_state(table: TableArt, i: int, tile, urls: dict, guid: str, scale: float) -> dict:
@@ -124,23 +147,18 @@ def _tile_state(table: TableArt, i: int, tile, urls: dict, guid: str, scale: flo
     }
 
 
-def saved_object(table: TableArt, asset_base: str, mat: tuple[int, int, float, tuple], tile_scale: float) -> dict:
-    """The saved object's JSON as data. ``mat`` is (width px, height px, dpi, (left, top, px per mm))."""
+def saved_object(table: TableArt, asset_base: str, mat: Mat, tile_scale: float) -> dict:
+    """The saved object's JSON as data."""
     ts, board = table.tileset, table.board
     keys = ["board", "bag", "die"] + [f"tile\0{t.id}" for t in ts] + [f"pawn\0{name}" for name, _ in PLAYERS]
     guid = guids(keys)
     urls = {(i, f): f"{asset_base}images/{stem(i, t.id)}-{f}.png" for i, t in enumerate(ts) for f in FACES}
-    mat_w, mat_h, mat_dpi, (left, top, per_mm) = mat
-    mat_t = transform(rot_y=MAT_ROT_Y, scale=(mat_h / mat_dpi) / TILE_UNITS_AT_SCALE_1)
-
-    def world(p: tuple[float, float]) -> tuple[float, float]:  # board mm -> world units (inches)
-        return ((left + p[0] * per_mm - mat_w / 2) / mat_dpi, -(top + p[1] * per_mm - mat_h / 2) / mat_dpi)
-
+    half_w, half_h = mat.size_in[0] / 2, mat.size_in[1] / 2
+    mat_t = transform(rot_y=MAT_ROT_Y, scale=2 * half_h / TILE_UNITS_AT_SCALE_1)
     snaps = []
     for p in table.slot_centres():
-        lx, lz = world_to_local(*world(p), mat_t)
+        lx, lz = world_to_local(*mat.world(p), mat_t)
         snaps.append({"Position": {"x": round(lx, 5), "y": round(MAT_THICKNESS / 2, 4), "z": round(lz, 5)}})
-    half_w, half_h = mat_w / mat_dpi / 2, mat_h / mat_dpi / 2
     mat_state = {
         "Name": "Custom_Tile", "GUID": guid["board"], "Transform": mat_t, "Nickname": f"{table.title}: the board",
         "Description": f"{board.title or board.name}; {len(board.slots)} slots (tiles snap to them)",
@@ -156,7 +174,7 @@ def saved_object(table: TableArt, asset_base: str, mat: tuple[int, int, float, t
            "Description": "Shuffle (R), then draw one tile for each slot a trail reaches: toss a coin for its face "
                           "and roll the die for its turn, as the rules booklet says.",
            "Locked": False, "ColorDiffuse": _rgb(table.style.board_wall), "ContainedObjects": tiles}
-    hx, hz = world(table.start())
+    hx, hz = mat.world(table.start())
     pawns = [{"Name": "PlayerPawn", "GUID": guid[f"pawn\0{name}"],
               "Transform": transform(hx + 0.35 * math.cos(k * math.pi / 2), TABLE_Y + 0.5,
                                      hz + 0.35 * math.sin(k * math.pi / 2), MAT_ROT_Y),
@@ -217,14 +235,13 @@ def tabletop_files(table: TableArt, asset_base: str, *, tile_dpi: int = 200, boa
         for face in FACES:
             image = tile_image(table, tile, face, tile_dpi)
             files[f"{FOLDER}/images/{stem(i, tile.id)}-{face}.png"] = png_bytes(image, tile_dpi, {"Software": made})
-    mat, dpi, place = mat_image(table, board_dpi)
-    files[f"{FOLDER}/images/board.png"] = png_bytes(mat, round(dpi), {"Software": made})
+    mat = mat_image(table, board_dpi)
+    files[f"{FOLDER}/images/board.png"] = png_bytes(mat.image, round(mat.dpi), {"Software": made})
     tile_scale = (table.style.tile_width_mm * SQRT3 / 2 / MM_PER_IN) / TILE_UNITS_AT_SCALE_1
-    data = saved_object(table, base, (mat.width, mat.height, dpi, place), tile_scale)
+    data = saved_object(table, base, mat, tile_scale)
     name = slug(table.title, "trailwright")
     files[f"{FOLDER}/{name}.json"] = (json.dumps(data, indent=2, ensure_ascii=True) + "\n").encode("ascii")
-    thumb = mat.resize((256, round(256 / HEX_ASPECT)), Image.LANCZOS)
+    thumb = mat.image.resize((256, round(256 / HEX_ASPECT)), Image.LANCZOS)
     files[f"{FOLDER}/{name}.png"] = png_bytes(thumb, 72)
-    size_in = (mat.width / dpi, mat.height / dpi)
-    files[f"{FOLDER}/README.txt"] = readme(table, name, base, tile_scale, size_in).encode("utf-8")
+    files[f"{FOLDER}/README.txt"] = readme(table, name, base, tile_scale, mat.size_in).encode("utf-8")
     return dict(sorted(files.items()))
