@@ -129,6 +129,7 @@ def test_a_new_maze_is_another_seed_and_an_empty_board(browser, page):
     by_css(browser, "#new-maze").click()
     seed = int(by_css(browser, "#seed").text)
     assert seed != 7 and by_css(browser, "#left").text == "20"
+    assert browser.current_url.endswith(f"index.html?seed={seed}")  # the address to send the other players
     assert browser.execute_script("return document.querySelectorAll('.tile').length") == 0
     pile = browser.execute_script("return window.trailwright.state().pile")
     assert [(d["tile"], d["face"], d["rot"]) for d in pile] == [(d.tile, d.face, d.rot) for d in draw_pile(20, seed)]
