@@ -1,6 +1,7 @@
 """The play table page, offline: the seeded pile, escaping, self-containment, the board as printed."""
 
 import json
+from dataclasses import replace
 import re
 from collections import Counter
 from random import Random
@@ -46,7 +47,8 @@ def page_data(html: str) -> dict:
 
 
 def test_hostile_ids_cannot_break_out_of_the_page():
-    html = play_table_html(table_art(hostile=True), 7)
+    html = play_table_html(replace(table_art(hostile=True), title='</title><script>x()</script>'), 7)
+    assert "&lt;/title&gt;&lt;script&gt;x()" in html  # the game's name is escaped too
     assert html.count("<script") == 2 and html.count("</script>") == 2
     assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html  # its <title>
     assert [t["id"] for t in page_data(html)["tiles"]] == HOSTILE_IDS

@@ -1,6 +1,7 @@
 """The Tabletop Simulator saved object: schema, GUIDs, images, scale and slots, checked offline."""
 
 import copy
+from dataclasses import replace
 import io
 import json
 import math
@@ -174,12 +175,13 @@ def test_one_pawn_per_player_colour_on_the_hut_and_a_die(files):
 
 
 def test_hostile_ids_give_valid_output_safe_names_and_the_same_bytes_twice():
-    table = table_art(hostile=True)
+    table = replace(table_art(hostile=True), title="../My <Game>")
     made = tabletop_files(table, BASE, tile_dpi=40, board_dpi=20)
     assert made == tabletop_files(table, BASE, tile_dpi=40, board_dpi=20)
     for name in made:
         assert re.fullmatch(r"tabletop/(images/)?[A-Za-z0-9_-]+(\.[a-z]+)", name), name
     data = saved(made)
+    assert "tabletop/My-Game.json" in made and data["SaveName"] == "../My <Game>"
     jsonschema.Draft202012Validator(schema()).validate(data)
     nicknames = [o["Nickname"] for o in objects(data) if o["Name"] == "Custom_Tile" and "Tile " in o["Nickname"]]
     assert [n[len("Tile "):].rsplit(" (", 1)[0] for n in nicknames] == HOSTILE_IDS
