@@ -13,7 +13,8 @@ from tests.test_publish_standin import standin_board
 
 MM = 72 / 25.4
 SETTINGS = load_settings()
-ART = BoardArt.of(standin_board(360.0, 380.0), 100)
+BOARD_SVG = standin_board(360.0, 380.0)
+ART = BoardArt.of(BOARD_SVG, 100)
 
 
 def test_svg_sizes_are_read_in_mm():
@@ -22,26 +23,40 @@ def test_svg_sizes_are_read_in_mm():
 
 
 @pytest.mark.parametrize("paper,large", [("a4", "a2"), ("letter", "arch-c")])
-def test_the_board_prints_at_true_size_on_the_smallest_large_sheet(paper, large):
-    sheet, pdf = board_large_pdf(ART, load_paper(paper), SETTINGS, DocInfo("board", "test"))
+def test_the_board_prints_at_true_size_in_vector_with_bleed_and_trim_marks(paper, large):
+    """Defect 6: the one-sheet board is vector, its art runs 3 mm past the trim, trim marks sit outside that."""
+    from pypdf import PdfReader
+
+    sheet, pdf = board_large_pdf(BOARD_SVG, load_paper(paper), SETTINGS, DocInfo("board", "test"))
     assert sheet.name == large
+    page = PdfReader(io.BytesIO(pdf)).pages[0]
+    trim = [float(v) / MM for v in page.trimbox]
+    bleed = [float(v) / MM for v in page.bleedbox]
+    assert (trim[2] - trim[0], trim[3] - trim[1]) == pytest.approx((360.0, 380.0), abs=0.01)
+    assert trim[0] - bleed[0] == pytest.approx(SETTINGS.bleed_mm, abs=0.01)
     with pdfplumber.open(io.BytesIO(pdf)) as doc:
         (page,) = doc.pages
         assert (page.width / MM, page.height / MM) == pytest.approx((sheet.width_mm, sheet.height_mm), abs=0.05)
-        (image,) = page.images
-        assert (image["x1"] - image["x0"]) / MM == pytest.approx(360.0, abs=0.1)
-        assert (image["bottom"] - image["top"]) / MM == pytest.approx(380.0, abs=0.1)
+        assert page.images == []  # vector
+        ground = [r for r in page.rects if abs(r["width"] / MM - 366.0) < 0.01]  # the ground, grown by the bleed
+        assert ground and abs(ground[0]["height"] / MM - 386.0) < 0.01
+        marks = [ln for ln in page.lines if abs(max(ln["width"], ln["height"]) / MM - SETTINGS.mark_length_mm) < 0.01]
+        assert len(marks) == 8
+        for ln in marks:  # every mark outside the bleed box
+            x0, x1 = ln["x0"] / MM, ln["x1"] / MM
+            y0, y1 = (page.height - ln["bottom"]) / MM, (page.height - ln["top"]) / MM
+            assert x1 <= bleed[0] + 1e-6 or x0 >= bleed[2] - 1e-6 or y1 <= bleed[1] + 1e-6 or y0 >= bleed[3] - 1e-6
         assert "Print at 100% / Actual size" in page.extract_text()
 
 
 def test_a_board_larger_than_every_large_sheet_gets_a_sheet_cut_to_size():
-    huge = BoardArt(None, 900.0, 1000.0)
-    sheet = large_paper(load_paper("a4"), huge, SETTINGS)
-    assert sheet.width_mm >= 920 and sheet.height_mm >= 1020 + SETTINGS.footer_mm
+    sheet = large_paper(load_paper("a4"), 900.0, 1000.0, SETTINGS)
+    slug = SETTINGS.bleed_mm + SETTINGS.mark_offset_mm + SETTINGS.mark_length_mm
+    assert sheet.width_mm >= 920 + 2 * slug and sheet.height_mm >= 1020 + 2 * slug + SETTINGS.footer_mm
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_tiled_sheets_overlap_and_their_marks_meet_in_board_coordinates(paper):
+def test_tiled_sheets_overlap_and_mark_only_the_strips_a_neighbour_covers(paper):
     tiling, pdf = board_tiled_pdf(ART, load_paper(paper), SETTINGS, DocInfo("board", "test"))
     with pdfplumber.open(io.BytesIO(pdf)) as doc:
         assert len(doc.pages) == tiling.columns * tiling.rows >= 4
@@ -57,7 +72,22 @@ def test_tiled_sheets_overlap_and_their_marks_meet_in_board_coordinates(paper):
     for r in range(tiling.rows):
         for c in range(cols):
             here = marks[r * cols + c]
-            if c + 1 < cols:
-                assert len(here & marks[r * cols + c + 1]) >= 2  # the same marks on both sheets
-            if r + 1 < tiling.rows:
-                assert len(here & marks[(r + 1) * cols + c]) >= 2
+            right = c + 1 < cols
+            below = r + 1 < tiling.rows
+            assert len(here) == 2 * (right + below)  # two marks on each strip a neighbour covers, none elsewhere
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_registration_marks_sit_only_where_the_next_sheet_covers_them(paper):
+    """Defect 7: no mark is printed over art that stays in sight once the sheets are taped."""
+    tiling, pdf = board_tiled_pdf(ART, load_paper(paper), SETTINGS, DocInfo("board", "test"))
+    a, ov = tiling.area, SETTINGS.board_overlap_mm
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        for number, page in enumerate(doc.pages):
+            row, col = divmod(number, tiling.columns)
+            for circle in (c for c in page.curves if abs((c["x1"] - c["x0"]) / MM - 4.4) < 0.1):
+                x = (circle["x0"] + circle["x1"]) / 2 / MM
+                y = page.height / MM - (circle["top"] + circle["bottom"]) / 2 / MM
+                on_right = col + 1 < tiling.columns and a.x + a.width - ov <= x <= a.x + a.width
+                on_bottom = row + 1 < tiling.rows and a.y <= y <= a.y + ov
+                assert on_right or on_bottom

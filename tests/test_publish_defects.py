@@ -127,3 +127,79 @@ def test_10_the_tiles_document_is_what_render_writes(tmp_path):
     made = publish_kit(src, settings(documents=("tiles",)))
     rendered = {f"tiles/{p.name}": p.read_bytes() for p in (tmp_path / "render").iterdir()}
     assert {n: d for n, d in made.items() if n.startswith("tiles/")} == rendered
+
+
+@pytest.mark.parametrize("paper, page_mm, sheet_mm", [("letter", (139.7, 215.9), (279.4, 215.9)),
+                                                       ("a4", (148.0, 210.0), (297.0, 210.0))])
+def test_4_the_booklet_follows_the_paper_at_100_percent(paper, page_mm, sheet_mm):
+    from pypdf import PdfReader
+    from pypdf.generic import ContentStream
+
+    from generator.publish.pdf import PT_PER_MM
+
+    made = publish_kit(standin_sources(), replace(load_settings(), papers=(paper,), documents=("booklet",)))
+    reading = PdfReader(io.BytesIO(made["print/rules.pdf"]))
+    imposed = PdfReader(io.BytesIO(made["print/rules-booklet.pdf"]))
+    box = reading.pages[0].mediabox
+    assert (float(box.width) / PT_PER_MM, float(box.height) / PT_PER_MM) == pytest.approx(page_mm, abs=0.01)
+    assert len(imposed.pages) * 2 == len(reading.pages) + (-len(reading.pages)) % 4
+    for side in imposed.pages:
+        box = side.mediabox
+        assert (float(box.width) / PT_PER_MM, float(box.height) / PT_PER_MM) == pytest.approx(sheet_mm, abs=0.01)
+        scales = [ops[:4] for ops, op in ContentStream(side.get_contents(), imposed).operations if op == b"cm"]
+        assert scales and all([float(v) for v in s] == [1, 0, 0, 1] for s in scales[:2])  # placed at 100%
+
+
+def test_9_the_designer_page_has_no_number_of_its_own():
+    text = (ROOT / "generator/publish/booklet/templates/designer.xml.j2").read_text()
+    words = re.sub(r"\{\{.*?\}\}|\{%.*?%\}|<[^>]*>", " ", text, flags=re.S)
+    assert not re.findall(r"\d", words)
+
+
+def test_9_the_comparison_comes_from_data_that_matches_its_source():
+    import json
+
+    from generator.publish.kit import booklet_context, references
+
+    recorded = json.loads((ROOT / "examples/best-known.json").read_text())["meta"]["score"]["fitness"]
+    assert references("classic")["best_known"] == round(recorded, 3)
+    assert references("hexagon37") is None
+    assert booklet_context(standin_sources(), load_settings())["reference"]["best_known"] == round(recorded, 3)
+
+
+def test_8_characters_the_fonts_lack_are_named_in_a_warning():
+    warnings = []
+    files = publish_kit(standin_sources(), settings(title="Trails of 迷宫", documents=("booklet",)), warn=warnings.append)
+    assert "print/rules.pdf" in files
+    assert len(warnings) == 1, warnings
+    assert "title 'Trails of 迷宫'" in warnings[0] and "'迷' (U+8FF7)" in warnings[0] and "'宫' (U+5BAB)" in warnings[0]
+    warnings.clear()
+    publish_kit(standin_sources(), settings(title="Sentiers de la forêt", documents=("booklet",)), warn=warnings.append)
+    assert warnings == []
+
+
+def _reading_pages(title):
+    from pypdf import PdfReader
+
+    made = publish_kit(standin_sources(), settings(title=title, documents=("booklet",)))
+    return PdfReader(io.BytesIO(made["print/rules.pdf"])), PdfReader(io.BytesIO(made["print/rules-booklet.pdf"]))
+
+
+@pytest.mark.parametrize("title", ["Trails of the Mazewood",
+                                   "The Very Long and Winding Trails of the Old Mazewood Beyond the Hills"])
+def test_3_a_long_title_shrinks_and_the_cover_stays_one_page(title):
+    plain, plain_imposed = _reading_pages("Trailwright")
+    reading, imposed = _reading_pages(title)
+    assert len(reading.pages) == len(plain.pages) and len(imposed.pages) == len(plain_imposed.pages)
+    assert title in " ".join(reading.pages[0].extract_text().split())  # the whole title, on the cover
+
+
+def test_3_a_keep_block_taller_than_a_page_is_an_error(tmp_path):
+    import shutil
+
+    templates = tmp_path / "templates"
+    shutil.copytree(standin_sources().templates, templates)
+    path = templates / "bridges.xml.j2"
+    path.write_text(path.read_text() + '\n<keep><h2>Huge</h2><spacer mm="400"/></keep>\n')
+    with pytest.raises(TrailwrightError, match=r"bridges.xml.j2.*does not fit"):
+        publish_kit(replace(standin_sources(), templates=templates), settings(documents=("booklet",)))

@@ -4,8 +4,10 @@ Glossary
 --------
 board art   the layout stage's board SVG; its root width and height are in mm.
 window      the part of the board one small sheet shows: the sheet's printable area.
-overlap     a strip both neighbouring sheets print, so the upper sheet is trimmed at its
-            window edge and laid over the lower one, registration marks on top of each other.
+overlap     a strip both neighbouring sheets print: the upper sheet is trimmed at its window edge
+            and laid over the lower one, its cut edge on the lower's dashed line. The lower
+            sheet's strip carries the registration marks, so they are hidden once taped; the
+            upper sheet's strip, which stays in sight, carries none.
 """
 
 from __future__ import annotations
@@ -54,10 +56,16 @@ class BoardArt:
         return cls(PackedImage.of("Board", render_pixels(svg, px(w, dpi), px(h, dpi))), w, h)
 
 
-def large_paper(paper: Paper, art: BoardArt, settings: PublishSettings) -> Paper:
-    """The smallest of ``paper``'s large sheets that holds the board, either way up; else one cut to size."""
-    m = settings.margin_mm
-    need_w, need_h = art.width_mm + 2 * m, art.height_mm + 2 * m + settings.footer_mm
+def slug_mm(settings: PublishSettings) -> float:
+    """How far the board's bleed and trim marks reach past its trim on every side."""
+    return settings.bleed_mm + settings.mark_offset_mm + settings.mark_length_mm
+
+
+def large_paper(paper: Paper, width_mm: float, height_mm: float, settings: PublishSettings) -> Paper:
+    """The smallest of ``paper``'s large sheets that holds the board with its bleed and trim marks, either way up;
+    else one cut to size."""
+    m, s = settings.margin_mm, slug_mm(settings)
+    need_w, need_h = width_mm + 2 * (m + s), height_mm + 2 * (m + s) + settings.footer_mm
     for name in paper.large:
         big = load_paper(name)
         for option in (big, big.landscape()):
@@ -74,17 +82,26 @@ def _place(art: BoardArt, x: float, y: float, clip: Area | None = None) -> Place
     return Placement(art.image, x, y, art.width_mm, art.height_mm, box)
 
 
-def board_large_pdf(art: BoardArt, paper: Paper, settings: PublishSettings, info: DocInfo) -> tuple[Paper, bytes]:
-    """The whole board centred on one large sheet; returns the sheet chosen and the PDF."""
-    sheet = large_paper(paper, art, settings)
+def board_large_pdf(board_svg: str, paper: Paper, settings: PublishSettings, info: DocInfo) -> tuple[Paper, bytes]:
+    """The whole board in vector, centred on one large sheet, its art run past the trim by the bleed, trim
+    marks outside it, TrimBox and BleedBox set; returns the sheet chosen and the PDF."""
+    from generator.publish.vector import bled_svg, draw_trim_marks, pdf_meta, svg_pdf, underlay
+
+    w, h = svg_size_mm(board_svg)
+    b = settings.bleed_mm
+    sheet = large_paper(paper, w, h, settings)
     area = printable_area(sheet, settings)
+    x, y = area.x + (area.width - w) / 2, area.y + (area.height - h) / 2
     buffer = io.BytesIO()
     c = new_canvas(buffer, sheet, info)
-    board = _place(art, area.x + (area.width - art.width_mm) / 2, area.y + (area.height - art.height_mm) / 2)
-    footer(c, sheet, settings.margin_mm, settings.title, 1, 1, f"the board on {sheet.title}")
+    c.setTrimBox([pt(x), pt(y), pt(x + w), pt(y + h)])
+    c.setBleedBox([pt(x - b), pt(y - b), pt(x + w + b), pt(y + h + b)])
+    draw_trim_marks(c, x, y, w, h, settings, MARK)
+    footer(c, sheet, settings.margin_mm, settings.title, 1, 1, f"the board on {sheet.title} · cut along the trim marks")
     c.showPage()
     c.save()
-    return sheet, place_images(buffer.getvalue(), [[board]])
+    art = svg_pdf(bled_svg(board_svg, w, h, b))
+    return sheet, underlay(buffer.getvalue(), {0: [(art, x - b, y - b)]}, pdf_meta(info))
 
 
 @dataclass(frozen=True)
@@ -175,14 +192,16 @@ def board_tiled_pdf(art: BoardArt, paper: Paper, settings: PublishSettings, info
                     else:
                         c.line(pt(xl), pt(yh), pt(xh), pt(yh))
                 c.setDash()
-                for f in (0.25, 0.75):
+                if upper:
+                    continue  # this strip stays in sight: no marks over the art
+                for f in (0.25, 0.75):  # on the strip the next sheet covers: hidden once taped
                     if vertical:
                         _register(c, (xl + xh) / 2, yl + f * (yh - yl))
                     else:
                         _register(c, xl + f * (xh - xl), (yl + yh) / 2)
             c.setFillColor(SOFT)
             c.setFont("Sans", 6.5)
-            note = "cut along the solid edge lines; lay each sheet over its neighbour, marks on marks; tape"
+            note = "cut along the solid edge lines; lay each cut edge on its neighbour's dashed line; tape"
             c.drawString(pt(a.x), pt(a.y + a.height + 1.5), note)
             c.setFont("Sans-Bold", 8)
             c.setFillColor(INK)

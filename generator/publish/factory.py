@@ -20,14 +20,9 @@ from generator.publish.pdfx import PDFX_VERSION, press_profile, to_pdfx
 from generator.publish.placement import Placement, place_images
 from generator.publish.settings import Paper, Profile, PublishSettings
 from generator.publish.boardsheets import svg_size_mm
-from generator.publish.vector import bled_svg, svg_pdf, trim_marks, underlay
+from generator.publish.vector import bled_svg, draw_trim_marks, pdf_meta, svg_pdf, underlay
 
 SLUG_MM = 8.0  # room outside the bleed for the trim marks
-
-
-def _meta(info: DocInfo) -> dict[str, str]:
-    return {"/Title": info.title, "/Subject": info.subject, "/Creator": f"trailwright {__version__}",
-            "/Producer": "trailwright (reportlab, cairosvg, pypdf)"}
 
 
 def tiles_source(tileset: TileSet, art: ArtCache, profile: Profile, info: DocInfo) -> bytes:
@@ -60,18 +55,7 @@ def board_source(board_svg: str, settings: PublishSettings, info: DocInfo) -> by
     c.showPage()
     c.save()
     art = svg_pdf(bled_svg(board_svg, w, h, b))
-    return underlay(buffer.getvalue(), {0: [(art, edge - b, edge - b)]}, _meta(info))
-
-
-def draw_trim_marks(c, x: float, y: float, w: float, h: float, settings: PublishSettings, colour) -> None:
-    """Trim marks around the rectangle (x, y, w, h) mm, outside its bleed."""
-    c.saveState()
-    c.setStrokeColor(colour)
-    c.setLineWidth(settings.mark_width_pt)
-    for (x0, y0), (x1, y1) in trim_marks(x, y, w, h, settings.bleed_mm, settings.mark_offset_mm,
-                                         settings.mark_length_mm):
-        c.line(pt(x0), pt(y0), pt(x1), pt(y1))
-    c.restoreState()
+    return underlay(buffer.getvalue(), {0: [(art, edge - b, edge - b)]}, pdf_meta(info))
 
 
 def factory_files(tileset: TileSet, art: ArtCache, profile: Profile, board_svg: str, settings: PublishSettings,

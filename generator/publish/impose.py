@@ -53,7 +53,8 @@ def impose_booklet(reading_pdf: bytes, sheet: Paper, info: dict[str, str]) -> by
                 continue  # padding: a blank page
             page = pages[index]
             w, h = float(page.mediabox.width), float(page.mediabox.height)
-            scale = min((sw / 2) / w, sh / h)
+            scale = min(1.0, (sw / 2) / w, sh / h)
+            scale = 1.0 if scale > 1 - 1e-6 else scale  # 100% whenever the page fits half the sheet
             x = slot * sw / 2 + (sw / 2 - w * scale) / 2
             y = (sh - h * scale) / 2
             side.merge_transformed_page(page, Transformation().scale(scale, scale).translate(x, y))

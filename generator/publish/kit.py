@@ -24,8 +24,8 @@ from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled
 from generator.publish.impose import impose_booklet
 from generator.publish.layout import DoesNotFit, TileMarks, plan_duplex, plan_foldover
 from generator.publish.manufacturer import ArtForWidth, manufacturer_files, profile_art, zip_bytes
-from generator.publish.pdf import DocInfo
-from generator.publish.settings import Profile, PublishSettings, load_paper, load_profile
+from generator.publish.pdf import DocInfo, glyph_warning
+from generator.publish.settings import Profile, PublishSettings, booklet_papers, load_paper, load_profile
 from generator.publish.sheets import sheets_pdf
 from generator.scoring.figures import Figures, tileset_digest
 
@@ -63,6 +63,15 @@ def _where(sides: list[tuple[str, str]]) -> str:
     return ", ".join(f"{t}{'F' if f == 'front' else 'B'}" for t, f in sides)
 
 
+def references(board_name: str) -> dict | None:
+    """The scores the designer's page compares with on this board (``references.toml``), or None."""
+    import tomllib
+    from importlib import resources
+
+    text = (resources.files("generator.publish") / "references.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text).get(board_name)
+
+
 def booklet_context(src: Sources, settings: PublishSettings) -> dict:
     """Everything the booklet templates may show, as plain data."""
     ts, board = src.tileset, src.board
@@ -89,16 +98,23 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
         "catalogue": catalogue,
         "catalogue_bridges": bridged[:8],
         "figures": src.figures.__dict__,
+        "reference": references(src.board.name),
         "made": {"version": __version__, "source": src.source,
                  "settings": f"Tiles {src.tile_width_mm:g} mm, bleed {settings.bleed_mm:g} mm, "
                              f"art at {settings.dpi} dpi."},
     }
 
 
-def booklet_markup(src: Sources, settings: PublishSettings):
-    """The booklet's templates rendered and parsed (done first, so template errors come early)."""
+def booklet_text(src: Sources, settings: PublishSettings) -> str:
+    """The booklet's templates rendered, and checked to parse (done first, so template errors come early)."""
     markup = bk.render_markup(src.templates, booklet_context(src, settings))
-    return bk.parse_markup(markup, src.templates)
+    bk.parse_markup(markup, src.templates)
+    return markup
+
+
+def booklet_markup(src: Sources, settings: PublishSettings):
+    """The booklet's templates rendered and parsed."""
+    return bk.parse_markup(booklet_text(src, settings), src.templates)
 
 
 def make_booklet(src: Sources, settings: PublishSettings, art: ArtCache, board_svg: str, root=None
@@ -119,12 +135,12 @@ def make_booklet(src: Sources, settings: PublishSettings, art: ArtCache, board_s
     small_board = ImageReader(render_pixels(board_svg, small_w, round(small_w * bh / bw)))
     cover = tuple(thumb(t.id, f) for t in src.tileset for f in FACES)
     resources = bk.Resources(thumb, small_board, (bw, bh), src.figures.pairs, cover)
-    paper = load_paper(settings.booklet_paper)
+    paper, sheet = booklet_papers(settings)
     frame_width = paper.width_mm - 26.0
     story = bk.build_story(root, resources, frame_width, src.templates)
     info = DocInfo(f"{settings.title}: rules", provenance(src, settings), f"trailwright {__version__}")
     reading = bk.booklet_pdf(story, paper, info, settings.title, src.templates)
-    imposed = impose_booklet(reading, load_paper(settings.imposition_paper),
+    imposed = impose_booklet(reading, sheet,
                              {"/Title": f"{settings.title}: rules booklet (saddle stitch)",
                               "/Creator": f"trailwright {__version__}", "/Producer": "trailwright (reportlab, pypdf)",
                               "/Subject": info.subject})
@@ -190,11 +206,11 @@ def build_sheets(kit: Kit) -> dict[str, bytes]:
 
 def build_board(kit: Kit) -> dict[str, bytes]:
     """The board on one large sheet and tiled over small ones, for every print-and-play paper."""
-    board_art = BoardArt.of(kit.src.board_svg, kit.settings.board_dpi)
+    board_art = BoardArt.of(kit.src.board_svg, kit.settings.board_dpi)  # the tiled board's pixels
     info = kit.info("the board")
 
     def large(name: str) -> dict[str, bytes]:
-        sheet, pdf = board_large_pdf(board_art, load_paper(name), kit.settings, info)
+        sheet, pdf = board_large_pdf(kit.src.board_svg, load_paper(name), kit.settings, info)
         return {f"print/board-{sheet.name}.pdf": pdf}
 
     def tiled(name: str) -> dict[str, bytes]:
@@ -315,8 +331,12 @@ def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str
     Documents are built on ``workers`` threads (the bytes do not depend on how many); one that cannot
     fit its paper is skipped with a ``warn`` naming it, and the rest are made."""
     chosen = select_documents(settings.documents, documents)
-    if "booklet" in chosen:
-        booklet_markup(src, settings)  # template errors come before any drawing
+    for text, where in ((settings.title, f"title {settings.title!r}"),
+                        *(((booklet_text(src, settings).replace(settings.title, ""), "the rules booklet"),)
+                          if "booklet" in chosen else ())):
+        message = glyph_warning(text, where)  # template errors, too, come before any drawing
+        if message:
+            warn(message)
     profile = load_profile(settings.profile)
     if PROFILED & set(chosen):
         check_profile_size(profile, src.tile_width_mm, PROFILED & set(chosen))

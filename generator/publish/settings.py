@@ -28,6 +28,7 @@ class Paper:
     height_mm: float
     ruler: str = "mm"
     large: tuple[str, ...] = ()
+    booklet: str = ""  # the booklet page imposed 2-up on this sheet, when it is a print-and-play paper
 
     def landscape(self) -> "Paper":
         """The same sheet turned on its side."""
@@ -73,8 +74,8 @@ class PublishSettings:
     dpi: int = 300
     board_dpi: int = 200
     board_overlap_mm: float = 15.0
-    booklet_paper: str = "a5"
-    imposition_paper: str = "a4"
+    booklet_paper: str = "auto"
+    imposition_paper: str = "auto"
     score_samples: int = 100000
     seed: int = 1
     back_offset_mm: tuple[float, float] = (0.0, 0.0)  # [printer] back_offset_mm: shift of every duplex back page
@@ -124,7 +125,7 @@ def load_paper(name: str) -> Paper:
         raise TrailwrightError(f"unknown paper {name!r} (known: {', '.join(sorted(data))})")
     table = data[key]
     where = f"[{key}] "
-    _check_keys(table, {"title", "width_mm", "height_mm", "ruler", "large"}, where, source)
+    _check_keys(table, {"title", "width_mm", "height_mm", "ruler", "large", "booklet"}, where, source)
     ruler = table.get("ruler", "mm")
     if ruler not in ("mm", "in"):
         raise TrailwrightError(f"{where}ruler = {ruler!r} must be \"mm\" or \"in\"", source)
@@ -132,8 +133,25 @@ def load_paper(name: str) -> Paper:
     for other in large:
         if other not in data:
             raise TrailwrightError(f"{where}large names unknown paper {other!r}", source)
+    booklet = str(table.get("booklet", ""))
+    if booklet and booklet not in data:
+        raise TrailwrightError(f"{where}booklet names unknown paper {booklet!r}", source)
     return Paper(key, str(table.get("title", key)), _number(table, "width_mm", where, source),
-                 _number(table, "height_mm", where, source), ruler, large)
+                 _number(table, "height_mm", where, source), ruler, large, booklet)
+
+
+AUTO = "auto"
+
+
+def booklet_papers(settings: "PublishSettings") -> tuple[Paper, Paper]:
+    """The booklet's page and the sheet it is imposed on: by default the first print-and-play paper and its
+    booklet page (A5 on A4, half-letter on Letter), so the booklet prints at 100%."""
+    sheet = load_paper(settings.papers[0] if settings.imposition_paper == AUTO else settings.imposition_paper)
+    if settings.booklet_paper != AUTO:
+        return load_paper(settings.booklet_paper), sheet
+    if sheet.booklet:
+        return load_paper(sheet.booklet), sheet
+    return Paper(f"half-{sheet.name}", f"half {sheet.title}", sheet.height_mm / 2, sheet.width_mm, sheet.ruler), sheet
 
 
 def profile_names() -> list[str]:
@@ -236,6 +254,8 @@ def check_settings(settings: PublishSettings, source: str = "settings") -> Publi
     if settings.dpi < 150 or settings.board_dpi < 100:
         raise TrailwrightError("dpi must be at least 150 and board_dpi at least 100", source)
     for name in (*settings.papers, settings.booklet_paper, settings.imposition_paper):
+        if name == AUTO and name not in settings.papers:
+            continue
         try:
             load_paper(name)
         except TrailwrightError as err:

@@ -17,9 +17,10 @@ import re
 import cairosvg
 from pypdf import PdfReader, PdfWriter, Transformation
 
+from generator import __version__
 from generator.publish.art import CAIRO_LOCK
 from generator.publish.impose import reproducible
-from generator.publish.pdf import pt
+from generator.publish.pdf import DocInfo, pt
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
 
@@ -70,3 +71,20 @@ def trim_marks(x: float, y: float, w: float, h: float, bleed: float, offset: flo
             marks.append(((cx + sx * start, cy), (cx + sx * stop, cy)))  # on the horizontal edge's line
             marks.append(((cx, cy + sy * start), (cx, cy + sy * stop)))  # on the vertical edge's line
     return tuple(marks)
+
+
+def draw_trim_marks(c, x: float, y: float, w: float, h: float, settings, colour) -> None:
+    """Trim marks around the rectangle (x, y, w, h) mm, outside its bleed, as the settings draw crop marks."""
+    c.saveState()
+    c.setStrokeColor(colour)
+    c.setLineWidth(settings.mark_width_pt)
+    for (x0, y0), (x1, y1) in trim_marks(x, y, w, h, settings.bleed_mm, settings.mark_offset_mm,
+                                         settings.mark_length_mm):
+        c.line(pt(x0), pt(y0), pt(x1), pt(y1))
+    c.restoreState()
+
+
+def pdf_meta(info: DocInfo) -> dict[str, str]:
+    """A PDF's document info from ``info`` (for ``underlay``, which rewrites it)."""
+    return {"/Title": info.title, "/Subject": info.subject, "/Creator": f"trailwright {__version__}",
+            "/Producer": "trailwright (reportlab, cairosvg, pypdf)", **({"/Keywords": info.made_with} if info.made_with else {})}

@@ -96,13 +96,32 @@ def _para(style: str) -> Callable[[Block, Kit], list]:
     return lambda b, kit: [Paragraph(inline(b, kit), kit.styles[style])]
 
 
+MIN_TITLE_SCALE = 0.4  # a cover title shrinks to fit one line down to this share of its size, then wraps
+MOSAIC_MM = 118.0
+
+
+def title_style(title: str, style: ParagraphStyle, width_mm: float) -> tuple[ParagraphStyle, int]:
+    """The cover title's style, shrunk to fit one line of ``width_mm`` if it can, and the lines it will take."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    wide = stringWidth(title, style.fontName, style.fontSize) / pt(1)
+    scale = max(MIN_TITLE_SCALE, min(1.0, width_mm / wide)) if wide else 1.0
+    size = style.fontSize * scale
+    fitted = ParagraphStyle(f"{style.name}-fitted", parent=style, fontSize=size, leading=style.leading * scale)
+    lines = len(Paragraph(_escape(title), fitted).breakLines([pt(width_mm)]).lines) if title else 1
+    return fitted, max(1, lines)
+
+
 def _cover(b: Block, kit: Kit) -> list:
+    """The cover: the title (shrunk to one line if need be), subtitle, mosaic and lines, always on one page."""
     st = kit.styles
-    out = [NextPageTemplate("cover"), Spacer(1, pt(8)), Paragraph(_escape(b.get("title", "")), st["title"]),
-           Spacer(1, pt(3))]
+    title = b.get("title", "")
+    style, lines = title_style(title, st["title"], kit.width)
+    mosaic = MOSAIC_MM - (lines - 1) * style.leading / pt(1)  # a title that still wraps takes from the mosaic
+    out = [NextPageTemplate("cover"), Spacer(1, pt(8)), Paragraph(_escape(title), style), Spacer(1, pt(3))]
     if b.get("subtitle"):
         out.append(Paragraph(_escape(b.get("subtitle")), st["subtitle"]))
-    out += [Spacer(1, pt(8)), Mosaic(list(kit.res.cover_images), kit.width, 118, 30), Spacer(1, pt(8))]
+    out += [Spacer(1, pt(8)), Mosaic(list(kit.res.cover_images), kit.width, mosaic, 30), Spacer(1, pt(8))]
     out += [Paragraph(inline(line, kit), st["centred"]) for line in b]
     return out + [NextPageTemplate("body"), PageBreak()]
 
