@@ -59,7 +59,7 @@ def page_data(table: TableArt, seed: int) -> dict:
         "colours": list(style.preview_highlight),
         "sand": style.trail_fill,
         "players": [name for name, _ in PLAYERS],
-        "start": [round(c, 3) for c in table.start()],
+        "start": [round(c, 3) for c in table.start()[1]],
         "pawnRadius": round(style.tile_width_mm * 0.09, 3),
     }
 

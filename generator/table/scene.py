@@ -51,12 +51,13 @@ class TableArt:
         frame = self.frame
         return [frame.at(h) for h in self.board.slots]
 
-    def start(self) -> tuple[float, float]:
-        """Where the pawns start in board mm: the Hut, as the booklet says; else the first landmark, else slot 1."""
-        frame = self.frame
-        hexes = [lm.hexes[0] for lm in self.board.landmarks if lm.name == "Hut"]
-        hexes += [lm.hexes[0] for lm in self.board.landmarks] + [self.board.slots[0]]
-        return frame.at(hexes[0])
+    def start(self) -> tuple[str, tuple[float, float]]:
+        """Where the pawns start, by name and in board mm: the Hut, as the booklet says; else the first landmark,
+        else slot 1."""
+        places = [(lm.name, lm.hexes[0]) for lm in self.board.landmarks if lm.name == "Hut"]
+        places += [(lm.name, lm.hexes[0]) for lm in self.board.landmarks] + [("slot 1", self.board.slots[0])]
+        name, h = places[0]
+        return name, self.frame.at(h)
 
 
 def stem(index: int, tile_id: str) -> str:

@@ -174,7 +174,7 @@ def saved_object(table: TableArt, asset_base: str, mat: Mat, tile_scale: float) 
            "Description": "Shuffle (R), then draw one tile for each slot a trail reaches: toss a coin for its face "
                           "and roll the die for its turn, as the rules booklet says.",
            "Locked": False, "ColorDiffuse": _rgb(table.style.board_wall), "ContainedObjects": tiles}
-    hx, hz = mat.world(table.start())
+    hx, hz = mat.world(table.start()[1])
     pawns = [{"Name": "PlayerPawn", "GUID": guid[f"pawn\0{name}"],
               "Transform": transform(hx + 0.35 * math.cos(k * math.pi / 2), TABLE_Y + 0.5,
                                      hz + 0.35 * math.sin(k * math.pi / 2), MAT_ROT_Y),
@@ -205,7 +205,7 @@ def readme(table: TableArt, name: str, asset_base: str, tile_scale: float, mat_s
         "     macOS:   ~/Library/Tabletop Simulator/Saves/Saved Objects/\n"
         "     Linux:   ~/.local/share/Tabletop Simulator/Saves/Saved Objects/\n"
         f"2. In TTS: Objects > Saved Objects > {name}. The board (locked), a bag of {len(table.tileset)} tiles,\n"
-        f"   {len(PLAYERS)} pawns ({', '.join(n for n, _ in PLAYERS)}) on the Hut and a die appear.\n"
+        f"   {len(PLAYERS)} pawns ({', '.join(n for n, _ in PLAYERS)}) on the {table.start()[0]} and a die appear.\n"
         "3. Hover over the bag and press R to shuffle it. Play by the rules booklet: draw a tile when a trail\n"
         "   reaches an empty slot, toss a coin for its face (F flips a held tile), roll the die for its turn\n"
         "   (Q and E turn a held tile; set TTS's rotation snap to 60 degrees so one press is one sixth).\n"
