@@ -141,7 +141,7 @@ def _tile_state(table: TableArt, i: int, tile, urls: dict, guid: str, scale: flo
         "Nickname": f"Tile {tile.id} ({tile.id}{face_letter('front')} / {tile.id}{face_letter('back')})",
         "Description": f"front: {sides['front']}\nback: {sides['back']}", "Locked": False,
         "ColorDiffuse": _rgb(table.style.trail_edge),
-        "CustomImage": {"ImageURL": urls[i, "front"], "ImageSecondaryURL": urls[i, "back"], "ImageScalar": 1.0,
+        "CustomImage": {"ImageURL": urls[i, "front"], "ImageSecondaryURL": urls[i, "back"], "ImageScalar": 1.0, "ImageScale": 1.0,
                         "WidthScale": 0.0,
                         "CustomTile": {"Type": 1, "Thickness": TILE_THICKNESS, "Stackable": False, "Stretch": False}},
     }
@@ -163,7 +163,7 @@ def saved_object(table: TableArt, asset_base: str, mat: Mat, tile_scale: float) 
         "Name": "Custom_Tile", "GUID": guid["board"], "Transform": mat_t, "Nickname": f"{table.title}: the board",
         "Description": f"{board.title or board.name}; {len(board.slots)} slots (tiles snap to them)",
         "Locked": True, "ColorDiffuse": _rgb(table.style.board_ground),
-        "CustomImage": {"ImageURL": f"{asset_base}images/board.png", "ImageSecondaryURL": "", "ImageScalar": 1.0,
+        "CustomImage": {"ImageURL": f"{asset_base}images/board.png", "ImageSecondaryURL": "", "ImageScalar": 1.0, "ImageScale": 1.0,
                         "WidthScale": 0.0,
                         "CustomTile": {"Type": 0, "Thickness": MAT_THICKNESS, "Stackable": False, "Stretch": False}},
         "AttachedSnapPoints": snaps,
