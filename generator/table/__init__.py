@@ -1,5 +1,6 @@
 """Virtual tables: play the maze before printing it, from the same art as the print kit.
 
+- ``scene``     what both are drawn from (``TableArt``: the print kit's art and board), safe names
 - ``pile``      the seeded draw pile (shuffle, coin, die) the browser table deals from
 - ``tabletop``  a Tabletop Simulator saved object: tiles in a bag, the board mat, pawns, a die
 - ``playtable`` one self-contained HTML page that plays the game in a browser
