@@ -16,7 +16,7 @@ import pytest
 from generator.cli import main
 from generator.errors import TrailwrightError
 from generator.fileio import recover_folder, write_folder
-from tests.test_publish_standin import ROOT, standin_kit
+from tests.test_publish_standin import ROOT, standin_kit, standin_sources
 
 TILESET = str(ROOT / "examples" / "random-20.json")
 
@@ -95,7 +95,7 @@ def test_a_write_error_part_way_leaves_the_old_kit_byte_identical(tmp_path, monk
     import generator.publish.kit as kit
 
     monkeypatch.setattr(kit, "publish_kit", lambda *a, **k: standin_kit())
-    monkeypatch.setattr("generator.cli.publish.make_sources", lambda *a: None)
+    monkeypatch.setattr("generator.cli.publish.make_sources", lambda *a: standin_sources())
     monkeypatch.setattr("generator.publish.playpage.claim_warnings", lambda *a: [])
     out = tmp_path / "out"
     out.mkdir()

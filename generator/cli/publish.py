@@ -47,8 +47,9 @@ def register(sub) -> None:
         "publish",
         help="lay out the print-and-play kit, the rules booklet and manufacturer files",
         description="Render a tile set and its board and publish everything into OUT: print/ (duplex and "
-                    "fold-over tile sheets, the board, the rules) and manufacturer/ (per-face art, die line, "
-                    "manifest, zip).",
+                    "fold-over tile sheets, the board, the rules), manufacturer/ (per-face art, die line, "
+                    "manifest, zip), tabletop/ (a Tabletop Simulator saved object) and play/ (a browser play "
+                    "table).",
         formatter_class=HelpFormatter,
     )
     p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
@@ -73,6 +74,9 @@ def register(sub) -> None:
     p.add_argument("--for", dest="target", choices=("home", "factory"), default="home",
                    help="factory: also make output/factory/ (CMYK PDF/X through ghostscript)")
     p.add_argument("--skip", type=name_list, metavar="A,B", default=None, help="leave these documents out")
+    p.add_argument("--asset-url", metavar="URL", default=None,
+                   help="where Tabletop Simulator loads tabletop/ from when you host it, e.g. "
+                        "https://example.org/game/tabletop/ (default: file:// addresses of OUT/tabletop/)")
     add_back_offset_option(p)
     p.add_argument("--workers", type=positive_int, default=min(4, os.cpu_count() or 1),
                    help="threads that build documents at once (the bytes do not depend on it)")
@@ -92,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.publish.playpage import claim_warnings
     from generator.publish.settings import check_settings, load_settings
     from generator.scoring.tables import check_size
+    from generator.table.tabletop import check_asset_base
 
     out = check_folder(args.out)  # before any work
     settings = load_settings(args.settings)
@@ -108,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
         overrides["back_offset_mm"] = args.back_offset
     overrides["documents"] = chosen_documents(settings.documents, args.only, args.skip, args.target)
     settings = check_settings(replace(settings, **overrides), "command line")
+    asset_url = check_asset_base(args.asset_url or (Path(args.out) / "tabletop").resolve().as_uri())
     templates = Path(args.templates) if args.templates else default_templates()
     args.templates = str(templates)
     if not (templates / "booklet.xml.j2").is_file():
@@ -116,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     load_rules(args.rules, board)  # a bad rules file fails here, before any work
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
-    sources = make_sources(args, tileset, board, settings)
+    sources = replace(make_sources(args, tileset, board, settings), asset_url=asset_url)
     warnings: list[str] = []
 
     def warn(message: str) -> None:
@@ -184,7 +190,7 @@ def print_listing(out: Path, files: dict[str, bytes]) -> None:
     for name in sorted(n for n in files if n.startswith("print/")):
         note = next((v for k, v in notes.items() if k in name), "the board on one large sheet")
         print(f"  {out / name}  ({note})")
-    folders = sorted({n.rsplit("/", 1)[0] for n in files if n.count("/") >= 2})
+    folders = sorted({n.rsplit("/", 1)[0] for n in files if n.startswith("manufacturer/") and n.count("/") >= 2})
     for folder in folders:
         inside = [n for n in files if n.startswith(folder + "/")]
         faces = [n for n in inside if n.rsplit("/", 1)[1].startswith("tile-")]
@@ -195,3 +201,7 @@ def print_listing(out: Path, files: dict[str, bytes]) -> None:
         print(f"  {out / 'factory'}/  (CMYK PDF/X: tiles.pdf with the CutContour die line, board.pdf; README.txt)")
     for name in sorted(n for n in files if n.startswith("manufacturer/") and n.endswith(".zip")):
         print(f"  {out / name}  (the manufacturer folder, zipped)")
+    for name in sorted(n for n in files if n.startswith("tabletop/") and n.endswith(".json")):
+        print(f"  {out / name}  (a Tabletop Simulator saved object: {out / 'tabletop' / 'README.txt'} says how to load it)")
+    if "play/index.html" in files:
+        print(f"  {out / 'play' / 'index.html'}  (the play table: open it in a browser; ?seed=N shares a maze)")

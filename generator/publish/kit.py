@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from generator import __version__
 from generator.board import Board
@@ -35,7 +35,11 @@ from generator.scoring.figures import Figures, tileset_digest
 
 # a kit's top-level folders and files: publish replaces these as a whole (the documents not chosen this time
 # are gone with the rest of the old kit), and keeps everything else in the output folder
-KIT_FOLDERS = ("print", "manufacturer", "tiles", "factory", "kit.json")
+KIT_FOLDERS = ("print", "manufacturer", "tiles", "factory", "tabletop", "play", "kit.json")
+
+if TYPE_CHECKING:
+    from generator.render.style import Style
+
 THUMB_DPI = 200
 THUMB_WIDTH_MM = 32.0  # the largest a thumbnail is drawn in the booklet
 
@@ -54,6 +58,8 @@ class Sources:
     templates: Path
     rules: Rules | None = None  # the game the booklet words (None: the default rules for the board)
     play: PlayFigures | None = None  # a playtest of the default player count for the designer's page
+    style: "Style | None" = None  # the layout style the art was drawn in (None: the built-in one at tile_width_mm)
+    asset_url: str = ""  # where Tabletop Simulator loads tabletop/ from (the CLI: file:// of --out, or --asset-url)
 
 
 def provenance(src: Sources, settings: PublishSettings) -> str:
@@ -269,6 +275,38 @@ def build_tiles(kit: Kit) -> dict[str, bytes]:
     return files
 
 
+def table_art(kit: Kit):
+    """What the virtual tables are drawn from: the kit's own side art and board, in its style."""
+    from dataclasses import replace
+
+    from generator.render.style import load_style
+    from generator.table import TableArt
+
+    src = kit.src
+    style = src.style or load_style(None)
+    if abs(style.tile_width_mm - src.tile_width_mm) > 1e-9:
+        style = replace(style, tile_width_mm=src.tile_width_mm)
+    return TableArt(src.tileset, src.board, style, src.art_for_width(src.tile_width_mm), src.board_svg,
+                    kit.settings.title, kit.provenance)
+
+
+def build_tabletop(kit: Kit) -> dict[str, bytes]:
+    """A Tabletop Simulator saved object with its images and a README (``tabletop/``)."""
+    from generator.table import tabletop_files
+
+    if not kit.src.asset_url:
+        kit.warn("skipped tabletop: no URL for its images (publish from the command line, or give --asset-url)")
+        return {}
+    return tabletop_files(table_art(kit), kit.src.asset_url)
+
+
+def build_play(kit: Kit) -> dict[str, bytes]:
+    """The browser play table, one self-contained page (``play/index.html``), shuffled by the settings' seed."""
+    from generator.table import play_files
+
+    return play_files(table_art(kit), kit.settings.seed)
+
+
 # The documents ``publish`` can make, by name (``--only``, ``--skip`` and the ``documents`` setting name them).
 DOCUMENTS: dict[str, Builder] = {
     "tiles": build_tiles,
@@ -277,6 +315,8 @@ DOCUMENTS: dict[str, Builder] = {
     "booklet": build_booklet,
     "manufacturer": build_manufacturer,
     "factory": build_factory,
+    "tabletop": build_tabletop,
+    "play": build_play,
 }
 NEEDS_ART = {"sheets", "booklet"}  # documents drawn from the sheets' pixels
 PROFILED = {"manufacturer", "factory"}  # documents cut to the manufacturer profile's size
@@ -368,4 +408,4 @@ def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, sour
         return layout_art(drawn, labels)
 
     return Sources(tileset, board, art_for_width, style.tile_width_mm, render_board(board, style), figures, source,
-                   templates, rules, play)
+                   templates, rules, play, style)

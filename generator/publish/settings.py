@@ -58,7 +58,7 @@ class PublishSettings:
     """The publish options (see ``publish.toml`` for what each means)."""
 
     title: str = "Trailwright"
-    documents: tuple[str, ...] = ("tiles", "sheets", "board", "booklet", "manufacturer")
+    documents: tuple[str, ...] = ("tiles", "sheets", "board", "booklet", "manufacturer", "tabletop", "play")
     papers: tuple[str, ...] = ("a4", "letter")
     profile: str = "thegamecrafter-medium-hex"
     margin_mm: float = 10.0

@@ -89,6 +89,16 @@ def _landmark_faces(board: Board, k: int) -> list[tuple[Hex, int]]:
     return faces
 
 
+def connector_path(board: Board, frame: BoardFrame, i: int) -> str:
+    """The SVG path of connector ``i``'s trail in board mm, running on into its two slots' clearance."""
+    c = board.connectors[i]
+    scale = frame.tile_radius_mm
+    reach = 2 * (frame.radius_mm - frame.tile_radius_mm) * math.sqrt(3) / 2 / scale  # to the tile's edge
+    da = next(d for d in range(6) if neighbour(c.hex, d) == board.slots[c.a.slot])
+    db = next(d for d in range(6) if neighbour(c.hex, d) == board.slots[c.b.slot])
+    return curves_path(pair_curves(min(da, db), max(da, db), 0.0), scale, reach, frame.at(c.hex))
+
+
 def board_layers(board: Board, style: Style, frame: BoardFrame, *, fills: dict | None = None,
                  slot_numbers: bool = True) -> tuple[str, str]:
     """The board's art under the tiles and over them: (ground, slots, wall, connectors; landmarks).
@@ -123,10 +133,7 @@ def board_layers(board: Board, style: Style, frame: BoardFrame, *, fills: dict |
         under.append(f'<polygon points="{points(hexagon_points(frame.radius_mm, at))}" '
                      f'fill="{style.board_connector_ground}" stroke="{style.board_slot_edge}" '
                      f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}"/>')
-        da = next(d for d in range(6) if neighbour(c.hex, d) == board.slots[c.a.slot])
-        db = next(d for d in range(6) if neighbour(c.hex, d) == board.slots[c.b.slot])
-        curves = pair_curves(min(da, db), max(da, db), 0.0)
-        under.append(_trail(curves_path(curves, scale, reach, at), style, w, fills.get(("connector", i))))
+        under.append(_trail(connector_path(board, frame, i), style, w, fills.get(("connector", i))))
     over = []
     for k, lm in enumerate(board.landmarks):
         cells = "".join(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"/>' for h in lm.hexes)

@@ -1,0 +1,126 @@
+"""The browser play table: one self-contained HTML page (inline SVG art, script and data).
+
+Glossary
+--------
+page data   the JSON the script reads (``<script type="application/json">``): tiles (id and the
+            trails of each printed face), slot centres, joins, landmarks, colours, default seed.
+            Every ``<``, ``>`` and ``&`` in it is a JSON escape, so no tile id can end the script.
+side art    each tile side drawn once (the print kit's art, no bleed) in a hidden ``<defs>`` as
+            ``<g id="side-<index>-<face>">``; the script clones it into a slot when it is laid.
+join        ``[slot, direction, slot or -1-landmark, direction]``: the board's joins as the
+            scorer uses them, for the "what each landmark reaches" highlight.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from importlib import resources
+
+from generator import __version__
+from generator.board import LandmarkEnd
+from generator.model import FACES
+from generator.render.board import board_layers, connector_path
+from generator.render.style import MM_PER_PT
+from generator.render.svg import hexagon_points, num, points
+from generator.table.pile import MASK
+from generator.table.scene import PLAYERS, TableArt, side_inner
+
+FOLDER = "play"
+
+
+def _asset(name: str) -> str:
+    return resources.files("generator.table").joinpath(name).read_text(encoding="utf-8")
+
+
+def script_json(data) -> str:
+    """JSON safe inside ``<script>``: no ``<``, ``>`` or ``&`` survives as itself."""
+    text = json.dumps(data, ensure_ascii=True, separators=(",", ":"), sort_keys=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def page_data(table: TableArt, seed: int) -> dict:
+    """Everything the script needs about the tiles and the board."""
+    board, style = table.board, table.style
+    joins = []
+    for j in board.joins():
+        if isinstance(j.b, LandmarkEnd):
+            joins.append([j.a.slot, j.a.direction, -1 - j.b.landmark, -1])
+        else:
+            joins.append([j.a.slot, j.a.direction, j.b.slot, j.b.direction])
+    frame = table.frame
+    return {
+        "seed": seed & MASK,  # the page's seeds are unsigned 32-bit, as draw_pile reads them
+        "tiles": [{"id": t.id, **{f: [list(trail) for trail in t.face(f).trails] for f in FACES}}
+                  for t in table.tileset],
+        "slots": [[round(x, 3), round(y, 3)] for x, y in table.slot_centres()],
+        "joins": joins,
+        "landmarks": [{"name": lm.name, "at": [round(c, 3) for c in frame.at(lm.hexes[0])]} for lm in board.landmarks],
+        "colours": list(style.preview_highlight),
+        "sand": style.trail_fill,
+        "players": [name for name, _ in PLAYERS],
+        "start": [round(c, 3) for c in table.start()[1]],
+        "pawnRadius": round(style.tile_width_mm * 0.09, 3),
+    }
+
+
+def _board_svg(table: TableArt) -> str:
+    """The board as printed, with a layer for tiles, a click target on every slot, and the pawns."""
+    frame, style = table.frame, table.style
+    under, over = board_layers(table.board, style, frame)
+    w = 2 * style.trail_width * frame.tile_radius_mm - 2 * style.trail_edge_pt * MM_PER_PT  # a trail's sand
+    reach = "".join(f'<path class="connector-reach" data-slot="{c.a.slot}" data-dir="{c.a.direction}" '
+                    f'd="{connector_path(table.board, frame, i)}" fill="none" stroke="none" stroke-width="{num(w)}"/>'
+                    for i, c in enumerate(table.board.connectors))
+    slots = "".join(f'<polygon class="slot" data-slot="{s}" '
+                    f'points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"><title>slot {s + 1}</title>'
+                    f"</polygon>" for s, h in enumerate(table.board.slots))
+    r = style.tile_width_mm * 0.09
+    pawns = "".join(f'<g class="pawn" data-player="{escape(name)}"><title>{escape(name)} explorer</title>'
+                    f'<circle r="{num(r)}" fill="{colour}" stroke="#2b2418" stroke-width="{num(r * 0.18)}"/>'
+                    f'<circle r="{num(r * 0.38)}" fill="#ffffff" fill-opacity="0.55"/></g>' for name, colour in PLAYERS)
+    return (f'<svg id="table" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {num(frame.width_mm)} '
+            f'{num(frame.height_mm)}" role="img" aria-label="the board">{under}<g id="reach">{reach}</g><g id="tiles"></g>'
+            f'<g id="slots">{slots}</g>{over}<g id="pawns">{pawns}</g></svg>')
+
+
+def _side_defs(table: TableArt) -> str:
+    """Every tile side once, hidden, for the script to clone (ids by position, never by tile id)."""
+    groups = [f'<g id="side-{i}-{face}">{side_inner(table.art(tile, face, 0.0))}</g>'
+              for i, tile in enumerate(table.tileset) for face in FACES]
+    return f'<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" style="display:none"><defs>{"".join(groups)}</defs></svg>'
+
+
+def play_table_html(table: TableArt, seed: int) -> str:
+    """The play table page for ``table``; ``seed`` is the shuffle when the URL names none."""
+    title = escape(table.title)
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta name="generator" content="{escape(table.provenance)}">'
+        f'<link rel="icon" href="data:,"><title>{title}: play table</title>'
+        f"<style>{_asset('play.css')}</style></head><body>"
+        f"<header><h1>{title}</h1>"
+        '<button id="new-maze" type="button">New maze</button>'
+        '<span>Seed <b id="seed"></b> (share: <code id="share"></code>)</span>'
+        '<span><b id="left"></b> tiles in the pile</span>'
+        '<span><button id="roll" type="button">Roll the die</button> <span id="die-face"></span> '
+        '<output id="die-value"></output></span>'
+        '<label><input id="highlight" type="checkbox"> what each landmark reaches</label></header>'
+        f"<main>{_board_svg(table)}<aside>"
+        "<p>Click an empty slot to lay the next tile of the shuffled pile, with the face and turn the coin "
+        "and die give it (as the rules booklet says). Click a laid tile to turn it a sixth clockwise "
+        "(shift-click or right-click: anticlockwise). Drag the pawns.</p>"
+        "<p>Two players far apart see the same maze with the same seed: send the page and the "
+        "<code>?seed=</code> at the end of its address.</p>"
+        '<ul id="legend"></ul>'
+        f"<p><small>Made by trailwright {escape(__version__)}.</small></p></aside></main>"
+        f"{_side_defs(table)}"
+        f'<script type="application/json" id="trailwright-data">{script_json(page_data(table, seed))}</script>'
+        f"<script>{_asset('play.js')}</script></body></html>\n"
+    )
+
+
+def play_files(table: TableArt, seed: int) -> dict[str, bytes]:
+    """The play table's files by path: ``play/index.html``."""
+    return {f"{FOLDER}/index.html": play_table_html(table, seed).encode("utf-8")}

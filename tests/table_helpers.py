@@ -1,0 +1,39 @@
+"""Shared by the virtual-table tests: the best-known set drawn in the built-in style, and hostile ids."""
+
+from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
+
+from generator.board import load_board
+from generator.model import Tile, TileSet, read_tileset
+from generator.publish.art import layout_art
+from generator.render.board import render_board
+from generator.render.style import load_style
+from generator.table import TableArt
+from tests.test_publish_standin import standin_art_for_width
+
+ROOT = Path(__file__).resolve().parent.parent
+HOSTILE_IDS = ["../../etc/passwd", "<script>alert(1)</script>", 'a"b\\c', "тайл ✓", "CON", " ", ".", "..",
+               "&amp;", "x/y", "</svg>", "-", "_", "a b", "\u202eevil", "{{7*7}}", "'", "NUL", "${x}", "\t"]
+
+
+BOARDS = ("classic", "hexagon37", str(ROOT / "tests" / "data" / "camp-board.toml"))
+
+
+@lru_cache(maxsize=8)
+def table_art(hostile: bool = False, real_art: bool = False, board: str = "classic") -> TableArt:
+    """The best-known set (its tiles repeated to fill a larger board) in the built-in style and its real board.
+
+    The sides are the publish tests' quick stand-in art unless ``real_art`` (the layout stage's, 3 s);
+    with ``hostile`` the tiles have odd ids, drawn by the layout stage without labels (the stand-in
+    does not escape ids)."""
+    b = load_board(board)
+    best = read_tileset(ROOT / "examples" / "best-known.json").tiles
+    tileset = TileSet(tuple(Tile(str(i + 1), best[i % len(best)].front, best[i % len(best)].back)
+                            for i in range(len(b.slots))))
+    style = load_style(None)
+    if hostile:
+        tileset = TileSet(tuple(Tile(i, t.front, t.back) for i, t in zip(HOSTILE_IDS, tileset)))
+        style = replace(style, label_show=False)
+    art = layout_art(style) if real_art or hostile else standin_art_for_width(style.tile_width_mm)
+    return TableArt(tileset, b, style, art, render_board(b, style), "Trailwright", "tests")
