@@ -81,16 +81,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def write_outputs(folder: str, data: dict, report, board) -> None:
-    """playtest.json, rounds.svg and heat.svg in ``folder``, each written whole or not at all."""
-    from pathlib import Path
-
-    from generator.fileio import write_atomic
+    """playtest.json, rounds.svg and heat.svg in ``folder``, swapped in together (never a mix of two runs)."""
+    from generator.fileio import write_folder
     from generator.play.pictures import heat_svg, histogram_svg
 
-    out = Path(folder)
-    write_atomic(out / "playtest.json", dumps_json({**data, "rounds": list(report.rounds)}, indent=1) + "\n")
-    write_atomic(out / "rounds.svg", histogram_svg(report))
-    write_atomic(out / "heat.svg", heat_svg(report, board))
+    files = {"playtest.json": dumps_json({**data, "rounds": list(report.rounds)}, indent=1) + "\n",
+             "rounds.svg": histogram_svg(report), "heat.svg": heat_svg(report, board)}
+    write_folder(folder, files, owns=files.__contains__)
 
 
 def print_report(name: str, report, gap) -> None:
