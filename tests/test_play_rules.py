@@ -3,6 +3,8 @@
 import tomllib
 from importlib import resources
 
+from dataclasses import replace
+
 import pytest
 
 from generator.board import board_from_dict, load_board
@@ -106,11 +108,15 @@ def test_unreadable_and_malformed_files(tmp_path):
 
 
 def test_default_rules_on_a_board_with_other_landmark_count():
-    data = {"slots": [[0, 0], [0, 1]], "landmark": [{"name": "A", "hexes": [[0, -1]]}, {"name": "B", "hexes": [[0, 2]]}]}
-    with pytest.raises(TrailwrightError, match="pass a rules file"):
-        default_rules(board_from_dict(data))
-    small = Rules(start="A", required=(), goal="B")
-    assert check_rules(small, board_from_dict(data)) is small
+    lm = [{"name": n, "hexes": [h]} for n, h in (("A", [0, -1]), ("B", [1, 0]), ("C", [-1, 0]), ("D", [0, 2]))]
+    two = board_from_dict({"slots": [[0, 0], [0, 1]], "landmark": [lm[0], lm[3]]})
+    assert default_rules(two) == replace(default_rules(), start="A", required=(), goal="D", hazards=())
+    rules = default_rules(board_from_dict({"slots": [[0, 0], [0, 1]], "landmark": lm}))
+    assert (rules.start, rules.required, rules.goal, rules.hazards) == ("A", ("B", "C"), "D", ())
+    with pytest.raises(TrailwrightError, match="needs a start and a goal: pass a rules file"):
+        default_rules(board_from_dict({"slots": [[0, 0], [0, 1]], "landmark": lm[:1]}))
+    small = Rules(start="A", required=(), goal="D")
+    assert check_rules(small, two) is small
 
 
 def test_rules_from_dict_needs_the_landmark_keys():

@@ -181,7 +181,8 @@ def _parse(path, source: str) -> Rules:
 
 
 def default_rules(board: Board | None = None) -> Rules:
-    """The booklet's game (``rules.toml``); on a board with other landmark names, mapped by board order."""
+    """The booklet's game (``rules.toml``); on a board with other landmark names, mapped by board order (six
+    landmarks: as on the classic board; any other number: first is the start, last the goal, the rest required)."""
     rules = _parse(resources.files("generator.play") / "rules.toml", "the default rules")
     if board is None:
         return rules
@@ -189,11 +190,14 @@ def default_rules(board: Board | None = None) -> Rules:
     if all(n in names for _, n in rules.landmarks_named()):
         return check_rules(rules, board)
     classic = ("Hut", "Well", "Spring", "Lair", "Orchard", "Exit")  # the classic board's landmark order
-    if len(names) != len(classic):
-        raise TrailwrightError(
-            f"board {board.name!r} has {len(names)} landmarks, the default rules need 6: pass a rules file",
-            "the default rules")
-    return check_rules(rules.renamed(dict(zip(classic, names))), board)
+    if len(names) == len(classic):
+        return check_rules(rules.renamed(dict(zip(classic, names))), board)
+    if len(names) < 2:
+        raise TrailwrightError(f"board {board.name!r} has {len(names)} landmark(s), and the game needs a start and a "
+                               "goal: pass a rules file, or add landmarks to the board", "the default rules")
+    # any other board: start at its first landmark, visit the ones between, end at its last; no hazard
+    return check_rules(replace(rules, start=names[0], required=tuple(names[1:-1]), goal=names[-1], hazards=()),
+                       board)
 
 
 def load_rules(path: str | Path | None, board: Board) -> Rules:

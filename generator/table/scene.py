@@ -24,7 +24,6 @@ from generator.render.board import BoardFrame, board_frame
 from generator.render.style import Style
 
 SQRT3 = math.sqrt(3)
-MM_PER_IN = 25.4
 # one pawn per player colour: (name, sRGB hex); the names are Tabletop Simulator's seat colours
 PLAYERS = (("Red", "#db1a18"), ("Blue", "#1f87ff"), ("Yellow", "#e7e52c"), ("Green", "#31b32b"))
 

@@ -31,7 +31,8 @@ from generator.errors import TrailwrightError
 from generator.model import FACES
 from generator.publish.art import png_bytes, px, render_pixels, reframe
 from generator.publish.boardsheets import svg_size_mm
-from generator.table.scene import MM_PER_IN, PLAYERS, SQRT3, TableArt, face_letter, slug, stem
+from generator.table.scene import PLAYERS, SQRT3, TableArt, face_letter, slug, stem
+from generator.units import MM_PER_IN
 
 FOLDER = "tabletop"
 MAX_PX = 4096  # TTS's texture limit, a side
