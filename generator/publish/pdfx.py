@@ -104,9 +104,9 @@ def to_pdfx(pdf: bytes, title: str, profile: PressProfile | None = None) -> byte
                    "-dPDFX=true", "-sDEVICE=pdfwrite", "-sColorConversionStrategy=CMYK",
                    "-sProcessColorModel=DeviceCMYK", f"-sOutputICCProfile={profile.path}", "-dEmbedAllFonts=true",
                    "-dSubsetFonts=true", "-dAutoRotatePages=/None", "-dPDFSETTINGS=/prepress",
-                   "-o", str(folder / "out.pdf"), str(folder / "pdfx.ps"), str(folder / "in.pdf")]
+                   "-o", "out.pdf", "pdfx.ps", "in.pdf"]  # relative: the random folder's name never reaches gs
         env = {"PATH": "/usr/bin:/bin", "SOURCE_DATE_EPOCH": FIXED_EPOCH}
-        done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
+        done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600, cwd=folder)
         if done.returncode != 0 or not (folder / "out.pdf").is_file():
             detail = " ".join((done.stderr or done.stdout).split())[:300]
             raise TrailwrightError(f"ghostscript could not make the PDF/X file {title!r}: {detail}")
