@@ -151,7 +151,7 @@ def test_a_real_cluster_loses_a_worker_and_the_run_completes_with_the_same_resul
 
         with Client(address, timeout=60) as probe:
             probe.wait_for_workers(2, timeout=120)
-        args = ["optimize", "--generations", "3000", "--samples", "300", "--max-samples", "1500", "--rescore", "3000",
+        args = ["optimize", "--generations", "10000", "--samples", "300", "--max-samples", "1500", "--rescore", "3000",
                 "--chains", "2", "--seed", "9", "--quiet"]
         out = tmp_path / "cluster.json"
         run = subprocess.Popen([str(bin_dir / "trailwright"), *args, "--scheduler", address, "--out", str(out)],
@@ -159,13 +159,13 @@ def test_a_real_cluster_loses_a_worker_and_the_run_completes_with_the_same_resul
         def snapshots_taken() -> bool:
             path = tmp_path / "cluster.checkpoint"
             chains = json.loads(path.read_text())["chains"] if path.exists() else []
-            return run.poll() is not None or any(c and 0 < c["generation"] < 3000 for c in chains)
+            return run.poll() is not None or any(c and 0 < c["generation"] < 10000 for c in chains)
 
         _wait_for(snapshots_taken, 240, "a checkpoint with a chain under way")  # so the kill lands mid-run
         assert run.poll() is None, "the run ended before a worker could be killed"
         procs[2].send_signal(signal.SIGKILL)
         assert run.wait(timeout=600) == 0, run.stderr.read().decode()
-        assert read_meta(out)["search"]["generations"] == [3000, 3000]
+        assert read_meta(out)["search"]["generations"] == [10000, 10000]
         # the same run, uninterrupted, on another cluster (in-process): the same tile set and score
         whole = tmp_path / "whole.json"
         assert main([*args, "--scheduler", dask_client.scheduler.address, "--out", str(whole)]) == 0
