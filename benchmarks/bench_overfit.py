@@ -35,13 +35,14 @@ def _problem(seed: int):
 def _chain(job: tuple[int, int, float]):
     """One chain of ``anneal`` (chain ``index`` of a run with ``seed``): its best designs and bank figure."""
     from generator.optimize import Config
-    from generator.optimize.run import chain_best, run_chain
+    from generator.optimize.run import chain_best, config_strategy, run_chain
 
     seed, index, budget = job
     problem = _problem(seed)
     config = Config(time=budget, seed=seed, workers=1)
-    chain = run_chain(problem, config, index, None, lambda: False, lambda *a: None)
-    best = chain_best(problem, config, chain)
+    strategy = config_strategy(config)
+    chain = run_chain(problem, strategy, config, index, None, lambda: False, lambda *a: None)
+    best = chain_best(strategy, chain)
     return seed, index, best.classes, best.fitness
 
 

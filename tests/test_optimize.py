@@ -11,8 +11,8 @@ import pytest
 from generator.errors import TrailwrightError
 from generator.model import Side, TileSet
 from generator.optimize import Config, make_problem, optimize, random_tileset
-from generator.optimize.run import chain_best, rescore, run_chain
-from generator.optimize.search import Search
+from generator.optimize.run import chain_best, config_strategy, rescore, run_chain
+from generator.optimize.search import FreshScorer, Search
 from generator.optimize.space import DESIGNS, allowed_designs, key, start_classes, static_counts, to_tileset
 from generator.optimize.strategies import ARTICLE_GA, STRATEGIES, mutate, strategy_named
 from generator.scoring import kernel, score
@@ -113,10 +113,10 @@ def test_bank_fitness_is_the_scorer_on_the_same_layouts(classic, swap):
     parent = search.full(start_classes(problem, rng))
     for _ in range(5):
         child, changes = mutate(problem, parent.classes, rng, swap=swap)
-        value = search.fitness(parent, child, changes)
+        ev = search.evaluate(child, parent, changes)
         full = Search(problem, bank_seed=11, capacity=3000, size=3000).full(child)
-        assert value == pytest.approx(full.fitness, abs=1e-12)
-        scored = search.scored(parent, child, changes)
+        assert ev.fitness == pytest.approx(full.fitness, abs=1e-12) and ev.layouts < 3000
+        scored = ev.scored
         for a, b in zip(scored.arrays, full.arrays):
             np.testing.assert_array_equal(a, b)
         parent = scored
@@ -146,11 +146,12 @@ def test_cache_scores_no_candidate_twice(classic):
     rng = np.random.default_rng(1)
     parent = search.full(start_classes(problem, rng))
     child, changes = mutate(problem, parent.classes, rng)
-    first = search.fitness(parent, child, changes)
-    scored_layouts = search.layouts
+    first = search.evaluate(child, parent, changes)
+    scored_layouts = search.counters.layouts
     # the same set with its tiles in another order and faces swapped is the same candidate
-    again = search.fitness(None, child[::-1, ::-1].copy(), ())
-    assert again == first and search.layouts == scored_layouts and search.hits == 1
+    again = search.evaluate(child[::-1, ::-1].copy())
+    assert again.fitness == first.fitness and again.cached and again.scored is None and again.layouts == 0
+    assert search.counters.layouts == scored_layouts and search.counters.hits == 1
 
 
 @pytest.mark.parametrize(("swap", "margin"), [(0.0, -0.01), (1.0, 0.0)])  # swaps change less: a higher bar
@@ -164,13 +165,66 @@ def test_early_rejection_only_rejects_clearly_worse_moves(classic, swap, margin)
     for _ in range(30):
         child, changes = mutate(problem, parent.classes, rng, swap=swap)
         threshold = parent.fitness + margin
-        value = search.fitness(parent, child, changes, threshold)
-        truth = exact.fitness(exact_parent, child, changes)
-        if value < threshold:
+        ev = search.evaluate(child, parent, changes, threshold)
+        truth = exact.evaluate(child, exact_parent, changes).fitness
+        if ev.fitness < threshold:
             assert truth < threshold + 0.02  # never a good move thrown away by much
+            assert (ev.early or ev.cached) == (ev.scored is None)
         else:
-            assert value == pytest.approx(truth, abs=1e-12)
-    assert search.early > 0
+            assert ev.fitness == pytest.approx(truth, abs=1e-12) and (ev.scored is None) == ev.cached
+    assert search.counters.early > 0
+
+
+# --- one formula: every caller gets the scorer's fitness -------------------------------------
+
+TASTE = Objective(bridges_weight=-0.07, dup_weight=-0.01, extra_edges_weight=-0.2, pair_weight=1.5,
+                  target_weight=-3.0, max_trails=6, pair_targets=(("Hut-Well", 0.9), ("Spring-Lair", 0.3)))
+
+
+@pytest.mark.parametrize("objective", [ARTICLE, TASTE], ids=["article", "weights-and-targets"])
+def test_every_caller_gets_the_fitness_trailwright_score_gives(classic, random20, objective, tmp_path):
+    """The scorer, the bank search (whole and incremental), the fresh scorer, the local check and the re-score."""
+    from generator.optimize.check import check_local
+
+    tiles = random20.canonical()  # canonical sides: the bank then sees the scorer's layouts exactly
+    problem = make_problem(classic, objective, tiles)
+    truth = score(tiles, classic, 2000, seed=5, objective=objective).fitness
+    classes = start_classes(problem, np.random.default_rng(0))
+    search = Search(problem, bank_seed=5, capacity=2000, size=2000)
+    parent = search.full(classes)
+    assert parent.fitness == pytest.approx(truth, abs=1e-12)
+    assert rescore(problem, tiles, 2000, 5).fitness == truth
+    assert check_local(problem, tiles, samples=2000, seed=5, swaps=False).fitness == pytest.approx(truth, abs=1e-12)
+    child, changes = mutate(problem, classes, np.random.default_rng(1), sides=2)
+    moved = search.evaluate(child, parent, changes)
+    child_truth = score(to_tileset(problem, child).canonical(), classic, 2000, seed=5, objective=objective).fitness
+    assert moved.fitness == pytest.approx(child_truth, abs=1e-12)
+    fresh = FreshScorer(problem, seed=8, samples=700)
+    layouts_seed = int(np.random.SeedSequence([8, 0]).generate_state(1, np.uint64)[0] >> 1)
+    assert fresh.evaluate(classes).fitness == pytest.approx(score(tiles, classic, 700, seed=layouts_seed,
+                                                                 objective=objective).fitness, abs=1e-12)
+    if objective == ARTICLE:  # the command line itself
+        import contextlib
+        import io
+
+        from generator.cli import main
+        from generator.model import dumps_tileset
+
+        path = tmp_path / "canonical.json"
+        path.write_text(dumps_tileset(tiles))
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["score", str(path), "--samples", "2000", "--seed", "5", "--json"]) == 0
+        assert json.loads(out.getvalue())["fitness"] == round(truth, 6)
+
+
+def test_the_objective_is_the_formula(random20):
+    o = TASTE
+    static = o.static(random20.bridges, random20.dup_score, random20.fully_connected)
+    assert static == pytest.approx(-0.07 * random20.bridges - 0.01 * random20.dup_score - random20.fully_connected)
+    assert o.per_layout(9, 12) == pytest.approx(-0.2 * 9 + 1.5 * 12)
+    assert o.fitness(1.0, 2.0, {"Hut-Well": 0.8, "Spring-Lair": 0.5}) == pytest.approx(3.0 - 3.0 * (0.1 + 0.2))
+    assert o.fitness(1.0, 2.0, {"Hut-Well": 0.8, "Spring-Lair": 0.5}, extra=0.25) == pytest.approx(2.35)
 
 
 # --- the contract every strategy keeps ------------------------------------------------------
@@ -188,7 +242,7 @@ class TestContract:
         assert all(ARTICLE.allows(side) for side in tiles.sides())
         # the reported figure is the re-score on fresh layouts, never the search's own estimate
         assert result.score.samples == 4000
-        assert result.fitness == pytest.approx(rescore(problem, tiles, 4000, result.score.seed)[1])
+        assert result.fitness == pytest.approx(rescore(problem, tiles, 4000, result.score.seed).fitness)
 
     def test_time_budget(self, classic, strategy, preset):
         problem = small_problem(classic)
@@ -207,7 +261,7 @@ class TestContract:
     def test_improves_over_the_start(self, classic, strategy, preset):
         problem = small_problem(classic, seed=12)
         result = run(problem, strategy, preset, generations=60)
-        before = rescore(problem, problem.start, 4000, result.score.seed)[1]
+        before = rescore(problem, problem.start, 4000, result.score.seed).fitness
         assert result.fitness > before + 0.3
 
 
@@ -253,14 +307,17 @@ def test_pair_target_pulls_the_pair_towards_it(classic):
     plain = run(make_problem(classic, ARTICLE, problem.start), "anneal", None, generations=150)
     aimed = run(problem, "anneal", None, generations=150)
     assert abs(aimed.score.pair_prob["Hut-Lair"] - 0.5) < abs(plain.score.pair_prob["Hut-Lair"] - 0.5) - 0.1
-    assert aimed.fitness == pytest.approx(aimed.score.fitness - 20.0 * abs(aimed.score.pair_prob["Hut-Lair"] - 0.5))
+    untargeted = score(aimed.tileset, classic, aimed.score.samples, seed=aimed.score.seed).fitness
+    assert aimed.fitness == aimed.score.fitness
+    assert aimed.fitness == pytest.approx(untargeted - 20.0 * abs(aimed.score.pair_prob["Hut-Lair"] - 0.5))
 
 
 @pytest.mark.parametrize("strategy,preset", CASES)
 def test_resume_after_interrupt_equals_an_uninterrupted_run(classic, strategy, preset):
     problem = small_problem(classic)
     config = Config(strategy=strategy, preset=preset, generations=40, seed=3, checkpoint_every=0.0, **SMALL)
-    whole = run_chain(problem, config, 0, None, lambda: False, lambda *a: None)
+    strategy = config_strategy(config)
+    whole = run_chain(problem, strategy, config, 0, None, lambda: False, lambda *a: None)
 
     saved = []
 
@@ -269,12 +326,12 @@ def test_resume_after_interrupt_equals_an_uninterrupted_run(classic, strategy, p
             saved.append(pickle.dumps(chain))
 
     calls = iter(range(10**6))
-    run_chain(problem, config, 0, None, lambda: next(calls) >= 17, emit)  # "Ctrl-C" after 17 generations
+    run_chain(problem, strategy, config, 0, None, lambda: next(calls) >= 17, emit)  # "Ctrl-C" after 17 generations
     interrupted = pickle.loads(saved[-1])
     assert 0 < interrupted.generation < 40
-    resumed = run_chain(problem, config, 0, pickle.loads(pickle.dumps(interrupted)), lambda: False,
+    resumed = run_chain(problem, strategy, config, 0, pickle.loads(pickle.dumps(interrupted)), lambda: False,
                         lambda *a: None)
-    best = lambda chain: chain_best(problem, config, chain)  # noqa: E731
+    best = lambda chain: chain_best(strategy, chain)  # noqa: E731
     assert resumed.generation == whole.generation == 40
     np.testing.assert_array_equal(best(resumed).classes, best(whole).classes)
     assert best(resumed).fitness == best(whole).fitness
@@ -296,11 +353,12 @@ def test_the_winner_is_the_chain_best_on_the_shared_selection_layouts(classic, m
     problem = small_problem(classic)
     config = Config(generations=30, seed=6, **{**SMALL, "workers": 3})
     result = optimize(problem, config)
-    values = [rescore(problem, to_tileset(problem, chain_best(problem, config, c).classes), 20_000,
-                      run_module.selection_seed(6))[1] for c in result.chains]
+    strategy = config_strategy(config)
+    values = [rescore(problem, to_tileset(problem, chain_best(strategy, c).classes), 20_000,
+                      run_module.selection_seed(6)).fitness for c in result.chains]
     assert len(set(values)) == 3  # three different chain results
     assert result.winner == int(np.argmax(values))
-    assert result.tileset == to_tileset(problem, chain_best(problem, config, result.chains[result.winner]).classes)
+    assert result.tileset == to_tileset(problem, chain_best(strategy, result.chains[result.winner]).classes)
 
 
 def test_stop_event_ends_the_run_with_the_best_so_far(classic):
@@ -403,6 +461,6 @@ def test_warm_up_compiles_exactly_what_the_search_and_the_scorer_call(classic, r
     search = Search(problem, bank_seed=3, capacity=600, size=600)
     parent = search.full(start_classes(problem, np.random.default_rng(0)))
     child, changes = mutate(problem, parent.classes, np.random.default_rng(1))
-    search.fitness(parent, child, changes, threshold=parent.fitness)
+    search.evaluate(child, parent, changes, threshold=parent.fitness)
     score(random20, classic, 50, seed=1)
     assert [list(k.signatures) for k in kernels] == compiled  # nothing new to compile after the warm-up

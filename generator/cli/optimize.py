@@ -90,7 +90,7 @@ def _setup(args):
     from generator.model import read_tileset
     from generator.optimize import Config, make_problem, random_tileset
     from generator.optimize.run import RESCORE_SAMPLES, read_checkpoint
-    from generator.optimize.space import allowed_designs
+    from generator.optimize.space import SettingError, allowed_designs
     from generator.scoring.objective import ARTICLE, load_objective, resolve_targets
     from generator.scoring.tables import check_size
 
@@ -123,6 +123,8 @@ def _setup(args):
         raise TrailwrightError("--pin needs --init (the tile set whose tiles to keep)")
     try:
         problem = make_problem(board, objective, start, pinned)
+    except SettingError:
+        raise
     except TrailwrightError as err:
         raise err.within(args.init) if args.init else err from None
     if not problem.free:
@@ -139,8 +141,23 @@ def _setup(args):
     return problem, config, [None] * config.workers, args.init, board.name
 
 
+# the flag of each setting the core names in its errors (``SettingError.setting``)
+FLAGS = {"pinned": "--pin", "budget": "--time or --generations", "chains": "--chains", "migrate": "--migrate",
+         "scheduler": "--scheduler"}
+
+
 def run(args: argparse.Namespace) -> int:
-    """Optimize, write the outputs, print the summary."""
+    """Optimize, write the outputs, print the summary; the core's setting errors are named by their flags."""
+    from generator.errors import TrailwrightError
+    from generator.optimize.space import SettingError
+
+    try:
+        return _run(args)
+    except SettingError as err:
+        raise TrailwrightError(f"{FLAGS.get(err.setting, err.setting)} {err.detail}") from None
+
+
+def _run(args: argparse.Namespace) -> int:
     import multiprocessing as mp
     import signal
 

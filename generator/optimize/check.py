@@ -73,8 +73,7 @@ def check_local(problem: Problem, tileset: TileSet, samples: int, seed: int, swa
     search = Search(problem, seed, samples, samples)
     classes = np.array([[design_of(t.front), design_of(t.back)] for t in tileset], dtype=np.int16)
     base = search.full(classes)
-    o = problem.objective
-    per_layout = o.extra_edges_weight * base.arrays[0].astype(np.float64) + o.pair_weight * base.arrays[2]
+    per_layout = problem.objective.per_layout(base.arrays[0].astype(np.float64), base.arrays[2])
     close = []
     tried = 0
     for changes in neighbours(problem, classes, swaps):
@@ -83,12 +82,11 @@ def check_local(problem: Problem, tileset: TileSet, samples: int, seed: int, swa
             child[t, f] = d
         moved = [(t, f) for t, f, _ in changes]
         tried += 1
-        value = search.fitness(base, child, moved, threshold=base.fitness - margin)
-        if value < base.fitness - margin:
+        ev = search.evaluate(child, base, moved, threshold=base.fitness - margin)
+        if ev.fitness < base.fitness - margin:
             continue
-        scored = search.scored(base, child, moved)
-        diff = o.extra_edges_weight * scored.arrays[0].astype(np.float64) + o.pair_weight * scored.arrays[2]
-        diff -= per_layout
+        scored = ev.scored or search.score(child, base, moved)
+        diff = problem.objective.per_layout(scored.arrays[0].astype(np.float64), scored.arrays[2]) - per_layout
         se = float(diff.std(ddof=1) / np.sqrt(samples))
         close.append(Neighbour(tuple(changes), scored.fitness - base.fitness, se))
     close.sort(key=lambda n: -n.gain)

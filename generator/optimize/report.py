@@ -16,8 +16,8 @@ def history_csv(chains: tuple[Chain, ...] | list[Chain]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(HISTORY_FIELDS)
     for chain in chains:
-        for seconds, generation, evaluations, bank, best in chain.history:
-            writer.writerow((f"{seconds:.3f}", chain.index, generation, evaluations, bank, f"{best:.6f}"))
+        for h in chain.history:
+            writer.writerow((f"{h.seconds:.3f}", chain.index, h.generation, h.evaluations, h.bank, f"{h.best:.6f}"))
     return out.getvalue()
 
 
@@ -32,11 +32,11 @@ def history_svg(chains, final: float, title: str) -> str:
     drawing = Drawing(width, height)
     plot = LinePlot()
     plot.x, plot.y, plot.width, plot.height = 60, 50, width - 90, height - 100
-    everything = [b for chain in chains for *_, b in chain.history] + [final]
+    everything = [h.best for chain in chains for h in chain.history] + [final]
     low = max(min(everything), final - 0.3)  # the start is often far below: clamp it to the floor
     data = []
     for chain in chains:
-        points = [(float(s), max(float(b), low)) for s, _, _, _, b in chain.history]
+        points = [(float(h.seconds), max(float(h.best), low)) for h in chain.history]
         data.append(points or [(0.0, final)])
     plot.data = data
     palette = [colors.HexColor(c) for c in ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")]

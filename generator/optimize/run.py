@@ -28,8 +28,8 @@ from generator import __version__
 from generator.errors import TrailwrightError
 from generator.model import TileSet
 from generator.optimize.search import Scored
-from generator.optimize.space import Problem, start_classes, static_counts, to_tileset
-from generator.optimize.strategies import strategy_named
+from generator.optimize.space import Problem, SettingError, start_classes, static_counts, to_tileset
+from generator.optimize.strategies import Strategy, strategy_named
 from generator.scoring import Score, layout_scores, summarise, warm_up
 
 CHECKPOINT_FORMAT = "trailwright-checkpoint/1"
@@ -54,7 +54,18 @@ class Config:
 
     def __post_init__(self):
         if self.time is None and self.generations is None:
-            raise TrailwrightError("give a budget: --time seconds or --generations count")
+            raise SettingError("budget", "give a time (seconds) or a number of generations")
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    """A change of a chain's best fitness (on its bank)."""
+
+    seconds: float
+    generation: int
+    evaluations: int
+    bank: int
+    best: float
 
 
 @dataclass
@@ -68,7 +79,7 @@ class Chain:
     state: object
     search_state: dict
     start_fitness: float
-    history: list = field(default_factory=list)  # (seconds, generation, evaluations, bank, best)
+    history: list[HistoryPoint] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -127,28 +138,32 @@ def _progress(search, chain: Chain, best: Scored) -> Progress:
     extra = joined = None
     if best.sums is not None:
         extra, joined = best.sums[0] / best.size, best.sums[1] / best.size
-    return Progress(chain.index, chain.generation, chain.elapsed, search.evaluations, search.layouts, search.size,
-                    best.fitness, bridges, dup, fully, extra, joined)
+    return Progress(chain.index, chain.generation, chain.elapsed, search.counters.evaluations,
+                    search.counters.layouts, search.size, best.fitness, bridges, dup, fully, extra, joined)
 
 
-def run_chain(problem: Problem, config: Config, index: int, chain: Chain | None,
+def config_strategy(config: Config) -> Strategy:
+    """The strategy a run's settings name (resolved once per run)."""
+    return strategy_named(config.strategy, config.preset, config.samples, config.max_samples)
+
+
+def run_chain(problem: Problem, strategy: Strategy, config: Config, index: int, chain: Chain | None,
               should_stop: Callable[[], bool], emit: Callable[[str, Chain, Progress], None],
               report_every: float = 0.5) -> Chain:
     """Run (or continue) chain ``index`` until its budget is spent or ``should_stop()``."""
-    strategy = strategy_named(config.strategy, config.preset, config.samples, config.max_samples)
     rng, bank_seed = chain_seeds(config.seed, index)
     search = strategy.evaluator(problem, bank_seed)
     if chain is None:
         state = strategy.start(search, start_classes(problem, rng), rng)
-        start = strategy.best(search, state).fitness
+        start = strategy.best(state).fitness
         chain = Chain(index, 0, 0.0, rng.bit_generator.state, state, search.state(), start)
     else:
         rng.bit_generator.state = chain.rng_state
         search.restore(chain.search_state)
         state = chain.state
     began = time.perf_counter() - chain.elapsed
-    best = strategy.best(search, state)
-    last_best = best.fitness if not chain.history else chain.history[-1][4]
+    best = strategy.best(state)
+    last_best = best.fitness if not chain.history else chain.history[-1].best
     last_report = last_checkpoint = time.perf_counter()
 
     def snapshot() -> Chain:
@@ -171,10 +186,11 @@ def run_chain(problem: Problem, config: Config, index: int, chain: Chain | None,
             break
         state = strategy.step(search, state, rng, progress)
         chain.generation += 1
-        best = strategy.best(search, state)
+        best = strategy.best(state)
         if best.fitness != last_best:
             last_best = best.fitness
-            chain.history.append((round(elapsed, 3), chain.generation, search.evaluations, search.size, best.fitness))
+            chain.history.append(HistoryPoint(round(elapsed, 3), chain.generation, search.counters.evaluations,
+                                              search.size, best.fitness))
         now = time.perf_counter()
         if now - last_report >= report_every:
             last_report = now
@@ -183,12 +199,13 @@ def run_chain(problem: Problem, config: Config, index: int, chain: Chain | None,
             last_checkpoint = now
             emit("checkpoint", snapshot(), _progress(search, chain, best))
     chain = snapshot()
-    chain.history.append((round(chain.elapsed, 3), chain.generation, search.evaluations, search.size, best.fitness))
+    chain.history.append(HistoryPoint(round(chain.elapsed, 3), chain.generation, search.counters.evaluations,
+                                      search.size, best.fitness))
     emit("done", chain, _progress(search, chain, best))
     return chain
 
 
-def _worker(problem, config, index, chain, stop, messages):
+def _worker(problem, strategy, config, index, chain, stop, messages):
     """A worker process: run one chain, sending progress and snapshots to the parent."""
     import signal
 
@@ -199,12 +216,12 @@ def _worker(problem, config, index, chain, stop, messages):
         messages.put((kind, index, pickle.dumps(chain) if kind != "progress" else None, progress))
 
     try:
-        run_chain(problem, config, index, chain, stop.is_set, emit)
+        run_chain(problem, strategy, config, index, chain, stop.is_set, emit)
     except BaseException as err:  # report, so the parent does not wait forever
         messages.put(("error", index, None, f"{type(err).__name__}: {err}"))
 
 
-def run_chains(problem: Problem, config: Config, chains: list[Chain | None], stop,
+def run_chains(problem: Problem, strategy: Strategy, config: Config, chains: list[Chain | None], stop,
                on_progress: Callable[[Progress], None], on_checkpoint: Callable[[list[Chain | None]], None]) -> list[Chain]:
     """Run every chain (in this process for one, else one process each); returns the final chains."""
     latest: list[Chain | None] = list(chains)
@@ -215,11 +232,11 @@ def run_chains(problem: Problem, config: Config, chains: list[Chain | None], sto
                 latest[0] = chain
                 on_checkpoint(latest)
 
-        return [run_chain(problem, config, 0, chains[0], stop.is_set, emit)]
+        return [run_chain(problem, strategy, config, 0, chains[0], stop.is_set, emit)]
 
     ctx = mp.get_context("fork")
     messages = ctx.Queue()
-    procs = [ctx.Process(target=_worker, args=(problem, config, i, c, stop, messages), daemon=True)
+    procs = [ctx.Process(target=_worker, args=(problem, strategy, config, i, c, stop, messages), daemon=True)
              for i, c in enumerate(chains)]
     for p in procs:
         p.start()
@@ -252,20 +269,18 @@ def run_chains(problem: Problem, config: Config, chains: list[Chain | None], sto
     return [finished[i] for i in range(len(procs))]
 
 
-def rescore(problem: Problem, tileset: TileSet, samples: int, seed: int) -> tuple[Score, float]:
-    """The article's score on ``samples`` layouts from ``seed``, and the fitness with pair targets."""
+def rescore(problem: Problem, tileset: TileSet, samples: int, seed: int) -> Score:
+    """The objective's score on ``samples`` layouts from ``seed`` (the same figure ``trailwright score`` gives)."""
     scores = layout_scores(tileset, problem.board, samples, seed)
-    report = summarise(tileset, problem.board, scores, seed, "fast", problem.objective)
-    return report, report.fitness + problem.objective.target_penalty(report.pair_prob)
+    return summarise(tileset, problem.board, scores, seed, "fast", problem.objective)
 
 
-def chain_best(problem: Problem, config: Config, chain: Chain) -> Scored:
+def chain_best(strategy: Strategy, chain: Chain) -> Scored:
     """The best candidate a finished (or interrupted) chain holds, with its fitness on its bank."""
-    strategy = strategy_named(config.strategy, config.preset, config.samples, config.max_samples)
-    return strategy.best(_Finished(problem, chain), chain.state)
+    return strategy.best(chain.state)
 
 
-def best_of(problem: Problem, config: Config, chains: list[Chain]) -> tuple[int, Scored]:
+def best_of(problem: Problem, strategy: Strategy, config: Config, chains: list[Chain]) -> tuple[int, Scored]:
     """The winning chain and its best candidate (several chains: the best on shared fresh layouts).
 
     Each chain's best is scored on the same ``SELECTION_SAMPLES`` layouts, one thread a worker
@@ -273,25 +288,17 @@ def best_of(problem: Problem, config: Config, chains: list[Chain]) -> tuple[int,
     """
     from concurrent.futures import ThreadPoolExecutor
 
-    bests = [chain_best(problem, config, chain) for chain in chains]
+    bests = [chain_best(strategy, chain) for chain in chains]
     if len(bests) == 1:
         return 0, bests[0]
 
     def value(best: Scored) -> float:
-        return rescore(problem, to_tileset(problem, best.classes), SELECTION_SAMPLES, selection_seed(config.seed))[1]
+        return rescore(problem, to_tileset(problem, best.classes), SELECTION_SAMPLES, selection_seed(config.seed)).fitness
 
     with ThreadPoolExecutor(max_workers=max(1, min(config.workers, len(bests)))) as pool:
         values = list(pool.map(value, bests))
     winner = int(np.argmax(values))
     return winner, bests[winner]
-
-
-class _Finished:
-    """What ``strategy.best`` needs of an evaluator once a chain has stopped: the problem and bank size."""
-
-    def __init__(self, problem: Problem, chain: Chain):
-        self.problem = problem
-        self.size = chain.search_state.get("size", 0)
 
 
 def optimize(problem: Problem, config: Config, chains: list[Chain | None] | None = None, stop=None,
@@ -304,11 +311,12 @@ def optimize(problem: Problem, config: Config, chains: list[Chain | None] | None
         chains = [None] * config.workers
     if stop is None:
         stop = mp.get_context("fork").Event()
-    finished = run_chains(problem, config, chains, stop, on_progress, on_checkpoint)
-    winner, best = best_of(problem, config, finished)
+    strategy = config_strategy(config)
+    finished = run_chains(problem, strategy, config, chains, stop, on_progress, on_checkpoint)
+    winner, best = best_of(problem, strategy, config, finished)
     tileset = to_tileset(problem, best.classes)
-    report, fitness = rescore(problem, tileset, config.rescore, final_seed(config.seed))
-    return Result(tileset, report, fitness, best.fitness, tuple(finished), winner, time.perf_counter() - began)
+    report = rescore(problem, tileset, config.rescore, final_seed(config.seed))
+    return Result(tileset, report, report.fitness, best.fitness, tuple(finished), winner, time.perf_counter() - began)
 
 
 # --- checkpoints ----------------------------------------------------------------------------
@@ -346,7 +354,7 @@ def meta(problem: Problem, config: Config, result: Result, init: str | None, boa
         "settings": {**{k: v for k, v in asdict(config).items() if k != "checkpoint_every"},
                      "board": board, "init": init,
                      "pinned": [problem.start.tiles[t].id for t in problem.pinned],
-                     "objective": asdict(problem.objective)},
+                     "objective": problem.objective.settings()},
         "search": {"generations": [c.generation for c in chains],
                    "evaluations": sum(c.search_state["evaluations"] for c in chains),
                    "winner_chain": result.winner,

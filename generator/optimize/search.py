@@ -2,23 +2,30 @@
 
 Glossary
 --------
-bank       layouts drawn once from one seed and shared by every candidate of a chain. The bank
-           grows as the search goes on (a prefix of one stream), so late decisions see more layouts.
-scored     a candidate's designs with its per-layout terms on the bank and its fitness there.
-move       a change of design on some faces of some tiles. Only the layouts where a changed tile
-           shows a changed face are scored again; the rest keep their cached terms.
-cache      fitness by canonical key for the current bank size, so no candidate is scored twice.
-fresh      the article's way: every evaluation draws new layouts (``FreshScorer``).
+bank        layouts drawn once from one seed and shared by every candidate of a chain. The bank
+            grows as the search goes on (a prefix of one stream), so late decisions see more layouts.
+scored      a candidate's designs with its per-layout terms on the bank and its fitness there.
+evaluation  what one ``evaluate`` call returns: the fitness, and the scored candidate unless it
+            came from the cache or was rejected early, with what it cost.
+move        a change of design on some faces of some tiles. Only the layouts where a changed tile
+            shows a changed face are scored again; the rest keep their cached terms.
+cache       fitness by canonical key for the current bank size, so no candidate is scored twice.
+fresh       the article's way: every evaluation draws new layouts (``FreshScorer``).
+
+Both evaluators keep the ``Evaluator`` protocol, so a strategy never asks which one it has.
+The fitness always comes from ``Objective.fitness``; this module only measures its parts.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Protocol
 
 import numpy as np
 
 from generator.optimize.space import DESIGN_TABLES, Classes, Problem, key, static_counts
 from generator.scoring import kernel
 from generator.scoring.tables import board_arrays
-
 
 EARLY_FIRST = 256  # affected layouts scored before the first early look; the count doubles for each next look
 EARLY_Z = 3.0
@@ -27,8 +34,8 @@ EARLY_Z = 3.0
 class Scored:
     """A candidate and its per-layout terms on the first ``size`` layouts of the bank.
 
-    Pickling drops the arrays: they are a pure function of the designs and the bank, and are
-    scored again when needed, so a checkpoint stays small and a resumed run is the same run.
+    A checkpoint keeps only the designs, the fitness and the size (``to_data``): the arrays are a
+    pure function of the designs and the bank, scored again when needed, so a resumed run is the same run.
     """
 
     __slots__ = ("classes", "fitness", "size", "arrays", "sums")
@@ -40,12 +47,70 @@ class Scored:
         self.arrays = arrays  # (extra int16, mask uint64, joined int8) or None
         self.sums = sums  # (sum of extra, sum of joined) or None
 
-    def __getstate__(self):
-        return (self.classes, self.fitness, self.size)
+    def to_data(self) -> dict:
+        """The candidate as plain JSON-ready data."""
+        return {"classes": self.classes.tolist(), "fitness": self.fitness, "size": self.size}
 
-    def __setstate__(self, state):
-        self.classes, self.fitness, self.size = state
-        self.arrays = self.sums = None
+    @classmethod
+    def from_data(cls, data: dict) -> "Scored":
+        """The inverse of ``to_data`` (the arrays are scored again on first use)."""
+        return cls(np.array(data["classes"], dtype=np.int16), float(data["fitness"]), int(data["size"]))
+
+
+@dataclass(frozen=True)
+class Counters:
+    """What a chain's evaluator has done: candidates scored, layouts scored, cache hits, early rejections."""
+
+    evaluations: int = 0
+    layouts: int = 0
+    hits: int = 0
+    early: int = 0
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """One candidate's fitness; ``scored`` is None when it came from the cache or was rejected early."""
+
+    fitness: float
+    scored: Scored | None
+    layouts: int  # what it cost
+    cached: bool = False
+    early: bool = False
+
+
+class Evaluator(Protocol):
+    """What every strategy needs of its evaluator (``Search`` on a bank, or ``FreshScorer``)."""
+
+    problem: Problem
+    size: int
+    counters: Counters
+
+    def resize(self, size: int) -> None: ...
+    def refresh(self, s: Scored) -> Scored: ...
+    def full(self, classes: Classes) -> Scored: ...
+    def evaluate(self, classes: Classes, parent: Scored | None = None, changes=(),
+                 threshold: float | None = None) -> Evaluation: ...
+    def score(self, classes: Classes, parent: Scored | None = None, changes=()) -> Scored: ...
+    def state(self) -> dict: ...
+    def restore(self, state: dict) -> None: ...
+
+
+def _count(counters: Counters, ev: Evaluation) -> Counters:
+    return replace(counters, evaluations=counters.evaluations + (not ev.cached),
+                   layouts=counters.layouts + ev.layouts, hits=counters.hits + ev.cached,
+                   early=counters.early + ev.early)
+
+
+def _cache_data(cache: dict[bytes, float]) -> dict[str, float]:
+    return {k.hex(): v for k, v in cache.items()}
+
+
+def _cache_from(data: dict[str, float]) -> dict[bytes, float]:
+    return {bytes.fromhex(k): float(v) for k, v in data.items()}
+
+
+def _counters_data(c: Counters) -> dict:
+    return {"evaluations": c.evaluations, "layouts": c.layouts, "hits": c.hits, "early": c.early}
 
 
 class Search:
@@ -54,20 +119,16 @@ class Search:
     def __init__(self, problem: Problem, bank_seed: int, capacity: int, size: int):
         self.problem = problem
         self.objective = problem.objective
-        self.boards = board_arrays(problem.board)
         self.capacity = capacity
         perm, flip, rot = kernel.sample_layouts(problem.board.tile_count, capacity, bank_seed)
-        self.bank = kernel.Bank(self.boards, perm, flip, rot)
+        self.bank = kernel.Bank(board_arrays(problem.board), perm, flip, rot)
         # face_shown[i, t]: the face tile t shows in layout i
         self.face_shown = np.take_along_axis(flip, np.argsort(perm, axis=1), axis=1).astype(np.uint8)
-        self.targets = [(problem.board.pair_names().index(name), p) for name, p in self.objective.pair_targets]
+        names = problem.board.pair_names()
+        self.targets = [(name, names.index(name)) for name, _ in self.objective.pair_targets]
         self.size = 0
         self.cache: dict[bytes, float] = {}
-        self.evaluations = 0  # candidates scored
-        self.layouts = 0  # layouts scored
-        self.hits = 0  # candidates found in the cache
-        self.early = 0  # candidates rejected on part of the bank
-        self._last: tuple[bytes, Scored] | None = None
+        self.counters = Counters()
         self.resize(size)
 
     # --- the bank ---------------------------------------------------------------------------
@@ -79,61 +140,47 @@ class Search:
             return
         self.size = size
         self.cache = {}
-        self._last = None
         view = self.face_shown[:size]
         self._rows = [[np.flatnonzero(view[:, t] == f) for f in range(2)] for t in range(view.shape[1])]
 
     def state(self) -> dict:
-        """What a checkpoint keeps of this evaluator."""
-        return {"size": self.size, "cache": self.cache, "evaluations": self.evaluations,
-                "layouts": self.layouts, "hits": self.hits, "early": self.early}
+        """What a checkpoint keeps of this evaluator, as JSON-ready data."""
+        return {"size": self.size, "cache": _cache_data(self.cache), **_counters_data(self.counters)}
 
     def restore(self, state: dict) -> None:
         """Continue from a checkpoint's ``state()``."""
         self.resize(state["size"])
-        self.cache = state["cache"]
-        self.evaluations, self.layouts, self.hits = state["evaluations"], state["layouts"], state["hits"]
-        self.early = state["early"]
+        self.cache = _cache_from(state["cache"])
+        self.counters = Counters(state["evaluations"], state["layouts"], state["hits"], state["early"])
 
     # --- fitness ----------------------------------------------------------------------------
 
     def _fitness(self, classes: Classes, sums: tuple[int, int], mask: np.ndarray) -> float:
-        bridges, dup, fully = static_counts(classes)
+        """``Objective.fitness`` from the counts of ``classes`` and its terms on the bank."""
         o = self.objective
-        value = (o.bridges_weight * bridges + o.dup_weight * dup + o.fully_connected_weight * fully
-                 + (o.extra_edges_weight * sums[0] + o.pair_weight * sums[1]) / self.size)
-        for bit, target in self.targets:
-            hits = int(np.count_nonzero(mask & np.uint64(1 << bit)))
-            value += o.target_weight * abs(hits / self.size - target)
-        return float(value)
+        pair_prob = {name: int(np.count_nonzero(mask & np.uint64(1 << bit))) / self.size for name, bit in self.targets}
+        return o.fitness(o.static(*static_counts(classes)), o.per_layout(sums[0], sums[1]) / self.size, pair_prob)
 
-    def _score_rows(self, table: np.ndarray, rows: np.ndarray | None, out) -> None:
-        """Score layouts ``rows`` of the bank (all of the current size when ``None``) into ``out``."""
-        self.bank.score(table, np.arange(self.size) if rows is None else rows, out)
-
-    def _score(self, classes: Classes, base: Scored | None, rows: np.ndarray | None, count_it: bool = True) -> Scored:
-        """Score ``classes``: all layouts, or only ``rows`` on top of ``base``'s terms."""
-        table = DESIGN_TABLES[classes]
+    def _score(self, classes: Classes, base: Scored | None, rows: np.ndarray | None) -> tuple[Scored, int]:
+        """Score ``classes``: all layouts, or only ``rows`` on top of ``base``'s terms; and the layouts scored."""
         n = self.size
         if base is None or rows is None:
             out = (np.empty(n, np.int16), np.empty(n, np.uint64), np.empty(n, np.int8))
-            index = None
-            count = n
-        else:
-            out = tuple(a.copy() for a in base.arrays)
-            index = rows
-            count = len(rows)
-        if count:
-            self._score_rows(table, index, out)
-        self.evaluations += count_it
-        self.layouts += count
-        if index is None:
+            rows = np.arange(n)
+            self.bank.score(DESIGN_TABLES[classes], rows, out)
             sums = (int(out[0].sum(dtype=np.int64)), int(out[2].sum(dtype=np.int64)))
-        else:
-            old = (base.arrays[0][rows].sum(dtype=np.int64), base.arrays[2][rows].sum(dtype=np.int64))
-            new = (out[0][rows].sum(dtype=np.int64), out[2][rows].sum(dtype=np.int64))
-            sums = (int(base.sums[0] - old[0] + new[0]), int(base.sums[1] - old[1] + new[1]))
-        return Scored(classes, self._fitness(classes, sums, out[1]), n, out, sums)
+            return Scored(classes, self._fitness(classes, sums, out[1]), n, out, sums), n
+        out = tuple(a.copy() for a in base.arrays)
+        if len(rows):
+            self.bank.score(DESIGN_TABLES[classes], rows, out)
+        return self._rescored(classes, base, rows, out), len(rows)
+
+    def _rescored(self, classes: Classes, base: Scored, rows: np.ndarray, out) -> Scored:
+        """The candidate whose terms are ``out``: ``base``'s but on ``rows``."""
+        old = (base.arrays[0][rows].sum(dtype=np.int64), base.arrays[2][rows].sum(dtype=np.int64))
+        new = (out[0][rows].sum(dtype=np.int64), out[2][rows].sum(dtype=np.int64))
+        sums = (int(base.sums[0] - old[0] + new[0]), int(base.sums[1] - old[1] + new[1]))
+        return Scored(classes, self._fitness(classes, sums, out[1]), self.size, out, sums)
 
     def rows(self, changes) -> np.ndarray | None:
         """The layouts that show any changed (tile, face); ``None`` when that is most of them."""
@@ -154,25 +201,27 @@ class Search:
         if s.arrays is not None and s.size == self.size:
             return s
         if s.arrays is None:  # after a resume: the terms were not saved, so score them again
-            return self._score(s.classes, None, None, count_it=False)
-        old = s.size
-        n = self.size
+            scored, layouts = self._score(s.classes, None, None)
+            self.counters = replace(self.counters, layouts=self.counters.layouts + layouts)
+            return scored
+        old, n = s.size, self.size
         out = tuple(np.concatenate([a, np.zeros(n - old, a.dtype)]) for a in s.arrays)
         rows = np.arange(old, n)
-        self._score_rows(DESIGN_TABLES[s.classes], rows, out)
-        self.layouts += len(rows)
+        self.bank.score(DESIGN_TABLES[s.classes], rows, out)
+        self.counters = replace(self.counters, layouts=self.counters.layouts + len(rows))
         sums = (s.sums[0] + int(out[0][old:].sum(dtype=np.int64)), s.sums[1] + int(out[2][old:].sum(dtype=np.int64)))
         return Scored(s.classes, self._fitness(s.classes, sums, out[1]), n, out, sums)
 
     def full(self, classes: Classes) -> Scored:
-        """Score a candidate on the whole bank (no parent to start from)."""
-        k = key(classes)
-        scored = self._score(classes, None, None)
-        self.cache.setdefault(k, scored.fitness)
+        """Score a candidate on the whole bank (no parent to start from), counted as an evaluation."""
+        scored, layouts = self._score(classes, None, None)
+        self.cache.setdefault(key(classes), scored.fitness)
+        self.counters = _count(self.counters, Evaluation(scored.fitness, scored, layouts))
         return scored
 
-    def fitness(self, parent: Scored | None, classes: Classes, changes, threshold: float | None = None) -> float:
-        """The bank fitness of ``classes`` (cached by key); ``changes`` lists the (tile, face) moved.
+    def evaluate(self, classes: Classes, parent: Scored | None = None, changes=(),
+                 threshold: float | None = None) -> Evaluation:
+        """The bank fitness of ``classes`` (cached by key); ``changes`` lists the (tile, face) moved from ``parent``.
 
         With a ``threshold``, scoring stops early once the layouts scored so far show, by a
         margin of ``EARLY_Z`` standard errors, that the fitness is below it; the estimate is
@@ -181,21 +230,19 @@ class Search:
         """
         k = key(classes)
         if k in self.cache:
-            self.hits += 1
-            return self.cache[k]
-        rows = None if parent is None else self.rows(changes)
-        if rows is not None and threshold is not None and not self.targets and len(rows) > EARLY_FIRST:
-            scored = self._early(parent, classes, rows, threshold)
-            if not isinstance(scored, Scored):
-                self.cache[k] = scored
-                return scored
+            ev = Evaluation(self.cache[k], None, 0, cached=True)
         else:
-            scored = self._score(classes, parent if rows is not None else None, rows)
-        self.cache[k] = scored.fitness
-        self._last = (k, scored)
-        return scored.fitness
+            rows = None if parent is None else self.rows(changes)
+            if rows is not None and threshold is not None and not self.targets and len(rows) > EARLY_FIRST:
+                ev = self._early(parent, classes, rows, threshold)
+            else:
+                scored, layouts = self._score(classes, parent if rows is not None else None, rows)
+                ev = Evaluation(scored.fitness, scored, layouts)
+            self.cache[k] = ev.fitness
+        self.counters = _count(self.counters, ev)
+        return ev
 
-    def _early(self, parent: Scored, classes: Classes, rows: np.ndarray, threshold: float) -> float | Scored:
+    def _early(self, parent: Scored, classes: Classes, rows: np.ndarray, threshold: float) -> Evaluation:
         """An estimate below ``threshold`` from a prefix of ``rows``, or, when not clearly below, the full score.
 
         The prefix doubles from ``EARLY_FIRST`` layouts; after each, the change in the per-layout
@@ -204,87 +251,93 @@ class Search:
         o = self.objective
         table = DESIGN_TABLES[classes]
         n = self.size
-        bridges, dup, fully = static_counts(classes)
-        static = o.bridges_weight * bridges + o.dup_weight * dup + o.fully_connected_weight * fully
-        base = (o.extra_edges_weight * parent.sums[0] + o.pair_weight * parent.sums[1]) / n
+        static = o.static(*static_counts(classes))
+        base = o.per_layout(parent.sums[0], parent.sums[1]) / n
         out = tuple(a.copy() for a in parent.arrays)
-        extra, mask, joined = out
+        extra, _, joined = out
         scale = len(rows) / n
         total = squares = 0.0
         done, stage = 0, EARLY_FIRST
         while stage < len(rows):
             index = rows[done:stage]
-            self._score_rows(table, index, out)
-            self.layouts += len(index)
-            diff = (o.extra_edges_weight * (extra[index].astype(np.float64) - parent.arrays[0][index])
-                    + o.pair_weight * (joined[index].astype(np.float64) - parent.arrays[2][index]))
+            self.bank.score(table, index, out)
+            diff = o.per_layout(extra[index].astype(np.float64) - parent.arrays[0][index],
+                                joined[index].astype(np.float64) - parent.arrays[2][index])
             total += diff.sum()
             squares += diff @ diff
             done, stage = stage, 2 * stage
             mean = total / done
             sd = np.sqrt(max(squares / done - mean * mean, 0.0) * done / (done - 1))
-            estimate = static + base + scale * mean
+            estimate = o.fitness(static, base + scale * mean)
             if estimate + EARLY_Z * scale * sd / np.sqrt(done) < threshold:
-                self.evaluations += 1
-                self.early += 1
-                return float(estimate)
-        rest = rows[done:]
-        self._score_rows(table, rest, out)
-        self.layouts += len(rest)
-        self.evaluations += 1
-        old = (parent.arrays[0][rows].sum(dtype=np.int64), parent.arrays[2][rows].sum(dtype=np.int64))
-        new = (extra[rows].sum(dtype=np.int64), joined[rows].sum(dtype=np.int64))
-        sums = (int(parent.sums[0] - old[0] + new[0]), int(parent.sums[1] - old[1] + new[1]))
-        return Scored(classes, self._fitness(classes, sums, mask), n, out, sums)
+                return Evaluation(estimate, None, done, early=True)
+        self.bank.score(table, rows[done:], out)
+        scored = self._rescored(classes, parent, rows, out)
+        return Evaluation(scored.fitness, scored, len(rows))
 
-    def scored(self, parent: Scored | None, classes: Classes, changes) -> Scored:
-        """``classes`` with its per-layout terms (the one just evaluated, or scored now)."""
-        k = key(classes)
-        if self._last is not None and self._last[0] == k and self._last[1].classes is classes:
-            return self._last[1]
+    def score(self, classes: Classes, parent: Scored | None = None, changes=()) -> Scored:
+        """``classes`` with its per-layout terms (for a candidate the cache knows only by its fitness)."""
         rows = None if parent is None else self.rows(changes)
-        scored = self._score(classes, parent if rows is not None else None, rows)
-        self.cache.setdefault(k, scored.fitness)
+        scored, layouts = self._score(classes, parent if rows is not None else None, rows)
+        self.counters = replace(self.counters, layouts=self.counters.layouts + layouts)
+        self.cache.setdefault(key(classes), scored.fitness)
         return scored
 
 
 class FreshScorer:
-    """The article's evaluation: new random layouts for every candidate, cached by key."""
+    """The article's evaluation: new random layouts for every candidate, cached by key.
 
-    def __init__(self, problem: Problem, samples: int):
+    The layouts of the n-th candidate scored come from ``(seed, n)``, so a chain's stream of
+    evaluations is reproducible and resumable.
+    """
+
+    def __init__(self, problem: Problem, seed: int, samples: int):
         self.problem = problem
         self.objective = problem.objective
         self.boards = board_arrays(problem.board)
+        self.seed = seed
         self.samples = samples
-        self.targets = [(problem.board.pair_names().index(name), p) for name, p in self.objective.pair_targets]
+        names = problem.board.pair_names()
+        self.targets = [(name, names.index(name)) for name, _ in self.objective.pair_targets]
         self.cache: dict[bytes, float] = {}
-        self.evaluations = self.layouts = self.hits = 0
+        self.counters = Counters()
         self.size = samples
 
     def state(self) -> dict:
-        return {"cache": self.cache, "evaluations": self.evaluations, "layouts": self.layouts, "hits": self.hits}
+        return {"cache": _cache_data(self.cache), **_counters_data(self.counters)}
 
     def restore(self, state: dict) -> None:
-        self.cache = state["cache"]
-        self.evaluations, self.layouts, self.hits = state["evaluations"], state["layouts"], state["hits"]
+        self.cache = _cache_from(state["cache"])
+        self.counters = Counters(state["evaluations"], state["layouts"], state["hits"], state["early"])
 
     def resize(self, size: int) -> None:
         """Fresh layouts have no bank to grow."""
 
-    def fitness(self, classes: Classes, seed: int) -> float:
-        """The fitness of ``classes`` on ``samples`` layouts drawn from ``seed`` (or its cached value)."""
+    def refresh(self, s: Scored) -> Scored:
+        """A fresh score has no per-layout terms to bring up to date."""
+        return s
+
+    def full(self, classes: Classes) -> Scored:
+        return self.score(classes)
+
+    def score(self, classes: Classes, parent: Scored | None = None, changes=()) -> Scored:
+        ev = self.evaluate(classes)
+        return ev.scored or Scored(classes, ev.fitness, self.samples)
+
+    def evaluate(self, classes: Classes, parent: Scored | None = None, changes=(),
+                 threshold: float | None = None) -> Evaluation:
+        """The fitness of ``classes`` on ``samples`` new layouts (or its cached value)."""
         k = key(classes)
         if k in self.cache:
-            self.hits += 1
-            return self.cache[k]
-        extra, mask, joined = kernel.sample_and_score(DESIGN_TABLES[classes], self.boards, self.samples, seed)
-        self.evaluations += 1
-        self.layouts += self.samples
-        bridges, dup, fully = static_counts(classes)
-        o = self.objective
-        value = (o.bridges_weight * bridges + o.dup_weight * dup + o.fully_connected_weight * fully
-                 + float((o.extra_edges_weight * extra.astype(np.float64) + o.pair_weight * joined).mean()))
-        for bit, target in self.targets:
-            value += o.target_weight * abs(float(((mask >> np.uint64(bit)) & np.uint64(1)).mean()) - target)
-        self.cache[k] = float(value)
-        return float(value)
+            ev = Evaluation(self.cache[k], None, 0, cached=True)
+        else:
+            seed = int(np.random.SeedSequence([self.seed, self.counters.evaluations]).generate_state(1, np.uint64)[0] >> 1)
+            extra, mask, joined = kernel.sample_and_score(DESIGN_TABLES[classes], self.boards, self.samples, seed)
+            o = self.objective
+            pair_prob = {name: float(((mask >> np.uint64(bit)) & np.uint64(1)).mean()) for name, bit in self.targets}
+            value = o.fitness(o.static(*static_counts(classes)),
+                              float(o.per_layout(extra.astype(np.float64), joined).mean()), pair_prob)
+            self.cache[k] = value
+            ev = Evaluation(value, Scored(classes, value, self.samples), self.samples)
+        self.counters = _count(self.counters, ev)
+        return ev

@@ -17,6 +17,14 @@ from generator.model import Side, Tile, TileSet
 from generator.scoring.objective import Objective
 from generator.scoring.tables import side_table
 
+class SettingError(TrailwrightError):
+    """A bad setting of a run, naming the setting (``pinned``, ``budget``, ...); the CLI names its flag."""
+
+    def __init__(self, setting: str, message: str):
+        self.setting, self.detail = setting, message
+        super().__init__(f"{setting}: {message}")
+
+
 Classes = np.ndarray  # int16[tiles, 2]: the design number of each face of each tile
 
 
@@ -86,7 +94,7 @@ def make_problem(board: Board, objective: Objective, start: TileSet, pinned: tup
     index = []
     for tile_id in pinned:
         if tile_id not in ids:
-            raise TrailwrightError(f"--pin {tile_id!r}: no tile with that id (ids: {', '.join(ids)})")
+            raise SettingError("pinned", f"{tile_id!r}: no tile with that id (ids: {', '.join(ids)})")
         index.append(ids.index(tile_id))
     allowed = allowed_designs(objective)
     for t, tile in enumerate(start):

@@ -1,10 +1,11 @@
 """Search strategies, interchangeable and chosen by name (``STRATEGIES``).
 
-Every strategy has the same shape: ``evaluator(problem, bank_seed)`` builds what scores its
-candidates, ``start(search, classes, rng)`` makes its state from a start, ``step(search, state,
-rng, progress)`` runs one generation (``progress`` goes from 0 to 1 over the budget) and
-``best(search, state)`` names the best candidate so far. States are plain picklable values, so
-a checkpoint is the state, the random generator's state and the evaluator's cache.
+Every strategy keeps the ``Strategy`` protocol: ``evaluator(problem, seed)`` builds what scores
+its candidates, ``start(search, classes, rng)`` makes its state from a start, ``step(search,
+state, rng, progress)`` runs one generation (``progress`` goes from 0 to 1 over the budget) and
+``best(state)`` names the best candidate so far. A state is a frozen dataclass of candidates
+(``Scored``) and plain values, written to a checkpoint as JSON (``dump_state`` / ``load_state``)
+beside the random generator's state and the evaluator's cache.
 
 anneal  simulated annealing over designs on a growing bank (the default). A move changes one
         side's design or swaps two sides' designs between tiles (``mutate``).
@@ -17,12 +18,44 @@ ga      a genetic algorithm on deap over the article's 480-bit genome (``preset=
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from typing import Any, Protocol
 
 import numpy as np
 
-from generator.optimize.search import FreshScorer, Scored, Search
-from generator.optimize.space import Classes, Problem, key
+from generator.errors import TrailwrightError
+from generator.optimize.search import Evaluator, FreshScorer, Scored, Search
+from generator.optimize.space import Classes, Problem
+
+
+class Strategy(Protocol):
+    """A search algorithm; every one is interchangeable and chosen by name (``STRATEGIES``)."""
+
+    name: str
+    state_type: type
+
+    def evaluator(self, problem: Problem, seed: int) -> Evaluator: ...
+    def start(self, search: Evaluator, classes: Classes, rng: np.random.Generator) -> Any: ...
+    def step(self, search: Evaluator, state: Any, rng: np.random.Generator, progress: float) -> Any: ...
+    def best(self, state: Any) -> Scored: ...
+
+
+def dump_state(state) -> dict:
+    """A strategy's state as JSON-ready data: each candidate by ``Scored.to_data``."""
+    def plain(value):
+        return value.to_data() if isinstance(value, Scored) else value
+
+    return {f.name: (plain(v) if not isinstance(v, tuple) else [plain(x) for x in v])
+            for f in fields(state) for v in [getattr(state, f.name)]}
+
+
+def load_state(state_type: type, data: dict):
+    """The inverse of ``dump_state``; a malformed state raises ``KeyError``, ``TypeError`` or ``ValueError``."""
+    def value(v):
+        return Scored.from_data(v) if isinstance(v, dict) else v
+
+    return state_type(**{f.name: (value(data[f.name]) if not isinstance(data[f.name], list)
+                                  else tuple(value(x) for x in data[f.name])) for f in fields(state_type)})
 
 
 @dataclass(frozen=True)
@@ -83,7 +116,7 @@ def _swap_partner(classes: Classes, free, t: int, f: int, rng: np.random.Generat
 # --- annealing ------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
 class AnnealState:
     """The chain's current candidate and the best seen on the current bank."""
 
@@ -96,6 +129,7 @@ class Anneal:
     """Simulated annealing with common random numbers: one change a move, temperature falling geometrically."""
 
     name = "anneal"
+    state_type = AnnealState
     bank: BankSchedule = BankSchedule()
     t_start: float = 0.008
     t_end: float = 0.0005
@@ -111,32 +145,33 @@ class Anneal:
     def step(self, search: Search, state: AnnealState, rng: np.random.Generator, progress: float) -> AnnealState:
         search.resize(self.bank.size(progress))
         current = search.refresh(state.current)
-        best = current if state.best is state.current else search.refresh(state.best)
+        same = state.best is state.current or np.array_equal(state.best.classes, state.current.classes)
+        best = current if same else search.refresh(state.best)
         if current.fitness > best.fitness:  # the bank grew and changed its mind
             best = current
         temperature = self.t_start * (self.t_end / self.t_start) ** progress
         child, changes = mutate(search.problem, current.classes, rng, swap=self.swap)
         # Metropolis: accept when value >= current + T log u; drawing u first lets bad moves stop early
         threshold = current.fitness + temperature * math.log(1.0 - rng.random())
-        value = search.fitness(current, child, changes, threshold)
-        if value >= threshold:
-            current = search.scored(current, child, changes)
+        ev = search.evaluate(child, current, changes, threshold)
+        if ev.fitness >= threshold:
+            current = ev.scored or search.score(child, current, changes)
             if current.fitness > best.fitness:
                 best = current
         return AnnealState(current, best)
 
-    def best(self, search: Search, state: AnnealState) -> Scored:
+    def best(self, state: AnnealState) -> Scored:
         return state.best
 
 
 # --- the Linjat pool ------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
 class PoolState:
     """The pool's candidates."""
 
-    members: list[Scored]
+    members: tuple[Scored, ...]
 
 
 @dataclass(frozen=True)
@@ -144,6 +179,7 @@ class Pool:
     """Seed 002: keep a pool of candidates; each step mutates a random one and drops the worst."""
 
     name = "pool"
+    state_type = PoolState
     bank: BankSchedule = BankSchedule()
     size: int = 10
     two_sides: float = 0.3  # chance a mutation changes two sides instead of one
@@ -158,10 +194,10 @@ class Pool:
             if len(members) >= self.size:
                 break
             child, _ = mutate(search.problem, classes, rng, 2)
-            if key(child) not in search.cache:
-                search.fitness(None, child, ())
-                members.append(search.scored(None, child, ()))
-        return PoolState(members)
+            ev = search.evaluate(child)
+            if not ev.cached:
+                members.append(ev.scored)
+        return PoolState(tuple(members))
 
     def step(self, search: Search, state: PoolState, rng: np.random.Generator, progress: float) -> PoolState:
         search.resize(self.bank.size(progress))
@@ -169,27 +205,24 @@ class Pool:
         parent = members[int(rng.integers(len(members)))]
         child, changes = mutate(search.problem, parent.classes, rng, 2 if rng.random() < self.two_sides else 1,
                                 swap=self.swap)
-        if key(child) in search.cache:  # seen before: the hash table of seed 003
-            search.hits += 1
-            return PoolState(members)
         worst = min(range(len(members)), key=lambda i: members[i].fitness)
-        value = search.fitness(parent, child, changes, members[worst].fitness)
-        if value > members[worst].fitness:
-            members[worst] = search.scored(parent, child, changes)
-        return PoolState(members)
+        ev = search.evaluate(child, parent, changes, members[worst].fitness)
+        if not ev.cached and ev.fitness > members[worst].fitness:  # a cached one was seen before (seed 003)
+            members[worst] = ev.scored or search.score(child, parent, changes)
+        return PoolState(tuple(members))
 
-    def best(self, search: Search, state: PoolState) -> Scored:
+    def best(self, state: PoolState) -> Scored:
         return max(state.members, key=lambda m: m.fitness)
 
 
 # --- annealed beam --------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
 class BeamState:
     """The states kept by the last selection."""
 
-    beam: list[Scored]
+    beam: tuple[Scored, ...]
 
 
 @dataclass(frozen=True)
@@ -197,6 +230,7 @@ class Beam:
     """Seed 004: expand every state, keep the N largest ``log(random) + c * fitness``; c rises."""
 
     name = "beam"
+    state_type = BeamState
     bank: BankSchedule = BankSchedule()
     width: int = 6
     children: int = 3  # mutations of each state per generation
@@ -208,7 +242,7 @@ class Beam:
         return Search(problem, bank_seed, self.bank.end, self.bank.start)
 
     def start(self, search: Search, classes: Classes, rng: np.random.Generator) -> BeamState:
-        return BeamState([search.full(classes)])
+        return BeamState((search.full(classes),))
 
     def step(self, search: Search, state: BeamState, rng: np.random.Generator, progress: float) -> BeamState:
         search.resize(self.bank.size(progress))
@@ -217,29 +251,28 @@ class Beam:
         for parent in beam:
             for _ in range(self.children):
                 child, changes = mutate(search.problem, parent.classes, rng, swap=self.swap)
-                if key(child) in search.cache:  # the hash table of states already seen
-                    search.hits += 1
-                    continue
-                search.fitness(parent, child, changes)
-                pool.append(search.scored(parent, child, changes))
+                ev = search.evaluate(child, parent, changes)
+                if not ev.cached:  # the hash table of states already seen
+                    pool.append(ev.scored)
         c = self.c_start * (self.c_end / self.c_start) ** progress
         fitness = np.array([s.fitness for s in pool])
         noise = np.log(1.0 - rng.random(len(pool)))  # log u, u in (0, 1]
         order = np.argsort(-(noise + c * (fitness - fitness.max())), kind="stable")
-        return BeamState([pool[i] for i in order[: self.width]])
+        return BeamState(tuple(pool[i] for i in order[: self.width]))
 
-    def best(self, search: Search, state: BeamState) -> Scored:
+    def best(self, state: BeamState) -> Scored:
         return max(state.beam, key=lambda s: s.fitness)
 
 
 # --- the genetic algorithm (deap) -----------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
 class GAState:
-    """The population, as plain genomes and fitnesses (deap individuals are rebuilt each step)."""
+    """The population: genomes (as "0"/"1" text) and each one's designs and fitness (deap rebuilds each step)."""
 
-    population: list[tuple[tuple[bool, ...], float]]  # genome and fitness
+    genomes: tuple[str, ...]
+    members: tuple[Scored, ...]  # fitness less 1.0 for each side that breaks the rules
 
 
 @dataclass(frozen=True)
@@ -253,6 +286,7 @@ class GA:
     """
 
     name = "ga"
+    state_type = GAState
     bank: BankSchedule = BankSchedule()
     population: int = 20
     elites: int = 5
@@ -262,38 +296,36 @@ class GA:
     fresh: bool = False
     samples: int = 500  # layouts per evaluation when ``fresh``
 
-    def evaluator(self, problem: Problem, bank_seed: int):
+    def evaluator(self, problem: Problem, seed: int) -> Evaluator:
         if self.fresh:
-            return FreshScorer(problem, self.samples)
-        return Search(problem, bank_seed, self.bank.end, self.bank.start)
+            return FreshScorer(problem, seed, self.samples)
+        return Search(problem, seed, self.bank.end, self.bank.start)
 
-    def _evaluate(self, search, genome, rng) -> float:
+    @staticmethod
+    def _evaluate(search: Evaluator, genome: tuple[bool, ...]) -> Scored:
         from generator.optimize.genomes import genome_classes
 
         classes, violations = genome_classes(search.problem, genome)
-        if isinstance(search, FreshScorer):
-            value = search.fitness(classes, int(rng.integers(2**63)))
-        else:
-            value = search.fitness(None, classes, ())
-        return value - violations
+        return Scored(classes, search.evaluate(classes).fitness - violations, search.size)
 
-    def start(self, search, classes: Classes, rng: np.random.Generator) -> GAState:
+    def start(self, search: Evaluator, classes: Classes, rng: np.random.Generator) -> GAState:
         from generator.optimize.genomes import classes_genome
 
         first = classes_genome(search.problem, classes)
-        value = self._evaluate(search, first, rng)
-        return GAState([(first, value)] * self.population)  # the article's ``initialize``: copies of the start
+        member = self._evaluate(search, first)
+        # the article's ``initialize``: copies of the start
+        return GAState((_bits(first),) * self.population, (member,) * self.population)
 
-    def step(self, search, state: GAState, rng: np.random.Generator, progress: float) -> GAState:
+    def step(self, search: Evaluator, state: GAState, rng: np.random.Generator, progress: float) -> GAState:
         from generator.optimize.genomes import restore_pinned, toolbox
 
         search.resize(self.bank.size(progress))
         tb, individual = toolbox(rng, self.tournament)
         population = []
-        for genome, value in state.population:
-            ind = individual(genome)
-            # on a bank, the cache gives the value on the current bank (scored again after it grows)
-            ind.fitness.values = (value if self.fresh else self._evaluate(search, genome, rng),)
+        for text in state.genomes:
+            ind = individual(_genome(text))
+            # the cache gives the value on the current bank (scored again after it grows)
+            ind.fitness.values = (self._evaluate(search, tuple(ind)).fitness,)
             population.append(ind)
         elites = tb.best(population, self.elites)
         parents = tb.select(population, self.population - self.elites)
@@ -304,17 +336,19 @@ class GA:
         for c in children:
             if rng.random() < self.mutation:
                 tb.mutate(c)
-        result = [(tuple(e), e.fitness.values[0]) for e in elites]
-        for c in children:
-            genome = restore_pinned(search.problem, tuple(c))
-            result.append((genome, self._evaluate(search, genome, rng)))
-        return GAState(result)
+        genomes = [tuple(e) for e in elites] + [restore_pinned(search.problem, tuple(c)) for c in children]
+        return GAState(tuple(_bits(g) for g in genomes), tuple(self._evaluate(search, g) for g in genomes))
 
-    def best(self, search, state: GAState) -> Scored:
-        from generator.optimize.genomes import genome_classes
+    def best(self, state: GAState) -> Scored:
+        return max(state.members, key=lambda m: m.fitness)
 
-        genome, value = max(state.population, key=lambda p: p[1])
-        return Scored(genome_classes(search.problem, genome)[0], value, search.size)
+
+def _bits(genome: tuple[bool, ...]) -> str:
+    return "".join("1" if b else "0" for b in genome)
+
+
+def _genome(text: str) -> tuple[bool, ...]:
+    return tuple(c == "1" for c in text)
 
 
 ARTICLE_GA = GA(population=20, elites=5, tournament=2, crossover=0.5, mutation=0.5, fresh=True, samples=500)
@@ -336,8 +370,6 @@ def strategy_named(name: str, preset: str | None = None, samples: int | None = N
 
 
 def _named(name: str, preset: str | None):
-    from generator.errors import TrailwrightError
-
     if preset is not None:
         if preset not in PRESETS:
             raise TrailwrightError(f"unknown preset {preset!r} (expected one of {', '.join(PRESETS)})")
@@ -351,4 +383,4 @@ def _named(name: str, preset: str | None):
 
 
 __all__ = ["STRATEGIES", "PRESETS", "DEFAULT_STRATEGY", "strategy_named", "Anneal", "Pool", "Beam", "GA",
-           "ARTICLE_GA", "BankSchedule", "mutate", "swap_changes_set"]
+           "ARTICLE_GA", "BankSchedule", "Strategy", "dump_state", "load_state", "mutate", "swap_changes_set"]

@@ -1,11 +1,17 @@
-"""The objective: the weights of each term of the article's fitness, and a designer's rules.
+"""The objective: the one place that knows the fitness formula, its weights, and a designer's rules.
 
-    fitness = bridges_weight * bridges            # sides whose trails cross
-            + dup_weight * dup_score              # sum over designs of copies squared
-            + fully_connected_weight * fully_connected
-            + mean over layouts of (extra_edges_weight * extra_edges
-                                    + pair_weight * landmark pairs joined)
-            + target_weight * sum over targeted pairs of |P(pair joined) - target|
+    fitness = static part                          # Objective.static
+                bridges_weight * bridges            # sides whose trails cross
+              + dup_weight * dup_score              # sum over designs of copies squared
+              + fully_connected_weight * fully_connected
+            + mean over layouts of the per-layout part   # Objective.per_layout
+                extra_edges_weight * extra_edges + pair_weight * landmark pairs joined
+            + target penalty                       # Objective.target_penalty
+                target_weight * sum over targeted pairs of |P(pair joined) - target|
+            + extra                                # an optional later term (see ``Objective.fitness``)
+
+Every caller (the scorer, the search's evaluators, the local check) measures its numbers and
+passes them in; none writes the formula out again.
 
 The defaults are the article's weights. The rules limit the search (``trailwright optimize``):
 
@@ -25,9 +31,9 @@ Objective files are TOML with these same keys at the top level, for example::
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from generator.errors import TrailwrightError
 
@@ -52,9 +58,33 @@ class Objective:
         """Whether a side obeys the rules: not a forbidden design, not too many trails."""
         return len(side.trails) <= self.max_trails and side.canonical.trails not in self.forbid
 
-    def target_penalty(self, pair_prob: dict[str, float]) -> float:
+    def static(self, bridges: int, dup_score: int, fully_connected: int) -> float:
+        """The part of the fitness that does not depend on layouts."""
+        return (self.bridges_weight * bridges + self.dup_weight * dup_score
+                + self.fully_connected_weight * fully_connected)
+
+    def per_layout(self, extra_edges, pairs_joined):
+        """The per-layout part of each layout (numbers or arrays); the fitness takes its mean."""
+        return self.extra_edges_weight * extra_edges + self.pair_weight * pairs_joined
+
+    def target_penalty(self, pair_prob: Mapping[str, float]) -> float:
         """``target_weight`` times the summed distance of each targeted pair from its target."""
         return self.target_weight * sum(abs(pair_prob[name] - p) for name, p in self.pair_targets)
+
+    def fitness(self, static: float, layout_mean: float, pair_prob: Mapping[str, float] | None = None,
+                extra: float = 0.0) -> float:
+        """The fitness from its parts: ``static()``, the mean of ``per_layout()``, the targeted pairs' rates.
+
+        ``extra`` is the seam for an optional further term measured elsewhere (e.g. a game
+        simulator's verdict on candidates whose ``static + layout_mean`` passes a bar): the
+        evaluator that measures it passes it in here, so no other caller changes.
+        """
+        penalty = self.target_penalty(pair_prob) if self.pair_targets else 0.0
+        return float(static + layout_mean + penalty + extra)
+
+    def settings(self) -> dict[str, Any]:
+        """The weights and rules as plain JSON-ready data (recorded in every output)."""
+        return asdict(self)
 
 
 ARTICLE = Objective()

@@ -60,12 +60,8 @@ class Score:
 
 
 def static_terms(tileset: TileSet, objective: Objective = ARTICLE) -> float:
-    """The part of the fitness that does not depend on layouts."""
-    return (
-        objective.bridges_weight * tileset.bridges
-        + objective.dup_weight * tileset.dup_score
-        + objective.fully_connected_weight * tileset.fully_connected
-    )
+    """The part of the fitness that does not depend on layouts (``Objective.static`` of the set's counts)."""
+    return objective.static(tileset.bridges, tileset.dup_score, tileset.fully_connected)
 
 
 def layout_scores(tileset: TileSet, board: Board, samples: int, seed: int, engine: str = "fast") -> LayoutScores:
@@ -112,9 +108,9 @@ def _mean_se(values: np.ndarray) -> tuple[float, float]:
 def summarise(
     tileset: TileSet, board: Board, scores: LayoutScores, seed: int, engine: str, objective: Objective = ARTICLE
 ) -> Score:
-    """Aggregate per-layout terms into the report."""
+    """Aggregate per-layout terms into the report (the fitness includes any pair-target penalty)."""
     n = len(scores.extra)
-    per_layout = objective.extra_edges_weight * scores.extra.astype(np.float64) + objective.pair_weight * scores.joined
+    per_layout = objective.per_layout(scores.extra.astype(np.float64), scores.joined)
     layout_mean, layout_se = _mean_se(per_layout)
     extra_mean, extra_se = _mean_se(scores.extra)
     names = board.pair_names()
@@ -125,7 +121,7 @@ def summarise(
         pair_prob[name], pair_se[name] = _mean_se(hits)
     path_mean, path_se = _mean_se(scores.joined / pairs) if pairs else (float("nan"), float("nan"))
     return Score(
-        fitness=static_terms(tileset, objective) + layout_mean,
+        fitness=objective.fitness(static_terms(tileset, objective), layout_mean, pair_prob),
         fitness_se=layout_se,
         bridges=tileset.bridges,
         dup_score=tileset.dup_score,
@@ -141,7 +137,7 @@ def summarise(
         seed=seed,
         engine=engine,
         board=board.name,
-        objective=asdict(objective),
+        objective=objective.settings(),
     )
 
 
