@@ -89,11 +89,45 @@ def _draw(s, perm, turn):
             turn[i + 1] = np.uint8(_bounded(word & low, 12))
 
 
+@njit(cache=True, nogil=True)
+def _end_table(flat):
+    """``ends[(tile*12 + turn)*6 + d]``: the first side of the trail leaving through side ``d``.
+
+    ``flat`` is the tile table ``[tile, face, rot, d]`` of trail ids, flattened. A placed
+    tile's ends point at their trail's first end, which stands for the trail's vertex.
+    """
+    ends = np.empty(flat.shape[0], dtype=np.uint8)
+    for row in range(0, flat.shape[0], 6):
+        for d in range(6):
+            first = d
+            for e in range(d - 1, -1, -1):
+                if flat[row + e] == flat[row + d]:
+                    first = e
+            ends[row + d] = first
+    return ends
+
+
+@njit(cache=True, inline="always")
+def _place(ends, perm, turn, parent):
+    """Reset the union-find for one layout: each slot end ``6*slot + d`` points at its trail's first end.
+
+    Landmark ends, after the slot ends, are their own roots.
+    """
+    n = perm.shape[0]
+    for s in range(n):
+        b = (np.uint32(perm[s]) * np.uint32(12) + np.uint32(turn[s])) * np.uint32(6)
+        first = 6 * s
+        for d in range(6):
+            parent[first + d] = first + ends[b + d]
+    for k in range(6 * n, parent.shape[0]):
+        parent[k] = k
+
+
 @njit(cache=True, inline="always")
 def _find(parent, x):
     """The root of ``x``, and ``x`` pointed straight at it.
 
-    Two steps up without a branch reach the root for nearly every vertex here (trees stay
+    Two steps up without a branch reach the root for nearly every end here (trees stay
     shallow), so the loop runs only in the rare deeper case: fewer mispredicted branches.
     """
     root = parent[parent[x]]
@@ -104,23 +138,29 @@ def _find(parent, x):
 
 
 @njit(cache=True, inline="always")
-def _place(flat, perm, turn, parent, vertex):
-    """Reset the union-find and map every slot end ``6*slot + dir`` to its vertex ``6*slot + trail``.
+def _duplicates(same_ends, parent):
+    """Joins that repeat an earlier join's edge, read from a freshly placed layout.
 
-    ``flat`` is the tile table ``[tile, face, rot, dir]`` flattened. Landmark ends, after the
-    slot ends, are their own vertices and never change.
+    Two joins between the same two places that meet the same two trails are one edge; a join's
+    rows are adjacent, so it counts once, at its last row, if any row matched. Right after
+    ``_place`` an end's parent is its trail's first end, so equal parents mean the same trail.
     """
-    for i in range(parent.shape[0]):
-        parent[i] = i
-    for s in range(perm.shape[0]):
-        b = (np.uint32(perm[s]) * np.uint32(12) + np.uint32(turn[s])) * np.uint32(6)
-        first = np.uint16(6 * s)
-        for d in range(6):
-            vertex[6 * s + d] = first + np.uint16(flat[b + np.uint32(d)])
+    duplicates = 0
+    hit = 0
+    for p in range(same_ends.shape[0]):
+        a = parent[same_ends[p, 0]]
+        b = parent[same_ends[p, 1]]
+        c = parent[same_ends[p, 2]]
+        d = parent[same_ends[p, 3]]
+        last = np.int64(same_ends[p, 4])
+        hit |= np.int64(((a == c) & (b == d)) | ((a == d) & (b == c)))
+        duplicates += hit & last
+        hit &= last ^ 1
+    return duplicates
 
 
 @njit(cache=True, inline="always")
-def _join_two(ends_a, ends_b, parent1, vertex1, parent2, vertex2):
+def _join_two(ends_a, ends_b, parent1, parent2):
     """Union-find over the joins of two layouts at once; returns each one's successful unions.
 
     The two layouts are independent, so the processor overlaps their chains of loads.
@@ -131,75 +171,55 @@ def _join_two(ends_a, ends_b, parent1, vertex1, parent2, vertex2):
     for j in range(ends_a.shape[0]):
         a = ends_a[j]
         b = ends_b[j]
-        x1 = _find(parent1, vertex1[a])
-        y1 = _find(parent1, vertex1[b])
-        x2 = _find(parent2, vertex2[a])
-        y2 = _find(parent2, vertex2[b])
-        parent1[x1] = y1  # a no-op when x1 == y1 (a root is its own parent): no branch
-        parent2[x2] = y2
+        x1 = _find(parent1, a)
+        y1 = _find(parent1, b)
+        x2 = _find(parent2, a)
+        y2 = _find(parent2, b)
+        parent1[max(x1, y1)] = min(x1, y1)  # a no-op when x1 == y1: no branch
+        parent2[max(x2, y2)] = min(x2, y2)
         unions1 += x1 != y1
         unions2 += x2 != y2
     return unions1, unions2
 
 
 @njit(cache=True, inline="always")
-def _summarise(n_joins, unions, same_ends, pair_a, pair_b, first_landmark, parent, vertex, roots):
-    """(extra edges, joined-pair mask, joined-pair count) of one layout after its union-find."""
-    duplicates = 0
-    hit = 0
-    for p in range(same_ends.shape[0]):
-        # two joins between the same two places that meet the same two vertices are one edge;
-        # a join's rows are adjacent, so it counts once, at its last row, if any row matched
-        a = vertex[same_ends[p, 0]]
-        b = vertex[same_ends[p, 1]]
-        c = vertex[same_ends[p, 2]]
-        d = vertex[same_ends[p, 3]]
-        last = np.int64(same_ends[p, 4])
-        hit |= np.int64(((a == c) & (b == d)) | ((a == d) & (b == c)))
-        duplicates += hit & last
-        hit &= last ^ 1
+def _pairs(pair_a, pair_b, first_landmark, parent, roots):
+    """(joined-pair mask, joined-pair count) of one layout after its union-find."""
     for k in range(roots.shape[0]):
-        roots[k] = _find(parent, np.uint16(first_landmark + k))
+        roots[k] = _find(parent, first_landmark + k)
     mask = np.uint64(0)
     joined = 0
     for p in range(pair_a.shape[0]):
         same = roots[pair_a[p]] == roots[pair_b[p]]
         mask |= np.uint64(same) << np.uint64(p)
         joined += same
-    return n_joins - duplicates - unions, mask, joined
+    return mask, joined
 
 
 @njit(cache=True, inline="always")
-def _score_two(flat, perm1, turn1, perm2, turn2, ends_a, ends_b, same_ends, pair_a, pair_b,
-               parent, vertex, roots, extra, masks, joined, i1, i2):
-    """Score two layouts into rows ``i1`` and ``i2`` of the outputs (``i2 < 0``: only the first).
+def _score_two(ends, perm1, turn1, perm2, turn2, ends_a, ends_b, same_ends, pair_a, pair_b, parent, roots):
+    """Score two layouts: ``(extra, mask, joined)`` of each.
 
-    ``parent``, ``vertex`` and ``roots`` are work buffers with one row per layout.
+    ``parent`` and ``roots`` are work buffers with one row per layout. The extra edges are
+    ``E - (V - C)``: joins, less duplicate edges, less the unions that joined two components.
     """
-    _place(flat, perm1, turn1, parent[0], vertex[0])
-    _place(flat, perm2, turn2, parent[1], vertex[1])
-    unions1, unions2 = _join_two(ends_a, ends_b, parent[0], vertex[0], parent[1], vertex[1])
+    _place(ends, perm1, turn1, parent[0])
+    _place(ends, perm2, turn2, parent[1])
+    dup1 = _duplicates(same_ends, parent[0])
+    dup2 = _duplicates(same_ends, parent[1])
+    unions1, unions2 = _join_two(ends_a, ends_b, parent[0], parent[1])
     first_landmark = 6 * perm1.shape[0]
     n_joins = ends_a.shape[0]
-    e, m, c = _summarise(n_joins, unions1, same_ends, pair_a, pair_b, first_landmark, parent[0],
-                         vertex[0], roots[0])
-    extra[i1] = e
-    masks[i1] = m
-    joined[i1] = c
-    if i2 >= 0:
-        e, m, c = _summarise(n_joins, unions2, same_ends, pair_a, pair_b, first_landmark, parent[1],
-                             vertex[1], roots[1])
-        extra[i2] = e
-        masks[i2] = m
-        joined[i2] = c
+    m1, c1 = _pairs(pair_a, pair_b, first_landmark, parent[0], roots[0])
+    m2, c2 = _pairs(pair_a, pair_b, first_landmark, parent[1], roots[1])
+    return n_joins - dup1 - unions1, m1, c1, n_joins - dup2 - unions2, m2, c2
 
 
-def _vertex_buffer(n_slots, n_landmarks):
-    """End-to-vertex maps for two layouts; landmark ends (after slot ends) are their own vertices.
-
-    The scoring functions work on a copy, so one buffer serves every call and every thread.
-    """
-    return np.tile(np.arange(6 * n_slots + n_landmarks, dtype=np.uint16), (2, 1))
+@njit(cache=True, inline="always")
+def _buffers(n, ends_a, pair_a, roots_count):
+    parent = np.empty((2, 6 * n + roots_count), dtype=np.uint16)
+    roots = np.empty((2, roots_count), dtype=np.uint16)
+    return parent, roots
 
 
 @njit(cache=True)
@@ -213,47 +233,80 @@ def _sample(n, count, seed):
 
 
 @njit(cache=True, nogil=True)
-def _sample_and_score(flat, n, count, seed, ends_a, ends_b, same_ends, pair_a, pair_b, vertex):
-    vertex = vertex.copy()  # a work buffer of this call's own, so threads may share the template
+def _sample_and_score(flat, n, landmarks, count, seed, ends_a, ends_b, same_ends, pair_a, pair_b):
+    ends = _end_table(flat)
     s = _seed_state(seed)
-    perm = np.empty((2, n), dtype=np.uint16)
-    turn = np.empty((2, n), dtype=np.uint8)
-    parent = np.empty(vertex.shape, dtype=np.uint16)
-    roots = np.empty((2, vertex.shape[1] - 6 * n), dtype=np.uint16)
+    perm = np.zeros((2, n), dtype=np.uint16)  # the second row stays a valid layout for an odd count
+    turn = np.zeros((2, n), dtype=np.uint8)
+    parent, roots = _buffers(n, ends_a, pair_a, landmarks)
     extra = np.empty(count, dtype=np.int16)
     masks = np.empty(count, dtype=np.uint64)
     joined = np.empty(count, dtype=np.int8)
     for i in range(0, count, 2):
         _draw(s, perm[0], turn[0])
-        second = i + 1 if i + 1 < count else -1
-        if second >= 0:
+        if i + 1 < count:
             _draw(s, perm[1], turn[1])
-        else:  # an odd count: score the last layout twice, keep it once
-            perm[1, :] = perm[0, :]
-            turn[1, :] = turn[0, :]
-        _score_two(flat, perm[0], turn[0], perm[1], turn[1], ends_a, ends_b, same_ends, pair_a,
-                   pair_b, parent, vertex, roots, extra, masks, joined, i, second)
+        e1, m1, c1, e2, m2, c2 = _score_two(ends, perm[0], turn[0], perm[1], turn[1], ends_a, ends_b,
+                                            same_ends, pair_a, pair_b, parent, roots)
+        extra[i] = e1
+        masks[i] = m1
+        joined[i] = c1
+        if i + 1 < count:
+            extra[i + 1] = e2
+            masks[i + 1] = m2
+            joined[i + 1] = c2
     return extra, masks, joined
 
 
 @njit(cache=True, nogil=True)
-def _score_given(flat, perm, turn, index, ends_a, ends_b, same_ends, pair_a, pair_b, vertex,
+def _accumulate(flat, n, landmarks, count, state, ends_a, ends_b, same_ends, pair_a, pair_b, hist, hits):
+    """Draw ``count`` layouts from xoshiro state ``state`` and add them to the running counts.
+
+    ``hist[extra, joined]`` counts layouts by their two terms; ``hits[p]`` the layouts that join
+    pair ``p``. Integer counts: any split of the layouts into calls adds up to the same numbers.
+    """
+    ends = _end_table(flat)
+    s = state.copy()
+    perm = np.zeros((2, n), dtype=np.uint16)  # the second row stays a valid layout for an odd count
+    turn = np.zeros((2, n), dtype=np.uint8)
+    parent, roots = _buffers(n, ends_a, pair_a, landmarks)
+    for i in range(0, count, 2):
+        _draw(s, perm[0], turn[0])
+        second = i + 1 < count
+        if second:
+            _draw(s, perm[1], turn[1])
+        e1, m1, c1, e2, m2, c2 = _score_two(ends, perm[0], turn[0], perm[1], turn[1], ends_a, ends_b,
+                                            same_ends, pair_a, pair_b, parent, roots)
+        hist[e1, c1] += 1
+        if second:
+            hist[e2, c2] += 1
+        for p in range(hits.shape[0]):
+            hits[p] += np.int64((m1 >> np.uint64(p)) & np.uint64(1))
+            if second:
+                hits[p] += np.int64((m2 >> np.uint64(p)) & np.uint64(1))
+
+
+@njit(cache=True, nogil=True)
+def _score_given(flat, perm, turn, index, landmarks, ends_a, ends_b, same_ends, pair_a, pair_b,
                  extra, masks, joined):
-    vertex = vertex.copy()  # a work buffer of this call's own, so threads may share the template
+    ends = _end_table(flat)
     n = perm.shape[1]
-    parent = np.empty(vertex.shape, dtype=np.uint16)
-    roots = np.empty((2, vertex.shape[1] - 6 * n), dtype=np.uint16)
+    parent, roots = _buffers(n, ends_a, pair_a, landmarks)
     for k in range(0, index.shape[0], 2):
         i1 = index[k]
-        i2 = index[k + 1] if k + 1 < index.shape[0] else -1
-        j2 = i2 if i2 >= 0 else i1
-        _score_two(flat, perm[i1], turn[i1], perm[j2], turn[j2], ends_a, ends_b, same_ends, pair_a,
-                   pair_b, parent, vertex, roots, extra, masks, joined, i1, i2)
+        i2 = index[k + 1] if k + 1 < index.shape[0] else i1
+        e1, m1, c1, e2, m2, c2 = _score_two(ends, perm[i1], turn[i1], perm[i2], turn[i2], ends_a, ends_b,
+                                            same_ends, pair_a, pair_b, parent, roots)
+        extra[i1] = e1
+        masks[i1] = m1
+        joined[i1] = c1
+        extra[i2] = e2
+        masks[i2] = m2
+        joined[i2] = c2
 
 
 def _board_args(board: BoardArrays) -> tuple:
-    return (board.ends_a, board.ends_b, board.same_ends, board.pair_a, board.pair_b,
-            _vertex_buffer(board.slots, board.landmarks))
+    return board.ends_a, board.ends_b, board.same_ends, board.pair_a, board.pair_b
 
 
 def sample_layouts(slots: int, count: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -268,7 +321,7 @@ def _flat(table: np.ndarray) -> np.ndarray:
 
 def sample_and_score(table: np.ndarray, board: BoardArrays, count: int, seed: int):
     """Draw ``count`` layouts from ``seed`` and score them: ``(extra, mask, joined)`` arrays."""
-    return _sample_and_score(_flat(table), board.slots, count, seed & _MASK64, *_board_args(board))
+    return _sample_and_score(_flat(table), board.slots, board.landmarks, count, seed & _MASK64, *_board_args(board))
 
 
 def score_layouts(table: np.ndarray, board: BoardArrays, perm, flip, rot, index=None, out=None):
@@ -291,8 +344,10 @@ class Bank:
     def __init__(self, board: BoardArrays, perm, flip, rot):
         self.perm = np.ascontiguousarray(perm, dtype=np.uint16)
         self.turn = np.asarray(flip, dtype=np.uint8) * np.uint8(6) + np.asarray(rot, dtype=np.uint8)
+        self.landmarks = board.landmarks
         self.args = _board_args(board)
 
     def score(self, table: np.ndarray, rows: np.ndarray, out) -> None:
         """Score layouts ``rows`` for tile table ``table`` into the same rows of ``out`` (extra, mask, joined)."""
-        _score_given(_flat(table), self.perm, self.turn, np.asarray(rows, dtype=np.int64), *self.args, *out)
+        _score_given(_flat(table), self.perm, self.turn, np.asarray(rows, dtype=np.int64), self.landmarks, *self.args,
+                     *out)
