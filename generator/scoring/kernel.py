@@ -6,8 +6,12 @@ the same layouts, so the networkx reference can score the very layouts the kerne
 
 Per layout the kernel returns the article's graph terms: the number of independent cycles
 (``E - (V - C)`` of the simple graph) and a bit mask of the landmark pairs that are joined.
-Union-find with path halving does the work: about 60 unions and 135 finds per layout.
-The scoring loops release the GIL, so threads can score several tile sets at once.
+Union-find does the work (classic board: 66 joins, 138 finds a layout): its elements are
+the slot ends themselves, each starting at its trail's first end, so placing a tile is six
+stores and no vertex map is read. Four layouts are scored together (``BLOCK``), so the
+processor overlaps their chains of dependent loads; unions link to the smaller root, which
+on the board's slot-by-slot join order keeps trees shallow. The scoring loops release the
+GIL, so threads can score at once (``accumulate``: chunks of one seed's stream on threads).
 """
 
 from __future__ import annotations
@@ -127,10 +131,11 @@ def _place(ends, perm, turn, parent):
 def _find(parent, x):
     """The root of ``x``, and ``x`` pointed straight at it.
 
-    Two steps up without a branch reach the root for nearly every end here (trees stay
-    shallow), so the loop runs only in the rare deeper case: fewer mispredicted branches.
+    Three steps up without a branch (a root is its own parent) reach the root for about 98%
+    of the ends here (an end, its trail's first end, that trail's root), so the loop runs
+    only in the rare deeper case: a mispredicted branch costs more than a load.
     """
-    root = parent[parent[x]]
+    root = parent[parent[parent[x]]]
     while parent[root] != root:
         root = parent[root]
     parent[x] = root
@@ -159,27 +164,27 @@ def _duplicates(same_ends, parent):
     return duplicates
 
 
-@njit(cache=True, inline="always")
-def _join_two(ends_a, ends_b, parent1, parent2):
-    """Union-find over the joins of two layouts at once; returns each one's successful unions.
+BLOCK = 4  # layouts scored together, so the processor overlaps their chains of loads
 
-    The two layouts are independent, so the processor overlaps their chains of loads.
-    Join ``j`` meets ends ``ends_a[j]`` and ``ends_b[j]``.
+
+@njit(cache=True, inline="always")
+def _join(ends_a, ends_b, parent, unions):
+    """Union-find over the joins of a block of layouts (one row of ``parent`` each); counts unions.
+
+    Join ``j`` meets ends ``ends_a[j]`` and ``ends_b[j]``. The layouts are independent, so their
+    finds overlap in the processor. Each union links the larger root under the smaller: on the
+    board's join order (slot by slot) that keeps trees about two steps deep.
     """
-    unions1 = 0
-    unions2 = 0
+    unions[:] = 0
     for j in range(ends_a.shape[0]):
         a = ends_a[j]
         b = ends_b[j]
-        x1 = _find(parent1, a)
-        y1 = _find(parent1, b)
-        x2 = _find(parent2, a)
-        y2 = _find(parent2, b)
-        parent1[max(x1, y1)] = min(x1, y1)  # a no-op when x1 == y1: no branch
-        parent2[max(x2, y2)] = min(x2, y2)
-        unions1 += x1 != y1
-        unions2 += x2 != y2
-    return unions1, unions2
+        for r in range(parent.shape[0]):
+            p = parent[r]
+            x = _find(p, a)
+            y = _find(p, b)
+            p[max(x, y)] = min(x, y)  # a no-op when x == y: no branch
+            unions[r] += x != y
 
 
 @njit(cache=True, inline="always")
@@ -197,29 +202,32 @@ def _pairs(pair_a, pair_b, first_landmark, parent, roots):
 
 
 @njit(cache=True, inline="always")
-def _score_two(ends, perm1, turn1, perm2, turn2, ends_a, ends_b, same_ends, pair_a, pair_b, parent, roots):
-    """Score two layouts: ``(extra, mask, joined)`` of each.
+def _score_block(ends, perm, turn, board, work, extra, masks, joined):
+    """Score the ``BLOCK`` layouts ``perm[r], turn[r]`` into ``extra[r], masks[r], joined[r]``.
 
-    ``parent`` and ``roots`` are work buffers with one row per layout. The extra edges are
-    ``E - (V - C)``: joins, less duplicate edges, less the unions that joined two components.
+    The extra edges are ``E - (V - C)``: joins, less duplicate edges, less the unions that
+    joined two components.
     """
-    _place(ends, perm1, turn1, parent[0])
-    _place(ends, perm2, turn2, parent[1])
-    dup1 = _duplicates(same_ends, parent[0])
-    dup2 = _duplicates(same_ends, parent[1])
-    unions1, unions2 = _join_two(ends_a, ends_b, parent[0], parent[1])
-    first_landmark = 6 * perm1.shape[0]
-    n_joins = ends_a.shape[0]
-    m1, c1 = _pairs(pair_a, pair_b, first_landmark, parent[0], roots[0])
-    m2, c2 = _pairs(pair_a, pair_b, first_landmark, parent[1], roots[1])
-    return n_joins - dup1 - unions1, m1, c1, n_joins - dup2 - unions2, m2, c2
+    ends_a, ends_b, same_ends, pair_a, pair_b = board
+    parent, roots, unions = work
+    for r in range(perm.shape[0]):
+        _place(ends, perm[r], turn[r], parent[r])
+        extra[r] = ends_a.shape[0] - _duplicates(same_ends, parent[r])
+    _join(ends_a, ends_b, parent, unions)
+    for r in range(perm.shape[0]):
+        extra[r] -= unions[r]
+        masks[r], joined[r] = _pairs(pair_a, pair_b, 6 * perm.shape[1], parent[r], roots[r])
 
 
 @njit(cache=True, inline="always")
-def _buffers(n, ends_a, pair_a, roots_count):
-    parent = np.empty((2, 6 * n + roots_count), dtype=np.uint16)
-    roots = np.empty((2, roots_count), dtype=np.uint16)
-    return parent, roots
+def _buffers(n, landmarks):
+    """One block's layouts (all zeros: a valid layout), work buffers and results."""
+    perm = np.zeros((BLOCK, n), dtype=np.uint16)
+    turn = np.zeros((BLOCK, n), dtype=np.uint8)
+    work = (np.empty((BLOCK, 6 * n + landmarks), dtype=np.uint16), np.empty((BLOCK, landmarks), dtype=np.uint16),
+            np.zeros(BLOCK, dtype=np.int64))
+    out = (np.zeros(BLOCK, dtype=np.int16), np.zeros(BLOCK, dtype=np.uint64), np.zeros(BLOCK, dtype=np.int8))
+    return perm, turn, work, out
 
 
 @njit(cache=True)
@@ -233,80 +241,63 @@ def _sample(n, count, seed):
 
 
 @njit(cache=True, nogil=True)
-def _sample_and_score(flat, n, landmarks, count, seed, ends_a, ends_b, same_ends, pair_a, pair_b):
+def _sample_and_score(flat, n, landmarks, count, seed, board):
     ends = _end_table(flat)
     s = _seed_state(seed)
-    perm = np.zeros((2, n), dtype=np.uint16)  # the second row stays a valid layout for an odd count
-    turn = np.zeros((2, n), dtype=np.uint8)
-    parent, roots = _buffers(n, ends_a, pair_a, landmarks)
+    perm, turn, work, (e, m, c) = _buffers(n, landmarks)
     extra = np.empty(count, dtype=np.int16)
     masks = np.empty(count, dtype=np.uint64)
     joined = np.empty(count, dtype=np.int8)
-    for i in range(0, count, 2):
-        _draw(s, perm[0], turn[0])
-        if i + 1 < count:
-            _draw(s, perm[1], turn[1])
-        e1, m1, c1, e2, m2, c2 = _score_two(ends, perm[0], turn[0], perm[1], turn[1], ends_a, ends_b,
-                                            same_ends, pair_a, pair_b, parent, roots)
-        extra[i] = e1
-        masks[i] = m1
-        joined[i] = c1
-        if i + 1 < count:
-            extra[i + 1] = e2
-            masks[i + 1] = m2
-            joined[i + 1] = c2
+    for i in range(0, count, BLOCK):
+        k = min(BLOCK, count - i)  # a short last block scores stale rows too, and keeps k
+        for r in range(k):
+            _draw(s, perm[r], turn[r])
+        _score_block(ends, perm, turn, board, work, e, m, c)
+        extra[i:i + k] = e[:k]
+        masks[i:i + k] = m[:k]
+        joined[i:i + k] = c[:k]
     return extra, masks, joined
 
 
 @njit(cache=True, nogil=True)
-def _accumulate(flat, n, landmarks, count, state, ends_a, ends_b, same_ends, pair_a, pair_b, hist, hits):
-    """Draw ``count`` layouts from xoshiro state ``state`` and add them to the running counts.
+def _accumulate(flat, n, landmarks, count, state, board, hist, hits):
+    """Draw ``count`` layouts from xoshiro state ``state`` (left as it was) and add them to the counts.
 
     ``hist[extra, joined]`` counts layouts by their two terms; ``hits[p]`` the layouts that join
     pair ``p``. Integer counts: any split of the layouts into calls adds up to the same numbers.
     """
     ends = _end_table(flat)
     s = state.copy()
-    perm = np.zeros((2, n), dtype=np.uint16)  # the second row stays a valid layout for an odd count
-    turn = np.zeros((2, n), dtype=np.uint8)
-    parent, roots = _buffers(n, ends_a, pair_a, landmarks)
-    for i in range(0, count, 2):
-        _draw(s, perm[0], turn[0])
-        second = i + 1 < count
-        if second:
-            _draw(s, perm[1], turn[1])
-        e1, m1, c1, e2, m2, c2 = _score_two(ends, perm[0], turn[0], perm[1], turn[1], ends_a, ends_b,
-                                            same_ends, pair_a, pair_b, parent, roots)
-        hist[e1, c1] += 1
-        if second:
-            hist[e2, c2] += 1
-        for p in range(hits.shape[0]):
-            hits[p] += np.int64((m1 >> np.uint64(p)) & np.uint64(1))
-            if second:
-                hits[p] += np.int64((m2 >> np.uint64(p)) & np.uint64(1))
+    perm, turn, work, (e, m, c) = _buffers(n, landmarks)
+    for i in range(0, count, BLOCK):
+        k = min(BLOCK, count - i)
+        for r in range(k):
+            _draw(s, perm[r], turn[r])
+        _score_block(ends, perm, turn, board, work, e, m, c)
+        for r in range(k):
+            hist[e[r], c[r]] += 1
+            for p in range(hits.shape[0]):
+                hits[p] += np.int64((m[r] >> np.uint64(p)) & np.uint64(1))
 
 
 @njit(cache=True, nogil=True)
-def _score_given(flat, perm, turn, index, landmarks, ends_a, ends_b, same_ends, pair_a, pair_b,
-                 extra, masks, joined):
+def _score_given(flat, perm, turn, index, landmarks, board, extra, masks, joined):
     ends = _end_table(flat)
-    n = perm.shape[1]
-    parent, roots = _buffers(n, ends_a, pair_a, landmarks)
-    for k in range(0, index.shape[0], 2):
-        i1 = index[k]
-        i2 = index[k + 1] if k + 1 < index.shape[0] else i1
-        e1, m1, c1, e2, m2, c2 = _score_two(ends, perm[i1], turn[i1], perm[i2], turn[i2], ends_a, ends_b,
-                                            same_ends, pair_a, pair_b, parent, roots)
-        extra[i1] = e1
-        masks[i1] = m1
-        joined[i1] = c1
-        extra[i2] = e2
-        masks[i2] = m2
-        joined[i2] = c2
+    block_perm, block_turn, work, (e, m, c) = _buffers(perm.shape[1], landmarks)
+    for i in range(0, index.shape[0], BLOCK):
+        k = min(BLOCK, index.shape[0] - i)
+        for r in range(k):
+            block_perm[r] = perm[index[i + r]]
+            block_turn[r] = turn[index[i + r]]
+        _score_block(ends, block_perm, block_turn, board, work, e, m, c)
+        for r in range(k):
+            extra[index[i + r]] = e[r]
+            masks[index[i + r]] = m[r]
+            joined[index[i + r]] = c[r]
 
 
 def _board_args(board: BoardArrays) -> tuple:
-    return board.ends_a, board.ends_b, board.same_ends, board.pair_a, board.pair_b
+    return (board.ends_a, board.ends_b, board.same_ends, board.pair_a, board.pair_b)
 
 
 def sample_layouts(slots: int, count: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -321,7 +312,7 @@ def _flat(table: np.ndarray) -> np.ndarray:
 
 def sample_and_score(table: np.ndarray, board: BoardArrays, count: int, seed: int):
     """Draw ``count`` layouts from ``seed`` and score them: ``(extra, mask, joined)`` arrays."""
-    return _sample_and_score(_flat(table), board.slots, board.landmarks, count, seed & _MASK64, *_board_args(board))
+    return _sample_and_score(_flat(table), board.slots, board.landmarks, count, seed & _MASK64, _board_args(board))
 
 
 def score_layouts(table: np.ndarray, board: BoardArrays, perm, flip, rot, index=None, out=None):
@@ -349,5 +340,5 @@ class Bank:
 
     def score(self, table: np.ndarray, rows: np.ndarray, out) -> None:
         """Score layouts ``rows`` for tile table ``table`` into the same rows of ``out`` (extra, mask, joined)."""
-        _score_given(_flat(table), self.perm, self.turn, np.asarray(rows, dtype=np.int64), self.landmarks, *self.args,
+        _score_given(_flat(table), self.perm, self.turn, np.asarray(rows, dtype=np.int64), self.landmarks, self.args,
                      *out)
