@@ -300,6 +300,16 @@ def _board_args(board: BoardArrays) -> tuple:
     return (board.ends_a, board.ends_b, board.same_ends, board.pair_a, board.pair_b)
 
 
+def seed_state(seed: int) -> np.ndarray:
+    """The xoshiro256** state a seed's layouts start from."""
+    return _seed_state(seed & _MASK64)
+
+
+def accumulate_chunk(table: np.ndarray, board: BoardArrays, count: int, state: np.ndarray, hist, hits) -> None:
+    """Add ``count`` layouts drawn from xoshiro ``state`` to ``hist[extra, joined]`` and ``hits[pair]``."""
+    _accumulate(_flat(table), board.slots, board.landmarks, count, state, _board_args(board), hist, hits)
+
+
 def sample_layouts(slots: int, count: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``count`` random layouts as arrays ``perm[i, slot]``, ``flip[i, slot]``, ``rot[i, slot]``."""
     perm, turn = _sample(slots, count, seed & _MASK64)
