@@ -224,7 +224,7 @@ def test_threads_may_score_one_bank_at_once(classic, random20):
 
 
 @pytest.mark.parametrize("board_name, path, samples", [
-    ("classic", "best-known.json", 400), ("classic", "random-20.json", 200),
+    ("classic", "best-known.json", 200), ("classic", "random-20.json", 200),
     ("hexagon37", "optimized-hexagon37.json", 200)])
 def test_fast_equals_reference_on_the_benchmark_sets(board_name, path, samples):
     board = load_board(board_name)
