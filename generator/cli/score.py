@@ -52,8 +52,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 @contextmanager
-def progress_bar(total: int, delay: float = 1.0):
-    """A ``progress(done)`` callback that shows a bar on stderr once the work has taken ``delay`` seconds."""
+def progress_bar(total: int, delay: float = 1.0, console=None):
+    """A ``progress(done)`` callback that shows a bar (on stderr) once the work has taken ``delay`` seconds."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -64,7 +64,7 @@ def progress_bar(total: int, delay: float = 1.0):
         if not bar and time.monotonic() - start >= delay:
             bar.append(Progress(TextColumn("scoring layouts"), BarColumn(), MofNCompleteColumn(),
                                 TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
-                                console=Console(stderr=True), transient=True))
+                                console=console or Console(stderr=True), transient=True))
             bar[0].start()
             bar[0].add_task("score", total=total, rate="")
         if bar:
