@@ -86,7 +86,7 @@ def main(argv: list[str]) -> int:
     rows.append(("fast / reference (slowest set)", f"{rate / ref:,.0f}x", ">= 500x", rate / ref >= 500))
 
     table, arrays = tile_tables(tileset), board_arrays(board)
-    cores = len(os.sched_getaffinity(0))
+    cores = stream.available_cores()
     counts, walls = {}, {}
     for threads in (1, cores):
         start = time.perf_counter()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from contextlib import contextmanager
 
@@ -35,12 +34,13 @@ def run(args: argparse.Namespace) -> int:
     from generator.board import load_board
     from generator.model import read_tileset
     from generator.scoring import score
+    from generator.scoring.stream import available_cores
     from generator.scoring.tables import check_size
 
     board = load_board(args.board)
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
-    threads = args.threads or len(os.sched_getaffinity(0))
+    threads = args.threads or available_cores()
     with progress_bar(args.samples) as progress:
         report = score(tileset, board, samples=args.samples, seed=args.seed, engine=args.engine, threads=threads,
                        progress=progress)

@@ -11,6 +11,7 @@ the chunk size changes a single number: the split is fixed by the seed alone.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -113,6 +114,13 @@ def chunk_states(seed: int, slots: int, chunks: int, chunk: int = CHUNK):
 
 
 # --- counting ------------------------------------------------------------------------------
+
+
+def available_cores() -> int:
+    """The cores this process may run on (every core, unless an affinity mask says fewer)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def accumulate(
