@@ -327,3 +327,16 @@ def test_threads_give_the_same_report_to_the_last_digit(classic, random20):
     one = score(random20, classic, 150_001, seed=3, threads=1)
     two = score(random20, classic, 150_001, seed=3, threads=2)
     assert one == two
+
+
+@pytest.mark.parametrize("board_name", ["hexagon37", CAMP_BOARD])
+def test_chunks_start_where_one_pass_would_on_other_boards(board_name):
+    # a layout uses one random word per slot (odd counts too): chunk starts jump exactly there
+    from generator.scoring.stream import Counts, accumulate
+
+    board = load_board(ROOT / board_name if board_name.endswith(".toml") else board_name)
+    table, arrays = tile_tables(random_tileset(7, board.tile_count, 3)), board_arrays(board)
+    expected = Counts.of(arrays, *kernel.sample_and_score(table, arrays, 1_001, 12))
+    got = accumulate(table, arrays, 1_001, 12, threads=2, chunk=13)
+    np.testing.assert_array_equal(got.hist, expected.hist)
+    np.testing.assert_array_equal(got.hits, expected.hits)

@@ -11,8 +11,8 @@ from generator.board import Board
 from generator.errors import TrailwrightError
 from generator.model import TileSet
 from generator.scoring import kernel, stream
-from generator.scoring.stream import Counts
 from generator.scoring.objective import ARTICLE, Objective
+from generator.scoring.stream import Counts
 from generator.scoring.tables import board_arrays, check_size, tile_tables
 
 ENGINES = ("fast", "reference")
