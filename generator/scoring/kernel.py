@@ -95,34 +95,38 @@ def _draw(s, perm, turn):
 
 @njit(cache=True, nogil=True)
 def _end_table(flat):
-    """``ends[(tile*12 + turn)*6 + d]``: the first side of the trail leaving through side ``d``.
+    """``ends[tile*12 + turn, d]``: the first side of the trail leaving through side ``d``, as pairs.
 
     ``flat`` is the tile table ``[tile, face, rot, d]`` of trail ids, flattened. A placed
-    tile's ends point at their trail's first end, which stands for the trail's vertex.
+    tile's ends point at their trail's first end, which stands for the trail's vertex. The
+    table is returned as 32-bit words, each the 16-bit values of sides ``2k`` and ``2k+1``
+    (in the machine's byte order), so placing a tile is three stores.
     """
-    ends = np.empty(flat.shape[0], dtype=np.uint8)
-    for row in range(0, flat.shape[0], 6):
+    ends = np.empty((flat.shape[0] // 6, 6), dtype=np.uint16)
+    for row in range(ends.shape[0]):
         for d in range(6):
             first = d
             for e in range(d - 1, -1, -1):
-                if flat[row + e] == flat[row + d]:
+                if flat[6 * row + e] == flat[6 * row + d]:
                     first = e
-            ends[row + d] = first
-    return ends
+            ends[row, d] = first
+    return ends.reshape(-1).view(np.uint32)
 
 
 @njit(cache=True, inline="always")
 def _place(ends, perm, turn, parent):
     """Reset the union-find for one layout: each slot end ``6*slot + d`` points at its trail's first end.
 
-    Landmark ends, after the slot ends, are their own roots.
+    Two 16-bit ends are written at a time (``parent`` has an even length). Landmark ends, after
+    the slot ends, are their own roots.
     """
     n = perm.shape[0]
+    pairs = parent.view(np.uint32)
     for s in range(n):
-        b = (np.uint32(perm[s]) * np.uint32(12) + np.uint32(turn[s])) * np.uint32(6)
-        first = 6 * s
-        for d in range(6):
-            parent[first + d] = first + ends[b + d]
+        b = (np.uint32(perm[s]) * np.uint32(12) + np.uint32(turn[s])) * np.uint32(3)
+        first = np.uint32(6 * s) * np.uint32(0x10001)  # 6*slot added to both halves
+        for k in range(3):
+            pairs[3 * s + k] = ends[b + np.uint32(k)] + first
     for k in range(6 * n, parent.shape[0]):
         parent[k] = k
 
@@ -224,7 +228,8 @@ def _buffers(n, landmarks):
     """One block's layouts (all zeros: a valid layout), work buffers and results."""
     perm = np.zeros((BLOCK, n), dtype=np.uint16)
     turn = np.zeros((BLOCK, n), dtype=np.uint8)
-    work = (np.empty((BLOCK, 6 * n + landmarks), dtype=np.uint16), np.empty((BLOCK, landmarks), dtype=np.uint16),
+    ends = 6 * n + landmarks
+    work = (np.empty((BLOCK, ends + ends % 2), dtype=np.uint16), np.empty((BLOCK, landmarks), dtype=np.uint16),
             np.zeros(BLOCK, dtype=np.int64))
     out = (np.zeros(BLOCK, dtype=np.int16), np.zeros(BLOCK, dtype=np.uint64), np.zeros(BLOCK, dtype=np.int8))
     return perm, turn, work, out
