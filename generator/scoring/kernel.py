@@ -266,13 +266,13 @@ def _sample_and_score(flat, n, landmarks, count, seed, board):
 
 @njit(cache=True, nogil=True)
 def _accumulate(flat, n, landmarks, count, state, board, hist, hits):
-    """Draw ``count`` layouts from xoshiro state ``state`` (left as it was) and add them to the counts.
+    """Draw ``count`` layouts from xoshiro state ``state`` (advanced past them) and add them to the counts.
 
     ``hist[extra, joined]`` counts layouts by their two terms; ``hits[p]`` the layouts that join
     pair ``p``. Integer counts: any split of the layouts into calls adds up to the same numbers.
     """
     ends = _end_table(flat)
-    s = state.copy()
+    s = state
     perm, turn, work, (e, m, c) = _buffers(n, landmarks)
     for i in range(0, count, BLOCK):
         k = min(BLOCK, count - i)
@@ -311,7 +311,10 @@ def seed_state(seed: int) -> np.ndarray:
 
 
 def accumulate_chunk(table: np.ndarray, board: BoardArrays, count: int, state: np.ndarray, hist, hits) -> None:
-    """Add ``count`` layouts drawn from xoshiro ``state`` to ``hist[extra, joined]`` and ``hits[pair]``."""
+    """Add ``count`` layouts drawn from xoshiro ``state`` to ``hist[extra, joined]`` and ``hits[pair]``.
+
+    ``state`` is advanced past them, to where the next layout starts.
+    """
     _accumulate(_flat(table), board.slots, board.landmarks, count, state, _board_args(board), hist, hits)
 
 

@@ -22,6 +22,7 @@ from generator.scoring import kernel
 from generator.scoring.tables import BoardArrays
 
 CHUNK = 1 << 16  # layouts per task: about 25 ms of work, so progress and threads stay smooth
+MIN_PARALLEL_CHUNKS = 4  # below this, jumping ahead (about 0.1 s) costs more than threads save
 _MASK64 = (1 << 64) - 1
 
 
@@ -134,7 +135,8 @@ def accumulate(
 ) -> Counts:
     """Counts of ``count`` layouts drawn from ``seed`` (the very layouts ``sample_layouts`` draws).
 
-    ``threads`` score chunks at once; ``progress(done)`` is told the layouts done after each chunk.
+    ``threads`` score chunks at once (one thread, or a few chunks, simply go through the stream
+    in order); ``progress(done)`` is told the layouts done after each chunk.
     """
     chunks = -(-count // chunk)
     sizes = [min(chunk, count - c * chunk) for c in range(chunks)]
@@ -145,10 +147,17 @@ def accumulate(
         kernel.accumulate_chunk(table, board, size, state, counts.hist, counts.hits)
         return Counts(size, counts.hist, counts.hits)
 
-    with ThreadPoolExecutor(max(1, threads)) as pool:
+    if threads <= 1 or chunks < MIN_PARALLEL_CHUNKS:
+        state = kernel.seed_state(seed)
+        for size in sizes:
+            total += one(state, size)  # the state moves on to the next chunk's first layout
+            if progress:
+                progress(total.samples)
+        return total
+    with ThreadPoolExecutor(threads) as pool:
         pending: list = []
         for state, size in zip(chunk_states(seed, board.slots, chunks, chunk), sizes):
-            pending.append(pool.submit(one, state, size))
+            pending.append(pool.submit(one, state.copy(), size))
             while len(pending) > 2 * threads:  # a few chunks queued per thread, results in order
                 total += pending.pop(0).result()
                 if progress:
