@@ -239,3 +239,18 @@ def test_progress_bar_appears_only_on_long_runs():
 def test_bad_thread_counts(capsys, threads):
     status, _, err = run(capsys, "score", EXAMPLE, "--threads", threads)
     assert status == 2 and "--threads" in err and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_many_samples_stay_in_a_fixed_memory_budget():
+    # 5 million layouts kept per layout would add 55 MB; streamed, the process stays as small as a short run
+    script = ("import resource, sys; from generator.cli import main; status = main(sys.argv[1:]); "
+              "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); sys.exit(status)")
+    peaks = []
+    for samples in ("1000", "5000000"):
+        done = subprocess.run([sys.executable, "-c", script, "score", EXAMPLE, "--samples", samples, "--threads", "2",
+                               "--json"], capture_output=True, text=True, cwd=ROOT, check=True)
+        assert json.loads(done.stdout)["samples"] == int(samples)
+        peaks.append(int(done.stderr.split()[-1]))  # kilobytes
+    assert peaks[1] < 300_000
+    assert peaks[1] - peaks[0] < 20_000
