@@ -147,23 +147,23 @@ def accumulate(
         kernel.accumulate_chunk(table, board, size, state, counts.hist, counts.hits)
         return Counts(size, counts.hist, counts.hits)
 
+    def add(counts: Counts) -> None:
+        nonlocal total
+        total += counts
+        if progress:
+            progress(total.samples)
+
     if threads <= 1 or chunks < MIN_PARALLEL_CHUNKS:
         state = kernel.seed_state(seed)
         for size in sizes:
-            total += one(state, size)  # the state moves on to the next chunk's first layout
-            if progress:
-                progress(total.samples)
+            add(one(state, size))  # the state moves on to the next chunk's first layout
         return total
     with ThreadPoolExecutor(threads) as pool:
         pending: list = []
         for state, size in zip(chunk_states(seed, board.slots, chunks, chunk), sizes):
             pending.append(pool.submit(one, state.copy(), size))
             while len(pending) > 2 * threads:  # a few chunks queued per thread, results in order
-                total += pending.pop(0).result()
-                if progress:
-                    progress(total.samples)
+                add(pending.pop(0).result())
         while pending:
-            total += pending.pop(0).result()
-            if progress:
-                progress(total.samples)
+            add(pending.pop(0).result())
     return total
