@@ -25,3 +25,24 @@ def hexagon37():
 def random20():
     """20 random tiles (2 to 4 trails a side)."""
     return read_tileset(EXAMPLES / "random-20.json")
+
+
+@pytest.fixture(scope="session")
+def dask_client():
+    """An in-process Dask cluster (two single-threaded workers) shared by the optimize tests, kernel loaded."""
+    from distributed import Client, LocalCluster
+
+    from generator.scoring import warm_up
+
+    warm_up(load_board("classic"))  # as the command does before it starts its workers
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster, \
+            Client(cluster) as client:
+        yield client
+
+
+@pytest.fixture
+def dask_scheduler(dask_client, monkeypatch):
+    """``TRAILWRIGHT_SCHEDULER`` pointing at the in-process cluster, so ``trailwright optimize`` uses it."""
+    monkeypatch.setenv("TRAILWRIGHT_SCHEDULER", dask_client.scheduler.address)
+    return dask_client.scheduler.address

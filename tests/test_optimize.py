@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import pickle
+import threading
 
 import numpy as np
 import pytest
@@ -11,7 +11,8 @@ import pytest
 from generator.errors import TrailwrightError
 from generator.model import Side, TileSet
 from generator.optimize import Config, make_problem, optimize, random_tileset
-from generator.optimize.run import chain_best, config_strategy, rescore, run_chain
+from generator.optimize.chain import Budget, Chain, chain_best, config_strategy, run_chain
+from generator.optimize.run import rescore
 from generator.optimize.search import FreshScorer, Search
 from generator.optimize.space import DESIGNS, allowed_designs, key, start_classes, static_counts, to_tileset
 from generator.optimize.strategies import ARTICLE_GA, STRATEGIES, mutate, strategy_named
@@ -20,7 +21,7 @@ from generator.scoring.objective import ARTICLE, Objective, load_objective, obje
 
 # every strategy, and the article's preset; small banks and budgets keep the contract quick
 CASES = [(name, None) for name in STRATEGIES] + [("ga", "article")]
-SMALL = {"samples": 300, "max_samples": 1500, "rescore": 4000, "workers": 1}
+SMALL = {"samples": 300, "max_samples": 1500, "rescore": 4000, "chains": 1}
 
 
 def small_problem(classic, seed=5, objective=ARTICLE, pinned=()):
@@ -28,9 +29,19 @@ def small_problem(classic, seed=5, objective=ARTICLE, pinned=()):
     return make_problem(classic, objective, start, pinned)
 
 
+@pytest.fixture(autouse=True)
+def _client(request):
+    """Every optimize call in this module runs on the shared in-process Dask cluster."""
+    global CLIENT
+    CLIENT = request.getfixturevalue("dask_client")
+
+
+CLIENT = None
+
+
 def run(problem, strategy, preset, generations=40, seed=1, **extra):
     return optimize(problem, Config(strategy=strategy, preset=preset, generations=generations, seed=seed,
-                                    **{**SMALL, **extra}))
+                                    **{**SMALL, **extra}), client=CLIENT)
 
 
 # --- the search space ----------------------------------------------------------------------
@@ -247,8 +258,8 @@ class TestContract:
     def test_time_budget(self, classic, strategy, preset):
         problem = small_problem(classic)
         result = optimize(problem, Config(strategy=strategy, preset=preset, time=1.0, seed=2,
-                                          **{**SMALL, "max_samples": 20000}))
-        assert all(0.99 <= c.elapsed < 1.6 for c in result.chains)
+                                          **{**SMALL, "max_samples": 20000}), client=CLIENT)
+        assert all(0.99 <= c.elapsed < 1.6 for c in result.chains), [c.elapsed for c in result.chains]
         assert result.seconds < 3.0
 
     def test_same_seed_same_result(self, classic, strategy, preset):
@@ -314,36 +325,46 @@ def test_pair_target_pulls_the_pair_towards_it(classic):
 
 @pytest.mark.parametrize("strategy,preset", CASES)
 def test_resume_after_interrupt_equals_an_uninterrupted_run(classic, strategy, preset):
+    """A chain stopped part-way, written as JSON and read back, continues to the very same chain."""
     problem = small_problem(classic)
     config = Config(strategy=strategy, preset=preset, generations=40, seed=3, checkpoint_every=0.0, **SMALL)
     strategy = config_strategy(config)
-    whole = run_chain(problem, strategy, config, 0, None, lambda: False, lambda *a: None)
+    budget = Budget(None, 40)
+    whole = run_chain(problem, strategy, budget, 3, 0, None, lambda: False, lambda *a: None)
 
     saved = []
-
-    def emit(kind, chain, progress):
-        if kind == "checkpoint":
-            saved.append(pickle.dumps(chain))
-
     calls = iter(range(10**6))
-    run_chain(problem, strategy, config, 0, None, lambda: next(calls) >= 17, emit)  # "Ctrl-C" after 17 generations
-    interrupted = pickle.loads(saved[-1])
-    assert 0 < interrupted.generation < 40
-    resumed = run_chain(problem, strategy, config, 0, pickle.loads(pickle.dumps(interrupted)), lambda: False,
-                        lambda *a: None)
+    stopped = run_chain(problem, strategy, budget, 3, 0, None, lambda: next(calls) >= 17,  # "Ctrl-C" after 17
+                        lambda kind, value: saved.append(json.dumps(value.to_data())) if kind == "snapshot" else None,
+                        snapshot_every=0.0)
+    assert 0 < stopped.generation < 40 and saved
+    interrupted = Chain.from_data(json.loads(json.dumps(stopped.to_data())))  # through JSON, as a checkpoint does
+    resumed = run_chain(problem, strategy, budget, 3, 0, interrupted, lambda: False, lambda *a: None)
     best = lambda chain: chain_best(strategy, chain)  # noqa: E731
     assert resumed.generation == whole.generation == 40
     np.testing.assert_array_equal(best(resumed).classes, best(whole).classes)
     assert best(resumed).fitness == best(whole).fitness
     assert resumed.search_state["evaluations"] == whole.search_state["evaluations"]
+    assert resumed.state == whole.state and resumed.rng_state == whole.rng_state
 
 
-def test_two_workers_run_two_chains_and_keep_the_best(classic):
+def test_two_chains_run_and_keep_the_best(classic):
     problem = small_problem(classic)
-    result = optimize(problem, Config(generations=30, seed=4, **{**SMALL, "workers": 2}))
+    result = run(problem, "anneal", None, generations=30, seed=4, chains=2)
     assert [c.index for c in result.chains] == [0, 1] and [c.generation for c in result.chains] == [30, 30]
-    again = optimize(problem, Config(generations=30, seed=4, **{**SMALL, "workers": 2}))
+    assert not result.stopped
+    again = run(problem, "anneal", None, generations=30, seed=4, chains=2)
     assert again.tileset == result.tileset
+
+
+def test_more_chains_than_workers_give_what_each_chain_gives_alone(classic):
+    """A chain's result depends only on the seed, its index and its generations, not on what runs beside it."""
+    problem = small_problem(classic)
+    many = run(problem, "anneal", None, generations=20, seed=4, chains=5)
+    strategy = config_strategy(Config(generations=20, **SMALL))
+    for index in (0, 4):
+        alone = run_chain(problem, strategy, Budget(None, 20), 4, index, None, lambda: False, lambda *a: None)
+        assert many.chains[index].state == alone.state
 
 
 def test_the_winner_is_the_chain_best_on_the_shared_selection_layouts(classic, monkeypatch):
@@ -351,9 +372,8 @@ def test_the_winner_is_the_chain_best_on_the_shared_selection_layouts(classic, m
 
     monkeypatch.setattr(run_module, "SELECTION_SAMPLES", 20_000)
     problem = small_problem(classic)
-    config = Config(generations=30, seed=6, **{**SMALL, "workers": 3})
-    result = optimize(problem, config)
-    strategy = config_strategy(config)
+    result = run(problem, "anneal", None, generations=30, seed=6, chains=3)
+    strategy = config_strategy(Config(generations=30, **SMALL))
     values = [rescore(problem, to_tileset(problem, chain_best(strategy, c).classes), 20_000,
                       run_module.selection_seed(6)).fitness for c in result.chains]
     assert len(set(values)) == 3  # three different chain results
@@ -362,13 +382,20 @@ def test_the_winner_is_the_chain_best_on_the_shared_selection_layouts(classic, m
 
 
 def test_stop_event_ends_the_run_with_the_best_so_far(classic):
-    import multiprocessing as mp
-
     problem = small_problem(classic)
-    stop = mp.get_context("fork").Event()
+    stop = threading.Event()
     stop.set()
-    result = optimize(problem, Config(generations=1000, seed=1, **SMALL), stop=stop)
-    assert result.chains[0].generation == 0 and len(result.tileset) == 20
+    result = optimize(problem, Config(generations=1000, seed=1, **SMALL), stop=stop, client=CLIENT)
+    assert result.chains[0].generation == 0 and len(result.tileset) == 20 and result.stopped
+
+
+def test_island_mode_moves_the_best_set_into_the_worst_chain(classic):
+    problem = small_problem(classic)
+    result = optimize(problem, Config(time=1.5, migrate=0.5, seed=2, **{**SMALL, "chains": 2}), client=CLIENT)
+    assert [leg for leg, _, _ in result.migrants] == [1, 2]  # three legs: two migrations
+    for leg, index, designs in result.migrants:
+        assert len(designs) == 20 and 0 <= index < 2
+    assert all(c.leg == 2 for c in result.chains) and not result.stopped
 
 
 # --- objective files ------------------------------------------------------------------------
@@ -388,10 +415,10 @@ def test_objective_file_round_trip(tmp_path):
 
 @pytest.mark.parametrize("text,message", [
     ("pair_wieght = 1\n", "unknown key 'pair_wieght'"),
-    ('pair_weight = "high"\n', "pair_weight = 'high' is not a number"),
-    ("max_trails = 9\n", "max_trails = 9 is not a whole number from 1 to 6"),
+    ('pair_weight = "high"\n', "pair_weight: 'high' is not a number"),
+    ("max_trails = 9\n", "max_trails: 9 is not a whole number from 1 to 6"),
     ('forbid = [[["N", "UP"]]]\n', "forbid\\[0\\].*unknown direction 'UP'"),
-    ('[pair_targets]\n"Hut-Lair" = 1.5\n', "pair_targets.Hut-Lair = 1.5 is not a probability"),
+    ('[pair_targets]\n"Hut-Lair" = 1.5\n', "pair_targets.Hut-Lair: 1.5 is not a number from 0 to 1"),
     ("pair_weight = \n", "malformed TOML"),
 ])
 def test_bad_objective_files_give_one_line_errors(tmp_path, text, message):
@@ -464,3 +491,14 @@ def test_warm_up_compiles_exactly_what_the_search_and_the_scorer_call(classic, r
     search.evaluate(child, parent, changes, threshold=parent.fitness)
     score(random20, classic, 50, seed=1)
     assert [list(k.signatures) for k in kernels] == compiled  # nothing new to compile after the warm-up
+
+
+def test_plan_gives_each_wave_of_chains_its_share_of_the_time():
+    from generator.optimize.run import plan
+
+    assert plan(Config(time=60, chains=2), workers=2) == (Budget(60.0, None), 1)
+    assert plan(Config(time=60, chains=8), workers=2) == (Budget(15.0, None), 1)  # four waves of two
+    assert plan(Config(time=60, chains=3, migrate=10), workers=2) == (Budget(30.0, None), 3)
+    assert plan(Config(generations=50, chains=8), workers=2) == (Budget(None, 50), 1)  # generations: any cluster
+    with pytest.raises(TrailwrightError, match="migrate: needs a time budget"):
+        Config(generations=50, migrate=10)

@@ -16,10 +16,11 @@ import pytest
 from generator.cli import main
 from generator.model import read_meta, read_tileset
 
-QUICK = ["--generations", "30", "--samples", "300", "--max-samples", "1500", "--rescore", "3000", "--workers", "1",
+QUICK = ["--generations", "30", "--samples", "300", "--max-samples", "1500", "--rescore", "3000", "--chains", "1",
          "--quiet"]
 
 
+@pytest.mark.usefixtures("dask_scheduler")
 def test_writes_tileset_history_plot_and_checkpoint(tmp_path):
     out = tmp_path / "set.json"
     assert main(["optimize", *QUICK, "--seed", "4", "--out", str(out)]) == 0
@@ -41,6 +42,7 @@ def test_writes_tileset_history_plot_and_checkpoint(tmp_path):
     assert out.read_bytes() == first  # same seed and generations: the same bytes
 
 
+@pytest.mark.usefixtures("dask_scheduler")
 def test_init_pin_and_objective(tmp_path, random20):
     taste = tmp_path / "taste.toml"
     taste.write_text("max_trails = 6\n[pair_targets]\n\"Well-Hut\" = 0.99\n")
@@ -68,27 +70,40 @@ def _wait_until_it_catches_sigterm(proc, limit: float = 60.0) -> None:
     raise AssertionError("the optimizer never installed its SIGTERM handler")
 
 
+def _wait_for_progress(checkpoint: Path, proc, limit: float = 240.0) -> None:
+    """Wait until the run's checkpoint shows a chain under way (or the run ends)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline and proc.poll() is None:
+        chains = json.loads(checkpoint.read_text())["chains"] if checkpoint.exists() else []
+        if any(c and c["generation"] > 0 for c in chains):
+            return
+        time.sleep(0.2)
+    raise AssertionError("the run showed no progress")
+
+
 @pytest.mark.slow
 def test_resume_continues_to_the_same_result(tmp_path):
     """SIGTERM part-way, then --resume: the same tile set and score as one uninterrupted run."""
-    budget = ["--generations", "8000", "--samples", "300", "--max-samples", "1500", "--rescore", "3000",
-              "--workers", "1", "--seed", "6", "--quiet"]
+    budget = ["--generations", "20000", "--samples", "300", "--max-samples", "1500", "--rescore", "3000",
+              "--chains", "1", "--workers", "1", "--seed", "6", "--quiet"]
     whole, part = tmp_path / "whole.json", tmp_path / "part.json"
     assert main(["optimize", *budget, "--out", str(whole)]) == 0
     exe = Path(sys.executable).with_name("trailwright")
     proc = subprocess.Popen([str(exe), "optimize", *budget, "--out", str(part)], stderr=subprocess.PIPE)
     _wait_until_it_catches_sigterm(proc)
-    time.sleep(1.5)
+    _wait_for_progress(tmp_path / "part.checkpoint", proc)
     proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=60) == 0
+    assert proc.wait(timeout=60) == 128 + signal.SIGTERM  # interrupted: not the status of a finished run
+    assert "stopped early (SIGTERM)" in proc.stderr.read().decode().strip().splitlines()[-1]
     stopped_at = read_meta(part)["search"]["generations"][0]
-    assert 0 < stopped_at < 8000  # really interrupted
+    assert 0 < stopped_at < 20000  # really interrupted
     assert main(["optimize", "--resume", str(tmp_path / "part.checkpoint"), "--quiet"]) == 0  # writes part.json
-    assert read_meta(part)["search"]["generations"] == [8000]
+    assert read_meta(part)["search"]["generations"] == [20000]
     assert read_tileset(part) == read_tileset(whole)
     assert read_meta(part)["score"] == read_meta(whole)["score"]
 
 
+@pytest.mark.usefixtures("dask_scheduler")
 def test_resume_may_set_a_new_budget(tmp_path):
     quick = QUICK[QUICK.index("--samples"):]
     first = tmp_path / "first.json"
@@ -110,7 +125,10 @@ def test_resume_may_set_a_new_budget(tmp_path):
     (["--resume", "{bad}", "--seed", "2"], "--seed cannot change a resumed run"),
     (["--resume", "{bad}", "--board", "hexagon37"], "--board cannot change a resumed run"),
     (["--objective", "{onetrail}"], "one.toml: the objective's forbid and max_trails leave fewer than two designs"),
+    (["--generations", "10", "--migrate", "5"], "--migrate needs a time budget"),
+    (["--resume", "{bad}", "--chains", "3"], "--chains cannot change a resumed run"),
 ])
+@pytest.mark.usefixtures("dask_scheduler")
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, message):
     files = {
         "bad": tmp_path / "bad.json", "small": tmp_path / "small.json", "badtoml": tmp_path / "w.toml",
@@ -139,9 +157,10 @@ def test_sigterm_writes_the_best_so_far(tmp_path):
     exe = Path(sys.executable).with_name("trailwright")
     proc = subprocess.Popen([str(exe), "optimize", "--time", "60", "--workers", "2", "--rescore", "3000",
                              "--out", str(out), "--quiet"], stderr=subprocess.PIPE)
+    _wait_until_it_catches_sigterm(proc)
     time.sleep(6)
     proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=30) == 0
+    assert proc.wait(timeout=60) == 128 + signal.SIGTERM
     meta = read_meta(out)
     assert len(read_tileset(out)) == 20 and meta["score"]["fitness"] > 9.0
     assert (tmp_path / "stopped.checkpoint").exists()

@@ -6,6 +6,7 @@ import shutil
 import pytest
 
 from generator.cli import main
+from generator.publish.booklet import TEMPLATES
 from tests.test_publish_standin import ROOT, standin_sources
 
 TILESET = str(ROOT / "examples" / "random-20.json")
@@ -64,7 +65,7 @@ def test_a_missing_template_folder_is_named(tmp_path, capsys, standin):
 
 def test_a_template_error_names_template_and_line_and_writes_nothing(tmp_path, capsys, standin):
     templates = tmp_path / "templates"
-    shutil.copytree(ROOT / "templates", templates)
+    shutil.copytree(TEMPLATES, templates)
     path = templates / "designer.xml.j2"
     path.write_text(path.read_text().replace("{{ tiles.dup_score }}", "{{ tiles.dup_score | nosuchfilter }}"))
     status, _, err = run(capsys, "--out", str(tmp_path / "out"), "--templates", str(templates), "--paper", "a4")
@@ -76,7 +77,7 @@ def test_a_template_error_names_template_and_line_and_writes_nothing(tmp_path, c
 
 def test_a_template_overflowing_a_page_is_one_line_exit_2_and_writes_nothing(tmp_path, capsys, standin):
     templates = tmp_path / "templates"
-    shutil.copytree(ROOT / "templates", templates)
+    shutil.copytree(TEMPLATES, templates)
     path = templates / "bridges.xml.j2"
     path.write_text(path.read_text().replace("<h2>Variants</h2>", '<spacer mm="400"/>\n<h2>Variants</h2>'))
     line = path.read_text().splitlines().index('<spacer mm="400"/>') + 1

@@ -11,7 +11,8 @@ from PIL import Image
 from pypdf import PdfReader
 
 from generator.publish.manufacturer import zip_bytes
-from generator.publish.settings import MM_PER_IN, load_profile, profile_names
+from generator.publish.settings import load_profile, profile_names
+from generator.units import MM_PER_IN
 from tests.test_publish_standin import standin_kit
 
 FOLDER = "manufacturer/thegamecrafter-medium-hex"

@@ -35,8 +35,8 @@ def test_the_medium_hex_profile_is_the_game_crafters():
     ({"margin_mm": 4}, "margin_mm = 4 is under the printer-safe 10 mm"),
     ({"mark_width_pt": 0.1}, "mark_width_pt = 0.1 is under 0.25 pt"),
     ({"bleed": 3}, "unknown key 'bleed'"),
-    ({"cut_lines": "yes"}, "cut_lines = 'yes'"),
-    ({"papers": []}, "papers = \\[\\] must be a non-empty list"),
+    ({"cut_lines": "yes"}, "cut_lines: 'yes' is not true or false"),
+    ({"papers": []}, "papers: \\[\\] is not a non-empty list"),
 ])
 def test_bad_settings_name_the_file_key_and_value(data, message):
     with pytest.raises(TrailwrightError, match=f"^my.toml: .*{message}"):

@@ -5,9 +5,11 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
+from generator.publish.booklet import TEMPLATES
 from generator.board import load_board
 from generator.model import read_tileset
-from generator.publish.kit import Figures, Sources, publish_kit
+from generator.publish.kit import Sources, publish_kit
+from generator.scoring.figures import Figures
 from generator.publish.settings import load_settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,7 +53,7 @@ FIGURES = Figures(fitness=10.5, fitness_se=0.01, pairs_joined=0.93, extra_edges=
                   pairs=(("Hut-Well", 0.97), ("Hut-Exit", 0.88), ("Well-Lair", 0.91)))
 
 
-def standin_sources(templates=ROOT / "templates"):
+def standin_sources(templates=TEMPLATES):
     """Sources for the random-20 example on the classic board, drawn by the stand-in."""
     tileset = read_tileset(ROOT / "examples" / "random-20.json")
     return Sources(tileset, load_board("classic"), standin_art_for_width, TILE_MM, standin_board(), FIGURES,

@@ -22,7 +22,8 @@ from shapely.ops import unary_union
 from generator.model import Side, Tile, pair_crossings
 from generator.render import load_style, render_side
 from generator.render.geometry import layout_side
-from generator.render.style import MM_PER_PT, TRAIL_WIDTH_RANGE
+from generator.render.style import TRAIL_WIDTH_RANGE
+from generator.units import MM_PER_PT
 
 SVG = "{http://www.w3.org/2000/svg}"
 STYLE = load_style()

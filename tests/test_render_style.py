@@ -67,7 +67,7 @@ def test_keys_that_together_make_a_line_too_thin_are_named(tmp_path, text, messa
 
 
 def test_every_derived_line_of_an_accepted_style_is_at_least_a_quarter_point(tmp_path):
-    from generator.render.style import MM_PER_PT
+    from generator.units import MM_PER_PT
 
     path = tmp_path / "edge.toml"
     # the narrowest trail allowed with the widest verges it leaves room for
@@ -80,7 +80,7 @@ def test_every_derived_line_of_an_accepted_style_is_at_least_a_quarter_point(tmp
 
 
 def test_a_missing_style_file_is_a_clear_error(tmp_path):
-    with pytest.raises(TrailwrightError, match="cannot read style"):
+    with pytest.raises(TrailwrightError, match="nope.toml: cannot read"):
         load_style(tmp_path / "nope.toml")
 
 

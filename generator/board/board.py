@@ -13,7 +13,6 @@ wall       every other tile side.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from itertools import combinations
@@ -22,9 +21,14 @@ from typing import Any
 
 from generator.board.geometry import Hex, neighbour
 from generator.errors import TrailwrightError
+from generator.inputs import Text, check_keys, load_toml
 from generator.model.tiles import DIRECTION_INDEX, DIRECTIONS, Direction, opposite
 
 FORMAT = "hexmaze-board/1"
+MAX_EXTENT = 60  # |q| and |r| of any hex: a board at most 121 hexes across
+MAX_SLOTS = 1000
+_NAME = Text(60)
+_TITLE = Text(255)
 
 
 @dataclass(frozen=True)
@@ -140,6 +144,9 @@ def _hex(value: Any, where: str) -> Hex:
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
         raise TrailwrightError(f"{where}: expected a hex [q, r], got {value!r}")
+    if max(abs(value[0]), abs(value[1])) > MAX_EXTENT:
+        raise TrailwrightError(f"{where}: hex {value!r} is outside the largest board (q and r from "
+                               f"-{MAX_EXTENT} to {MAX_EXTENT})")
     return (value[0], value[1])
 
 
@@ -147,12 +154,6 @@ def _direction(value: Any, where: str) -> Direction:
     if not isinstance(value, str) or value not in DIRECTION_INDEX:
         raise TrailwrightError(f"{where}: unknown direction {value!r} (expected one of {' '.join(DIRECTIONS)})")
     return DIRECTION_INDEX[value]
-
-
-def _check_keys(table: dict, allowed: set[str], where: str) -> None:
-    unknown = sorted(set(table) - allowed)
-    if unknown:
-        raise TrailwrightError(f"{where}: unknown key {unknown[0]!r} (expected one of {', '.join(sorted(allowed))})")
 
 
 def _tables(data: dict, key: str) -> list:
@@ -165,14 +166,17 @@ def _tables(data: dict, key: str) -> list:
 
 def board_from_dict(data: dict, default_name: str = "board") -> Board:
     """Validate a parsed board file and build the board."""
-    _check_keys(data, {"format", "name", "title", "slots", "landmark", "connector"}, "board")
+    check_keys(data, {"format", "name", "title", "slots", "landmark", "connector"}, "board")
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
         raise TrailwrightError(f"format {fmt!r} is not {FORMAT!r}")
-    name = str(data.get("name", default_name))
+    name = _TITLE(data.get("name", default_name), "name")
+    title = _TITLE(data.get("title", name), "title")
     raw_slots = data.get("slots")
     if not isinstance(raw_slots, list) or not raw_slots:
         raise TrailwrightError("'slots' must be a non-empty list of hexes [q, r]")
+    if len(raw_slots) > MAX_SLOTS:
+        raise TrailwrightError(f"'slots': {len(raw_slots)} slots, at most {MAX_SLOTS}")
     slots: list[Hex] = []
     for i, value in enumerate(raw_slots):
         h = _hex(value, f"slot {i + 1}")
@@ -184,12 +188,13 @@ def board_from_dict(data: dict, default_name: str = "board") -> Board:
     landmarks = []
     for k, table in enumerate(_tables(data, "landmark")):
         where = f"landmark #{k + 1}"
-        if not isinstance(table, dict):
-            raise TrailwrightError(f"{where}: expected a table")
-        _check_keys(table, {"name", "hexes", "sides"}, where)
-        lm_name = table.get("name")
-        if not isinstance(lm_name, str) or not lm_name:
+        check_keys(table, {"name", "hexes", "sides"}, where)
+        if "name" not in table:
             raise TrailwrightError(f"{where}: needs a 'name'")
+        lm_name = _NAME(table["name"], f"{where} name")
+        if "-" in lm_name:  # pair names join two landmark names with "-": "A-B"+"C" would be "A"+"B-C"
+            raise TrailwrightError(f"{where} name {lm_name!r}: a landmark name may not contain '-' "
+                                   "(pair names like 'Hut-Well' join two names with it)")
         where = f"landmark {lm_name!r}"
         raw_hexes = table.get("hexes")
         if not isinstance(raw_hexes, list) or not raw_hexes:
@@ -232,9 +237,7 @@ def board_from_dict(data: dict, default_name: str = "board") -> Board:
     connectors = []
     for k, table in enumerate(_tables(data, "connector")):
         where = f"connector #{k + 1}"
-        if not isinstance(table, dict):
-            raise TrailwrightError(f"{where}: expected a table")
-        _check_keys(table, {"hex", "joins"}, where)
+        check_keys(table, {"hex", "joins"}, where)
         h = _hex(table.get("hex"), where)
         where = f"connector at {list(h)}"
         if h in taken:
@@ -256,7 +259,7 @@ def board_from_dict(data: dict, default_name: str = "board") -> Board:
         if ends[0] == ends[1]:
             raise TrailwrightError(f"{where}: joins a slot side to itself")
         connectors.append(Connector(h, ends[0], ends[1]))
-    return Board(name, tuple(slots), tuple(landmarks), tuple(connectors), str(data.get("title", name)))
+    return Board(name, tuple(slots), tuple(landmarks), tuple(connectors), title)
 
 
 def builtin_boards() -> list[str]:
@@ -268,24 +271,15 @@ def load_board(name_or_path: str | Path = "classic") -> Board:
     """A built-in board by name, or a board file by path; errors name the file."""
     text_path = str(name_or_path)
     if text_path in builtin_boards():
-        resource = resources.files("generator.board.boards") / f"{text_path}.toml"
-        source, text = f"board {text_path!r}", resource.read_text(encoding="utf-8")
+        source = f"board {text_path!r}"
+        data = load_toml(resources.files("generator.board.boards") / f"{text_path}.toml", source)
     else:
         path = Path(text_path)
         source = str(path)
         if not path.exists():
             known = ", ".join(builtin_boards())
             raise TrailwrightError(f"no such board file or built-in board (built-in: {known})", source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as err:
-            raise TrailwrightError(f"cannot read: {err.strerror}", source) from None
-        except UnicodeDecodeError:
-            raise TrailwrightError("not UTF-8 text", source) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise TrailwrightError(f"malformed TOML: {err}", source) from None
+        data = load_toml(path, source)
     try:
         return board_from_dict(data, Path(text_path).stem)
     except TrailwrightError as err:

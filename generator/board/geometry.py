@@ -6,9 +6,12 @@ tables exactly (DESIGN.md, "The classic board").
 
 from __future__ import annotations
 
+import math
+
 from generator.model.tiles import Direction
 
 Hex = tuple[int, int]
+Point = tuple[float, float]
 
 _EVEN = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1))
 _ODD = ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0))
@@ -21,7 +24,29 @@ def neighbour(h: Hex, d: Direction) -> Hex:
     return (q + dq, r + dr)
 
 
+def hex_distance(a: Hex, b: Hex) -> int:
+    """Steps between two hexes (through neighbours, ignoring what lies between)."""
+    def cube(h: Hex) -> tuple[int, int]:
+        q, r = h
+        return q, r - (q - (q & 1)) // 2
+    (x1, z1), (x2, z2) = cube(a), cube(b)
+    return (abs(x1 - x2) + abs(z1 - z2) + abs(x1 + z1 - x2 - z2)) // 2
+
+
 def centre(h: Hex, size: float = 1.0) -> tuple[float, float]:
     """The centre of hex ``h`` in the plane (y down), for hexes of circumradius ``size``."""
     q, r = h
     return (1.5 * size * q, 3**0.5 * size * (r + 0.5 * (q % 2)))
+
+
+def hexagon_corners(radius: float, at: Point = (0.0, 0.0)) -> tuple[Point, ...]:
+    """The six corners of a flat-topped hexagon of circumradius ``radius`` centred at ``at``, from the
+    right-hand corner at 60° steps (counter-clockwise with y up, clockwise with y down)."""
+    return tuple((at[0] + radius * math.cos(math.radians(60 * k)), at[1] + radius * math.sin(math.radians(60 * k)))
+                 for k in range(6))
+
+
+def rotate(p: Point, angle: float) -> Point:
+    """``p`` turned by ``angle`` radians about the origin (towards +y from +x)."""
+    c, s = math.cos(angle), math.sin(angle)
+    return (c * p[0] - s * p[1], s * p[0] + c * p[1])

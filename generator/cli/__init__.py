@@ -14,7 +14,7 @@ import sys
 from generator import __version__
 from generator.errors import TrailwrightError
 
-COMMANDS = ["score", "optimize", "render", "preview", "publish"]
+COMMANDS = ["score", "optimize", "render", "preview", "publish", "playtest"]
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from dataclasses import replace
 from pathlib import Path
 
-from generator.cli.options import add_board_option, non_negative_int, positive_int
+from generator.cli.options import add_board_option, positive_int, seed_int
 
 
 def positive_float(text: str) -> float:
@@ -46,10 +47,18 @@ def register(sub) -> None:
                    help="layouts: the starting bank (default 2000), or per evaluation for the article preset")
     p.add_argument("--max-samples", type=positive_int, default=None, metavar="N",
                    help="the largest the bank grows to (default 120000)")
-    p.add_argument("--seed", type=non_negative_int, default=None, help="random seed (default 0)")
-    p.add_argument("--workers", type=positive_int, default=None,
-                   help="independent chains, one process each; the best on fresh layouts wins "
-                        "(default: all cores)")
+    p.add_argument("--seed", type=seed_int, default=None, help="random seed (default 0)")
+    p.add_argument("--chains", type=positive_int, default=None, metavar="N",
+                   help="independent chains (Dask tasks; may exceed the workers, then they queue); the best on "
+                        "fresh layouts wins (default: --workers, or all cores)")
+    p.add_argument("--workers", type=positive_int, default=None, metavar="N",
+                   help="worker processes of the local Dask cluster (default: all cores)")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="run the chains on an existing Dask cluster, e.g. tcp://host:8786 "
+                        "(default: $TRAILWRIGHT_SCHEDULER, else a local cluster)")
+    p.add_argument("--migrate", type=positive_float, default=None, metavar="S",
+                   help="island mode: every S seconds the best chain's set restarts the worst chain "
+                        "(default: independent chains)")
     p.add_argument("--init", metavar="TILESET", default=None, help="start from this tile set (default: random)")
     p.add_argument("--pin", metavar="ID", action="append", default=[],
                    help="keep the tile with this id unchanged (repeat, or separate ids with commas)")
@@ -68,7 +77,7 @@ def register(sub) -> None:
 
 
 # settings a checkpoint fixes: naming one with --resume is an error rather than silently ignored
-RESUME_FIXED = ("board", "strategy", "preset", "samples", "max_samples", "seed", "workers", "init", "pin",
+RESUME_FIXED = ("board", "strategy", "preset", "samples", "max_samples", "seed", "chains", "migrate", "init", "pin",
                 "objective", "rescore")
 
 
@@ -89,7 +98,8 @@ def _setup(args):
     from generator.errors import TrailwrightError
     from generator.model import read_tileset
     from generator.optimize import Config, make_problem, random_tileset
-    from generator.optimize.run import RESCORE_SAMPLES, read_checkpoint
+    from generator.optimize.chain import RESCORE_SAMPLES
+    from generator.optimize.checkpoint import read_checkpoint
     from generator.optimize.space import SettingError, allowed_designs
     from generator.scoring.objective import ARTICLE, load_objective, resolve_targets
     from generator.scoring.tables import check_size
@@ -101,11 +111,11 @@ def _setup(args):
             flag = "--" + given[0].replace("_", "-")
             raise TrailwrightError(f"{flag} cannot change a resumed run (it keeps the checkpoint's settings; "
                                    "only --time and --generations may set a new budget)")
-        data = read_checkpoint(args.resume)
-        config = data["config"]
+        resume = read_checkpoint(args.resume)
+        config = resume.config
         if args.time is not None or args.generations is not None:
             config = replace(config, time=args.time, generations=args.generations)
-        return data["problem"], config, data["chains"], data["init"], data["problem"].board.name
+        return resume.problem, config, list(resume.chains), resume.migrants, resume.init
     board = load_board(args.board or "classic")
     objective = load_objective(args.objective) if args.objective else ARTICLE
     objective = resolve_targets(objective, board.pair_names(), args.objective or "objective")
@@ -130,20 +140,17 @@ def _setup(args):
     if not problem.free:
         raise TrailwrightError("every tile is pinned: nothing to optimize")
     strategy = args.strategy or ("ga" if args.preset else "anneal")
-    workers = args.workers if args.workers is not None else os.cpu_count() or 1
+    chains = args.chains or args.workers or os.cpu_count() or 1
     rescore = args.rescore if args.rescore is not None else RESCORE_SAMPLES
     time_budget = args.time if args.time is not None or args.generations is not None else 60.0
     config = Config(strategy=strategy, preset=args.preset, time=time_budget, generations=args.generations,
-                    samples=args.samples, max_samples=args.max_samples, seed=seed, workers=workers, rescore=rescore)
-    from generator.optimize import strategy_named
-
-    strategy_named(config.strategy, config.preset, config.samples, config.max_samples)  # a clear error for a bad combination, before starting
-    return problem, config, [None] * config.workers, args.init, board.name
+                    samples=args.samples, max_samples=args.max_samples, seed=seed, chains=chains,
+                    migrate=args.migrate, rescore=rescore)
+    return problem, config, [None] * config.chains, (), args.init
 
 
 # the flag of each setting the core names in its errors (``SettingError.setting``)
-FLAGS = {"pinned": "--pin", "budget": "--time or --generations", "chains": "--chains", "migrate": "--migrate",
-         "scheduler": "--scheduler"}
+FLAGS = {"pinned": "--pin", "budget": "--time or --generations", "chains": "--chains", "migrate": "--migrate"}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -158,55 +165,61 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    import multiprocessing as mp
     import signal
+    import threading
 
     from rich.console import Console
 
-    from generator.fileio import write_atomic
+    from generator.fileio import check_out, write_atomic
     from generator.model import dumps_tileset
     from generator.optimize import optimize
+    from generator.optimize.checkpoint import checkpoint_text
+    from generator.optimize.cluster import scheduler_address
     from generator.optimize.report import history_csv, history_svg
-    from generator.optimize.run import checkpoint_bytes, meta
+    from generator.optimize.run import meta
 
-    problem, config, chains, init, board_name = _setup(args)
+    problem, config, chains, migrants, init = _setup(args)
     paths = _outputs(args.out, args.resume)
+    for path in paths.values():  # before the budget is spent, not after
+        check_out(path, "file")
     console = Console(stderr=True, quiet=args.quiet)
-    stop = mp.get_context("fork").Event()
+    stop = threading.Event()
+    caught: list[int] = []
 
-    def save_checkpoint(latest):
-        write_atomic(paths["checkpoint"], checkpoint_bytes(problem, config, latest, init))
-
-    handlers = {}
+    def save_checkpoint(latest, migrants):
+        write_atomic(paths["checkpoint"], checkpoint_text(problem, config, latest, init, migrants))
 
     def interrupt(signum, frame):
         if not stop.is_set():
             console.print("[yellow]stopping: finishing the current generation and writing the best so far[/]")
+        caught.append(signum)
         stop.set()
 
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        handlers[sig] = signal.signal(sig, interrupt)
+    handlers = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
     display = _Display(console, config)
     try:
         with display:
-            result = optimize(problem, config, chains, stop, display.update, save_checkpoint)
+            result = optimize(problem, config, chains, migrants=migrants, stop=stop,
+                              scheduler=scheduler_address(args.scheduler), workers=args.workers,
+                              on_progress=display.update, on_checkpoint=save_checkpoint)
     finally:
         for sig, handler in handlers.items():
             signal.signal(sig, handler)
-    save_checkpoint(list(result.chains))
-    info = meta(problem, config, result, init, board_name)
+    save_checkpoint(list(result.chains), result.migrants)
+    info = meta(problem, config, result, init, problem.board.name)
     write_atomic(paths["tileset"], dumps_tileset(result.tileset, info))
     write_atomic(paths["history"], history_csv(result.chains))
-    title = f"{config.preset or config.strategy}, seed {config.seed}, {config.workers} chain(s), board {board_name}"
+    title = f"{config.preset or config.strategy}, seed {config.seed}, {config.chains} chain(s), board {problem.board.name}"
     write_atomic(paths["plot"], history_svg(result.chains, result.fitness, title))
     if not args.quiet:
-        _summary(console, config, result, paths, stopped=stop.is_set() and not _budget_spent(config, result))
+        _summary(console, config, result, paths)
+    if result.stopped:
+        # interrupted: not a finished run (the shell's 128 + signal number); --resume continues it
+        signum = caught[0] if caught else signal.SIGINT
+        print(f"trailwright: stopped early ({signal.Signals(signum).name}); the best so far is in {paths['tileset']}; "
+              f"continue with --resume {paths['checkpoint']}", file=sys.stderr)
+        return 128 + signum
     return 0
-
-
-def _budget_spent(config, result) -> bool:
-    return all((config.generations is not None and c.generation >= config.generations)
-               or (config.time is not None and c.elapsed >= config.time) for c in result.chains)
 
 
 class _Display:
@@ -261,20 +274,22 @@ class _Display:
             self.live.update(self._render(done, line1, "  ".join(parts)))
 
 
-def _summary(console, config, result, paths, stopped: bool) -> None:
+def _summary(console, config, result, paths) -> None:
     """The summary table: how the search went and what the winner scores on fresh layouts."""
     from rich.table import Table
 
     s = result.score
     pairs = len(s.pair_prob)
     table = Table(title=f"optimize: {config.preset or config.strategy}, seed {config.seed}"
-                        + (" (stopped early)" if stopped else ""), title_justify="left")
+                        + (" (stopped early)" if result.stopped else ""), title_justify="left")
     table.add_column("")
     table.add_column("value", justify="right")
     rows = [
         ("chains x generations", " + ".join(str(c.generation) for c in result.chains)),
         ("candidates scored", f"{sum(c.search_state['evaluations'] for c in result.chains):,}"),
         ("wall time", f"{result.seconds:.1f} s"),
+        ("  Dask start-up, selection, re-score", f"{result.startup:.1f} s, {result.selection:.1f} s, "
+                                                 f"{result.rescoring:.1f} s"),
         ("winner's fitness on its bank", f"{result.search_fitness:.4f}"),
         ("bridge sides", str(s.bridges)),
         ("dupScore", str(s.dup_score)),
@@ -282,6 +297,12 @@ def _summary(console, config, result, paths, stopped: bool) -> None:
         ("extra edges (mean)", f"{s.extra_edges_mean:.3f}"),
         ("landmark pairs joined (mean)", f"{s.path_prob_mean * pairs:.3f} of {pairs} ({s.path_prob_mean:.1%})"),
     ]
+    if result.play is not None:  # the objective's [play] target, on fresh games
+        target = result.play_target
+        rows += [(f"rounds, {target.players} {target.policy} players: median (target)",
+                  f"{result.play.median:g} ({target.median_rounds:g})"),
+                 ("games unfinished · seat advantage", f"{result.play.unfinished:.1%} · {result.play.seat_advantage:+.1%}"),
+                 ("static fitness · play penalty", f"{s.fitness:.4f} · {result.play.penalty:+.4f}")]
     for label, value in rows:
         table.add_row(label, value)
     table.add_section()
@@ -289,4 +310,4 @@ def _summary(console, config, result, paths, stopped: bool) -> None:
                   style="bold")
     console.print(table)
     for name in ("tileset", "history", "plot", "checkpoint"):
-        console.print(f"  {name:<10} {paths[name]}")
+        console.print(f"  {name:<10} {paths[name]}", markup=False)  # a path may hold [brackets]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from generator.inputs import MAX_SEED
+
 
 def positive_int(text: str) -> int:
     """An argparse type for whole numbers of at least 1."""
@@ -16,15 +18,23 @@ def positive_int(text: str) -> int:
     return value
 
 
-def non_negative_int(text: str) -> int:
-    """An argparse type for whole numbers of at least 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} must not be negative")
-    return value
+def bounded_int(lo: int, hi: int):
+    """An argparse type for whole numbers from ``lo`` to ``hi``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{text} must be from {lo} to {hi}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+seed_int = bounded_int(0, MAX_SEED)
 
 
 def add_board_option(parser: argparse.ArgumentParser) -> None:

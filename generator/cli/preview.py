@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from generator.cli.options import HelpFormatter, add_board_option, non_negative_int, positive_int
+from generator.cli.options import HelpFormatter, add_board_option, bounded_int, positive_int, seed_int
 
 
 def register(sub) -> None:
@@ -19,13 +19,13 @@ def register(sub) -> None:
     )
     p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
     add_board_option(p)
-    p.add_argument("--seed", type=non_negative_int, default=0, help="the scorer's layout seed")
+    p.add_argument("--seed", type=seed_int, default=0, help="the scorer's layout seed")
     p.add_argument("--count", type=positive_int, default=1, help="layouts on one sheet")
     p.add_argument("--style", metavar="FILE", default=None, help="a style TOML (default: the built-in style)")
     p.add_argument("--out", metavar="FILE.svg", default="output/preview.svg", help="the SVG to write")
     p.add_argument("--no-highlight", action="store_true", help="do not colour what each landmark reaches")
     p.add_argument("--tiles", action="store_true", help="draw every tile side (fronts, then backs) instead of layouts")
-    p.add_argument("--dpi", type=positive_int, default=60, help="resolution of the PNG")
+    p.add_argument("--dpi", type=bounded_int(10, 600), default=60, help="resolution of the PNG (10 to 600)")
     p.set_defaults(run=run)
 
 
@@ -51,12 +51,17 @@ def run(args: argparse.Namespace) -> int:
     from generator import __version__
     from generator.board import load_board
     from generator.errors import TrailwrightError
-    from generator.fileio import write_atomic
+    from generator.fileio import check_folder, check_out, write_folder
     from generator.model import read_tileset
     from generator.render import load_style, render_sheet
     from generator.render.preview import render_contact_sheet
     from generator.scoring.tables import check_size
 
+    out = Path(args.out)
+    png = out.with_suffix(".png")
+    check_out(out, "file")
+    check_out(png, "file")
+    folder = check_folder(out.parent)  # before any work
     if args.count > 64:
         raise TrailwrightError(f"--count {args.count}: at most 64 layouts fit a sheet")
     style = load_style(args.style)
@@ -67,12 +72,11 @@ def run(args: argparse.Namespace) -> int:
         svg = render_contact_sheet(tileset, style)
     else:
         svg = render_sheet(tileset, board, style, args.seed, args.count, highlight=not args.no_highlight)
-    out = Path(args.out)
-    png = out.with_suffix(".png")
-    write_atomic(out, svg)
-    write_atomic(png, _png(cairosvg.svg2png(bytestring=svg.encode("utf-8"), dpi=args.dpi),
-                           f"trailwright {__version__} preview {args.tileset} --board {args.board} --seed {args.seed} "
-                           f"--count {args.count}{' --tiles' if args.tiles else ''}"))
+    image = _png(cairosvg.svg2png(bytestring=svg.encode("utf-8"), dpi=args.dpi),
+                 f"trailwright {__version__} preview {args.tileset} --board {args.board} --seed {args.seed} "
+                 f"--count {args.count}{' --tiles' if args.tiles else ''}")
+    files = {out.name: svg, png.name: image}
+    write_folder(folder, files, owns=files.__contains__)  # the SVG and PNG change together, or not at all
     what = "every tile side" if args.tiles else f"{args.count} layout{'s' if args.count > 1 else ''}, seed {args.seed}"
     print(f"wrote {out} and {png} ({what})")
     return 0

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 from generator.cli.options import HelpFormatter, add_board_option, positive_int
 
-SOURCE_TEMPLATES = Path(__file__).resolve().parents[2] / "templates"  # the checkout's own templates
-
 
 def default_templates() -> Path:
-    """``./templates`` when the current folder has the booklet's templates, else the checkout's."""
-    here = Path("templates")
-    return here if (here / "booklet.xml.j2").is_file() else SOURCE_TEMPLATES
+    """The booklet templates shipped in the package; never a folder that happens to be in the current one
+    (``--templates DIR`` names another)."""
+    from generator.publish.booklet import TEMPLATES
+
+    return TEMPLATES
 
 
 def register(sub) -> None:
@@ -29,11 +30,14 @@ def register(sub) -> None:
     )
     p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
     add_board_option(p)
+    p.add_argument("--rules", metavar="FILE", default=None,
+                   help="the game's rules TOML the booklet words (default: generator/play/rules.toml)")
     p.add_argument("--style", metavar="FILE", default=None, help="a layout style TOML (default: the built-in style)")
     p.add_argument("--settings", metavar="FILE", default=None,
                    help="a publish settings TOML (default: generator/publish/publish.toml)")
     p.add_argument("--templates", metavar="DIR", default=None,
-                   help="the rules booklet's templates (default: ./templates, else the checkout's templates/)")
+                   help="a folder of rules booklet templates (default: the package's own, "
+                        "generator/publish/booklet/templates/); they run sandboxed")
     p.add_argument("--out", metavar="DIR", default="output", help="output folder")
     p.add_argument("--paper", action="append", metavar="NAME",
                    help="print-and-play paper, repeatable (default: the settings' papers, a4 and letter)")
@@ -51,12 +55,15 @@ def run(args: argparse.Namespace) -> int:
 
     from generator.board import load_board
     from generator.errors import TrailwrightError
-    from generator.fileio import write_atomic
+    from generator.fileio import check_folder, write_folder
     from generator.model import read_tileset
-    from generator.publish.kit import publish_kit
+    from generator.publish.kit import KIT_FOLDERS, publish_kit
+    from generator.play import load_rules
+    from generator.publish.playpage import claim_warnings
     from generator.publish.settings import check_settings, load_settings
     from generator.scoring.tables import check_size
 
+    out = check_folder(args.out)  # before any work
     settings = load_settings(args.settings)
     overrides = {}
     if args.paper:
@@ -73,31 +80,52 @@ def run(args: argparse.Namespace) -> int:
     if not (templates / "booklet.xml.j2").is_file():
         raise TrailwrightError("missing template 'booklet.xml.j2'", str(templates))
     board = load_board(args.board)
+    load_rules(args.rules, board)  # a bad rules file fails here, before any work
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
     sources = make_sources(args, tileset, board, settings)
+    for line in claim_warnings(sources, settings):
+        print(f"publish: warning: {line}", file=sys.stderr, flush=True)
     files = publish_kit(sources, settings, progress=lambda what: print(f"publish: {what} ...", flush=True),
                         workers=args.workers)
-    out = Path(args.out)
-    for name in sorted(files):  # everything was made in memory first: a failure above wrote nothing
-        write_atomic(out / name, files[name])
-    print_listing(out, files)
+    print(f"publish: writing {len(files)} files into {args.out} ...", flush=True)
+    write_folder(out, files, owns=KIT_FOLDERS.__contains__)  # the old kit or the new one, never a mix
+    print_listing(Path(args.out), files)
     return 0
 
 
 def make_sources(args: argparse.Namespace, tileset, board, settings):
-    """The layout stage's art in the chosen style, and the designer's figures from the scorer."""
+    """The layout stage's art in the chosen style, the rules, the designer's figures (see ``figures``) and
+    play figures."""
     from generator.errors import TrailwrightError
-    from generator.publish.kit import figures_from_score, layout_sources
-    from generator.scoring import score
+    from generator.play import load_rules
+    from generator.publish.kit import layout_sources
+    from generator.publish.playpage import simulate_play
 
     try:
         from generator.render.style import load_style
     except ImportError:
         raise TrailwrightError("the layout stage (generator.render) is not installed") from None
     style = load_style(args.style)
-    report = score(tileset, board, samples=settings.score_samples, seed=settings.seed)
-    return layout_sources(tileset, board, style, figures_from_score(report), args.tileset, Path(args.templates))
+    rules = load_rules(args.rules, board)
+    play = simulate_play(tileset, board, rules, settings.play_games, settings.seed)
+    return layout_sources(tileset, board, style, figures(args.tileset, tileset, board, settings), args.tileset,
+                          Path(args.templates), rules, play)
+
+
+def figures(path: str, tileset, board, settings):
+    """The figures ``optimize`` recorded in the tile set's ``meta`` block when they are for this tile set,
+    board and objective; else score ``settings.score_samples`` layouts now."""
+    from generator.model import read_meta
+    from generator.scoring import score
+    from generator.scoring.figures import figures_from_meta, figures_from_score
+
+    found, why = figures_from_meta(read_meta(path), tileset, board)
+    if found is not None:
+        print(f"publish: the designer's figures from the tile set's meta block ({why})", flush=True)
+        return found
+    print(f"publish: scoring {settings.score_samples:,} layouts for the designer's page ({why}) ...", flush=True)
+    return figures_from_score(score(tileset, board, samples=settings.score_samples, seed=settings.seed))
 
 
 def print_listing(out: Path, files: dict[str, bytes]) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import re
-from pathlib import Path
 
 from generator.cli.options import HelpFormatter, add_board_option
 
@@ -39,30 +38,23 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
-def id_width(ids) -> int:
-    """How wide numeric ids are padded: the longest all-digit id, at least 2 (other ids never count)."""
-    return max([2] + [len(i) for i in ids if i.isdigit()])
-
-
-def side_file_name(tile_id: str, face: str, width: int = 2) -> str:
-    """``tile-07-front.svg``: numeric ids padded, anything else made safe for a file name."""
-    safe = tile_id.zfill(width) if tile_id.isdigit() else re.sub(r"[^A-Za-z0-9_.-]+", "_", tile_id)
-    return f"tile-{safe}-{face}.svg"
+RENDERED = re.compile(r"tile-.+\.svg|board\.svg")  # what render owns in its folder (other files are kept)
 
 
 def run(args: argparse.Namespace) -> int:
     """Render the sides and the board into the output folder."""
     from generator.board import load_board
-    from generator.fileio import write_atomic
+    from generator.fileio import check_folder, write_folder
     from generator.model import FACES, read_tileset
+    from generator.model.ids import id_width, side_file_name
     from generator.render import load_style, render_board, render_side
     from generator.scoring.tables import check_size
 
+    out = check_folder(args.out)  # before any work
     style = load_style(args.style)
     board = load_board(args.board)
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
-    out = Path(args.out)
     width = id_width(t.id for t in tileset)
     label = False if args.no_labels else None
     files = {}
@@ -71,8 +63,7 @@ def run(args: argparse.Namespace) -> int:
             files[side_file_name(tile.id, face, width)] = render_side(tile, face, style, bleed_mm=args.bleed,
                                                                       label=label)
     files["board.svg"] = render_board(board, style, clearance_mm=args.clearance)
-    for name, text in files.items():
-        write_atomic(out / name, text)
+    write_folder(out, files, owns=lambda name: bool(RENDERED.fullmatch(name)))  # old or new, never a mix
     bridges = tileset.crossings
-    print(f"wrote {len(files) - 1} tile sides ({bridges} bridges) and board.svg to {out}/")
+    print(f"wrote {len(files) - 1} tile sides ({bridges} bridges) and board.svg to {args.out}/")
     return 0

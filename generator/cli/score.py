@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from contextlib import contextmanager
 
-from generator.cli.options import HelpFormatter, add_board_option, non_negative_int, positive_int
+from generator.cli.options import HelpFormatter, add_board_option, positive_int, seed_int
+from generator.fileio import dumps_json
 
 
 def register(sub) -> None:
@@ -21,7 +21,7 @@ def register(sub) -> None:
     p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
     add_board_option(p)
     p.add_argument("--samples", type=positive_int, default=500, help="random layouts to average over")
-    p.add_argument("--seed", type=non_negative_int, default=0, help="random seed for the layouts")
+    p.add_argument("--seed", type=seed_int, default=0, help="random seed for the layouts")
     p.add_argument("--engine", choices=["fast", "reference"], default="fast", help="scoring engine")
     p.add_argument("--threads", type=positive_int, default=None,
                    help="threads scoring at once (default: every core; the numbers do not depend on it)")
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         report = score(tileset, board, samples=args.samples, seed=args.seed, engine=args.engine, threads=threads,
                        progress=progress)
     if args.json:
-        print(json.dumps({"tileset": args.tileset, **report.to_dict()}, indent=2))
+        print(dumps_json({"tileset": args.tileset, **report.to_dict()}, indent=2))
     else:
         print_report(args.tileset, report)
     return 0
@@ -81,11 +81,12 @@ def progress_bar(total: int, delay: float = 1.0, console=None):
 def print_report(name: str, report) -> None:
     """A readable table: the fitness and its components, then pairs from weakest to strongest."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     w = report.objective
     console = Console()
-    head = Table(title=f"{name} on board {report.board!r}: {report.samples} layouts, seed {report.seed}, "
+    head = Table(title=f"{escape(name)} on board {escape(repr(report.board))}: {report.samples} layouts, seed {report.seed}, "
                        f"{report.engine} engine", title_justify="left")
     head.add_column("component")
     head.add_column("value", justify="right")
@@ -112,7 +113,7 @@ def print_report(name: str, report) -> None:
     pairs.add_column("joined", justify="right")
     pairs.add_column("± se", justify="right")
     for pair, prob in sorted(report.pair_prob.items(), key=lambda kv: kv[1]):
-        pairs.add_row(pair, f"{prob:6.1%}", f"{report.pair_prob_se[pair]:.1%}")
+        pairs.add_row(escape(pair), f"{prob:6.1%}", f"{report.pair_prob_se[pair]:.1%}")
     pairs.add_section()
     pairs.add_row("mean", f"{report.path_prob_mean:6.1%}", f"{report.path_prob_se:.1%}", style="bold")
     console.print(pairs)

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from generator.errors import TrailwrightError
+from generator.fileio import dumps_json
+from generator.inputs import Text, check_keys, load_json
 from generator.model.tiles import FACES, Side, Tile, TileSet
 
 FORMAT = "hexmaze-tileset/1"
+MAX_ID_LENGTH = 1000  # file names stay short whatever the id (see ``generator.model.ids``)
+_TILE_ID = Text(MAX_ID_LENGTH)
 
 
 def tileset_from_dict(data: Any, source: str = "tile set") -> TileSet:
     """Validate parsed JSON and build a tile set; errors name ``source`` and the item."""
     if not isinstance(data, dict):
         raise TrailwrightError("expected a JSON object with a 'tiles' list", source)
+    check_keys(data, {"format", "meta", "tiles"}, "", source)
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
         raise TrailwrightError(f"format {fmt!r} is not {FORMAT!r}", source)
@@ -27,10 +31,11 @@ def tileset_from_dict(data: Any, source: str = "tile set") -> TileSet:
     for index, item in enumerate(tiles_data):
         if not isinstance(item, dict):
             raise TrailwrightError(f"tile #{index + 1} must be an object", source)
+        check_keys(item, {"id", "front", "back"}, f"tile #{index + 1}", source)
         raw_id = item.get("id", index + 1)
         if isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)):
             raise TrailwrightError(f"tile #{index + 1}: 'id' must be a string or a whole number, got {raw_id!r}", source)
-        tile_id = str(raw_id)
+        tile_id = _TILE_ID(str(raw_id), f"tile #{index + 1} id", source)
         where = f"tile {tile_id!r}"
         if tile_id in seen:
             raise TrailwrightError(f"duplicate tile id {tile_id!r}", source)
@@ -49,26 +54,16 @@ def tileset_from_dict(data: Any, source: str = "tile set") -> TileSet:
 
 def read_tileset(path: str | Path) -> TileSet:
     """Load a tile set file, with one-line errors naming the file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise TrailwrightError(f"cannot read: {err.strerror}", str(path)) from None
-    except UnicodeDecodeError:
-        raise TrailwrightError("not UTF-8 text", str(path)) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise TrailwrightError(f"malformed JSON at line {err.lineno} column {err.colno}: {err.msg}", str(path)) from None
-    return tileset_from_dict(data, str(path))
+    return tileset_from_dict(load_json(path), str(path))
 
 
 def read_meta(path: str | Path) -> dict:
     """The ``meta`` block of a tile set file (empty when absent)."""
     try:
-        meta = json.loads(Path(path).read_text(encoding="utf-8")).get("meta", {})
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError):
+        data = load_json(path)
+    except TrailwrightError:
         return {}
+    meta = data.get("meta", {}) if isinstance(data, dict) else {}
     return meta if isinstance(meta, dict) else {}
 
 
@@ -85,6 +80,6 @@ def dumps_tileset(tileset: TileSet, meta: dict | None = None) -> str:
     """Deterministic JSON text: one tile per line, so diffs stay readable."""
     data = tileset_to_dict(tileset, meta)
     tiles = data.pop("tiles")
-    head = json.dumps(data, indent=2, sort_keys=False)[:-2]
-    lines = [json.dumps(t, separators=(", ", ": ")) for t in tiles]
+    head = dumps_json(data, indent=2, sort_keys=False)[:-2]
+    lines = [dumps_json(t, separators=(", ", ": ")) for t in tiles]
     return head + ',\n  "tiles": [\n    ' + ",\n    ".join(lines) + "\n  ]\n}\n"

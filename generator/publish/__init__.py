@@ -14,7 +14,8 @@ Everything returns data (plans, PDF bytes, ``{path: bytes}``); only the CLI writ
 - ``kit``           all of the above as ``{relative path: bytes}``
 """
 
-from generator.publish.kit import Figures, Sources, figures_from_score, layout_sources, publish_kit
+from generator.publish.kit import Sources, layout_sources, publish_kit
+from generator.scoring.figures import Figures, figures_from_score
 from generator.publish.settings import PublishSettings, load_paper, load_profile, load_settings
 
 __all__ = [

@@ -20,8 +20,9 @@ from typing import Callable
 
 from PIL import Image
 
+from generator.errors import TrailwrightError
 from generator.model import Tile
-from generator.publish.settings import MM_PER_IN
+from generator.units import MM_PER_IN
 
 SideArt = Callable[[Tile, str, float], str]
 
@@ -39,12 +40,17 @@ def layout_art(style) -> SideArt:
 # cairo draws text through FreeType faces it shares between surfaces; two threads drawing at once
 # crashed the publish stage now and then (a segfault), so every cairosvg call takes this lock
 CAIRO_LOCK = threading.Lock()
+MAX_PIXELS = 60_000_000  # the largest picture drawn: about 1 GB while cairo, PIL and the bytes hold it
 
 
 def render_pixels(svg: str, width_px: int, height_px: int, background: str | None = "white") -> Image.Image:
     """SVG text drawn at exactly ``width_px`` × ``height_px``: RGB on ``background``, or RGBA when None."""
     from cairosvg.parser import Tree
     from cairosvg.surface import PNGSurface
+
+    if width_px * height_px > MAX_PIXELS:  # a huge dpi or board: one line, not a MemoryError
+        raise TrailwrightError(f"a picture of {width_px:,} × {height_px:,} px is too large to draw (at most "
+                               f"{MAX_PIXELS:,} pixels): lower dpi or board_dpi, or draw a smaller tile or board")
 
     with CAIRO_LOCK:
         surface = PNGSurface(Tree(bytestring=svg.encode("utf-8")), io.BytesIO(), 96, output_width=width_px,
@@ -141,7 +147,7 @@ class ArtCache:
 
         key = ("packed", tile.id, face)
         if key not in self._cache:
-            self._cache[key] = PackedImage.of(f"{tile.id}{face[0].upper()}".replace(" ", "_"), self.pixels(tile, face))
+            self._cache[key] = PackedImage.of(f"{face} {tile.id}", self.pixels(tile, face))
         return self._cache[key]
 
     def thumb(self, tile: Tile, face: str, width_px: int):

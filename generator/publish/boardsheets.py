@@ -21,9 +21,10 @@ from generator.publish.layout import Area, printable_area
 from generator.publish.pdf import INK, MARK, SOFT, DocInfo, footer, new_canvas, pt
 from generator.publish.placement import PackedImage, Placement, place_images
 from generator.publish.settings import Paper, PublishSettings, load_paper
+from generator.units import MM_PER_IN, MM_PER_PT, MM_PER_PX
 
 _LENGTH = re.compile(r"^\s*([0-9.]+)\s*(mm|cm|in|pt|px)?\s*$")
-_TO_MM = {"mm": 1.0, "cm": 10.0, "in": 25.4, "pt": 25.4 / 72, "px": 25.4 / 96, None: 25.4 / 96}
+_TO_MM = {"mm": 1.0, "cm": 10.0, "in": MM_PER_IN, "pt": MM_PER_PT, "px": MM_PER_PX, None: MM_PER_PX}
 
 
 def svg_size_mm(svg: str) -> tuple[float, float]:

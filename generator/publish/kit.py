@@ -1,13 +1,12 @@
 """The whole print-and-play kit as data: every output file's relative path and bytes.
 
 Nothing here touches the filesystem except reading the booklet templates; the CLI writes the
-result, and only once every file has been made, so a failure never leaves half a kit behind.
+result once every file has been made, swapping the whole kit in at one instant
+(``generator.fileio.write_folder``), so a failed or killed run leaves the previous kit as it was.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +14,9 @@ from typing import Callable
 
 from generator import __version__
 from generator.board import Board
-from generator.model import FACES, TileSet, dumps_tileset
+from generator.fileio import dumps_json
+from generator.model import FACES, TileSet
+from generator.play import Rules, default_rules
 from generator.publish import booklet as bk
 from generator.publish.art import ArtCache, SideArt, px, render_pixels
 from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled_pdf, svg_size_mm
@@ -23,30 +24,15 @@ from generator.publish.impose import impose_booklet
 from generator.publish.layout import TileMarks, plan_duplex, plan_foldover
 from generator.publish.manufacturer import ArtForWidth, manufacturer_files, profile_art, zip_bytes
 from generator.publish.pdf import DocInfo
+from generator.publish.playpage import PlayFigures
+from generator.publish.rulesbook import rules_context
 from generator.publish.settings import PublishSettings, load_paper, load_profile
 from generator.publish.sheets import sheets_pdf
+from generator.scoring.figures import Figures, tileset_digest
 
+KIT_FOLDERS = ("print", "manufacturer")  # a kit's top-level folders: publish replaces these, keeps the rest
 THUMB_DPI = 200
 THUMB_WIDTH_MM = 32.0  # the largest a thumbnail is drawn in the booklet
-
-
-@dataclass(frozen=True)
-class Figures:
-    """The designer's page numbers: from the scorer, or a tile set's ``meta`` block."""
-
-    fitness: float
-    fitness_se: float
-    pairs_joined: float
-    extra_edges: float
-    samples: int
-    seed: int
-    pairs: tuple[tuple[str, float], ...]
-
-
-def figures_from_score(report) -> Figures:
-    """Figures from a ``generator.scoring.Score``."""
-    return Figures(report.fitness, report.fitness_se, report.path_prob_mean, report.extra_edges_mean,
-                   report.samples, report.seed, tuple(report.pair_prob.items()))
 
 
 @dataclass(frozen=True)
@@ -61,13 +47,15 @@ class Sources:
     figures: Figures
     source: str
     templates: Path
+    rules: Rules | None = None  # the game the booklet words (None: the default rules for the board)
+    play: PlayFigures | None = None  # a playtest of the default player count for the designer's page
 
 
 def provenance(src: Sources, settings: PublishSettings) -> str:
     """One line recording how the kit was made: version, tile set digest, board, settings."""
-    digest = hashlib.sha256(dumps_tileset(src.tileset).encode("utf-8")).hexdigest()[:12]
+    digest = tileset_digest(src.tileset)[:12]
     return (f"trailwright {__version__}; tile set {src.source} (sha256 {digest}); board {src.board.name}; "
-            f"tile {src.tile_width_mm:g} mm; settings {json.dumps(settings.__dict__, sort_keys=True)}")
+            f"tile {src.tile_width_mm:g} mm; settings {dumps_json(settings.__dict__, sort_keys=True)}")
 
 
 def _where(sides: list[tuple[str, str]]) -> str:
@@ -77,6 +65,7 @@ def _where(sides: list[tuple[str, str]]) -> str:
 def booklet_context(src: Sources, settings: PublishSettings) -> dict:
     """Everything the booklet templates may show, as plain data."""
     ts, board = src.tileset, src.board
+    rules = rules_context(src.rules or default_rules(board), board)
     groups: dict = {}
     for tile in ts:
         for face in FACES:
@@ -90,7 +79,9 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
     bridged = [{"tile": t.id, "face": f, "crossings": t.face(f).min_crossings}
                for t in ts for f in FACES if t.face(f).min_crossings]
     return {
-        "game": {"title": settings.title, "players": "2–4"},
+        "game": {"title": settings.title, "players": rules["players"]["text"]},
+        "rules": rules,
+        "play": src.play.context() if src.play else None,
         "tiles": {"count": len(ts), "sides": 2 * len(ts), "designs": len(groups), "bridge_sides": ts.bridges,
                   "bridges": ts.crossings, "dup_score": ts.dup_score,
                   "stubs": sum(len(s.stubs) for s in ts.sides())},
@@ -129,7 +120,12 @@ def make_booklet(src: Sources, settings: PublishSettings, art: ArtCache, board_s
     small_w = px(110.0, THUMB_DPI)  # wide enough for any booklet page
     small_board = ImageReader(render_pixels(board_svg, small_w, round(small_w * bh / bw)))
     cover = tuple(thumb(t.id, f) for t in src.tileset for f in FACES)
-    resources = bk.Resources(thumb, small_board, (bw, bh), src.figures.pairs, cover)
+    pictures = ()
+    if src.play is not None:  # the game-length histogram, drawn at the booklet's width
+        hw, hh = svg_size_mm(src.play.histogram_svg)
+        pictures = (("histogram", ImageReader(render_pixels(src.play.histogram_svg, small_w, round(small_w * hh / hw))),
+                     hh / hw),)
+    resources = bk.Resources(thumb, small_board, (bw, bh), src.figures.pairs, cover, pictures)
     paper = load_paper(settings.booklet_paper)
     frame_width = paper.width_mm - 26.0
     story = bk.build_story(root, resources, frame_width, src.templates)
@@ -202,7 +198,8 @@ def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str
     return dict(sorted(files.items()))
 
 
-def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, source: str, templates: Path) -> Sources:
+def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, source: str, templates: Path,
+                   rules: Rules | None = None, play=None) -> Sources:
     """Sources drawn by the layout stage (``generator.render``) in ``style``."""
     from dataclasses import replace
 
@@ -213,4 +210,4 @@ def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, sour
         return layout_art(style if width_mm == style.tile_width_mm else replace(style, tile_width_mm=width_mm))
 
     return Sources(tileset, board, art_for_width, style.tile_width_mm, render_board(board, style), figures, source,
-                   templates)
+                   templates, rules, play)

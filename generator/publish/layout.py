@@ -24,6 +24,7 @@ from shapely.affinity import translate
 from shapely.geometry import MultiLineString, Polygon, box
 from shapely.ops import unary_union
 
+from generator.board.geometry import hexagon_corners
 from generator.errors import TrailwrightError
 from generator.publish.settings import Paper, PublishSettings
 
@@ -33,9 +34,8 @@ Segment = tuple[Point, Point]
 
 
 def hex_corners(cx: float, cy: float, width: float) -> tuple[Point, ...]:
-    """The six corners of a flat-topped hexagon, counter-clockwise from the right-hand corner."""
-    r = width / 2
-    return tuple((cx + r * math.cos(math.radians(60 * k)), cy + r * math.sin(math.radians(60 * k))) for k in range(6))
+    """The six corners of a flat-topped hexagon ``width`` wide, counter-clockwise from the right-hand corner."""
+    return hexagon_corners(width / 2, (cx, cy))
 
 
 def hex_height(width: float) -> float:

@@ -23,11 +23,13 @@ from pypdf.generic import ArrayObject, FloatObject, NameObject
 
 from generator import __version__
 from generator.model import FACES, TileSet
+from generator.model.ids import id_width, side_file_name
 from generator.publish.art import CAIRO_LOCK, ArtCache, SideArt, png_bytes
 from generator.publish.impose import reproducible
 from generator.publish.layout import hex_corners, hex_height
 from generator.publish.pdf import DIELINE, DocInfo, new_canvas, pt
 from generator.publish.settings import Paper, Profile
+from generator.units import MM_PER_IN
 
 ArtForWidth = Callable[[float], SideArt]  # tile width in mm -> side art at that width
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)
@@ -85,10 +87,6 @@ def dieline_pdf(profile: Profile, info: DocInfo) -> bytes:
     return buffer.getvalue()
 
 
-def _name(tile_id: str, face: str, width: int) -> str:
-    return f"tile-{tile_id.zfill(width)}-{face}"
-
-
 def profile_art(art: SideArt, profile: Profile) -> ArtCache:
     """Side art through the profile's canvas: exactly its pixels, asked for bleed to every edge."""
     return ArtCache(art, profile.trim_width_mm, profile.dpi, (profile.pixel_width, profile.pixel_height),
@@ -101,7 +99,7 @@ def manufacturer_files(tileset: TileSet, art: ArtCache, profile: Profile, proven
 
     ``mapper`` is ``map`` or an executor's ``map``, to encode the faces in parallel."""
     cw, ch = profile.canvas_mm
-    digits = max(2, max(len(t.id) for t in tileset))
+    width = id_width(t.id for t in tileset)
     files: dict[str, bytes] = {}
     rows = []
     sides = [(tile, face) for tile in tileset for face in FACES]
@@ -114,7 +112,7 @@ def manufacturer_files(tileset: TileSet, art: ArtCache, profile: Profile, proven
         return png_bytes(art.pixels(tile, face), profile.dpi, text), vector_pdf(art.svg(tile, face), profile, meta)
 
     for (tile, face), (png, pdf) in zip(sides, mapper(face_files, sides)):
-        base = _name(tile.id, face, digits)
+        base = side_file_name(tile.id, face, width, suffix="")
         files[f"{base}.png"], files[f"{base}.pdf"] = png, pdf
         rows += [(f"{base}.png", tile.id, face, 1), (f"{base}.pdf", tile.id, face, 1)]
     files["dieline.pdf"] = dieline_pdf(profile, DocInfo(f"{profile.title}: die line", provenance,
@@ -124,12 +122,12 @@ def manufacturer_files(tileset: TileSet, art: ArtCache, profile: Profile, proven
     writer.writerow(["file", "tile", "face", "quantity"])
     writer.writerows(rows)
     files["manifest.csv"] = text.getvalue().encode("utf-8")
-    w_in, h_in = cw / 25.4, ch / 25.4
+    w_in, h_in = cw / MM_PER_IN, ch / MM_PER_IN
     files["README.txt"] = (
         f"{profile.title}\n"
         f"Canvas {profile.pixel_width} x {profile.pixel_height} px at {profile.dpi} dpi ({w_in:.3f} x {h_in:.3f} in),"
         f" bleed included.\n"
-        f"Die line: a flat-topped regular hexagon {profile.trim_width_mm:.2f} mm ({profile.trim_width_mm / 25.4:.3f} in)"
+        f"Die line: a flat-topped regular hexagon {profile.trim_width_mm:.2f} mm ({profile.trim_width_mm / MM_PER_IN:.3f} in)"
         f" corner to corner, {hex_height(profile.trim_width_mm):.2f} mm across the flats, centred;\n"
         f"dieline.pdf holds it alone as a 0.25 pt stroke in the spot colour CutContour.\n"
         f"Bleed {profile.bleed_mm:.2f} mm past the die line at least; safe zone {profile.safe_mm:.2f} mm inside it.\n"

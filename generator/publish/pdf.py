@@ -18,9 +18,8 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import __version__
-from generator.publish.settings import MM_PER_IN, Paper
-
-PT_PER_MM = 72.0 / 25.4
+from generator.publish.settings import Paper
+from generator.units import MM_PER_IN, PT_PER_MM
 INK = Color(0.16, 0.16, 0.18)
 SOFT = Color(0.45, 0.45, 0.48)
 MARK = Color(0, 0, 0)

@@ -27,7 +27,7 @@ Point = tuple[float, float]
 class PackedImage:
     """An RGB image as a PDF stores it: size in pixels and the compressed rows."""
 
-    key: str
+    key: str  # tells images apart; any text: it never reaches the PDF (names there are /Im0, /Im1, ...)
     width: int
     height: int
     data: bytes
@@ -72,7 +72,7 @@ def place_images(pdf: bytes, pages: Sequence[Sequence[Placement]]) -> bytes:
     reader = PdfReader(io.BytesIO(pdf))
     writer = PdfWriter(clone_from=reader)
     writer.pdf_header = reader.pdf_header
-    refs: dict[str, object] = {}
+    refs: dict[str, tuple[object, str]] = {}  # key -> (object, name): names made here, never from data
     for page, placements in zip(writer.pages, pages):
         if not placements:
             continue
@@ -82,10 +82,11 @@ def place_images(pdf: bytes, pages: Sequence[Sequence[Placement]]) -> bytes:
         xobjects = resources["/XObject"]
         ops = []
         for p in placements:
-            name = f"/Side{p.image.key}"
             if p.image.key not in refs:
-                refs[p.image.key] = writer._add_object(_xobject(p.image))  # noqa: SLF001 - pypdf has no public way
-            xobjects[NameObject(name)] = refs[p.image.key]
+                ref = writer._add_object(_xobject(p.image))  # noqa: SLF001 - pypdf has no public way
+                refs[p.image.key] = (ref, f"/TwIm{len(refs)}")
+            ref, name = refs[p.image.key]
+            xobjects[NameObject(name)] = ref
             path = " ".join(f"{_num(pt(x))} {_num(pt(y))} {'m' if i == 0 else 'l'}" for i, (x, y) in enumerate(p.clip))
             ops.append(f"q {path} h W n {_num(pt(p.width))} 0 0 {_num(pt(p.height))} {_num(pt(p.x))} "
                        f"{_num(pt(p.y))} cm {name} Do Q")

@@ -5,15 +5,14 @@ Every length here is in millimetres; inches in a profile file are converted on l
 
 from __future__ import annotations
 
-import tomllib
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from generator.errors import TrailwrightError
+from generator.inputs import MAX_SEED, Flag, Names, Number, OneOf, Text, Whole, check_table, load_toml
+from generator.units import MM_PER_IN
 
-MM_PER_IN = 25.4
 MIN_MARGIN_MM = 10.0
 MIN_LINE_PT = 0.25
 
@@ -75,33 +74,34 @@ class PublishSettings:
     imposition_paper: str = "a4"
     score_samples: int = 100000
     seed: int = 1
-
-
-def _read_toml(source: str, text: str) -> dict:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise TrailwrightError(f"malformed TOML: {err}", source) from None
+    play_games: int = 400
 
 
 def _packaged(name: str) -> tuple[str, dict]:
-    text = (resources.files("generator.publish") / name).read_text(encoding="utf-8")
-    return f"generator/publish/{name}", _read_toml(name, text)
+    source = f"generator/publish/{name}"
+    return source, load_toml(resources.files("generator.publish") / name, source)
 
 
-def _check_keys(table: dict, allowed: set[str], where: str, source: str) -> None:
-    unknown = sorted(set(table) - allowed)
-    if unknown:
-        raise TrailwrightError(
-            f"{where}unknown key {unknown[0]!r} (expected one of {', '.join(sorted(allowed))})", source
-        )
+_LENGTH = Number(0.001, 2000.0)  # a positive length in the file's unit
+_PAPER = {"title": Text(), "width_mm": _LENGTH, "height_mm": _LENGTH, "ruler": OneOf(("mm", "in")),
+          "large": Names()}
+_PROFILE = {"title": Text(), "unit": OneOf(("mm", "in")), "trim_width": _LENGTH, "bleed": Number(0.0, 100.0),
+            "safe": Number(0.0, 100.0), "pixel_width": Whole(1, 20000), "pixel_height": Whole(1, 20000),
+            "dpi": Whole(1, 2400)}
+SETTINGS: dict = {
+    "title": Text(), "papers": Names(), "profile": Text(), "margin_mm": Number(0.0, 200.0),
+    "bleed_mm": Number(0.0, 20.0), "mark_offset_mm": Number(0.0, 20.0), "mark_length_mm": Number(0.0, 50.0),
+    "mark_width_pt": Number(0.0, 10.0), "gap_mm": Number(0.0, 100.0), "cut_lines": Flag(),
+    "footer_mm": Number(0.0, 100.0), "dpi": Whole(1, 1200), "board_dpi": Whole(1, 600),
+    "board_overlap_mm": Number(0.0, 200.0), "booklet_paper": Text(), "imposition_paper": Text(),
+    "score_samples": Whole(1, 10_000_000), "seed": Whole(0, MAX_SEED), "play_games": Whole(0, 100_000),
+}  # the schema of a settings file: every key of PublishSettings, each with its bounds
 
 
-def _number(table: dict, key: str, where: str, source: str, *, positive: bool = True) -> float:
-    value = table.get(key)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or (positive and value <= 0) or value < 0:
-        raise TrailwrightError(f"{where}{key} = {value!r} must be a {'positive' if positive else 'non-negative'} number", source)
-    return float(value)
+def _required(table: dict, keys, where: str, source: str) -> None:
+    for key in keys:
+        if key not in table:
+            raise TrailwrightError(f"{where}: missing key {key!r}", source)
 
 
 def _papers() -> tuple[str, dict]:
@@ -119,18 +119,14 @@ def load_paper(name: str) -> Paper:
     key = name.lower()
     if key not in data:
         raise TrailwrightError(f"unknown paper {name!r} (known: {', '.join(sorted(data))})")
-    table = data[key]
-    where = f"[{key}] "
-    _check_keys(table, {"title", "width_mm", "height_mm", "ruler", "large"}, where, source)
-    ruler = table.get("ruler", "mm")
-    if ruler not in ("mm", "in"):
-        raise TrailwrightError(f"{where}ruler = {ruler!r} must be \"mm\" or \"in\"", source)
-    large = tuple(table.get("large", ()))
+    where = f"[{key}]"
+    table = check_table(data[key], _PAPER, where, source)
+    _required(table, ("width_mm", "height_mm"), where, source)
+    large = table.get("large", ())
     for other in large:
         if other not in data:
-            raise TrailwrightError(f"{where}large names unknown paper {other!r}", source)
-    return Paper(key, str(table.get("title", key)), _number(table, "width_mm", where, source),
-                 _number(table, "height_mm", where, source), ruler, large)
+            raise TrailwrightError(f"{where} large: names unknown paper {other!r}", source)
+    return Paper(key, table.get("title", key), table["width_mm"], table["height_mm"], table.get("ruler", "mm"), large)
 
 
 def profile_names() -> list[str]:
@@ -143,66 +139,27 @@ def load_profile(name: str) -> Profile:
     source, data = _packaged("profiles.toml")
     if name not in data:
         raise TrailwrightError(f"unknown manufacturer profile {name!r} (known: {', '.join(sorted(data))})")
-    table = data[name]
-    where = f"[{name}] "
-    _check_keys(table, {"title", "unit", "trim_width", "bleed", "safe", "pixel_width", "pixel_height", "dpi"},
-                where, source)
-    unit = table.get("unit", "mm")
-    if unit not in ("mm", "in"):
-        raise TrailwrightError(f"{where}unit = {unit!r} must be \"mm\" or \"in\"", source)
-    scale = MM_PER_IN if unit == "in" else 1.0
-    ints = {}
-    for key in ("pixel_width", "pixel_height", "dpi"):
-        value = table.get(key)
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise TrailwrightError(f"{where}{key} = {value!r} must be a positive whole number", source)
-        ints[key] = value
-    profile = Profile(
-        name, str(table.get("title", name)),
-        _number(table, "trim_width", where, source) * scale,
-        _number(table, "bleed", where, source, positive=False) * scale,
-        _number(table, "safe", where, source, positive=False) * scale,
-        ints["pixel_width"], ints["pixel_height"], ints["dpi"],
-    )
+    where = f"[{name}]"
+    table = check_table(data[name], _PROFILE, where, source)
+    _required(table, ("trim_width", "bleed", "safe", "pixel_width", "pixel_height", "dpi"), where, source)
+    scale = MM_PER_IN if table.get("unit", "mm") == "in" else 1.0
+    profile = Profile(name, table.get("title", name), table["trim_width"] * scale, table["bleed"] * scale,
+                      table["safe"] * scale, table["pixel_width"], table["pixel_height"], table["dpi"])
     cw, ch = profile.canvas_mm
     if profile.trim_width_mm + 2 * profile.bleed_mm > cw + 0.5 or profile.trim_width_mm * 3**0.5 / 2 > ch:
-        raise TrailwrightError(f"{where}the hexagon and its bleed do not fit the {profile.pixel_width}×"
+        raise TrailwrightError(f"{where}: the hexagon and its bleed do not fit the {profile.pixel_width}×"
                                f"{profile.pixel_height} px canvas", source)
     return profile
 
 
 def settings_from_dict(data: dict, source: str) -> PublishSettings:
-    """Validate a parsed settings table: every key known, every value of the right kind."""
-    defaults = PublishSettings()
-    known = {f.name: f for f in fields(PublishSettings)}
-    _check_keys(data, set(known), "", source)
-    values: dict[str, Any] = {}
-    for key, value in data.items():
-        default = getattr(defaults, key)
-        bad = TrailwrightError(f"{key} = {value!r} must be like {default!r}", source)
-        if isinstance(default, bool):
-            if not isinstance(value, bool):
-                raise bad
-        elif isinstance(default, int):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise bad
-        elif isinstance(default, float):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise bad
-            value = float(value)
-        elif isinstance(default, tuple):
-            if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-                raise TrailwrightError(f"{key} = {value!r} must be a non-empty list of names", source)
-            value = tuple(value)
-        elif not isinstance(value, str) or not value:
-            raise bad
-        values[key] = value
-    settings = replace(defaults, **values)
-    return check_settings(settings, source)
+    """Validate a parsed settings table: every key known, every value of the right kind and in range."""
+    return check_settings(replace(PublishSettings(), **check_table(data, SETTINGS, "", source)), source)
 
 
 def check_settings(settings: PublishSettings, source: str = "settings") -> PublishSettings:
     """Reject settings that cannot print well; every named paper and profile must exist."""
+    SETTINGS["title"](settings.title, "title", source)
     if settings.margin_mm < MIN_MARGIN_MM:
         raise TrailwrightError(f"margin_mm = {settings.margin_mm:g} is under the printer-safe {MIN_MARGIN_MM:g} mm",
                                source)
@@ -228,9 +185,5 @@ def load_settings(path: str | Path | None = None) -> PublishSettings:
         source, data = _packaged("publish.toml")
     else:
         source = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as err:
-            raise TrailwrightError(f"cannot read: {err.strerror}", source) from None
-        data = _read_toml(source, text)
+        data = load_toml(path, source)
     return settings_from_dict(data, source)

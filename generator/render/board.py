@@ -11,17 +11,18 @@ wall        every hex around the board that is not a slot, landmark or connector
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 
 from generator import __version__
 from generator.board import Board, centre, neighbour
 from generator.board.geometry import Hex
+from generator.fileio import dumps_json
 from generator.model import opposite
 from generator.render.geometry import APOTHEM, pair_curves, unit
-from generator.render.style import MM_PER_PT, Style
+from generator.render.style import Style
 from generator.render.svg import curves_path, escape, hexagon_points, num, points
+from generator.units import MM_PER_PT
 
 MARGIN_MM = 6.0
 _STONES = ((-0.35, -0.3, 0.14), (0.05, -0.42, 0.1), (0.38, -0.12, 0.16), (-0.1, 0.05, 0.18), (-0.45, 0.3, 0.1),
@@ -164,7 +165,7 @@ def render_board(board: Board, style: Style, *, clearance_mm: float = 0.5) -> st
     """The board as SVG in mm, slots ``clearance_mm`` larger than the tiles on every side."""
     frame = board_frame(board, style, clearance_mm)
     under, over = board_layers(board, style, frame)
-    meta = json.dumps({"board": board.name, "slots": len(board.slots), "clearance_mm": clearance_mm,
+    meta = dumps_json({"board": board.name, "slots": len(board.slots), "clearance_mm": clearance_mm,
                        "tile_width_mm": style.tile_width_mm, "generator": f"trailwright {__version__}"})
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(frame.width_mm)}mm" '
             f'height="{num(frame.height_mm)}mm" viewBox="0 0 {num(frame.width_mm)} {num(frame.height_mm)}">'

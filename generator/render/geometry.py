@@ -27,6 +27,7 @@ from itertools import combinations
 
 import numpy as np
 
+from generator.board.geometry import rotate
 from generator.errors import TrailwrightError
 from generator.model import Side, pair_crossings
 
@@ -447,9 +448,7 @@ def clear_caches() -> None:
 
 
 def _turn(p: Point, steps: int) -> Point:
-    a = math.radians(60 * steps)
-    c, s = math.cos(a), math.sin(a)
-    return (c * p[0] - s * p[1], s * p[0] + c * p[1])
+    return rotate(p, math.radians(60 * steps))
 
 
 def _turn_shape(shape: TrailShape, steps: int) -> TrailShape:

@@ -11,20 +11,21 @@ sheet       several layouts of the same seed side by side (``--count N``).
 
 from __future__ import annotations
 
-import json
 import math
 
 import networkx as nx
 
 from generator import __version__
 from generator.board import Board
+from generator.fileio import dumps_json
 from generator.model import Side, TileSet
 from generator.render.board import board_frame, board_layers
-from generator.render.style import MM_PER_PT, Style
+from generator.render.style import Style
 from generator.render.svg import escape, hexagon_points, num, points
 from generator.render.tiles import side_body
 from generator.scoring.kernel import sample_layouts
 from generator.scoring.reference import layout_graph, placed_sides
+from generator.units import MM_PER_PT
 
 SHEET_GAP_MM = 8.0
 CAPTION_MM = 9.0
@@ -117,7 +118,7 @@ def render_sheet(tileset: TileSet, board: Board, style: Style, seed: int, count:
         text = f"seed {seed}, layout {i + 1}: {len(fact['joined'])} of {pairs} landmark pairs joined"
         parts.append(_caption(text, x + 6, y + frame.height_mm, style))
         facts.append(fact)
-    meta = json.dumps({"board": board.name, "seed": seed, "count": count, "highlight": highlight,
+    meta = dumps_json({"board": board.name, "seed": seed, "count": count, "highlight": highlight,
                        "layouts": facts, "generator": f"trailwright {__version__}"})
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}mm" height="{num(height)}mm" '
             f'viewBox="0 0 {num(width)} {num(height)}"><title>Maze preview, seed {seed}</title>'
@@ -147,7 +148,7 @@ def render_contact_sheet(tileset: TileSet, style: Style, *, columns: int = 10) -
         svg = render_side(tile, face, style)
         inner = svg[svg.index(">") + 1 : svg.rindex("</svg>")]
         out.append(f'<g transform="translate({num(x)} {num(y)})">{inner}</g>')
-    meta = json.dumps({"tiles": len(tileset), "generator": f"trailwright {__version__}"})
+    meta = dumps_json({"tiles": len(tileset), "generator": f"trailwright {__version__}"})
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}mm" height="{num(height)}mm" '
             f'viewBox="0 0 {num(width)} {num(height)}"><title>Every tile side</title>'
             f"<metadata>{escape(meta)}</metadata>"

@@ -12,15 +12,15 @@ fraction    ``trail.width`` is a fraction of the tile's width, so the art scales
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, fields
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from generator.errors import TrailwrightError
+from generator.inputs import is_number, load_toml
+from generator.units import MM_PER_PT
 
-MM_PER_PT = 25.4 / 72
 MIN_LINE_PT = 0.25
 TRAIL_WIDTH_RANGE = (0.06, 0.105)  # every side design is checked to draw at both ends
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -95,7 +95,7 @@ def _colour(v: Any) -> bool:
 
 
 def _number(lo: float, hi: float):
-    return lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and lo <= v <= hi
+    return lambda v: is_number(v) and lo <= v <= hi
 
 
 _LINE = _number(MIN_LINE_PT, 10.0)
@@ -126,16 +126,9 @@ def _rule(name: str, default: Any) -> tuple[Any, str]:
 
 def _read(path: Path | None) -> tuple[str, dict]:
     if path is None:
-        text = resources.files("generator.render").joinpath("style.toml").read_text(encoding="utf-8")
-        return "the default style", tomllib.loads(text)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as err:
-        raise TrailwrightError(f"cannot read style: {err.strerror}", str(path)) from None
-    try:
-        return str(path), tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise TrailwrightError(f"malformed TOML: {err}", str(path)) from None
+        source = "the default style"
+        return source, load_toml(resources.files("generator.render").joinpath("style.toml"), source)
+    return str(path), load_toml(path)
 
 
 def _flatten(source: str, data: dict, known: dict[str, Any]) -> dict[str, Any]:

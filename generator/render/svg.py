@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape, quoteattr
 
+from generator.board.geometry import hexagon_corners as hexagon_points
+from generator.board.geometry import rotate
 from generator.render.geometry import APOTHEM, Curve, exit_point, unit
 
 __all__ = ["escape", "quoteattr", "num", "points", "curves_path", "hexagon_points"]
@@ -19,12 +21,6 @@ def num(x: float) -> str:
 def points(pts, scale: float = 1.0, at: tuple[float, float] = (0.0, 0.0)) -> str:
     """``x,y x,y ...`` for a polygon or polyline."""
     return " ".join(f"{num(at[0] + scale * x)},{num(at[1] + scale * y)}" for x, y in pts)
-
-
-def hexagon_points(radius: float, at: tuple[float, float] = (0.0, 0.0)) -> list[tuple[float, float]]:
-    """The corners of a flat-topped hexagon of circumradius ``radius`` centred at ``at``."""
-    return [(at[0] + radius * math.cos(math.radians(60 * k)), at[1] + radius * math.sin(math.radians(60 * k)))
-            for k in range(6)]
 
 
 def _at_exit(p) -> int | None:
@@ -42,10 +38,10 @@ def curves_path(curves: tuple[Curve, ...], scale: float, extend: float = 0.0,
     A curve that starts or ends at an exit runs on straight for ``extend`` (tile units) past the
     edge, so the art reaches the bleed. ``turn`` rotates by sixths clockwise first.
     """
-    c, s = math.cos(math.radians(60 * turn)), math.sin(math.radians(60 * turn))
+    angle = math.radians(60 * turn)
 
     def xy(p) -> str:
-        x, y = c * p[0] - s * p[1], s * p[0] + c * p[1]
+        x, y = rotate(p, angle)
         return f"{num(at[0] + scale * x)} {num(at[1] + scale * y)}"
 
     parts = []

@@ -13,16 +13,19 @@ deck        a bridge's timber: a rectangle along the upper trail, over the lower
 
 from __future__ import annotations
 
-import json
 import math
+import threading
 from functools import lru_cache
 
 from generator import __version__
+from generator.board.geometry import hexagon_corners, rotate
 from generator.errors import TrailwrightError
+from generator.fileio import dumps_json
 from generator.model import Side, Tile
 from generator.render.geometry import APOTHEM, SideLayout, layout_side, sample
-from generator.render.style import MM_PER_PT, Style
+from generator.render.style import Style
 from generator.render.svg import curves_path, escape, hexagon_points, num, points
+from generator.units import MM_PER_PT
 
 SAFE_ZONE_MM = 3.175  # 1/8 in inside the cut (The Game Crafter)
 
@@ -30,11 +33,6 @@ SAFE_ZONE_MM = 3.175  # 1/8 in inside the cut (The Game Crafter)
 def side_layout(side: Side, style: Style) -> SideLayout:
     """The geometry of a side in this style's trail width."""
     return layout_side(side, 2 * style.trail_width)
-
-
-def _rotate(p, angle: float):
-    c, s = math.cos(angle), math.sin(angle)
-    return (c * p[0] - s * p[1], s * p[0] + c * p[1])
 
 
 def _bridge(layout: SideLayout, k: int, style: Style, scale: float, ground: str) -> str:
@@ -49,7 +47,7 @@ def _bridge(layout: SideLayout, k: int, style: Style, scale: float, ground: str)
     cx, cy = scale * b.centre[0], scale * b.centre[1]
 
     def box(x0, y0, x1, y1, shift=(0.0, 0.0)):
-        return points([(cx + shift[0] + x, cy + shift[1] + y) for x, y in (_rotate(p, b.angle) for p in
+        return points([(cx + shift[0] + x, cy + shift[1] + y) for x, y in (rotate(p, b.angle) for p in
                                                                             ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))])
 
     rail = style.bridge_rail_pt * MM_PER_PT
@@ -115,9 +113,15 @@ def side_body(side: Side, face: str, style: Style, *, bleed_mm: float = 0.0,
     return "".join(out)
 
 
+# Shapely geometries are never shared between threads (publish draws sides on a thread pool): GEOS
+# prepared geometries are not thread-safe, and two threads querying one crashed publish with a segfault.
+# So the caches hold shapes as WKB bytes, each call builds its own geometry, and a prepared shape is
+# prepared and cached per thread (``_keep_off``).
+
+
 @lru_cache(maxsize=1024)
-def _trail_area(side: Side, width: float):
-    """Everything drawn for a side's trails, in tile units, as one shapely shape."""
+def _trail_area_wkb(side: Side, width: float) -> bytes:
+    from shapely import to_wkb
     from shapely.geometry import LineString
     from shapely.ops import unary_union
 
@@ -128,7 +132,14 @@ def _trail_area(side: Side, width: float):
             parts.append(LineString(sample(curve, 32)).buffer(width / 2))
         if shape.terminator is not None:
             parts.append(LineString(shape.terminator).buffer(width / 4))
-    return unary_union(parts)
+    return to_wkb(unary_union(parts))
+
+
+def _trail_area(side: Side, width: float):
+    """Everything drawn for a side's trails, in tile units, as one shapely shape (the caller's own)."""
+    from shapely import from_wkb
+
+    return from_wkb(_trail_area_wkb(side, width))
 
 
 def _bridge_area(side: Side, width: float):
@@ -145,24 +156,41 @@ def _bridge_area(side: Side, width: float):
                                          (-half_l + 0.1 * width, -half_w, half_l - 0.1 * width, half_w,
                                           (0.6 * shadow, shadow))):
             parts.append(Polygon([(b.centre[0] + sx + x, b.centre[1] + sy + y) for x, y in
-                                  (_rotate(p, b.angle) for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))]))
+                                  (rotate(p, b.angle) for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))]))
     return unary_union(parts)
 
 
 @lru_cache(maxsize=1024)
-def _keep_off(side: Side, width: float):
-    """What a label keeps clear of (tile units): trails, stubs and bridges, with a little air."""
+def _keep_off_wkb(side: Side, width: float) -> bytes:
+    from shapely import to_wkb
+
+    return to_wkb(_trail_area(side, width).union(_bridge_area(side, width)).buffer(0.025))
+
+
+def _prepared_keep_off(side: Side, width: float):
     import shapely
 
-    area = _trail_area(side, width).union(_bridge_area(side, width)).buffer(0.025)
+    area = shapely.from_wkb(_keep_off_wkb(side, width))
     shapely.prepare(area)
     return area
+
+
+_THREAD = threading.local()
+
+
+def _keep_off(side: Side, width: float):
+    """What a label keeps clear of (tile units): trails, stubs and bridges, with a little air; prepared,
+    and this thread's own (see above)."""
+    cached = getattr(_THREAD, "keep_off", None)
+    if cached is None:
+        cached = _THREAD.keep_off = lru_cache(maxsize=256)(_prepared_keep_off)
+    return cached(side, width)
 
 
 def label_box(x: float, y: float, angle: float, size: float, text: str) -> list[tuple[float, float]]:
     """The estimated box of a label's text (any unit): 0.6 em a character, 0.75 em above the baseline, 0.075 below."""
     half = 0.3 * size * len(text)
-    return [(x + p[0], y + p[1]) for p in (_rotate(q, math.radians(angle)) for q in
+    return [(x + p[0], y + p[1]) for p in (rotate(q, math.radians(angle)) for q in
                                            ((-half, -0.75 * size), (half, -0.75 * size), (half, 0.075 * size),
                                             (-half, 0.075 * size)))]
 
@@ -317,7 +345,7 @@ def render_side(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.0, l
     w, h, b = style.tile_width_mm, style.tile_height_mm, bleed_mm
     scale = w / 2
     layout = side_layout(side, style)
-    meta = json.dumps(side_metadata(tile, face, side, len(layout.bridges)))
+    meta = dumps_json(side_metadata(tile, face, side, len(layout.bridges)))
     ground = style.ground(face)
     grown = scale + 2 * b / math.sqrt(3)
     out = [
@@ -339,7 +367,7 @@ def render_side(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.0, l
                                f"{num(min(MIN_LABEL_PT, style.label_font_size_pt))} pt (use a shorter id, a larger "
                                f"tile, or turn labels off: [label] show = false or --no-labels)")
     if style.tile_texture:
-        avoid = [(0.78 * math.cos(math.radians(60 * k)), 0.78 * math.sin(math.radians(60 * k))) for k in range(6)]
+        avoid = list(hexagon_corners(0.78))
         if spot is not None:
             size = spot[3] * MM_PER_PT / scale
             reach = 0.3 * size * len(text)

@@ -26,16 +26,19 @@ Objective files are TOML with these same keys at the top level, for example::
     forbid = [[["N", "NE", "SE", "S", "SW", "NW"]]]   # a list of sides, each a list of trails
     [pair_targets]
     "Hut-Lair" = 0.5
+    [play]                       # how the game should play (see docs/play-optimize.md)
+    median_rounds = 15
 """
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Mapping
 
 from generator.errors import TrailwrightError
+from generator.inputs import Number, Whole, check_keys, load_toml
+from generator.scoring.play_target import PlayTarget, play_target_from_dict
 
 Design = tuple[tuple[int, ...], ...]  # a canonical side's trails
 
@@ -53,6 +56,7 @@ class Objective:
     max_trails: int = 4
     forbid: tuple[Design, ...] = ()
     pair_targets: tuple[tuple[str, float], ...] = ()
+    play: PlayTarget | None = None  # a target for how the game plays ([play], see scoring/play_target.py)
 
     def allows(self, side) -> bool:
         """Whether a side obeys the rules: not a forbidden design, not too many trails."""
@@ -89,6 +93,7 @@ class Objective:
 
 ARTICLE = Objective()
 
+_WEIGHT = Number(-1e6, 1e6)  # finite and bounded: a fitness stays a finite number
 _WEIGHTS = ("bridges_weight", "dup_weight", "fully_connected_weight", "extra_edges_weight", "pair_weight",
             "target_weight")
 
@@ -97,22 +102,13 @@ def objective_from_dict(data: dict[str, Any]) -> Objective:
     """Validate parsed TOML and build an objective; errors name the key and value."""
     from generator.model import Side
 
-    known = {f.name for f in fields(Objective)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise TrailwrightError(f"unknown key {unknown[0]!r} (expected one of {', '.join(sorted(known))})")
+    check_keys(data, {f.name for f in fields(Objective)})
     values: dict[str, Any] = {}
     for key in _WEIGHTS:
         if key in data:
-            value = data[key]
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise TrailwrightError(f"{key} = {value!r} is not a number")
-            values[key] = float(value)
+            values[key] = _WEIGHT(data[key], key)
     if "max_trails" in data:
-        value = data["max_trails"]
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-            raise TrailwrightError(f"max_trails = {value!r} is not a whole number from 1 to 6")
-        values["max_trails"] = value
+        values["max_trails"] = Whole(1, 6)(data["max_trails"], "max_trails")
     if "forbid" in data:
         raw = data["forbid"]
         if not isinstance(raw, list):
@@ -130,26 +126,16 @@ def objective_from_dict(data: dict[str, Any]) -> Objective:
             raise TrailwrightError(f"pair_targets = {raw!r} is not a table of pair = probability")
         targets = []
         for name, p in raw.items():
-            if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 <= p <= 1:
-                raise TrailwrightError(f"pair_targets.{name} = {p!r} is not a probability from 0 to 1")
-            targets.append((name, float(p)))
+            targets.append((name, Number(0.0, 1.0)(p, f"pair_targets.{name}")))
         values["pair_targets"] = tuple(targets)
+    if data.get("play") is not None:  # None: a checkpoint's record of an objective without [play]
+        values["play"] = play_target_from_dict(data["play"])
     return Objective(**values)
 
 
 def load_objective(path: str | Path) -> Objective:
     """Load an objective TOML file; errors are one line naming the file, key and value."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise TrailwrightError(f"cannot read: {err.strerror}", str(path)) from None
-    except UnicodeDecodeError:
-        raise TrailwrightError("not UTF-8 text", str(path)) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise TrailwrightError(f"malformed TOML: {err}", str(path)) from None
+    data = load_toml(path)
     try:
         return objective_from_dict(data)
     except TrailwrightError as err:
@@ -158,6 +144,9 @@ def load_objective(path: str | Path) -> Objective:
 
 def resolve_targets(objective: Objective, pair_names: list[str], source: str = "objective") -> Objective:
     """The objective with each targeted pair named as the board names it ("Well-Hut" -> "Hut-Well")."""
+    if objective.pair_targets and not pair_names:
+        raise TrailwrightError(f"pair_targets: {objective.pair_targets[0][0]!r}: this board has no landmark pairs "
+                               "(it needs at least two landmarks)", source)
     lookup = {}
     for name in pair_names:
         a, b = name.split("-", 1)

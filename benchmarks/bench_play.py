@@ -1,0 +1,92 @@
+"""Play speed: the fast engine against the plain Python reference, measured in one run.
+
+Targets (issue 15): the fast engine plays at least 100 times as many games per second as the
+reference, and at least 2,000 ``explorer`` games per second for 3 players on the classic board on
+one core; ``trailwright playtest X --games 10000`` takes a few seconds.
+
+Rates are games per second of *process CPU time* (``time.process_time``), best of the repeats: on a
+shared machine wall time measures the other users; the load average is printed beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "best-known.json"
+
+
+def cpu_rate(run, count: int, repeats: int, at_least: float = 0.0) -> float:
+    """The best games per CPU second over ``repeats`` runs, each repeating ``run(count)`` for ``at_least`` s."""
+    best = 0.0
+    for _ in range(repeats):
+        start, played = time.process_time(), 0
+        while True:
+            run(count)
+            played += count
+            spent = time.process_time() - start
+            if spent >= at_least:
+                break
+        best = max(best, played / max(spent, 1e-9))
+    return best
+
+
+def main(argv: list[str]) -> int:
+    """Measure and print; exit status 1 when a target is missed."""
+    parser = argparse.ArgumentParser(prog="bench_play")
+    parser.add_argument("--fast-games", type=int, default=5_000)
+    parser.add_argument("--reference-games", type=int, default=100)
+    parser.add_argument("--repeats", type=int, default=3)
+    args, _ = parser.parse_known_args(argv)
+
+    from generator.board import load_board
+    from generator.model import read_tileset
+    from generator.play import default_rules
+    from generator.play.simulate import play
+
+    tiles, board = read_tileset(EXAMPLE), load_board("classic")
+    rules = default_rules(board)
+    rows = []
+    for policy, games in (("explorer", args.reference_games), ("random", max(2, args.reference_games // 10))):
+        seats = (policy,) * 3
+        play(tiles, board, rules, seats, 2, engine="fast")  # load the compiled engine from the disk cache
+        ref = cpu_rate(lambda n: play(tiles, board, rules, seats, n, seed=1, engine="reference"), games, 1)
+        same = cpu_rate(lambda n: play(tiles, board, rules, seats, n, seed=1), games, args.repeats, 1.0)
+        rows += [
+            (f"reference engine, 3 {policy} players, games/CPU-s", f"{ref:,.1f}", "", True),
+            (f"fast engine, the same {games} games, games/CPU-s", f"{same:,.0f}", "", True),
+            (f"fast / reference ({policy})", f"{same / ref:,.0f}x", ">= 100x", same / ref >= 100),
+        ]
+    seats = ("explorer",) * 3
+    fast = cpu_rate(lambda n: play(tiles, board, rules, seats, n, seed=2), args.fast_games, args.repeats)
+    rows.append((f"fast engine, 3 explorers, {args.fast_games:,} games, games/CPU-s", f"{fast:,.0f}", ">= 2,000",
+                 fast >= 2_000))
+    cli = [str(Path(sys.executable).with_name("trailwright")), "playtest", str(EXAMPLE), "--games", "10000", "--json"]
+    if not Path(cli[0]).exists():
+        cli = [sys.executable, "-m", "generator.cli", *cli[1:]]
+    subprocess.run(cli, capture_output=True, check=True)  # warm the disk caches
+    start = time.perf_counter()
+    before = os.times()
+    subprocess.run(cli, capture_output=True, check=True)
+    wall = time.perf_counter() - start
+    cpu = os.times().children_user - before.children_user + os.times().children_system - before.children_system
+    rows.append(("`trailwright playtest X --games 10000` (+5,000 skill games), CPU s", f"{cpu:.1f}", "< 10",
+                 cpu < 10))
+    rows.append(("  the same, wall s", f"{wall:.1f}", "", True))
+    width = max(len(r[0]) for r in rows)
+    load = os.getloadavg()[0]
+    print(f"classic board, {EXAMPLE.name}; best of {args.repeats} runs; load average {load:.1f} on "
+          f"{os.cpu_count()} cores")
+    for name, value, target, ok in rows:
+        mark = "" if not target else ("  ok" if ok else "  MISSED")
+        print(f"  {name:<{width}}  {value:>10}  {target:>9}{mark}")
+    return 0 if all(ok for *_, ok in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

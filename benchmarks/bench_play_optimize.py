@@ -1,0 +1,155 @@
+"""Play-aware optimisation: the default objective plus a [play] target for 3 explorers.
+
+Target (issue 15): the default objective plus a target of 15 rounds (the best-known set plays about
+10) lands within ±1 round of it (median of ``--check-games`` fresh games of the winner); the run
+reports what that costs in static fitness, and targets 10-20 draw the trade-off curve. A short run:
+``python -m benchmarks play_optimize -- --targets 15 --time 30``. Writes ``--out``/play-optimize-runs.jsonl
+and ``--out``/images/play-optimize-tradeoff.svg (default ``--out docs``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_one(board, target: float, budget: float, seed: int, games: int, check_games: int, rescore: int,
+            init: str | None) -> dict:
+    """One play-aware optimisation (from ``init``, else a random start as ``optimize`` makes one); the
+    winner's static re-score and fresh games."""
+    import numpy as np
+
+    from generator.model import read_tileset
+    from generator.optimize import Config, make_problem, optimize, random_tileset
+    from generator.optimize.space import allowed_designs
+    from generator.play import default_rules
+    from generator.play.simulate import simulate
+    from generator.scoring.objective import objective_from_dict
+
+    objective = objective_from_dict({"play": {"median_rounds": target, "players": 3, "games": games}})
+    start = (read_tileset(init) if init else
+             random_tileset(board.tile_count, allowed_designs(objective), np.random.default_rng([seed, 0])))
+    problem = make_problem(board, objective, start)
+    began = time.perf_counter()
+    result = optimize(problem, Config(time=budget, seed=seed, workers=1, rescore=rescore))
+    wall = time.perf_counter() - began
+    check = simulate(result.tileset, board, default_rules(board), players=3, games=check_games, seed=10_000 + seed)
+    return {"target": target, "budget": budget, "seed": seed, "init": init or "random", "bank_games": games,
+            "check_games": check_games,
+            "median": check.rounds_median, "p10": check.rounds_p10, "p90": check.rounds_p90,
+            "unfinished": round(check.unfinished, 4), "static_fitness": round(result.score.fitness, 4),
+            "se": round(result.score.fitness_se, 4), "search_median": result.play.median,
+            "evaluations": sum(c.search_state["evaluations"] for c in result.chains),
+            "generations": sum(c.generation for c in result.chains), "wall": round(wall, 1)}
+
+
+def baseline(board, check_games: int, seed: int, rescore: int) -> dict:
+    """The best-known set itself: its static fitness and how it plays."""
+    from generator.model import read_tileset
+    from generator.play import default_rules
+    from generator.play.simulate import simulate
+    from generator.scoring import score
+
+    tiles = read_tileset(ROOT / "examples" / "best-known.json")
+    check = simulate(tiles, board, default_rules(board), players=3, games=check_games, seed=10_000 + seed)
+    s = score(tiles, board, samples=rescore, seed=seed)
+    return {"target": None, "median": check.rounds_median, "p10": check.rounds_p10, "p90": check.rounds_p90,
+            "unfinished": round(check.unfinished, 4), "static_fitness": round(s.fitness, 4), "se": round(s.fitness_se, 4)}
+
+
+def tradeoff_svg(rows: list[dict], base: dict, note: str) -> str:
+    """Achieved median rounds and static fitness against the target, as one SVG (two panels)."""
+    w, h, left, top, pw, ph = 640, 318, 60, 40, 240, 200
+    targets = [r["target"] for r in rows]
+    x0, x1 = min(targets + [10]) - 1, max(targets + [20]) + 1
+
+    def x(v):
+        return left + (v - x0) / (x1 - x0) * pw
+
+    def panel(ox, key, lo, hi, label, ref=None):
+        y = lambda v: top + ph - (v - lo) / (hi - lo) * ph  # noqa: E731
+        out = [f'<rect x="{ox}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#888"/>',
+               f'<text x="{ox + pw / 2}" y="{top - 12}" text-anchor="middle" font-size="13">{label}</text>']
+        for t in range(int(x0) + 1, int(x1) + 1, 2):
+            out.append(f'<text x="{x(t) - left + ox:.1f}" y="{top + ph + 16}" text-anchor="middle" font-size="10">{t}</text>')
+        for k in range(5):
+            v = lo + (hi - lo) * k / 4
+            out.append(f'<text x="{ox - 6}" y="{y(v) + 3:.1f}" text-anchor="end" font-size="10">{v:.1f}</text>')
+            out.append(f'<line x1="{ox}" x2="{ox + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#ddd"/>')
+        if ref == "diagonal":
+            out.append(f'<line x1="{x(x0) - left + ox:.1f}" y1="{y(x0):.1f}" x2="{x(x1) - left + ox:.1f}" '
+                       f'y2="{y(x1):.1f}" stroke="#aaa" stroke-dasharray="4 3"/>')
+        elif ref is not None:
+            out.append(f'<line x1="{ox}" x2="{ox + pw}" y1="{y(ref):.1f}" y2="{y(ref):.1f}" stroke="#aaa" '
+                       f'stroke-dasharray="4 3"/>')
+        pts = sorted((r["target"], r[key]) for r in rows)
+        out.append('<polyline fill="none" stroke="#8c4521" stroke-width="2" points="'
+                   + " ".join(f"{x(t) - left + ox:.1f},{y(v):.1f}" for t, v in pts) + '"/>')
+        out += [f'<circle cx="{x(t) - left + ox:.1f}" cy="{y(v):.1f}" r="3.5" fill="#8c4521"/>' for t, v in pts]
+        out.append(f'<text x="{ox + pw / 2}" y="{top + ph + 32}" text-anchor="middle" font-size="11">'
+                   f'target median rounds (3 explorers)</text>')
+        return out
+
+    medians = [r["median"] for r in rows] + [base["median"], x0, x1]
+    fits = [r["static_fitness"] for r in rows] + [base["static_fitness"]]
+    body = panel(left, "median", min(medians) - 1, max(medians) + 1, "median rounds reached (dashed: = target)",
+                 "diagonal")
+    body += panel(left + pw + 80, "static_fitness", min(fits) - 0.5, max(fits) + 0.5,
+                  f"static fitness (dashed: best-known {base['static_fitness']:.2f})", base["static_fitness"])
+    for k, line in enumerate(note.split("; ")):
+        body.append(f'<text x="{w / 2}" y="{h - 22 + 13 * k}" text-anchor="middle" font-size="10" fill="#555">'
+                    f'{line}</text>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+            f'font-family="DejaVu Sans, sans-serif"><rect width="{w}" height="{h}" fill="white"/>'
+            + "".join(body) + "</svg>\n")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks play_optimize")
+    parser.add_argument("--targets", default="15,10,12,14,16,18,20", help="target medians, comma-separated")
+    parser.add_argument("--time", type=float, default=60.0, help="seconds of search per target")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", type=int, default=200, help="games in the search's bank")
+    parser.add_argument("--check-games", type=int, default=2000, help="fresh games that measure the winner")
+    parser.add_argument("--rescore", type=int, default=200_000, help="layouts of the winner's static re-score")
+    parser.add_argument("--init", default=None, help="start every search from this tile set (default: random)")
+    parser.add_argument("--out", default=str(ROOT / "docs"), help="folder for the runs and the picture")
+    args = parser.parse_args(argv)
+    from generator.board import load_board
+
+    board = load_board("classic")
+    base = baseline(board, args.check_games, args.seed, args.rescore)
+    print(f"best-known: median {base['median']:g} rounds ({base['p10']:g}-{base['p90']:g}), "
+          f"static fitness {base['static_fitness']:.3f}", flush=True)
+    rows = []
+    for target in (float(t) for t in args.targets.split(",")):
+        row = run_one(board, target, args.time, args.seed, args.games, args.check_games, args.rescore, args.init)
+        rows.append(row)
+        print(f"target {target:g}: median {row['median']:g} ({row['p10']:g}-{row['p90']:g}) on {args.check_games} "
+              f"fresh games, static fitness {row['static_fitness']:.3f} (cost {base['static_fitness'] - row['static_fitness']:.3f}), "
+              f"{row['evaluations']:,} candidates, {row['wall']:.0f} s", flush=True)
+    out = Path(args.out)
+    load = os.getloadavg()[0]
+    note = (f"{args.time:g} s of search per target from {args.init or 'a random start'}, seed {args.seed}, "
+            f"bank of {args.games} games, medians of {args.check_games} fresh games; "
+            f"machine load {load:.1f} on {os.cpu_count()} cores (shared)")
+    with open(out / "play-optimize-runs.jsonl", "a", encoding="utf-8") as f:
+        for row in [base, *rows]:
+            f.write(json.dumps({**row, "load": round(load, 1)}) + "\n")
+    if len(rows) > 1:
+        (out / "images").mkdir(parents=True, exist_ok=True)
+        (out / "images" / "play-optimize-tradeoff.svg").write_text(tradeoff_svg(rows, base, note), encoding="utf-8")
+    hit = [r for r in rows if r["target"] == 15.0]
+    ok = all(abs(r["median"] - 15) <= 1 for r in hit)
+    print(f"target 15 within ±1 round: {'yes' if ok else 'NO'}" if hit else "", flush=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,136 @@
+"""``trailwright playtest``: play the printed game many times and report how it plays."""
+
+from __future__ import annotations
+
+import argparse
+
+from generator.cli.options import HelpFormatter, add_board_option, bounded_int, positive_int
+from generator.fileio import dumps_json
+
+MAX_PLAY_SEED = 2**32 - 1  # game g of seed s draws from generator seed s * 2**32 + g
+
+
+def register(sub) -> None:
+    """Add the ``playtest`` subcommand."""
+    p = sub.add_parser(
+        "playtest",
+        help="simulate the booklet's game and report game length, lost turns, seats and traps",
+        description="Play the printed game with simulated players (see docs/play.md): rounds until the game "
+                    "ends, lost turns, how often each rule fires, win rate by seat, the skill gap, trapped states.",
+        formatter_class=HelpFormatter,
+    )
+    p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
+    add_board_option(p)
+    p.add_argument("--rules", metavar="FILE", help="a rules TOML file (default: the booklet's game)")
+    p.add_argument("--players", type=int, help="players, 2 to 4 (default: the rules' default, 3)")
+    p.add_argument("--games", type=positive_int, default=2000, help="games to play")
+    p.add_argument("--policy", default="explorer", metavar="NAME[,NAME...]",
+                   help="one policy for every seat, or one per seat: random, explorer, greedy")
+    p.add_argument("--rival", default="greedy", metavar="NAME",
+                   help="the weaker policy the skill gap seats one explorer among")
+    p.add_argument("--seed", type=bounded_int(0, MAX_PLAY_SEED), default=0, help="random seed (0 to 2**32 - 1)")
+    p.add_argument("--engine", choices=["fast", "reference"], default="fast", help="game engine")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    p.add_argument("--out", metavar="DIR", help="write playtest.json, rounds.svg (histogram) and heat.svg here")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play, then print tables or JSON, and write the pictures."""
+    from rich.progress import Progress
+
+    from generator.board import load_board
+    from generator.errors import TrailwrightError
+    from generator.model import read_tileset
+    from generator.play import load_rules
+    from generator.play.policies import get_policy
+    from generator.play.simulate import simulate, skill_gap
+
+    if args.out:
+        from generator.fileio import check_out
+
+        check_out(args.out, "folder")
+    board = load_board(args.board)
+    tileset = read_tileset(args.tileset)
+    rules = load_rules(args.rules, board)
+    names = tuple(n.strip() for n in args.policy.split(","))
+    for name in names + (args.rival,):
+        get_policy(name)
+    players = args.players or (len(names) if len(names) > 1 else rules.players_default)
+    if not rules.players_min <= players <= rules.players_max:
+        raise TrailwrightError(f"--players {players}: the rules allow {rules.players_min} to {rules.players_max}")
+    if len(names) not in (1, players):
+        raise TrailwrightError(f"--policy names {len(names)} policies for {players} players: name one, or one per seat")
+    skill_games = max(players, args.games // 2)
+    with Progress(transient=True, disable=args.json or args.games + skill_games < 5000) as bar:
+        task = bar.add_task("playing", total=args.games + skill_games)
+        advance = lambda n: bar.advance(task, n)  # noqa: E731
+        report = simulate(tileset, board, rules, players, args.games, names, args.seed, args.engine, advance)
+        gap = skill_gap(tileset, board, rules, players, skill_games, "explorer", args.rival, args.seed, args.engine,
+                        advance)
+    data = {"tileset": args.tileset, "rules": args.rules or "default", **report.to_dict(per_game=False),
+            "skill_gap": {"strong": gap.strong, "weak": gap.weak, "games": gap.games, "win_rate": gap.win_rate,
+                          "win_se": gap.win_se, "luck": gap.luck, "gap": gap.gap}}
+    if args.out:
+        write_outputs(args.out, data, report, board)
+    if args.json:
+        print(dumps_json(data, indent=2))
+    else:
+        print_report(args.tileset, report, gap)
+    return 0
+
+
+def write_outputs(folder: str, data: dict, report, board) -> None:
+    """playtest.json, rounds.svg and heat.svg in ``folder``, each written whole or not at all."""
+    from pathlib import Path
+
+    from generator.fileio import write_atomic
+    from generator.play.pictures import heat_svg, histogram_svg
+
+    out = Path(folder)
+    write_atomic(out / "playtest.json", dumps_json({**data, "rounds": list(report.rounds)}, indent=1) + "\n")
+    write_atomic(out / "rounds.svg", histogram_svg(report))
+    write_atomic(out / "heat.svg", heat_svg(report, board))
+
+
+def print_report(name: str, report, gap) -> None:
+    """Readable tables: game length, lost turns, rule firings, seats, skill, traps."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    t = Table(title=f"{escape(name)} on board {escape(repr(report.board))}: {report.games} games, {report.players} players "
+                    f"({', '.join(report.policies)}), seed {report.seed}, {report.engine} engine", title_justify="left")
+    t.add_column("figure")
+    t.add_column("value", justify="right")
+    rows = [
+        ("rounds until the game ends: median (p10-p90)",
+         f"{report.rounds_median:g} ({report.rounds_p10:g}-{report.rounds_p90:g})"),
+        ("rounds: mean", f"{report.rounds_mean:.2f}"),
+        (f"unfinished at the cap of {report.round_cap} rounds", f"{report.unfinished:.1%}"),
+        None,
+        ("turns spent turning a tile, per game", f"{report.turning_turns:.2f}"),
+        ("steps lost when a landmark ends a move, per game", f"{report.steps_lost:.2f}"),
+        ("share of pips rolled that are lost", f"{report.pips_lost_share:.1%}"),
+        None,
+        ("Lair entries per game", f"{report.lair_entries:.2f}"),
+        ("chases back per game", f"{report.chases:.2f}"),
+        ("connector crossings per game", f"{report.connector_crossings:.2f}"),
+        ("tile turns per game", f"{report.tile_turns:.2f}"),
+        ("tiles laid per game", f"{report.tiles_laid:.2f}"),
+        None,
+        ("turns begun trapped (no known way to a needed landmark or empty slot)", f"{report.trapped_share:.1%}"),
+        ("turns with no way out even by turning one tile, per game", f"{report.stuck_turns:.2f}"),
+        ("games where that happened", f"{report.stuck_games:.1%}"),
+        None,
+    ]
+    rows += [(f"seat {p + 1} ({report.policies[p]}) wins", f"{w:.1%} ± {se:.1%}")
+             for p, (w, se) in enumerate(zip(report.win_rate, report.win_se))]
+    rows += [(f"skill: one {gap.strong} among {gap.weak} players wins ({gap.games} games)",
+              f"{gap.win_rate:.1%} ± {gap.win_se:.1%} (luck {gap.luck:.1%})")]
+    for row in rows:
+        if row is None:
+            t.add_section()
+        else:
+            t.add_row(*row)
+    Console().print(t)

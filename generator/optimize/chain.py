@@ -1,0 +1,209 @@
+"""One chain of a search: its settings, its budget, its snapshot as plain data, and the loop that runs it.
+
+Glossary
+--------
+chain       one independent run of a strategy from the start, with its own random stream and bank,
+            both drawn from (seed, chain index) only, never from where or beside what it runs.
+generation  one ``step`` of a strategy. A budget is seconds (``time``), generations, or both.
+leg         the part of a chain between two migrations (island mode); without migration a chain
+            is one leg. A leg ends when the chain's progress reaches its ``until`` (0..1].
+snapshot    a ``Chain``: the state, the random generator and the evaluator's cache as JSON-ready
+            data. A chain continued from a snapshot continues exactly where it stopped.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from typing import Callable
+
+import numpy as np
+
+from generator.optimize.play import play_aware
+from generator.optimize.search import Evaluator, Scored
+from generator.optimize.space import Classes, Problem, SettingError, start_classes, static_counts
+from generator.optimize.strategies import Strategy, dump_state, load_state, strategy_named
+
+RESCORE_SAMPLES = 1_000_000  # fresh layouts of the reported score: standard error about 0.002
+
+
+@dataclass(frozen=True)
+class Config:
+    """The settings of one optimisation (recorded in the output's ``meta`` and the checkpoint)."""
+
+    strategy: str = "anneal"
+    preset: str | None = None
+    time: float | None = None  # seconds of search, wall clock
+    generations: int | None = None  # generations of each chain
+    samples: int | None = None  # layouts: the starting bank, or per evaluation for fresh scoring
+    max_samples: int | None = None  # the largest bank (default 120,000)
+    seed: int = 0
+    chains: int = 1
+    migrate: float | None = None  # seconds between migrations (island mode); None: independent chains
+    rescore: int = RESCORE_SAMPLES
+    checkpoint_every: float = 5.0
+
+    def __post_init__(self):
+        if self.time is None and self.generations is None:
+            raise SettingError("budget", "give a time (seconds) or a number of generations")
+        if self.chains < 1:
+            raise SettingError("chains", f"must be at least 1, not {self.chains}")
+        if self.migrate is not None and self.time is None:
+            raise SettingError("migrate", "needs a time budget (migrations are every so many seconds)")
+
+
+@dataclass(frozen=True)
+class Budget:
+    """One chain's budget: seconds of its own clock, generations, or both (whichever ends first)."""
+
+    time: float | None
+    generations: int | None
+
+    def progress(self, elapsed: float, generation: int) -> float:
+        """How far the chain is, from 0 to 1 (or more)."""
+        done = [0.0]
+        if self.generations is not None:
+            done.append(generation / self.generations)
+        if self.time is not None:
+            done.append(elapsed / self.time)
+        return max(done)
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    """A change of a chain's best fitness (on its bank)."""
+
+    seconds: float
+    generation: int
+    evaluations: int
+    bank: int
+    best: float
+
+
+@dataclass(frozen=True)
+class Chain:
+    """A chain's snapshot: everything needed to continue it, as JSON-ready data."""
+
+    index: int
+    leg: int
+    generation: int
+    elapsed: float
+    rng_state: dict
+    state: dict  # ``dump_state`` of the strategy's state
+    search_state: dict  # the evaluator's ``state()``
+    start_fitness: float
+    history: tuple[HistoryPoint, ...] = ()
+
+    def to_data(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_data(cls, data: dict) -> "Chain":
+        return cls(**{**data, "history": tuple(HistoryPoint(**h) for h in data["history"])})
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What the display shows of one chain."""
+
+    chain: int
+    generation: int
+    elapsed: float
+    evaluations: int
+    layouts: int
+    bank: int
+    best: float
+    bridges: int
+    dup_score: int
+    fully_connected: int
+    extra_edges: float | None
+    pairs_joined: float | None
+
+
+def config_strategy(config: Config) -> Strategy:
+    """The strategy a run's settings name (resolved once per run)."""
+    return strategy_named(config.strategy, config.preset, config.samples, config.max_samples)
+
+
+def chain_seeds(seed: int, index: int) -> tuple[np.random.Generator, int]:
+    """A chain's random generator and bank seed, independent of every other stream of the run."""
+    ss = np.random.SeedSequence([seed, 1, index])
+    return np.random.default_rng(ss), int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def chain_best(strategy: Strategy, chain: Chain) -> Scored:
+    """The best candidate a chain holds, with its fitness on its bank."""
+    return strategy.best(load_state(strategy.state_type, chain.state))
+
+
+def _progress(search: Evaluator, index: int, generation: int, elapsed: float, best: Scored) -> Progress:
+    bridges, dup, fully = static_counts(best.classes)
+    extra = joined = None
+    if best.sums is not None:
+        extra, joined = best.sums[0] / best.size, best.sums[1] / best.size
+    c = search.counters
+    return Progress(index, generation, elapsed, c.evaluations, c.layouts, search.size, best.fitness, bridges, dup,
+                    fully, extra, joined)
+
+
+def run_chain(problem: Problem, strategy: Strategy, budget: Budget, seed: int, index: int, chain: Chain | None,
+              should_stop: Callable[[], bool], emit: Callable[[str, object], None], *, until: float = 1.0,
+              leg: int = 0, migrant: Classes | None = None, report_every: float = 0.5,
+              snapshot_every: float = 5.0) -> Chain:
+    """Run (or continue) chain ``index`` until its progress reaches ``until`` or ``should_stop()``.
+
+    ``emit("progress", Progress)`` every ``report_every`` seconds and ``emit("snapshot", Chain)``
+    every ``snapshot_every`` seconds; the final snapshot is returned. A ``migrant`` (island mode)
+    restarts the strategy from those designs when the chain enters leg ``leg``.
+    """
+    rng, bank_seed = chain_seeds(seed, index)
+    search = play_aware(strategy.evaluator(problem, bank_seed), problem)
+    if chain is None:
+        state = strategy.start(search, start_classes(problem, rng), rng)
+        generation, elapsed, start_fitness, history = 0, 0.0, strategy.best(state).fitness, []
+    else:
+        rng.bit_generator.state = chain.rng_state
+        search.restore(chain.search_state)
+        state = load_state(strategy.state_type, chain.state)
+        generation, elapsed, start_fitness, history = chain.generation, chain.elapsed, chain.start_fitness, \
+            list(chain.history)
+    if migrant is not None and (chain is None or chain.leg < leg):
+        state = strategy.start(search, migrant, rng)
+    began = time.perf_counter() - elapsed
+    best = strategy.best(state)
+    last_best = history[-1].best if history else best.fitness
+
+    def snapshot(seconds: float) -> Chain:
+        return Chain(index, leg, generation, seconds, rng.bit_generator.state, dump_state(state), search.state(),
+                     start_fitness, tuple(history))
+
+    emit("progress", _progress(search, index, generation, elapsed, best))
+    last_report = last_snapshot = time.perf_counter()
+    while True:
+        elapsed = time.perf_counter() - began
+        progress = budget.progress(elapsed, generation)
+        if progress >= until or should_stop():
+            break
+        state = strategy.step(search, state, rng, progress)
+        generation += 1
+        best = strategy.best(state)
+        if best.fitness != last_best:
+            last_best = best.fitness
+            history.append(HistoryPoint(round(elapsed, 3), generation, search.counters.evaluations, search.size,
+                                        best.fitness))
+        now = time.perf_counter()
+        if now - last_report >= report_every:
+            last_report = now
+            emit("progress", _progress(search, index, generation, now - began, best))
+        if now - last_snapshot >= snapshot_every:
+            last_snapshot = now
+            emit("snapshot", snapshot(now - began))
+    if not history or history[-1].generation != generation:
+        history.append(HistoryPoint(round(elapsed, 3), generation, search.counters.evaluations, search.size,
+                                    best.fitness))
+    emit("progress", _progress(search, index, generation, elapsed, best))
+    return snapshot(elapsed)
+
+
+__all__ = ["Budget", "Chain", "Config", "HistoryPoint", "Progress", "RESCORE_SAMPLES", "chain_best", "chain_seeds",
+           "config_strategy", "run_chain"]

@@ -1,0 +1,137 @@
+"""Play-aware optimisation: the objective's ``[play]`` target scored on a bank of seeded games.
+
+Glossary
+--------
+game bank     ``games`` games from one seed, the same for every candidate (common random numbers):
+              game g of every candidate draws its pile order, coins and dice from the same stream,
+              so two candidates differ by their tiles, not by their luck.
+play penalty  the (negative) term the play target adds to the fitness. It is measured only for a
+              candidate whose static fitness already passes the search's acceptance bar: the penalty
+              is never positive, so a candidate below the bar on static fitness alone cannot pass.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from generator.optimize.search import Evaluation, Scored
+from generator.optimize.space import key, to_tileset
+from generator.scoring.play_target import PlayScore, PlayTarget, summarise_games
+
+
+def game_bank(tileset, board, rules, target: PlayTarget, seed: int | None = None, engine: str = "fast",
+              games: int | None = None):
+    """The first ``games`` (all ``target.games``) games of ``tileset``'s bank from ``seed`` (the target's own by
+    default): (rounds, winners). Game g is the same game whatever the count (common random numbers)."""
+    from generator.play.simulate import play
+
+    games = play(tileset, board, rules, (target.policy,) * target.players, games or target.games,
+                 target.seed if seed is None else seed, engine)
+    return games.rounds, games.winners
+
+
+SCREEN_SHARE = 0.2  # the share of the bank a screen plays
+SCREEN_Z = 2.0  # a screen rejects when the bar is this many standard errors above its estimate
+
+
+class PlayScorer:
+    """The play score of candidates on one game bank, cached by the candidate's key."""
+
+    def __init__(self, problem, target: PlayTarget, rules):
+        self.problem, self.target, self.rules = problem, target, rules
+        self.cache: dict[bytes, PlayScore] = {}
+        self.screens: dict[bytes, tuple[float, float]] = {}
+        self.games = 0  # games played, for progress and the benchmark
+
+    def screen(self, classes) -> tuple[float, float]:
+        """The penalty estimated from the bank's first games, and ``SCREEN_Z`` standard errors of it."""
+        k = key(classes)
+        if k not in self.screens:
+            t = self.target
+            n = max(10, int(SCREEN_SHARE * t.games))
+            rounds, winners = game_bank(to_tileset(self.problem, classes), self.problem.board, self.rules, t, games=n)
+            self.games += n
+            est = summarise_games(t, rounds, winners)
+            se_centre = 1.2533 * float(np.std(rounds, ddof=1)) / np.sqrt(n)  # a median's standard error
+            se_unfinished = np.sqrt(est.unfinished * (1 - est.unfinished) / n)
+            self.screens[k] = (est.penalty, SCREEN_Z * (abs(t.weight) * se_centre + abs(t.limit_weight) * se_unfinished))
+        return self.screens[k]
+
+    def __call__(self, classes) -> PlayScore:
+        k = key(classes)
+        if k not in self.cache:
+            tiles = to_tileset(self.problem, classes)
+            self.cache[k] = summarise_games(self.target, *game_bank(tiles, self.problem.board, self.rules, self.target))
+            self.games += self.target.games
+        return self.cache[k]
+
+
+class PlayAware:
+    """An evaluator (``search.Evaluator``) whose fitness adds the play penalty to another's static fitness.
+
+    The penalty is measured only for candidates that pass the acceptance bar on static fitness;
+    the rest are rejected as they would be without play, at no cost in games. A candidate that
+    passes is screened on the bank's first fifth of games, and rejected there when it falls
+    clearly (``SCREEN_Z`` standard errors) below the bar; only the rest play the whole bank.
+    """
+
+    def __init__(self, inner, scorer: PlayScorer):
+        self.inner, self.scorer, self.problem = inner, scorer, inner.problem
+
+    size = property(lambda self: self.inner.size)
+    counters = property(lambda self: self.inner.counters)
+
+    def _with(self, s: Scored) -> Scored:
+        return Scored(s.classes, s.fitness + self.scorer(s.classes).penalty, s.size, s.arrays, s.sums)
+
+    def resize(self, size: int) -> None:
+        self.inner.resize(size)
+
+    def refresh(self, s: Scored) -> Scored:
+        fresh = self.inner.refresh(s)
+        return fresh if fresh is s else self._with(fresh)  # an unchanged candidate already has its penalty
+
+    def full(self, classes) -> Scored:
+        return self._with(self.inner.full(classes))
+
+    def score(self, classes, parent: Scored | None = None, changes=()) -> Scored:
+        return self._with(self.inner.score(classes, parent, changes))
+
+    def evaluate(self, classes, parent: Scored | None = None, changes=(), threshold: float | None = None) -> Evaluation:
+        ev = self.inner.evaluate(classes, parent, changes, threshold)
+        if ev.early or (threshold is not None and ev.fitness < threshold):
+            return ev  # below the bar on static fitness: the penalty (never positive) cannot lift it
+        if threshold is not None and key(classes) not in self.scorer.cache:
+            estimate, margin = self.scorer.screen(classes)
+            if ev.fitness + estimate + margin < threshold:  # clearly below the bar on the first games
+                return Evaluation(ev.fitness + estimate, None, ev.layouts, ev.cached, early=True)
+        penalty = self.scorer(classes).penalty
+        scored = None if ev.scored is None else Scored(classes, ev.scored.fitness + penalty, ev.scored.size,
+                                                       ev.scored.arrays, ev.scored.sums)
+        return Evaluation(ev.fitness + penalty, scored, ev.layouts, ev.cached, ev.early)
+
+    def state(self) -> dict:
+        return self.inner.state()  # the play cache is a pure function of the candidates: not saved
+
+    def restore(self, state: dict) -> None:
+        self.inner.restore(state)
+
+
+def play_aware(evaluator, problem):
+    """``evaluator`` with the objective's play penalty added, or ``evaluator`` itself when it has no [play]."""
+    target = problem.objective.play
+    if target is None:
+        return evaluator
+    from generator.play import default_rules
+
+    return PlayAware(evaluator, PlayScorer(problem, target, default_rules(problem.board)))
+
+
+def final_play(problem, tileset, seed: int) -> PlayScore | None:
+    """The winner's play score on a fresh bank of games from ``seed`` (None without a [play] target)."""
+    target = problem.objective.play
+    if target is None:
+        return None
+    from generator.play import default_rules
+
+    return summarise_games(target, *game_bank(tileset, problem.board, default_rules(problem.board), target, seed))

@@ -1,0 +1,95 @@
+"""Pictures of a playtest: a histogram of game length, and a heat map of the board.
+
+Both return SVG text (mm for the board, px for the chart) and record the settings that made them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from generator import __version__
+from generator.board import Board
+from generator.play.simulate import PlayReport
+from generator.render.board import board_frame, board_layers
+from generator.render.style import Style, load_style
+from generator.render.svg import escape, hexagon_points, num, points
+
+HEAT_COLOUR = "#d7301f"
+
+
+def _meta(report: PlayReport) -> str:
+    settings = {k: v for k, v in report.to_dict(per_game=False).items() if k in (
+        "board", "policies", "games", "seed", "engine", "round_cap")}
+    return escape(json.dumps({**settings, "generator": f"trailwright {__version__}"}))
+
+
+def histogram_svg(report: PlayReport, width: int = 640, height: int = 320) -> str:
+    """Bars of how many games ended in each round (the last bar holds games stopped at the cap)."""
+    counts = Counter(report.rounds)
+    lo, hi = min(counts), max(counts)
+    left, right, top, bottom = 48, 16, 44, 40
+    plot_w, plot_h = width - left - right, height - top - bottom
+    bar = plot_w / (hi - lo + 1)
+    peak = max(counts.values())
+    parts = []
+    for r in range(lo, hi + 1):
+        h = plot_h * counts.get(r, 0) / peak
+        x = left + (r - lo) * bar
+        capped = r == report.round_cap and report.unfinished > 0
+        parts.append(f'<rect x="{num(x + 0.1 * bar)}" y="{num(top + plot_h - h)}" width="{num(0.8 * bar)}" '
+                     f'height="{num(h)}" fill="{"#999999" if capped else "#3b6ea5"}"/>')
+    step = max(1, round((hi - lo + 1) / 12))
+    ticks = "".join(f'<text x="{num(left + (r - lo + 0.5) * bar)}" y="{top + plot_h + 16}">{r}</text>'
+                    for r in range(lo, hi + 1) if (r - lo) % step == 0)
+    marks = "".join(
+        f'<line x1="{num(left + (v - lo + 0.5) * bar)}" x2="{num(left + (v - lo + 0.5) * bar)}" y1="{top}" '
+        f'y2="{top + plot_h}" stroke="#222222" stroke-dasharray="{dash}"/>'
+        for v, dash in ((report.rounds_median, "none"), (report.rounds_p10, "4 3"), (report.rounds_p90, "4 3")))
+    title = f"{report.games} games on {report.board}, {report.players} players: {', '.join(report.policies)}"
+    figures = f"median {report.rounds_median:g} rounds (p10 {report.rounds_p10:g}, p90 {report.rounds_p90:g})"
+    if report.unfinished:
+        figures += f"; {report.unfinished:.1%} unfinished at the cap of {report.round_cap} (grey)"
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">'
+            f"<metadata>{_meta(report)}</metadata>"
+            f'<rect width="{width}" height="{height}" fill="white"/>'
+            f'<text x="{left}" y="16" font-size="13">{escape(title)}</text>'
+            f'<text x="{left}" y="32">{escape(figures)}</text>'
+            f'{"".join(parts)}{marks}'
+            f'<line x1="{left}" x2="{left + plot_w}" y1="{top + plot_h}" y2="{top + plot_h}" stroke="#222222"/>'
+            f'<g text-anchor="middle">{ticks}</g>'
+            f'<text x="{left + plot_w / 2}" y="{height - 6}" text-anchor="middle">rounds until the game ends</text>'
+            f'<text x="14" y="{top + plot_h / 2}" transform="rotate(-90 14 {top + plot_h / 2})" '
+            f'text-anchor="middle">games</text></svg>\n')
+
+
+def heat_svg(report: PlayReport, board: Board, style: Style | None = None) -> str:
+    """The board with each slot and landmark shaded by the turns lost there: turning tiles or trapped."""
+    style = style or load_style()
+    frame = board_frame(board, style)
+    under, over = board_layers(board, style, frame, slot_numbers=False)
+    kinds = dict(zip(("turning", "trapped", "lost"), report.heat))
+    lost = [t + k for t, k in zip(kinds["turning"], kinds["trapped"])]
+    peak = max(lost) or 1
+    hexes = [(h,) for h in board.slots] + [lm.hexes for lm in board.landmarks]
+    size = style.board_font_size_pt * 0.3528
+    shade, labels = [], []
+    for place, cells in enumerate(hexes):
+        if not lost[place]:
+            continue
+        share = lost[place] / peak
+        for h in cells:
+            shade.append(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}" '
+                         f'fill-opacity="{num(0.1 + 0.6 * share)}"/>')
+        x, y = frame.at(cells[0])
+        labels.append(f'<text x="{num(x)}" y="{num(y + (size * 2.2 if place >= len(board.slots) else size * 0.35))}">'
+                      f'{lost[place] / report.games:.2f}</text>')
+    title = (f"Turns lost per game where they were lost (turning a tile or trapped): "
+             f"{report.games} games, {', '.join(report.policies)}")
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(frame.width_mm)}mm" '
+            f'height="{num(frame.height_mm)}mm" viewBox="0 0 {num(frame.width_mm)} {num(frame.height_mm)}">'
+            f"<title>{escape(title)}</title><metadata>{_meta(report)}</metadata>{under}{over}"
+            f'<g fill="{HEAT_COLOUR}">{"".join(shade)}</g>'
+            f'<g font-family="sans-serif" font-size="{num(size)}" font-weight="bold" fill="#000000" '
+            f'text-anchor="middle">{"".join(labels)}</g></svg>\n')

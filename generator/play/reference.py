@@ -1,0 +1,97 @@
+"""The reference engine's game loop: rounds of turns until a pawn wins or the round cap."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from generator.model import TileSet
+from generator.play.game import Geometry, Table, Tally, new_table
+from generator.play.policies import Policy, way_out
+from generator.play.rng import draw, game_rng
+from generator.play.rules import Rules
+
+TALLY_FIELDS = tuple(f.name for f in fields(Tally))
+HEAT_KINDS = ("turning", "trapped", "lost")  # turns spent turning, turns trapped, steps lost: by place
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game: rounds played, the winning seat (-1 if unfinished), per-seat tallies, and traces.
+
+    ``tallies[p]`` follows ``TALLY_FIELDS``; ``heat[kind, place]`` follows ``HEAT_KINDS`` and
+    places numbered slots first, then landmarks. ``trace`` hashes every move, ``laid`` counts tiles.
+    """
+
+    rounds: int
+    winner: int
+    tallies: np.ndarray
+    heat: np.ndarray
+    laid: int
+    trace: int
+
+
+def _check_trapped(table: Table, p: int, place: int) -> None:
+    """Count a turn begun with no known way out, and whether even one tile turn would not open one."""
+    if way_out(table, p):
+        return
+    tally = table.tallies[p]
+    tally.trapped_turns += 1
+    table.heat[1, place] += 1
+    stuck = True
+    for slot, sixths in table.turns_allowed(p):
+        table.laid[slot][2] = (table.laid[slot][2] + sixths) % 6
+        opened = way_out(table, p)
+        table.laid[slot][2] = (table.laid[slot][2] - sixths) % 6
+        if opened:
+            stuck = False
+            break
+    tally.stuck_turns += stuck
+
+
+def play_turn(table: Table, p: int, policy: Policy) -> bool:
+    """Player ``p`` turns a tile or rolls and walks; True when ``p`` has won."""
+    tally, rng = table.tallies[p], table.rng
+    tally.turns += 1
+    place = table.place_index(table.pawns[p])
+    _check_trapped(table, p, place)
+    choice = policy.turn(table, p, rng)
+    if choice is not None:
+        tally.turning_turns += 1
+        table.heat[0, place] += 1
+        table.turn_tile(p, *choice)
+    elif table.doors(table.pawns[p]):
+        roll = draw(rng, table.rules.die) + 1
+        tally.pips += roll
+        for used in range(roll):
+            door = table.doors(table.pawns[p])[policy.step(table, p, roll - used, rng)]
+            ended = table.step(p, door)
+            table.note(10_000 * p + table.place_index(table.pawns[p]))
+            if ended:
+                lost = roll - used - 1
+                tally.steps_lost += lost
+                table.heat[2, table.place_index(table.pawns[p])] += lost
+                break
+    table.last_turn[p] = table.clock
+    table.clock += 1
+    return table.won(p)
+
+
+def play_game(tiles: TileSet, geo: Geometry, rules: Rules, policies: tuple[Policy, ...], seed: int,
+              game: int) -> GameResult:
+    """Game number ``game`` of a run seeded ``seed``, played by ``policies`` (one per seat)."""
+    rng = game_rng(seed, game)
+    table = new_table(geo, rules, tiles, len(policies), rng)
+    table.heat = np.zeros((len(HEAT_KINDS), geo.slots + len(geo.landmarks)), dtype=np.int64)
+    winner, rounds = -1, rules.round_cap
+    for rnd in range(1, rules.round_cap + 1):
+        for p, policy in enumerate(policies):
+            if play_turn(table, p, policy):
+                winner, rounds = p, rnd
+                break
+        if winner >= 0:
+            break
+    tallies = np.array([[getattr(t, f) for f in TALLY_FIELDS] for t in table.tallies], dtype=np.int64)
+    return GameResult(rounds, winner, tallies, table.heat, len(table.laid), table.trace)
+

@@ -1,0 +1,225 @@
+"""Many games at once: ``simulate`` plays them with either engine and sums them up in a ``PlayReport``.
+
+Game ``g`` of a run seeded ``s`` draws from its own generator (``rng.game_rng(s, g)``), so the
+engines, any chunking and any single game replayed alone all agree.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+
+from generator.board import Board
+from generator.errors import TrailwrightError
+from generator.model import TileSet
+from generator.play.game import geometry
+from generator.play.policies import POLICIES, get_policy
+from generator.play.reference import HEAT_KINDS, TALLY_FIELDS, play_game
+from generator.play.rng import game_rng
+from generator.play.rules import Rules, check_rules
+
+ENGINES = ("fast", "reference")
+CHUNK = 500  # games per call into the fast engine (the progress bar moves once per chunk)
+
+
+@dataclass(frozen=True)
+class Games:
+    """Raw results of a run: per game rounds, winner, tiles laid and move trace; tallies and summed heat."""
+
+    rounds: np.ndarray  # (games,)
+    winners: np.ndarray  # (games,) seat, or -1 when the cap was reached
+    laid: np.ndarray  # (games,)
+    traces: np.ndarray  # (games,) uint64
+    tallies: np.ndarray  # (games, players, len(TALLY_FIELDS))
+    heat: np.ndarray  # (len(HEAT_KINDS), places), summed over games
+
+
+def check_players(players: int, rules: Rules) -> None:
+    """A one-line error when the rules do not allow this many players."""
+    if not rules.players_min <= players <= rules.players_max:
+        raise TrailwrightError(f"players = {players}: the rules allow {rules.players_min} to {rules.players_max}")
+
+
+def play(tiles: TileSet, board: Board, rules: Rules, policies: Sequence[str], games: int, seed: int = 0,
+         engine: str = "fast", progress: Callable[[int], None] | None = None) -> Games:
+    """Play ``games`` games with one policy name per seat; ``progress(n)`` is called as games finish."""
+    if engine not in ENGINES:
+        raise TrailwrightError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
+    if games < 1:
+        raise TrailwrightError(f"games = {games}: play at least one game")
+    if len(tiles) != len(board.slots):
+        raise TrailwrightError(f"the tile set has {len(tiles)} tiles but board {board.name!r} has {len(board.slots)} slots")
+    check_rules(rules, board)
+    check_players(len(policies), rules)
+    chosen = tuple(get_policy(name) for name in policies)
+    geo = geometry(board, rules)
+    players, places = len(chosen), geo.slots + len(geo.landmarks)
+    out = Games(np.zeros(games, np.int64), np.zeros(games, np.int64), np.zeros(games, np.int64),
+                np.zeros(games, np.uint64), np.zeros((games, players, len(TALLY_FIELDS)), np.int64),
+                np.zeros((len(HEAT_KINDS), places), np.int64))
+    if engine == "reference":
+        for g in range(games):
+            r = play_game(tiles, geo, rules, chosen, seed, g)
+            out.rounds[g], out.winners[g], out.laid[g], out.traces[g] = r.rounds, r.winner, r.laid, r.trace
+            out.tallies[g] = r.tallies
+            out.heat[...] += r.heat
+            if progress:
+                progress(1)
+        return out
+    from generator.play.arrays import compile_geometry
+    from generator.play.fast import play_games
+
+    arrays = compile_geometry(geo, rules, tiles)
+    codes = np.array([p.code for p in chosen], np.int64)
+    for lo in range(0, games, CHUNK):
+        hi = min(games, lo + CHUNK)
+        states = np.stack([game_rng(seed, g) for g in range(lo, hi)])
+        play_games(arrays, codes, states, out.rounds[lo:hi], out.winners[lo:hi], out.tallies[lo:hi], out.heat,
+                   out.laid[lo:hi], out.traces[lo:hi])
+        if progress:
+            progress(hi - lo)
+    return out
+
+
+def _quantile(sorted_values: np.ndarray, q: float) -> float:
+    """The ``q`` quantile by nearest rank (a whole number of rounds, as a designer reads it)."""
+    return float(sorted_values[min(len(sorted_values) - 1, max(0, math.ceil(q * len(sorted_values)) - 1))])
+
+
+@dataclass(frozen=True)
+class PlayReport:
+    """What a playtest found: game length, lost turns, rule firings, seats, traps; and the settings.
+
+    Per-game figures are means over games ("per game"), shares are of turns or games as named.
+    ``heat[kind][place]`` follows ``HEAT_KINDS`` and ``places`` (slots "1".., then landmark names).
+    """
+
+    board: str
+    policies: tuple[str, ...]
+    games: int
+    seed: int
+    engine: str
+    round_cap: int
+    rounds: tuple[int, ...]
+    rounds_median: float
+    rounds_p10: float
+    rounds_p90: float
+    rounds_mean: float
+    unfinished: float
+    win_rate: tuple[float, ...]
+    win_se: tuple[float, ...]
+    turning_turns: float
+    steps_lost: float
+    pips_lost_share: float
+    lair_entries: float
+    chases: float
+    connector_crossings: float
+    tile_turns: float
+    tiles_laid: float
+    trapped_share: float
+    stuck_turns: float
+    stuck_games: float
+    places: tuple[str, ...]
+    heat: tuple[tuple[int, ...], ...]
+
+    @property
+    def players(self) -> int:
+        """How many seats played."""
+        return len(self.policies)
+
+    def to_dict(self, per_game: bool = True) -> dict:
+        """Plain JSON-ready values (no NaN); ``per_game=False`` leaves out the per-game rounds."""
+        data = asdict(self)
+        data["players"] = self.players
+        data["heat"] = {kind: dict(zip(self.places, row)) for kind, row in zip(HEAT_KINDS, self.heat)}
+        del data["places"]
+        if not per_game:
+            del data["rounds"]
+        return data
+
+
+def report(games: Games, board: Board, rules: Rules, policies: Sequence[str], seed: int, engine: str) -> PlayReport:
+    """Sum up raw games."""
+    n = len(games.rounds)
+    fields = {name: games.tallies[:, :, i] for i, name in enumerate(TALLY_FIELDS)}
+    per_game = lambda name: float(fields[name].sum() / n)  # noqa: E731
+    rounds = np.sort(games.rounds)
+    finished = games.winners >= 0
+    wins = [float(np.mean(games.winners == p)) for p in range(len(policies))]
+    turns, pips = fields["turns"].sum(), fields["pips"].sum()
+    return PlayReport(
+        board=board.name, policies=tuple(policies), games=n, seed=seed, engine=engine, round_cap=rules.round_cap,
+        rounds=tuple(int(r) for r in games.rounds),
+        rounds_median=float(np.median(rounds)), rounds_p10=_quantile(rounds, 0.1), rounds_p90=_quantile(rounds, 0.9),
+        rounds_mean=float(rounds.mean()), unfinished=float(np.mean(~finished)),
+        win_rate=tuple(wins), win_se=tuple(math.sqrt(w * (1 - w) / n) for w in wins),
+        turning_turns=per_game("turning_turns"), steps_lost=per_game("steps_lost"),
+        pips_lost_share=float(fields["steps_lost"].sum() / pips) if pips else 0.0,
+        lair_entries=per_game("lair_entries"), chases=per_game("chases"),
+        connector_crossings=per_game("connector_crossings"), tile_turns=per_game("turning_turns"),
+        tiles_laid=float(games.laid.mean()),
+        trapped_share=float(fields["trapped_turns"].sum() / turns) if turns else 0.0,
+        stuck_turns=per_game("stuck_turns"), stuck_games=float(np.mean(fields["stuck_turns"].sum(axis=1) > 0)),
+        places=tuple(str(i + 1) for i in range(len(board.slots))) + tuple(lm.name for lm in board.landmarks),
+        heat=tuple(tuple(int(v) for v in row) for row in games.heat),
+    )
+
+
+def simulate(tiles: TileSet, board: Board, rules: Rules, players: int | None = None, games: int = 1000,
+             policies: Sequence[str] | None = None, seed: int = 0, engine: str = "fast",
+             progress: Callable[[int], None] | None = None) -> PlayReport:
+    """Play ``games`` games and report. ``policies``: one name per seat, or one name for every seat
+    (default ``explorer``); ``players`` defaults to the rules' default or to the number of policies."""
+    policies = tuple(policies or ("explorer",))
+    players = players or (len(policies) if len(policies) > 1 else rules.players_default)
+    if len(policies) == 1:
+        policies = policies * players
+    if len(policies) != players:
+        raise TrailwrightError(f"{len(policies)} policies for {players} players: name one, or one per seat")
+    raw = play(tiles, board, rules, policies, games, seed, engine, progress)
+    return report(raw, board, rules, policies, seed, engine)
+
+
+@dataclass(frozen=True)
+class SkillGap:
+    """One ``strong`` player among ``weak`` ones, seated in turn at every seat: its win rate against luck."""
+
+    strong: str
+    weak: str
+    players: int
+    games: int
+    win_rate: float
+    win_se: float
+    luck: float
+
+    @property
+    def gap(self) -> float:
+        """Win rate above the 1/n of pure luck."""
+        return self.win_rate - self.luck
+
+
+def skill_gap(tiles: TileSet, board: Board, rules: Rules, players: int, games: int, strong: str = "explorer",
+              weak: str = "greedy", seed: int = 0, engine: str = "fast",
+              progress: Callable[[int], None] | None = None) -> SkillGap:
+    """Play ``games`` games split evenly over the strong player's seats; the strong player's win rate."""
+    for name in (strong, weak):
+        get_policy(name)
+    check_players(players, rules)
+    wins = played = 0
+    for seat in range(players):
+        share = games // players + (seat < games % players)
+        if share == 0:
+            continue
+        seats = [weak] * players
+        seats[seat] = strong
+        raw = play(tiles, board, rules, seats, share, seed + 7919 * (seat + 1), engine, progress)
+        wins += int(np.sum(raw.winners == seat))
+        played += share
+    rate = wins / played
+    return SkillGap(strong, weak, players, played, rate, math.sqrt(rate * (1 - rate) / played), 1 / players)
+
+
+__all__ = ["ENGINES", "POLICIES", "Games", "PlayReport", "SkillGap", "play", "report", "simulate", "skill_gap"]

@@ -1,0 +1,28 @@
+"""The rules booklet: jinja2 templates -> a small page markup -> reportlab pages (A5, reading order).
+
+Glossary
+--------
+template   a jinja2 file in the templates folder (``booklet.xml.j2`` includes the others); it sees the
+           booklet context (game, counts, landmarks, figures) as data.
+markup     what the templates render to: a small XML vocabulary, one element per block (the list is
+           in ``booklet.xml.j2``), parsed into ``Block`` values that carry their template location ``At``.
+piece      one block's reportlab flowables, with its location and section (``blocks.build_story``).
+look       page margins, colours and paragraph styles (``generator/publish/booklet.toml``).
+thumb      a tile side's art, shown small (the catalogue, the figures).
+
+Modules: ``loader`` (template loading, rendering), ``markup`` (parsing), ``styles`` (the look), ``blocks``
+(one builder per element), ``flowables`` (hexagons, pictures, the chart), ``document`` (the pages).
+"""
+
+from pathlib import Path
+
+from generator.publish.booklet.blocks import BUILDERS, Piece, Resources, build_story
+from generator.publish.booklet.document import booklet_pdf
+from generator.publish.booklet.markup import AT, MAIN_TEMPLATE, At, Block, parse_markup
+from generator.publish.booklet.styles import Look, load_look
+from generator.publish.booklet.loader import render_markup
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"  # the booklet's own templates (package data)
+
+__all__ = ["AT", "TEMPLATES", "BUILDERS", "MAIN_TEMPLATE", "At", "Block", "Look", "Piece", "Resources", "booklet_pdf",
+           "build_story", "load_look", "parse_markup", "render_markup"]

@@ -1,0 +1,140 @@
+"""The booklet's own flowables: hexagonal thumbnails, pictures, the cover's mosaic and the pair chart."""
+
+from __future__ import annotations
+
+import math
+
+from reportlab.graphics.charts.barcharts import HorizontalBarChart
+from reportlab.graphics.shapes import Drawing, String
+from reportlab.lib.colors import Color, white
+from reportlab.platypus import Flowable
+
+from generator.publish.booklet.styles import Look
+from generator.publish.layout import hex_corners
+from generator.publish.pdf import pt
+
+
+def _hex_path(c, corners):
+    """A closed canvas path through the corners (mm)."""
+    path = c.beginPath()
+    path.moveTo(pt(corners[0][0]), pt(corners[0][1]))
+    for x, y in corners[1:]:
+        path.lineTo(pt(x), pt(y))
+    path.close()
+    return path
+
+
+class HexImage(Flowable):
+    """A tile side's art clipped to its hexagon, ``width`` mm corner to corner."""
+
+    def __init__(self, image, width_mm: float, outline: Color):
+        super().__init__()
+        self.image, self.w, self.outline = image, width_mm, outline
+        self.width, self.height = pt(width_mm), pt(width_mm * math.sqrt(3) / 2)
+
+    def wrap(self, *_):
+        return self.width, self.height
+
+    def draw(self):
+        c = self.canv
+        path = _hex_path(c, hex_corners(self.w / 2, self.w * math.sqrt(3) / 4, self.w))
+        c.saveState()
+        c.clipPath(path, stroke=0, fill=0)
+        c.drawImage(self.image, 0, 0, self.width, self.height)
+        c.restoreState()
+        c.setStrokeColor(self.outline)
+        c.setLineWidth(0.3)
+        c.drawPath(path, stroke=1, fill=0)
+
+
+class Picture(Flowable):
+    """An image ``width_mm`` × ``height_mm``, centred in the frame."""
+
+    def __init__(self, image, width_mm: float, height_mm: float):
+        super().__init__()
+        self.image = image
+        self.width, self.height = pt(width_mm), pt(height_mm)
+        self.hAlign = "CENTER"
+
+    def wrap(self, *_):
+        return self.width, self.height
+
+    def draw(self):
+        self.canv.drawImage(self.image, 0, 0, self.width, self.height)
+
+
+class Mosaic(Flowable):
+    """A honeycomb of tile sides for the cover, faded at the edges of the frame."""
+
+    def __init__(self, images: list, width_mm: float, height_mm: float, tile_mm: float):
+        super().__init__()
+        self.images, self.tile = images, tile_mm
+        self.width, self.height = pt(width_mm), pt(height_mm)
+        self.w_mm, self.h_mm = width_mm, height_mm
+
+    def wrap(self, *_):
+        return self.width, self.height
+
+    def draw(self):
+        c = self.canv
+        w, h = self.tile, self.tile * math.sqrt(3) / 2
+        c.saveState()
+        clip = c.beginPath()
+        clip.rect(0, 0, self.width, self.height)
+        c.clipPath(clip, stroke=0, fill=0)
+        k = 0
+        cols = int(self.w_mm / (0.75 * w)) + 2
+        rows = int(self.h_mm / h) + 2
+        for i in range(cols):
+            for j in range(rows):
+                cx = self.w_mm / 2 + (i - cols // 2) * 0.75 * w
+                cy = j * h + (h / 2 if i % 2 else 0) - h / 2
+                image = self.images[k % len(self.images)]
+                k += 7
+                path = _hex_path(c, hex_corners(cx, cy, w - 0.8))
+                c.saveState()
+                c.clipPath(path, stroke=0, fill=0)
+                c.drawImage(image, pt(cx - w / 2), pt(cy - h / 2), pt(w), pt(h))
+                c.restoreState()
+        c.restoreState()
+
+
+def pair_chart(pairs: list[tuple[str, float]], width_mm: float, look: Look) -> Drawing:
+    """Connectivity per landmark pair as horizontal bars, weakest at the top."""
+    soft, rule, accent = look.colour("soft"), look.colour("rule"), look.colour("accent")
+    rows = len(pairs)
+    height_mm = 11 + rows * 4.2
+    d = Drawing(pt(width_mm), pt(height_mm))
+    chart = HorizontalBarChart()
+    chart.x, chart.y = pt(26), pt(9)
+    chart.width, chart.height = pt(width_mm - 32), pt(height_mm - 11)
+    ordered = sorted(pairs, key=lambda p: -p[1])  # reportlab draws the first category at the bottom
+    chart.data = [[100 * v for _, v in ordered]]
+    chart.categoryAxis.categoryNames = [name.replace("-", " – ") for name, _ in ordered]
+    chart.categoryAxis.labels.fontName = "Sans"
+    chart.categoryAxis.labels.fontSize = 6
+    chart.categoryAxis.labels.dx = -2
+    chart.categoryAxis.strokeColor = soft
+    chart.valueAxis.valueMin = 0
+    chart.valueAxis.valueMax = 100
+    chart.valueAxis.valueStep = 25
+    chart.valueAxis.labels.fontName = "Sans"
+    chart.valueAxis.labels.fontSize = 6
+    chart.valueAxis.labelTextFormat = "%d%%"
+    chart.valueAxis.strokeColor = soft
+    chart.valueAxis.visibleGrid = True
+    chart.valueAxis.gridStrokeColor = rule
+    chart.valueAxis.gridStrokeWidth = 0.25
+    chart.bars[0].fillColor = accent
+    chart.bars[0].strokeColor = None
+    chart.barWidth = pt(2.6)
+    chart.barLabelFormat = "%.0f%%"
+    chart.barLabels.fontName = "Sans"
+    chart.barLabels.fontSize = 5.5
+    chart.barLabels.fillColor = white
+    chart.barLabels.boxAnchor = "e"
+    chart.barLabels.dx = -1.5
+    d.add(chart)
+    d.add(String(pt(width_mm), pt(0), "share of random layouts in which the pair is joined", fontName="Sans",
+                 fontSize=5.5, fillColor=soft, textAnchor="end"))
+    return d

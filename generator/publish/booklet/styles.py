@@ -1,0 +1,114 @@
+"""The booklet's look as data: page margins, colours and paragraph styles from ``booklet.toml``.
+
+Loaded into frozen values and checked with messages naming the file, the key and the value;
+``paragraph_styles`` turns them into reportlab's styles at the last moment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.lib.colors import Color
+from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
+from reportlab.lib.styles import ParagraphStyle
+
+from generator.errors import TrailwrightError
+from generator.publish.pdf import register_fonts
+from generator.inputs import Number, OneOf, check_keys, check_table, load_toml
+from generator.publish.settings import _packaged
+
+ALIGN = {"left": TA_LEFT, "centre": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
+COLOURS = ("ink", "soft", "accent", "tint", "rule")
+STYLES = ("body", "h1", "h2", "small", "caption", "grouplabel", "cell", "cellhead", "note", "title", "subtitle",
+          "centred")  # every style the blocks use
+
+
+@dataclass(frozen=True)
+class TextStyle:
+    """One paragraph style; sizes in points."""
+
+    font: str
+    size: float
+    leading: float
+    colour: str
+    align: str
+    space_before: float
+    space_after: float
+
+
+@dataclass(frozen=True)
+class Look:
+    """The booklet's page margins (mm), colours (name -> RGB from 0 to 1) and paragraph styles."""
+
+    margin_x_mm: float
+    margin_top_mm: float
+    margin_bottom_mm: float
+    colours: tuple[tuple[str, tuple[float, float, float]], ...]
+    styles: tuple[tuple[str, TextStyle], ...]
+
+    def colour(self, name: str) -> Color:
+        """A named colour as reportlab's ``Color``."""
+        return Color(*dict(self.colours)[name])
+
+    def hex(self, name: str) -> str:
+        """A named colour as ``#rrggbb`` (for paragraph markup)."""
+        return "#" + "".join(f"{round(255 * c):02x}" for c in dict(self.colours)[name])
+
+
+@dataclass(frozen=True)
+class RGB:
+    """A colour as [red, green, blue], each from 0 to 1 (returned as a tuple)."""
+
+    def __call__(self, value, where: str, source: str | None = None) -> tuple[float, float, float]:
+        if not isinstance(value, list) or len(value) != 3:
+            raise TrailwrightError(f"{where}: {value!r} is not [red, green, blue]", source)
+        return tuple(Number(0, 1)(c, f"{where}[{i + 1}]", source) for i, c in enumerate(value))
+
+
+PAGE = {key: Number(0, 100) for key in ("margin_x_mm", "margin_top_mm", "margin_bottom_mm")}
+
+
+def _style_schema() -> dict:
+    return {"font": OneOf(tuple(register_fonts())), "size": Number(1, 200), "leading": Number(1, 300),
+            "colour": OneOf(COLOURS), "align": OneOf(tuple(ALIGN)), "space_before": Number(0, 200),
+            "space_after": Number(0, 200)}
+
+
+def _required(table: dict, keys, where: str, source: str) -> None:
+    missing = [key for key in keys if key not in table]
+    if missing:
+        raise TrailwrightError(f"{where}: missing {missing[0]!r}", source)
+
+
+def look_from_dict(data: dict, source: str) -> Look:
+    """Validate a parsed ``booklet.toml``: every key known, every value of the right kind and range."""
+    check_keys(data, ("page", "colours", "styles"), "", source)
+    page = check_table(data.get("page", {}), PAGE, "page", source)
+    _required(page, PAGE, "page", source)
+    colours = check_table(data.get("colours", {}), {name: RGB() for name in COLOURS}, "colours", source)
+    _required(colours, COLOURS, "colours", source)
+    styles = check_keys(data.get("styles", {}), STYLES, "styles", source)
+    _required(styles, STYLES, "styles", source)
+    schema = _style_schema()
+    body = check_table(styles["body"], schema, "styles.body", source)
+    _required(body, schema, "styles.body", source)
+    made = tuple((name, TextStyle(**{**body, **check_table(styles[name], schema, f"styles.{name}", source)}))
+                 for name in STYLES)
+    return Look(page["margin_x_mm"], page["margin_top_mm"], page["margin_bottom_mm"],
+                tuple((name, colours[name]) for name in COLOURS), made)
+
+
+def load_look(path: str | Path | None = None) -> Look:
+    """The packaged ``booklet.toml``, or another file with the same keys."""
+    source, data = _packaged("booklet.toml") if path is None else (str(path), load_toml(path))
+    return look_from_dict(data, source)
+
+
+def paragraph_styles(look: Look) -> dict[str, ParagraphStyle]:
+    """Reportlab paragraph styles, by name."""
+    register_fonts()
+    return {name: ParagraphStyle(name, fontName=s.font, fontSize=s.size, leading=s.leading,
+                                 textColor=look.colour(s.colour), alignment=ALIGN[s.align],
+                                 spaceBefore=s.space_before, spaceAfter=s.space_after)
+            for name, s in look.styles}

@@ -1,0 +1,79 @@
+"""The designer page's play figures: a seeded simulation of the booklet's game, and the claims of
+the rules text it contradicts.
+
+Glossary
+--------
+play figures  what the designer page shows of a playtest: rounds until someone wins (median,
+              p10-p90, mean), the share of games unfinished at the round cap, the share of turns
+              spent trapped, the games that reached a state no tile turn opens, and the game-length
+              histogram (SVG, drawn by ``generator.play``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+
+from generator.publish.rulesbook import false_claims
+
+POLICY = "explorer"  # the human-like players the designer page reports
+ENGINE = "fast"
+
+
+@dataclass(frozen=True)
+class PlayFigures:
+    """A playtest of the default player count, as the designer page shows it."""
+
+    players: int
+    games: int
+    policy: str
+    seed: int
+    engine: str
+    cap: int
+    median: float
+    p10: float
+    p90: float
+    mean: float
+    unfinished: float  # share of games stopped at the round cap
+    trapped: float  # share of turns a player spent trapped
+    no_way_out: int  # games that reached a state no single tile turn opens
+    histogram_svg: str
+
+    def context(self) -> dict:
+        """The figures the templates see (everything but the picture)."""
+        return {k: v for k, v in asdict(self).items() if k != "histogram_svg"}
+
+
+def figures_from_report(report, svg: str) -> PlayFigures:
+    """Play figures from a ``generator.play.PlayReport`` and its histogram."""
+    return PlayFigures(report.players, report.games, ",".join(sorted(set(report.policies))), report.seed,
+                       report.engine, report.round_cap, report.rounds_median, report.rounds_p10, report.rounds_p90,
+                       report.rounds_mean, report.unfinished, report.trapped_share,
+                       round(report.stuck_games * report.games), svg)
+
+
+def simulate_play(tileset, board, rules, games: int, seed: int) -> PlayFigures | None:
+    """``games`` seeded games of the rules' default player count by ``explorer`` players (None when 0)."""
+    if games <= 0:
+        return None
+    from generator.play.pictures import histogram_svg
+    from generator.play.simulate import simulate
+
+    report = simulate(tileset, board, rules, players=rules.players_default, games=games, policies=(POLICY,),
+                      seed=seed, engine=ENGINE)
+    return figures_from_report(report, histogram_svg(report))
+
+
+def markup_text(markup: str) -> str:
+    """The words of rendered booklet markup, tags and line breaks gone."""
+    return " ".join(re.sub(r"<[^>]+>", " ", markup).split())
+
+
+def claim_warnings(src, settings) -> list[str]:
+    """One line for each claim of the booklet's text (for kit sources ``src``) that its play figures contradict."""
+    if src.play is None:
+        return []
+    from generator.publish import booklet as bk
+    from generator.publish.kit import booklet_context
+
+    return false_claims(markup_text(bk.render_markup(src.templates, booklet_context(src, settings))), src.play)

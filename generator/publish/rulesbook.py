@@ -1,0 +1,87 @@
+"""The rules as the booklet words them, and the claims its text makes, checked against play.
+
+Glossary
+--------
+rules context  plain data the templates read as ``rules``: the start, the landmarks to visit, the
+               goal, the die, which landmarks end a move, the hazards, tile turning, the players.
+               Every landmark name comes from the rules and the board, never from the text.
+claim          a sentence of the rules text that the game may falsify on a given tile set (for
+               example "no explorer is ever stuck for good"); ``false_claims`` names those a
+               playtest contradicts, and ``publish`` warns about each, one line apiece.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+
+def spans(values) -> str:
+    """Die faces as the booklet says them: ``[1, 2, 3]`` -> "1–3", ``[1, 2, 5]`` -> "1, 2 or 5"."""
+    values = sorted(set(values))
+    if not values:
+        return ""
+    runs: list[list[int]] = []
+    for v in values:
+        if runs and v == runs[-1][-1] + 1:
+            runs[-1].append(v)
+        else:
+            runs.append([v])
+    words = [w for r in runs for w in ([f"{r[0]}–{r[-1]}"] if len(r) > 2 else map(str, r))]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+SIXTHS = {1: "one sixth", 2: "two sixths", 3: "half a turn"}
+
+
+def rules_context(rules, board) -> dict:
+    """What the templates may say about the game, from ``rules`` (``generator.play.Rules``) and ``board``."""
+    names = [lm.name for lm in board.landmarks]
+    enders = [n for n in names if rules.ends_move(n)]
+    faces = set(range(1, rules.die + 1))
+    hazards = [{"name": h.landmark, "chase": spans(h.rolls), "escape": spans(faces - set(h.rolls)), "to": h.to}
+               for h in rules.hazards]
+    turning = rules.turning
+    return {
+        "start": rules.start,
+        "goal": rules.goal,
+        "required": list(rules.required),
+        "die": rules.die,
+        "a_die": f"{'an' if str(rules.die).startswith('8') or rules.die in (11, 18) else 'a'} {rules.die}-sided die",
+        "move_enders": enders,
+        "pass_through": [n for n in names if n not in enders and n != rules.start],
+        "hazards": hazards,
+        "turn": {"allowed": turning.allowed, "by": SIXTHS.get(turning.sixths, f"{turning.sixths} sixths"),
+                 "next_to_pawn": turning.next_to_pawn, "under_pawn": turning.under_pawn},
+        "stub_blocks": rules.stub_blocks,
+        "players": {"low": rules.players_min, "high": rules.players_max, "default": rules.players_default,
+                    "text": f"{rules.players_min}–{rules.players_max}" if rules.players_max > rules.players_min
+                    else str(rules.players_min)},
+    }
+
+
+# --- claims ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A phrase of the rules text and the test a playtest report must pass for it to hold."""
+
+    phrase: str  # a regular expression, matched case-insensitively across line breaks
+    holds: Callable[[object], bool]
+    why: Callable[[object], str]
+
+
+CLAIMS = (
+    Claim(r"no explorer is ever stuck for good",
+          lambda play: play.no_way_out == 0,
+          lambda play: f"{play.no_way_out} of {play.games} simulated games reached a state that no tile turn opens"),
+)
+
+
+def false_claims(text: str, play, claims=CLAIMS) -> list[str]:
+    """One line for each claim ``text`` makes that the playtest ``play`` contradicts."""
+    flat = " ".join(text.split())
+    return [f"the rules say {claim.phrase!r}, but {claim.why(play)}" for claim in claims
+            if re.search(claim.phrase, flat, re.I) and not claim.holds(play)]

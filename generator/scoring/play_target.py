@@ -1,0 +1,89 @@
+"""The objective's ``[play]`` table: a target for how the game plays, and its penalty on the fitness.
+
+Glossary
+--------
+play target   a target median game length (rounds until someone wins) for ``players`` players of
+              ``policy``, with a weight; a cap on the share of games unfinished at the rules' round
+              cap; a bound on the seat advantage (the best seat's win rate above 1/n). Over a cap or
+              bound costs ``limit_weight`` per unit of share.
+centre        the mean of the middle fifth of a bank's game lengths (40th to 60th percentile): the
+              median, smoothed, so that a search sees small steps; reports give the median.
+play penalty  the term (never positive) the target adds to the fitness (``Objective.fitness``'s extra).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from generator.errors import TrailwrightError
+
+PLAY_SEED = 15  # the game bank's seed unless the [play] table names one (kept apart from layout seeds)
+
+
+@dataclass(frozen=True)
+class PlayTarget:
+    """The objective's ``[play]`` table (see the module glossary)."""
+
+    median_rounds: float
+    players: int = 3
+    weight: float = -1.0  # fitness per round between the bank's centre and the target
+    max_unfinished: float = 0.02
+    max_seat_advantage: float = 1.0  # 1.0: no bound
+    limit_weight: float = -20.0  # fitness per unit share over the cap or the bound
+    games: int = 200
+    policy: str = "explorer"
+    seed: int = PLAY_SEED
+
+
+def play_target_from_dict(data) -> PlayTarget:
+    """Validate a parsed ``[play]`` table; errors name the key and value."""
+    if not isinstance(data, dict):
+        raise TrailwrightError(f"play = {data!r} is not a table [play]")
+    known = {f.name: f for f in fields(PlayTarget)}
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise TrailwrightError(f"play: unknown key {unknown[0]!r} (expected one of {', '.join(sorted(known))})")
+    if "median_rounds" not in data:
+        raise TrailwrightError("play: needs median_rounds, the target median game length in rounds")
+    ranges = {"median_rounds": (1, 10_000), "players": (2, 4), "weight": (-1e6, 0), "max_unfinished": (0, 1),
+              "max_seat_advantage": (0, 1), "limit_weight": (-1e6, 0), "games": (10, 100_000), "seed": (0, 2**63)}
+    for name, (lo, hi) in ranges.items():
+        if name in data:
+            value = data[name]
+            whole = known[name].type == "int"
+            if isinstance(value, bool) or not isinstance(value, int if whole else (int, float)) or not lo <= value <= hi:
+                raise TrailwrightError(f"play.{name} = {value!r} is not a {'whole ' if whole else ''}number "
+                                       f"from {lo:g} to {hi:g}")
+    if "policy" in data:
+        from generator.play.policies import POLICIES
+
+        if data["policy"] not in POLICIES:
+            raise TrailwrightError(f"play.policy = {data['policy']!r} is not a policy (known: {', '.join(POLICIES)})")
+    return PlayTarget(**data)
+
+
+@dataclass(frozen=True)
+class PlayScore:
+    """A tile set's game bank: median and centre of the game lengths, unfinished share, seat advantage."""
+
+    median: float
+    centre: float
+    unfinished: float
+    seat_advantage: float
+    penalty: float
+
+
+def summarise_games(target: PlayTarget, rounds: np.ndarray, winners: np.ndarray) -> PlayScore:
+    """The play score of one bank: ``rounds`` per game (the cap when unfinished), ``winners`` (-1: none)."""
+    ordered = np.sort(np.asarray(rounds, dtype=np.float64))
+    n = len(ordered)
+    centre = float(ordered[int(0.4 * n): max(int(0.6 * n), int(0.4 * n) + 1)].mean())
+    unfinished = float(np.mean(np.asarray(winners) < 0))
+    wins = np.bincount(np.asarray(winners)[np.asarray(winners) >= 0], minlength=target.players)
+    seat = float(wins.max() / n - 1 / target.players) if n else 0.0
+    penalty = (target.weight * abs(centre - target.median_rounds)
+               + target.limit_weight * max(0.0, unfinished - target.max_unfinished)
+               + target.limit_weight * max(0.0, seat - target.max_seat_advantage))
+    return PlayScore(float(np.median(ordered)), centre, unfinished, seat, float(penalty))

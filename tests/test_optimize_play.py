@@ -1,0 +1,129 @@
+"""Play-aware optimisation: the [play] table, its penalty, and the evaluator that adds it only for
+candidates passing the static bar. A stand-in game bank (a pure function of the tiles) keeps these
+tests independent of the simulator; the benchmark plays real games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from generator.errors import TrailwrightError
+from generator.optimize import Config, make_problem, optimize, random_tileset
+from generator.optimize import play as play_module
+from generator.optimize.play import PlayAware, PlayScorer
+from generator.optimize.search import Search
+from generator.optimize.space import allowed_designs, start_classes, to_tileset
+from generator.scoring.objective import ARTICLE, load_objective, objective_from_dict
+from generator.scoring.play_target import PlayTarget, play_target_from_dict, summarise_games
+
+
+def stub_bank(tileset, board, rules, target, seed=None, engine="fast", games=None):
+    """Games that last 6 rounds plus one per four dead ends in the set (a pure function of the tiles)."""
+    stubs = sum(len(side.stubs) for side in tileset.sides())
+    rng = np.random.default_rng(target.seed if seed is None else seed)  # the same noise for every candidate
+    noise, winners = rng.integers(-2, 3, target.games), rng.integers(0, target.players, target.games)
+    n = games or target.games  # the first n games of the bank
+    return (6 + stubs / 4 + noise[:n]).astype(float), winners[:n]
+
+
+@pytest.fixture
+def stubbed(monkeypatch):
+    monkeypatch.setattr(play_module, "game_bank", stub_bank)
+
+
+def test_the_play_table_is_read_and_checked():
+    o = objective_from_dict({"play": {"median_rounds": 15, "players": 3, "weight": -2.0, "games": 100}})
+    assert o.play == PlayTarget(median_rounds=15, players=3, weight=-2.0, games=100)
+    assert o.settings()["play"]["median_rounds"] == 15
+    assert ARTICLE.play is None
+
+
+@pytest.mark.parametrize("table, message", [
+    ({"median_rounds": 15, "player": 3}, "play: unknown key 'player'"),
+    ({"players": 3}, "play: needs median_rounds"),
+    ({"median_rounds": 15, "players": 5}, "play.players = 5 is not a whole number from 2 to 4"),
+    ({"median_rounds": 15, "weight": 1.0}, "play.weight = 1.0 is not a number from -1e\\+06 to 0"),
+    ({"median_rounds": 15, "max_unfinished": 1.5}, "play.max_unfinished = 1.5"),
+    ({"median_rounds": "long"}, "play.median_rounds = 'long'"),
+    ({"median_rounds": 15, "policy": "wizard"}, "play.policy = 'wizard' is not a policy \\(known: random, explorer"),
+])
+def test_bad_play_tables_are_one_line_errors(tmp_path, table, message):
+    body = "\n".join(f"{k} = {v!r}".replace("'", '"') for k, v in table.items())
+    path = tmp_path / "objective.toml"
+    path.write_text(f"[play]\n{body}\n", encoding="utf-8")
+    with pytest.raises(TrailwrightError, match=message) as err:
+        load_objective(path)
+    assert str(path) in str(err.value) and "\n" not in str(err.value)
+
+
+def test_the_penalty_measures_distance_from_the_target_and_limits():
+    target = PlayTarget(median_rounds=10, players=2, weight=-1.0, max_unfinished=0.1, limit_weight=-20.0)
+    rounds = np.arange(1, 21, dtype=float)  # centre: mean of the 9th..12th = 10.5
+    winners = np.array([0, 1] * 10)
+    s = summarise_games(target, rounds, winners)
+    assert (s.median, s.centre, s.unfinished, s.seat_advantage) == (10.5, 10.5, 0.0, 0.0)
+    assert s.penalty == pytest.approx(-0.5)
+    unfinished = winners.copy()
+    unfinished[:4] = -1  # 20 % unfinished: 10 points over the cap
+    assert summarise_games(target, rounds, unfinished).penalty == pytest.approx(-0.5 - 20 * 0.1)
+    seats = np.array([0] * 14 + [1] * 6)  # seat 0 wins 70 %: 20 points above 1/2
+    bounded = PlayTarget(median_rounds=10, players=2, max_seat_advantage=0.1)
+    assert summarise_games(bounded, rounds, seats).penalty == pytest.approx(-0.5 - 20 * 0.1)
+
+
+def _problem(classic, target):
+    objective = objective_from_dict({"play": target})
+    start = random_tileset(classic.tile_count, allowed_designs(objective), np.random.default_rng(3))
+    return make_problem(classic, objective, start)
+
+
+def test_play_is_measured_only_for_candidates_passing_the_static_bar(classic, stubbed):
+    problem = _problem(classic, {"median_rounds": 30, "games": 50})
+    inner = Search(problem, 7, 2000, 500)
+    scorer = PlayScorer(problem, problem.objective.play, None)
+    search = PlayAware(inner, scorer)
+    classes = start_classes(problem, np.random.default_rng(1))
+    s = search.full(classes)
+    static = inner.full(classes).fitness
+    assert s.fitness == pytest.approx(static + scorer(classes).penalty) and s.fitness < static
+    child = classes.copy()
+    child[0, 0] = (child[0, 0] + 1) % 39
+    games = scorer.games
+    ev = search.evaluate(child, s, [(0, 0)], threshold=static + 50)  # no candidate passes this bar
+    assert ev.fitness < static + 50 and scorer.games == games  # rejected without playing a game
+    screen, margin = scorer.screen(child)  # the first 10 of the bank's 50 games
+    assert scorer.games == games + 10 and margin > 0
+    bar = inner.evaluate(child).fitness + screen + margin + 0.01  # static passes, play clearly does not
+    ev = search.evaluate(child, s, [(0, 0)], threshold=bar)
+    assert ev.early and ev.fitness < bar and scorer.games == games + 10  # no more games were played
+    ev = search.evaluate(child, s, [(0, 0)], threshold=-1e9)
+    assert scorer.games == games + 10 + 50 and ev.fitness == pytest.approx(inner.evaluate(child).fitness
+                                                                      + scorer(child).penalty)
+    scored = search.score(child, s, [(0, 0)])
+    assert scored.fitness == pytest.approx(ev.fitness)
+    assert search.refresh(scored) is scored  # an unchanged candidate keeps its penalty, added once
+    search.resize(1000)
+    assert search.refresh(scored).fitness == pytest.approx(inner.refresh(scored).fitness + scorer(child).penalty)
+
+
+def test_optimize_moves_play_towards_the_target_and_records_it(classic, stubbed):
+    start_rounds = _stub_centre(classic, _problem(classic, {"median_rounds": 30}))
+    problem = _problem(classic, {"median_rounds": 30, "weight": -1.0, "games": 40})
+    result = optimize(problem, Config(generations=300, seed=1, samples=300, max_samples=1500, rescore=4000))
+    assert result.play is not None
+    assert abs(result.play.centre - 30) < abs(start_rounds - 30)  # the stand-in rewards dead ends
+    assert result.fitness == pytest.approx(result.score.fitness + result.play.penalty)
+
+
+def _stub_centre(classic, problem):
+    tiles = to_tileset(problem, start_classes(problem, np.random.default_rng(1)))
+    return summarise_games(problem.objective.play, *stub_bank(tiles, classic, None, problem.objective.play)).centre
+
+
+def test_a_checkpoint_keeps_the_objective_with_and_without_play(classic):
+    from generator.optimize.checkpoint import _objective_data
+
+    for table in (None, {"median_rounds": 12, "games": 50}):
+        problem = _problem(classic, table) if table else make_problem(classic, ARTICLE, _problem(classic, {
+            "median_rounds": 1}).start)
+        assert objective_from_dict(_objective_data(problem)) == problem.objective

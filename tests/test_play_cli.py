@@ -1,0 +1,70 @@
+"""``trailwright playtest`` on the command line: tables, JSON, pictures and bad input."""
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from tests.conftest import EXAMPLES
+from tests.test_cli_score import run
+
+BEST = str(EXAMPLES / "best-known.json")
+
+
+def no_nan(text: str):
+    return json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+
+
+def test_json_has_the_figures_and_settings(capsys):
+    status, out, _ = run(capsys, "playtest", BEST, "--games", "60", "--seed", "4", "--json")
+    assert status == 0
+    data = no_nan(out)
+    for key in ("rounds_median", "rounds_p10", "rounds_p90", "rounds_mean", "unfinished", "win_rate", "win_se",
+                "turning_turns", "steps_lost", "lair_entries", "chases", "connector_crossings", "tile_turns",
+                "trapped_share", "stuck_turns", "heat", "skill_gap", "seed", "games", "policies", "board"):
+        assert key in data, key
+    assert data["games"] == 60 and data["seed"] == 4 and data["policies"] == ["explorer"] * 3
+    assert data["rounds_p10"] <= data["rounds_median"] <= data["rounds_p90"]
+    assert abs(sum(data["win_rate"]) + data["unfinished"] - 1) < 1e-9
+    assert set(data["heat"]["lost"]) >= {"Hut", "Exit", "1", "20"}
+
+
+def test_same_seed_same_json_and_table(capsys):
+    first = run(capsys, "playtest", BEST, "--games", "30", "--policy", "explorer,greedy", "--json")[1]
+    assert first == run(capsys, "playtest", BEST, "--games", "30", "--policy", "explorer,greedy", "--json")[1]
+    status, out, _ = run(capsys, "playtest", BEST, "--games", "30", "--players", "2")
+    assert status == 0 and "rounds until the game ends" in out and "seat 2 (explorer) wins" in out
+
+
+def test_out_writes_json_histogram_and_heat_map(capsys, tmp_path):
+    status, _, _ = run(capsys, "playtest", BEST, "--games", "50", "--out", str(tmp_path / "pt"))
+    assert status == 0
+    assert sorted(p.name for p in (tmp_path / "pt").iterdir()) == ["heat.svg", "playtest.json", "rounds.svg"]
+    data = no_nan((tmp_path / "pt" / "playtest.json").read_text())
+    assert len(data["rounds"]) == 50
+    hist = ET.parse(tmp_path / "pt" / "rounds.svg").getroot()
+    bars = [e for e in hist.iter("{http://www.w3.org/2000/svg}rect") if e.get("fill") == "#3b6ea5"]
+    assert len(bars) == len(range(min(data["rounds"]), max(data["rounds"]) + 1))
+    heat = ET.parse(tmp_path / "pt" / "heat.svg").getroot()
+    assert heat.get("width").endswith("mm") and '"seed": 0' in heat.find("{http://www.w3.org/2000/svg}metadata").text
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--players", "1"], "--players 1: the rules allow 2 to 4"),
+    (["--players", "5"], "--players 5"),
+    (["--games", "0"], "argument --games: 0 must be at least 1"),
+    (["--policy", "wizard"], "unknown policy 'wizard' (known: random, explorer, greedy)"),
+    (["--policy", "explorer,random", "--players", "3"], "--policy names 2 policies for 3 players"),
+    (["--rival", "nobody"], "unknown policy 'nobody'"),
+    (["--board", "hexagon37"], "has 20 tiles but board 'hexagon37' has 37 slots"),
+])
+def test_bad_input_is_one_line_and_status_2(capsys, argv, words):
+    status, out, err = run(capsys, "playtest", BEST, "--games", "5", *argv)
+    assert status == 2 and out == "" and len(err.strip().splitlines()) == 1 and words in err, err
+
+
+def test_bad_rules_file_names_file_and_key(capsys, tmp_path):
+    rules = tmp_path / "rules.toml"
+    rules.write_text('start = "Hut"\nrequired = ["Well"]\ngoal = "Hut"\n', encoding="utf-8")
+    status, _, err = run(capsys, "playtest", BEST, "--rules", str(rules))
+    assert status == 2 and err.strip().endswith(f"{rules}: goal 'Hut' is also the start")
