@@ -204,3 +204,53 @@ def test_console_script_end_to_end(tmp_path):
     ok = subprocess.run([sys.executable, "-m", "generator.cli", "score", EXAMPLE, "--json", "--samples", "1000"],
                         capture_output=True, text=True)
     assert ok.returncode == 0 and json.loads(ok.stdout)["samples"] == 1000
+
+
+def test_threads_do_not_change_a_digit(capsys):
+    outputs = []
+    for threads in ("1", "2"):
+        status, out, _ = run(capsys, "score", EXAMPLE, "--samples", "140000", "--seed", "4", "--threads", threads,
+                             "--json")
+        assert status == 0
+        outputs.append(out)
+    assert outputs[0] == outputs[1]
+    assert json.loads(outputs[0])["samples"] == 140000
+
+
+def test_progress_bar_appears_only_on_long_runs():
+    import io
+
+    from rich.console import Console
+
+    from generator.cli.score import progress_bar
+
+    shown = []
+    for delay in (3600, 0):  # a quick run shows nothing; a long one a bar
+        screen = io.StringIO()
+        with progress_bar(1000, delay=delay, console=Console(file=screen, force_terminal=True, width=100)) as progress:
+            progress(500)
+            progress(1000)
+        shown.append(screen.getvalue())
+    assert shown[0] == ""
+    assert "scoring layouts" in shown[1] and "1000/1000" in shown[1]
+
+
+@pytest.mark.parametrize("threads", ["0", "-1", "two"])
+def test_bad_thread_counts(capsys, threads):
+    status, _, err = run(capsys, "score", EXAMPLE, "--threads", threads)
+    assert status == 2 and "--threads" in err and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_many_samples_stay_in_a_fixed_memory_budget():
+    # 5 million layouts kept per layout would add 55 MB; streamed, the process stays as small as a short run
+    script = ("import resource, sys; from generator.cli import main; status = main(sys.argv[1:]); "
+              "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); sys.exit(status)")
+    peaks = []
+    for samples in ("1000", "5000000"):
+        done = subprocess.run([sys.executable, "-c", script, "score", EXAMPLE, "--samples", samples, "--threads", "2",
+                               "--json"], capture_output=True, text=True, cwd=ROOT, check=True)
+        assert json.loads(done.stdout)["samples"] == int(samples)
+        peaks.append(int(done.stderr.split()[-1]))  # kilobytes
+    assert peaks[1] < 300_000
+    assert peaks[1] - peaks[0] < 20_000

@@ -480,7 +480,7 @@ def test_the_best_known_set_scores_what_its_file_and_the_docs_say(classic):
 def test_warm_up_compiles_exactly_what_the_search_and_the_scorer_call(classic, random20):
     from generator.scoring import warm_up
 
-    kernels = (kernel._sample, kernel._score_given, kernel._sample_and_score)
+    kernels = (kernel._sample, kernel._score_given, kernel._sample_and_score, kernel._accumulate)
     warm_up(classic)
     compiled = [list(k.signatures) for k in kernels]
     assert all(compiled)

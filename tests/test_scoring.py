@@ -218,3 +218,125 @@ def test_threads_may_score_one_bank_at_once(classic, random20):
                     np.testing.assert_array_equal(a, b)
     reference_first = kernel.score_layouts(tables[0], board_arrays(classic), perm, flip, rot)
     np.testing.assert_array_equal(serial[0][2], reference_first[2])
+
+
+# --- the optimized sets, blocks of layouts, and streaming statistics (issue 16) ---------------
+
+
+@pytest.mark.parametrize("board_name, path, samples", [
+    ("classic", "best-known.json", 200), ("classic", "random-20.json", 200),
+    ("hexagon37", "optimized-hexagon37.json", 200)])
+def test_fast_equals_reference_on_the_benchmark_sets(board_name, path, samples):
+    board = load_board(board_name)
+    tileset = read_tileset(EXAMPLES / path)
+    perm, flip, rot = kernel.sample_layouts(board.tile_count, samples, seed=11)
+    for a, b in zip(fast_on(tileset, board, perm, flip, rot), reference.score_layouts(tileset, board, perm, flip, rot)):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4, 5, 7, 9])
+def test_every_block_size_scores_each_layout_on_its_own(classic, random20, count):
+    # layouts are scored kernel.BLOCK at a time; a short last block must not leak into the rest
+    fused = layout_scores(random20, classic, count, seed=4)
+    perm, flip, rot = kernel.sample_layouts(20, count, seed=4)
+    ref = reference.score_layouts(random20, classic, perm, flip, rot)
+    for a, b in zip((fused.extra, fused.mask, fused.joined), ref):
+        np.testing.assert_array_equal(a, b)
+    rows = np.arange(count)[::-1].copy()  # a bank scored in any row order
+    for a, b in zip(kernel.score_layouts(tile_tables(random20), board_arrays(classic), perm, flip, rot, rows), ref):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_jump_ahead_equals_stepping():
+    from generator.scoring.stream import _apply, _step, jump
+
+    state = kernel.seed_state(123)
+    words = [int(w) for w in state]
+    for _ in range(1001):
+        words = _step(words)
+    assert _apply(jump(1001), state).tolist() == words
+
+
+@pytest.fixture(scope="module")
+def counted():
+    from generator.scoring.tables import board_arrays as arrays_of
+
+    board = arrays_of(load_board("classic"))
+    tileset = read_tileset(EXAMPLES / "best-known.json")
+    return tile_tables(tileset), board
+
+
+@pytest.mark.parametrize("threads, chunk", [(1, 1000), (2, 1000), (2, 7), (3, 4096), (1, 10**9)])
+def test_streamed_counts_are_todays_layouts_whatever_the_threads_and_chunks(counted, threads, chunk):
+    from generator.scoring.stream import Counts, accumulate
+
+    table, board = counted
+    count = 20_003
+    expected = Counts.of(board, *kernel.sample_and_score(table, board, count, 8))
+    got = accumulate(table, board, count, 8, threads=threads, chunk=chunk)
+    assert got.samples == count
+    np.testing.assert_array_equal(got.hist, expected.hist)
+    np.testing.assert_array_equal(got.hits, expected.hits)
+
+
+def test_progress_hears_every_chunk_in_order(counted):
+    from generator.scoring.stream import accumulate
+
+    table, board = counted
+    heard = []
+    accumulate(table, board, 5_000, 2, threads=2, progress=heard.append, chunk=1_000)
+    assert heard == [1_000, 2_000, 3_000, 4_000, 5_000]
+
+
+def test_memory_does_not_grow_with_the_samples(counted):
+    import tracemalloc
+
+    from generator.scoring.stream import accumulate
+
+    table, board = counted
+
+    def peak(count):
+        tracemalloc.start()
+        counts = accumulate(table, board, count, 1, threads=2, chunk=20_000)
+        high = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return high, counts
+
+    (small, a), (large, b) = peak(100_000), peak(600_000)
+    assert a.hist.shape == b.hist.shape and a.hits.shape == b.hits.shape
+    assert large - small < 100_000  # per-layout arrays would add 11 bytes a layout: 5.5 MB
+    assert large < 4_000_000  # the jump-ahead map's 2 MB of temporaries, and little else
+
+
+def test_score_is_the_mean_and_standard_error_of_the_per_layout_terms(classic, random20):
+    # the statistics come from counts; they are the per-layout arrays' mean and sample sd / sqrt(n)
+    report = score(random20, classic, 3_001, seed=5)
+    terms = layout_scores(random20, classic, 3_001, seed=5)
+    per_layout = -0.1 * terms.extra.astype(float) + terms.joined
+    assert report.fitness == pytest.approx(static_terms(random20) + per_layout.mean(), rel=1e-13)
+    assert report.fitness_se == pytest.approx(per_layout.std(ddof=1) / math.sqrt(3_001), rel=1e-12)
+    assert report.extra_edges_se == pytest.approx(terms.extra.std(ddof=1) / math.sqrt(3_001), rel=1e-12)
+    hits = (terms.mask & np.uint64(1)).astype(float)
+    first = classic.pair_names()[0]
+    assert report.pair_prob[first] == pytest.approx(hits.mean(), rel=1e-15)
+    assert report.pair_prob_se[first] == pytest.approx(hits.std(ddof=1) / math.sqrt(3_001), rel=1e-12)
+    assert report.path_prob_se == pytest.approx((terms.joined / 15).std(ddof=1) / math.sqrt(3_001), rel=1e-12)
+
+
+def test_threads_give_the_same_report_to_the_last_digit(classic, random20):
+    one = score(random20, classic, 150_001, seed=3, threads=1)
+    two = score(random20, classic, 150_001, seed=3, threads=2)
+    assert one == two
+
+
+@pytest.mark.parametrize("board_name", ["hexagon37", CAMP_BOARD])
+def test_chunks_start_where_one_pass_would_on_other_boards(board_name):
+    # a layout uses one random word per slot (odd counts too): chunk starts jump exactly there
+    from generator.scoring.stream import Counts, accumulate
+
+    board = load_board(ROOT / board_name if board_name.endswith(".toml") else board_name)
+    table, arrays = tile_tables(random_tileset(7, board.tile_count, 3)), board_arrays(board)
+    expected = Counts.of(arrays, *kernel.sample_and_score(table, arrays, 1_001, 12))
+    got = accumulate(table, arrays, 1_001, 12, threads=2, chunk=13)
+    np.testing.assert_array_equal(got.hist, expected.hist)
+    np.testing.assert_array_equal(got.hits, expected.hits)

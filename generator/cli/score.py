@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import time
+from contextlib import contextmanager
 
 from generator.cli.options import HelpFormatter, add_board_option, positive_int, seed_int
 from generator.fileio import dumps_json
@@ -21,6 +23,8 @@ def register(sub) -> None:
     p.add_argument("--samples", type=positive_int, default=500, help="random layouts to average over")
     p.add_argument("--seed", type=seed_int, default=0, help="random seed for the layouts")
     p.add_argument("--engine", choices=["fast", "reference"], default="fast", help="scoring engine")
+    p.add_argument("--threads", type=positive_int, default=None,
+                   help="threads scoring at once (default: every core; the numbers do not depend on it)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.set_defaults(run=run)
 
@@ -30,17 +34,48 @@ def run(args: argparse.Namespace) -> int:
     from generator.board import load_board
     from generator.model import read_tileset
     from generator.scoring import score
+    from generator.scoring.stream import available_cores
     from generator.scoring.tables import check_size
 
     board = load_board(args.board)
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
-    report = score(tileset, board, samples=args.samples, seed=args.seed, engine=args.engine)
+    threads = args.threads or available_cores()
+    with progress_bar(args.samples) as progress:
+        report = score(tileset, board, samples=args.samples, seed=args.seed, engine=args.engine, threads=threads,
+                       progress=progress)
     if args.json:
         print(dumps_json({"tileset": args.tileset, **report.to_dict()}, indent=2))
     else:
         print_report(args.tileset, report)
     return 0
+
+
+@contextmanager
+def progress_bar(total: int, delay: float = 1.0, console=None):
+    """A ``progress(done)`` callback that shows a bar (on stderr) once the work has taken ``delay`` seconds."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    start = time.monotonic()
+    bar: list[Progress] = []
+
+    def progress(done: int) -> None:
+        if not bar and time.monotonic() - start >= delay:
+            bar.append(Progress(TextColumn("scoring layouts"), BarColumn(), MofNCompleteColumn(),
+                                TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+                                console=console or Console(stderr=True), transient=True))
+            bar[0].start()
+            bar[0].add_task("score", total=total, rate="")
+        if bar:
+            rate = done / max(time.monotonic() - start, 1e-9)
+            bar[0].update(bar[0].task_ids[0], completed=done, rate=f"{rate / 1e6:.2f}M/s")
+
+    try:
+        yield progress
+    finally:
+        if bar:
+            bar[0].stop()
 
 
 def print_report(name: str, report) -> None:

@@ -1,15 +1,18 @@
 """The article's Monte-Carlo score of a tile set, with two interchangeable engines.
 
 - ``reference``: networkx, the plain oracle.
-- ``fast``: a compiled union-find kernel (numba), the default.
+- ``fast``: a compiled union-find kernel (numba), the default; ``layout_counts`` streams it
+  over threads in constant memory (``Counts``).
 """
 
 from generator.scoring.objective import ARTICLE, Objective
+from generator.scoring.stream import Counts
 from generator.scoring.score import (
     DEFAULT_SAMPLES,
     ENGINES,
     LayoutScores,
     Score,
+    layout_counts,
     layout_scores,
     score,
     static_terms,
@@ -18,6 +21,7 @@ from generator.scoring.score import (
 )
 
 __all__ = [
-    "ARTICLE", "DEFAULT_SAMPLES", "ENGINES", "LayoutScores", "Objective", "Score", "layout_scores",
+    "ARTICLE", "Counts", "DEFAULT_SAMPLES", "ENGINES", "LayoutScores", "Objective", "Score", "layout_counts",
+    "layout_scores",
     "score", "static_terms", "summarise", "warm_up",
 ]

@@ -6,8 +6,12 @@ the same layouts, so the networkx reference can score the very layouts the kerne
 
 Per layout the kernel returns the article's graph terms: the number of independent cycles
 (``E - (V - C)`` of the simple graph) and a bit mask of the landmark pairs that are joined.
-Union-find with path halving does the work: about 60 unions and 135 finds per layout.
-The scoring loops release the GIL, so threads can score several tile sets at once.
+Union-find does the work (classic board: 66 joins, 138 finds a layout): its elements are
+the slot ends themselves, each starting at its trail's first end, so placing a tile is six
+stores and no vertex map is read. Four layouts are scored together (``BLOCK``), so the
+processor overlaps their chains of dependent loads; unions link to the smaller root, which
+on the board's slot-by-slot join order keeps trees shallow. The scoring loops release the
+GIL, so threads can score at once (``accumulate``: chunks of one seed's stream on threads).
 """
 
 from __future__ import annotations
@@ -89,14 +93,53 @@ def _draw(s, perm, turn):
             turn[i + 1] = np.uint8(_bounded(word & low, 12))
 
 
+@njit(cache=True, nogil=True)
+def _end_table(flat):
+    """``ends[tile*12 + turn, d]``: the first side of the trail leaving through side ``d``, as pairs.
+
+    ``flat`` is the tile table ``[tile, face, rot, d]`` of trail ids, flattened. A placed
+    tile's ends point at their trail's first end, which stands for the trail's vertex. The
+    table is returned as 32-bit words, each the 16-bit values of sides ``2k`` and ``2k+1``
+    (in the machine's byte order), so placing a tile is three stores.
+    """
+    ends = np.empty((flat.shape[0] // 6, 6), dtype=np.uint16)
+    for row in range(ends.shape[0]):
+        for d in range(6):
+            first = d
+            for e in range(d - 1, -1, -1):
+                if flat[6 * row + e] == flat[6 * row + d]:
+                    first = e
+            ends[row, d] = first
+    return ends.reshape(-1).view(np.uint32)
+
+
+@njit(cache=True, inline="always")
+def _place(ends, perm, turn, parent):
+    """Reset the union-find for one layout: each slot end ``6*slot + d`` points at its trail's first end.
+
+    Two 16-bit ends are written at a time (``parent`` has an even length). Landmark ends, after
+    the slot ends, are their own roots.
+    """
+    n = perm.shape[0]
+    pairs = parent.view(np.uint32)
+    for s in range(n):
+        b = (np.uint32(perm[s]) * np.uint32(12) + np.uint32(turn[s])) * np.uint32(3)
+        first = np.uint32(6 * s) * np.uint32(0x10001)  # 6*slot added to both halves
+        for k in range(3):
+            pairs[3 * s + k] = ends[b + np.uint32(k)] + first
+    for k in range(6 * n, parent.shape[0]):
+        parent[k] = k
+
+
 @njit(cache=True, inline="always")
 def _find(parent, x):
     """The root of ``x``, and ``x`` pointed straight at it.
 
-    Two steps up without a branch reach the root for nearly every vertex here (trees stay
-    shallow), so the loop runs only in the rare deeper case: fewer mispredicted branches.
+    Three steps up without a branch (a root is its own parent) reach the root for about 98%
+    of the ends here (an end, its trail's first end, that trail's root), so the loop runs
+    only in the rare deeper case: a mispredicted branch costs more than a load.
     """
-    root = parent[parent[x]]
+    root = parent[parent[parent[x]]]
     while parent[root] != root:
         root = parent[root]
     parent[x] = root
@@ -104,102 +147,92 @@ def _find(parent, x):
 
 
 @njit(cache=True, inline="always")
-def _place(flat, perm, turn, parent, vertex):
-    """Reset the union-find and map every slot end ``6*slot + dir`` to its vertex ``6*slot + trail``.
+def _duplicates(same_ends, parent):
+    """Joins that repeat an earlier join's edge, read from a freshly placed layout.
 
-    ``flat`` is the tile table ``[tile, face, rot, dir]`` flattened. Landmark ends, after the
-    slot ends, are their own vertices and never change.
+    Two joins between the same two places that meet the same two trails are one edge; a join's
+    rows are adjacent, so it counts once, at its last row, if any row matched. Right after
+    ``_place`` an end's parent is its trail's first end, so equal parents mean the same trail.
     """
-    for i in range(parent.shape[0]):
-        parent[i] = i
-    for s in range(perm.shape[0]):
-        b = (np.uint32(perm[s]) * np.uint32(12) + np.uint32(turn[s])) * np.uint32(6)
-        first = np.uint16(6 * s)
-        for d in range(6):
-            vertex[6 * s + d] = first + np.uint16(flat[b + np.uint32(d)])
-
-
-@njit(cache=True, inline="always")
-def _join_two(ends_a, ends_b, parent1, vertex1, parent2, vertex2):
-    """Union-find over the joins of two layouts at once; returns each one's successful unions.
-
-    The two layouts are independent, so the processor overlaps their chains of loads.
-    Join ``j`` meets ends ``ends_a[j]`` and ``ends_b[j]``.
-    """
-    unions1 = 0
-    unions2 = 0
-    for j in range(ends_a.shape[0]):
-        a = ends_a[j]
-        b = ends_b[j]
-        x1 = _find(parent1, vertex1[a])
-        y1 = _find(parent1, vertex1[b])
-        x2 = _find(parent2, vertex2[a])
-        y2 = _find(parent2, vertex2[b])
-        parent1[x1] = y1  # a no-op when x1 == y1 (a root is its own parent): no branch
-        parent2[x2] = y2
-        unions1 += x1 != y1
-        unions2 += x2 != y2
-    return unions1, unions2
-
-
-@njit(cache=True, inline="always")
-def _summarise(n_joins, unions, same_ends, pair_a, pair_b, first_landmark, parent, vertex, roots):
-    """(extra edges, joined-pair mask, joined-pair count) of one layout after its union-find."""
     duplicates = 0
     hit = 0
     for p in range(same_ends.shape[0]):
-        # two joins between the same two places that meet the same two vertices are one edge;
-        # a join's rows are adjacent, so it counts once, at its last row, if any row matched
-        a = vertex[same_ends[p, 0]]
-        b = vertex[same_ends[p, 1]]
-        c = vertex[same_ends[p, 2]]
-        d = vertex[same_ends[p, 3]]
+        a = parent[same_ends[p, 0]]
+        b = parent[same_ends[p, 1]]
+        c = parent[same_ends[p, 2]]
+        d = parent[same_ends[p, 3]]
         last = np.int64(same_ends[p, 4])
         hit |= np.int64(((a == c) & (b == d)) | ((a == d) & (b == c)))
         duplicates += hit & last
         hit &= last ^ 1
+    return duplicates
+
+
+BLOCK = 4  # layouts scored together, so the processor overlaps their chains of loads
+
+
+@njit(cache=True, inline="always")
+def _join(ends_a, ends_b, parent, unions):
+    """Union-find over the joins of a block of layouts (one row of ``parent`` each); counts unions.
+
+    Join ``j`` meets ends ``ends_a[j]`` and ``ends_b[j]``. The layouts are independent, so their
+    finds overlap in the processor. Each union links the larger root under the smaller: on the
+    board's join order (slot by slot) that keeps trees about two steps deep.
+    """
+    unions[:] = 0
+    for j in range(ends_a.shape[0]):
+        a = ends_a[j]
+        b = ends_b[j]
+        for r in range(parent.shape[0]):
+            p = parent[r]
+            x = _find(p, a)
+            y = _find(p, b)
+            p[max(x, y)] = min(x, y)  # a no-op when x == y: no branch
+            unions[r] += x != y
+
+
+@njit(cache=True, inline="always")
+def _pairs(pair_a, pair_b, first_landmark, parent, roots):
+    """(joined-pair mask, joined-pair count) of one layout after its union-find."""
     for k in range(roots.shape[0]):
-        roots[k] = _find(parent, np.uint16(first_landmark + k))
+        roots[k] = _find(parent, first_landmark + k)
     mask = np.uint64(0)
     joined = 0
     for p in range(pair_a.shape[0]):
         same = roots[pair_a[p]] == roots[pair_b[p]]
         mask |= np.uint64(same) << np.uint64(p)
         joined += same
-    return n_joins - duplicates - unions, mask, joined
+    return mask, joined
 
 
 @njit(cache=True, inline="always")
-def _score_two(flat, perm1, turn1, perm2, turn2, ends_a, ends_b, same_ends, pair_a, pair_b,
-               parent, vertex, roots, extra, masks, joined, i1, i2):
-    """Score two layouts into rows ``i1`` and ``i2`` of the outputs (``i2 < 0``: only the first).
+def _score_block(ends, perm, turn, board, work, extra, masks, joined):
+    """Score the ``BLOCK`` layouts ``perm[r], turn[r]`` into ``extra[r], masks[r], joined[r]``.
 
-    ``parent``, ``vertex`` and ``roots`` are work buffers with one row per layout.
+    The extra edges are ``E - (V - C)``: joins, less duplicate edges, less the unions that
+    joined two components.
     """
-    _place(flat, perm1, turn1, parent[0], vertex[0])
-    _place(flat, perm2, turn2, parent[1], vertex[1])
-    unions1, unions2 = _join_two(ends_a, ends_b, parent[0], vertex[0], parent[1], vertex[1])
-    first_landmark = 6 * perm1.shape[0]
-    n_joins = ends_a.shape[0]
-    e, m, c = _summarise(n_joins, unions1, same_ends, pair_a, pair_b, first_landmark, parent[0],
-                         vertex[0], roots[0])
-    extra[i1] = e
-    masks[i1] = m
-    joined[i1] = c
-    if i2 >= 0:
-        e, m, c = _summarise(n_joins, unions2, same_ends, pair_a, pair_b, first_landmark, parent[1],
-                             vertex[1], roots[1])
-        extra[i2] = e
-        masks[i2] = m
-        joined[i2] = c
+    ends_a, ends_b, same_ends, pair_a, pair_b = board
+    parent, roots, unions = work
+    for r in range(perm.shape[0]):
+        _place(ends, perm[r], turn[r], parent[r])
+        extra[r] = ends_a.shape[0] - _duplicates(same_ends, parent[r])
+    _join(ends_a, ends_b, parent, unions)
+    for r in range(perm.shape[0]):
+        extra[r] -= unions[r]
+        masks[r], joined[r] = _pairs(pair_a, pair_b, 6 * perm.shape[1], parent[r], roots[r])
 
 
-def _vertex_buffer(n_slots, n_landmarks):
-    """End-to-vertex maps for two layouts; landmark ends (after slot ends) are their own vertices.
-
-    The scoring functions work on a copy, so one buffer serves every call and every thread.
-    """
-    return np.tile(np.arange(6 * n_slots + n_landmarks, dtype=np.uint16), (2, 1))
+@njit(cache=True, inline="always")
+def _buffers(n, landmarks):
+    """One block's layouts (all zeros: a valid layout), work buffers and results."""
+    perm = np.zeros((BLOCK, n), dtype=np.uint16)
+    turn = np.zeros((BLOCK, n), dtype=np.uint8)
+    ends = 6 * n + landmarks
+    work = (np.empty((BLOCK, ends + ends % 2), dtype=np.uint16), np.empty((BLOCK, landmarks), dtype=np.uint16),
+            np.zeros(BLOCK, dtype=np.int64))
+    out = (np.zeros(BLOCK, dtype=np.int16), np.zeros(BLOCK, dtype=np.uint64), np.zeros(BLOCK, dtype=np.int8))
+    return perm, turn, work, out
 
 
 @njit(cache=True)
@@ -213,47 +246,76 @@ def _sample(n, count, seed):
 
 
 @njit(cache=True, nogil=True)
-def _sample_and_score(flat, n, count, seed, ends_a, ends_b, same_ends, pair_a, pair_b, vertex):
-    vertex = vertex.copy()  # a work buffer of this call's own, so threads may share the template
+def _sample_and_score(flat, n, landmarks, count, seed, board):
+    ends = _end_table(flat)
     s = _seed_state(seed)
-    perm = np.empty((2, n), dtype=np.uint16)
-    turn = np.empty((2, n), dtype=np.uint8)
-    parent = np.empty(vertex.shape, dtype=np.uint16)
-    roots = np.empty((2, vertex.shape[1] - 6 * n), dtype=np.uint16)
+    perm, turn, work, (e, m, c) = _buffers(n, landmarks)
     extra = np.empty(count, dtype=np.int16)
     masks = np.empty(count, dtype=np.uint64)
     joined = np.empty(count, dtype=np.int8)
-    for i in range(0, count, 2):
-        _draw(s, perm[0], turn[0])
-        second = i + 1 if i + 1 < count else -1
-        if second >= 0:
-            _draw(s, perm[1], turn[1])
-        else:  # an odd count: score the last layout twice, keep it once
-            perm[1, :] = perm[0, :]
-            turn[1, :] = turn[0, :]
-        _score_two(flat, perm[0], turn[0], perm[1], turn[1], ends_a, ends_b, same_ends, pair_a,
-                   pair_b, parent, vertex, roots, extra, masks, joined, i, second)
+    for i in range(0, count, BLOCK):
+        k = min(BLOCK, count - i)  # a short last block scores stale rows too, and keeps k
+        for r in range(k):
+            _draw(s, perm[r], turn[r])
+        _score_block(ends, perm, turn, board, work, e, m, c)
+        extra[i:i + k] = e[:k]
+        masks[i:i + k] = m[:k]
+        joined[i:i + k] = c[:k]
     return extra, masks, joined
 
 
 @njit(cache=True, nogil=True)
-def _score_given(flat, perm, turn, index, ends_a, ends_b, same_ends, pair_a, pair_b, vertex,
-                 extra, masks, joined):
-    vertex = vertex.copy()  # a work buffer of this call's own, so threads may share the template
-    n = perm.shape[1]
-    parent = np.empty(vertex.shape, dtype=np.uint16)
-    roots = np.empty((2, vertex.shape[1] - 6 * n), dtype=np.uint16)
-    for k in range(0, index.shape[0], 2):
-        i1 = index[k]
-        i2 = index[k + 1] if k + 1 < index.shape[0] else -1
-        j2 = i2 if i2 >= 0 else i1
-        _score_two(flat, perm[i1], turn[i1], perm[j2], turn[j2], ends_a, ends_b, same_ends, pair_a,
-                   pair_b, parent, vertex, roots, extra, masks, joined, i1, i2)
+def _accumulate(flat, n, landmarks, count, state, board, hist, hits):
+    """Draw ``count`` layouts from xoshiro state ``state`` (advanced past them) and add them to the counts.
+
+    ``hist[extra, joined]`` counts layouts by their two terms; ``hits[p]`` the layouts that join
+    pair ``p``. Integer counts: any split of the layouts into calls adds up to the same numbers.
+    """
+    ends = _end_table(flat)
+    s = state
+    perm, turn, work, (e, m, c) = _buffers(n, landmarks)
+    for i in range(0, count, BLOCK):
+        k = min(BLOCK, count - i)
+        for r in range(k):
+            _draw(s, perm[r], turn[r])
+        _score_block(ends, perm, turn, board, work, e, m, c)
+        for r in range(k):
+            hist[e[r], c[r]] += 1
+            for p in range(hits.shape[0]):
+                hits[p] += np.int64((m[r] >> np.uint64(p)) & np.uint64(1))
+
+
+@njit(cache=True, nogil=True)
+def _score_given(flat, perm, turn, index, landmarks, board, extra, masks, joined):
+    ends = _end_table(flat)
+    block_perm, block_turn, work, (e, m, c) = _buffers(perm.shape[1], landmarks)
+    for i in range(0, index.shape[0], BLOCK):
+        k = min(BLOCK, index.shape[0] - i)
+        for r in range(k):
+            block_perm[r] = perm[index[i + r]]
+            block_turn[r] = turn[index[i + r]]
+        _score_block(ends, block_perm, block_turn, board, work, e, m, c)
+        for r in range(k):
+            extra[index[i + r]] = e[r]
+            masks[index[i + r]] = m[r]
+            joined[index[i + r]] = c[r]
 
 
 def _board_args(board: BoardArrays) -> tuple:
-    return (board.ends_a, board.ends_b, board.same_ends, board.pair_a, board.pair_b,
-            _vertex_buffer(board.slots, board.landmarks))
+    return (board.ends_a, board.ends_b, board.same_ends, board.pair_a, board.pair_b)
+
+
+def seed_state(seed: int) -> np.ndarray:
+    """The xoshiro256** state a seed's layouts start from."""
+    return _seed_state(seed & _MASK64)
+
+
+def accumulate_chunk(table: np.ndarray, board: BoardArrays, count: int, state: np.ndarray, hist, hits) -> None:
+    """Add ``count`` layouts drawn from xoshiro ``state`` to ``hist[extra, joined]`` and ``hits[pair]``.
+
+    ``state`` is advanced past them, to where the next layout starts.
+    """
+    _accumulate(_flat(table), board.slots, board.landmarks, count, state, _board_args(board), hist, hits)
 
 
 def sample_layouts(slots: int, count: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -268,7 +330,7 @@ def _flat(table: np.ndarray) -> np.ndarray:
 
 def sample_and_score(table: np.ndarray, board: BoardArrays, count: int, seed: int):
     """Draw ``count`` layouts from ``seed`` and score them: ``(extra, mask, joined)`` arrays."""
-    return _sample_and_score(_flat(table), board.slots, count, seed & _MASK64, *_board_args(board))
+    return _sample_and_score(_flat(table), board.slots, board.landmarks, count, seed & _MASK64, _board_args(board))
 
 
 def score_layouts(table: np.ndarray, board: BoardArrays, perm, flip, rot, index=None, out=None):
@@ -291,8 +353,10 @@ class Bank:
     def __init__(self, board: BoardArrays, perm, flip, rot):
         self.perm = np.ascontiguousarray(perm, dtype=np.uint16)
         self.turn = np.asarray(flip, dtype=np.uint8) * np.uint8(6) + np.asarray(rot, dtype=np.uint8)
+        self.landmarks = board.landmarks
         self.args = _board_args(board)
 
     def score(self, table: np.ndarray, rows: np.ndarray, out) -> None:
         """Score layouts ``rows`` for tile table ``table`` into the same rows of ``out`` (extra, mask, joined)."""
-        _score_given(_flat(table), self.perm, self.turn, np.asarray(rows, dtype=np.int64), *self.args, *out)
+        _score_given(_flat(table), self.perm, self.turn, np.asarray(rows, dtype=np.int64), self.landmarks, self.args,
+                     *out)

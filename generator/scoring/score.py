@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -9,8 +10,9 @@ import numpy as np
 from generator.board import Board
 from generator.errors import TrailwrightError
 from generator.model import TileSet
-from generator.scoring import kernel
+from generator.scoring import kernel, stream
 from generator.scoring.objective import ARTICLE, Objective
+from generator.scoring.stream import Counts
 from generator.scoring.tables import board_arrays, check_size, tile_tables
 
 ENGINES = ("fast", "reference")
@@ -24,6 +26,10 @@ class LayoutScores:
     extra: np.ndarray
     mask: np.ndarray
     joined: np.ndarray
+
+
+def _terms(scores: LayoutScores) -> tuple:
+    return scores.extra, scores.mask, scores.joined
 
 
 @dataclass(frozen=True)
@@ -64,13 +70,17 @@ def static_terms(tileset: TileSet, objective: Objective = ARTICLE) -> float:
     return objective.static(tileset.bridges, tileset.dup_score, tileset.fully_connected)
 
 
-def layout_scores(tileset: TileSet, board: Board, samples: int, seed: int, engine: str = "fast") -> LayoutScores:
-    """Per-layout terms for ``samples`` layouts drawn from ``seed`` (both engines draw the same)."""
+def _check(tileset: TileSet, board: Board, samples: int, engine: str) -> None:
     if engine not in ENGINES:
         raise TrailwrightError(f"unknown engine {engine!r} (expected {' or '.join(ENGINES)})")
     if samples < 1:
         raise TrailwrightError(f"samples must be at least 1, not {samples}")
     check_size(tileset, board)
+
+
+def layout_scores(tileset: TileSet, board: Board, samples: int, seed: int, engine: str = "fast") -> LayoutScores:
+    """Per-layout terms for ``samples`` layouts drawn from ``seed`` (both engines draw the same)."""
+    _check(tileset, board, samples, engine)
     arrays = board_arrays(board)
     if engine == "fast":
         extra, mask, joined = kernel.sample_and_score(tile_tables(tileset), arrays, samples, seed)
@@ -80,6 +90,27 @@ def layout_scores(tileset: TileSet, board: Board, samples: int, seed: int, engin
         perm, flip, rot = kernel.sample_layouts(board.tile_count, samples, seed)
         extra, mask, joined = reference.score_layouts(tileset, board, perm, flip, rot)
     return LayoutScores(extra, mask, joined)
+
+
+def layout_counts(
+    tileset: TileSet,
+    board: Board,
+    samples: int,
+    seed: int,
+    engine: str = "fast",
+    threads: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> Counts:
+    """The statistics of ``samples`` layouts drawn from ``seed``, in memory that does not grow with them.
+
+    The fast engine scores chunks of the seed's stream on ``threads`` threads; the numbers do
+    not depend on ``threads``. ``progress(done)`` hears the layouts done as chunks finish.
+    """
+    _check(tileset, board, samples, engine)
+    arrays = board_arrays(board)
+    if engine == "fast":
+        return stream.accumulate(tile_tables(tileset), arrays, samples, seed, threads, progress)
+    return Counts.of(arrays, *_terms(layout_scores(tileset, board, samples, seed, engine)))
 
 
 def warm_up(board: Board) -> None:
@@ -96,30 +127,39 @@ def warm_up(board: Board) -> None:
     kernel.sample_and_score(table, arrays, 2, 0)
     perm, flip, rot = kernel.sample_layouts(board.tile_count, 2, 0)
     kernel.score_layouts(table, arrays, perm, flip, rot)
+    stream.accumulate(table, arrays, 2, 0)
 
 
-def _mean_se(values: np.ndarray) -> tuple[float, float]:
-    values = np.asarray(values, dtype=np.float64)
-    n = len(values)
-    se = float(values.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
-    return float(values.mean()), se
+def _mean_se(values, counts: np.ndarray, n: int) -> tuple[float, float]:
+    """Mean and standard error of the mean of ``n`` numbers, ``counts[k]`` of them equal to ``values[k]``."""
+    values = np.broadcast_to(np.asarray(values, dtype=np.float64), counts.shape)
+    mean = float((counts * values).sum() / n)
+    se = float(np.sqrt((counts * (values - mean) ** 2).sum() / (n - 1) / n)) if n > 1 else float("nan")
+    return mean, se
 
 
 def summarise(
-    tileset: TileSet, board: Board, scores: LayoutScores, seed: int, engine: str, objective: Objective = ARTICLE
+    tileset: TileSet, board: Board, scores: LayoutScores | Counts, seed: int, engine: str,
+    objective: Objective = ARTICLE
 ) -> Score:
-    """Aggregate per-layout terms into the report (the fitness includes any pair-target penalty)."""
-    n = len(scores.extra)
-    per_layout = objective.per_layout(scores.extra.astype(np.float64), scores.joined)
-    layout_mean, layout_se = _mean_se(per_layout)
-    extra_mean, extra_se = _mean_se(scores.extra)
+    """Aggregate per-layout terms (arrays or their ``Counts``) into the report.
+
+    The fitness includes any pair-target penalty.
+    """
+    if isinstance(scores, LayoutScores):
+        scores = Counts.of(board_arrays(board), *_terms(scores))
+    n, hist = scores.samples, scores.hist
+    extra = np.arange(hist.shape[0])[:, None]
+    joined = np.arange(hist.shape[1])[None, :]
+    layout_mean, layout_se = _mean_se(objective.per_layout(extra.astype(np.float64), joined), hist, n)
+    extra_mean, extra_se = _mean_se(extra, hist, n)
     names = board.pair_names()
     pairs = len(names)
     pair_prob, pair_se = {}, {}
     for bit, name in enumerate(names):
-        hits = ((scores.mask >> np.uint64(bit)) & np.uint64(1)).astype(np.float64)
-        pair_prob[name], pair_se[name] = _mean_se(hits)
-    path_mean, path_se = _mean_se(scores.joined / pairs) if pairs else (float("nan"), float("nan"))
+        hits = int(scores.hits[bit])
+        pair_prob[name], pair_se[name] = _mean_se([0.0, 1.0], np.array([n - hits, hits]), n)
+    path_mean, path_se = _mean_se(joined / pairs, hist, n) if pairs else (float("nan"), float("nan"))
     return Score(
         fitness=objective.fitness(static_terms(tileset, objective), layout_mean, pair_prob),
         fitness_se=layout_se,
@@ -148,7 +188,9 @@ def score(
     seed: int = 0,
     engine: str = "fast",
     objective: Objective = ARTICLE,
+    threads: int = 1,
+    progress: Callable[[int], None] | None = None,
 ) -> Score:
-    """Score a tile set on ``samples`` random layouts drawn from ``seed``."""
-    scores = layout_scores(tileset, board, samples, seed, engine)
-    return summarise(tileset, board, scores, seed, engine, objective)
+    """Score a tile set on ``samples`` random layouts drawn from ``seed`` (see ``layout_counts``)."""
+    counts = layout_counts(tileset, board, samples, seed, engine, threads, progress)
+    return summarise(tileset, board, counts, seed, engine, objective)
