@@ -171,10 +171,11 @@ def saved_object(table: TableArt, asset_base: str, mat: Mat, tile_scale: float) 
     }
     tiles = [_tile_state(table, i, t, urls, guid[f"tile\0{t.id}"], tile_scale) for i, t in enumerate(ts)]
     bag = {"Name": "Bag", "GUID": guid["bag"], "Transform": transform(-half_w - 2.5, TABLE_Y, 0.0),
-           "Nickname": f"Draw pile: {len(ts)} tiles (press R to shuffle)",
+           "Nickname": f"Draw pile: {len(ts)} tiles (shuffled on load; R shuffles again)",
            "Description": "Shuffle (R), then draw one tile for each slot a trail reaches: toss a coin for its face "
                           "and roll the die for its turn, as the rules booklet says.",
-           "Locked": False, "ColorDiffuse": _rgb(table.style.board_wall), "ContainedObjects": tiles}
+           "Locked": False, "ColorDiffuse": _rgb(table.style.board_wall), "ContainedObjects": tiles,
+           "LuaScript": BAG_SCRIPT}
     hx, hz = mat.world(table.start()[1])
     pawns = [{"Name": "PlayerPawn", "GUID": guid[f"pawn\0{name}"],
               "Transform": transform(hx + 0.35 * math.cos(k * math.pi / 2), TABLE_Y + 0.5,
@@ -187,6 +188,9 @@ def saved_object(table: TableArt, asset_base: str, mat: Mat, tile_scale: float) 
     return {"SaveName": table.title, "GameMode": table.title, "Date": "", "Table": "", "Sky": "",
             "Note": table.provenance, "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
             "ObjectStates": [mat_state, bag, *pawns, die], "TabStates": {}, "VersionNumber": ""}
+
+
+BAG_SCRIPT = "function onLoad() self.shuffle() end"  # TTS shuffles the pile each time the object is loaded
 
 
 def readme(table: TableArt, name: str, asset_base: str, tile_scale: float, mat_size_in: tuple[float, float]) -> str:
@@ -207,8 +211,9 @@ def readme(table: TableArt, name: str, asset_base: str, tile_scale: float, mat_s
         "     Linux:   ~/.local/share/Tabletop Simulator/Saves/Saved Objects/\n"
         f"2. In TTS: Objects > Saved Objects > {name}. The board (locked), a bag of {len(table.tileset)} tiles,\n"
         f"   {len(PLAYERS)} pawns ({', '.join(n for n, _ in PLAYERS)}) on the {table.start()[0]} and a die appear.\n"
-        "3. Hover over the bag and press R to shuffle it. Play by the rules booklet: draw a tile when a trail\n"
-        "   reaches an empty slot, toss a coin for its face (F flips a held tile), roll the die for its turn\n"
+        "3. The bag shuffles itself when the object loads (hover over it and press R to shuffle again).\n"
+        "   Play by the rules booklet: draw a tile when a trail reaches an empty slot, toss a coin for its face\n"
+        "   (F flips a held tile), roll the die for its turn\n"
         "   (Q and E turn a held tile; set TTS's rotation snap to 60 degrees so one press is one sixth).\n"
         "   A tile dropped near a slot snaps to the slot's centre.\n\n"
         f"{where}\n"
