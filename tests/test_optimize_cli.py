@@ -85,7 +85,7 @@ def _wait_for_progress(checkpoint: Path, proc, limit: float = 240.0) -> None:
 def test_resume_continues_to_the_same_result(tmp_path):
     """SIGTERM part-way, then --resume: the same tile set and score as one uninterrupted run."""
     budget = ["--generations", "20000", "--samples", "300", "--max-samples", "1500", "--rescore", "3000",
-              "--chains", "1", "--workers", "1", "--seed", "6", "--quiet"]
+              "--chains", "1", "--workers", "1", "--seed", "6", "--quiet", "--checkpoint-every", "0.5"]
     whole, part = tmp_path / "whole.json", tmp_path / "part.json"
     assert main(["optimize", *budget, "--out", str(whole)]) == 0
     exe = Path(sys.executable).with_name("trailwright")

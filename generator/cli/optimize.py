@@ -72,6 +72,8 @@ def register(sub) -> None:
                         "--generations may set a new total budget")
     p.add_argument("--rescore", type=positive_int, default=None, metavar="N",
                    help="fresh layouts for the final score (default 1000000: standard error about 0.002)")
+    p.add_argument("--checkpoint-every", type=positive_float, default=5.0, metavar="S",
+                   help="seconds between a chain's snapshots, and so between checkpoint files")
     p.add_argument("--quiet", action="store_true", help="no progress display or summary")
     p.set_defaults(run=run)
 
@@ -145,7 +147,7 @@ def _setup(args):
     time_budget = args.time if args.time is not None or args.generations is not None else 60.0
     config = Config(strategy=strategy, preset=args.preset, time=time_budget, generations=args.generations,
                     samples=args.samples, max_samples=args.max_samples, seed=seed, chains=chains,
-                    migrate=args.migrate, rescore=rescore)
+                    migrate=args.migrate, rescore=rescore, checkpoint_every=args.checkpoint_every)
     return problem, config, [None] * config.chains, (), args.init
 
 
