@@ -43,12 +43,12 @@ def _layout(start: int, fields: list[tuple[str, int]]) -> tuple[dict[str, int], 
 def compile_geometry(geo, rules, tiles) -> np.ndarray:
     """The reference ``Geometry``, the rules and the tile set as one int64 array (header, then tables)."""
     n, m = geo.slots, len(geo.landmarks)
-    kind, a, b, conn = (np.zeros((n, 6), np.int64) for _ in range(4))
+    kind, a, b, conn = ([0] * (6 * n) for _ in range(4))  # per slot and edge (6*s + e): the door across
     for (s, e), door in geo.across.items():
         if door[0] == "slot":
-            kind[s, e], a[s, e], b[s, e], conn[s, e] = 1, door[1], door[2], door[3]
+            kind[6 * s + e], a[6 * s + e], b[6 * s + e], conn[6 * s + e] = 1, door[1], door[2], door[3]
         else:
-            kind[s, e], a[s, e] = 2, door[1]
+            kind[6 * s + e], a[6 * s + e] = 2, door[1]
     lw = max(len(d) for d in geo.landmark_doors)
     ldoor_a, ldoor_b = np.zeros((m, lw), np.int64), np.zeros((m, lw), np.int64)
     for k, doors in enumerate(geo.landmark_doors):

@@ -47,7 +47,7 @@ def _table(G, tile, face, r, e):
     return G[G[T] + ((tile * 2 + face) * 6 + r) * 6 + e]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _doors(G, S, W, pos):
     """Fill the door buffer (four rows of ``DW``: kind, a, b, conn) for a pawn at ``pos``; returns how many."""
     n, dw, o = G[SLOTS], G[DW], G[W_DOOR]
@@ -410,7 +410,6 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat):
         for used in range(roll):
             count = _doors(G, S, W, S[pawn])
             i = first if used == 0 and first >= 0 else _choose_step(G, S, W, R, policy, p, count)
-            _doors(G, S, W, S[pawn])
             ended = _step(G, S, R, tally, p, W[o + i], W[o + dw + i], W[o + 2 * dw + i], W[o + 3 * dw + i])
             _note(R, 10_000 * p + _place(G, S[pawn]))
             if ended:
