@@ -19,13 +19,13 @@ HEADER = (
     # table widths, then where each table starts in the geometry array
     "LW NW HW T KIND A B CONN LDA LDB NLD NEXT NNEXT ENDS HAZARD HAZARD_TO SLD "
     # where each field lies in the state array (MAX_PLAYERS wide for the players' fields)
-    "S_TILE S_FACE S_ROT S_WHEN S_WHO S_HOW S_TE S_PAWN S_VISITED S_LAST S_LABELLED S_TOP S_PLAYERS S_PILE S_SIZE "
+    "S_TILE S_FACE S_ROT S_WHEN S_WHO S_HOW S_TE S_DOORS S_PAWN S_VISITED S_LAST S_LABELLED S_TOP S_PLAYERS S_PILE S_SIZE "
     # where each buffer lies in the work array; DW: room for one place's doors
     "W_SEEN W_QPOS W_QDIST W_QFIRST W_COMP W_CFRONT W_CMARKS W_STAMP W_DOOR W_CAND W_SIZE DW"
 ).split()
 (SLOTS, MARKS, START, GOAL, REQUIRED, DIE, CAP, STUB, TURN_OK, NEXT_TO, SIXTHS, UNDER,
  LW, NW, HW, T, KIND, A, B, CONN, LDA, LDB, NLD, NEXT, NNEXT, ENDS, HAZARD, HAZARD_TO, SLD,
- S_TILE, S_FACE, S_ROT, S_WHEN, S_WHO, S_HOW, S_TE, S_PAWN, S_VISITED, S_LAST, S_LABELLED, S_TOP, S_PLAYERS,
+ S_TILE, S_FACE, S_ROT, S_WHEN, S_WHO, S_HOW, S_TE, S_DOORS, S_PAWN, S_VISITED, S_LAST, S_LABELLED, S_TOP, S_PLAYERS,
  S_PILE, S_SIZE,
  W_SEEN, W_QPOS, W_QDIST, W_QFIRST, W_COMP, W_CFRONT, W_CMARKS, W_STAMP, W_DOOR, W_CAND, W_SIZE, DW) = range(len(HEADER))
 MAX_PLAYERS = 4
@@ -71,7 +71,8 @@ def compile_geometry(geo, rules, tiles) -> np.ndarray:
               ("HAZARD", hazard), ("HAZARD_TO", np.array(geo.hazard_to)), ("SLD", np.array(geo.slot_landmark_distance))]
     at, _ = _layout(len(HEADER), [(name, np.size(t)) for name, t in tables])
     state, s_size = _layout(0, [("S_TILE", n), ("S_FACE", n), ("S_ROT", n), ("S_WHEN", n), ("S_WHO", n),
-                                ("S_HOW", n), ("S_TE", 6 * n), ("S_PAWN", MAX_PLAYERS), ("S_VISITED", MAX_PLAYERS),
+                                ("S_HOW", n), ("S_TE", 6 * n), ("S_DOORS", 6 * n),
+                                ("S_PAWN", MAX_PLAYERS), ("S_VISITED", MAX_PLAYERS),
                                 ("S_LAST", MAX_PLAYERS), ("S_LABELLED", 1), ("S_TOP", 1), ("S_PLAYERS", 1),
                                 ("S_PILE", len(tiles))])
     size, dw = 6 * n + m, 6 + lw

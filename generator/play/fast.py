@@ -19,7 +19,7 @@ from numba import njit
 
 from generator.play.arrays import (
     A, B, CAP, CONN, DIE, DW, ENDS, GOAL, HAZARD, HAZARD_TO, HW, KIND, LDA, LDB, LW, MARKS, NEXT, NEXT_TO, NLD, NNEXT, NW,
-    REQUIRED, S_FACE, S_HOW, S_LABELLED, S_LAST, S_PAWN, S_PILE, S_PLAYERS, S_ROT, S_SIZE, S_TE, S_TILE, S_TOP,
+    REQUIRED, S_FACE, S_HOW, S_LABELLED, S_LAST, S_PAWN, S_PILE, S_PLAYERS, S_ROT, S_SIZE, S_DOORS, S_TE, S_TILE, S_TOP,
     S_VISITED, S_WHEN, S_WHO, SIXTHS, SLD, SLOTS, START, STUB, T, TURN_OK, UNDER, W_CAND, W_CFRONT, W_CMARKS, W_COMP,
     W_DOOR, W_QDIST, W_QFIRST, W_QPOS, W_SEEN, W_SIZE, W_STAMP,
 )
@@ -60,11 +60,11 @@ def _doors(G, S, W, pos):
                 1, G[G[LDA] + c], G[G[LDB] + c], 0)
             count += 1
         return count
-    s, t, te = pos // 6, pos % 6, G[S_TE]
+    mask = S[G[S_DOORS] + pos]
     for e in range(6):
-        c = 6 * s + e
+        c = 6 * (pos // 6) + e
         kind = G[G[KIND] + c]
-        if kind != 0 and S[te + c] == t:
+        if (mask >> e) & 1:
             W[o + count], W[o + dw + count], W[o + 2 * dw + count], W[o + 3 * dw + count] = (
                 kind, G[G[A] + c], G[G[B] + c], G[G[CONN] + c])
             count += 1
@@ -76,7 +76,7 @@ def _plan(G, S, W, src, visited, avoid, informed, any_way):
     """Breadth-first plan (see ``policies.plan``): (first door or -1, rank); ``any_way`` stops at the first."""
     n, m, lw, hw = G[SLOTS], G[MARKS], G[LW], G[HW]
     kind, a, b, lda, ldb, nld, ends, hazard, sld = G[KIND], G[A], G[B], G[LDA], G[LDB], G[NLD], G[ENDS], G[HAZARD], G[SLD]
-    te, seen, qpos, qdist, qfirst = G[S_TE], G[W_SEEN], G[W_QPOS], G[W_QDIST], G[W_QFIRST]
+    te, doors, seen, qpos, qdist, qfirst = G[S_TE], G[S_DOORS], G[W_SEEN], G[W_QPOS], G[W_QDIST], G[W_QFIRST]
     W[G[W_STAMP]] += 1
     mark = W[G[W_STAMP]]
     needed = _needed(G, visited)
@@ -90,15 +90,18 @@ def _plan(G, S, W, src, visited, avoid, informed, any_way):
         landmark = pos >= 6 * n
         here = pos - 6 * n if landmark else pos // 6
         total = G[nld + here] if landmark else 6
+        mask = 0 if landmark else S[doors + pos]
         i = -1
         for j in range(total):
             if landmark:
                 dk, da, db = 1, G[lda + here * lw + j], G[ldb + here * lw + j]
             else:
+                if mask >> j == 0:
+                    break
+                if (mask >> j) & 1 == 0:
+                    continue
                 c = 6 * here + j
                 dk = G[kind + c]
-                if dk == 0 or S[te + c] != pos % 6:
-                    continue
                 da, db = G[a + c], G[b + c]
             i += 1
             via = i if first < 0 else first
@@ -217,9 +220,14 @@ def _set_rot(G, S, s, r):
     """Lay or turn: the tile in slot ``s`` now lies turned ``r`` sixths; its edges' trails follow."""
     S[G[S_LABELLED]] = 0  # the component labels are stale
     S[G[S_ROT] + s] = r
-    tile, face, te = S[G[S_TILE] + s], S[G[S_FACE] + s], G[S_TE]
+    tile, face, te, doors = S[G[S_TILE] + s], S[G[S_FACE] + s], G[S_TE], G[S_DOORS]
+    for t in range(6):
+        S[doors + 6 * s + t] = 0
     for e in range(6):
-        S[te + 6 * s + e] = _table(G, tile, face, r, e)
+        t = _table(G, tile, face, r, e)
+        S[te + 6 * s + e] = t
+        if G[G[KIND] + 6 * s + e] != 0:
+            S[doors + 6 * s + t] |= 1 << e  # the trail's edges with something across
 
 
 @njit(cache=True, inline="always")
@@ -434,7 +442,7 @@ def _new_game(G, S, R, players):
         S[G[S_TILE] + s], S[G[S_FACE] + s], S[G[S_ROT] + s] = -1, 0, 0
         S[G[S_WHEN] + s], S[G[S_WHO] + s], S[G[S_HOW] + s] = -1, -1, 0
     for i in range(6 * n):
-        S[G[S_TE] + i] = -1
+        S[G[S_TE] + i], S[G[S_DOORS] + i] = -1, 0
     for q in range(players):
         S[G[S_PAWN] + q], S[G[S_VISITED] + q], S[G[S_LAST] + q] = 6 * n + G[START], 0, -1
     S[G[S_LABELLED]], S[G[S_TOP]], S[G[S_PLAYERS]] = 0, 0, players
