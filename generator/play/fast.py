@@ -271,19 +271,16 @@ def _explorer_rank(G, S, W, src, visited):
 
 
 @njit(cache=True)
-def _choose_turn(G, S, W, R, policy, p, trapped):
-    """The policy's ``turn``: returns (slot, sixths) or (-1, 0) to roll. ``trapped``: no way out now."""
+def _choose_turn(G, S, W, R, policy, p):
+    """The policy's ``turn`` when it may turn (random: no door here; the others: trapped): returns
+    (slot, sixths) or (-1, 0) to roll."""
     six, cand, pawn, visited = G[SIXTHS], G[W_CAND], S[G[S_PAWN] + p], S[G[S_VISITED] + p]
     if policy == 0:
-        if _doors(G, S, W, pawn) > 0:
-            return -1, 0
         c = _turns_allowed(G, S, W, p)
         if c == 0:
             return -1, 0
         s = W[cand + draw(R, c)]
         return s, six if draw(R, 2) == 0 else -six
-    if not trapped:
-        return -1, 0
     c = _turns_allowed(G, S, W, p)
     best_s, best_d, best_rank = -1, 0, NO_RANK
     labelled = S[G[S_LABELLED]]
@@ -370,10 +367,8 @@ def _step(G, S, R, tally, p, kind, a, b, conn):
 
 
 @njit(cache=True)
-def _check_trapped(G, S, W, p, place, tally, heat):
-    """Count a turn begun with no way out (and stuck: no single turn opens one); True when trapped."""
-    if _way_out_now(G, S, W, p):
-        return False
+def _count_trapped(G, S, W, p, place, tally, heat):
+    """Count a turn begun with no way out, and stuck when no single turn opens one."""
     tally[p, 7] += 1
     heat[1, place] += 1
     c = _turns_allowed(G, S, W, p)
@@ -385,11 +380,10 @@ def _check_trapped(G, S, W, p, place, tally, heat):
         _turn_by(G, S, s, d)
         opened = _way_out(G, S, W, pawn, visited)
         _turn_by(G, S, s, -d)
-        S[G[S_LABELLED]] = 1  # labelled just above by _way_out_now, and the tiles are back as they were
+        S[G[S_LABELLED]] = 1  # labelled by the caller's _way_out_now, and the tiles are back as they were
         if opened:
-            return True
+            return
     tally[p, 8] += 1
-    return True
 
 
 @njit(cache=True)
@@ -404,15 +398,18 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat):
         first = _plan(G, S, W, S[pawn], visited, True, True, False)[0]
     elif policy == 2:
         first = _plan(G, S, W, S[pawn], visited, False, False, False)[0]
-    trapped = first < 0 and _check_trapped(G, S, W, p, place, tally, heat)
-    s, d = _choose_turn(G, S, W, R, policy, p, trapped)
+    trapped = first < 0 and not _way_out_now(G, S, W, p)
+    if trapped:
+        _count_trapped(G, S, W, p, place, tally, heat)
+    here = _doors(G, S, W, S[pawn])
+    s, d = _choose_turn(G, S, W, R, policy, p) if (here == 0 if policy == 0 else trapped) else (-1, 0)
     if s >= 0:
         tally[p, 1] += 1
         heat[0, place] += 1
         _turn_by(G, S, s, d)
         S[G[S_WHEN] + s], S[G[S_WHO] + s], S[G[S_HOW] + s] = clock, p, d
         _note(R, 1000 + 10 * s + (d + 6) % 6)
-    elif _doors(G, S, W, S[pawn]) > 0:
+    elif here > 0:
         roll = draw(R, G[DIE]) + 1
         tally[p, 3] += roll
         for used in range(roll):
