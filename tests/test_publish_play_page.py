@@ -75,20 +75,39 @@ def test_a_picture_the_kit_lacks_is_a_template_error():
         bk.build_story(replace(root, children=(play,)), resources, 120, TEMPLATES)
 
 
-def test_claims_are_checked_against_the_simulation():
+def claiming_templates(tmp_path):
+    """The package's templates with the old false claim put back into the turning rule."""
+    import shutil
+
+    folder = tmp_path / "templates"
+    shutil.copytree(TEMPLATES, folder)
+    play = folder / "play.xml.j2"
+    text = play.read_text(encoding="utf-8")
+    assert "usually opens a way on.</p>" in text
+    play.write_text(text.replace("usually opens a way on.</p>",
+                                 "always opens a way on, so no explorer is ever stuck for good.</p>"),
+                    encoding="utf-8")
+    return folder
+
+
+def test_claims_are_checked_against_the_simulation(tmp_path):
     settings = load_settings()
-    assert claim_warnings(replace(standin_sources(), play=figures(no_way_out=0)), settings) == []
-    [line] = claim_warnings(replace(standin_sources(), play=figures(no_way_out=7)), settings)
+    claiming = standin_sources(claiming_templates(tmp_path))
+    assert claim_warnings(replace(claiming, play=figures(no_way_out=0)), settings) == []
+    [line] = claim_warnings(replace(claiming, play=figures(no_way_out=7)), settings)
     assert "'no explorer is ever stuck for good'" in line and "7 of 400 simulated games" in line
-    assert claim_warnings(standin_sources(), settings) == []  # no simulation, nothing to check
+    assert claim_warnings(claiming, settings) == []  # no simulation, nothing to check
+    assert claim_warnings(replace(standin_sources(), play=figures(no_way_out=7)), settings) == []  # the shipped
+    # text no longer makes the claim
 
 
 def test_publish_warns_in_one_line_and_still_writes_the_kit(monkeypatch, capsys, tmp_path):
+    claiming = claiming_templates(tmp_path)
     import generator.cli.publish as cli
     import generator.publish.kit as kit
 
     monkeypatch.setattr(cli, "make_sources", lambda args, tileset, board, settings:
-                        replace(standin_sources(args.templates), play=figures(no_way_out=5)))
+                        replace(standin_sources(claiming), play=figures(no_way_out=5)))
     monkeypatch.setattr(kit, "publish_kit", lambda src, settings, **_: {"print/rules.pdf": b"%PDF stand-in"})
     status = main(["publish", str(ROOT / "examples" / "random-20.json"), "--out", str(tmp_path)])
     out, err = capsys.readouterr()
