@@ -1,6 +1,6 @@
 """Checkpoints as data only: one JSON document for the problem, the settings and every chain.
 
-Nothing in a checkpoint can run code: it is JSON, read with ``json.loads`` and then checked
+Nothing in a checkpoint can run code: it is JSON, read with the input layer's strict parser and then checked
 field by field (``read_checkpoint`` is the one function that reads one). The problem is written
 as the same data a user writes by hand (a board table, the objective's keys, a tile set), and
 read back through the same validating loaders. A checkpoint that is truncated, from another
@@ -30,6 +30,7 @@ from generator.board.board import FORMAT as BOARD_FORMAT
 from generator.board.board import board_from_dict
 from generator.board.geometry import neighbour
 from generator.errors import TrailwrightError
+from generator.inputs import parse_json
 from generator.model import DIRECTIONS, opposite
 from generator.model.tileset_io import tileset_from_dict, tileset_to_dict
 from generator.optimize.chain import Chain, Config, HistoryPoint, config_strategy
@@ -92,9 +93,12 @@ def read_checkpoint(path: str | Path) -> Resume:
     except OSError as err:
         raise TrailwrightError(f"cannot read: {err.strerror}", source) from None
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        raise TrailwrightError("not a trailwright checkpoint (truncated, or not JSON)", source) from None
+        data = parse_json(raw.decode("utf-8"), source)  # the input layer's strict JSON: no NaN, duplicate keys, depth
+    except UnicodeDecodeError:
+        raise TrailwrightError("not a trailwright checkpoint (not UTF-8 text)", source) from None
+    except TrailwrightError as err:
+        detail = str(err).removeprefix(f"{source}: ")
+        raise TrailwrightError(f"not a trailwright checkpoint (truncated, or not JSON: {detail})", source) from None
     if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
         raise TrailwrightError(f"not a trailwright checkpoint (no format {CHECKPOINT_FORMAT!r})", source)
     if data.get("version") != __version__:
