@@ -20,9 +20,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_one(board, target: float, budget: float, seed: int, games: int, check_games: int, rescore: int,
-            init: str | None, play: dict) -> dict:
-    """One play-aware optimisation (from ``init``, else a random start as ``optimize`` makes one); the
-    winner's static re-score and fresh games."""
+            start_name: str,
+            init, play: dict) -> tuple[dict, object]:
+    """One play-aware optimisation (from ``init``, a path or a tile set, else a random start as ``optimize``
+    makes one): the row with the winner's static re-score and fresh games, and the winner."""
     import numpy as np
 
     from generator.model import read_tileset
@@ -33,20 +34,20 @@ def run_one(board, target: float, budget: float, seed: int, games: int, check_ga
     from generator.scoring.objective import objective_from_dict
 
     objective = objective_from_dict({"play": {"median_rounds": target, "players": 3, "games": games, **play}})
-    start = (read_tileset(init) if init else
+    start = (read_tileset(init) if isinstance(init, str) else init if init is not None else
              random_tileset(board.tile_count, allowed_designs(objective), np.random.default_rng([seed, 0])))
     problem = make_problem(board, objective, start)
     began = time.perf_counter()
-    result = optimize(problem, Config(time=budget, seed=seed, workers=1, rescore=rescore))
+    result = optimize(problem, Config(time=budget, seed=seed, rescore=rescore), workers=1)
     wall = time.perf_counter() - began
     check = simulate(result.tileset, board, default_rules(board), players=3, games=check_games, seed=10_000 + seed)
-    return {"target": target, "budget": budget, "seed": seed, "init": Path(init).name if init else "random", "bank_games": games, **play,
+    return {"target": target, "budget": budget, "seed": seed, "init": start_name, "bank_games": games, **play,
             "check_games": check_games,
             "median": check.rounds_median, "p10": check.rounds_p10, "p90": check.rounds_p90,
             "unfinished": round(check.unfinished, 4), "static_fitness": round(result.score.fitness, 4),
             "se": round(result.score.fitness_se, 4), "search_median": result.play.median,
             "evaluations": sum(c.search_state["evaluations"] for c in result.chains),
-            "generations": sum(c.generation for c in result.chains), "wall": round(wall, 1)}
+            "generations": sum(c.generation for c in result.chains), "wall": round(wall, 1)}, result.tileset
 
 
 def baseline(board, check_games: int, seed: int, rescore: int) -> dict:
@@ -120,6 +121,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rescore", type=int, default=200_000, help="layouts of the winner's static re-score")
     parser.add_argument("--init", default="examples/best-known.json",
                         help="start every search from this tile set ('random': a random start as optimize makes one)")
+    parser.add_argument("--walk", action="store_true",
+                        help="targets in order, each search starting from the previous target's winner")
     parser.add_argument("--weight", type=float, default=None, help="[play] weight (default: the table's default)")
     parser.add_argument("--tolerance", type=float, default=None, help="[play] tolerance in rounds (default: the table's)")
     parser.add_argument("--out", default=str(ROOT / "docs"), help="folder for the runs and the picture")
@@ -132,16 +135,20 @@ def main(argv: list[str]) -> int:
           f"static fitness {base['static_fitness']:.3f}", flush=True)
     init = None if args.init == "random" else str(ROOT / args.init)
     play = {k: v for k, v in (("weight", args.weight), ("tolerance", args.tolerance)) if v is not None}
-    rows = []
+    rows, name = [], Path(args.init).name if init else "random"
     for target in (float(t) for t in args.targets.split(",")):
-        row = run_one(board, target, args.time, args.seed, args.games, args.check_games, args.rescore, init, play)
+        row, winner = run_one(board, target, args.time, args.seed, args.games, args.check_games, args.rescore, name,
+                              init, play)
+        if args.walk:
+            init, name = winner, f"target {target:g}'s winner"
         rows.append(row)
         print(f"target {target:g}: median {row['median']:g} ({row['p10']:g}-{row['p90']:g}) on {args.check_games} "
               f"fresh games, static fitness {row['static_fitness']:.3f} (cost {base['static_fitness'] - row['static_fitness']:.3f}), "
               f"{row['evaluations']:,} candidates, {row['wall']:.0f} s", flush=True)
     out = Path(args.out)
     load = os.getloadavg()[0]
-    note = (f"{args.time:g} s of search per target from {args.init if init else 'a random start'}, seed {args.seed}, "
+    start = f"{args.init}, each target from the last one's winner" if args.walk else args.init
+    note = (f"{args.time:g} s of search per target from {start}, seed {args.seed}, "
             f"bank of {args.games} games, medians of {args.check_games} fresh games; "
             f"machine load {load:.1f} on {os.cpu_count()} cores (shared)")
     with open(out / "play-optimize-runs.jsonl", "a", encoding="utf-8") as f:
