@@ -41,7 +41,8 @@ def run_one(board, target: float, budget: float, seed: int, games: int, check_ga
     result = optimize(problem, Config(time=budget, seed=seed, rescore=rescore), workers=1)
     wall = time.perf_counter() - began
     check = simulate(result.tileset, board, default_rules(board), players=3, games=check_games, seed=10_000 + seed)
-    return {"target": target, "budget": budget, "seed": seed, "init": start_name, "bank_games": games, **play,
+    return {"target": target, "budget": budget, "seed": seed, "init": start_name, "bank_games": games,
+            "weight": objective.play.weight, "tolerance": objective.play.tolerance,
             "check_games": check_games,
             "median": check.rounds_median, "p10": check.rounds_p10, "p90": check.rounds_p90,
             "unfinished": round(check.unfinished, 4), "static_fitness": round(result.score.fitness, 4),

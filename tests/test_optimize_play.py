@@ -87,9 +87,11 @@ def test_the_penalty_measures_distance_from_the_target_and_limits():
 
 @pytest.mark.parametrize("centre, penalty", [(15.0, 0.0), (14.5, 0.0), (15.5, 0.0), (13.0, -7.5), (18.5, -15.0)])
 def test_a_centre_within_the_tolerance_costs_nothing_and_beyond_it_weight_per_round(centre, penalty):
-    target = PlayTarget(median_rounds=15, players=2)  # default: half a round either side free, 5 per round beyond
-    rounds = np.full(20, centre)
-    assert summarise_games(target, rounds, np.array([0, 1] * 10)).penalty == pytest.approx(penalty)
+    target = PlayTarget(median_rounds=15, players=2, tolerance=0.5)  # half a round either side free, 5 a round beyond
+    rounds, winners = np.full(20, centre), np.array([0, 1] * 10)
+    assert summarise_games(target, rounds, winners).penalty == pytest.approx(penalty)
+    default = PlayTarget(median_rounds=15, players=2)  # no band: 5 a round from the target itself
+    assert summarise_games(default, rounds, winners).penalty == pytest.approx(-5 * abs(centre - 15))
 
 
 def _problem(classic, target):

@@ -31,7 +31,7 @@ class PlayTarget:
     median_rounds: float
     players: int = 3
     weight: float = -5.0  # fitness per round the bank's centre lies outside the tolerance band
-    tolerance: float = 0.5  # rounds either side of the target that cost nothing (static fitness decides there)
+    tolerance: float = 0.0  # rounds either side of the target that cost nothing (static fitness decides there)
     max_unfinished: float = 0.02
     max_seat_advantage: float = 1.0  # 1.0: no bound
     limit_weight: float = -20.0  # fitness per unit share over the cap or the bound
