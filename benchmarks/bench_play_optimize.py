@@ -84,7 +84,11 @@ def tradeoff_svg(rows: list[dict], base: dict, note: str) -> str:
             v = lo + (hi - lo) * k / 4
             out.append(f'<text x="{ox - 6}" y="{y(v) + 3:.1f}" text-anchor="end" font-size="10">{v:.1f}</text>')
             out.append(f'<line x1="{ox}" x2="{ox + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#ddd"/>')
-        if ref == "diagonal":
+        if ref == "diagonal":  # the target, and the ±1 round the issue allows
+            band = [(x0, x0 - 1), (x1, x1 - 1), (x1, x1 + 1), (x0, x0 + 1)]
+            out.append(f'<clipPath id="band"><rect x="{ox}" y="{top}" width="{pw}" height="{ph}"/></clipPath>'
+                       '<polygon clip-path="url(#band)" fill="#eee" points="'
+                       + " ".join(f"{x(t) - left + ox:.1f},{y(v):.1f}" for t, v in band) + '"/>')
             out.append(f'<line x1="{x(x0) - left + ox:.1f}" y1="{y(x0):.1f}" x2="{x(x1) - left + ox:.1f}" '
                        f'y2="{y(x1):.1f}" stroke="#aaa" stroke-dasharray="4 3"/>')
         elif ref is not None:
@@ -100,7 +104,7 @@ def tradeoff_svg(rows: list[dict], base: dict, note: str) -> str:
 
     medians = [r["median"] for r in rows] + [base["median"], x0, x1]
     fits = [r["static_fitness"] for r in rows] + [base["static_fitness"]]
-    body = panel(left, "median", min(medians) - 1, max(medians) + 1, "median rounds reached (dashed: = target)",
+    body = panel(left, "median", min(medians) - 1, max(medians) + 1, "median rounds reached (dashed: target, grey: ±1)",
                  "diagonal")
     body += panel(left + pw + 80, "static_fitness", min(fits) - 0.5, max(fits) + 0.5,
                   f"static fitness (dashed: best-known {base['static_fitness']:.2f})", base["static_fitness"])
