@@ -28,10 +28,12 @@ def run_one(board, target: float, budget: float, seed: int, games: int, check_ga
 
     from generator.model import read_tileset
     from generator.optimize import Config, make_problem, optimize, random_tileset
+    from generator.optimize.play import game_bank
     from generator.optimize.space import allowed_designs
     from generator.play import default_rules
     from generator.play.simulate import simulate
     from generator.scoring.objective import objective_from_dict
+    from generator.scoring.play_target import summarise_games
 
     objective = objective_from_dict({"play": {"median_rounds": target, "players": 3, "games": games, **play}})
     start = (read_tileset(init) if isinstance(init, str) else init if init is not None else
@@ -41,12 +43,14 @@ def run_one(board, target: float, budget: float, seed: int, games: int, check_ga
     result = optimize(problem, Config(time=budget, seed=seed, rescore=rescore), workers=1)
     wall = time.perf_counter() - began
     check = simulate(result.tileset, board, default_rules(board), players=3, games=check_games, seed=10_000 + seed)
+    own = summarise_games(objective.play, *game_bank(result.tileset, board, default_rules(board), objective.play))
     return {"target": target, "budget": budget, "seed": seed, "init": start_name, "bank_games": games,
             "weight": objective.play.weight, "tolerance": objective.play.tolerance,
             "check_games": check_games,
             "median": check.rounds_median, "p10": check.rounds_p10, "p90": check.rounds_p90,
             "unfinished": round(check.unfinished, 4), "static_fitness": round(result.score.fitness, 4),
             "se": round(result.score.fitness_se, 4), "search_median": result.play.median,
+            "bank_centre": round(own.centre, 2),
             "evaluations": sum(c.search_state["evaluations"] for c in result.chains),
             "generations": sum(c.generation for c in result.chains), "wall": round(wall, 1)}, result.tileset
 
