@@ -132,6 +132,7 @@ def main(argv: list[str]) -> int:
                         help="start every search from this tile set ('random': a random start as optimize makes one)")
     parser.add_argument("--walk", action="store_true",
                         help="targets in order, each search starting from the previous target's winner")
+    parser.add_argument("--save", default=None, help="write each winner's tile set to this folder")
     parser.add_argument("--weight", type=float, default=None, help="[play] weight (default: the table's default)")
     parser.add_argument("--tolerance", type=float, default=None, help="[play] tolerance in rounds (default: the table's)")
     parser.add_argument("--out", default=str(ROOT / "docs"), help="folder for the runs and the picture")
@@ -150,6 +151,12 @@ def main(argv: list[str]) -> int:
                               init, play)
         if args.walk:
             init, name = winner, f"target {target:g}'s winner"
+        if args.save:
+            from generator.model import dumps_tileset
+
+            Path(args.save).mkdir(parents=True, exist_ok=True)
+            (Path(args.save) / f"target-{target:g}.json").write_text(dumps_tileset(winner, {"benchmark": row}),
+                                                                     encoding="utf-8")
         rows.append(row)
         print(f"target {target:g}: median {row['median']:g} ({row['p10']:g}-{row['p90']:g}) on {args.check_games} "
               f"fresh games, static fitness {row['static_fitness']:.3f} (cost {base['static_fitness'] - row['static_fitness']:.3f}), "
