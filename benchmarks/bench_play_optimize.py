@@ -71,7 +71,7 @@ def baseline(board, check_games: int, seed: int, rescore: int) -> dict:
 
 def tradeoff_svg(rows: list[dict], base: dict, note: str) -> str:
     """Achieved median rounds and static fitness against the target, as one SVG (two panels)."""
-    w, h, left, top, pw, ph = 640, 318, 60, 40, 240, 200
+    w, h, left, top, pw, ph = 640, 330, 60, 40, 240, 200
     targets = [r["target"] for r in rows]
     x0, x1 = min(targets + [10]) - 1, max(targets + [20]) + 1
 
@@ -113,11 +113,26 @@ def tradeoff_svg(rows: list[dict], base: dict, note: str) -> str:
     body += panel(left + pw + 80, "static_fitness", min(fits) - 0.5, max(fits) + 0.5,
                   f"static fitness (dashed: best-known {base['static_fitness']:.2f})", base["static_fitness"])
     for k, line in enumerate(note.split("; ")):
-        body.append(f'<text x="{w / 2}" y="{h - 22 + 13 * k}" text-anchor="middle" font-size="10" fill="#555">'
+        body.append(f'<text x="{w / 2}" y="{h - 42 + 13 * k}" text-anchor="middle" font-size="10" fill="#555">'
                     f'{line}</text>')
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
             f'font-family="DejaVu Sans, sans-serif"><rect width="{w}" height="{h}" fill="white"/>'
             + "".join(body) + "</svg>\n")
+
+
+def draw(out: Path) -> None:
+    """Draw the trade-off picture from the last run in ``out``/play-optimize-runs.jsonl (its rows after the
+    last best-known row), labelled with that run's settings."""
+    lines = [json.loads(line) for line in (out / "play-optimize-runs.jsonl").read_text(encoding="utf-8").splitlines()]
+    last = max(i for i, r in enumerate(lines) if r["target"] is None)
+    base, rows = lines[last], lines[last + 1:]
+    r0, walk = rows[0], any(r["init"].endswith("winner") for r in rows)
+    note = (f"measured: {r0['budget']:g} s of search per target from {r0['init']}"
+            f"{', each next target from the last winner' if walk else ''}, seed {r0['seed']}; "
+            f"bank of {r0['bank_games']} games, weight {r0['weight']:g}, tolerance {r0['tolerance']:g}, "
+            f"medians of {r0['check_games']} fresh games; machine load {r0['load']:g} on 2 cores (shared)")
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "images" / "play-optimize-tradeoff.svg").write_text(tradeoff_svg(rows, base, note), encoding="utf-8")
 
 
 def main(argv: list[str]) -> int:
@@ -136,7 +151,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--weight", type=float, default=None, help="[play] weight (default: the table's default)")
     parser.add_argument("--tolerance", type=float, default=None, help="[play] tolerance in rounds (default: the table's)")
     parser.add_argument("--out", default=str(ROOT / "docs"), help="folder for the runs and the picture")
+    parser.add_argument("--redraw", action="store_true", help="only redraw the picture from the last run in --out")
     args = parser.parse_args(argv)
+    if args.redraw:
+        draw(Path(args.out))
+        return 0
     from generator.board import load_board
 
     board = load_board("classic")
@@ -162,17 +181,12 @@ def main(argv: list[str]) -> int:
               f"fresh games, static fitness {row['static_fitness']:.3f} (cost {base['static_fitness'] - row['static_fitness']:.3f}), "
               f"{row['evaluations']:,} candidates, {row['wall']:.0f} s", flush=True)
     out = Path(args.out)
-    load = os.getloadavg()[0]
-    start = f"{args.init}, each target from the last one's winner" if args.walk else args.init
-    note = (f"{args.time:g} s of search per target from {start}, seed {args.seed}, "
-            f"bank of {args.games} games, medians of {args.check_games} fresh games; "
-            f"machine load {load:.1f} on {os.cpu_count()} cores (shared)")
+    load = round(os.getloadavg()[0], 1)
     with open(out / "play-optimize-runs.jsonl", "a", encoding="utf-8") as f:
         for row in [base, *rows]:
-            f.write(json.dumps({**row, "load": round(load, 1)}) + "\n")
+            f.write(json.dumps({**row, "load": load}) + "\n")
     if len(rows) > 1:
-        (out / "images").mkdir(parents=True, exist_ok=True)
-        (out / "images" / "play-optimize-tradeoff.svg").write_text(tradeoff_svg(rows, base, note), encoding="utf-8")
+        draw(out)
     hit = [r for r in rows if r["target"] == 15.0]
     ok = all(abs(r["median"] - 15) <= 1 for r in hit)
     print(f"target 15 within ±1 round: {'yes' if ok else 'NO'}" if hit else "", flush=True)
