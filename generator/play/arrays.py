@@ -1,48 +1,88 @@
-"""A board, rules and tile set compiled to the arrays the ``fast`` engine reads (``Geo``)."""
+"""A board, rules and tile set compiled to the one flat array the ``fast`` engine reads.
+
+The kernel's hot loops read numbers from a few plain arrays (geometry, game state, work buffers)
+and never take an array out of a tuple: every array taken out of a tuple or passed on costs numba
+two atomic reference counts, which used to be two thirds of the engine's time. The geometry array
+begins with a header of numbers (the rules' numbers, then where each table starts in it, and where
+each field lies in the state and work arrays); the names below index that header.
+"""
 
 from __future__ import annotations
-
-from collections import namedtuple
 
 import numpy as np
 
 from generator.scoring.tables import tile_tables
 
-Geo = namedtuple("Geo", "T kind a b conn ldoor_a ldoor_b nldoors next_to nnext ends hazard hazard_to sld "
-                        "params")
-# params: slots, landmarks, start, goal, required mask, die, cap, stub_blocks, turn allowed,
-#         next to pawn, sixths, under pawn
-SLOTS, MARKS, START, GOAL, REQUIRED, DIE, CAP, STUB, TURN_OK, NEXT_TO, SIXTHS, UNDER = range(12)
+HEADER = (
+    # the rules' numbers
+    "SLOTS MARKS START GOAL REQUIRED DIE CAP STUB TURN_OK NEXT_TO SIXTHS UNDER "
+    # table widths, then where each table starts in the geometry array
+    "LW NW HW T KIND A B CONN LDA LDB NLD NEXT NNEXT ENDS HAZARD HAZARD_TO SLD "
+    # where each field lies in the state array (MAX_PLAYERS wide for the players' fields)
+    "S_TILE S_FACE S_ROT S_WHEN S_WHO S_HOW S_TE S_DOORS S_PAWN S_VISITED S_LAST S_LABELLED S_TOP S_PLAYERS S_PILE S_SIZE "
+    # where each buffer lies in the work array; DW: room for one place's doors
+    "W_SEEN W_QPOS W_QDIST W_QFIRST W_COMP W_CFRONT W_CMARKS W_STAMP W_DOOR W_CAND W_SIZE DW"
+).split()
+(SLOTS, MARKS, START, GOAL, REQUIRED, DIE, CAP, STUB, TURN_OK, NEXT_TO, SIXTHS, UNDER,
+ LW, NW, HW, T, KIND, A, B, CONN, LDA, LDB, NLD, NEXT, NNEXT, ENDS, HAZARD, HAZARD_TO, SLD,
+ S_TILE, S_FACE, S_ROT, S_WHEN, S_WHO, S_HOW, S_TE, S_DOORS, S_PAWN, S_VISITED, S_LAST, S_LABELLED, S_TOP, S_PLAYERS,
+ S_PILE, S_SIZE,
+ W_SEEN, W_QPOS, W_QDIST, W_QFIRST, W_COMP, W_CFRONT, W_CMARKS, W_STAMP, W_DOOR, W_CAND, W_SIZE, DW) = range(len(HEADER))
+MAX_PLAYERS = 4
 
 
-def compile_geometry(geo, rules, tiles) -> Geo:
-    """The reference ``Geometry`` and the tile set as the arrays the kernel reads."""
+def _layout(start: int, fields: list[tuple[str, int]]) -> tuple[dict[str, int], int]:
+    """Consecutive fields from ``start``: each name's offset, and the end."""
+    where = {}
+    for name, size in fields:
+        where[name] = start
+        start += size
+    return where, start
+
+
+def compile_geometry(geo, rules, tiles) -> np.ndarray:
+    """The reference ``Geometry``, the rules and the tile set as one int64 array (header, then tables)."""
     n, m = geo.slots, len(geo.landmarks)
-    kind, a, b, conn = (np.zeros((n, 6), np.int64) for _ in range(4))
+    kind, a, b, conn = ([0] * (6 * n) for _ in range(4))  # per slot and edge (6*s + e): the door across
     for (s, e), door in geo.across.items():
         if door[0] == "slot":
-            kind[s, e], a[s, e], b[s, e], conn[s, e] = 1, door[1], door[2], door[3]
+            kind[6 * s + e], a[6 * s + e], b[6 * s + e], conn[6 * s + e] = 1, door[1], door[2], door[3]
         else:
-            kind[s, e], a[s, e] = 2, door[1]
-    width = max(len(d) for d in geo.landmark_doors)
-    ldoor_a, ldoor_b = np.zeros((m, width), np.int64), np.zeros((m, width), np.int64)
+            kind[6 * s + e], a[6 * s + e] = 2, door[1]
+    lw = max(len(d) for d in geo.landmark_doors)
+    ldoor_a, ldoor_b = np.zeros((m, lw), np.int64), np.zeros((m, lw), np.int64)
     for k, doors in enumerate(geo.landmark_doors):
         for j, door in enumerate(doors):
             ldoor_a[k, j], ldoor_b[k, j] = door[1], door[2]
-    next_to = np.zeros((n + m, max(len(x) for x in geo.next_to)), np.int64)
+    nw = max(len(x) for x in geo.next_to)
+    next_to = np.zeros((n + m, nw), np.int64)
     for place, slots in enumerate(geo.next_to):
         next_to[place, : len(slots)] = sorted(slots)
-    hazard = np.zeros((m, rules.die + 1), np.bool_)
+    hazard = np.zeros((m, rules.die + 1), np.int64)
     for k, rolls in enumerate(geo.hazard_rolls):
         hazard[k, 0] = bool(rolls)
         for r in rolls:
-            hazard[k, r] = True
+            hazard[k, r] = 1
+    table = tile_tables(tiles).astype(np.int64)
+    assert table.shape[1:] == (2, 6, 6)
+    tables = [("T", table), ("KIND", kind), ("A", a), ("B", b), ("CONN", conn), ("LDA", ldoor_a), ("LDB", ldoor_b),
+              ("NLD", np.array([len(d) for d in geo.landmark_doors])), ("NEXT", next_to),
+              ("NNEXT", np.array([len(x) for x in geo.next_to])), ("ENDS", np.array(geo.ends_move)),
+              ("HAZARD", hazard), ("HAZARD_TO", np.array(geo.hazard_to)), ("SLD", np.array(geo.slot_landmark_distance))]
+    at, _ = _layout(len(HEADER), [(name, np.size(t)) for name, t in tables])
+    state, s_size = _layout(0, [("S_TILE", n), ("S_FACE", n), ("S_ROT", n), ("S_WHEN", n), ("S_WHO", n),
+                                ("S_HOW", n), ("S_TE", 6 * n), ("S_DOORS", 6 * n),
+                                ("S_PAWN", MAX_PLAYERS), ("S_VISITED", MAX_PLAYERS),
+                                ("S_LAST", MAX_PLAYERS), ("S_LABELLED", 1), ("S_TOP", 1), ("S_PLAYERS", 1),
+                                ("S_PILE", len(tiles))])
+    size, dw = 6 * n + m, 6 + lw
+    work, w_size = _layout(0, [("W_SEEN", size), ("W_QPOS", size), ("W_QDIST", size), ("W_QFIRST", size),
+                               ("W_COMP", size), ("W_CFRONT", size), ("W_CMARKS", size), ("W_STAMP", 1),
+                               ("W_DOOR", 4 * dw), ("W_CAND", n)])
     t = rules.turning
-    # a tuple of ints, not an array: reading a number from it costs no reference counting in the kernel
-    params = tuple(int(v) for v in (n, m, geo.start, geo.goal, sum(1 << k for k in geo.required), rules.die,
-                                    rules.round_cap, rules.stub_blocks, t.allowed, t.next_to_pawn, t.sixths,
-                                    t.under_pawn))
-    return Geo(tile_tables(tiles).astype(np.int64), kind, a, b, conn, ldoor_a, ldoor_b,
-               np.array([len(d) for d in geo.landmark_doors], np.int64), next_to,
-               np.array([len(x) for x in geo.next_to], np.int64), np.array(geo.ends_move, np.bool_), hazard,
-               np.array(geo.hazard_to, np.int64), np.array(geo.slot_landmark_distance, np.int64), params)
+    header = dict(SLOTS=n, MARKS=m, START=geo.start, GOAL=geo.goal, REQUIRED=sum(1 << k for k in geo.required),
+                  DIE=rules.die, CAP=rules.round_cap, STUB=rules.stub_blocks, TURN_OK=t.allowed,
+                  NEXT_TO=t.next_to_pawn, SIXTHS=t.sixths, UNDER=t.under_pawn, LW=lw, NW=nw, HW=rules.die + 1,
+                  S_SIZE=s_size, W_SIZE=w_size, DW=dw, **at, **state, **work)
+    head = np.array([int(header[name]) for name in HEADER], np.int64)
+    return np.concatenate([head] + [np.asarray(t, np.int64).ravel() for _, t in tables])

@@ -5,6 +5,11 @@ same order, so a seed plays the same game in both (``tests/test_play_engines.py`
 move traces). Places are numbers: trail ``t`` of slot ``s`` is ``6*s + t``, landmark ``k`` is
 ``6*slots + k``; a door is (kind, a, b, by connector) with kind 1 = slot ``a`` entered through
 edge ``b``, kind 2 = landmark ``a``. Ranks are single numbers (tier, kind, score -> 10**6, 10**5, 1).
+
+Every function reads four flat arrays: ``G`` the geometry (its header says where each table and
+field lies, see ``arrays``), ``S`` one game's state, ``W`` work buffers, ``R`` the random state
+(four words) and the move trace (the fifth). Nothing is allocated or taken out of a tuple after a
+game batch starts, so the hot loops pay no reference counting.
 """
 
 from __future__ import annotations
@@ -12,247 +17,288 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from generator.play.arrays import CAP, DIE, GOAL, MARKS, NEXT_TO, REQUIRED, SIXTHS, SLOTS, START, STUB, TURN_OK, UNDER
+from generator.play.arrays import (
+    A, B, CAP, CONN, DIE, DW, ENDS, GOAL, HAZARD, HAZARD_TO, HW, KIND, LDA, LDB, LW, MARKS, NEXT, NEXT_TO, NLD, NNEXT, NW,
+    REQUIRED, S_FACE, S_HOW, S_LABELLED, S_LAST, S_PAWN, S_PILE, S_PLAYERS, S_ROT, S_SIZE, S_DOORS, S_TE, S_TILE, S_TOP,
+    S_VISITED, S_WHEN, S_WHO, SIXTHS, SLD, SLOTS, START, STUB, T, TURN_OK, UNDER, W_CAND, W_CFRONT, W_CMARKS, W_COMP,
+    W_DOOR, W_QDIST, W_QFIRST, W_QPOS, W_SEEN, W_SIZE, W_STAMP,
+)
 from generator.play.rng import draw
 
 NO_RANK = np.int64(1) << 62
+TRACE = 4  # R[TRACE]: the move trace, after the generator's four words
 
 
 @njit(cache=True, inline="always")
-def _place(g, pos):
-    n = g.params[SLOTS]
+def _place(G, pos):
+    n = G[SLOTS]
     return pos // 6 if pos < 6 * n else pos - 5 * n
 
 
 @njit(cache=True, inline="always")
-def _doors(g, te, pos, dk, da, db, dc):
-    """Fill the door arrays for a pawn at ``pos``; returns how many. ``te[6*s + e]`` is the trail at edge e."""
-    return _doors_of(g.kind, g.a, g.b, g.conn, g.ldoor_a, g.ldoor_b, g.nldoors, te, pos, dk, da, db, dc)
+def _needed(G, visited):
+    left = G[REQUIRED] & ~visited
+    return left if left != 0 else np.int64(1) << G[GOAL]
 
 
 @njit(cache=True, inline="always")
-def _doors_of(kind, a, b, conn, ldoor_a, ldoor_b, nldoors, te, pos, dk, da, db, dc):
-    """``_doors`` on the geometry's arrays (taken out of ``g`` once, outside hot loops)."""
-    n = kind.shape[0]
+def _table(G, tile, face, r, e):
+    """The trail at edge ``e`` of ``tile`` face ``face`` turned ``r`` sixths."""
+    return G[G[T] + ((tile * 2 + face) * 6 + r) * 6 + e]
+
+
+@njit(cache=True, inline="always")
+def _doors(G, S, W, pos):
+    """Fill the door buffer (four rows of ``DW``: kind, a, b, conn) for a pawn at ``pos``; returns how many."""
+    n, dw, o = G[SLOTS], G[DW], G[W_DOOR]
     count = 0
     if pos >= 6 * n:
         k = pos - 6 * n
-        for j in range(nldoors[k]):
-            dk[count], da[count], db[count], dc[count] = 1, ldoor_a[k, j], ldoor_b[k, j], 0
+        for j in range(G[G[NLD] + k]):
+            c = k * G[LW] + j
+            W[o + count], W[o + dw + count], W[o + 2 * dw + count], W[o + 3 * dw + count] = (
+                1, G[G[LDA] + c], G[G[LDB] + c], 0)
             count += 1
         return count
-    s, t = pos // 6, pos % 6
+    mask = S[G[S_DOORS] + pos]
     for e in range(6):
-        if te[6 * s + e] == t and kind[s, e] != 0:
-            dk[count], da[count], db[count], dc[count] = kind[s, e], a[s, e], b[s, e], conn[s, e]
+        c = 6 * (pos // 6) + e
+        kind = G[G[KIND] + c]
+        if (mask >> e) & 1:
+            W[o + count], W[o + dw + count], W[o + 2 * dw + count], W[o + 3 * dw + count] = (
+                kind, G[G[A] + c], G[G[B] + c], G[G[CONN] + c])
             count += 1
     return count
 
 
-@njit(cache=True, inline="always")
-def _needed(g, visited):
-    left = g.params[REQUIRED] & ~visited
-    return left if left != 0 else np.int64(1) << g.params[GOAL]
-
-
 @njit(cache=True)
-def _plan(g, te, src, visited, avoid, informed, any_way, w):
+def _plan(G, S, W, src, visited, avoid, informed, any_way):
     """Breadth-first plan (see ``policies.plan``): (first door or -1, rank); ``any_way`` stops at the first."""
-    seen, qpos, qdist, qfirst, stamp, dk, da, db, dc = w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8]
-    n, m = g.params[SLOTS], g.params[MARKS]
-    kind, a, b, conn, ldoor_a, ldoor_b, nldoors = g.kind, g.a, g.b, g.conn, g.ldoor_a, g.ldoor_b, g.nldoors
-    ends, hazard, sld = g.ends, g.hazard, g.sld
-    stamp[0] += 1
-    mark = stamp[0]
-    needed = _needed(g, visited)
-    seen[src] = mark
+    n, m, lw, hw = G[SLOTS], G[MARKS], G[LW], G[HW]
+    kind, a, b, lda, ldb, nld, ends, hazard, sld = G[KIND], G[A], G[B], G[LDA], G[LDB], G[NLD], G[ENDS], G[HAZARD], G[SLD]
+    te, doors, seen, qpos, qdist, qfirst = G[S_TE], G[S_DOORS], G[W_SEEN], G[W_QPOS], G[W_QDIST], G[W_QFIRST]
+    W[G[W_STAMP]] += 1
+    mark = W[G[W_STAMP]]
+    needed = _needed(G, visited)
+    W[seen + src] = mark
     head, tail = 0, 1
-    qpos[0], qdist[0], qfirst[0] = src, 0, -1
+    W[qpos], W[qdist], W[qfirst] = src, 0, -1
     best_door, best_rank = -1, NO_RANK
     while head < tail:
-        pos, dist, first = qpos[head], qdist[head], qfirst[head]
+        pos, dist, first = W[qpos + head], W[qdist + head], W[qfirst + head]
         head += 1
-        count = _doors_of(kind, a, b, conn, ldoor_a, ldoor_b, nldoors, te, pos, dk, da, db, dc)
-        for i in range(count):
-            via = i if first < 0 else first
-            if dk[i] == 2:
-                k = da[i]
-                if (needed >> k) & 1:
-                    return via, np.int64(dist + 1)
-                if avoid and (ends[k] or hazard[k, 0]):
-                    continue
-                nxt = 6 * n + k
+        landmark = pos >= 6 * n
+        here = pos - 6 * n if landmark else pos // 6
+        total = G[nld + here] if landmark else 6
+        mask = 0 if landmark else S[doors + pos]
+        i = -1
+        for j in range(total):
+            if landmark:
+                dk, da, db = 1, G[lda + here * lw + j], G[ldb + here * lw + j]
             else:
-                s = da[i]
-                if te[6 * s] < 0:
+                if mask >> j == 0:
+                    break
+                if (mask >> j) & 1 == 0:
+                    continue
+                c = 6 * here + j
+                dk = G[kind + c]
+                da, db = G[a + c], G[b + c]
+            i += 1
+            via = i if first < 0 else first
+            if dk == 2:
+                if (needed >> da) & 1:
+                    return via, np.int64(dist + 1)
+                if avoid and (G[ends + da] != 0 or G[hazard + da * hw] != 0):
+                    continue
+                nxt = 6 * n + da
+            else:
+                if S[te + 6 * da] < 0:
                     if any_way:
                         return via, np.int64(0)
                     promise = 0
                     if informed:
                         promise = 1 << 30
                         for k in range(m):
-                            if (needed >> k) & 1 and sld[s, k] < promise:
-                                promise = sld[s, k]
+                            if (needed >> k) & 1 and G[sld + da * m + k] < promise:
+                                promise = G[sld + da * m + k]
                     rank = np.int64(100_000 + dist + 1 + promise)
                     if rank < best_rank:
                         best_door, best_rank = via, rank
                     continue
-                nxt = 6 * s + te[6 * s + db[i]]
-            if seen[nxt] != mark:
-                seen[nxt] = mark
-                qpos[tail], qdist[tail], qfirst[tail] = nxt, dist + 1, via
+                nxt = 6 * da + S[te + 6 * da + db]
+            if W[seen + nxt] != mark:
+                W[seen + nxt] = mark
+                W[qpos + tail], W[qdist + tail], W[qfirst + tail] = nxt, dist + 1, via
                 tail += 1
     return best_door, best_rank
 
 
 @njit(cache=True, inline="always")
-def _way_out(g, te, src, visited, w):
-    return _plan(g, te, src, visited, False, False, True, w)[0] >= 0
+def _way_out(G, S, W, src, visited):
+    return _plan(G, S, W, src, visited, False, False, True)[0] >= 0
 
 
 @njit(cache=True)
-def _label(g, st, w):
+def _label(G, S, W):
     """Label the known graph's components (every landmark passable): whether each touches an empty slot,
     and which landmarks it reaches. Same answers as ``_way_out`` from any of its places, in one pass."""
-    tile, te = st[0], st[9]
-    qpos, dk, da, db, dc, comp, cfront, cmarks = w[1], w[5], w[6], w[7], w[8], w[9], w[10], w[11]
-    kind, a, b, conn, ldoor_a, ldoor_b, nldoors = g.kind, g.a, g.b, g.conn, g.ldoor_a, g.ldoor_b, g.nldoors
-    n = g.params[SLOTS]
-    size = 6 * n + g.params[MARKS]
-    comp[:] = -1
+    n, m, lw = G[SLOTS], G[MARKS], G[LW]
+    kind, a, b, lda, ldb, nld = G[KIND], G[A], G[B], G[LDA], G[LDB], G[NLD]
+    te, qpos, comp, cfront, cmarks = G[S_TE], G[W_QPOS], G[W_COMP], G[W_CFRONT], G[W_CMARKS]
+    size = 6 * n + m
+    for i in range(size):
+        W[comp + i] = -1
     count = 0
     for start in range(size):
-        if comp[start] >= 0:
+        if W[comp + start] >= 0:
             continue
         if start < 6 * n:
             s = start // 6
-            if tile[s] < 0:
+            if S[G[S_TILE] + s] < 0:
                 continue
             exists = False
             for e in range(6):
-                exists |= te[6 * s + e] == start % 6
+                exists |= S[te + 6 * s + e] == start % 6
             if not exists:
                 continue
-        comp[start], cfront[count], cmarks[count] = count, 0, 0
+        W[comp + start], W[cfront + count], W[cmarks + count] = count, 0, 0
         head, tail = 0, 1
-        qpos[0] = start
+        W[qpos] = start
         while head < tail:
-            pos = qpos[head]
+            pos = W[qpos + head]
             head += 1
-            for i in range(_doors_of(kind, a, b, conn, ldoor_a, ldoor_b, nldoors, te, pos, dk, da, db, dc)):
-                if dk[i] == 2:
-                    cmarks[count] |= np.int64(1) << da[i]
-                    nxt = 6 * n + da[i]
-                elif tile[da[i]] < 0:
-                    cfront[count] = 1
+            landmark = pos >= 6 * n
+            here = pos - 6 * n if landmark else pos // 6
+            for j in range(G[nld + here] if landmark else 6):
+                if landmark:
+                    dk, da, db = 1, G[lda + here * lw + j], G[ldb + here * lw + j]
+                else:
+                    c = 6 * here + j
+                    dk = G[kind + c]
+                    if dk == 0 or S[te + c] != pos % 6:
+                        continue
+                    da, db = G[a + c], G[b + c]
+                if dk == 2:
+                    W[cmarks + count] |= np.int64(1) << da
+                    nxt = 6 * n + da
+                elif S[G[S_TILE] + da] < 0:
+                    W[cfront + count] = 1
                     continue
                 else:
-                    nxt = 6 * da[i] + te[6 * da[i] + db[i]]
-                if comp[nxt] < 0:
-                    comp[nxt] = count
-                    qpos[tail] = nxt
+                    nxt = 6 * da + S[te + 6 * da + db]
+                if W[comp + nxt] < 0:
+                    W[comp + nxt] = count
+                    W[qpos + tail] = nxt
                     tail += 1
         count += 1
-    st[10][0] = 1
+    S[G[S_LABELLED]] = 1
 
 
 @njit(cache=True, inline="always")
-def _way_out_now(g, st, p, w):
+def _way_out_now(G, S, W, p):
     """``_way_out`` for player ``p`` from the component labels (relabelled when a tile was laid or turned)."""
-    if st[10][0] == 0:
-        _label(g, st, w)
-    c = w[9][st[3][p]]
-    return w[10][c] != 0 or (w[11][c] & _needed(g, st[4][p])) != 0
+    if S[G[S_LABELLED]] == 0:
+        _label(G, S, W)
+    c = W[G[W_COMP] + S[G[S_PAWN] + p]]
+    return W[G[W_CFRONT] + c] != 0 or (W[G[W_CMARKS] + c] & _needed(G, S[G[S_VISITED] + p])) != 0
 
 
 @njit(cache=True, inline="always")
-def _touches(st, w, s, p):
+def _touches(G, S, W, s, p):
     """Whether a trail of slot ``s`` lies in player ``p``'s component (labels current). A turn of a tile
     that does not cannot change what ``p`` reaches, so the search skips it (same answers, less work)."""
-    c = w[9][st[3][p]]
+    comp = G[W_COMP]
+    c = W[comp + S[G[S_PAWN] + p]]
     for t in range(6):
-        if w[9][6 * s + t] == c:
+        if W[comp + 6 * s + t] == c:
             return True
     return False
 
 
-@njit(cache=True, inline="always")
-def _set_rot(g, st, s, r):
+@njit(cache=True)
+def _set_rot(G, S, s, r):
     """Lay or turn: the tile in slot ``s`` now lies turned ``r`` sixths; its edges' trails follow."""
-    tile, face, rot, te = st[0], st[1], st[2], st[9]
-    st[10][0] = 0  # the component labels are stale
-    rot[s] = r
+    S[G[S_LABELLED]] = 0  # the component labels are stale
+    S[G[S_ROT] + s] = r
+    tile, face, te, doors = S[G[S_TILE] + s], S[G[S_FACE] + s], G[S_TE], G[S_DOORS]
+    for t in range(6):
+        S[doors + 6 * s + t] = 0
     for e in range(6):
-        te[6 * s + e] = g.T[tile[s], face[s], r, e]
+        t = _table(G, tile, face, r, e)
+        S[te + 6 * s + e] = t
+        if G[G[KIND] + 6 * s + e] != 0:
+            S[doors + 6 * s + t] |= 1 << e  # the trail's edges with something across
 
 
 @njit(cache=True, inline="always")
-def _turns_allowed(g, tile, pawns, p, out):
-    """Fill ``out`` with turnable slots next to player ``p`` (ascending); returns how many."""
-    if not g.params[TURN_OK]:
+def _turn_by(G, S, s, d):
+    _set_rot(G, S, s, (S[G[S_ROT] + s] + d + 6) % 6)
+
+
+@njit(cache=True)
+def _turns_allowed(G, S, W, p):
+    """Fill the candidate buffer with turnable slots next to player ``p`` (ascending); returns how many."""
+    if not G[TURN_OK]:
         return 0
-    n = g.params[SLOTS]
-    place = _place(g, pawns[p])
+    n, pawn, cand = G[SLOTS], G[S_PAWN], G[W_CAND]
+    place = _place(G, S[pawn + p])
     count = 0
-    total = g.nnext[place] if g.params[NEXT_TO] else n
+    total = G[G[NNEXT] + place] if G[NEXT_TO] else n
     for j in range(total):
-        s = g.next_to[place, j] if g.params[NEXT_TO] else j
-        if tile[s] < 0:
+        s = G[G[NEXT] + place * G[NW] + j] if G[NEXT_TO] else j
+        if S[G[S_TILE] + s] < 0:
             continue
         under = False
-        if not g.params[UNDER]:
-            for q in range(pawns.shape[0]):
-                if pawns[q] < 6 * n and pawns[q] // 6 == s:
+        if not G[UNDER]:
+            for q in range(S[G[S_PLAYERS]]):
+                if S[pawn + q] < 6 * n and S[pawn + q] // 6 == s:
                     under = True
         if not under:
-            out[count] = s
+            W[cand + count] = s
             count += 1
     return count
 
 
 @njit(cache=True)
-def _explorer_rank(g, te, src, visited, w):
-    door, rank = _plan(g, te, src, visited, True, True, False, w)
+def _explorer_rank(G, S, W, src, visited):
+    door, rank = _plan(G, S, W, src, visited, True, True, False)
     if door >= 0:
         return rank
-    door, rank = _plan(g, te, src, visited, False, True, False, w)
+    door, rank = _plan(G, S, W, src, visited, False, True, False)
     if door >= 0:
         return 1_000_000 + rank
     return NO_RANK
 
 
 @njit(cache=True)
-def _choose_turn(g, policy, st, p, rng, w, cand, trapped):
-    """The policy's ``turn``: returns (slot, sixths) or (-1, 0) to roll. ``trapped``: no way out now."""
-    tile, face, rot, pawns, visited, when, who, how, last, te = st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9]
-    six = g.params[SIXTHS]
+def _choose_turn(G, S, W, R, policy, p):
+    """The policy's ``turn`` when it may turn (random: no door here; the others: trapped): returns
+    (slot, sixths) or (-1, 0) to roll."""
+    six, cand, pawn, visited = G[SIXTHS], G[W_CAND], S[G[S_PAWN] + p], S[G[S_VISITED] + p]
     if policy == 0:
-        count = _doors(g, te, pawns[p], w[5], w[6], w[7], w[8])
-        if count > 0:
-            return -1, 0
-        c = _turns_allowed(g, tile, pawns, p, cand)
+        c = _turns_allowed(G, S, W, p)
         if c == 0:
             return -1, 0
-        s = cand[draw(rng, c)]
-        return s, six if draw(rng, 2) == 0 else -six
-    if not trapped:
-        return -1, 0
-    c = _turns_allowed(g, tile, pawns, p, cand)
+        s = W[cand + draw(R, c)]
+        return s, six if draw(R, 2) == 0 else -six
+    c = _turns_allowed(G, S, W, p)
     best_s, best_d, best_rank = -1, 0, NO_RANK
-    labelled = st[10][0]
+    labelled = S[G[S_LABELLED]]
+    when, who, how = G[S_WHEN], G[S_WHO], G[S_HOW]
     for j in range(2 * c):
-        s, d = cand[j // 2], six if j % 2 == 0 else -six
-        if policy == 1 and who[s] >= 0 and who[s] != p and when[s] > last[p] and how[s] == -d:
+        s, d = W[cand + j // 2], six if j % 2 == 0 else -six
+        if policy == 1 and S[who + s] >= 0 and S[who + s] != p and S[when + s] > S[G[S_LAST] + p] \
+                and S[how + s] == -d:
             continue
-        if not _touches(st, w, s, p):
+        if not _touches(G, S, W, s, p):
             continue
-        _set_rot(g, st, s, (rot[s] + d + 6) % 6)
+        _turn_by(G, S, s, d)
         if policy == 1:
-            rank = _explorer_rank(g, te, pawns[p], visited[p], w)
+            rank = _explorer_rank(G, S, W, pawn, visited)
         else:
-            rank = 0 if _way_out(g, te, pawns[p], visited[p], w) else NO_RANK
-        _set_rot(g, st, s, (rot[s] - d + 6) % 6)
-        st[10][0] = labelled  # the same tiles as before the trial turn
+            rank = 0 if _way_out(G, S, W, pawn, visited) else NO_RANK
+        _turn_by(G, S, s, -d)
+        S[G[S_LABELLED]] = labelled  # the same tiles as before the trial turn
         if rank < best_rank:
             best_s, best_d, best_rank = s, d, rank
             if policy == 2:
@@ -261,172 +307,168 @@ def _choose_turn(g, policy, st, p, rng, w, cand, trapped):
 
 
 @njit(cache=True, inline="always")
-def _choose_step(g, policy, st, p, rng, w, count):
-    pawns, visited, te = st[3], st[4], st[9]
+def _choose_step(G, S, W, R, policy, p, count):
+    pawn, visited = S[G[S_PAWN] + p], S[G[S_VISITED] + p]
     if policy == 1:
-        door, _ = _plan(g, te, pawns[p], visited[p], True, True, False, w)
+        door, _ = _plan(G, S, W, pawn, visited, True, True, False)
         if door < 0:
-            door, _ = _plan(g, te, pawns[p], visited[p], False, True, False, w)
+            door, _ = _plan(G, S, W, pawn, visited, False, True, False)
         if door >= 0:
             return door
     elif policy == 2:
-        door, _ = _plan(g, te, pawns[p], visited[p], False, False, False, w)
+        door, _ = _plan(G, S, W, pawn, visited, False, False, False)
         if door >= 0:
             return door
-    return draw(rng, count)
+    return draw(R, count)
 
 
 @njit(cache=True, inline="always")
-def _note(trace, value):
-    trace[0] = trace[0] * np.uint64(1_000_003) + np.uint64(value + 1)
-
-
-@njit(cache=True, inline="always")
-def _step(g, st, pile, top, p, kind, a, b, conn, rng, tally):
-    """Move player ``p`` through a door (see ``Table.step``); True when the move ends."""
-    tile, face, rot, pawns, visited = st[0], st[1], st[2], st[3], st[4]
-    n = g.params[SLOTS]
-    if kind == 1:
-        tally[p, 6] += conn
-        fresh = tile[a] < 0
-        if fresh:
-            f = draw(rng, 2)
-            r = draw(rng, 6)
-            tile[a], face[a] = pile[top[0]], f
-            _set_rot(g, st, a, r)
-            top[0] += 1
-        t = st[9][6 * a + b]
-        if fresh and g.params[STUB]:
-            exits = 0
-            for e in range(6):
-                exits += g.T[tile[a], face[a], rot[a], e] == t
-            if exits == 1:
-                return True
-        pawns[p] = 6 * a + t
-        return False
-    k = a
-    pawns[p] = 6 * n + k
-    required = g.params[REQUIRED]
-    if (required >> k) & 1:
-        visited[p] |= np.int64(1) << k
-    if k == g.params[GOAL] and (required & ~visited[p]) == 0:
-        return True
-    if g.hazard[k, 0]:
-        tally[p, 4] += 1
-        if g.hazard[k, draw(rng, g.params[DIE]) + 1]:
-            tally[p, 5] += 1
-            pawns[p] = 6 * n + g.hazard_to[k]
-            return True
-    return g.ends[k]
-
-
-@njit(cache=True, inline="always")
-def _check_trapped(g, st, p, place, w, cand, tally, heat):
-    """Count a turn begun with no way out (and stuck: no single turn opens one); True when trapped."""
-    tile, rot, pawns, visited, te = st[0], st[2], st[3], st[4], st[9]
-    if _way_out_now(g, st, p, w):
-        return False
-    tally[p, 7] += 1
-    heat[1, place] += 1
-    c = _turns_allowed(g, tile, pawns, p, cand)
-    six = g.params[SIXTHS]
-    for j in range(2 * c):
-        s, d = cand[j // 2], six if j % 2 == 0 else -six
-        if not _touches(st, w, s, p):
-            continue
-        _set_rot(g, st, s, (rot[s] + d + 6) % 6)
-        opened = _way_out(g, te, pawns[p], visited[p], w)
-        _set_rot(g, st, s, (rot[s] - d + 6) % 6)
-        st[10][0] = 1  # labelled just above by _way_out_now, and the tiles are back as they were
-        if opened:
-            return True
-    tally[p, 8] += 1
-    return True
+def _note(R, value):
+    R[TRACE] = R[TRACE] * np.uint64(1_000_003) + np.uint64(value + 1)
 
 
 @njit(cache=True)
-def _play_turn(g, policy, st, pile, top, clock, p, rng, w, cand, door, tally, heat, trace):
+def _step(G, S, R, tally, p, kind, a, b, conn):
+    """Move player ``p`` through a door (see ``Table.step``); True when the move ends."""
+    n, pawn, top = G[SLOTS], G[S_PAWN] + p, G[S_TOP]
+    if kind == 1:
+        tally[p, 6] += conn
+        fresh = S[G[S_TILE] + a] < 0
+        if fresh:
+            f = draw(R, 2)
+            r = draw(R, 6)
+            S[G[S_TILE] + a], S[G[S_FACE] + a] = S[G[S_PILE] + S[top]], f
+            _set_rot(G, S, a, r)
+            S[top] += 1
+        t = S[G[S_TE] + 6 * a + b]
+        if fresh and G[STUB]:
+            exits = 0
+            for e in range(6):
+                exits += S[G[S_TE] + 6 * a + e] == t
+            if exits == 1:
+                return True
+        S[pawn] = 6 * a + t
+        return False
+    k = a
+    S[pawn] = 6 * n + k
+    required, visited = G[REQUIRED], G[S_VISITED] + p
+    if (required >> k) & 1:
+        S[visited] |= np.int64(1) << k
+    if k == G[GOAL] and (required & ~S[visited]) == 0:
+        return True
+    hazard = G[HAZARD] + k * G[HW]
+    if G[hazard]:
+        tally[p, 4] += 1
+        if G[hazard + draw(R, G[DIE]) + 1]:
+            tally[p, 5] += 1
+            S[pawn] = 6 * n + G[G[HAZARD_TO] + k]
+            return True
+    return G[G[ENDS] + k] != 0
+
+
+@njit(cache=True)
+def _count_trapped(G, S, W, p, place, tally, heat):
+    """Count a turn begun with no way out, and stuck when no single turn opens one."""
+    tally[p, 7] += 1
+    heat[1, place] += 1
+    c = _turns_allowed(G, S, W, p)
+    six, cand, pawn, visited = G[SIXTHS], G[W_CAND], S[G[S_PAWN] + p], S[G[S_VISITED] + p]
+    for j in range(2 * c):
+        s, d = W[cand + j // 2], six if j % 2 == 0 else -six
+        if not _touches(G, S, W, s, p):
+            continue
+        _turn_by(G, S, s, d)
+        opened = _way_out(G, S, W, pawn, visited)
+        _turn_by(G, S, s, -d)
+        S[G[S_LABELLED]] = 1  # labelled by the caller's _way_out_now, and the tiles are back as they were
+        if opened:
+            return
+    tally[p, 8] += 1
+
+
+@njit(cache=True)
+def _play_turn(G, S, W, R, policy, clock, p, tally, heat):
     """One turn of player ``p`` (see ``reference.play_turn``); True when ``p`` has won."""
-    tile, face, rot, pawns, visited, when, who, how, last, te = st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9]
-    n = g.params[SLOTS]
+    n, pawn, o, dw = G[SLOTS], G[S_PAWN] + p, G[W_DOOR], G[DW]
     tally[p, 0] += 1
-    place = _place(g, pawns[p])
+    place = _place(G, S[pawn])
+    visited = S[G[S_VISITED] + p]
     first = -1  # the planner's first step, planned before the roll (the roll changes nothing it sees)
     if policy == 1:
-        first = _plan(g, te, pawns[p], visited[p], True, True, False, w)[0]
+        first = _plan(G, S, W, S[pawn], visited, True, True, False)[0]
     elif policy == 2:
-        first = _plan(g, te, pawns[p], visited[p], False, False, False, w)[0]
-    trapped = first < 0 and _check_trapped(g, st, p, place, w, cand, tally, heat)
-    s, d = _choose_turn(g, policy, st, p, rng, w, cand, trapped)
-    dk, da, db, dc = door
+        first = _plan(G, S, W, S[pawn], visited, False, False, False)[0]
+    trapped = first < 0 and not _way_out_now(G, S, W, p)
+    if trapped:
+        _count_trapped(G, S, W, p, place, tally, heat)
+    here = _doors(G, S, W, S[pawn])
+    s, d = _choose_turn(G, S, W, R, policy, p) if (here == 0 if policy == 0 else trapped) else (-1, 0)
     if s >= 0:
         tally[p, 1] += 1
         heat[0, place] += 1
-        _set_rot(g, st, s, (rot[s] + d + 6) % 6)
-        when[s], who[s], how[s] = clock, p, d
-        _note(trace, 1000 + 10 * s + (d + 6) % 6)
-    elif _doors(g, te, pawns[p], dk, da, db, dc) > 0:
-        roll = draw(rng, g.params[DIE]) + 1
+        _turn_by(G, S, s, d)
+        S[G[S_WHEN] + s], S[G[S_WHO] + s], S[G[S_HOW] + s] = clock, p, d
+        _note(R, 1000 + 10 * s + (d + 6) % 6)
+    elif here > 0:
+        roll = draw(R, G[DIE]) + 1
         tally[p, 3] += roll
         for used in range(roll):
-            count = _doors(g, te, pawns[p], dk, da, db, dc)
-            i = first if used == 0 and first >= 0 else _choose_step(g, policy, st, p, rng, w, count)
-            count = _doors(g, te, pawns[p], dk, da, db, dc)
-            ended = _step(g, st, pile, top, p, dk[i], da[i], db[i], dc[i], rng, tally)
-            _note(trace, 10_000 * p + _place(g, pawns[p]))
+            count = _doors(G, S, W, S[pawn])
+            i = first if used == 0 and first >= 0 else _choose_step(G, S, W, R, policy, p, count)
+            ended = _step(G, S, R, tally, p, W[o + i], W[o + dw + i], W[o + 2 * dw + i], W[o + 3 * dw + i])
+            _note(R, 10_000 * p + _place(G, S[pawn]))
             if ended:
                 lost = roll - used - 1
                 tally[p, 2] += lost
-                heat[2, _place(g, pawns[p])] += lost
+                heat[2, _place(G, S[pawn])] += lost
                 break
-    last[p] = clock
-    return pawns[p] == 6 * n + g.params[GOAL] and (g.params[REQUIRED] & ~visited[p]) == 0
+    S[G[S_LAST] + p] = clock
+    return S[pawn] == 6 * n + G[GOAL] and (G[REQUIRED] & ~S[G[S_VISITED] + p]) == 0
+
+
+@njit(cache=True)
+def _new_game(G, S, R, players):
+    """A fresh table: the pile shuffled by ``R``, pawns on the start, no tile laid."""
+    n, ntiles, pile = G[SLOTS], S.shape[0] - G[S_PILE], G[S_PILE]
+    for i in range(ntiles):
+        S[pile + i] = i
+    for i in range(ntiles - 1, 0, -1):
+        j = draw(R, i + 1)
+        S[pile + i], S[pile + j] = S[pile + j], S[pile + i]
+    for s in range(n):
+        S[G[S_TILE] + s], S[G[S_FACE] + s], S[G[S_ROT] + s] = -1, 0, 0
+        S[G[S_WHEN] + s], S[G[S_WHO] + s], S[G[S_HOW] + s] = -1, -1, 0
+    for i in range(6 * n):
+        S[G[S_TE] + i], S[G[S_DOORS] + i] = -1, 0
+    for q in range(players):
+        S[G[S_PAWN] + q], S[G[S_VISITED] + q], S[G[S_LAST] + q] = 6 * n + G[START], 0, -1
+    S[G[S_LABELLED]], S[G[S_TOP]], S[G[S_PLAYERS]] = 0, 0, players
 
 
 @njit(cache=True, nogil=True)
-def play_games(g, policies, states, rounds, winners, tallies, heat, laid, traces):
+def play_games(G, policies, states, rounds, winners, tallies, heat, laid, traces):
     """Play one game per row of ``states`` (each a fresh generator state); results fill the arrays.
 
     ``heat`` (kinds x places) is summed over the games; the other arrays have a row per game.
     """
-    n, m = g.params[SLOTS], g.params[MARKS]
     players = policies.shape[0]
-    ntiles = g.T.shape[0]
-    size = 6 * n + m
-    w = (np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64),
-         np.zeros(1, np.int64), np.zeros(8 + g.ldoor_a.shape[1], np.int64), np.zeros(8 + g.ldoor_a.shape[1], np.int64),
-         np.zeros(8 + g.ldoor_a.shape[1], np.int64), np.zeros(8 + g.ldoor_a.shape[1], np.int64),
-         np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64))
-    door = (np.zeros(8 + g.ldoor_a.shape[1], np.int64), np.zeros(8 + g.ldoor_a.shape[1], np.int64),
-            np.zeros(8 + g.ldoor_a.shape[1], np.int64), np.zeros(8 + g.ldoor_a.shape[1], np.int64))
-    cand = np.zeros(n, np.int64)
-    trace = np.zeros(1, np.uint64)
-    top = np.zeros(1, np.int64)
-    pile = np.zeros(ntiles, np.int64)
+    S = np.zeros(G[S_SIZE], np.int64)
+    W = np.zeros(G[W_SIZE], np.int64)
+    R = np.zeros(TRACE + 1, np.uint64)
     for game in range(states.shape[0]):
-        rng = states[game].copy()
-        for i in range(ntiles):
-            pile[i] = i
-        for i in range(ntiles - 1, 0, -1):
-            j = draw(rng, i + 1)
-            pile[i], pile[j] = pile[j], pile[i]
-        st = (np.full(n, -1, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-              np.full(players, 6 * n + g.params[START], np.int64), np.zeros(players, np.int64),
-              np.full(n, -1, np.int64), np.full(n, -1, np.int64), np.zeros(n, np.int64), np.full(players, -1, np.int64),
-              np.full(6 * n, -1, np.int64), np.zeros(1, np.int64))
-        top[0] = 0
-        trace[0] = 0
-        winner, played = -1, g.params[CAP]
+        R[:TRACE] = states[game]
+        R[TRACE] = 0
+        _new_game(G, S, R, players)
+        tally = tallies[game]
+        winner, played = -1, G[CAP]
         clock = 0
-        for rnd in range(1, g.params[CAP] + 1):
+        for rnd in range(1, G[CAP] + 1):
             for p in range(players):
-                won = _play_turn(g, policies[p], st, pile, top, clock, p, rng, w, cand, door, tallies[game], heat,
-                                 trace)
+                won = _play_turn(G, S, W, R, policies[p], clock, p, tally, heat)
                 clock += 1
                 if won:
                     winner, played = p, rnd
                     break
             if winner >= 0:
                 break
-        rounds[game], winners[game], laid[game], traces[game] = played, winner, top[0], trace[0]
-
+        rounds[game], winners[game], laid[game], traces[game] = played, winner, S[G[S_TOP]], R[TRACE]

@@ -61,8 +61,9 @@ def geometry(board: Board, rules: Rules) -> Geometry:
             across[(j.b.slot, j.b.direction)] = ("slot", j.a.slot, j.a.direction, conn)
     doors = tuple(tuple(("slot", s.slot, s.direction, False) for s in lm.sides) for lm in board.landmarks)
     hexes = [(h,) for h in board.slots] + [lm.hexes for lm in board.landmarks]
+    slot_of = {h: s for s, h in enumerate(board.slots)}
     next_to = tuple(
-        tuple(s for s, h in enumerate(board.slots) if any(neighbour(own, d) == h for own in mine for d in range(6)))
+        tuple(sorted({slot_of[x] for own in mine for d in range(6) if (x := neighbour(own, d)) in slot_of}))
         for mine in hexes
     )
     hazards = {index[h.landmark]: h for h in rules.hazards}

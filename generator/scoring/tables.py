@@ -71,18 +71,18 @@ def board_arrays(board: Board) -> BoardArrays:
     )
 
 
+TURNED = (np.arange(6)[None, :] - np.arange(6)[:, None]) % 6  # [rot, d]: the unturned direction at d
+
+
 def side_table(sides) -> np.ndarray:
     """``table[rot, d]``: the trail index leaving through ``d`` once a side is turned ``rot``."""
-    table = np.empty((6, 6), dtype=np.int8)
-    for rot in range(6):
-        for d in range(6):
-            table[rot, d] = sides.trail_of((d - rot) % 6)
-    return table
+    return np.array([sides.trail_of(d) for d in range(6)], dtype=np.int8)[TURNED]
 
 
 def tile_tables(tileset: TileSet) -> np.ndarray:
     """``table[tile, face, rot, d]`` for every tile; face 0 is the front, 1 the back."""
-    return np.stack([np.stack([side_table(t.front), side_table(t.back)]) for t in tileset]).astype(np.int8)
+    trails = [[side.trail_of(d) for d in range(6)] for t in tileset for side in (t.front, t.back)]
+    return np.array(trails, dtype=np.int8).reshape(len(tileset), 2, 6)[:, :, TURNED]
 
 
 def check_size(tileset: TileSet, board: Board, source: str | None = None) -> None:
