@@ -271,9 +271,9 @@ def _explorer_rank(G, S, W, src, visited):
 
 
 @njit(cache=True)
-def _choose_turn(G, S, W, R, policy, p):
-    """The policy's ``turn`` when it may turn (random: no door here; the others: trapped): returns
-    (slot, sixths) or (-1, 0) to roll."""
+def _choose_turn(G, S, W, R, policy, p, bar):
+    """The policy's ``turn`` when it may turn (random: no door here; the others: trapped, or the explorer
+    knowing only empty slots): (slot, sixths) of the best trial turn ranked below ``bar``, or (-1, 0) to roll."""
     six, cand, pawn, visited = G[SIXTHS], G[W_CAND], S[G[S_PAWN] + p], S[G[S_VISITED] + p]
     if policy == 0:
         c = _turns_allowed(G, S, W, p)
@@ -282,8 +282,9 @@ def _choose_turn(G, S, W, R, policy, p):
         s = W[cand + draw(R, c)]
         return s, six if draw(R, 2) == 0 else -six
     c = _turns_allowed(G, S, W, p)
-    best_s, best_d, best_rank = -1, 0, NO_RANK
-    labelled = S[G[S_LABELLED]]
+    best_s, best_d, best_rank = -1, 0, bar
+    if S[G[S_LABELLED]] == 0:
+        _label(G, S, W)  # for _touches
     when, who, how = G[S_WHEN], G[S_WHO], G[S_HOW]
     for j in range(2 * c):
         s, d = W[cand + j // 2], six if j % 2 == 0 else -six
@@ -298,7 +299,7 @@ def _choose_turn(G, S, W, R, policy, p):
         else:
             rank = 0 if _way_out(G, S, W, pawn, visited) else NO_RANK
         _turn_by(G, S, s, -d)
-        S[G[S_LABELLED]] = labelled  # the same tiles as before the trial turn
+        S[G[S_LABELLED]] = 1  # the same tiles as before the trial turn
         if rank < best_rank:
             best_s, best_d, best_rank = s, d, rank
             if policy == 2:
@@ -393,16 +394,23 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat):
     tally[p, 0] += 1
     place = _place(G, S[pawn])
     visited = S[G[S_VISITED] + p]
-    first = -1  # the planner's first step, planned before the roll (the roll changes nothing it sees)
+    first, rank = -1, NO_RANK  # the planner's first step, planned before the roll (it changes nothing seen)
     if policy == 1:
-        first = _plan(G, S, W, S[pawn], visited, True, True, False)[0]
+        first, rank = _plan(G, S, W, S[pawn], visited, True, True, False)
     elif policy == 2:
         first = _plan(G, S, W, S[pawn], visited, False, False, False)[0]
     trapped = first < 0 and not _way_out_now(G, S, W, p)
     if trapped:
         _count_trapped(G, S, W, p, place, tally, heat)
     here = _doors(G, S, W, S[pawn])
-    s, d = _choose_turn(G, S, W, R, policy, p) if (here == 0 if policy == 0 else trapped) else (-1, 0)
+    bar = NO_RANK  # a trial turn must rank below it
+    if policy == 1 and not trapped:
+        if first < 0:
+            rank = _plan(G, S, W, S[pawn], visited, False, True, False)[1] + 1_000_000
+        if rank % 1_000_000 >= 100_000:  # it knows only empty slots: a turn must clearly open a better way
+            bar = (G[DIE] + 1) // 2 + 1
+    may = here == 0 if policy == 0 else trapped or bar < NO_RANK
+    s, d = _choose_turn(G, S, W, R, policy, p, bar) if may else (-1, 0)
     if s >= 0:
         tally[p, 1] += 1
         heat[0, place] += 1

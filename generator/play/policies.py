@@ -12,9 +12,10 @@ A policy answers two questions, each with the game's ``rng``:
               still needs; failing that, toward the empty slot with the best promise (steps to it
               plus hexes from it to the nearest landmark it needs). It keeps clear of landmarks it
               does not need that would end its move, and of hazards, unless no other way exists.
-              When it knows no way at all, it turns the tile that opens the best one (never undoing
-              a turn another player made since its own last turn); if no turn helps, it rolls and
-              wanders (uniform steps).
+              When it knows no way at all, it turns the tile that opens the best one; when it knows
+              only empty slots, it turns a tile that opens a route to a needed landmark within half
+              a roll (never undoing a turn another player made since its own last turn). If no
+              turn helps and it knows no way, it rolls and wanders (uniform steps).
 ``greedy``    rushes: the shortest known route to a needed landmark or the nearest empty slot,
               without the explorer's care (landmarks, hazards, promise, courtesy); when it knows
               no way it turns the first tile (in slot order) whose turn opens one, else wanders.
@@ -119,9 +120,12 @@ def _explorer_rank(table: Table, p: int):
 
 
 def explorer_turn(table: Table, p: int, rng):
-    if way_out(table, p):
-        return None
-    best, best_rank = None, None
+    """Trapped: the turn that opens the best way. Knowing only empty slots: a turn that clearly opens
+    a better way, a route to a needed landmark within half a roll. Otherwise roll."""
+    current = _explorer_rank(table, p)
+    if current is not None and current[1] == 0:
+        return None  # it knows a route to a landmark it needs
+    best, best_rank = None, None if current is None else (0, 0, (table.rules.die + 1) // 2 + 1)
     for slot, sixths in table.turns_allowed(p):
         if table.undoes(p, slot, sixths):
             continue
