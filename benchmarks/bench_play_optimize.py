@@ -20,33 +20,39 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_one(board, target: float, budget: float, seed: int, games: int, check_games: int, rescore: int,
-            init: str | None) -> dict:
-    """One play-aware optimisation (from ``init``, else a random start as ``optimize`` makes one); the
-    winner's static re-score and fresh games."""
+            start_name: str,
+            init, play: dict) -> tuple[dict, object]:
+    """One play-aware optimisation (from ``init``, a path or a tile set, else a random start as ``optimize``
+    makes one): the row with the winner's static re-score and fresh games, and the winner."""
     import numpy as np
 
     from generator.model import read_tileset
     from generator.optimize import Config, make_problem, optimize, random_tileset
+    from generator.optimize.play import game_bank
     from generator.optimize.space import allowed_designs
     from generator.play import default_rules
     from generator.play.simulate import simulate
     from generator.scoring.objective import objective_from_dict
+    from generator.scoring.play_target import summarise_games
 
-    objective = objective_from_dict({"play": {"median_rounds": target, "players": 3, "games": games}})
-    start = (read_tileset(init) if init else
+    objective = objective_from_dict({"play": {"median_rounds": target, "players": 3, "games": games, **play}})
+    start = (read_tileset(init) if isinstance(init, str) else init if init is not None else
              random_tileset(board.tile_count, allowed_designs(objective), np.random.default_rng([seed, 0])))
     problem = make_problem(board, objective, start)
     began = time.perf_counter()
-    result = optimize(problem, Config(time=budget, seed=seed, workers=1, rescore=rescore))
+    result = optimize(problem, Config(time=budget, seed=seed, rescore=rescore), workers=1)
     wall = time.perf_counter() - began
     check = simulate(result.tileset, board, default_rules(board), players=3, games=check_games, seed=10_000 + seed)
-    return {"target": target, "budget": budget, "seed": seed, "init": init or "random", "bank_games": games,
+    own = summarise_games(objective.play, *game_bank(result.tileset, board, default_rules(board), objective.play))
+    return {"target": target, "budget": budget, "seed": seed, "init": start_name, "bank_games": games,
+            "weight": objective.play.weight, "tolerance": objective.play.tolerance,
             "check_games": check_games,
             "median": check.rounds_median, "p10": check.rounds_p10, "p90": check.rounds_p90,
             "unfinished": round(check.unfinished, 4), "static_fitness": round(result.score.fitness, 4),
             "se": round(result.score.fitness_se, 4), "search_median": result.play.median,
+            "bank_centre": round(own.centre, 2),
             "evaluations": sum(c.search_state["evaluations"] for c in result.chains),
-            "generations": sum(c.generation for c in result.chains), "wall": round(wall, 1)}
+            "generations": sum(c.generation for c in result.chains), "wall": round(wall, 1)}, result.tileset
 
 
 def baseline(board, check_games: int, seed: int, rescore: int) -> dict:
@@ -65,7 +71,7 @@ def baseline(board, check_games: int, seed: int, rescore: int) -> dict:
 
 def tradeoff_svg(rows: list[dict], base: dict, note: str) -> str:
     """Achieved median rounds and static fitness against the target, as one SVG (two panels)."""
-    w, h, left, top, pw, ph = 640, 318, 60, 40, 240, 200
+    w, h, left, top, pw, ph = 640, 330, 60, 40, 240, 200
     targets = [r["target"] for r in rows]
     x0, x1 = min(targets + [10]) - 1, max(targets + [20]) + 1
 
@@ -82,7 +88,11 @@ def tradeoff_svg(rows: list[dict], base: dict, note: str) -> str:
             v = lo + (hi - lo) * k / 4
             out.append(f'<text x="{ox - 6}" y="{y(v) + 3:.1f}" text-anchor="end" font-size="10">{v:.1f}</text>')
             out.append(f'<line x1="{ox}" x2="{ox + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#ddd"/>')
-        if ref == "diagonal":
+        if ref == "diagonal":  # the target, and the ±1 round the issue allows
+            band = [(x0, x0 - 1), (x1, x1 - 1), (x1, x1 + 1), (x0, x0 + 1)]
+            out.append(f'<clipPath id="band"><rect x="{ox}" y="{top}" width="{pw}" height="{ph}"/></clipPath>'
+                       '<polygon clip-path="url(#band)" fill="#eee" points="'
+                       + " ".join(f"{x(t) - left + ox:.1f},{y(v):.1f}" for t, v in band) + '"/>')
             out.append(f'<line x1="{x(x0) - left + ox:.1f}" y1="{y(x0):.1f}" x2="{x(x1) - left + ox:.1f}" '
                        f'y2="{y(x1):.1f}" stroke="#aaa" stroke-dasharray="4 3"/>')
         elif ref is not None:
@@ -98,16 +108,31 @@ def tradeoff_svg(rows: list[dict], base: dict, note: str) -> str:
 
     medians = [r["median"] for r in rows] + [base["median"], x0, x1]
     fits = [r["static_fitness"] for r in rows] + [base["static_fitness"]]
-    body = panel(left, "median", min(medians) - 1, max(medians) + 1, "median rounds reached (dashed: = target)",
+    body = panel(left, "median", min(medians) - 1, max(medians) + 1, "median rounds reached (dashed: target, grey: ±1)",
                  "diagonal")
     body += panel(left + pw + 80, "static_fitness", min(fits) - 0.5, max(fits) + 0.5,
                   f"static fitness (dashed: best-known {base['static_fitness']:.2f})", base["static_fitness"])
     for k, line in enumerate(note.split("; ")):
-        body.append(f'<text x="{w / 2}" y="{h - 22 + 13 * k}" text-anchor="middle" font-size="10" fill="#555">'
+        body.append(f'<text x="{w / 2}" y="{h - 42 + 13 * k}" text-anchor="middle" font-size="10" fill="#555">'
                     f'{line}</text>')
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
             f'font-family="DejaVu Sans, sans-serif"><rect width="{w}" height="{h}" fill="white"/>'
             + "".join(body) + "</svg>\n")
+
+
+def draw(out: Path) -> None:
+    """Draw the trade-off picture from the last run in ``out``/play-optimize-runs.jsonl (its rows after the
+    last best-known row), labelled with that run's settings."""
+    lines = [json.loads(line) for line in (out / "play-optimize-runs.jsonl").read_text(encoding="utf-8").splitlines()]
+    last = max(i for i, r in enumerate(lines) if r["target"] is None)
+    base, rows = lines[last], lines[last + 1:]
+    r0, walk = rows[0], any(r["init"].endswith("winner") for r in rows)
+    note = (f"measured: {r0['budget']:g} s of search per target from {r0['init']}"
+            f"{', each next target from the last winner' if walk else ''}, seed {r0['seed']}; "
+            f"bank of {r0['bank_games']} games, weight {r0['weight']:g}, tolerance {r0['tolerance']:g}, "
+            f"medians of {r0['check_games']} fresh games; machine load {r0['load']:g} on 2 cores (shared)")
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "images" / "play-optimize-tradeoff.svg").write_text(tradeoff_svg(rows, base, note), encoding="utf-8")
 
 
 def main(argv: list[str]) -> int:
@@ -118,33 +143,50 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--games", type=int, default=200, help="games in the search's bank")
     parser.add_argument("--check-games", type=int, default=2000, help="fresh games that measure the winner")
     parser.add_argument("--rescore", type=int, default=200_000, help="layouts of the winner's static re-score")
-    parser.add_argument("--init", default=None, help="start every search from this tile set (default: random)")
+    parser.add_argument("--init", default="examples/best-known.json",
+                        help="start every search from this tile set ('random': a random start as optimize makes one)")
+    parser.add_argument("--walk", action="store_true",
+                        help="targets in order, each search starting from the previous target's winner")
+    parser.add_argument("--save", default=None, help="write each winner's tile set to this folder")
+    parser.add_argument("--weight", type=float, default=None, help="[play] weight (default: the table's default)")
+    parser.add_argument("--tolerance", type=float, default=None, help="[play] tolerance in rounds (default: the table's)")
     parser.add_argument("--out", default=str(ROOT / "docs"), help="folder for the runs and the picture")
+    parser.add_argument("--redraw", action="store_true", help="only redraw the picture from the last run in --out")
     args = parser.parse_args(argv)
+    if args.redraw:
+        draw(Path(args.out))
+        return 0
     from generator.board import load_board
 
     board = load_board("classic")
     base = baseline(board, args.check_games, args.seed, args.rescore)
     print(f"best-known: median {base['median']:g} rounds ({base['p10']:g}-{base['p90']:g}), "
           f"static fitness {base['static_fitness']:.3f}", flush=True)
-    rows = []
+    init = None if args.init == "random" else str(ROOT / args.init)
+    play = {k: v for k, v in (("weight", args.weight), ("tolerance", args.tolerance)) if v is not None}
+    rows, name = [], Path(args.init).name if init else "random"
     for target in (float(t) for t in args.targets.split(",")):
-        row = run_one(board, target, args.time, args.seed, args.games, args.check_games, args.rescore, args.init)
+        row, winner = run_one(board, target, args.time, args.seed, args.games, args.check_games, args.rescore, name,
+                              init, play)
+        if args.walk:
+            init, name = winner, f"target {target:g}'s winner"
+        if args.save:
+            from generator.model import dumps_tileset
+
+            Path(args.save).mkdir(parents=True, exist_ok=True)
+            (Path(args.save) / f"target-{target:g}.json").write_text(dumps_tileset(winner, {"benchmark": row}),
+                                                                     encoding="utf-8")
         rows.append(row)
         print(f"target {target:g}: median {row['median']:g} ({row['p10']:g}-{row['p90']:g}) on {args.check_games} "
               f"fresh games, static fitness {row['static_fitness']:.3f} (cost {base['static_fitness'] - row['static_fitness']:.3f}), "
               f"{row['evaluations']:,} candidates, {row['wall']:.0f} s", flush=True)
     out = Path(args.out)
-    load = os.getloadavg()[0]
-    note = (f"{args.time:g} s of search per target from {args.init or 'a random start'}, seed {args.seed}, "
-            f"bank of {args.games} games, medians of {args.check_games} fresh games; "
-            f"machine load {load:.1f} on {os.cpu_count()} cores (shared)")
+    load = round(os.getloadavg()[0], 1)
     with open(out / "play-optimize-runs.jsonl", "a", encoding="utf-8") as f:
         for row in [base, *rows]:
-            f.write(json.dumps({**row, "load": round(load, 1)}) + "\n")
+            f.write(json.dumps({**row, "load": load}) + "\n")
     if len(rows) > 1:
-        (out / "images").mkdir(parents=True, exist_ok=True)
-        (out / "images" / "play-optimize-tradeoff.svg").write_text(tradeoff_svg(rows, base, note), encoding="utf-8")
+        draw(out)
     hit = [r for r in rows if r["target"] == 15.0]
     ok = all(abs(r["median"] - 15) <= 1 for r in hit)
     print(f"target 15 within ±1 round: {'yes' if ok else 'NO'}" if hit else "", flush=True)

@@ -38,26 +38,40 @@ def test_the_play_table_is_read_and_checked():
     assert ARTICLE.play is None
 
 
-@pytest.mark.parametrize("table, message", [
-    ({"median_rounds": 15, "player": 3}, "play: unknown key 'player'"),
-    ({"players": 3}, "play: needs median_rounds"),
-    ({"median_rounds": 15, "players": 5}, "play.players = 5 is not a whole number from 2 to 4"),
-    ({"median_rounds": 15, "weight": 1.0}, "play.weight = 1.0 is not a number from -1e\\+06 to 0"),
-    ({"median_rounds": 15, "max_unfinished": 1.5}, "play.max_unfinished = 1.5"),
-    ({"median_rounds": "long"}, "play.median_rounds = 'long'"),
-    ({"median_rounds": 15, "policy": "wizard"}, "play.policy = 'wizard' is not a policy \\(known: random, explorer"),
+@pytest.mark.parametrize("body, message", [
+    ("median_rounds = 15\nplayer = 3", "play: unknown key 'player'"),
+    ("players = 3", "play: needs median_rounds"),
+    ("median_rounds = 15\nplayers = 5", "play.players: 5 is not a whole number from 2 to 4"),
+    ("median_rounds = 15\nplayers = 2.0", "play.players: 2.0 is not a whole number"),
+    ("median_rounds = 15\nweight = 1.0", "play.weight: 1.0 is not a number from -1e\\+06 to 0"),
+    ("median_rounds = 15\nmax_unfinished = 1.5", "play.max_unfinished: 1.5 is not a number from 0 to 1"),
+    ("median_rounds = 15\ntolerance = -1", "play.tolerance: -1 is not a number from 0 to 100"),
+    ("median_rounds = 'long'", "play.median_rounds: 'long' is not a number"),
+    ("median_rounds = 0", "play.median_rounds: 0 is not a number from 1 to 10000"),
+    ("median_rounds = nan", "play.median_rounds: nan is not a finite number"),
+    ("median_rounds = inf", "play.median_rounds: inf is not a finite number"),
+    ("median_rounds = true", "play.median_rounds: True is not a number"),
+    ("median_rounds = 15\ngames = 5", "play.games: 5 is not a whole number from 10 to 100,000"),
+    ("median_rounds = 15\nseed = -1", "play.seed: -1 is not a whole number"),
+    ("median_rounds = 15\npolicy = 'wizard'", "play.policy: 'wizard' is not one of 'random', 'explorer'"),
+    ("median_rounds = 15\npolicy = 3", "play.policy: 3 is not one of"),
 ])
-def test_bad_play_tables_are_one_line_errors(tmp_path, table, message):
-    body = "\n".join(f"{k} = {v!r}".replace("'", '"') for k, v in table.items())
+def test_bad_play_tables_are_one_line_errors(tmp_path, body, message):
     path = tmp_path / "objective.toml"
     path.write_text(f"[play]\n{body}\n", encoding="utf-8")
     with pytest.raises(TrailwrightError, match=message) as err:
         load_objective(path)
-    assert str(path) in str(err.value) and "\n" not in str(err.value)
+    assert str(err.value).startswith(str(path)) and "\n" not in str(err.value)
+
+
+def test_play_must_be_a_table():
+    with pytest.raises(TrailwrightError, match="play: expected a table, got 15"):
+        objective_from_dict({"play": 15})
 
 
 def test_the_penalty_measures_distance_from_the_target_and_limits():
-    target = PlayTarget(median_rounds=10, players=2, weight=-1.0, max_unfinished=0.1, limit_weight=-20.0)
+    target = PlayTarget(median_rounds=10, players=2, weight=-1.0, tolerance=0.0, max_unfinished=0.1,
+                        limit_weight=-20.0)
     rounds = np.arange(1, 21, dtype=float)  # centre: mean of the 9th..12th = 10.5
     winners = np.array([0, 1] * 10)
     s = summarise_games(target, rounds, winners)
@@ -67,8 +81,17 @@ def test_the_penalty_measures_distance_from_the_target_and_limits():
     unfinished[:4] = -1  # 20 % unfinished: 10 points over the cap
     assert summarise_games(target, rounds, unfinished).penalty == pytest.approx(-0.5 - 20 * 0.1)
     seats = np.array([0] * 14 + [1] * 6)  # seat 0 wins 70 %: 20 points above 1/2
-    bounded = PlayTarget(median_rounds=10, players=2, max_seat_advantage=0.1)
+    bounded = PlayTarget(median_rounds=10, players=2, weight=-1.0, tolerance=0.0, max_seat_advantage=0.1)
     assert summarise_games(bounded, rounds, seats).penalty == pytest.approx(-0.5 - 20 * 0.1)
+
+
+@pytest.mark.parametrize("centre, penalty", [(15.0, 0.0), (14.5, 0.0), (15.5, 0.0), (13.0, -7.5), (18.5, -15.0)])
+def test_a_centre_within_the_tolerance_costs_nothing_and_beyond_it_weight_per_round(centre, penalty):
+    target = PlayTarget(median_rounds=15, players=2, tolerance=0.5)  # half a round either side free, 5 a round beyond
+    rounds, winners = np.full(20, centre), np.array([0, 1] * 10)
+    assert summarise_games(target, rounds, winners).penalty == pytest.approx(penalty)
+    default = PlayTarget(median_rounds=15, players=2)  # no band: 5 a round from the target itself
+    assert summarise_games(default, rounds, winners).penalty == pytest.approx(-5 * abs(centre - 15))
 
 
 def _problem(classic, target):

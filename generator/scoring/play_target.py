@@ -3,7 +3,8 @@
 Glossary
 --------
 play target   a target median game length (rounds until someone wins) for ``players`` players of
-              ``policy``, with a weight; a cap on the share of games unfinished at the rules' round
+              ``policy``: a band of ``tolerance`` rounds either side costs nothing, each round
+              beyond it costs ``weight``; a cap on the share of games unfinished at the rules' round
               cap; a bound on the seat advantage (the best seat's win rate above 1/n). Over a cap or
               bound costs ``limit_weight`` per unit of share.
 centre        the mean of the middle fifth of a bank's game lengths (40th to 60th percentile): the
@@ -13,11 +14,12 @@ play penalty  the term (never positive) the target adds to the fitness (``Object
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
 from generator.errors import TrailwrightError
+from generator.inputs import MAX_SEED, Number, OneOf, Whole, check_table
 
 PLAY_SEED = 15  # the game bank's seed unless the [play] table names one (kept apart from layout seeds)
 
@@ -28,7 +30,8 @@ class PlayTarget:
 
     median_rounds: float
     players: int = 3
-    weight: float = -1.0  # fitness per round between the bank's centre and the target
+    weight: float = -5.0  # fitness per round the bank's centre lies outside the tolerance band
+    tolerance: float = 0.0  # rounds either side of the target that cost nothing (static fitness decides there)
     max_unfinished: float = 0.02
     max_seat_advantage: float = 1.0  # 1.0: no bound
     limit_weight: float = -20.0  # fitness per unit share over the cap or the bound
@@ -37,31 +40,22 @@ class PlayTarget:
     seed: int = PLAY_SEED
 
 
-def play_target_from_dict(data) -> PlayTarget:
-    """Validate a parsed ``[play]`` table; errors name the key and value."""
-    if not isinstance(data, dict):
-        raise TrailwrightError(f"play = {data!r} is not a table [play]")
-    known = {f.name: f for f in fields(PlayTarget)}
-    unknown = sorted(set(data) - set(known))
-    if unknown:
-        raise TrailwrightError(f"play: unknown key {unknown[0]!r} (expected one of {', '.join(sorted(known))})")
-    if "median_rounds" not in data:
-        raise TrailwrightError("play: needs median_rounds, the target median game length in rounds")
-    ranges = {"median_rounds": (1, 10_000), "players": (2, 4), "weight": (-1e6, 0), "max_unfinished": (0, 1),
-              "max_seat_advantage": (0, 1), "limit_weight": (-1e6, 0), "games": (10, 100_000), "seed": (0, 2**63)}
-    for name, (lo, hi) in ranges.items():
-        if name in data:
-            value = data[name]
-            whole = known[name].type == "int"
-            if isinstance(value, bool) or not isinstance(value, int if whole else (int, float)) or not lo <= value <= hi:
-                raise TrailwrightError(f"play.{name} = {value!r} is not a {'whole ' if whole else ''}number "
-                                       f"from {lo:g} to {hi:g}")
-    if "policy" in data:
-        from generator.play.policies import POLICIES
+def _schema() -> dict:
+    """The ``[play]`` table's keys and their checks (the policies are the play engine's)."""
+    from generator.play.policies import POLICIES
 
-        if data["policy"] not in POLICIES:
-            raise TrailwrightError(f"play.policy = {data['policy']!r} is not a policy (known: {', '.join(POLICIES)})")
-    return PlayTarget(**data)
+    return {"median_rounds": Number(1, 10_000), "players": Whole(2, 4), "weight": Number(-1e6, 0),
+            "tolerance": Number(0, 100), "max_unfinished": Number(0, 1), "max_seat_advantage": Number(0, 1),
+            "limit_weight": Number(-1e6, 0), "games": Whole(10, 100_000), "policy": OneOf(tuple(POLICIES)),
+            "seed": Whole(0, MAX_SEED)}
+
+
+def play_target_from_dict(data) -> PlayTarget:
+    """Validate a parsed ``[play]`` table (the input layer's checks); errors name the key and value."""
+    values = check_table(data, _schema(), "play")
+    if "median_rounds" not in values:
+        raise TrailwrightError("play: needs median_rounds, the target median game length in rounds")
+    return PlayTarget(**values)
 
 
 @dataclass(frozen=True)
@@ -83,7 +77,7 @@ def summarise_games(target: PlayTarget, rounds: np.ndarray, winners: np.ndarray)
     unfinished = float(np.mean(np.asarray(winners) < 0))
     wins = np.bincount(np.asarray(winners)[np.asarray(winners) >= 0], minlength=target.players)
     seat = float(wins.max() / n - 1 / target.players) if n else 0.0
-    penalty = (target.weight * abs(centre - target.median_rounds)
+    penalty = (target.weight * max(0.0, abs(centre - target.median_rounds) - target.tolerance)
                + target.limit_weight * max(0.0, unfinished - target.max_unfinished)
                + target.limit_weight * max(0.0, seat - target.max_seat_advantage))
     return PlayScore(float(np.median(ordered)), centre, unfinished, seat, float(penalty))
