@@ -14,7 +14,7 @@ from generator.optimize.play import PlayAware, PlayScorer
 from generator.optimize.search import Search
 from generator.optimize.space import allowed_designs, start_classes, to_tileset
 from generator.scoring.objective import ARTICLE, load_objective, objective_from_dict
-from generator.scoring.play_target import PlayTarget, play_target_from_dict, summarise_games
+from generator.scoring.play_target import PlayTarget, summarise_games
 
 
 def stub_bank(tileset, board, rules, target, seed=None, engine="fast", games=None):

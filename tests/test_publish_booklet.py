@@ -16,7 +16,7 @@ from generator.publish import booklet as bk
 from generator.publish.impose import saddle_order
 from generator.publish.kit import booklet_context
 from generator.publish.settings import load_settings
-from tests.test_publish_standin import ROOT, standin_kit, standin_sources
+from tests.test_publish_standin import standin_kit, standin_sources
 
 MM = 72 / 25.4
 

@@ -1,8 +1,6 @@
 """The booklet package: blocks carry their template location as a value, builders are a table, and the
 look (margins, colours, paragraph styles) is data checked with file/key/value messages."""
 
-import hashlib
-import shutil
 import tomllib
 
 import pytest
@@ -11,8 +9,8 @@ from generator.publish.booklet import TEMPLATES
 from generator.errors import TrailwrightError
 from generator.publish import booklet as bk
 from generator.publish.booklet.styles import load_look, look_from_dict
-from generator.publish.settings import load_settings
-from tests.test_publish_standin import ROOT, standin_sources
+
+from tests.test_publish_standin import ROOT
 
 LOOK_TOML = ROOT / "generator" / "publish" / "booklet.toml"
 

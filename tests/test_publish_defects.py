@@ -4,7 +4,6 @@ import io
 import re
 from dataclasses import replace
 from functools import lru_cache
-from pathlib import Path
 
 import pdfplumber
 import pytest

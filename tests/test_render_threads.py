@@ -13,7 +13,6 @@ import pytest
 from generator.board import load_board
 from generator.model import read_tileset
 from generator.render import tiles as rt
-from generator.render.style import load_style
 from generator.scoring.tables import check_size
 from tests.test_publish_standin import ROOT
 
