@@ -247,10 +247,10 @@ def test_many_samples_stay_in_a_fixed_memory_budget():
     script = ("import resource, sys; from generator.cli import main; status = main(sys.argv[1:]); "
               "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); sys.exit(status)")
     peaks = []
-    for samples in ("1000", "5000000"):
+    for samples in ("300000", "1000", "5000000"):  # the first, threaded too, leaves every kernel in numba's cache
         done = subprocess.run([sys.executable, "-c", script, "score", EXAMPLE, "--samples", samples, "--threads", "2",
                                "--json"], capture_output=True, text=True, cwd=ROOT, check=True)
         assert json.loads(done.stdout)["samples"] == int(samples)
         peaks.append(int(done.stderr.split()[-1]))  # kilobytes
-    assert peaks[1] < 300_000
-    assert peaks[1] - peaks[0] < 20_000
+    assert peaks[2] < 300_000
+    assert peaks[2] - peaks[1] < 20_000

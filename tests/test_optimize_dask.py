@@ -152,7 +152,7 @@ def test_a_real_cluster_loses_a_worker_and_the_run_completes_with_the_same_resul
         with Client(address, timeout=60) as probe:
             probe.wait_for_workers(2, timeout=120)
         args = ["optimize", "--generations", "10000", "--samples", "300", "--max-samples", "1500", "--rescore", "3000",
-                "--chains", "2", "--seed", "9", "--quiet"]
+                "--chains", "2", "--seed", "9", "--quiet", "--checkpoint-every", "0.5"]
         out = tmp_path / "cluster.json"
         run = subprocess.Popen([str(bin_dir / "trailwright"), *args, "--scheduler", address, "--out", str(out)],
                                stderr=subprocess.PIPE)
