@@ -75,11 +75,12 @@ def _where(sides: list[tuple[str, str]]) -> str:
 
 def references(board_name: str) -> dict | None:
     """The scores the designer's page compares with on this board (``references.toml``), or None."""
-    import tomllib
     from importlib import resources
 
-    text = (resources.files("generator.publish") / "references.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text).get(board_name)
+    from generator.inputs import load_toml
+
+    return load_toml(resources.files("generator.publish") / "references.toml",
+                     "generator/publish/references.toml").get(board_name)
 
 
 def booklet_context(src: Sources, settings: PublishSettings) -> dict:
