@@ -17,17 +17,19 @@ HEADER = (
     # the rules' numbers
     "SLOTS MARKS START GOAL REQUIRED DIE CAP STUB TURN_OK NEXT_TO SIXTHS UNDER "
     # table widths, then where each table starts in the geometry array
-    "LW NW HW T KIND A B CONN LDA LDB NLD NEXT NNEXT ENDS HAZARD HAZARD_TO SLD "
+    "LW NW HW T KIND A B CONN LDA LDB NLD NEXT NNEXT ENDS HAZARD HAZARD_TO SLD DOOR LDOOR SHUN NTRAILS LOW POP "
     # where each field lies in the state array (MAX_PLAYERS wide for the players' fields)
-    "S_TILE S_FACE S_ROT S_WHEN S_WHO S_HOW S_TE S_DOORS S_PAWN S_VISITED S_LAST S_LABELLED S_TOP S_PLAYERS S_PILE S_SIZE "
+    "S_TILE S_FACE S_ROT S_WHEN S_WHO S_HOW S_TE S_DOORS S_PAWN S_VISITED S_PROMISE S_LAST S_LABELLED S_TOP S_PLAYERS "
+    "S_PILE S_SIZE "
     # where each buffer lies in the work array; DW: room for one place's doors
-    "W_SEEN W_QPOS W_QDIST W_QFIRST W_COMP W_CFRONT W_CMARKS W_STAMP W_DOOR W_CAND W_SIZE DW"
+    "W_SEEN W_QPOS W_QINFO W_COMP W_CFRONT W_CMARKS W_STAMP W_DOOR W_CAND W_SIZE DW"
 ).split()
 (SLOTS, MARKS, START, GOAL, REQUIRED, DIE, CAP, STUB, TURN_OK, NEXT_TO, SIXTHS, UNDER,
- LW, NW, HW, T, KIND, A, B, CONN, LDA, LDB, NLD, NEXT, NNEXT, ENDS, HAZARD, HAZARD_TO, SLD,
- S_TILE, S_FACE, S_ROT, S_WHEN, S_WHO, S_HOW, S_TE, S_DOORS, S_PAWN, S_VISITED, S_LAST, S_LABELLED, S_TOP, S_PLAYERS,
- S_PILE, S_SIZE,
- W_SEEN, W_QPOS, W_QDIST, W_QFIRST, W_COMP, W_CFRONT, W_CMARKS, W_STAMP, W_DOOR, W_CAND, W_SIZE, DW) = range(len(HEADER))
+ LW, NW, HW, T, KIND, A, B, CONN, LDA, LDB, NLD, NEXT, NNEXT, ENDS, HAZARD, HAZARD_TO, SLD, DOOR, LDOOR, SHUN, NTRAILS,
+ LOW, POP,
+ S_TILE, S_FACE, S_ROT, S_WHEN, S_WHO, S_HOW, S_TE, S_DOORS, S_PAWN, S_VISITED, S_PROMISE, S_LAST, S_LABELLED, S_TOP,
+ S_PLAYERS, S_PILE, S_SIZE,
+ W_SEEN, W_QPOS, W_QINFO, W_COMP, W_CFRONT, W_CMARKS, W_STAMP, W_DOOR, W_CAND, W_SIZE, DW) = range(len(HEADER))
 MAX_PLAYERS = 4
 
 
@@ -65,18 +67,26 @@ def compile_geometry(geo, rules, tiles) -> np.ndarray:
             hazard[k, r] = 1
     table = tile_tables(tiles).astype(np.int64)
     assert table.shape[1:] == (2, 6, 6)
+    # the planner's packed doors: slot a entered through edge b is 8*a + b, landmark k is -1 - k
+    door = [8 * a[c] + b[c] if kind[c] == 1 else -1 - a[c] for c in range(6 * n)]
+    ldoor = 8 * ldoor_a + ldoor_b
+    shun = [geo.ends_move[k] or bool(geo.hazard_rolls[k]) for k in range(m)]  # what the explorer steps around
+    ntrails = table[:, :, 0, :].max(axis=2) + 1  # trails of each tile's face (numbered from 0)
+    low = [(x & -x).bit_length() - 1 for x in range(64)]  # the lowest set bit of a six-edge mask
+    pop = [bin(x).count("1") for x in range(64)]
     tables = [("T", table), ("KIND", kind), ("A", a), ("B", b), ("CONN", conn), ("LDA", ldoor_a), ("LDB", ldoor_b),
               ("NLD", np.array([len(d) for d in geo.landmark_doors])), ("NEXT", next_to),
               ("NNEXT", np.array([len(x) for x in geo.next_to])), ("ENDS", np.array(geo.ends_move)),
-              ("HAZARD", hazard), ("HAZARD_TO", np.array(geo.hazard_to)), ("SLD", np.array(geo.slot_landmark_distance))]
+              ("HAZARD", hazard), ("HAZARD_TO", np.array(geo.hazard_to)), ("SLD", np.array(geo.slot_landmark_distance)),
+              ("DOOR", door), ("LDOOR", ldoor), ("SHUN", shun), ("NTRAILS", ntrails), ("LOW", low), ("POP", pop)]
     at, _ = _layout(len(HEADER), [(name, np.size(t)) for name, t in tables])
     state, s_size = _layout(0, [("S_TILE", n), ("S_FACE", n), ("S_ROT", n), ("S_WHEN", n), ("S_WHO", n),
                                 ("S_HOW", n), ("S_TE", 6 * n), ("S_DOORS", 6 * n),
-                                ("S_PAWN", MAX_PLAYERS), ("S_VISITED", MAX_PLAYERS),
+                                ("S_PAWN", MAX_PLAYERS), ("S_VISITED", MAX_PLAYERS), ("S_PROMISE", MAX_PLAYERS * n),
                                 ("S_LAST", MAX_PLAYERS), ("S_LABELLED", 1), ("S_TOP", 1), ("S_PLAYERS", 1),
                                 ("S_PILE", len(tiles))])
     size, dw = 6 * n + m, 6 + lw
-    work, w_size = _layout(0, [("W_SEEN", size), ("W_QPOS", size), ("W_QDIST", size), ("W_QFIRST", size),
+    work, w_size = _layout(0, [("W_SEEN", size), ("W_QPOS", size), ("W_QINFO", size),
                                ("W_COMP", size), ("W_CFRONT", size), ("W_CMARKS", size), ("W_STAMP", 1),
                                ("W_DOOR", 4 * dw), ("W_CAND", n)])
     t = rules.turning

@@ -18,10 +18,10 @@ import numpy as np
 from numba import njit
 
 from generator.play.arrays import (
-    A, B, CAP, CONN, DIE, DW, ENDS, GOAL, HAZARD, HAZARD_TO, HW, KIND, LDA, LDB, LW, MARKS, NEXT, NEXT_TO, NLD, NNEXT, NW,
-    REQUIRED, S_FACE, S_HOW, S_LABELLED, S_LAST, S_PAWN, S_PILE, S_PLAYERS, S_ROT, S_SIZE, S_DOORS, S_TE, S_TILE, S_TOP,
-    S_VISITED, S_WHEN, S_WHO, SIXTHS, SLD, SLOTS, START, STUB, T, TURN_OK, UNDER, W_CAND, W_CFRONT, W_CMARKS, W_COMP,
-    W_DOOR, W_QDIST, W_QFIRST, W_QPOS, W_SEEN, W_SIZE, W_STAMP,
+    A, B, CAP, CONN, DIE, DOOR, DW, ENDS, GOAL, HAZARD, HAZARD_TO, HW, KIND, LDA, LDB, LDOOR, LOW, LW, MARKS, NEXT,
+    NEXT_TO, NLD, NNEXT, NTRAILS, NW, POP, REQUIRED, SHUN, SIXTHS, SLD, SLOTS, START, STUB, S_DOORS, S_FACE, S_HOW,
+    S_LABELLED, S_LAST, S_PAWN, S_PILE, S_PLAYERS, S_PROMISE, S_ROT, S_SIZE, S_TE, S_TILE, S_TOP, S_VISITED, S_WHEN,
+    S_WHO, T, TURN_OK, UNDER, W_CAND, W_CFRONT, W_CMARKS, W_COMP, W_DOOR, W_QINFO, W_QPOS, W_SEEN, W_SIZE, W_STAMP,
 )
 from generator.play.rng import draw
 
@@ -72,120 +72,117 @@ def _doors(G, S, W, pos):
 
 
 @njit(cache=True)
-def _plan(G, S, W, src, visited, avoid, informed, any_way):
-    """Breadth-first plan (see ``policies.plan``): (first door or -1, rank); ``any_way`` stops at the first."""
-    n, m, lw, hw = G[SLOTS], G[MARKS], G[LW], G[HW]
-    kind, a, b, lda, ldb, nld, ends, hazard, sld = G[KIND], G[A], G[B], G[LDA], G[LDB], G[NLD], G[ENDS], G[HAZARD], G[SLD]
-    te, doors, seen, qpos, qdist, qfirst = G[S_TE], G[S_DOORS], G[W_SEEN], G[W_QPOS], G[W_QDIST], G[W_QFIRST]
+def _plan(G, S, W, p, avoid, informed, any_way, limit):
+    """Breadth-first plan for player ``p`` (see ``policies.plan``): (first door or -1, rank);
+    ``any_way`` stops at the first target.
+
+    The answer is exact when its rank is below ``limit``; otherwise it is some answer ranked at or
+    above ``limit``, or none: the search stops before routes that long (a trial turn's bar). Queue
+    entries are a place and ``dist << 16 | first door + 1``."""
+    n, lw, six_n = G[SLOTS], G[LW], 6 * G[SLOTS]
+    door, ldoor, nld, shun, low, pop = G[DOOR], G[LDOOR], G[NLD], G[SHUN], G[LOW], G[POP]
+    te, tile, doors, seen, qpos, qinfo = G[S_TE], G[S_TILE], G[S_DOORS], G[W_SEEN], G[W_QPOS], G[W_QINFO]
+    promise = G[S_PROMISE] + p * n
     W[G[W_STAMP]] += 1
     mark = W[G[W_STAMP]]
-    needed = _needed(G, visited)
+    src = S[G[S_PAWN] + p]
+    needed = _needed(G, S[G[S_VISITED] + p])
     W[seen + src] = mark
+    W[qpos], W[qinfo] = src, 0
     head, tail = 0, 1
-    W[qpos], W[qdist], W[qfirst] = src, 0, -1
     best_door, best_rank = -1, NO_RANK
     while head < tail:
-        pos, dist, first = W[qpos + head], W[qdist + head], W[qfirst + head]
+        pos, info = W[qpos + head], W[qinfo + head]
+        dist = info >> 16
+        if dist + 1 >= limit:
+            break  # every route from here on ranks at or above the limit
         head += 1
-        landmark = pos >= 6 * n
-        here = pos - 6 * n if landmark else pos // 6
-        total = G[nld + here] if landmark else 6
-        mask = 0 if landmark else S[doors + pos]
-        i = -1
-        for j in range(total):
-            if landmark:
-                dk, da, db = 1, G[lda + here * lw + j], G[ldb + here * lw + j]
+        if pos >= six_n:
+            base, mask, count = ldoor + (pos - six_n) * lw, 0, G[nld + pos - six_n]
+        else:
+            base, mask = door + pos - pos % 6, S[doors + pos]
+            count = G[pop + mask]
+        for i in range(count):
+            if pos >= six_n:
+                code = G[base + i]
             else:
-                if mask >> j == 0:
-                    break
-                if (mask >> j) & 1 == 0:
-                    continue
-                c = 6 * here + j
-                dk = G[kind + c]
-                da, db = G[a + c], G[b + c]
-            i += 1
-            via = i if first < 0 else first
-            if dk == 2:
-                if (needed >> da) & 1:
+                code = G[base + G[low + mask]]
+                mask &= mask - 1
+            via = i if info & 0xFFFF == 0 else (info & 0xFFFF) - 1
+            if code < 0:
+                k = -1 - code
+                if (needed >> k) & 1:
                     return via, np.int64(dist + 1)
-                if avoid and (G[ends + da] != 0 or G[hazard + da * hw] != 0):
+                if avoid and G[shun + k] != 0:
                     continue
-                nxt = 6 * n + da
+                nxt = six_n + k
             else:
-                if S[te + 6 * da] < 0:
+                da = code >> 3
+                if S[tile + da] < 0:
                     if any_way:
                         return via, np.int64(0)
-                    promise = 0
-                    if informed:
-                        promise = 1 << 30
-                        for k in range(m):
-                            if (needed >> k) & 1 and G[sld + da * m + k] < promise:
-                                promise = G[sld + da * m + k]
-                    rank = np.int64(100_000 + dist + 1 + promise)
+                    rank = np.int64(100_000 + dist + 1 + (S[promise + da] if informed else 0))
                     if rank < best_rank:
                         best_door, best_rank = via, rank
                     continue
-                nxt = 6 * da + S[te + 6 * da + db]
+                nxt = 6 * da + S[te + code - 2 * da]  # te[6 * da + edge]
             if W[seen + nxt] != mark:
                 W[seen + nxt] = mark
-                W[qpos + tail], W[qdist + tail], W[qfirst + tail] = nxt, dist + 1, via
+                W[qpos + tail], W[qinfo + tail] = nxt, (dist + 1) << 16 | (via + 1)
                 tail += 1
     return best_door, best_rank
 
 
 @njit(cache=True, inline="always")
-def _way_out(G, S, W, src, visited):
-    return _plan(G, S, W, src, visited, False, False, True)[0] >= 0
+def _way_out(G, S, W, p):
+    return _plan(G, S, W, p, False, False, True, NO_RANK)[0] >= 0
 
 
 @njit(cache=True)
 def _label(G, S, W):
     """Label the known graph's components (every landmark passable): whether each touches an empty slot,
     and which landmarks it reaches. Same answers as ``_way_out`` from any of its places, in one pass."""
-    n, m, lw = G[SLOTS], G[MARKS], G[LW]
-    kind, a, b, lda, ldb, nld = G[KIND], G[A], G[B], G[LDA], G[LDB], G[NLD]
-    te, qpos, comp, cfront, cmarks = G[S_TE], G[W_QPOS], G[W_COMP], G[W_CFRONT], G[W_CMARKS]
-    size = 6 * n + m
+    n, m, lw, six_n = G[SLOTS], G[MARKS], G[LW], 6 * G[SLOTS]
+    door, ldoor, nld, low, pop, ntrails = G[DOOR], G[LDOOR], G[NLD], G[LOW], G[POP], G[NTRAILS]
+    te, tile, doors, qpos, comp, cfront, cmarks = (G[S_TE], G[S_TILE], G[S_DOORS], G[W_QPOS], G[W_COMP],
+                                                   G[W_CFRONT], G[W_CMARKS])
+    size = six_n + m
     for i in range(size):
         W[comp + i] = -1
     count = 0
     for start in range(size):
         if W[comp + start] >= 0:
             continue
-        if start < 6 * n:
+        if start < six_n:
             s = start // 6
-            if S[G[S_TILE] + s] < 0:
-                continue
-            exists = False
-            for e in range(6):
-                exists |= S[te + 6 * s + e] == start % 6
-            if not exists:
-                continue
+            if S[tile + s] < 0 or start % 6 >= G[ntrails + 2 * S[tile + s] + S[G[S_FACE] + s]]:
+                continue  # no tile, or no such trail on it
         W[comp + start], W[cfront + count], W[cmarks + count] = count, 0, 0
         head, tail = 0, 1
         W[qpos] = start
         while head < tail:
             pos = W[qpos + head]
             head += 1
-            landmark = pos >= 6 * n
-            here = pos - 6 * n if landmark else pos // 6
-            for j in range(G[nld + here] if landmark else 6):
-                if landmark:
-                    dk, da, db = 1, G[lda + here * lw + j], G[ldb + here * lw + j]
+            if pos >= six_n:
+                base, mask, total = ldoor + (pos - six_n) * lw, 0, G[nld + pos - six_n]
+            else:
+                base, mask = door + pos - pos % 6, S[doors + pos]
+                total = G[pop + mask]
+            for i in range(total):
+                if pos >= six_n:
+                    code = G[base + i]
                 else:
-                    c = 6 * here + j
-                    dk = G[kind + c]
-                    if dk == 0 or S[te + c] != pos % 6:
+                    code = G[base + G[low + mask]]
+                    mask &= mask - 1
+                if code < 0:
+                    W[cmarks + count] |= np.int64(1) << (-1 - code)
+                    nxt = six_n - 1 - code
+                else:
+                    da = code >> 3
+                    if S[tile + da] < 0:
+                        W[cfront + count] = 1
                         continue
-                    da, db = G[a + c], G[b + c]
-                if dk == 2:
-                    W[cmarks + count] |= np.int64(1) << da
-                    nxt = 6 * n + da
-                elif S[G[S_TILE] + da] < 0:
-                    W[cfront + count] = 1
-                    continue
-                else:
-                    nxt = 6 * da + S[te + 6 * da + db]
+                    nxt = 6 * da + S[te + code - 2 * da]
                 if W[comp + nxt] < 0:
                     W[comp + nxt] = count
                     W[qpos + tail] = nxt
@@ -260,11 +257,14 @@ def _turns_allowed(G, S, W, p):
 
 
 @njit(cache=True)
-def _explorer_rank(G, S, W, src, visited):
-    door, rank = _plan(G, S, W, src, visited, True, True, False)
+def _explorer_rank(G, S, W, p, limit):
+    """The explorer's rank (tier 0 avoiding, then tier 1), exact when below ``limit``."""
+    door, rank = _plan(G, S, W, p, True, True, False, limit)
     if door >= 0:
         return rank
-    door, rank = _plan(G, S, W, src, visited, False, True, False)
+    if limit <= 1_000_000:
+        return NO_RANK  # a tier-1 rank could not beat the limit
+    door, rank = _plan(G, S, W, p, False, True, False, limit - 1_000_000)
     if door >= 0:
         return 1_000_000 + rank
     return NO_RANK
@@ -273,8 +273,11 @@ def _explorer_rank(G, S, W, src, visited):
 @njit(cache=True)
 def _choose_turn(G, S, W, R, policy, p, bar):
     """The policy's ``turn`` when it may turn (random: no door here; the others: trapped, or the explorer
-    knowing only empty slots): (slot, sixths) of the best trial turn ranked below ``bar``, or (-1, 0) to roll."""
-    six, cand, pawn, visited = G[SIXTHS], G[W_CAND], S[G[S_PAWN] + p], S[G[S_VISITED] + p]
+    knowing only empty slots): (slot, sixths) of the best trial turn ranked below ``bar``, or (-1, 0) to roll.
+
+    Trapped, a trial skips tiles outside the pawn's component (its turn cannot open a way); with a
+    bar, each trial searches only as far as the bar (the best rank so far) reaches."""
+    six, cand = G[SIXTHS], G[W_CAND]
     if policy == 0:
         c = _turns_allowed(G, S, W, p)
         if c == 0:
@@ -283,23 +286,25 @@ def _choose_turn(G, S, W, R, policy, p, bar):
         return s, six if draw(R, 2) == 0 else -six
     c = _turns_allowed(G, S, W, p)
     best_s, best_d, best_rank = -1, 0, bar
-    if S[G[S_LABELLED]] == 0:
+    trapped = bar == NO_RANK
+    if trapped and S[G[S_LABELLED]] == 0:
         _label(G, S, W)  # for _touches
+    labelled = S[G[S_LABELLED]]
     when, who, how = G[S_WHEN], G[S_WHO], G[S_HOW]
     for j in range(2 * c):
         s, d = W[cand + j // 2], six if j % 2 == 0 else -six
         if policy == 1 and S[who + s] >= 0 and S[who + s] != p and S[when + s] > S[G[S_LAST] + p] \
                 and S[how + s] == -d:
             continue
-        if not _touches(G, S, W, s, p):
+        if trapped and not _touches(G, S, W, s, p):
             continue
         _turn_by(G, S, s, d)
         if policy == 1:
-            rank = _explorer_rank(G, S, W, pawn, visited)
+            rank = _explorer_rank(G, S, W, p, best_rank)
         else:
-            rank = 0 if _way_out(G, S, W, pawn, visited) else NO_RANK
+            rank = 0 if _way_out(G, S, W, p) else NO_RANK
         _turn_by(G, S, s, -d)
-        S[G[S_LABELLED]] = 1  # the same tiles as before the trial turn
+        S[G[S_LABELLED]] = labelled  # the same tiles as before the trial turn
         if rank < best_rank:
             best_s, best_d, best_rank = s, d, rank
             if policy == 2:
@@ -309,18 +314,30 @@ def _choose_turn(G, S, W, R, policy, p, bar):
 
 @njit(cache=True, inline="always")
 def _choose_step(G, S, W, R, policy, p, count):
-    pawn, visited = S[G[S_PAWN] + p], S[G[S_VISITED] + p]
     if policy == 1:
-        door, _ = _plan(G, S, W, pawn, visited, True, True, False)
+        door, _ = _plan(G, S, W, p, True, True, False, NO_RANK)
         if door < 0:
-            door, _ = _plan(G, S, W, pawn, visited, False, True, False)
+            door, _ = _plan(G, S, W, p, False, True, False, NO_RANK)
         if door >= 0:
             return door
     elif policy == 2:
-        door, _ = _plan(G, S, W, pawn, visited, False, False, False)
+        door, _ = _plan(G, S, W, p, False, False, False, NO_RANK)
         if door >= 0:
             return door
     return draw(R, count)
+
+
+@njit(cache=True)
+def _promise(G, S, p):
+    """Player ``p``'s promise of each slot: hexes from it to the nearest landmark ``p`` needs."""
+    n, m, sld, row = G[SLOTS], G[MARKS], G[SLD], G[S_PROMISE] + p * G[SLOTS]
+    needed = _needed(G, S[G[S_VISITED] + p])
+    for s in range(n):
+        best = 1 << 30
+        for k in range(m):
+            if (needed >> k) & 1 and G[sld + s * m + k] < best:
+                best = G[sld + s * m + k]
+        S[row + s] = best
 
 
 @njit(cache=True, inline="always")
@@ -353,8 +370,9 @@ def _step(G, S, R, tally, p, kind, a, b, conn):
     k = a
     S[pawn] = 6 * n + k
     required, visited = G[REQUIRED], G[S_VISITED] + p
-    if (required >> k) & 1:
+    if (required >> k) & 1 and not (S[visited] >> k) & 1:
         S[visited] |= np.int64(1) << k
+        _promise(G, S, p)
     if k == G[GOAL] and (required & ~S[visited]) == 0:
         return True
     hazard = G[HAZARD] + k * G[HW]
@@ -372,16 +390,18 @@ def _count_trapped(G, S, W, p, place, tally, heat):
     """Count a turn begun with no way out, and stuck when no single turn opens one."""
     tally[p, 7] += 1
     heat[1, place] += 1
+    if S[G[S_LABELLED]] == 0:
+        _label(G, S, W)  # for _touches
     c = _turns_allowed(G, S, W, p)
-    six, cand, pawn, visited = G[SIXTHS], G[W_CAND], S[G[S_PAWN] + p], S[G[S_VISITED] + p]
+    six, cand = G[SIXTHS], G[W_CAND]
     for j in range(2 * c):
         s, d = W[cand + j // 2], six if j % 2 == 0 else -six
         if not _touches(G, S, W, s, p):
             continue
         _turn_by(G, S, s, d)
-        opened = _way_out(G, S, W, pawn, visited)
+        opened = _way_out(G, S, W, p)
         _turn_by(G, S, s, -d)
-        S[G[S_LABELLED]] = 1  # labelled by the caller's _way_out_now, and the tiles are back as they were
+        S[G[S_LABELLED]] = 1  # the tiles are back as they were
         if opened:
             return
     tally[p, 8] += 1
@@ -393,22 +413,26 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat):
     n, pawn, o, dw = G[SLOTS], G[S_PAWN] + p, G[W_DOOR], G[DW]
     tally[p, 0] += 1
     place = _place(G, S[pawn])
-    visited = S[G[S_VISITED] + p]
-    first, rank = -1, NO_RANK  # the planner's first step, planned before the roll (it changes nothing seen)
+    # the planner's first step, planned before the roll (it changes nothing seen); a planner that
+    # finds no target at all means no way out, so only the random walker asks the component labels
+    first, rank = -1, NO_RANK
     if policy == 1:
-        first, rank = _plan(G, S, W, S[pawn], visited, True, True, False)
+        first, rank = _plan(G, S, W, p, True, True, False, NO_RANK)
+        if first < 0:  # nothing while avoiding: the second tier, as its step would plan it
+            first, rank = _plan(G, S, W, p, False, True, False, NO_RANK)
+            rank += 1_000_000
+        trapped = first < 0
     elif policy == 2:
-        first = _plan(G, S, W, S[pawn], visited, False, False, False)[0]
-    trapped = first < 0 and not _way_out_now(G, S, W, p)
+        first = _plan(G, S, W, p, False, False, False, NO_RANK)[0]
+        trapped = first < 0
+    else:
+        trapped = not _way_out_now(G, S, W, p)
     if trapped:
         _count_trapped(G, S, W, p, place, tally, heat)
     here = _doors(G, S, W, S[pawn])
     bar = NO_RANK  # a trial turn must rank below it
-    if policy == 1 and not trapped:
-        if first < 0:
-            rank = _plan(G, S, W, S[pawn], visited, False, True, False)[1] + 1_000_000
-        if rank % 1_000_000 >= 100_000:  # it knows only empty slots: a turn must clearly open a better way
-            bar = (G[DIE] + 1) // 2 + 1
+    if policy == 1 and not trapped and rank % 1_000_000 >= 100_000:
+        bar = (G[DIE] + 1) // 2 + 1  # it knows only empty slots: a turn must clearly open a better way
     may = here == 0 if policy == 0 else trapped or bar < NO_RANK
     s, d = _choose_turn(G, S, W, R, policy, p, bar) if may else (-1, 0)
     if s >= 0:
@@ -450,6 +474,7 @@ def _new_game(G, S, R, players):
         S[G[S_TE] + i], S[G[S_DOORS] + i] = -1, 0
     for q in range(players):
         S[G[S_PAWN] + q], S[G[S_VISITED] + q], S[G[S_LAST] + q] = 6 * n + G[START], 0, -1
+        _promise(G, S, q)
     S[G[S_LABELLED]], S[G[S_TOP]], S[G[S_PLAYERS]] = 0, 0, players
 
 
