@@ -29,25 +29,25 @@ NO_RANK = np.int64(1) << 62
 TRACE = 4  # R[TRACE]: the move trace, after the generator's four words
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _place(G, pos):
     n = G[SLOTS]
     return pos // 6 if pos < 6 * n else pos - 5 * n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _needed(G, visited):
     left = G[REQUIRED] & ~visited
     return left if left != 0 else np.int64(1) << G[GOAL]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _table(G, tile, face, r, e):
     """The trail at edge ``e`` of ``tile`` face ``face`` turned ``r`` sixths."""
     return G[G[T] + ((tile * 2 + face) * 6 + r) * 6 + e]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _doors(G, S, W, pos):
     """Fill the door buffer (four rows of ``DW``: kind, a, b, conn) for a pawn at ``pos``; returns how many."""
     n, dw, o = G[SLOTS], G[DW], G[W_DOOR]
@@ -71,7 +71,7 @@ def _doors(G, S, W, pos):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _plan(G, S, W, p, avoid, informed, any_way, limit):
     """Breadth-first plan for player ``p`` (see ``policies.plan``): (first door or -1, rank);
     ``any_way`` stops at the first target.
@@ -133,12 +133,12 @@ def _plan(G, S, W, p, avoid, informed, any_way, limit):
     return best_door, best_rank
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _way_out(G, S, W, p):
     return _plan(G, S, W, p, False, False, True, NO_RANK)[0] >= 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _label(G, S, W):
     """Label the known graph's components (every landmark passable): whether each touches an empty slot,
     and which landmarks it reaches. Same answers as ``_way_out`` from any of its places, in one pass."""
@@ -191,7 +191,7 @@ def _label(G, S, W):
     S[G[S_LABELLED]] = 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _way_out_now(G, S, W, p):
     """``_way_out`` for player ``p`` from the component labels (relabelled when a tile was laid or turned)."""
     if S[G[S_LABELLED]] == 0:
@@ -200,7 +200,7 @@ def _way_out_now(G, S, W, p):
     return W[G[W_CFRONT] + c] != 0 or (W[G[W_CMARKS] + c] & _needed(G, S[G[S_VISITED] + p])) != 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _touches(G, S, W, s, p):
     """Whether a trail of slot ``s`` lies in player ``p``'s component (labels current). A turn of a tile
     that does not cannot change what ``p`` reaches, so the search skips it (same answers, less work)."""
@@ -212,7 +212,7 @@ def _touches(G, S, W, s, p):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _set_rot(G, S, s, r):
     """Lay or turn: the tile in slot ``s`` now lies turned ``r`` sixths; its edges' trails follow."""
     S[G[S_LABELLED]] = 0  # the component labels are stale
@@ -227,12 +227,12 @@ def _set_rot(G, S, s, r):
             S[doors + 6 * s + t] |= 1 << e  # the trail's edges with something across
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _turn_by(G, S, s, d):
     _set_rot(G, S, s, (S[G[S_ROT] + s] + d + 6) % 6)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _turns_allowed(G, S, W, p):
     """Fill the candidate buffer with turnable slots next to player ``p`` (ascending); returns how many."""
     if not G[TURN_OK]:
@@ -256,7 +256,7 @@ def _turns_allowed(G, S, W, p):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _explorer_rank(G, S, W, p, limit):
     """The explorer's rank (tier 0 avoiding, then tier 1), exact when below ``limit``."""
     door, rank = _plan(G, S, W, p, True, True, False, limit)
@@ -270,7 +270,7 @@ def _explorer_rank(G, S, W, p, limit):
     return NO_RANK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _choose_turn(G, S, W, R, policy, p, bar):
     """The policy's ``turn`` when it may turn (random: no door here; the others: trapped, or the explorer
     knowing only empty slots): (slot, sixths) of the best trial turn ranked below ``bar``, or (-1, 0) to roll.
@@ -312,7 +312,7 @@ def _choose_turn(G, S, W, R, policy, p, bar):
     return best_s, best_d
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _choose_step(G, S, W, R, policy, p, count):
     if policy == 1:
         door, _ = _plan(G, S, W, p, True, True, False, NO_RANK)
@@ -327,7 +327,7 @@ def _choose_step(G, S, W, R, policy, p, count):
     return draw(R, count)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _promise(G, S, p):
     """Player ``p``'s promise of each slot: hexes from it to the nearest landmark ``p`` needs."""
     n, m, sld, row = G[SLOTS], G[MARKS], G[SLD], G[S_PROMISE] + p * G[SLOTS]
@@ -340,12 +340,12 @@ def _promise(G, S, p):
         S[row + s] = best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def _note(R, value):
     R[TRACE] = R[TRACE] * np.uint64(1_000_003) + np.uint64(value + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _step(G, S, R, tally, p, kind, a, b, conn):
     """Move player ``p`` through a door (see ``Table.step``); True when the move ends."""
     n, pawn, top = G[SLOTS], G[S_PAWN] + p, G[S_TOP]
@@ -385,7 +385,7 @@ def _step(G, S, R, tally, p, kind, a, b, conn):
     return G[G[ENDS] + k] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _count_trapped(G, S, W, p, place, tally, heat):
     """Count a turn begun with no way out, and stuck when no single turn opens one."""
     tally[p, 7] += 1
@@ -407,7 +407,7 @@ def _count_trapped(G, S, W, p, place, tally, heat):
     tally[p, 8] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _play_turn(G, S, W, R, policy, clock, p, tally, heat):
     """One turn of player ``p`` (see ``reference.play_turn``); True when ``p`` has won."""
     n, pawn, o, dw = G[SLOTS], G[S_PAWN] + p, G[W_DOOR], G[DW]
@@ -458,7 +458,7 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat):
     return S[pawn] == 6 * n + G[GOAL] and (G[REQUIRED] & ~S[G[S_VISITED] + p]) == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _new_game(G, S, R, players):
     """A fresh table: the pile shuffled by ``R``, pawns on the start, no tile laid."""
     n, ntiles, pile = G[SLOTS], S.shape[0] - G[S_PILE], G[S_PILE]
