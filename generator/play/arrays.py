@@ -9,8 +9,14 @@ each field lies in the state and work arrays); the names below index that header
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
+from generator.board import Board
+from generator.model import TileSet
+from generator.play.game import geometry
+from generator.play.rules import Rules
 from generator.scoring.tables import tile_tables
 
 HEADER = (
@@ -96,3 +102,19 @@ def compile_geometry(geo, rules, tiles) -> np.ndarray:
                   S_SIZE=s_size, W_SIZE=w_size, DW=dw, **at, **state, **work)
     head = np.array([int(header[name]) for name in HEADER], np.int64)
     return np.concatenate([head] + [np.asarray(t, np.int64).ravel() for _, t in tables])
+
+
+@lru_cache(maxsize=8)
+def _geometry(board: Board, rules: Rules):
+    """The reference ``geometry``, built once per board and rules (it reads every join of the board)."""
+    return geometry(board, rules)
+
+
+@lru_cache(maxsize=64)
+def game_arrays(tiles: TileSet, board: Board, rules: Rules) -> np.ndarray:
+    """``compile_geometry`` for a tile set on a board under rules, built once per three and read-only
+    (a batch of games pays no set-up when the same game is played again, as a benchmark or a
+    search does)."""
+    arrays = compile_geometry(_geometry(board, rules), rules, tiles)
+    arrays.flags.writeable = False
+    return arrays

@@ -24,6 +24,7 @@ from generator.play.arrays import (
     S_WHO, T, TURN_OK, UNDER, W_CAND, W_CFRONT, W_CMARKS, W_COMP, W_DOOR, W_QINFO, W_QPOS, W_SEEN, W_SIZE, W_STAMP,
 )
 from generator.play.rng import draw
+from generator.scoring.kernel import _seed_state
 
 NO_RANK = np.int64(1) << 62
 TRACE = 4  # R[TRACE]: the move trace, after the generator's four words
@@ -479,8 +480,9 @@ def _new_game(G, S, R, players):
 
 
 @njit(cache=True, nogil=True)
-def play_games(G, policies, states, rounds, winners, tallies, heat, laid, traces):
-    """Play one game per row of ``states`` (each a fresh generator state); results fill the arrays.
+def play_games(G, policies, first_seed, rounds, winners, tallies, heat, laid, traces):
+    """Play one game per row of ``rounds``, game ``i`` from generator seed ``first_seed + i`` (``rng.game_seed``
+    of the batch's first game, plus ``i``); results fill the arrays.
 
     ``heat`` (kinds x places) is summed over the games; the other arrays have a row per game.
     """
@@ -488,8 +490,8 @@ def play_games(G, policies, states, rounds, winners, tallies, heat, laid, traces
     S = np.zeros(G[S_SIZE], np.int64)
     W = np.zeros(G[W_SIZE], np.int64)
     R = np.zeros(TRACE + 1, np.uint64)
-    for game in range(states.shape[0]):
-        R[:TRACE] = states[game]
+    for game in range(rounds.shape[0]):
+        R[:TRACE] = _seed_state(first_seed + np.uint64(game))
         R[TRACE] = 0
         _new_game(G, S, R, players)
         tally = tallies[game]
