@@ -82,7 +82,7 @@ def _plan(G, S, W, p, avoid, informed, any_way, limit):
     entries are a place and ``dist << 16 | first door + 1``."""
     n, lw, six_n = G[SLOTS], G[LW], 6 * G[SLOTS]
     door, ldoor, nld, shun, low, pop = G[DOOR], G[LDOOR], G[NLD], G[SHUN], G[LOW], G[POP]
-    te, tile, doors, seen, qpos, qinfo = G[S_TE], G[S_TILE], G[S_DOORS], G[W_SEEN], G[W_QPOS], G[W_QINFO]
+    te, doors, seen, qpos, qinfo = G[S_TE], G[S_DOORS], G[W_SEEN], G[W_QPOS], G[W_QINFO]
     promise = G[S_PROMISE] + p * n
     W[G[W_STAMP]] += 1
     mark = W[G[W_STAMP]]
@@ -98,6 +98,7 @@ def _plan(G, S, W, p, avoid, informed, any_way, limit):
         if dist + 1 >= limit:
             break  # every route from here on ranks at or above the limit
         head += 1
+        first = (info & 0xFFFF) - 1
         if pos >= six_n:
             base, mask, count = ldoor + (pos - six_n) * lw, 0, G[nld + pos - six_n]
         else:
@@ -109,7 +110,7 @@ def _plan(G, S, W, p, avoid, informed, any_way, limit):
             else:
                 code = G[base + G[low + mask]]
                 mask &= mask - 1
-            via = i if info & 0xFFFF == 0 else (info & 0xFFFF) - 1
+            via = i if first < 0 else first
             if code < 0:
                 k = -1 - code
                 if (needed >> k) & 1:
@@ -119,14 +120,15 @@ def _plan(G, S, W, p, avoid, informed, any_way, limit):
                 nxt = six_n + k
             else:
                 da = code >> 3
-                if S[tile + da] < 0:
+                t = S[te + code - 2 * da]  # te[6 * da + edge], -1 in an empty slot
+                if t < 0:
                     if any_way:
                         return via, np.int64(0)
                     rank = np.int64(100_000 + dist + 1 + (S[promise + da] if informed else 0))
                     if rank < best_rank:
                         best_door, best_rank = via, rank
                     continue
-                nxt = 6 * da + S[te + code - 2 * da]  # te[6 * da + edge]
+                nxt = 6 * da + t
             if W[seen + nxt] != mark:
                 W[seen + nxt] = mark
                 W[qpos + tail], W[qinfo + tail] = nxt, (dist + 1) << 16 | (via + 1)
