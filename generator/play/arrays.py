@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import networkx as nx
 import numpy as np
 
 from generator.board import Board
@@ -23,18 +24,19 @@ HEADER = (
     # the rules' numbers
     "SLOTS MARKS START GOAL REQUIRED DIE CAP STUB TURN_OK NEXT_TO SIXTHS UNDER "
     # table widths, then where each table starts in the geometry array
-    "LW NW HW T KIND A B CONN LDA LDB NLD NEXT NNEXT ENDS HAZARD HAZARD_TO SLD DOOR LDOOR SHUN NTRAILS LOW POP "
+    "LW NW HW T KIND A B CONN LDA LDB NLD NEXT NNEXT ENDS HAZARD HAZARD_TO SLD HOPS DOOR LDOOR SHUN NTRAILS LOW POP "
     # where each field lies in the state array (MAX_PLAYERS wide for the players' fields)
-    "S_TILE S_FACE S_ROT S_WHEN S_WHO S_HOW S_TE S_DOORS S_PAWN S_VISITED S_PROMISE S_LAST S_LABELLED S_TOP S_PLAYERS "
+    "S_TILE S_FACE S_ROT S_WHEN S_WHO S_HOW S_TE S_DOORS S_PAWN S_VISITED S_PROMISE S_NEAR S_LAST S_LABELLED S_TOP "
+    "S_PLAYERS "
     "S_PILE S_SIZE "
     # where each buffer lies in the work array; DW: room for one place's doors
     "W_SEEN W_QPOS W_QINFO W_COMP W_CFRONT W_CMARKS W_STAMP W_DOOR W_CAND W_SIZE DW"
 ).split()
 (SLOTS, MARKS, START, GOAL, REQUIRED, DIE, CAP, STUB, TURN_OK, NEXT_TO, SIXTHS, UNDER,
- LW, NW, HW, T, KIND, A, B, CONN, LDA, LDB, NLD, NEXT, NNEXT, ENDS, HAZARD, HAZARD_TO, SLD, DOOR, LDOOR, SHUN, NTRAILS,
- LOW, POP,
- S_TILE, S_FACE, S_ROT, S_WHEN, S_WHO, S_HOW, S_TE, S_DOORS, S_PAWN, S_VISITED, S_PROMISE, S_LAST, S_LABELLED, S_TOP,
- S_PLAYERS, S_PILE, S_SIZE,
+ LW, NW, HW, T, KIND, A, B, CONN, LDA, LDB, NLD, NEXT, NNEXT, ENDS, HAZARD, HAZARD_TO, SLD, HOPS, DOOR, LDOOR, SHUN,
+ NTRAILS, LOW, POP,
+ S_TILE, S_FACE, S_ROT, S_WHEN, S_WHO, S_HOW, S_TE, S_DOORS, S_PAWN, S_VISITED, S_PROMISE, S_NEAR, S_LAST, S_LABELLED,
+ S_TOP, S_PLAYERS, S_PILE, S_SIZE,
  W_SEEN, W_QPOS, W_QINFO, W_COMP, W_CFRONT, W_CMARKS, W_STAMP, W_DOOR, W_CAND, W_SIZE, DW) = range(len(HEADER))
 MAX_PLAYERS = 4
 
@@ -48,8 +50,25 @@ def _layout(start: int, fields: list[tuple[str, int]]) -> tuple[dict[str, int], 
     return where, start
 
 
-def compile_geometry(geo, rules, tiles) -> np.ndarray:
-    """The reference ``Geometry``, the rules and the tile set as one int64 array (header, then tables)."""
+def _hops(geo) -> np.ndarray:
+    """``hops[slot, k]``: the fewest doors from a trail of the slot to landmark ``k``, every slot laid and every
+    landmark open (a lower bound on any route's length; the explorer's trial turns skip tiles too far)."""
+    n, m = geo.slots, len(geo.landmarks)
+    graph = nx.DiGraph()  # slots 0..n-1, then landmarks n..n+m-1
+    graph.add_nodes_from(range(n + m))
+    graph.add_edges_from((s, door[1] if door[0] == "slot" else n + door[1]) for (s, _), door in geo.across.items())
+    graph.add_edges_from((n + k, door[1]) for k, doors in enumerate(geo.landmark_doors) for door in doors)
+    hops = np.full((n, m), n + m, np.int64)  # n + m: no route at all
+    for s in range(n):
+        for place, length in nx.single_source_shortest_path_length(graph, s).items():
+            if place >= n:
+                hops[s, place - n] = length
+    return hops
+
+
+def compile_geometry(geo, rules, tiles, hops: np.ndarray) -> np.ndarray:
+    """The reference ``Geometry``, the rules, the tile set and ``_hops(geo)`` as one int64 array (header,
+    then tables)."""
     n, m = geo.slots, len(geo.landmarks)
     kind, a, b, conn = ([0] * (6 * n) for _ in range(4))  # per slot and edge (6*s + e): the door across
     for (s, e), door in geo.across.items():
@@ -73,7 +92,8 @@ def compile_geometry(geo, rules, tiles) -> np.ndarray:
             hazard[k, r] = 1
     table = tile_tables(tiles).astype(np.int64)
     assert table.shape[1:] == (2, 6, 6)
-    # the planner's packed doors: slot a entered through edge b is 8*a + b, landmark k is -1 - k
+    # the planner's packed doors: slot a entered through edge b is 8*a + b, landmark k is -1 - k (walls
+    # are never read: a trail's door mask leaves them out)
     door = [8 * a[c] + b[c] if kind[c] == 1 else -1 - a[c] for c in range(6 * n)]
     ldoor = 8 * ldoor_a + ldoor_b
     shun = [geo.ends_move[k] or bool(geo.hazard_rolls[k]) for k in range(m)]  # what the explorer steps around
@@ -83,12 +103,13 @@ def compile_geometry(geo, rules, tiles) -> np.ndarray:
     tables = [("T", table), ("KIND", kind), ("A", a), ("B", b), ("CONN", conn), ("LDA", ldoor_a), ("LDB", ldoor_b),
               ("NLD", np.array([len(d) for d in geo.landmark_doors])), ("NEXT", next_to),
               ("NNEXT", np.array([len(x) for x in geo.next_to])), ("ENDS", np.array(geo.ends_move)),
-              ("HAZARD", hazard), ("HAZARD_TO", np.array(geo.hazard_to)), ("SLD", np.array(geo.slot_landmark_distance)),
+              ("HAZARD", hazard), ("HAZARD_TO", np.array(geo.hazard_to)), ("SLD", np.array(geo.slot_landmark_distance)), ("HOPS", hops),
               ("DOOR", door), ("LDOOR", ldoor), ("SHUN", shun), ("NTRAILS", ntrails), ("LOW", low), ("POP", pop)]
     at, _ = _layout(len(HEADER), [(name, np.size(t)) for name, t in tables])
     state, s_size = _layout(0, [("S_TILE", n), ("S_FACE", n), ("S_ROT", n), ("S_WHEN", n), ("S_WHO", n),
                                 ("S_HOW", n), ("S_TE", 6 * n), ("S_DOORS", 6 * n),
                                 ("S_PAWN", MAX_PLAYERS), ("S_VISITED", MAX_PLAYERS), ("S_PROMISE", MAX_PLAYERS * n),
+                                ("S_NEAR", MAX_PLAYERS * n),
                                 ("S_LAST", MAX_PLAYERS), ("S_LABELLED", 1), ("S_TOP", 1), ("S_PLAYERS", 1),
                                 ("S_PILE", len(tiles))])
     size, dw = 6 * n + m, 6 + lw
@@ -105,9 +126,11 @@ def compile_geometry(geo, rules, tiles) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def _geometry(board: Board, rules: Rules):
-    """The reference ``geometry``, built once per board and rules (it reads every join of the board)."""
-    return geometry(board, rules)
+def _board_tables(board: Board, rules: Rules):
+    """The reference ``geometry`` and ``_hops``, built once per board and rules (the first reads every
+    join of the board, the second walks the board from every slot)."""
+    geo = geometry(board, rules)
+    return geo, _hops(geo)
 
 
 @lru_cache(maxsize=64)
@@ -115,6 +138,7 @@ def game_arrays(tiles: TileSet, board: Board, rules: Rules) -> np.ndarray:
     """``compile_geometry`` for a tile set on a board under rules, built once per three and read-only
     (a batch of games pays no set-up when the same game is played again, as a benchmark or a
     search does)."""
-    arrays = compile_geometry(_geometry(board, rules), rules, tiles)
+    geo, hops = _board_tables(board, rules)
+    arrays = compile_geometry(geo, rules, tiles, hops)
     arrays.flags.writeable = False
     return arrays

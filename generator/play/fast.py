@@ -18,10 +18,11 @@ import numpy as np
 from numba import njit
 
 from generator.play.arrays import (
-    A, B, CAP, CONN, DIE, DOOR, DW, ENDS, GOAL, HAZARD, HAZARD_TO, HW, KIND, LDA, LDB, LDOOR, LOW, LW, MARKS, NEXT,
-    NEXT_TO, NLD, NNEXT, NTRAILS, NW, POP, REQUIRED, SHUN, SIXTHS, SLD, SLOTS, START, STUB, S_DOORS, S_FACE, S_HOW,
-    S_LABELLED, S_LAST, S_PAWN, S_PILE, S_PLAYERS, S_PROMISE, S_ROT, S_SIZE, S_TE, S_TILE, S_TOP, S_VISITED, S_WHEN,
-    S_WHO, T, TURN_OK, UNDER, W_CAND, W_CFRONT, W_CMARKS, W_COMP, W_DOOR, W_QINFO, W_QPOS, W_SEEN, W_SIZE, W_STAMP,
+    A, B, CAP, CONN, DIE, DOOR, DW, ENDS, GOAL, HAZARD, HAZARD_TO, HOPS, HW, KIND, LDA, LDB, LDOOR, LOW, LW, MARKS,
+    NEXT, NEXT_TO, NLD, NNEXT, NTRAILS, NW, POP, REQUIRED, SHUN, SIXTHS, SLD, SLOTS, START, STUB, S_DOORS, S_FACE,
+    S_HOW, S_LABELLED, S_LAST, S_NEAR, S_PAWN, S_PILE, S_PLAYERS, S_PROMISE, S_ROT, S_SIZE, S_TE, S_TILE, S_TOP,
+    S_VISITED, S_WHEN, S_WHO, T, TURN_OK, UNDER, W_CAND, W_CFRONT, W_CMARKS, W_COMP, W_DOOR, W_QINFO, W_QPOS,
+    W_SEEN, W_SIZE, W_STAMP,
 )
 from generator.play.rng import draw
 from generator.scoring.kernel import _seed_state
@@ -278,8 +279,10 @@ def _choose_turn(G, S, W, R, policy, p, bar):
     """The policy's ``turn`` when it may turn (random: no door here; the others: trapped, or the explorer
     knowing only empty slots): (slot, sixths) of the best trial turn ranked below ``bar``, or (-1, 0) to roll.
 
-    Trapped, a trial skips tiles outside the pawn's component (its turn cannot open a way); with a
-    bar, each trial searches only as far as the bar (the best rank so far) reaches."""
+    Trapped, a trial skips tiles outside the pawn's component (its turn cannot open a way). No needed
+    landmark is in reach before a turn, so a route a turn opens passes through the turned tile: the
+    explorer skips tiles whose fewest doors to a needed landmark (plus one to get there) cannot beat
+    the best rank so far, and searches only as far as that rank reaches."""
     six, cand = G[SIXTHS], G[W_CAND]
     if policy == 0:
         c = _turns_allowed(G, S, W, p)
@@ -294,6 +297,8 @@ def _choose_turn(G, S, W, R, policy, p, bar):
         _label(G, S, W)  # for _touches
     labelled = S[G[S_LABELLED]]
     when, who, how = G[S_WHEN], G[S_WHO], G[S_HOW]
+    near, pawn = G[S_NEAR] + p * G[SLOTS], S[G[S_PAWN] + p]
+    on = pawn // 6 if pawn < 6 * G[SLOTS] else -1  # the slot under the pawn
     for j in range(2 * c):
         s, d = W[cand + j // 2], six if j % 2 == 0 else -six
         if policy == 1 and S[who + s] >= 0 and S[who + s] != p and S[when + s] > S[G[S_LAST] + p] \
@@ -301,6 +306,8 @@ def _choose_turn(G, S, W, R, policy, p, bar):
             continue
         if trapped and not _touches(G, S, W, s, p):
             continue
+        if policy == 1 and S[near + s] + (s != on) >= best_rank:
+            continue  # no route through this tile reaches a needed landmark in fewer doors than best_rank
         _turn_by(G, S, s, d)
         if policy == 1:
             rank = _explorer_rank(G, S, W, p, best_rank)
@@ -331,16 +338,18 @@ def _choose_step(G, S, W, R, policy, p, count):
 
 
 @njit(cache=True, _nrt=False)
-def _promise(G, S, p):
-    """Player ``p``'s promise of each slot: hexes from it to the nearest landmark ``p`` needs."""
-    n, m, sld, row = G[SLOTS], G[MARKS], G[SLD], G[S_PROMISE] + p * G[SLOTS]
+def _needs(G, S, p):
+    """Player ``p``'s rows for the landmarks it needs, per slot: the promise (hexes to the nearest) and
+    the fewest doors to one (``arrays.HOPS``)."""
+    n, m, sld, hops = G[SLOTS], G[MARKS], G[SLD], G[HOPS]
+    promise, near = G[S_PROMISE] + p * n, G[S_NEAR] + p * n
     needed = _needed(G, S[G[S_VISITED] + p])
     for s in range(n):
-        best = 1 << 30
+        best, fewest = 1 << 30, 1 << 30
         for k in range(m):
-            if (needed >> k) & 1 and G[sld + s * m + k] < best:
-                best = G[sld + s * m + k]
-        S[row + s] = best
+            if (needed >> k) & 1:
+                best, fewest = min(best, G[sld + s * m + k]), min(fewest, G[hops + s * m + k])
+        S[promise + s], S[near + s] = best, fewest
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -375,7 +384,7 @@ def _step(G, S, R, tally, p, kind, a, b, conn):
     required, visited = G[REQUIRED], G[S_VISITED] + p
     if (required >> k) & 1 and not (S[visited] >> k) & 1:
         S[visited] |= np.int64(1) << k
-        _promise(G, S, p)
+        _needs(G, S, p)
     if k == G[GOAL] and (required & ~S[visited]) == 0:
         return True
     hazard = G[HAZARD] + k * G[HW]
@@ -477,7 +486,7 @@ def _new_game(G, S, R, players):
         S[G[S_TE] + i], S[G[S_DOORS] + i] = -1, 0
     for q in range(players):
         S[G[S_PAWN] + q], S[G[S_VISITED] + q], S[G[S_LAST] + q] = 6 * n + G[START], 0, -1
-        _promise(G, S, q)
+        _needs(G, S, q)
     S[G[S_LABELLED]], S[G[S_TOP]], S[G[S_PLAYERS]] = 0, 0, players
 
 
