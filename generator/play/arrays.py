@@ -85,11 +85,12 @@ def compile_geometry(geo, rules, tiles, hops: np.ndarray) -> np.ndarray:
     next_to = np.zeros((n + m, nw), np.int64)
     for place, slots in enumerate(geo.next_to):
         next_to[place, : len(slots)] = sorted(slots)
-    hazard = np.zeros((m, rules.die + 1), np.int64)
+    hazard = np.zeros((m, rules.die + 1), np.int64)  # [k, 0]: a hazard; [k, r]: roll r chases
     for k, rolls in enumerate(geo.hazard_rolls):
         hazard[k, 0] = bool(rolls)
         for r in rolls:
-            hazard[k, r] = 1
+            if r <= rules.die:  # rules built in code may list a roll the die never shows
+                hazard[k, r] = 1
     table = tile_tables(tiles).astype(np.int64)
     assert table.shape[1:] == (2, 6, 6)
     # the planner's packed doors: slot a entered through edge b is 8*a + b, landmark k is -1 - k (walls
