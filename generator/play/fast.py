@@ -73,6 +73,26 @@ def _doors(G, S, W, pos):
     return count
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def _door_walk(G, S, pos):
+    """The doors of place ``pos`` as the planner walks them: (where its packed doors start, the trail's
+    door-edge mask or 0 on a landmark, how many doors). A packed door is ``8*slot + edge`` entering a
+    slot, ``-1 - k`` entering landmark ``k`` (``arrays.DOOR``, ``arrays.LDOOR``)."""
+    six_n = 6 * G[SLOTS]
+    if pos >= six_n:
+        return G[LDOOR] + (pos - six_n) * G[LW], 0, G[G[NLD] + pos - six_n]
+    mask = S[G[S_DOORS] + pos]
+    return G[DOOR] + pos - pos % 6, mask, G[G[POP] + mask]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def _next_door(G, base, mask, i):
+    """Door ``i`` of a ``_door_walk``, and the mask left: a trail's doors by their edges' set bits, lowest first."""
+    if mask == 0:
+        return G[base + i], mask
+    return G[base + G[G[LOW] + mask]], mask & (mask - 1)
+
+
 @njit(cache=True, _nrt=False)
 def _plan(G, S, W, p, avoid, informed, any_way, limit):
     """Breadth-first plan for player ``p`` (see ``policies.plan``): (first door or -1, rank);
@@ -81,9 +101,8 @@ def _plan(G, S, W, p, avoid, informed, any_way, limit):
     The answer is exact when its rank is below ``limit``; otherwise it is some answer ranked at or
     above ``limit``, or none: the search stops before routes that long (a trial turn's bar). Queue
     entries are a place and ``dist << 16 | first door + 1``."""
-    n, lw, six_n = G[SLOTS], G[LW], 6 * G[SLOTS]
-    door, ldoor, nld, shun, low, pop = G[DOOR], G[LDOOR], G[NLD], G[SHUN], G[LOW], G[POP]
-    te, doors, seen, qpos, qinfo = G[S_TE], G[S_DOORS], G[W_SEEN], G[W_QPOS], G[W_QINFO]
+    n, six_n, shun = G[SLOTS], 6 * G[SLOTS], G[SHUN]
+    te, seen, qpos, qinfo = G[S_TE], G[W_SEEN], G[W_QPOS], G[W_QINFO]
     promise = G[S_PROMISE] + p * n
     W[G[W_STAMP]] += 1
     mark = W[G[W_STAMP]]
@@ -100,17 +119,9 @@ def _plan(G, S, W, p, avoid, informed, any_way, limit):
             break  # every route from here on ranks at or above the limit
         head += 1
         first = (info & 0xFFFF) - 1
-        if pos >= six_n:
-            base, mask, count = ldoor + (pos - six_n) * lw, 0, G[nld + pos - six_n]
-        else:
-            base, mask = door + pos - pos % 6, S[doors + pos]
-            count = G[pop + mask]
+        base, mask, count = _door_walk(G, S, pos)
         for i in range(count):
-            if pos >= six_n:
-                code = G[base + i]
-            else:
-                code = G[base + G[low + mask]]
-                mask &= mask - 1
+            code, mask = _next_door(G, base, mask, i)
             via = i if first < 0 else first
             if code < 0:
                 k = -1 - code
@@ -146,11 +157,9 @@ def _way_out(G, S, W, p):
 def _label(G, S, W):
     """Label the known graph's components (every landmark passable): whether each touches an empty slot,
     and which landmarks it reaches. Same answers as ``_way_out`` from any of its places, in one pass."""
-    n, m, lw, six_n = G[SLOTS], G[MARKS], G[LW], 6 * G[SLOTS]
-    door, ldoor, nld, low, pop, ntrails = G[DOOR], G[LDOOR], G[NLD], G[LOW], G[POP], G[NTRAILS]
-    te, tile, doors, qpos, comp, cfront, cmarks = (G[S_TE], G[S_TILE], G[S_DOORS], G[W_QPOS], G[W_COMP],
-                                                   G[W_CFRONT], G[W_CMARKS])
-    size = six_n + m
+    six_n, ntrails = 6 * G[SLOTS], G[NTRAILS]
+    te, tile, qpos, comp, cfront, cmarks = G[S_TE], G[S_TILE], G[W_QPOS], G[W_COMP], G[W_CFRONT], G[W_CMARKS]
+    size = six_n + G[MARKS]
     for i in range(size):
         W[comp + i] = -1
     count = 0
@@ -167,17 +176,9 @@ def _label(G, S, W):
         while head < tail:
             pos = W[qpos + head]
             head += 1
-            if pos >= six_n:
-                base, mask, total = ldoor + (pos - six_n) * lw, 0, G[nld + pos - six_n]
-            else:
-                base, mask = door + pos - pos % 6, S[doors + pos]
-                total = G[pop + mask]
+            base, mask, total = _door_walk(G, S, pos)
             for i in range(total):
-                if pos >= six_n:
-                    code = G[base + i]
-                else:
-                    code = G[base + G[low + mask]]
-                    mask &= mask - 1
+                code, mask = _next_door(G, base, mask, i)
                 if code < 0:
                     W[cmarks + count] |= np.int64(1) << (-1 - code)
                     nxt = six_n - 1 - code
