@@ -66,6 +66,20 @@ def _hops(geo) -> np.ndarray:
     return hops
 
 
+def _planner_tables(geo, kind, a, b, ldoor_a, ldoor_b, table) -> list[tuple[str, object]]:
+    """The route finder's own tables: packed doors (slot ``a`` entered through edge ``b`` is ``8*a + b``,
+    landmark ``k`` is ``-1 - k``; walls are never read, a trail's door mask leaves them out), the
+    landmarks the explorer steps around, each tile face's trail count, and bit tricks for six-edge masks."""
+    m = len(geo.landmarks)
+    door = [8 * a[c] + b[c] if kind[c] == 1 else -1 - a[c] for c in range(len(kind))]
+    shun = [geo.ends_move[k] or bool(geo.hazard_rolls[k]) for k in range(m)]
+    ntrails = table[:, :, 0, :].max(axis=2) + 1  # trails are numbered from 0
+    low = [(x & -x).bit_length() - 1 for x in range(64)]  # the lowest set bit
+    pop = [bin(x).count("1") for x in range(64)]
+    return [("DOOR", door), ("LDOOR", 8 * ldoor_a + ldoor_b), ("SHUN", shun), ("NTRAILS", ntrails), ("LOW", low),
+            ("POP", pop)]
+
+
 def compile_geometry(geo, rules, tiles, hops: np.ndarray) -> np.ndarray:
     """The reference ``Geometry``, the rules, the tile set and ``_hops(geo)`` as one int64 array (header,
     then tables)."""
@@ -93,19 +107,11 @@ def compile_geometry(geo, rules, tiles, hops: np.ndarray) -> np.ndarray:
                 hazard[k, r] = 1
     table = tile_tables(tiles).astype(np.int64)
     assert table.shape[1:] == (2, 6, 6)
-    # the planner's packed doors: slot a entered through edge b is 8*a + b, landmark k is -1 - k (walls
-    # are never read: a trail's door mask leaves them out)
-    door = [8 * a[c] + b[c] if kind[c] == 1 else -1 - a[c] for c in range(6 * n)]
-    ldoor = 8 * ldoor_a + ldoor_b
-    shun = [geo.ends_move[k] or bool(geo.hazard_rolls[k]) for k in range(m)]  # what the explorer steps around
-    ntrails = table[:, :, 0, :].max(axis=2) + 1  # trails of each tile's face (numbered from 0)
-    low = [(x & -x).bit_length() - 1 for x in range(64)]  # the lowest set bit of a six-edge mask
-    pop = [bin(x).count("1") for x in range(64)]
     tables = [("T", table), ("KIND", kind), ("A", a), ("B", b), ("CONN", conn), ("LDA", ldoor_a), ("LDB", ldoor_b),
               ("NLD", np.array([len(d) for d in geo.landmark_doors])), ("NEXT", next_to),
               ("NNEXT", np.array([len(x) for x in geo.next_to])), ("ENDS", np.array(geo.ends_move)),
-              ("HAZARD", hazard), ("HAZARD_TO", np.array(geo.hazard_to)), ("SLD", np.array(geo.slot_landmark_distance)), ("HOPS", hops),
-              ("DOOR", door), ("LDOOR", ldoor), ("SHUN", shun), ("NTRAILS", ntrails), ("LOW", low), ("POP", pop)]
+              ("HAZARD", hazard), ("HAZARD_TO", np.array(geo.hazard_to)), ("SLD", np.array(geo.slot_landmark_distance)),
+              ("HOPS", hops), *_planner_tables(geo, kind, a, b, ldoor_a, ldoor_b, table)]
     at, _ = _layout(len(HEADER), [(name, np.size(t)) for name, t in tables])
     state, s_size = _layout(0, [("S_TILE", n), ("S_FACE", n), ("S_ROT", n), ("S_WHEN", n), ("S_WHO", n),
                                 ("S_HOW", n), ("S_TE", 6 * n), ("S_DOORS", 6 * n),

@@ -2,14 +2,15 @@
 
 Every rule, policy and random draw here mirrors ``game``, ``policies`` and ``reference`` in the
 same order, so a seed plays the same game in both (``tests/test_play_engines.py`` compares their
-move traces). Places are numbers: trail ``t`` of slot ``s`` is ``6*s + t``, landmark ``k`` is
-``6*slots + k``; a door is (kind, a, b, by connector) with kind 1 = slot ``a`` entered through
-edge ``b``, kind 2 = landmark ``a``. Ranks are single numbers (tier, kind, score -> 10**6, 10**5, 1).
+move traces); the route finding is in ``routes``. Places are numbers: trail ``t`` of slot ``s`` is
+``6*s + t``, landmark ``k`` is ``6*slots + k``; a step's door is (kind, a, b, by connector) with
+kind 1 = slot ``a`` entered through edge ``b``, kind 2 = landmark ``a``.
 
 Every function reads four flat arrays: ``G`` the geometry (its header says where each table and
 field lies, see ``arrays``), ``S`` one game's state, ``W`` work buffers, ``R`` the random state
 (four words) and the move trace (the fifth). Nothing is allocated or taken out of a tuple after a
-game batch starts, so the hot loops pay no reference counting.
+game batch starts, so every function but ``play_games`` is compiled without numba's reference
+counting (``_nrt=False``), which would cost two atomic operations per array per call.
 """
 
 from __future__ import annotations
@@ -18,16 +19,15 @@ import numpy as np
 from numba import njit
 
 from generator.play.arrays import (
-    A, B, CAP, CONN, DIE, DOOR, DW, ENDS, GOAL, HAZARD, HAZARD_TO, HOPS, HW, KIND, LDA, LDB, LDOOR, LOW, LW, MARKS,
-    NEXT, NEXT_TO, NLD, NNEXT, NTRAILS, NW, POP, REQUIRED, SHUN, SIXTHS, SLD, SLOTS, START, STUB, S_DOORS, S_FACE,
-    S_HOW, S_LABELLED, S_LAST, S_NEAR, S_PAWN, S_PILE, S_PLAYERS, S_PROMISE, S_ROT, S_SIZE, S_TE, S_TILE, S_TOP,
-    S_VISITED, S_WHEN, S_WHO, T, TURN_OK, UNDER, W_CAND, W_CFRONT, W_CMARKS, W_COMP, W_DOOR, W_QINFO, W_QPOS,
-    W_SEEN, W_SIZE, W_STAMP,
+    A, B, CAP, CONN, DIE, DW, ENDS, GOAL, HAZARD, HAZARD_TO, HW, KIND, LDA, LDB, LW, NEXT, NEXT_TO, NLD, NNEXT, NW,
+    REQUIRED, SIXTHS, SLOTS, START, STUB, S_DOORS, S_FACE, S_HOW, S_LABELLED, S_LAST, S_NEAR, S_PAWN, S_PILE,
+    S_PLAYERS, S_ROT, S_SIZE, S_TE, S_TILE, S_TOP, S_VISITED, S_WHEN, S_WHO, T, TURN_OK, UNDER, W_CAND, W_DOOR,
+    W_SIZE,
 )
 from generator.play.rng import draw
+from generator.play.routes import NO_RANK, explorer_rank, label, needs, plan, touches, way_out, way_out_now
 from generator.scoring.kernel import _seed_state
 
-NO_RANK = np.int64(1) << 62
 TRACE = 4  # R[TRACE]: the move trace, after the generator's four words
 
 
@@ -35,12 +35,6 @@ TRACE = 4  # R[TRACE]: the move trace, after the generator's four words
 def _place(G, pos):
     n = G[SLOTS]
     return pos // 6 if pos < 6 * n else pos - 5 * n
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def _needed(G, visited):
-    left = G[REQUIRED] & ~visited
-    return left if left != 0 else np.int64(1) << G[GOAL]
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -71,150 +65,6 @@ def _doors(G, S, W, pos):
                 kind, G[G[A] + c], G[G[B] + c], G[G[CONN] + c])
             count += 1
     return count
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def _door_walk(G, S, pos):
-    """The doors of place ``pos`` as the planner walks them: (where its packed doors start, the trail's
-    door-edge mask or 0 on a landmark, how many doors). A packed door is ``8*slot + edge`` entering a
-    slot, ``-1 - k`` entering landmark ``k`` (``arrays.DOOR``, ``arrays.LDOOR``)."""
-    six_n = 6 * G[SLOTS]
-    if pos >= six_n:
-        return G[LDOOR] + (pos - six_n) * G[LW], 0, G[G[NLD] + pos - six_n]
-    mask = S[G[S_DOORS] + pos]
-    return G[DOOR] + pos - pos % 6, mask, G[G[POP] + mask]
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def _next_door(G, base, mask, i):
-    """Door ``i`` of a ``_door_walk``, and the mask left: a trail's doors by their edges' set bits, lowest first."""
-    if mask == 0:
-        return G[base + i], mask
-    return G[base + G[G[LOW] + mask]], mask & (mask - 1)
-
-
-@njit(cache=True, _nrt=False)
-def _plan(G, S, W, p, avoid, informed, any_way, limit):
-    """Breadth-first plan for player ``p`` (see ``policies.plan``): (first door or -1, rank);
-    ``any_way`` stops at the first target.
-
-    The answer is exact when its rank is below ``limit``; otherwise it is some answer ranked at or
-    above ``limit``, or none: the search stops before routes that long (a trial turn's bar). Queue
-    entries are a place and ``dist << 16 | first door + 1``."""
-    n, six_n, shun = G[SLOTS], 6 * G[SLOTS], G[SHUN]
-    te, seen, qpos, qinfo = G[S_TE], G[W_SEEN], G[W_QPOS], G[W_QINFO]
-    promise = G[S_PROMISE] + p * n
-    W[G[W_STAMP]] += 1
-    mark = W[G[W_STAMP]]
-    src = S[G[S_PAWN] + p]
-    needed = _needed(G, S[G[S_VISITED] + p])
-    W[seen + src] = mark
-    W[qpos], W[qinfo] = src, 0
-    head, tail = 0, 1
-    best_door, best_rank = -1, NO_RANK
-    while head < tail:
-        pos, info = W[qpos + head], W[qinfo + head]
-        dist = info >> 16
-        if dist + 1 >= limit:
-            break  # every route from here on ranks at or above the limit
-        head += 1
-        first = (info & 0xFFFF) - 1
-        base, mask, count = _door_walk(G, S, pos)
-        for i in range(count):
-            code, mask = _next_door(G, base, mask, i)
-            via = i if first < 0 else first
-            if code < 0:
-                k = -1 - code
-                if (needed >> k) & 1:
-                    return via, np.int64(dist + 1)
-                if avoid and G[shun + k] != 0:
-                    continue
-                nxt = six_n + k
-            else:
-                da = code >> 3
-                t = S[te + code - 2 * da]  # te[6 * da + edge], -1 in an empty slot
-                if t < 0:
-                    if any_way:
-                        return via, np.int64(0)
-                    rank = np.int64(100_000 + dist + 1 + (S[promise + da] if informed else 0))
-                    if rank < best_rank:
-                        best_door, best_rank = via, rank
-                    continue
-                nxt = 6 * da + t
-            if W[seen + nxt] != mark:
-                W[seen + nxt] = mark
-                W[qpos + tail], W[qinfo + tail] = nxt, (dist + 1) << 16 | (via + 1)
-                tail += 1
-    return best_door, best_rank
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def _way_out(G, S, W, p):
-    return _plan(G, S, W, p, False, False, True, NO_RANK)[0] >= 0
-
-
-@njit(cache=True, _nrt=False)
-def _label(G, S, W):
-    """Label the known graph's components (every landmark passable): whether each touches an empty slot,
-    and which landmarks it reaches. Same answers as ``_way_out`` from any of its places, in one pass."""
-    six_n, ntrails = 6 * G[SLOTS], G[NTRAILS]
-    te, tile, qpos, comp, cfront, cmarks = G[S_TE], G[S_TILE], G[W_QPOS], G[W_COMP], G[W_CFRONT], G[W_CMARKS]
-    size = six_n + G[MARKS]
-    for i in range(size):
-        W[comp + i] = -1
-    count = 0
-    for start in range(size):
-        if W[comp + start] >= 0:
-            continue
-        if start < six_n:
-            s = start // 6
-            if S[tile + s] < 0 or start % 6 >= G[ntrails + 2 * S[tile + s] + S[G[S_FACE] + s]]:
-                continue  # no tile, or no such trail on it
-        W[comp + start], W[cfront + count], W[cmarks + count] = count, 0, 0
-        head, tail = 0, 1
-        W[qpos] = start
-        while head < tail:
-            pos = W[qpos + head]
-            head += 1
-            base, mask, total = _door_walk(G, S, pos)
-            for i in range(total):
-                code, mask = _next_door(G, base, mask, i)
-                if code < 0:
-                    W[cmarks + count] |= np.int64(1) << (-1 - code)
-                    nxt = six_n - 1 - code
-                else:
-                    da = code >> 3
-                    if S[tile + da] < 0:
-                        W[cfront + count] = 1
-                        continue
-                    nxt = 6 * da + S[te + code - 2 * da]
-                if W[comp + nxt] < 0:
-                    W[comp + nxt] = count
-                    W[qpos + tail] = nxt
-                    tail += 1
-        count += 1
-    S[G[S_LABELLED]] = 1
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def _way_out_now(G, S, W, p):
-    """``_way_out`` for player ``p`` from the component labels (relabelled when a tile was laid or turned)."""
-    if S[G[S_LABELLED]] == 0:
-        _label(G, S, W)
-    c = W[G[W_COMP] + S[G[S_PAWN] + p]]
-    return W[G[W_CFRONT] + c] != 0 or (W[G[W_CMARKS] + c] & _needed(G, S[G[S_VISITED] + p])) != 0
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def _touches(G, S, W, s, p):
-    """Whether a trail of slot ``s`` lies in player ``p``'s component (labels current). A turn of a tile
-    that does not cannot change what ``p`` reaches, so the search skips it (same answers, less work)."""
-    comp = G[W_COMP]
-    c = W[comp + S[G[S_PAWN] + p]]
-    for t in range(6):
-        if W[comp + 6 * s + t] == c:
-            return True
-    return False
 
 
 @njit(cache=True, _nrt=False)
@@ -262,28 +112,15 @@ def _turns_allowed(G, S, W, p):
 
 
 @njit(cache=True, _nrt=False)
-def _explorer_rank(G, S, W, p, limit):
-    """The explorer's rank (tier 0 avoiding, then tier 1), exact when below ``limit``."""
-    door, rank = _plan(G, S, W, p, True, True, False, limit)
-    if door >= 0:
-        return rank
-    if limit <= 1_000_000:
-        return NO_RANK  # a tier-1 rank could not beat the limit
-    door, rank = _plan(G, S, W, p, False, True, False, limit - 1_000_000)
-    if door >= 0:
-        return 1_000_000 + rank
-    return NO_RANK
-
-
-@njit(cache=True, _nrt=False)
 def _choose_turn(G, S, W, R, policy, p, bar):
     """The policy's ``turn`` when it may turn (random: no door here; the others: trapped, or the explorer
     knowing only empty slots): (slot, sixths) of the best trial turn ranked below ``bar``, or (-1, 0) to roll.
 
-    Trapped, a trial skips tiles outside the pawn's component (its turn cannot open a way). No needed
-    landmark is in reach before a turn, so a route a turn opens passes through the turned tile: the
-    explorer skips tiles whose fewest doors to a needed landmark (plus one to get there) cannot beat
-    the best rank so far, and searches only as far as that rank reaches."""
+    Trapped, a trial skips tiles outside the pawn's component (its turn cannot open a way). Before a
+    trial no needed landmark is in reach (while avoiding, for the explorer), so a route a turn opens
+    passes through the turned tile: the explorer skips tiles whose fewest doors to a needed landmark
+    (plus one to get there) cannot beat the best rank so far, and searches only as far as that rank
+    reaches."""
     six, cand = G[SIXTHS], G[W_CAND]
     if policy == 0:
         c = _turns_allowed(G, S, W, p)
@@ -295,7 +132,7 @@ def _choose_turn(G, S, W, R, policy, p, bar):
     best_s, best_d, best_rank = -1, 0, bar
     trapped = bar == NO_RANK
     if trapped and S[G[S_LABELLED]] == 0:
-        _label(G, S, W)  # for _touches
+        label(G, S, W)  # for touches
     labelled = S[G[S_LABELLED]]
     when, who, how = G[S_WHEN], G[S_WHO], G[S_HOW]
     near, pawn = G[S_NEAR] + p * G[SLOTS], S[G[S_PAWN] + p]
@@ -305,15 +142,15 @@ def _choose_turn(G, S, W, R, policy, p, bar):
         if policy == 1 and S[who + s] >= 0 and S[who + s] != p and S[when + s] > S[G[S_LAST] + p] \
                 and S[how + s] == -d:
             continue
-        if trapped and not _touches(G, S, W, s, p):
+        if trapped and not touches(G, S, W, s, p):
             continue
         if policy == 1 and S[near + s] + (s != on) >= best_rank:
             continue  # no route through this tile reaches a needed landmark in fewer doors than best_rank
         _turn_by(G, S, s, d)
         if policy == 1:
-            rank = _explorer_rank(G, S, W, p, best_rank)
+            rank = explorer_rank(G, S, W, p, best_rank)
         else:
-            rank = 0 if _way_out(G, S, W, p) else NO_RANK
+            rank = 0 if way_out(G, S, W, p) else NO_RANK
         _turn_by(G, S, s, -d)
         S[G[S_LABELLED]] = labelled  # the same tiles as before the trial turn
         if rank < best_rank:
@@ -326,31 +163,16 @@ def _choose_turn(G, S, W, R, policy, p, bar):
 @njit(cache=True, inline="always", _nrt=False)
 def _choose_step(G, S, W, R, policy, p, count):
     if policy == 1:
-        door, _ = _plan(G, S, W, p, True, True, False, NO_RANK)
+        door, _ = plan(G, S, W, p, True, True, False, NO_RANK)
         if door < 0:
-            door, _ = _plan(G, S, W, p, False, True, False, NO_RANK)
+            door, _ = plan(G, S, W, p, False, True, False, NO_RANK)
         if door >= 0:
             return door
     elif policy == 2:
-        door, _ = _plan(G, S, W, p, False, False, False, NO_RANK)
+        door, _ = plan(G, S, W, p, False, False, False, NO_RANK)
         if door >= 0:
             return door
     return draw(R, count)
-
-
-@njit(cache=True, _nrt=False)
-def _needs(G, S, p):
-    """Player ``p``'s rows for the landmarks it needs, per slot: the promise (hexes to the nearest) and
-    the fewest doors to one (``arrays.HOPS``)."""
-    n, m, sld, hops = G[SLOTS], G[MARKS], G[SLD], G[HOPS]
-    promise, near = G[S_PROMISE] + p * n, G[S_NEAR] + p * n
-    needed = _needed(G, S[G[S_VISITED] + p])
-    for s in range(n):
-        best, fewest = 1 << 30, 1 << 30
-        for k in range(m):
-            if (needed >> k) & 1:
-                best, fewest = min(best, G[sld + s * m + k]), min(fewest, G[hops + s * m + k])
-        S[promise + s], S[near + s] = best, fewest
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -385,7 +207,7 @@ def _step(G, S, R, tally, p, kind, a, b, conn):
     required, visited = G[REQUIRED], G[S_VISITED] + p
     if (required >> k) & 1 and not (S[visited] >> k) & 1:
         S[visited] |= np.int64(1) << k
-        _needs(G, S, p)
+        needs(G, S, p)
     if k == G[GOAL] and (required & ~S[visited]) == 0:
         return True
     hazard = G[HAZARD] + k * G[HW]
@@ -404,15 +226,15 @@ def _count_trapped(G, S, W, p, place, tally, heat):
     tally[p, 7] += 1
     heat[1, place] += 1
     if S[G[S_LABELLED]] == 0:
-        _label(G, S, W)  # for _touches
+        label(G, S, W)  # for touches
     c = _turns_allowed(G, S, W, p)
     six, cand = G[SIXTHS], G[W_CAND]
     for j in range(2 * c):
         s, d = W[cand + j // 2], six if j % 2 == 0 else -six
-        if not _touches(G, S, W, s, p):
+        if not touches(G, S, W, s, p):
             continue
         _turn_by(G, S, s, d)
-        opened = _way_out(G, S, W, p)
+        opened = way_out(G, S, W, p)
         _turn_by(G, S, s, -d)
         S[G[S_LABELLED]] = 1  # the tiles are back as they were
         if opened:
@@ -430,16 +252,16 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat):
     # finds no target at all means no way out, so only the random walker asks the component labels
     first, rank = -1, NO_RANK
     if policy == 1:
-        first, rank = _plan(G, S, W, p, True, True, False, NO_RANK)
+        first, rank = plan(G, S, W, p, True, True, False, NO_RANK)
         if first < 0:  # nothing while avoiding: the second tier, as its step would plan it
-            first, rank = _plan(G, S, W, p, False, True, False, NO_RANK)
+            first, rank = plan(G, S, W, p, False, True, False, NO_RANK)
             rank += 1_000_000
         trapped = first < 0
     elif policy == 2:
-        first = _plan(G, S, W, p, False, False, False, NO_RANK)[0]
+        first = plan(G, S, W, p, False, False, False, NO_RANK)[0]
         trapped = first < 0
     else:
-        trapped = not _way_out_now(G, S, W, p)
+        trapped = not way_out_now(G, S, W, p)
     if trapped:
         _count_trapped(G, S, W, p, place, tally, heat)
     here = _doors(G, S, W, S[pawn])
@@ -487,7 +309,7 @@ def _new_game(G, S, R, players):
         S[G[S_TE] + i], S[G[S_DOORS] + i] = -1, 0
     for q in range(players):
         S[G[S_PAWN] + q], S[G[S_VISITED] + q], S[G[S_LAST] + q] = 6 * n + G[START], 0, -1
-        _needs(G, S, q)
+        needs(G, S, q)
     S[G[S_LABELLED]], S[G[S_TOP]], S[G[S_PLAYERS]] = 0, 0, players
 
 
