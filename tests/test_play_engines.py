@@ -81,6 +81,8 @@ def test_the_fast_engine_builds_a_games_arrays_once():
     assert game_arrays(BEST, CLASSIC, RULES) is arrays and not arrays.flags.writeable
     assert game_arrays(RANDOM20, CLASSIC, RULES) is not arrays
     assert game_arrays(BEST, CLASSIC, replace(RULES, die=4)) is not arrays
+    listed = replace(RULES, required=list(RULES.required))  # rules made in code need not be hashable
+    assert (game_arrays(BEST, CLASSIC, listed) == arrays).all()
 
 
 def test_hops_count_doors_from_a_slot_to_each_landmark():

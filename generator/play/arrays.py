@@ -132,20 +132,33 @@ def compile_geometry(geo, rules, tiles, hops: np.ndarray) -> np.ndarray:
     return np.concatenate([head] + [np.asarray(t, np.int64).ravel() for _, t in tables])
 
 
-@lru_cache(maxsize=8)
 def _board_tables(board: Board, rules: Rules):
-    """The reference ``geometry`` and ``_hops``, built once per board and rules (the first reads every
-    join of the board, the second walks the board from every slot)."""
+    """The reference ``geometry`` and ``_hops`` (the first reads every join of the board, the second
+    walks the board from every slot)."""
     geo = geometry(board, rules)
     return geo, _hops(geo)
 
 
-@lru_cache(maxsize=64)
-def game_arrays(tiles: TileSet, board: Board, rules: Rules) -> np.ndarray:
-    """``compile_geometry`` for a tile set on a board under rules, built once per three and read-only
-    (a batch of games pays no set-up when the same game is played again, as a benchmark or a
-    search does)."""
-    geo, hops = _board_tables(board, rules)
+def _build(tiles: TileSet, board: Board, rules: Rules, board_tables=_board_tables) -> np.ndarray:
+    geo, hops = board_tables(board, rules)
     arrays = compile_geometry(geo, rules, tiles, hops)
     arrays.flags.writeable = False
     return arrays
+
+
+_remembered_board_tables = lru_cache(maxsize=8)(_board_tables)
+
+
+@lru_cache(maxsize=64)
+def _remembered(tiles: TileSet, board: Board, rules: Rules) -> np.ndarray:
+    return _build(tiles, board, rules, _remembered_board_tables)
+
+
+def game_arrays(tiles: TileSet, board: Board, rules: Rules) -> np.ndarray:
+    """``compile_geometry`` for a tile set on a board under rules, read-only, built once per three (a
+    batch of games then pays no set-up when the same game is played again, as a benchmark or a search
+    does)."""
+    try:
+        return _remembered(tiles, board, rules)
+    except TypeError:  # not hashable (a list inside rules made in code): built afresh
+        return _build(tiles, board, rules)
