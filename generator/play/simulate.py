@@ -116,7 +116,6 @@ class PlayReport:
     lair_entries: float
     chases: float
     connector_crossings: float
-    tile_turns: float
     tiles_laid: float
     trapped_share: float
     stuck_turns: float
@@ -158,7 +157,7 @@ def report(games: Games, board: Board, rules: Rules, policies: Sequence[str], se
         turning_turns=per_game("turning_turns"), steps_lost=per_game("steps_lost"),
         pips_lost_share=float(fields["steps_lost"].sum() / pips) if pips else 0.0,
         lair_entries=per_game("lair_entries"), chases=per_game("chases"),
-        connector_crossings=per_game("connector_crossings"), tile_turns=per_game("turning_turns"),
+        connector_crossings=per_game("connector_crossings"),
         tiles_laid=float(games.laid.mean()),
         trapped_share=float(fields["trapped_turns"].sum() / turns) if turns else 0.0,
         stuck_turns=per_game("stuck_turns"), stuck_games=float(np.mean(fields["stuck_turns"].sum(axis=1) > 0)),
