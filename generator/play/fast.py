@@ -112,9 +112,10 @@ def _turns_allowed(G, S, W, p):
 
 
 @njit(cache=True, _nrt=False)
-def _choose_turn(G, S, W, R, policy, p, bar):
+def _choose_turn(G, S, W, R, policy, p, bar, start):
     """The policy's ``turn`` when it may turn (random: no door here; the others: trapped, or the explorer
     knowing only empty slots): (slot, sixths) of the best trial turn ranked below ``bar``, or (-1, 0) to roll.
+    Trials before ``start`` are known to open no way (``_count_trapped``).
 
     Trapped, a trial skips tiles outside the pawn's component (its turn cannot open a way). Before a
     trial no needed landmark is in reach (while avoiding, for the explorer), so a route a turn opens
@@ -137,7 +138,7 @@ def _choose_turn(G, S, W, R, policy, p, bar):
     when, who, how = G[S_WHEN], G[S_WHO], G[S_HOW]
     near, pawn = G[S_NEAR] + p * G[SLOTS], S[G[S_PAWN] + p]
     on = pawn // 6 if pawn < 6 * G[SLOTS] else -1  # the slot under the pawn
-    for j in range(2 * c):
+    for j in range(start, 2 * c):
         s, d = W[cand + j // 2], six if j % 2 == 0 else -six
         if policy == 1 and S[who + s] >= 0 and S[who + s] != p and S[when + s] > S[G[S_LAST] + p] \
                 and S[how + s] == -d:
@@ -222,7 +223,8 @@ def _step(G, S, R, tally, p, kind, a, b, conn):
 
 @njit(cache=True, _nrt=False)
 def _count_trapped(G, S, W, p, place, tally, heat):
-    """Count a turn begun with no way out, and stuck when no single turn opens one."""
+    """Count a turn begun with no way out, and stuck when no single turn opens one; returns the index of
+    the first trial turn that opens one (twice the turnable tiles when none does)."""
     tally[p, 7] += 1
     heat[1, place] += 1
     if S[G[S_LABELLED]] == 0:
@@ -238,8 +240,9 @@ def _count_trapped(G, S, W, p, place, tally, heat):
         _turn_by(G, S, s, -d)
         S[G[S_LABELLED]] = 1  # the tiles are back as they were
         if opened:
-            return
+            return j
     tally[p, 8] += 1
+    return 2 * c
 
 
 @njit(cache=True, _nrt=False)
@@ -262,14 +265,13 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat):
         trapped = first < 0
     else:
         trapped = not way_out_now(G, S, W, p)
-    if trapped:
-        _count_trapped(G, S, W, p, place, tally, heat)
+    opens = _count_trapped(G, S, W, p, place, tally, heat) if trapped else 0  # trials before it open nothing
     here = _doors(G, S, W, S[pawn])
     bar = NO_RANK  # a trial turn must rank below it
     if policy == 1 and not trapped and rank % 1_000_000 >= 100_000:
         bar = (G[DIE] + 1) // 2 + 1  # it knows only empty slots: a turn must clearly open a better way
     may = here == 0 if policy == 0 else trapped or bar < NO_RANK
-    s, d = _choose_turn(G, S, W, R, policy, p, bar) if may else (-1, 0)
+    s, d = _choose_turn(G, S, W, R, policy, p, bar, opens) if may else (-1, 0)
     if s >= 0:
         tally[p, 1] += 1
         heat[0, place] += 1
