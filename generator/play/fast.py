@@ -162,15 +162,24 @@ def _choose_turn(G, S, W, R, policy, p, bar, start):
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def _planned(G, S, W, policy, p):
+    """The explorer's (tier 0, then tier 1 ranked from 10**6) or the greedy player's planned first door
+    and its rank; -1 when it knows no way out, at once when the component labels are current and say so."""
+    if S[G[S_LABELLED]] != 0 and not way_out_now(G, S, W, p):
+        return -1, NO_RANK
+    if policy == 2:
+        return plan(G, S, W, p, False, False, False, NO_RANK)
+    door, rank = plan(G, S, W, p, True, True, False, NO_RANK)
+    if door >= 0:
+        return door, rank
+    door, rank = plan(G, S, W, p, False, True, False, NO_RANK)
+    return door, rank + 1_000_000
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def _choose_step(G, S, W, R, policy, p, count):
-    if policy == 1:
-        door, _ = plan(G, S, W, p, True, True, False, NO_RANK)
-        if door < 0:
-            door, _ = plan(G, S, W, p, False, True, False, NO_RANK)
-        if door >= 0:
-            return door
-    elif policy == 2:
-        door, _ = plan(G, S, W, p, False, False, False, NO_RANK)
+    if policy != 0:
+        door = _planned(G, S, W, policy, p)[0]
         if door >= 0:
             return door
     return draw(R, count)
@@ -252,19 +261,13 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat):
     tally[p, 0] += 1
     place = _place(G, S[pawn])
     # the planner's first step, planned before the roll (it changes nothing seen); a planner that
-    # finds no target at all means no way out, so only the random walker asks the component labels
+    # finds no target at all means no way out
     first, rank = -1, NO_RANK
-    if policy == 1:
-        first, rank = plan(G, S, W, p, True, True, False, NO_RANK)
-        if first < 0:  # nothing while avoiding: the second tier, as its step would plan it
-            first, rank = plan(G, S, W, p, False, True, False, NO_RANK)
-            rank += 1_000_000
-        trapped = first < 0
-    elif policy == 2:
-        first = plan(G, S, W, p, False, False, False, NO_RANK)[0]
-        trapped = first < 0
-    else:
+    if policy == 0:
         trapped = not way_out_now(G, S, W, p)
+    else:
+        first, rank = _planned(G, S, W, policy, p)
+        trapped = first < 0
     opens = _count_trapped(G, S, W, p, place, tally, heat) if trapped else 0  # trials before it open nothing
     here = _doors(G, S, W, S[pawn])
     bar = NO_RANK  # a trial turn must rank below it
