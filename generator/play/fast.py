@@ -10,7 +10,7 @@ Every function reads four flat arrays: ``G`` the geometry (its header says where
 field lies, see ``arrays``), ``S`` one game's state, ``W`` work buffers, ``R`` the random state
 (four words) and the move trace (the fifth). Nothing is allocated or taken out of a tuple after a
 game batch starts, so every function but ``play_games`` is compiled without numba's reference
-counting (``_nrt=False``), which would cost two atomic operations per array per call.
+counting (``routes.JIT``), which would cost two atomic operations per array per call.
 """
 
 from __future__ import annotations
@@ -25,25 +25,25 @@ from generator.play.arrays import (
     W_SIZE,
 )
 from generator.play.rng import draw
-from generator.play.routes import NO_RANK, explorer_rank, label, needs, plan, touches, way_out, way_out_now
+from generator.play.routes import JIT, NO_RANK, explorer_rank, label, needs, plan, touches, way_out, way_out_now
 from generator.scoring.kernel import _seed_state
 
 TRACE = 4  # R[TRACE]: the move trace, after the generator's four words
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(inline="always", **JIT)
 def _place(G, pos):
     n = G[SLOTS]
     return pos // 6 if pos < 6 * n else pos - 5 * n
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(inline="always", **JIT)
 def _table(G, tile, face, r, e):
     """The trail at edge ``e`` of ``tile`` face ``face`` turned ``r`` sixths."""
     return G[G[T] + ((tile * 2 + face) * 6 + r) * 6 + e]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(inline="always", **JIT)
 def _doors(G, S, W, pos):
     """Fill the door buffer (four rows of ``DW``: kind, a, b, conn) for a pawn at ``pos``; returns how many."""
     n, dw, o = G[SLOTS], G[DW], G[W_DOOR]
@@ -67,7 +67,7 @@ def _doors(G, S, W, pos):
     return count
 
 
-@njit(cache=True, _nrt=False)
+@njit(**JIT)
 def _set_rot(G, S, s, r):
     """Lay or turn: the tile in slot ``s`` now lies turned ``r`` sixths; its edges' trails follow."""
     S[G[S_LABELLED]] = 0  # the component labels are stale
@@ -82,12 +82,12 @@ def _set_rot(G, S, s, r):
             S[doors + 6 * s + t] |= 1 << e  # the trail's edges with something across
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(inline="always", **JIT)
 def _turn_by(G, S, s, d):
     _set_rot(G, S, s, (S[G[S_ROT] + s] + d + 6) % 6)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**JIT)
 def _turns_allowed(G, S, W, p):
     """Fill the candidate buffer with turnable slots next to player ``p`` (ascending); returns how many."""
     if not G[TURN_OK]:
@@ -111,7 +111,7 @@ def _turns_allowed(G, S, W, p):
     return count
 
 
-@njit(cache=True, _nrt=False)
+@njit(**JIT)
 def _choose_turn(G, S, W, R, policy, p, bar, start):
     """The policy's ``turn`` when it may turn (random: no door here; the others: trapped, or the explorer
     knowing only empty slots): (slot, sixths) of the best trial turn ranked below ``bar``, or (-1, 0) to roll.
@@ -161,7 +161,7 @@ def _choose_turn(G, S, W, R, policy, p, bar, start):
     return best_s, best_d
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(inline="always", **JIT)
 def _planned(G, S, W, policy, p):
     """The explorer's (tier 0, then tier 1 ranked from 10**6) or the greedy player's planned first door
     and its rank; -1 when it knows no way out, at once when the component labels are current and say so."""
@@ -176,7 +176,7 @@ def _planned(G, S, W, policy, p):
     return door, rank + 1_000_000
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(inline="always", **JIT)
 def _choose_step(G, S, W, R, policy, p, count):
     if policy != 0:
         door = _planned(G, S, W, policy, p)[0]
@@ -185,12 +185,12 @@ def _choose_step(G, S, W, R, policy, p, count):
     return draw(R, count)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(inline="always", **JIT)
 def _note(R, value):
     R[TRACE] = R[TRACE] * np.uint64(1_000_003) + np.uint64(value + 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**JIT)
 def _step(G, S, R, tally, p, kind, a, b, conn):
     """Move player ``p`` through a door (see ``Table.step``); True when the move ends."""
     n, pawn, top = G[SLOTS], G[S_PAWN] + p, G[S_TOP]
@@ -230,7 +230,7 @@ def _step(G, S, R, tally, p, kind, a, b, conn):
     return G[G[ENDS] + k] != 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(**JIT)
 def _count_trapped(G, S, W, p, place, tally, heat):
     """Count a turn begun with no way out, and stuck when no single turn opens one; returns the index of
     the first trial turn that opens one (twice the turnable tiles when none does)."""
@@ -254,7 +254,7 @@ def _count_trapped(G, S, W, p, place, tally, heat):
     return 2 * c
 
 
-@njit(cache=True, _nrt=False)
+@njit(**JIT)
 def _play_turn(G, S, W, R, policy, clock, p, tally, heat):
     """One turn of player ``p`` (see ``reference.play_turn``); True when ``p`` has won."""
     n, pawn, o, dw = G[SLOTS], G[S_PAWN] + p, G[W_DOOR], G[DW]
@@ -298,7 +298,7 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat):
     return S[pawn] == 6 * n + G[GOAL] and (G[REQUIRED] & ~S[G[S_VISITED] + p]) == 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(**JIT)
 def _new_game(G, S, R, players):
     """A fresh table: the pile shuffled by ``R``, pawns on the start, no tile laid."""
     n, ntiles, pile = G[SLOTS], S.shape[0] - G[S_PILE], G[S_PILE]

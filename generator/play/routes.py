@@ -22,7 +22,23 @@ from generator.play.arrays import (
 NO_RANK = np.int64(1) << 62
 
 
-@njit(cache=True, inline="always", _nrt=False)
+def _without_refcounts() -> dict:
+    """numba's private ``_nrt=False`` (no reference counting: the engine allocates nothing) where this numba has it.
+
+    It is not public API, so a numba without it compiles the engine with reference counting
+    (about a tenth slower) instead of failing.
+    """
+    try:
+        from numba.core.cpu import CPUTargetOptions
+    except ImportError:
+        return {}
+    return {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
+
+
+JIT = {"cache": True, **_without_refcounts()}  # the options of every compiled function of the play engine
+
+
+@njit(inline="always", **JIT)
 def needed_mask(G, visited):
     """The landmarks (a bit each) a player who has visited ``visited`` heads for: the required ones
     left, else the goal."""
@@ -30,7 +46,7 @@ def needed_mask(G, visited):
     return left if left != 0 else np.int64(1) << G[GOAL]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(inline="always", **JIT)
 def door_walk(G, S, pos):
     """The doors of place ``pos`` as the planner walks them: (where its packed doors start, the trail's
     door-edge mask or 0 on a landmark, how many doors). A packed door is ``8*slot + edge`` entering a
@@ -42,7 +58,7 @@ def door_walk(G, S, pos):
     return G[DOOR] + pos - pos % 6, mask, G[G[POP] + mask]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(inline="always", **JIT)
 def next_door(G, base, mask, i):
     """Door ``i`` of a ``door_walk``, and the mask left: a trail's doors by their edges' set bits, lowest first."""
     if mask == 0:
@@ -50,7 +66,7 @@ def next_door(G, base, mask, i):
     return G[base + G[G[LOW] + mask]], mask & (mask - 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(**JIT)
 def plan(G, S, W, p, avoid, informed, any_way, limit):
     """Breadth-first plan for player ``p`` (see ``policies.plan``): (first door or -1, rank);
     ``any_way`` stops at the first target.
@@ -105,12 +121,12 @@ def plan(G, S, W, p, avoid, informed, any_way, limit):
     return best_door, best_rank
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(inline="always", **JIT)
 def way_out(G, S, W, p):
     return plan(G, S, W, p, False, False, True, NO_RANK)[0] >= 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(**JIT)
 def label(G, S, W):
     """Label the known graph's components (every landmark passable): whether each touches an empty slot,
     and which landmarks it reaches. Same answers as ``way_out`` from any of its places, in one pass."""
@@ -153,7 +169,7 @@ def label(G, S, W):
     S[G[S_LABELLED]] = 1
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(inline="always", **JIT)
 def way_out_now(G, S, W, p):
     """``way_out`` for player ``p`` from the component labels (relabelled when a tile was laid or turned)."""
     if S[G[S_LABELLED]] == 0:
@@ -162,7 +178,7 @@ def way_out_now(G, S, W, p):
     return W[G[W_CFRONT] + c] != 0 or (W[G[W_CMARKS] + c] & needed_mask(G, S[G[S_VISITED] + p])) != 0
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit(inline="always", **JIT)
 def touches(G, S, W, s, p):
     """Whether a trail of slot ``s`` lies in player ``p``'s component (labels current). A turn of a tile
     that does not cannot change what ``p`` reaches, so the search skips it (same answers, less work)."""
@@ -174,7 +190,7 @@ def touches(G, S, W, s, p):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(**JIT)
 def explorer_rank(G, S, W, p, limit):
     """The explorer's rank (tier 0 avoiding, then tier 1), exact when below ``limit``."""
     door, rank = plan(G, S, W, p, True, True, False, limit)
@@ -188,7 +204,7 @@ def explorer_rank(G, S, W, p, limit):
     return NO_RANK
 
 
-@njit(cache=True, _nrt=False)
+@njit(**JIT)
 def needs(G, S, p):
     """Player ``p``'s rows for the landmarks it needs, per slot: the promise (hexes to the nearest) and
     the fewest doors to one (``arrays.HOPS``)."""
