@@ -44,15 +44,23 @@ def _seed_state(seed):
 
 
 @njit(cache=True, inline="always")
+def _step(s0, s1, s2, s3):
+    """One xoshiro256** output and the next state, as scalars the compiler keeps in registers."""
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return result, s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
 def _next(s):
-    result = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
-    t = s[1] << np.uint64(17)
-    s[2] ^= s[0]
-    s[3] ^= s[1]
-    s[1] ^= s[2]
-    s[0] ^= s[3]
-    s[2] ^= t
-    s[3] = _rotl(s[3], 45)
+    """One xoshiro256** output; advances the state array ``s``."""
+    result, s[0], s[1], s[2], s[3] = _step(s[0], s[1], s[2], s[3])
     return result
 
 
@@ -63,34 +71,37 @@ def _bounded(x32, bound):
 
 
 @njit(cache=True, inline="always")
-def _draw(s, perm, turn):
-    """One random layout: a shuffle of tiles over slots, then a coin and a d6 for each slot.
+def _draw(s, perm, turn, row):
+    """One random layout into row ``row``: a shuffle of tiles over slots, then a coin and a d6 for each slot.
 
-    ``turn[slot]`` is ``6 * flip + rot`` (uniform over 0..11: a fair coin and a fair d6).
-    Each 64-bit draw gives two 32-bit halves, high half first.
+    ``turn[row, slot]`` is ``6 * flip + rot`` (uniform over 0..11: a fair coin and a fair d6).
+    Each 64-bit draw gives two 32-bit halves, high half first. The state stays in registers
+    while drawing (in the array, each draw would wait for the last one's stores).
     """
-    n = perm.shape[0]
+    n = perm.shape[1]
     low = np.uint64(0xFFFFFFFF)
+    s0, s1, s2, s3 = s[0], s[1], s[2], s[3]
     for i in range(n):
-        perm[i] = i
+        perm[row, i] = i
     i = n - 1
     while i >= 1:  # Fisher-Yates, two swaps per draw
-        word = _next(s)
+        word, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
         j = _bounded(word >> np.uint64(32), i + 1)
-        tmp = perm[i]
-        perm[i] = perm[j]
-        perm[j] = tmp
+        tmp = perm[row, i]
+        perm[row, i] = perm[row, j]
+        perm[row, j] = tmp
         if i >= 2:
             j = _bounded(word & low, i)
-            tmp = perm[i - 1]
-            perm[i - 1] = perm[j]
-            perm[j] = tmp
+            tmp = perm[row, i - 1]
+            perm[row, i - 1] = perm[row, j]
+            perm[row, j] = tmp
         i -= 2
     for i in range(0, n, 2):
-        word = _next(s)
-        turn[i] = np.uint8(_bounded(word >> np.uint64(32), 12))
+        word, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
+        turn[row, i] = np.uint8(_bounded(word >> np.uint64(32), 12))
         if i + 1 < n:
-            turn[i + 1] = np.uint8(_bounded(word & low, 12))
+            turn[row, i + 1] = np.uint8(_bounded(word & low, 12))
+    s[0], s[1], s[2], s[3] = s0, s1, s2, s3
 
 
 @njit(cache=True, nogil=True)
@@ -114,41 +125,41 @@ def _end_table(flat):
 
 
 @njit(cache=True, inline="always")
-def _place(ends, perm, turn, parent):
-    """Reset the union-find for one layout: each slot end ``6*slot + d`` points at its trail's first end.
+def _place(ends, perm, turn, row, parent, pairs, r):
+    """Reset union-find ``r`` for layout ``row``: each slot end ``6*slot + d`` points at its trail's first end.
 
-    Two 16-bit ends are written at a time (``parent`` has an even length). Landmark ends, after
-    the slot ends, are their own roots.
+    ``pairs`` is ``parent`` seen as 32-bit words, so two 16-bit ends are written at a time.
+    Landmark ends, after the slot ends, are their own roots. Every array is indexed by row
+    (no row views): a view costs two reference-count updates, which cost more than a row.
     """
-    n = perm.shape[0]
-    pairs = parent.view(np.uint32)
+    n = perm.shape[1]
     for s in range(n):
-        b = (np.uint32(perm[s]) * np.uint32(12) + np.uint32(turn[s])) * np.uint32(3)
+        b = (np.uint32(perm[row, s]) * np.uint32(12) + np.uint32(turn[row, s])) * np.uint32(3)
         first = np.uint32(6 * s) * np.uint32(0x10001)  # 6*slot added to both halves
         for k in range(3):
-            pairs[3 * s + k] = ends[b + np.uint32(k)] + first
-    for k in range(6 * n, parent.shape[0]):
-        parent[k] = k
+            pairs[r, 3 * s + k] = ends[b + np.uint32(k)] + first
+    for k in range(6 * n, parent.shape[1]):
+        parent[r, k] = k
 
 
 @njit(cache=True, inline="always")
-def _find(parent, x):
-    """The root of ``x``, and ``x`` pointed straight at it.
+def _find(parent, r, x):
+    """The root of ``x`` in union-find ``r``, and ``x`` pointed straight at it.
 
-    Three steps up without a branch (a root is its own parent) reach the root for about 98%
+    Three steps up without a branch (a root is its own parent) reach the root for about 99%
     of the ends here (an end, its trail's first end, that trail's root), so the loop runs
     only in the rare deeper case: a mispredicted branch costs more than a load.
     """
-    root = parent[parent[parent[x]]]
-    while parent[root] != root:
-        root = parent[root]
-    parent[x] = root
+    root = parent[r, parent[r, parent[r, x]]]
+    while parent[r, root] != root:
+        root = parent[r, root]
+    parent[r, x] = root
     return root
 
 
 @njit(cache=True, inline="always")
-def _duplicates(same_ends, parent):
-    """Joins that repeat an earlier join's edge, read from a freshly placed layout.
+def _duplicates(same_ends, parent, r):
+    """Joins that repeat an earlier join's edge, read from freshly placed layout ``r``.
 
     Two joins between the same two places that meet the same two trails are one edge; a join's
     rows are adjacent, so it counts once, at its last row, if any row matched. Right after
@@ -157,10 +168,10 @@ def _duplicates(same_ends, parent):
     duplicates = 0
     hit = 0
     for p in range(same_ends.shape[0]):
-        a = parent[same_ends[p, 0]]
-        b = parent[same_ends[p, 1]]
-        c = parent[same_ends[p, 2]]
-        d = parent[same_ends[p, 3]]
+        a = parent[r, same_ends[p, 0]]
+        b = parent[r, same_ends[p, 1]]
+        c = parent[r, same_ends[p, 2]]
+        d = parent[r, same_ends[p, 3]]
         last = np.int64(same_ends[p, 4])
         hit |= np.int64(((a == c) & (b == d)) | ((a == d) & (b == c)))
         duplicates += hit & last
@@ -172,30 +183,41 @@ BLOCK = 4  # layouts scored together, so the processor overlaps their chains of 
 
 
 @njit(cache=True, inline="always")
-def _join(ends_a, ends_b, parent, unions):
-    """Union-find over the joins of a block of layouts (one row of ``parent`` each); counts unions.
+def _union(parent, r, a, b):
+    """Join ends ``a`` and ``b`` in union-find ``r``: 1 if that joined two components, else 0.
 
-    Join ``j`` meets ends ``ends_a[j]`` and ``ends_b[j]``. The layouts are independent, so their
-    finds overlap in the processor. Each union links the larger root under the smaller: on the
-    board's join order (slot by slot) that keeps trees about two steps deep.
+    The larger root is linked under the smaller: on the board's join order (slot by slot) that
+    keeps trees about two steps deep. When both roots are one, the store is a no-op: no branch.
     """
-    unions[:] = 0
-    for j in range(ends_a.shape[0]):
-        a = ends_a[j]
-        b = ends_b[j]
-        for r in range(parent.shape[0]):
-            p = parent[r]
-            x = _find(p, a)
-            y = _find(p, b)
-            p[max(x, y)] = min(x, y)  # a no-op when x == y: no branch
-            unions[r] += x != y
+    x = _find(parent, r, a)
+    y = _find(parent, r, b)
+    parent[r, max(x, y)] = min(x, y)
+    return np.int64(x != y)
 
 
 @njit(cache=True, inline="always")
-def _pairs(pair_a, pair_b, first_landmark, parent, roots):
-    """(joined-pair mask, joined-pair count) of one layout after its union-find."""
+def _join(ends_a, ends_b, parent):
+    """Union-find over the joins of the ``BLOCK`` layouts in ``parent``; the unions made in each.
+
+    Join ``j`` meets ends ``ends_a[j]`` and ``ends_b[j]``. The four layouts are independent, so
+    their finds overlap in the processor; their counts stay in registers (written out unrolled).
+    """
+    u0 = u1 = u2 = u3 = np.int64(0)
+    for j in range(ends_a.shape[0]):
+        a = ends_a[j]
+        b = ends_b[j]
+        u0 += _union(parent, 0, a, b)
+        u1 += _union(parent, 1, a, b)
+        u2 += _union(parent, 2, a, b)
+        u3 += _union(parent, 3, a, b)
+    return u0, u1, u2, u3
+
+
+@njit(cache=True, inline="always")
+def _pairs(pair_a, pair_b, first_landmark, parent, r, roots):
+    """(joined-pair mask, joined-pair count) of layout ``r`` after its union-find."""
     for k in range(roots.shape[0]):
-        roots[k] = _find(parent, first_landmark + k)
+        roots[k] = _find(parent, r, first_landmark + k)
     mask = np.uint64(0)
     joined = 0
     for p in range(pair_a.shape[0]):
@@ -206,33 +228,34 @@ def _pairs(pair_a, pair_b, first_landmark, parent, roots):
 
 
 @njit(cache=True, inline="always")
-def _score_block(ends, perm, turn, board, work, extra, masks, joined):
-    """Score the ``BLOCK`` layouts ``perm[r], turn[r]`` into ``extra[r], masks[r], joined[r]``.
+def _score_block(ends, perm, turn, rows, board, work, extra, masks, joined):
+    """Score the ``BLOCK`` layouts ``perm[rows[r]], turn[rows[r]]`` into ``extra[r], masks[r], joined[r]``.
 
     The extra edges are ``E - (V - C)``: joins, less duplicate edges, less the unions that
     joined two components.
     """
     ends_a, ends_b, same_ends, pair_a, pair_b = board
-    parent, roots, unions = work
-    for r in range(perm.shape[0]):
-        _place(ends, perm[r], turn[r], parent[r])
-        extra[r] = ends_a.shape[0] - _duplicates(same_ends, parent[r])
-    _join(ends_a, ends_b, parent, unions)
-    for r in range(perm.shape[0]):
+    parent, pairs, roots = work
+    for r in range(BLOCK):
+        _place(ends, perm, turn, rows[r], parent, pairs, r)
+        extra[r] = ends_a.shape[0] - _duplicates(same_ends, parent, r)
+    unions = _join(ends_a, ends_b, parent)
+    for r in range(BLOCK):
         extra[r] -= unions[r]
-        masks[r], joined[r] = _pairs(pair_a, pair_b, 6 * perm.shape[1], parent[r], roots[r])
+        masks[r], joined[r] = _pairs(pair_a, pair_b, 6 * perm.shape[1], parent, r, roots)
 
 
 @njit(cache=True, inline="always")
 def _buffers(n, landmarks):
-    """One block's layouts (all zeros: a valid layout), work buffers and results."""
+    """One block's layouts (all zeros: a valid layout), their rows, work buffers and results."""
     perm = np.zeros((BLOCK, n), dtype=np.uint16)
     turn = np.zeros((BLOCK, n), dtype=np.uint8)
+    rows = np.arange(BLOCK)
     ends = 6 * n + landmarks
-    work = (np.empty((BLOCK, ends + ends % 2), dtype=np.uint16), np.empty((BLOCK, landmarks), dtype=np.uint16),
-            np.zeros(BLOCK, dtype=np.int64))
+    parent = np.empty((BLOCK, ends + ends % 2), dtype=np.uint16)
+    work = (parent, parent.view(np.uint32), np.empty(landmarks, dtype=np.uint16))
     out = (np.zeros(BLOCK, dtype=np.int16), np.zeros(BLOCK, dtype=np.uint64), np.zeros(BLOCK, dtype=np.int8))
-    return perm, turn, work, out
+    return perm, turn, rows, work, out
 
 
 @njit(cache=True)
@@ -241,7 +264,7 @@ def _sample(n, count, seed):
     perm = np.empty((count, n), dtype=np.uint16)
     turn = np.empty((count, n), dtype=np.uint8)
     for i in range(count):
-        _draw(s, perm[i], turn[i])
+        _draw(s, perm, turn, i)
     return perm, turn
 
 
@@ -249,18 +272,17 @@ def _sample(n, count, seed):
 def _sample_and_score(flat, n, landmarks, count, seed, board):
     ends = _end_table(flat)
     s = _seed_state(seed)
-    perm, turn, work, (e, m, c) = _buffers(n, landmarks)
+    perm, turn, rows, work, (e, m, c) = _buffers(n, landmarks)
     extra = np.empty(count, dtype=np.int16)
     masks = np.empty(count, dtype=np.uint64)
     joined = np.empty(count, dtype=np.int8)
     for i in range(0, count, BLOCK):
         k = min(BLOCK, count - i)  # a short last block scores stale rows too, and keeps k
         for r in range(k):
-            _draw(s, perm[r], turn[r])
-        _score_block(ends, perm, turn, board, work, e, m, c)
-        extra[i:i + k] = e[:k]
-        masks[i:i + k] = m[:k]
-        joined[i:i + k] = c[:k]
+            _draw(s, perm, turn, r)
+        _score_block(ends, perm, turn, rows, board, work, e, m, c)
+        for r in range(k):
+            extra[i + r], masks[i + r], joined[i + r] = e[r], m[r], c[r]
     return extra, masks, joined
 
 
@@ -273,12 +295,12 @@ def _accumulate(flat, n, landmarks, count, state, board, hist, hits):
     """
     ends = _end_table(flat)
     s = state
-    perm, turn, work, (e, m, c) = _buffers(n, landmarks)
+    perm, turn, rows, work, (e, m, c) = _buffers(n, landmarks)
     for i in range(0, count, BLOCK):
         k = min(BLOCK, count - i)
         for r in range(k):
-            _draw(s, perm[r], turn[r])
-        _score_block(ends, perm, turn, board, work, e, m, c)
+            _draw(s, perm, turn, r)
+        _score_block(ends, perm, turn, rows, board, work, e, m, c)
         for r in range(k):
             hist[e[r], c[r]] += 1
             for p in range(hits.shape[0]):
@@ -287,18 +309,16 @@ def _accumulate(flat, n, landmarks, count, state, board, hist, hits):
 
 @njit(cache=True, nogil=True)
 def _score_given(flat, perm, turn, index, landmarks, board, extra, masks, joined):
+    """Score bank rows ``index`` in place, a block at a time, read straight from the bank."""
     ends = _end_table(flat)
-    block_perm, block_turn, work, (e, m, c) = _buffers(perm.shape[1], landmarks)
+    _, _, rows, work, (e, m, c) = _buffers(perm.shape[1], landmarks)
     for i in range(0, index.shape[0], BLOCK):
         k = min(BLOCK, index.shape[0] - i)
+        for r in range(BLOCK):
+            rows[r] = index[i + min(r, k - 1)]  # a short last block scores its last row again
+        _score_block(ends, perm, turn, rows, board, work, e, m, c)
         for r in range(k):
-            block_perm[r] = perm[index[i + r]]
-            block_turn[r] = turn[index[i + r]]
-        _score_block(ends, block_perm, block_turn, board, work, e, m, c)
-        for r in range(k):
-            extra[index[i + r]] = e[r]
-            masks[index[i + r]] = m[r]
-            joined[index[i + r]] = c[r]
+            extra[rows[r]], masks[rows[r]], joined[rows[r]] = e[r], m[r], c[r]
 
 
 def _board_args(board: BoardArrays) -> tuple:
