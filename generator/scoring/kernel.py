@@ -71,36 +71,45 @@ def _bounded(x32, bound):
 
 
 @njit(cache=True, inline="always")
-def _draw(s, perm, turn, row):
-    """One random layout into row ``row``: a shuffle of tiles over slots, then a coin and a d6 for each slot.
+def _shuffle(perm, row, s0, s1, s2, s3):
+    """Fisher-Yates over row ``row`` of ``perm`` from xoshiro state ``s0..s3``; returns the state after.
 
-    ``turn[row, slot]`` is ``6 * flip + rot`` (uniform over 0..11: a fair coin and a fair d6).
-    Each 64-bit draw gives two 32-bit halves, high half first. The state stays in registers
-    while drawing (in the array, each draw would wait for the last one's stores).
+    Two swaps per 64-bit draw (high half first). The state stays in registers while drawing
+    (in an array, each draw would wait for the last one's stores).
     """
     n = perm.shape[1]
-    low = np.uint64(0xFFFFFFFF)
-    s0, s1, s2, s3 = s[0], s[1], s[2], s[3]
     for i in range(n):
         perm[row, i] = i
     i = n - 1
-    while i >= 1:  # Fisher-Yates, two swaps per draw
+    while i >= 1:
         word, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
         j = _bounded(word >> np.uint64(32), i + 1)
         tmp = perm[row, i]
         perm[row, i] = perm[row, j]
         perm[row, j] = tmp
         if i >= 2:
-            j = _bounded(word & low, i)
+            j = _bounded(word & np.uint64(0xFFFFFFFF), i)
             tmp = perm[row, i - 1]
             perm[row, i - 1] = perm[row, j]
             perm[row, j] = tmp
         i -= 2
+    return s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
+def _draw(s, perm, turn, row):
+    """One random layout into row ``row``: a shuffle of tiles over slots, then a coin and a d6 for each slot.
+
+    ``turn[row, slot]`` is ``6 * flip + rot`` (uniform over 0..11: a fair coin and a fair d6),
+    two per 64-bit draw, high half first. ``s`` is advanced past the layout.
+    """
+    n = perm.shape[1]
+    s0, s1, s2, s3 = _shuffle(perm, row, s[0], s[1], s[2], s[3])
     for i in range(0, n, 2):
         word, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
         turn[row, i] = np.uint8(_bounded(word >> np.uint64(32), 12))
         if i + 1 < n:
-            turn[row, i + 1] = np.uint8(_bounded(word & low, 12))
+            turn[row, i + 1] = np.uint8(_bounded(word & np.uint64(0xFFFFFFFF), 12))
     s[0], s[1], s[2], s[3] = s0, s1, s2, s3
 
 
@@ -125,21 +134,46 @@ def _end_table(flat):
 
 
 @njit(cache=True, inline="always")
-def _place(ends, perm, turn, row, parent, pairs, r):
-    """Reset union-find ``r`` for layout ``row``: each slot end ``6*slot + d`` points at its trail's first end.
+def _place_tile(ends, tile, turn, slot, pairs, r):
+    """Tile ``tile`` turned ``turn`` into ``slot`` of union-find ``r``: each end points at its trail's first end.
 
-    ``pairs`` is ``parent`` seen as 32-bit words, so two 16-bit ends are written at a time.
-    Landmark ends, after the slot ends, are their own roots. Every array is indexed by row
-    (no row views): a view costs two reference-count updates, which cost more than a row.
+    ``pairs`` is the union-find seen as 32-bit words, so two 16-bit ends are written at a time.
     """
-    n = perm.shape[1]
-    for s in range(n):
-        b = (np.uint32(perm[row, s]) * np.uint32(12) + np.uint32(turn[row, s])) * np.uint32(3)
-        first = np.uint32(6 * s) * np.uint32(0x10001)  # 6*slot added to both halves
-        for k in range(3):
-            pairs[r, 3 * s + k] = ends[b + np.uint32(k)] + first
+    b = (np.uint32(tile) * np.uint32(12) + np.uint32(turn)) * np.uint32(3)
+    first = np.uint32(6 * slot) * np.uint32(0x10001)  # 6*slot added to both halves
+    for k in range(3):
+        pairs[r, 3 * slot + k] = ends[b + np.uint32(k)] + first
+
+
+@njit(cache=True, inline="always")
+def _landmark_roots(parent, r, n):
+    """Landmark ends, after the ``6*n`` slot ends, are their own roots."""
     for k in range(6 * n, parent.shape[1]):
         parent[r, k] = k
+
+
+@njit(cache=True, inline="always")
+def _place(ends, perm, turn, row, parent, pairs, r):
+    """Reset union-find ``r`` for stored layout ``row``. Every array is indexed by row (no row views:
+    a view costs two reference-count updates, more than placing a tile)."""
+    n = perm.shape[1]
+    for slot in range(n):
+        _place_tile(ends, perm[row, slot], turn[row, slot], slot, pairs, r)
+    _landmark_roots(parent, r, n)
+
+
+@njit(cache=True, inline="always")
+def _draw_placed(s, ends, perm, parent, pairs, r):
+    """``_draw`` into row ``r``, each turn placed as it is drawn (the turns are never stored)."""
+    n = perm.shape[1]
+    s0, s1, s2, s3 = _shuffle(perm, r, s[0], s[1], s[2], s[3])
+    for i in range(0, n, 2):
+        word, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
+        _place_tile(ends, perm[r, i], _bounded(word >> np.uint64(32), 12), i, pairs, r)
+        if i + 1 < n:
+            _place_tile(ends, perm[r, i + 1], _bounded(word & np.uint64(0xFFFFFFFF), 12), i + 1, pairs, r)
+    s[0], s[1], s[2], s[3] = s0, s1, s2, s3
+    _landmark_roots(parent, r, n)
 
 
 @njit(cache=True, inline="always")
@@ -184,7 +218,7 @@ BLOCK = 4  # layouts scored together, so the processor overlaps their chains of 
 
 @njit(cache=True, inline="always")
 def _union(parent, r, a, b):
-    """Join ends ``a`` and ``b`` in union-find ``r``: 1 if that joined two components, else 0.
+    """Join ends ``a`` and ``b`` in union-find ``r``.
 
     The larger root is linked under the smaller: on the board's join order (slot by slot) that
     keeps trees about two steps deep. When both roots are one, the store is a no-op: no branch.
@@ -196,14 +230,32 @@ def _union(parent, r, a, b):
 
 
 @njit(cache=True, inline="always")
-def _join(ends_a, ends_b, parent):
+def _attach(parent, r, a, b):
+    """Join ends ``a`` and ``b`` in union-find ``r`` when ``b``'s place is untouched so far.
+
+    ``b``'s trail is then a tree of one vertex, its root ``parent[b]``, never ``a``'s root: one
+    load instead of a find, and no comparison. It goes under ``a``'s root, one step deep.
+    """
+    parent[r, parent[r, b]] = _find(parent, r, a)
+
+
+@njit(cache=True)
+def _join(ends_a, ends_b, attach, parent):
     """Union-find over the joins of the ``BLOCK`` layouts in ``parent``; the unions made in each.
 
-    Join ``j`` meets ends ``ends_a[j]`` and ``ends_b[j]``. The four layouts are independent, so
-    their finds overlap in the processor; their counts stay in registers (written out unrolled).
+    Join ``j`` meets ends ``ends_a[j]`` and ``ends_b[j]``; the first ``attach`` each reach an
+    untouched place (a union each). The four layouts are independent, so their finds overlap in
+    the processor. Compiled on its own, so the loop keeps its counts and rows in registers.
     """
-    u0 = u1 = u2 = u3 = np.int64(0)
-    for j in range(ends_a.shape[0]):
+    for j in range(attach):
+        a = ends_a[j]
+        b = ends_b[j]
+        _attach(parent, 0, a, b)
+        _attach(parent, 1, a, b)
+        _attach(parent, 2, a, b)
+        _attach(parent, 3, a, b)
+    u0 = u1 = u2 = u3 = np.int64(attach)
+    for j in range(attach, ends_a.shape[0]):
         a = ends_a[j]
         b = ends_b[j]
         u0 += _union(parent, 0, a, b)
@@ -228,21 +280,20 @@ def _pairs(pair_a, pair_b, first_landmark, parent, r, roots):
 
 
 @njit(cache=True, inline="always")
-def _score_block(ends, perm, turn, rows, board, work, extra, masks, joined):
-    """Score the ``BLOCK`` layouts ``perm[rows[r]], turn[rows[r]]`` into ``extra[r], masks[r], joined[r]``.
+def _score_placed(n, board, work, extra, masks, joined):
+    """Score the ``BLOCK`` placed layouts of ``work`` into ``extra[r], masks[r], joined[r]``.
 
     The extra edges are ``E - (V - C)``: joins, less duplicate edges, less the unions that
     joined two components.
     """
-    ends_a, ends_b, same_ends, pair_a, pair_b = board
+    ends_a, ends_b, attach, same_ends, pair_a, pair_b = board
     parent, pairs, roots = work
     for r in range(BLOCK):
-        _place(ends, perm, turn, rows[r], parent, pairs, r)
         extra[r] = ends_a.shape[0] - _duplicates(same_ends, parent, r)
-    unions = _join(ends_a, ends_b, parent)
+    unions = _join(ends_a, ends_b, attach, parent)
     for r in range(BLOCK):
         extra[r] -= unions[r]
-        masks[r], joined[r] = _pairs(pair_a, pair_b, 6 * perm.shape[1], parent, r, roots)
+        masks[r], joined[r] = _pairs(pair_a, pair_b, 6 * n, parent, r, roots)
 
 
 @njit(cache=True, inline="always")
@@ -253,6 +304,8 @@ def _buffers(n, landmarks):
     rows = np.arange(BLOCK)
     ends = 6 * n + landmarks
     parent = np.empty((BLOCK, ends + ends % 2), dtype=np.uint16)
+    for r in range(BLOCK):  # every row a valid forest (all roots): a short block scores stale rows
+        parent[r] = np.arange(parent.shape[1])
     work = (parent, parent.view(np.uint32), np.empty(landmarks, dtype=np.uint16))
     out = (np.zeros(BLOCK, dtype=np.int16), np.zeros(BLOCK, dtype=np.uint64), np.zeros(BLOCK, dtype=np.int8))
     return perm, turn, rows, work, out
@@ -279,8 +332,8 @@ def _sample_and_score(flat, n, landmarks, count, seed, board):
     for i in range(0, count, BLOCK):
         k = min(BLOCK, count - i)  # a short last block scores stale rows too, and keeps k
         for r in range(k):
-            _draw(s, perm, turn, r)
-        _score_block(ends, perm, turn, rows, board, work, e, m, c)
+            _draw_placed(s, ends, perm, work[0], work[1], r)
+        _score_placed(n, board, work, e, m, c)
         for r in range(k):
             extra[i + r], masks[i + r], joined[i + r] = e[r], m[r], c[r]
     return extra, masks, joined
@@ -299,8 +352,8 @@ def _accumulate(flat, n, landmarks, count, state, board, hist, hits):
     for i in range(0, count, BLOCK):
         k = min(BLOCK, count - i)
         for r in range(k):
-            _draw(s, perm, turn, r)
-        _score_block(ends, perm, turn, rows, board, work, e, m, c)
+            _draw_placed(s, ends, perm, work[0], work[1], r)
+        _score_placed(n, board, work, e, m, c)
         for r in range(k):
             hist[e[r], c[r]] += 1
             for p in range(hits.shape[0]):
@@ -316,13 +369,15 @@ def _score_given(flat, perm, turn, index, landmarks, board, extra, masks, joined
         k = min(BLOCK, index.shape[0] - i)
         for r in range(BLOCK):
             rows[r] = index[i + min(r, k - 1)]  # a short last block scores its last row again
-        _score_block(ends, perm, turn, rows, board, work, e, m, c)
+        for r in range(BLOCK):
+            _place(ends, perm, turn, rows[r], work[0], work[1], r)
+        _score_placed(perm.shape[1], board, work, e, m, c)
         for r in range(k):
             extra[rows[r]], masks[rows[r]], joined[rows[r]] = e[r], m[r], c[r]
 
 
 def _board_args(board: BoardArrays) -> tuple:
-    return (board.ends_a, board.ends_b, board.same_ends, board.pair_a, board.pair_b)
+    return (board.ends_a, board.ends_b, board.attach, board.same_ends, board.pair_a, board.pair_b)
 
 
 def seed_state(seed: int) -> np.ndarray:
