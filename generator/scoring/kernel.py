@@ -180,11 +180,11 @@ def _draw_placed(s, ends, perm, parent, pairs, r):
 def _find(parent, r, x):
     """The root of ``x`` in union-find ``r``, and ``x`` pointed straight at it.
 
-    Three steps up without a branch (a root is its own parent) reach the root for about 99%
-    of the ends here (an end, its trail's first end, that trail's root), so the loop runs
-    only in the rare deeper case: a mispredicted branch costs more than a load.
+    Four steps up without a branch (a root is its own parent) reach the root for over 99% of
+    the ends here (an end, its trail's first end, and a root or two above that), so the loop
+    runs only in the rare deeper case: a mispredicted branch costs more than a load.
     """
-    root = parent[r, parent[r, parent[r, x]]]
+    root = parent[r, parent[r, parent[r, parent[r, x]]]]
     while parent[r, root] != root:
         root = parent[r, root]
     parent[r, x] = root
@@ -233,10 +233,12 @@ def _union(parent, r, a, b):
 def _attach(parent, r, a, b):
     """Join ends ``a`` and ``b`` in union-find ``r`` when ``b``'s place is untouched so far.
 
-    ``b``'s trail is then a tree of one vertex, its root ``parent[b]``, never ``a``'s root: one
-    load instead of a find, and no comparison. It goes under ``a``'s root, one step deep.
+    ``b``'s trail is then a tree of one vertex, its root ``parent[b]``, never ``a``'s root; it
+    goes under ``a``'s root, one step deep. While only such joins have been made, no root was
+    ever linked under another, so every vertex is a root or one step below one, and ``a``'s
+    root is two steps up: three loads and a store, no find and no comparison.
     """
-    parent[r, parent[r, b]] = _find(parent, r, a)
+    parent[r, parent[r, b]] = parent[r, parent[r, a]]
 
 
 @njit(cache=True)
@@ -304,11 +306,22 @@ def _buffers(n, landmarks):
     rows = np.arange(BLOCK)
     ends = 6 * n + landmarks
     parent = np.empty((BLOCK, ends + ends % 2), dtype=np.uint16)
-    for r in range(BLOCK):  # every row a valid forest (all roots): a short block scores stale rows
-        parent[r] = np.arange(parent.shape[1])
     work = (parent, parent.view(np.uint32), np.empty(landmarks, dtype=np.uint16))
     out = (np.zeros(BLOCK, dtype=np.int16), np.zeros(BLOCK, dtype=np.uint64), np.zeros(BLOCK, dtype=np.int8))
     return perm, turn, rows, work, out
+
+
+@njit(cache=True, inline="always")
+def _draw_block(s, ends, perm, k, work):
+    """Draw ``k`` layouts into rows ``0..k-1``; a short block copies row 0 into the rest.
+
+    The joins take every row to be freshly placed, so a stale row (already joined) must not stay.
+    """
+    parent, pairs, _ = work
+    for r in range(k):
+        _draw_placed(s, ends, perm, parent, pairs, r)
+    for r in range(k, BLOCK):
+        parent[r] = parent[0]
 
 
 @njit(cache=True)
@@ -330,9 +343,8 @@ def _sample_and_score(flat, n, landmarks, count, seed, board):
     masks = np.empty(count, dtype=np.uint64)
     joined = np.empty(count, dtype=np.int8)
     for i in range(0, count, BLOCK):
-        k = min(BLOCK, count - i)  # a short last block scores stale rows too, and keeps k
-        for r in range(k):
-            _draw_placed(s, ends, perm, work[0], work[1], r)
+        k = min(BLOCK, count - i)
+        _draw_block(s, ends, perm, k, work)
         _score_placed(n, board, work, e, m, c)
         for r in range(k):
             extra[i + r], masks[i + r], joined[i + r] = e[r], m[r], c[r]
@@ -351,8 +363,7 @@ def _accumulate(flat, n, landmarks, count, state, board, hist, hits):
     perm, turn, rows, work, (e, m, c) = _buffers(n, landmarks)
     for i in range(0, count, BLOCK):
         k = min(BLOCK, count - i)
-        for r in range(k):
-            _draw_placed(s, ends, perm, work[0], work[1], r)
+        _draw_block(s, ends, perm, k, work)
         _score_placed(n, board, work, e, m, c)
         for r in range(k):
             hist[e[r], c[r]] += 1
