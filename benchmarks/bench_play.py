@@ -66,6 +66,9 @@ def main(argv: list[str]) -> int:
     fast = cpu_rate(lambda n: play(tiles, board, rules, seats, n, seed=2), args.fast_games, args.repeats)
     rows.append((f"fast engine, 3 explorers, {args.fast_games:,} games, games/CPU-s", f"{fast:,.0f}", ">= 2,000",
                  fast >= 2_000))
+    walkers = max(1, args.fast_games // 5)  # random walkers' games are long (many reach the round cap)
+    fast = cpu_rate(lambda n: play(tiles, board, rules, ("random",) * 3, n, seed=2), walkers, args.repeats)
+    rows.append((f"fast engine, 3 random walkers, {walkers:,} games, games/CPU-s", f"{fast:,.0f}", "", True))
     cli = [str(Path(sys.executable).with_name("trailwright")), "playtest", str(EXAMPLE), "--games", "10000", "--json"]
     if not Path(cli[0]).exists():
         cli = [sys.executable, "-m", "generator.cli", *cli[1:]]

@@ -165,3 +165,17 @@ def test_sigterm_writes_the_best_so_far(tmp_path):
     assert len(read_tileset(out)) == 20 and meta["score"]["fitness"] > 9.0
     assert (tmp_path / "stopped.checkpoint").exists()
     assert os.path.getsize(tmp_path / "stopped-history.csv") > 0
+
+
+@pytest.mark.usefixtures("dask_scheduler")
+def test_a_play_target_from_a_random_start_suggests_a_static_start(tmp_path, capsys):
+    taste = tmp_path / "taste.toml"
+    taste.write_text("[play]\nmedian_rounds = 12\ngames = 10\n")
+    loud = [arg for arg in QUICK if arg != "--quiet"]
+    init = str(Path(__file__).resolve().parent.parent / "examples" / "best-known.json")
+    for extra, noted in (([], True), (["--init", init], False)):
+        assert main(["optimize", *loud, "--generations", "3", *extra, "--objective", str(taste),
+                     "--out", str(tmp_path / "set.json")]) == 0
+        err = capsys.readouterr().err
+        assert ("--init a static optimum" in " ".join(err.split())) == noted
+        assert read_meta(tmp_path / "set.json")["play"]["games"] == 10

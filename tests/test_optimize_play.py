@@ -21,7 +21,7 @@ def stub_bank(tileset, board, rules, target, seed=None, engine="fast", games=Non
     """Games that last 6 rounds plus one per four dead ends in the set (a pure function of the tiles)."""
     stubs = sum(len(side.stubs) for side in tileset.sides())
     rng = np.random.default_rng(target.seed if seed is None else seed)  # the same noise for every candidate
-    noise, winners = rng.integers(-2, 3, target.games), rng.integers(0, target.players, target.games)
+    noise, winners = rng.integers(-2, 3, 5000), rng.integers(0, target.players, 5000)
     n = games or target.games  # the first n games of the bank
     return (6 + stubs / 4 + noise[:n]).astype(float), winners[:n]
 
@@ -127,6 +127,30 @@ def test_play_is_measured_only_for_candidates_passing_the_static_bar(classic, st
     assert search.refresh(scored) is scored  # an unchanged candidate keeps its penalty, added once
     search.resize(1000)
     assert search.refresh(scored).fitness == pytest.approx(inner.refresh(scored).fitness + scorer(child).penalty)
+
+
+def test_the_game_bank_is_redrawn_and_grows_as_the_layout_bank_grows(classic, stubbed):
+    problem = _problem(classic, {"median_rounds": 30, "games": 50})
+    target = problem.objective.play
+    inner = Search(problem, 7, 8000, 500)
+    scorer = PlayScorer(problem, target, None)
+    search = PlayAware(inner, scorer)
+    classes = start_classes(problem, np.random.default_rng(1))
+    s = search.full(classes)
+    search.resize(700)  # grown less than sqrt(2)-fold: the same games
+    first = scorer(classes).penalty
+    assert (scorer.epoch, scorer.size) == (0, 50) and search.refresh(s).fitness == pytest.approx(
+        inner.refresh(s).fitness + first)
+    search.resize(1000)  # twice the first size: two redraws, each bank 2**(1/6) times larger
+    assert (scorer.epoch, scorer.size) == (2, round(50 * 2 ** (2 / 6))) and not scorer.cache
+    bank = stub_bank(to_tileset(problem, classes), classic, None, target, seed=target.seed + 2, games=scorer.size)
+    assert len(bank[0]) == 63
+    fresh = search.refresh(s)
+    assert fresh.fitness == pytest.approx(inner.refresh(s).fitness + summarise_games(target, *bank).penalty)
+    assert summarise_games(target, *bank).penalty != pytest.approx(first)  # other games, other luck
+    resumed = PlayAware(Search(problem, 7, 8000, 500), PlayScorer(problem, target, None))
+    resumed.restore(search.state())  # a checkpoint resumes on the same bank
+    assert (resumed.scorer.epoch, resumed.scorer.size) == (2, 63)
 
 
 def test_optimize_moves_play_towards_the_target_and_records_it(classic, stubbed):

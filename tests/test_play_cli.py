@@ -20,7 +20,7 @@ def test_json_has_the_figures_and_settings(capsys):
     assert status == 0
     data = no_nan(out)
     for key in ("rounds_median", "rounds_p10", "rounds_p90", "rounds_mean", "unfinished", "win_rate", "win_se",
-                "turning_turns", "steps_lost", "lair_entries", "chases", "connector_crossings", "tile_turns",
+                "turning_turns", "steps_lost", "lair_entries", "chases", "connector_crossings",
                 "trapped_share", "stuck_turns", "heat", "skill_gap", "seed", "games", "policies", "board"):
         assert key in data, key
     assert data["games"] == 60 and data["seed"] == 4 and data["policies"] == ["explorer"] * 3

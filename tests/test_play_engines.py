@@ -13,6 +13,7 @@ import numpy as np
 from generator.board import load_board
 from generator.model import Tile, TileSet, read_tileset
 from generator.play import Turning, default_rules
+from generator.play.arrays import _hops, game_arrays
 from generator.play.game import Table, geometry, new_table
 from generator.play.policies import POLICIES, get_policy
 from generator.play.reference import play_turn
@@ -61,6 +62,37 @@ def test_engines_agree_on_variants_and_another_board():
                       turning=Turning(allowed=True, next_to_pawn=False, sixths=2, under_pawn=True))
     fast = same_games(tiles37(), HEX37, variant, ("explorer", "greedy", "random"), 4, seed=5)
     assert fast.laid.max() <= 37
+
+
+@settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), seats=st.lists(st.sampled_from(sorted(POLICIES)), min_size=2, max_size=4),
+       stub=st.booleans(), die=st.integers(2, 8), sixths=st.integers(1, 3), next_to=st.booleans(),
+       under=st.booleans(), tiles=st.sampled_from([BEST, RANDOM20]))
+def test_engines_agree_on_random_rules(seed, seats, stub, die, sixths, next_to, under, tiles):
+    """The fast engine's shortcuts (trial turns searched only as far as the bar, tiles too far from a
+    needed landmark skipped, the second-tier plan as the trapped check) hold for any die and turning rule."""
+    rules = replace(RULES, stub_blocks=stub, die=die, round_cap=30,
+                    turning=Turning(allowed=True, next_to_pawn=next_to, sixths=sixths, under_pawn=under))
+    same_games(tiles, CLASSIC, rules, tuple(seats), 2, seed)
+
+
+def test_the_fast_engine_builds_a_games_arrays_once():
+    arrays = game_arrays(BEST, CLASSIC, RULES)
+    assert game_arrays(BEST, CLASSIC, RULES) is arrays and not arrays.flags.writeable
+    assert game_arrays(RANDOM20, CLASSIC, RULES) is not arrays
+    assert game_arrays(BEST, CLASSIC, replace(RULES, die=4)) is not arrays
+    listed = replace(RULES, required=list(RULES.required))  # rules made in code need not be hashable
+    assert (game_arrays(BEST, CLASSIC, listed) == arrays).all()
+
+
+def test_hops_count_doors_from_a_slot_to_each_landmark():
+    geo = geometry(CLASSIC, RULES)
+    hops = _hops(geo)
+    beside = {(s, door[1]) for (s, _), door in geo.across.items() if door[0] == "landmark"}
+    for s in range(geo.slots):
+        for k in range(len(geo.landmarks)):
+            assert (hops[s, k] == 1) == ((s, k) in beside)
+            assert 1 <= hops[s, k] <= geo.slot_landmark_distance[s][k]  # a door crosses one hex, or a connector
 
 
 def test_a_game_is_the_same_in_any_run_and_chunk():

@@ -76,6 +76,7 @@ def test_round_trip_of_the_default_file(tmp_path):
     (lambda d: d.update(required=["Well", "Well"]), "names a landmark twice"),
     (lambda d: d.update(required=["Well", "Exit"]), "goal 'Exit' is also in required"),
     (lambda d: d.update(move_ending=["Wel"]), "move_ending: 'Wel' is not a landmark"),
+    (lambda d: d.update(move_ending="some"), "move_ending: 'some' is neither \"all\" nor a list of landmark names"),
     (lambda d: d.update(round_cap=0), "round_cap: 0 is not a whole number from 1"),
     (lambda d: d["players"].update(min=1), "players.min: 1 is not a whole number from 2 to 4"),
     (lambda d: d["players"].update(max=5), "players.max: 5 is not a whole number from 2 to 4"),

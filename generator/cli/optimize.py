@@ -185,6 +185,10 @@ def _run(args: argparse.Namespace) -> int:
     for path in paths.values():  # before the budget is spent, not after
         check_out(path, "file")
     console = Console(stderr=True, quiet=args.quiet)
+    if problem.objective.play is not None and init is None:
+        console.print("note: [play] from a random start; --init a static optimum (a plain optimize run's "
+                      "output) for a higher static fitness at the same game length (docs/play-optimize.md)",
+                      markup=False)
     stop = threading.Event()
     caught: list[int] = []
 

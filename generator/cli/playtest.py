@@ -113,7 +113,6 @@ def print_report(name: str, report, gap) -> None:
         ("Lair entries per game", f"{report.lair_entries:.2f}"),
         ("chases back per game", f"{report.chases:.2f}"),
         ("connector crossings per game", f"{report.connector_crossings:.2f}"),
-        ("tile turns per game", f"{report.tile_turns:.2f}"),
         ("tiles laid per game", f"{report.tiles_laid:.2f}"),
         None,
         ("turns begun trapped (no known way to a needed landmark or empty slot)", f"{report.trapped_share:.1%}"),

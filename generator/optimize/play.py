@@ -8,9 +8,16 @@ game bank     ``games`` games from one seed, the same for every candidate (commo
 play penalty  the (negative) term the play target adds to the fitness. It is measured only for a
               candidate whose static fitness already passes the search's acceptance bar: the penalty
               is never positive, so a candidate below the bar on static fitness alone cannot pass.
+epoch         the stretch of a search that plays one bank. The bank is redrawn (epoch ``e`` plays
+              the games of seed ``seed + e``) each time the layout bank grows by ``REDRAW_GROWTH``,
+              and the search's current sets are scored again on it. A search that kept one bank
+              would learn its luck: over a thousand candidates it picks sets that play long on
+              *these* games, and the winner played 1.3 rounds shorter on fresh games.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -30,6 +37,8 @@ def game_bank(tileset, board, rules, target: PlayTarget, seed: int | None = None
     return games.rounds, games.winners
 
 
+REDRAW_GROWTH = 2 ** 0.5  # a new game bank each time the layout bank grows by this factor
+BANK_GROWTH = 2 ** (1 / 6)  # each new game bank this much larger: twice the games per 8-fold layouts
 SCREEN_SHARE = 0.2  # the share of the bank a screen plays
 SCREEN_Z = 2.0  # a screen rejects when the bar is this many standard errors above its estimate
 
@@ -42,15 +51,29 @@ class PlayScorer:
         self.cache: dict[bytes, PlayScore] = {}
         self.screens: dict[bytes, tuple[float, float]] = {}
         self.games = 0  # games played, for progress and the benchmark
+        self.epoch = 0
+
+        self.size = target.games  # games in the current bank
+
+    def redraw(self, epoch: int) -> None:
+        """Play epoch ``epoch``'s bank from now on: seed ``target.seed + epoch``, ``BANK_GROWTH ** epoch`` times larger."""
+        if epoch != self.epoch:
+            self.epoch, self.cache, self.screens = epoch, {}, {}
+            self.size = round(self.target.games * BANK_GROWTH ** epoch)
+
+    def _bank(self, classes, games: int | None = None):
+        tiles = to_tileset(self.problem, classes)
+        self.games += games or self.size
+        return game_bank(tiles, self.problem.board, self.rules, self.target, self.target.seed + self.epoch,
+                         games=games or self.size)
 
     def screen(self, classes) -> tuple[float, float]:
         """The penalty estimated from the bank's first games, and ``SCREEN_Z`` standard errors of it."""
         k = key(classes)
         if k not in self.screens:
             t = self.target
-            n = max(10, int(SCREEN_SHARE * t.games))
-            rounds, winners = game_bank(to_tileset(self.problem, classes), self.problem.board, self.rules, t, games=n)
-            self.games += n
+            n = max(10, int(SCREEN_SHARE * self.size))
+            rounds, winners = self._bank(classes, n)
             est = summarise_games(t, rounds, winners)
             se_centre = 1.2533 * float(np.std(rounds, ddof=1)) / np.sqrt(n)  # a median's standard error
             se_unfinished = np.sqrt(est.unfinished * (1 - est.unfinished) / n)
@@ -60,9 +83,7 @@ class PlayScorer:
     def __call__(self, classes) -> PlayScore:
         k = key(classes)
         if k not in self.cache:
-            tiles = to_tileset(self.problem, classes)
-            self.cache[k] = summarise_games(self.target, *game_bank(tiles, self.problem.board, self.rules, self.target))
-            self.games += self.target.games
+            self.cache[k] = summarise_games(self.target, *self._bank(classes))
         return self.cache[k]
 
 
@@ -77,6 +98,7 @@ class PlayAware:
 
     def __init__(self, inner, scorer: PlayScorer):
         self.inner, self.scorer, self.problem = inner, scorer, inner.problem
+        self.first_size = inner.size
 
     size = property(lambda self: self.inner.size)
     counters = property(lambda self: self.inner.counters)
@@ -85,7 +107,13 @@ class PlayAware:
         return Scored(s.classes, s.fitness + self.scorer(s.classes).penalty, s.size, s.arrays, s.sums)
 
     def resize(self, size: int) -> None:
+        """Resize the layout bank, and redraw the game bank when it has grown by ``REDRAW_GROWTH`` again.
+
+        A redraw happens only when the layout bank's size changes, so every candidate the search
+        holds is out of date then and ``refresh`` measures its penalty on the new games.
+        """
         self.inner.resize(size)
+        self.scorer.redraw(int(math.log(max(self.inner.size, 1) / max(self.first_size, 1), REDRAW_GROWTH) + 1e-9))
 
     def refresh(self, s: Scored) -> Scored:
         fresh = self.inner.refresh(s)
@@ -115,6 +143,7 @@ class PlayAware:
 
     def restore(self, state: dict) -> None:
         self.inner.restore(state)
+        self.resize(self.inner.size)
 
 
 def play_aware(evaluator, problem):

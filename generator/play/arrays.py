@@ -9,25 +9,35 @@ each field lies in the state and work arrays); the names below index that header
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+import networkx as nx
 import numpy as np
 
+from generator.board import Board
+from generator.model import TileSet
+from generator.play.game import geometry
+from generator.play.rules import Rules
 from generator.scoring.tables import tile_tables
 
 HEADER = (
     # the rules' numbers
     "SLOTS MARKS START GOAL REQUIRED DIE CAP STUB TURN_OK NEXT_TO SIXTHS UNDER "
     # table widths, then where each table starts in the geometry array
-    "LW NW HW T KIND A B CONN LDA LDB NLD NEXT NNEXT ENDS HAZARD HAZARD_TO SLD "
+    "LW NW HW T KIND A B CONN LDA LDB NLD NEXT NNEXT ENDS HAZARD HAZARD_TO SLD HOPS DOOR LDOOR SHUN NTRAILS LOW POP "
     # where each field lies in the state array (MAX_PLAYERS wide for the players' fields)
-    "S_TILE S_FACE S_ROT S_WHEN S_WHO S_HOW S_TE S_DOORS S_PAWN S_VISITED S_LAST S_LABELLED S_TOP S_PLAYERS S_PILE S_SIZE "
+    "S_TILE S_FACE S_ROT S_WHEN S_WHO S_HOW S_TE S_DOORS S_PAWN S_VISITED S_PROMISE S_NEAR S_LAST S_LABELLED S_TOP "
+    "S_PLAYERS "
+    "S_PILE S_SIZE "
     # where each buffer lies in the work array; DW: room for one place's doors
-    "W_SEEN W_QPOS W_QDIST W_QFIRST W_COMP W_CFRONT W_CMARKS W_STAMP W_DOOR W_CAND W_SIZE DW"
+    "W_SEEN W_QPOS W_QINFO W_COMP W_CFRONT W_CMARKS W_STAMP W_DOOR W_CAND W_SIZE DW"
 ).split()
 (SLOTS, MARKS, START, GOAL, REQUIRED, DIE, CAP, STUB, TURN_OK, NEXT_TO, SIXTHS, UNDER,
- LW, NW, HW, T, KIND, A, B, CONN, LDA, LDB, NLD, NEXT, NNEXT, ENDS, HAZARD, HAZARD_TO, SLD,
- S_TILE, S_FACE, S_ROT, S_WHEN, S_WHO, S_HOW, S_TE, S_DOORS, S_PAWN, S_VISITED, S_LAST, S_LABELLED, S_TOP, S_PLAYERS,
- S_PILE, S_SIZE,
- W_SEEN, W_QPOS, W_QDIST, W_QFIRST, W_COMP, W_CFRONT, W_CMARKS, W_STAMP, W_DOOR, W_CAND, W_SIZE, DW) = range(len(HEADER))
+ LW, NW, HW, T, KIND, A, B, CONN, LDA, LDB, NLD, NEXT, NNEXT, ENDS, HAZARD, HAZARD_TO, SLD, HOPS, DOOR, LDOOR, SHUN,
+ NTRAILS, LOW, POP,
+ S_TILE, S_FACE, S_ROT, S_WHEN, S_WHO, S_HOW, S_TE, S_DOORS, S_PAWN, S_VISITED, S_PROMISE, S_NEAR, S_LAST, S_LABELLED,
+ S_TOP, S_PLAYERS, S_PILE, S_SIZE,
+ W_SEEN, W_QPOS, W_QINFO, W_COMP, W_CFRONT, W_CMARKS, W_STAMP, W_DOOR, W_CAND, W_SIZE, DW) = range(len(HEADER))
 MAX_PLAYERS = 4
 
 
@@ -40,8 +50,39 @@ def _layout(start: int, fields: list[tuple[str, int]]) -> tuple[dict[str, int], 
     return where, start
 
 
-def compile_geometry(geo, rules, tiles) -> np.ndarray:
-    """The reference ``Geometry``, the rules and the tile set as one int64 array (header, then tables)."""
+def _hops(geo) -> np.ndarray:
+    """``hops[slot, k]``: the fewest doors from a trail of the slot to landmark ``k``, every slot laid and every
+    landmark open (a lower bound on any route's length; the explorer's trial turns skip tiles too far)."""
+    n, m = geo.slots, len(geo.landmarks)
+    graph = nx.DiGraph()  # slots 0..n-1, then landmarks n..n+m-1
+    graph.add_nodes_from(range(n + m))
+    graph.add_edges_from((s, door[1] if door[0] == "slot" else n + door[1]) for (s, _), door in geo.across.items())
+    graph.add_edges_from((n + k, door[1]) for k, doors in enumerate(geo.landmark_doors) for door in doors)
+    hops = np.full((n, m), n + m, np.int64)  # n + m: no route at all
+    for s in range(n):
+        for place, length in nx.single_source_shortest_path_length(graph, s).items():
+            if place >= n:
+                hops[s, place - n] = length
+    return hops
+
+
+def _planner_tables(geo, kind, a, b, ldoor_a, ldoor_b, table) -> list[tuple[str, object]]:
+    """The route finder's own tables: packed doors (slot ``a`` entered through edge ``b`` is ``8*a + b``,
+    landmark ``k`` is ``-1 - k``; walls are never read, a trail's door mask leaves them out), the
+    landmarks the explorer steps around, each tile face's trail count, and bit tricks for six-edge masks."""
+    m = len(geo.landmarks)
+    door = [8 * a[c] + b[c] if kind[c] == 1 else -1 - a[c] for c in range(len(kind))]
+    shun = [geo.ends_move[k] or bool(geo.hazard_rolls[k]) for k in range(m)]
+    ntrails = table[:, :, 0, :].max(axis=2) + 1  # trails are numbered from 0
+    low = [(x & -x).bit_length() - 1 for x in range(64)]  # the lowest set bit
+    pop = [bin(x).count("1") for x in range(64)]
+    return [("DOOR", door), ("LDOOR", 8 * ldoor_a + ldoor_b), ("SHUN", shun), ("NTRAILS", ntrails), ("LOW", low),
+            ("POP", pop)]
+
+
+def compile_geometry(geo, rules, tiles, hops: np.ndarray) -> np.ndarray:
+    """The reference ``Geometry``, the rules, the tile set and ``_hops(geo)`` as one int64 array (header,
+    then tables)."""
     n, m = geo.slots, len(geo.landmarks)
     kind, a, b, conn = ([0] * (6 * n) for _ in range(4))  # per slot and edge (6*s + e): the door across
     for (s, e), door in geo.across.items():
@@ -58,25 +99,28 @@ def compile_geometry(geo, rules, tiles) -> np.ndarray:
     next_to = np.zeros((n + m, nw), np.int64)
     for place, slots in enumerate(geo.next_to):
         next_to[place, : len(slots)] = sorted(slots)
-    hazard = np.zeros((m, rules.die + 1), np.int64)
+    hazard = np.zeros((m, rules.die + 1), np.int64)  # [k, 0]: a hazard; [k, r]: roll r chases
     for k, rolls in enumerate(geo.hazard_rolls):
         hazard[k, 0] = bool(rolls)
         for r in rolls:
-            hazard[k, r] = 1
+            if r <= rules.die:  # rules built in code may list a roll the die never shows
+                hazard[k, r] = 1
     table = tile_tables(tiles).astype(np.int64)
     assert table.shape[1:] == (2, 6, 6)
     tables = [("T", table), ("KIND", kind), ("A", a), ("B", b), ("CONN", conn), ("LDA", ldoor_a), ("LDB", ldoor_b),
               ("NLD", np.array([len(d) for d in geo.landmark_doors])), ("NEXT", next_to),
               ("NNEXT", np.array([len(x) for x in geo.next_to])), ("ENDS", np.array(geo.ends_move)),
-              ("HAZARD", hazard), ("HAZARD_TO", np.array(geo.hazard_to)), ("SLD", np.array(geo.slot_landmark_distance))]
+              ("HAZARD", hazard), ("HAZARD_TO", np.array(geo.hazard_to)), ("SLD", np.array(geo.slot_landmark_distance)),
+              ("HOPS", hops), *_planner_tables(geo, kind, a, b, ldoor_a, ldoor_b, table)]
     at, _ = _layout(len(HEADER), [(name, np.size(t)) for name, t in tables])
     state, s_size = _layout(0, [("S_TILE", n), ("S_FACE", n), ("S_ROT", n), ("S_WHEN", n), ("S_WHO", n),
                                 ("S_HOW", n), ("S_TE", 6 * n), ("S_DOORS", 6 * n),
-                                ("S_PAWN", MAX_PLAYERS), ("S_VISITED", MAX_PLAYERS),
+                                ("S_PAWN", MAX_PLAYERS), ("S_VISITED", MAX_PLAYERS), ("S_PROMISE", MAX_PLAYERS * n),
+                                ("S_NEAR", MAX_PLAYERS * n),
                                 ("S_LAST", MAX_PLAYERS), ("S_LABELLED", 1), ("S_TOP", 1), ("S_PLAYERS", 1),
                                 ("S_PILE", len(tiles))])
     size, dw = 6 * n + m, 6 + lw
-    work, w_size = _layout(0, [("W_SEEN", size), ("W_QPOS", size), ("W_QDIST", size), ("W_QFIRST", size),
+    work, w_size = _layout(0, [("W_SEEN", size), ("W_QPOS", size), ("W_QINFO", size),
                                ("W_COMP", size), ("W_CFRONT", size), ("W_CMARKS", size), ("W_STAMP", 1),
                                ("W_DOOR", 4 * dw), ("W_CAND", n)])
     t = rules.turning
@@ -86,3 +130,35 @@ def compile_geometry(geo, rules, tiles) -> np.ndarray:
                   S_SIZE=s_size, W_SIZE=w_size, DW=dw, **at, **state, **work)
     head = np.array([int(header[name]) for name in HEADER], np.int64)
     return np.concatenate([head] + [np.asarray(t, np.int64).ravel() for _, t in tables])
+
+
+def _board_tables(board: Board, rules: Rules):
+    """The reference ``geometry`` and ``_hops`` (the first reads every join of the board, the second
+    walks the board from every slot)."""
+    geo = geometry(board, rules)
+    return geo, _hops(geo)
+
+
+def _build(tiles: TileSet, board: Board, rules: Rules, board_tables=_board_tables) -> np.ndarray:
+    geo, hops = board_tables(board, rules)
+    arrays = compile_geometry(geo, rules, tiles, hops)
+    arrays.flags.writeable = False
+    return arrays
+
+
+_remembered_board_tables = lru_cache(maxsize=8)(_board_tables)
+
+
+@lru_cache(maxsize=64)
+def _remembered(tiles: TileSet, board: Board, rules: Rules) -> np.ndarray:
+    return _build(tiles, board, rules, _remembered_board_tables)
+
+
+def game_arrays(tiles: TileSet, board: Board, rules: Rules) -> np.ndarray:
+    """``compile_geometry`` for a tile set on a board under rules, read-only, built once per three (a
+    batch of games then pays no set-up when the same game is played again, as a benchmark or a search
+    does)."""
+    try:
+        return _remembered(tiles, board, rules)
+    except TypeError:  # not hashable (a list inside rules made in code): built afresh
+        return _build(tiles, board, rules)

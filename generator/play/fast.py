@@ -2,14 +2,15 @@
 
 Every rule, policy and random draw here mirrors ``game``, ``policies`` and ``reference`` in the
 same order, so a seed plays the same game in both (``tests/test_play_engines.py`` compares their
-move traces). Places are numbers: trail ``t`` of slot ``s`` is ``6*s + t``, landmark ``k`` is
-``6*slots + k``; a door is (kind, a, b, by connector) with kind 1 = slot ``a`` entered through
-edge ``b``, kind 2 = landmark ``a``. Ranks are single numbers (tier, kind, score -> 10**6, 10**5, 1).
+move traces); the route finding is in ``routes``. Places are numbers: trail ``t`` of slot ``s`` is
+``6*s + t``, landmark ``k`` is ``6*slots + k``; a step's door is (kind, a, b, by connector) with
+kind 1 = slot ``a`` entered through edge ``b``, kind 2 = landmark ``a``.
 
 Every function reads four flat arrays: ``G`` the geometry (its header says where each table and
 field lies, see ``arrays``), ``S`` one game's state, ``W`` work buffers, ``R`` the random state
 (four words) and the move trace (the fifth). Nothing is allocated or taken out of a tuple after a
-game batch starts, so the hot loops pay no reference counting.
+game batch starts, so every function but ``play_games`` is compiled without numba's reference
+counting (``routes.JIT``), which would cost two atomic operations per array per call.
 """
 
 from __future__ import annotations
@@ -18,36 +19,31 @@ import numpy as np
 from numba import njit
 
 from generator.play.arrays import (
-    A, B, CAP, CONN, DIE, DW, ENDS, GOAL, HAZARD, HAZARD_TO, HW, KIND, LDA, LDB, LW, MARKS, NEXT, NEXT_TO, NLD, NNEXT, NW,
-    REQUIRED, S_FACE, S_HOW, S_LABELLED, S_LAST, S_PAWN, S_PILE, S_PLAYERS, S_ROT, S_SIZE, S_DOORS, S_TE, S_TILE, S_TOP,
-    S_VISITED, S_WHEN, S_WHO, SIXTHS, SLD, SLOTS, START, STUB, T, TURN_OK, UNDER, W_CAND, W_CFRONT, W_CMARKS, W_COMP,
-    W_DOOR, W_QDIST, W_QFIRST, W_QPOS, W_SEEN, W_SIZE, W_STAMP,
+    A, B, CAP, CONN, DIE, DW, ENDS, GOAL, HAZARD, HAZARD_TO, HW, KIND, LDA, LDB, LW, NEXT, NEXT_TO, NLD, NNEXT, NW,
+    REQUIRED, SIXTHS, SLOTS, START, STUB, S_DOORS, S_FACE, S_HOW, S_LABELLED, S_LAST, S_NEAR, S_PAWN, S_PILE,
+    S_PLAYERS, S_ROT, S_SIZE, S_TE, S_TILE, S_TOP, S_VISITED, S_WHEN, S_WHO, T, TURN_OK, UNDER, W_CAND, W_DOOR,
+    W_SIZE,
 )
 from generator.play.rng import draw
+from generator.play.routes import JIT, NO_RANK, explorer_rank, label, needs, plan, touches, way_out, way_out_now
+from generator.scoring.kernel import _seed_state
 
-NO_RANK = np.int64(1) << 62
 TRACE = 4  # R[TRACE]: the move trace, after the generator's four words
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **JIT)
 def _place(G, pos):
     n = G[SLOTS]
     return pos // 6 if pos < 6 * n else pos - 5 * n
 
 
-@njit(cache=True, inline="always")
-def _needed(G, visited):
-    left = G[REQUIRED] & ~visited
-    return left if left != 0 else np.int64(1) << G[GOAL]
-
-
-@njit(cache=True, inline="always")
+@njit(inline="always", **JIT)
 def _table(G, tile, face, r, e):
     """The trail at edge ``e`` of ``tile`` face ``face`` turned ``r`` sixths."""
     return G[G[T] + ((tile * 2 + face) * 6 + r) * 6 + e]
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **JIT)
 def _doors(G, S, W, pos):
     """Fill the door buffer (four rows of ``DW``: kind, a, b, conn) for a pawn at ``pos``; returns how many."""
     n, dw, o = G[SLOTS], G[DW], G[W_DOOR]
@@ -71,151 +67,7 @@ def _doors(G, S, W, pos):
     return count
 
 
-@njit(cache=True)
-def _plan(G, S, W, src, visited, avoid, informed, any_way):
-    """Breadth-first plan (see ``policies.plan``): (first door or -1, rank); ``any_way`` stops at the first."""
-    n, m, lw, hw = G[SLOTS], G[MARKS], G[LW], G[HW]
-    kind, a, b, lda, ldb, nld, ends, hazard, sld = G[KIND], G[A], G[B], G[LDA], G[LDB], G[NLD], G[ENDS], G[HAZARD], G[SLD]
-    te, doors, seen, qpos, qdist, qfirst = G[S_TE], G[S_DOORS], G[W_SEEN], G[W_QPOS], G[W_QDIST], G[W_QFIRST]
-    W[G[W_STAMP]] += 1
-    mark = W[G[W_STAMP]]
-    needed = _needed(G, visited)
-    W[seen + src] = mark
-    head, tail = 0, 1
-    W[qpos], W[qdist], W[qfirst] = src, 0, -1
-    best_door, best_rank = -1, NO_RANK
-    while head < tail:
-        pos, dist, first = W[qpos + head], W[qdist + head], W[qfirst + head]
-        head += 1
-        landmark = pos >= 6 * n
-        here = pos - 6 * n if landmark else pos // 6
-        total = G[nld + here] if landmark else 6
-        mask = 0 if landmark else S[doors + pos]
-        i = -1
-        for j in range(total):
-            if landmark:
-                dk, da, db = 1, G[lda + here * lw + j], G[ldb + here * lw + j]
-            else:
-                if mask >> j == 0:
-                    break
-                if (mask >> j) & 1 == 0:
-                    continue
-                c = 6 * here + j
-                dk = G[kind + c]
-                da, db = G[a + c], G[b + c]
-            i += 1
-            via = i if first < 0 else first
-            if dk == 2:
-                if (needed >> da) & 1:
-                    return via, np.int64(dist + 1)
-                if avoid and (G[ends + da] != 0 or G[hazard + da * hw] != 0):
-                    continue
-                nxt = 6 * n + da
-            else:
-                if S[te + 6 * da] < 0:
-                    if any_way:
-                        return via, np.int64(0)
-                    promise = 0
-                    if informed:
-                        promise = 1 << 30
-                        for k in range(m):
-                            if (needed >> k) & 1 and G[sld + da * m + k] < promise:
-                                promise = G[sld + da * m + k]
-                    rank = np.int64(100_000 + dist + 1 + promise)
-                    if rank < best_rank:
-                        best_door, best_rank = via, rank
-                    continue
-                nxt = 6 * da + S[te + 6 * da + db]
-            if W[seen + nxt] != mark:
-                W[seen + nxt] = mark
-                W[qpos + tail], W[qdist + tail], W[qfirst + tail] = nxt, dist + 1, via
-                tail += 1
-    return best_door, best_rank
-
-
-@njit(cache=True, inline="always")
-def _way_out(G, S, W, src, visited):
-    return _plan(G, S, W, src, visited, False, False, True)[0] >= 0
-
-
-@njit(cache=True)
-def _label(G, S, W):
-    """Label the known graph's components (every landmark passable): whether each touches an empty slot,
-    and which landmarks it reaches. Same answers as ``_way_out`` from any of its places, in one pass."""
-    n, m, lw = G[SLOTS], G[MARKS], G[LW]
-    kind, a, b, lda, ldb, nld = G[KIND], G[A], G[B], G[LDA], G[LDB], G[NLD]
-    te, qpos, comp, cfront, cmarks = G[S_TE], G[W_QPOS], G[W_COMP], G[W_CFRONT], G[W_CMARKS]
-    size = 6 * n + m
-    for i in range(size):
-        W[comp + i] = -1
-    count = 0
-    for start in range(size):
-        if W[comp + start] >= 0:
-            continue
-        if start < 6 * n:
-            s = start // 6
-            if S[G[S_TILE] + s] < 0:
-                continue
-            exists = False
-            for e in range(6):
-                exists |= S[te + 6 * s + e] == start % 6
-            if not exists:
-                continue
-        W[comp + start], W[cfront + count], W[cmarks + count] = count, 0, 0
-        head, tail = 0, 1
-        W[qpos] = start
-        while head < tail:
-            pos = W[qpos + head]
-            head += 1
-            landmark = pos >= 6 * n
-            here = pos - 6 * n if landmark else pos // 6
-            for j in range(G[nld + here] if landmark else 6):
-                if landmark:
-                    dk, da, db = 1, G[lda + here * lw + j], G[ldb + here * lw + j]
-                else:
-                    c = 6 * here + j
-                    dk = G[kind + c]
-                    if dk == 0 or S[te + c] != pos % 6:
-                        continue
-                    da, db = G[a + c], G[b + c]
-                if dk == 2:
-                    W[cmarks + count] |= np.int64(1) << da
-                    nxt = 6 * n + da
-                elif S[G[S_TILE] + da] < 0:
-                    W[cfront + count] = 1
-                    continue
-                else:
-                    nxt = 6 * da + S[te + 6 * da + db]
-                if W[comp + nxt] < 0:
-                    W[comp + nxt] = count
-                    W[qpos + tail] = nxt
-                    tail += 1
-        count += 1
-    S[G[S_LABELLED]] = 1
-
-
-@njit(cache=True, inline="always")
-def _way_out_now(G, S, W, p):
-    """``_way_out`` for player ``p`` from the component labels (relabelled when a tile was laid or turned)."""
-    if S[G[S_LABELLED]] == 0:
-        _label(G, S, W)
-    c = W[G[W_COMP] + S[G[S_PAWN] + p]]
-    return W[G[W_CFRONT] + c] != 0 or (W[G[W_CMARKS] + c] & _needed(G, S[G[S_VISITED] + p])) != 0
-
-
-@njit(cache=True, inline="always")
-def _touches(G, S, W, s, p):
-    """Whether a trail of slot ``s`` lies in player ``p``'s component (labels current). A turn of a tile
-    that does not cannot change what ``p`` reaches, so the search skips it (same answers, less work)."""
-    comp = G[W_COMP]
-    c = W[comp + S[G[S_PAWN] + p]]
-    for t in range(6):
-        if W[comp + 6 * s + t] == c:
-            return True
-    return False
-
-
-@njit(cache=True)
+@njit(**JIT)
 def _set_rot(G, S, s, r):
     """Lay or turn: the tile in slot ``s`` now lies turned ``r`` sixths; its edges' trails follow."""
     S[G[S_LABELLED]] = 0  # the component labels are stale
@@ -230,12 +82,12 @@ def _set_rot(G, S, s, r):
             S[doors + 6 * s + t] |= 1 << e  # the trail's edges with something across
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **JIT)
 def _turn_by(G, S, s, d):
     _set_rot(G, S, s, (S[G[S_ROT] + s] + d + 6) % 6)
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _turns_allowed(G, S, W, p):
     """Fill the candidate buffer with turnable slots next to player ``p`` (ascending); returns how many."""
     if not G[TURN_OK]:
@@ -259,22 +111,18 @@ def _turns_allowed(G, S, W, p):
     return count
 
 
-@njit(cache=True)
-def _explorer_rank(G, S, W, src, visited):
-    door, rank = _plan(G, S, W, src, visited, True, True, False)
-    if door >= 0:
-        return rank
-    door, rank = _plan(G, S, W, src, visited, False, True, False)
-    if door >= 0:
-        return 1_000_000 + rank
-    return NO_RANK
-
-
-@njit(cache=True)
-def _choose_turn(G, S, W, R, policy, p, bar):
+@njit(**JIT)
+def _choose_turn(G, S, W, R, policy, p, bar, start):
     """The policy's ``turn`` when it may turn (random: no door here; the others: trapped, or the explorer
-    knowing only empty slots): (slot, sixths) of the best trial turn ranked below ``bar``, or (-1, 0) to roll."""
-    six, cand, pawn, visited = G[SIXTHS], G[W_CAND], S[G[S_PAWN] + p], S[G[S_VISITED] + p]
+    knowing only empty slots): (slot, sixths) of the best trial turn ranked below ``bar``, or (-1, 0) to roll.
+    Trials before ``start`` are known to open no way (``_count_trapped``).
+
+    Trapped, a trial skips tiles outside the pawn's component (its turn cannot open a way). Before a
+    trial no needed landmark is in reach (while avoiding, for the explorer), so a route a turn opens
+    passes through the turned tile: the explorer skips tiles whose fewest doors to a needed landmark
+    (plus one to get there) cannot beat the best rank so far, and searches only as far as that rank
+    reaches."""
+    six, cand = G[SIXTHS], G[W_CAND]
     if policy == 0:
         c = _turns_allowed(G, S, W, p)
         if c == 0:
@@ -283,23 +131,29 @@ def _choose_turn(G, S, W, R, policy, p, bar):
         return s, six if draw(R, 2) == 0 else -six
     c = _turns_allowed(G, S, W, p)
     best_s, best_d, best_rank = -1, 0, bar
-    if S[G[S_LABELLED]] == 0:
-        _label(G, S, W)  # for _touches
+    trapped = bar == NO_RANK
+    if trapped and S[G[S_LABELLED]] == 0:
+        label(G, S, W)  # for touches
+    labelled = S[G[S_LABELLED]]
     when, who, how = G[S_WHEN], G[S_WHO], G[S_HOW]
-    for j in range(2 * c):
+    near, pawn = G[S_NEAR] + p * G[SLOTS], S[G[S_PAWN] + p]
+    on = pawn // 6 if pawn < 6 * G[SLOTS] else -1  # the slot under the pawn
+    for j in range(start, 2 * c):
         s, d = W[cand + j // 2], six if j % 2 == 0 else -six
         if policy == 1 and S[who + s] >= 0 and S[who + s] != p and S[when + s] > S[G[S_LAST] + p] \
                 and S[how + s] == -d:
             continue
-        if not _touches(G, S, W, s, p):
+        if trapped and not touches(G, S, W, s, p):
             continue
+        if policy == 1 and S[near + s] + (s != on) >= best_rank:
+            continue  # no route through this tile reaches a needed landmark in fewer doors than best_rank
         _turn_by(G, S, s, d)
         if policy == 1:
-            rank = _explorer_rank(G, S, W, pawn, visited)
+            rank = explorer_rank(G, S, W, p, best_rank)
         else:
-            rank = 0 if _way_out(G, S, W, pawn, visited) else NO_RANK
+            rank = 0 if way_out(G, S, W, p) else NO_RANK
         _turn_by(G, S, s, -d)
-        S[G[S_LABELLED]] = 1  # the same tiles as before the trial turn
+        S[G[S_LABELLED]] = labelled  # the same tiles as before the trial turn
         if rank < best_rank:
             best_s, best_d, best_rank = s, d, rank
             if policy == 2:
@@ -307,28 +161,36 @@ def _choose_turn(G, S, W, R, policy, p, bar):
     return best_s, best_d
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **JIT)
+def _planned(G, S, W, policy, p):
+    """The explorer's (tier 0, then tier 1 ranked from 10**6) or the greedy player's planned first door
+    and its rank; -1 when it knows no way out, at once when the component labels are current and say so."""
+    if S[G[S_LABELLED]] != 0 and not way_out_now(G, S, W, p):
+        return -1, NO_RANK
+    if policy == 2:
+        return plan(G, S, W, p, False, False, False, NO_RANK)
+    door, rank = plan(G, S, W, p, True, True, False, NO_RANK)
+    if door >= 0:
+        return door, rank
+    door, rank = plan(G, S, W, p, False, True, False, NO_RANK)
+    return door, rank + 1_000_000
+
+
+@njit(inline="always", **JIT)
 def _choose_step(G, S, W, R, policy, p, count):
-    pawn, visited = S[G[S_PAWN] + p], S[G[S_VISITED] + p]
-    if policy == 1:
-        door, _ = _plan(G, S, W, pawn, visited, True, True, False)
-        if door < 0:
-            door, _ = _plan(G, S, W, pawn, visited, False, True, False)
-        if door >= 0:
-            return door
-    elif policy == 2:
-        door, _ = _plan(G, S, W, pawn, visited, False, False, False)
+    if policy != 0:
+        door = _planned(G, S, W, policy, p)[0]
         if door >= 0:
             return door
     return draw(R, count)
 
 
-@njit(cache=True, inline="always")
+@njit(inline="always", **JIT)
 def _note(R, value):
     R[TRACE] = R[TRACE] * np.uint64(1_000_003) + np.uint64(value + 1)
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _step(G, S, R, tally, p, kind, a, b, conn):
     """Move player ``p`` through a door (see ``Table.step``); True when the move ends."""
     n, pawn, top = G[SLOTS], G[S_PAWN] + p, G[S_TOP]
@@ -353,8 +215,9 @@ def _step(G, S, R, tally, p, kind, a, b, conn):
     k = a
     S[pawn] = 6 * n + k
     required, visited = G[REQUIRED], G[S_VISITED] + p
-    if (required >> k) & 1:
+    if (required >> k) & 1 and not (S[visited] >> k) & 1:
         S[visited] |= np.int64(1) << k
+        needs(G, S, p)
     if k == G[GOAL] and (required & ~S[visited]) == 0:
         return True
     hazard = G[HAZARD] + k * G[HW]
@@ -367,50 +230,51 @@ def _step(G, S, R, tally, p, kind, a, b, conn):
     return G[G[ENDS] + k] != 0
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _count_trapped(G, S, W, p, place, tally, heat):
-    """Count a turn begun with no way out, and stuck when no single turn opens one."""
+    """Count a turn begun with no way out, and stuck when no single turn opens one; returns the index of
+    the first trial turn that opens one (twice the turnable tiles when none does)."""
     tally[p, 7] += 1
     heat[1, place] += 1
+    if S[G[S_LABELLED]] == 0:
+        label(G, S, W)  # for touches
     c = _turns_allowed(G, S, W, p)
-    six, cand, pawn, visited = G[SIXTHS], G[W_CAND], S[G[S_PAWN] + p], S[G[S_VISITED] + p]
+    six, cand = G[SIXTHS], G[W_CAND]
     for j in range(2 * c):
         s, d = W[cand + j // 2], six if j % 2 == 0 else -six
-        if not _touches(G, S, W, s, p):
+        if not touches(G, S, W, s, p):
             continue
         _turn_by(G, S, s, d)
-        opened = _way_out(G, S, W, pawn, visited)
+        opened = way_out(G, S, W, p)
         _turn_by(G, S, s, -d)
-        S[G[S_LABELLED]] = 1  # labelled by the caller's _way_out_now, and the tiles are back as they were
+        S[G[S_LABELLED]] = 1  # the tiles are back as they were
         if opened:
-            return
+            return j
     tally[p, 8] += 1
+    return 2 * c
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _play_turn(G, S, W, R, policy, clock, p, tally, heat):
     """One turn of player ``p`` (see ``reference.play_turn``); True when ``p`` has won."""
     n, pawn, o, dw = G[SLOTS], G[S_PAWN] + p, G[W_DOOR], G[DW]
     tally[p, 0] += 1
     place = _place(G, S[pawn])
-    visited = S[G[S_VISITED] + p]
-    first, rank = -1, NO_RANK  # the planner's first step, planned before the roll (it changes nothing seen)
-    if policy == 1:
-        first, rank = _plan(G, S, W, S[pawn], visited, True, True, False)
-    elif policy == 2:
-        first = _plan(G, S, W, S[pawn], visited, False, False, False)[0]
-    trapped = first < 0 and not _way_out_now(G, S, W, p)
-    if trapped:
-        _count_trapped(G, S, W, p, place, tally, heat)
+    # the planner's first step, planned before the roll (it changes nothing seen); a planner that
+    # finds no target at all means no way out
+    first, rank = -1, NO_RANK
+    if policy == 0:
+        trapped = not way_out_now(G, S, W, p)
+    else:
+        first, rank = _planned(G, S, W, policy, p)
+        trapped = first < 0
+    opens = _count_trapped(G, S, W, p, place, tally, heat) if trapped else 0  # trials before it open nothing
     here = _doors(G, S, W, S[pawn])
     bar = NO_RANK  # a trial turn must rank below it
-    if policy == 1 and not trapped:
-        if first < 0:
-            rank = _plan(G, S, W, S[pawn], visited, False, True, False)[1] + 1_000_000
-        if rank % 1_000_000 >= 100_000:  # it knows only empty slots: a turn must clearly open a better way
-            bar = (G[DIE] + 1) // 2 + 1
+    if policy == 1 and not trapped and rank % 1_000_000 >= 100_000:
+        bar = (G[DIE] + 1) // 2 + 1  # it knows only empty slots: a turn must clearly open a better way
     may = here == 0 if policy == 0 else trapped or bar < NO_RANK
-    s, d = _choose_turn(G, S, W, R, policy, p, bar) if may else (-1, 0)
+    s, d = _choose_turn(G, S, W, R, policy, p, bar, opens) if may else (-1, 0)
     if s >= 0:
         tally[p, 1] += 1
         heat[0, place] += 1
@@ -434,7 +298,7 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat):
     return S[pawn] == 6 * n + G[GOAL] and (G[REQUIRED] & ~S[G[S_VISITED] + p]) == 0
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _new_game(G, S, R, players):
     """A fresh table: the pile shuffled by ``R``, pawns on the start, no tile laid."""
     n, ntiles, pile = G[SLOTS], S.shape[0] - G[S_PILE], G[S_PILE]
@@ -450,12 +314,14 @@ def _new_game(G, S, R, players):
         S[G[S_TE] + i], S[G[S_DOORS] + i] = -1, 0
     for q in range(players):
         S[G[S_PAWN] + q], S[G[S_VISITED] + q], S[G[S_LAST] + q] = 6 * n + G[START], 0, -1
+        needs(G, S, q)
     S[G[S_LABELLED]], S[G[S_TOP]], S[G[S_PLAYERS]] = 0, 0, players
 
 
 @njit(cache=True, nogil=True)
-def play_games(G, policies, states, rounds, winners, tallies, heat, laid, traces):
-    """Play one game per row of ``states`` (each a fresh generator state); results fill the arrays.
+def play_games(G, policies, first_seed, rounds, winners, tallies, heat, laid, traces):
+    """Play one game per row of ``rounds``, game ``i`` from generator seed ``first_seed + i`` (``rng.game_seed``
+    of the batch's first game, plus ``i``); results fill the arrays.
 
     ``heat`` (kinds x places) is summed over the games; the other arrays have a row per game.
     """
@@ -463,8 +329,8 @@ def play_games(G, policies, states, rounds, winners, tallies, heat, laid, traces
     S = np.zeros(G[S_SIZE], np.int64)
     W = np.zeros(G[W_SIZE], np.int64)
     R = np.zeros(TRACE + 1, np.uint64)
-    for game in range(states.shape[0]):
-        R[:TRACE] = states[game]
+    for game in range(rounds.shape[0]):
+        R[:TRACE] = _seed_state(first_seed + np.uint64(game))
         R[TRACE] = 0
         _new_game(G, S, R, players)
         tally = tallies[game]

@@ -101,6 +101,8 @@ class _LandmarkNames(Names):
 
 
 def _move_ending(value: Any, where: str, source: str | None = None) -> tuple[str, ...] | None:
+    if isinstance(value, str) and value != "all":
+        raise TrailwrightError(f"{where}: {value!r} is neither \"all\" nor a list of landmark names", source)
     return None if value == "all" else _LandmarkNames()(value, where, source)
 
 

@@ -18,7 +18,7 @@ from generator.model import TileSet
 from generator.play.game import geometry
 from generator.play.policies import POLICIES, get_policy
 from generator.play.reference import HEAT_KINDS, TALLY_FIELDS, play_game
-from generator.play.rng import game_rng
+from generator.play.rng import game_seed
 from generator.play.rules import Rules, check_rules
 
 ENGINES = ("fast", "reference")
@@ -55,12 +55,12 @@ def play(tiles: TileSet, board: Board, rules: Rules, policies: Sequence[str], ga
     check_rules(rules, board)
     check_players(len(policies), rules)
     chosen = tuple(get_policy(name) for name in policies)
-    geo = geometry(board, rules)
-    players, places = len(chosen), geo.slots + len(geo.landmarks)
+    players, places = len(chosen), len(board.slots) + len(board.landmarks)
     out = Games(np.zeros(games, np.int64), np.zeros(games, np.int64), np.zeros(games, np.int64),
                 np.zeros(games, np.uint64), np.zeros((games, players, len(TALLY_FIELDS)), np.int64),
                 np.zeros((len(HEAT_KINDS), places), np.int64))
     if engine == "reference":
+        geo = geometry(board, rules)
         for g in range(games):
             r = play_game(tiles, geo, rules, chosen, seed, g)
             out.rounds[g], out.winners[g], out.laid[g], out.traces[g] = r.rounds, r.winner, r.laid, r.trace
@@ -69,16 +69,15 @@ def play(tiles: TileSet, board: Board, rules: Rules, policies: Sequence[str], ga
             if progress:
                 progress(1)
         return out
-    from generator.play.arrays import compile_geometry
+    from generator.play.arrays import game_arrays
     from generator.play.fast import play_games
 
-    arrays = compile_geometry(geo, rules, tiles)
+    arrays = game_arrays(tiles, board, rules)
     codes = np.array([p.code for p in chosen], np.int64)
     for lo in range(0, games, CHUNK):
         hi = min(games, lo + CHUNK)
-        states = np.stack([game_rng(seed, g) for g in range(lo, hi)])
-        play_games(arrays, codes, states, out.rounds[lo:hi], out.winners[lo:hi], out.tallies[lo:hi], out.heat,
-                   out.laid[lo:hi], out.traces[lo:hi])
+        play_games(arrays, codes, np.uint64(game_seed(seed, lo)), out.rounds[lo:hi], out.winners[lo:hi],
+                   out.tallies[lo:hi], out.heat, out.laid[lo:hi], out.traces[lo:hi])
         if progress:
             progress(hi - lo)
     return out
@@ -117,7 +116,6 @@ class PlayReport:
     lair_entries: float
     chases: float
     connector_crossings: float
-    tile_turns: float
     tiles_laid: float
     trapped_share: float
     stuck_turns: float
@@ -159,7 +157,7 @@ def report(games: Games, board: Board, rules: Rules, policies: Sequence[str], se
         turning_turns=per_game("turning_turns"), steps_lost=per_game("steps_lost"),
         pips_lost_share=float(fields["steps_lost"].sum() / pips) if pips else 0.0,
         lair_entries=per_game("lair_entries"), chases=per_game("chases"),
-        connector_crossings=per_game("connector_crossings"), tile_turns=per_game("turning_turns"),
+        connector_crossings=per_game("connector_crossings"),
         tiles_laid=float(games.laid.mean()),
         trapped_share=float(fields["trapped_turns"].sum() / turns) if turns else 0.0,
         stuck_turns=per_game("stuck_turns"), stuck_games=float(np.mean(fields["stuck_turns"].sum(axis=1) > 0)),
