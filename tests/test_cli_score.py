@@ -258,3 +258,15 @@ def test_many_samples_stay_in_a_fixed_memory_budget():
         peaks.append(int(done.stderr.split()[-1]))  # kilobytes
     assert peaks[2] < 300_000
     assert peaks[2] - peaks[1] < 20_000
+
+
+def test_score_starts_without_the_search_and_publishing_stacks():
+    # start-up is most of a short score's wall time: a score command imports neither the search
+    # (Dask), nor publishing (cairosvg), nor the networkx reference engine it does not use
+    script = ("import sys; from generator.cli import main; status = main(sys.argv[1:]); "
+              "print(' '.join(m for m in sys.modules if m.split('.')[0] in ('networkx', 'distributed', 'cairosvg') "
+              "or m.startswith(('generator.optimize', 'generator.publish', 'generator.preflight'))), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", script, "score", EXAMPLE, "--samples", "1000", "--threads", "1"],
+                          capture_output=True, text=True, cwd=ROOT, check=True)
+    assert "fitness" in done.stdout
+    assert done.stderr.strip() == ""

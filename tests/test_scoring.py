@@ -340,3 +340,63 @@ def test_chunks_start_where_one_pass_would_on_other_boards(board_name):
     got = accumulate(table, arrays, 1_001, 12, threads=2, chunk=13)
     np.testing.assert_array_equal(got.hist, expected.hist)
     np.testing.assert_array_equal(got.hits, expected.hits)
+
+
+# --- joins that attach an untouched place (the kernel's first phase) ----------------------------
+
+TWO_ISLANDS = """format = "hexmaze-board/1"
+name = "islands"
+slots = [[0, 0], [0, 1], [1, 1], [6, 6], [6, 7]]
+
+[[landmark]]
+name = "North"
+hexes = [[0, 2]]
+
+[[landmark]]
+name = "South"
+hexes = [[6, 8], [7, 7]]
+"""
+
+
+def board_named(name, tmp_path):
+    if name == "islands":
+        path = tmp_path / "islands.toml"
+        path.write_text(TWO_ISLANDS)
+        return load_board(path)
+    return load_board(ROOT / name if name.endswith(".toml") else name)
+
+
+@pytest.mark.parametrize("name", ["classic", "hexagon37", CAMP_BOARD, "islands"])
+def test_attaching_joins_each_reach_a_place_no_earlier_join_touched(name, tmp_path):
+    board = board_named(name, tmp_path)
+    arrays = board_arrays(board)
+    n = board.tile_count
+
+    def place(end):
+        return int(end) // 6 if end < 6 * n else int(end)
+
+    joins = list(zip(arrays.ends_a.tolist(), arrays.ends_b.tolist()))
+    expected = [(6 * j.a.slot + j.a.direction if hasattr(j.a, "slot") else 6 * n + j.a.landmark,
+                 6 * j.b.slot + j.b.direction if hasattr(j.b, "slot") else 6 * n + j.b.landmark) for j in board.joins()]
+    assert sorted(map(sorted, joins)) == sorted(map(sorted, expected))  # the same joins, reordered
+    touched = set()
+    for k, (a, b) in enumerate(joins[:arrays.attach]):
+        assert place(b) not in touched and place(a) != place(b), (k, a, b)
+        touched |= {place(a), place(b)}
+    places = {place(e) for pair in joins for e in pair}
+    islands = 2 if name == "islands" else 1
+    assert arrays.attach == len(places) - islands  # a spanning forest: every place but each island's first
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_fast_equals_reference_on_a_board_of_two_islands(tmp_path, seed):
+    # two separate groups of slots: the second island's first join attaches two untouched places
+    board = board_named("islands", tmp_path)
+    tileset = random_tileset(seed, board.tile_count, 3)
+    perm, flip, rot = kernel.sample_layouts(board.tile_count, 600, seed=seed)
+    for a, b in zip(fast_on(tileset, board, perm, flip, rot), reference.score_layouts(tileset, board, perm, flip, rot)):
+        np.testing.assert_array_equal(a, b)
+    fused = layout_scores(tileset, board, 601, seed=seed)  # a short last block too
+    perm, flip, rot = kernel.sample_layouts(board.tile_count, 601, seed=seed)
+    for a, b in zip((fused.extra, fused.mask, fused.joined), reference.score_layouts(tileset, board, perm, flip, rot)):
+        np.testing.assert_array_equal(a, b)

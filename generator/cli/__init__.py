@@ -25,22 +25,28 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {' '.join(message.splitlines())}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand registered."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand registered, or only the command ``only``.
+
+    Registering a command imports its options' sources (``optimize`` the search stack, ``check``
+    the publishing one), so a command line that names its command registers just that one: a
+    ``score`` starts without importing what it does not use.
+    """
     parser = OneLineParser(
         prog="trailwright",
         description="Turn a hex-tile maze game into a printed, playable prototype.",
     )
     parser.add_argument("--version", action="version", version=f"trailwright {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=OneLineParser)
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else [only]:
         importlib.import_module(f"generator.cli.{name}").register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
     try:
         return args.run(args) or 0
     except TrailwrightError as err:

@@ -1,17 +1,18 @@
-"""The fast engine: layouts drawn and scored in compiled code (numba, cached on disk).
+"""The fast engine: layouts scored in compiled code (numba, cached on disk).
 
-Random layouts come from xoshiro256** seeded through splitmix64, so a seed gives the same
-layouts on every machine. ``sample_layouts`` and the fused ``sample_and_score`` draw exactly
-the same layouts, so the networkx reference can score the very layouts the kernel scored.
+Layouts are drawn and placed by ``layouts``; ``sample_layouts`` and the fused
+``sample_and_score`` draw exactly the same layouts, so the networkx reference can score the
+very layouts the kernel scored.
 
 Per layout the kernel returns the article's graph terms: the number of independent cycles
 (``E - (V - C)`` of the simple graph) and a bit mask of the landmark pairs that are joined.
-Union-find does the work (classic board: 66 joins, 138 finds a layout): its elements are
-the slot ends themselves, each starting at its trail's first end, so placing a tile is six
-stores and no vertex map is read. Four layouts are scored together (``BLOCK``), so the
-processor overlaps their chains of dependent loads; unions link to the smaller root, which
-on the board's slot-by-slot join order keeps trees shallow. The scoring loops release the
-GIL, so threads can score at once (``accumulate``: chunks of one seed's stream on threads).
+Union-find does the work: its elements are the slot ends themselves, each starting at its
+trail's first end, so placing a tile is three stores and no vertex map is read. The joins that
+reach an untouched slot or landmark come first and attach it with one store (classic board:
+25 of 66 joins; hexagon37: 42 of 108); the rest are unions, linked to the smaller root, which
+on the board's slot-by-slot join order keeps trees shallow. Four layouts are scored together
+(``BLOCK``), so the processor overlaps their chains of dependent loads. The scoring loops
+release the GIL, so threads can score at once (``accumulate``: chunks of one seed's stream).
 """
 
 from __future__ import annotations
@@ -19,136 +20,31 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from generator.scoring.layouts import _bounded, _next, _seed_state  # noqa: F401 (generator.play.rng uses them)
+from generator.scoring.layouts import _draw_placed, _end_table, _place, _sample
 from generator.scoring.tables import BoardArrays
 
 _MASK64 = (1 << 64) - 1
 
 
 @njit(cache=True, inline="always")
-def _rotl(x, k):
-    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+def _find(parent, r, x):
+    """The root of ``x`` in union-find ``r``, and ``x`` pointed straight at it.
 
-
-@njit(cache=True)
-def _seed_state(seed):
-    """xoshiro256** state from an integer seed, via splitmix64."""
-    state = np.empty(4, dtype=np.uint64)
-    z = np.uint64(seed)
-    for i in range(4):
-        z = z + np.uint64(0x9E3779B97F4A7C15)
-        x = z
-        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        state[i] = x ^ (x >> np.uint64(31))
-    return state
-
-
-@njit(cache=True, inline="always")
-def _next(s):
-    result = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
-    t = s[1] << np.uint64(17)
-    s[2] ^= s[0]
-    s[3] ^= s[1]
-    s[1] ^= s[2]
-    s[0] ^= s[3]
-    s[2] ^= t
-    s[3] = _rotl(s[3], 45)
-    return result
-
-
-@njit(cache=True, inline="always")
-def _bounded(x32, bound):
-    """Map 32 random bits to [0, bound) by multiply-shift (bias below 2**-29 for bound < 8)."""
-    return np.uint32((x32 * np.uint64(bound)) >> np.uint64(32))
-
-
-@njit(cache=True, inline="always")
-def _draw(s, perm, turn):
-    """One random layout: a shuffle of tiles over slots, then a coin and a d6 for each slot.
-
-    ``turn[slot]`` is ``6 * flip + rot`` (uniform over 0..11: a fair coin and a fair d6).
-    Each 64-bit draw gives two 32-bit halves, high half first.
+    Four steps up without a branch (a root is its own parent) reach the root for over 99% of
+    the ends here (an end, its trail's first end, and a root or two above that), so the loop
+    runs only in the rare deeper case: a mispredicted branch costs more than a load.
     """
-    n = perm.shape[0]
-    low = np.uint64(0xFFFFFFFF)
-    for i in range(n):
-        perm[i] = i
-    i = n - 1
-    while i >= 1:  # Fisher-Yates, two swaps per draw
-        word = _next(s)
-        j = _bounded(word >> np.uint64(32), i + 1)
-        tmp = perm[i]
-        perm[i] = perm[j]
-        perm[j] = tmp
-        if i >= 2:
-            j = _bounded(word & low, i)
-            tmp = perm[i - 1]
-            perm[i - 1] = perm[j]
-            perm[j] = tmp
-        i -= 2
-    for i in range(0, n, 2):
-        word = _next(s)
-        turn[i] = np.uint8(_bounded(word >> np.uint64(32), 12))
-        if i + 1 < n:
-            turn[i + 1] = np.uint8(_bounded(word & low, 12))
-
-
-@njit(cache=True, nogil=True)
-def _end_table(flat):
-    """``ends[tile*12 + turn, d]``: the first side of the trail leaving through side ``d``, as pairs.
-
-    ``flat`` is the tile table ``[tile, face, rot, d]`` of trail ids, flattened. A placed
-    tile's ends point at their trail's first end, which stands for the trail's vertex. The
-    table is returned as 32-bit words, each the 16-bit values of sides ``2k`` and ``2k+1``
-    (in the machine's byte order), so placing a tile is three stores.
-    """
-    ends = np.empty((flat.shape[0] // 6, 6), dtype=np.uint16)
-    for row in range(ends.shape[0]):
-        for d in range(6):
-            first = d
-            for e in range(d - 1, -1, -1):
-                if flat[6 * row + e] == flat[6 * row + d]:
-                    first = e
-            ends[row, d] = first
-    return ends.reshape(-1).view(np.uint32)
-
-
-@njit(cache=True, inline="always")
-def _place(ends, perm, turn, parent):
-    """Reset the union-find for one layout: each slot end ``6*slot + d`` points at its trail's first end.
-
-    Two 16-bit ends are written at a time (``parent`` has an even length). Landmark ends, after
-    the slot ends, are their own roots.
-    """
-    n = perm.shape[0]
-    pairs = parent.view(np.uint32)
-    for s in range(n):
-        b = (np.uint32(perm[s]) * np.uint32(12) + np.uint32(turn[s])) * np.uint32(3)
-        first = np.uint32(6 * s) * np.uint32(0x10001)  # 6*slot added to both halves
-        for k in range(3):
-            pairs[3 * s + k] = ends[b + np.uint32(k)] + first
-    for k in range(6 * n, parent.shape[0]):
-        parent[k] = k
-
-
-@njit(cache=True, inline="always")
-def _find(parent, x):
-    """The root of ``x``, and ``x`` pointed straight at it.
-
-    Three steps up without a branch (a root is its own parent) reach the root for about 98%
-    of the ends here (an end, its trail's first end, that trail's root), so the loop runs
-    only in the rare deeper case: a mispredicted branch costs more than a load.
-    """
-    root = parent[parent[parent[x]]]
-    while parent[root] != root:
-        root = parent[root]
-    parent[x] = root
+    root = parent[r, parent[r, parent[r, parent[r, x]]]]
+    while parent[r, root] != root:
+        root = parent[r, root]
+    parent[r, x] = root
     return root
 
 
 @njit(cache=True, inline="always")
-def _duplicates(same_ends, parent):
-    """Joins that repeat an earlier join's edge, read from a freshly placed layout.
+def _duplicates(same_ends, parent, r):
+    """Joins that repeat an earlier join's edge, read from freshly placed layout ``r``.
 
     Two joins between the same two places that meet the same two trails are one edge; a join's
     rows are adjacent, so it counts once, at its last row, if any row matched. Right after
@@ -157,10 +53,10 @@ def _duplicates(same_ends, parent):
     duplicates = 0
     hit = 0
     for p in range(same_ends.shape[0]):
-        a = parent[same_ends[p, 0]]
-        b = parent[same_ends[p, 1]]
-        c = parent[same_ends[p, 2]]
-        d = parent[same_ends[p, 3]]
+        a = parent[r, same_ends[p, 0]]
+        b = parent[r, same_ends[p, 1]]
+        c = parent[r, same_ends[p, 2]]
+        d = parent[r, same_ends[p, 3]]
         last = np.int64(same_ends[p, 4])
         hit |= np.int64(((a == c) & (b == d)) | ((a == d) & (b == c)))
         duplicates += hit & last
@@ -172,30 +68,61 @@ BLOCK = 4  # layouts scored together, so the processor overlaps their chains of 
 
 
 @njit(cache=True, inline="always")
-def _join(ends_a, ends_b, parent, unions):
-    """Union-find over the joins of a block of layouts (one row of ``parent`` each); counts unions.
+def _union(parent, r, a, b):
+    """Join ends ``a`` and ``b`` in union-find ``r``.
 
-    Join ``j`` meets ends ``ends_a[j]`` and ``ends_b[j]``. The layouts are independent, so their
-    finds overlap in the processor. Each union links the larger root under the smaller: on the
-    board's join order (slot by slot) that keeps trees about two steps deep.
+    The larger root is linked under the smaller: on the board's join order (slot by slot) that
+    keeps trees about two steps deep. When both roots are one, the store is a no-op: no branch.
     """
-    unions[:] = 0
-    for j in range(ends_a.shape[0]):
-        a = ends_a[j]
-        b = ends_b[j]
-        for r in range(parent.shape[0]):
-            p = parent[r]
-            x = _find(p, a)
-            y = _find(p, b)
-            p[max(x, y)] = min(x, y)  # a no-op when x == y: no branch
-            unions[r] += x != y
+    x = _find(parent, r, a)
+    y = _find(parent, r, b)
+    parent[r, max(x, y)] = min(x, y)
+    return np.int64(x != y)
 
 
 @njit(cache=True, inline="always")
-def _pairs(pair_a, pair_b, first_landmark, parent, roots):
-    """(joined-pair mask, joined-pair count) of one layout after its union-find."""
+def _attach(parent, r, a, b):
+    """Join ends ``a`` and ``b`` in union-find ``r`` when ``b``'s place is untouched so far.
+
+    ``b``'s trail is then a tree of one vertex, its root ``parent[b]``, never ``a``'s root; it
+    goes under ``a``'s root, one step deep. While only such joins have been made, no root was
+    ever linked under another, so every vertex is a root or one step below one, and ``a``'s
+    root is two steps up: three loads and a store, no find and no comparison.
+    """
+    parent[r, parent[r, b]] = parent[r, parent[r, a]]
+
+
+@njit(cache=True)
+def _join(ends_a, ends_b, attach, parent):
+    """Union-find over the joins of the ``BLOCK`` layouts in ``parent``; the unions made in each.
+
+    Join ``j`` meets ends ``ends_a[j]`` and ``ends_b[j]``; the first ``attach`` each reach an
+    untouched place (a union each). The four layouts are independent, so their finds overlap in
+    the processor. Compiled on its own, so the loop keeps its counts and rows in registers.
+    """
+    for j in range(attach):
+        a = ends_a[j]
+        b = ends_b[j]
+        _attach(parent, 0, a, b)
+        _attach(parent, 1, a, b)
+        _attach(parent, 2, a, b)
+        _attach(parent, 3, a, b)
+    u0 = u1 = u2 = u3 = np.int64(attach)
+    for j in range(attach, ends_a.shape[0]):
+        a = ends_a[j]
+        b = ends_b[j]
+        u0 += _union(parent, 0, a, b)
+        u1 += _union(parent, 1, a, b)
+        u2 += _union(parent, 2, a, b)
+        u3 += _union(parent, 3, a, b)
+    return u0, u1, u2, u3
+
+
+@njit(cache=True, inline="always")
+def _pairs(pair_a, pair_b, first_landmark, parent, r, roots):
+    """(joined-pair mask, joined-pair count) of layout ``r`` after its union-find."""
     for k in range(roots.shape[0]):
-        roots[k] = _find(parent, first_landmark + k)
+        roots[k] = _find(parent, r, first_landmark + k)
     mask = np.uint64(0)
     joined = 0
     for p in range(pair_a.shape[0]):
@@ -206,61 +133,62 @@ def _pairs(pair_a, pair_b, first_landmark, parent, roots):
 
 
 @njit(cache=True, inline="always")
-def _score_block(ends, perm, turn, board, work, extra, masks, joined):
-    """Score the ``BLOCK`` layouts ``perm[r], turn[r]`` into ``extra[r], masks[r], joined[r]``.
+def _score_placed(n, board, work, extra, masks, joined):
+    """Score the ``BLOCK`` placed layouts of ``work`` into ``extra[r], masks[r], joined[r]``.
 
     The extra edges are ``E - (V - C)``: joins, less duplicate edges, less the unions that
     joined two components.
     """
-    ends_a, ends_b, same_ends, pair_a, pair_b = board
-    parent, roots, unions = work
-    for r in range(perm.shape[0]):
-        _place(ends, perm[r], turn[r], parent[r])
-        extra[r] = ends_a.shape[0] - _duplicates(same_ends, parent[r])
-    _join(ends_a, ends_b, parent, unions)
-    for r in range(perm.shape[0]):
+    ends_a, ends_b, attach, same_ends, pair_a, pair_b = board
+    parent, pairs, roots = work
+    for r in range(BLOCK):
+        extra[r] = ends_a.shape[0] - _duplicates(same_ends, parent, r)
+    unions = _join(ends_a, ends_b, attach, parent)
+    for r in range(BLOCK):
         extra[r] -= unions[r]
-        masks[r], joined[r] = _pairs(pair_a, pair_b, 6 * perm.shape[1], parent[r], roots[r])
+        masks[r], joined[r] = _pairs(pair_a, pair_b, 6 * n, parent, r, roots)
 
 
 @njit(cache=True, inline="always")
 def _buffers(n, landmarks):
-    """One block's layouts (all zeros: a valid layout), work buffers and results."""
+    """One block's layouts (all zeros: a valid layout), their rows, work buffers and results."""
     perm = np.zeros((BLOCK, n), dtype=np.uint16)
     turn = np.zeros((BLOCK, n), dtype=np.uint8)
+    rows = np.arange(BLOCK)
     ends = 6 * n + landmarks
-    work = (np.empty((BLOCK, ends + ends % 2), dtype=np.uint16), np.empty((BLOCK, landmarks), dtype=np.uint16),
-            np.zeros(BLOCK, dtype=np.int64))
+    parent = np.empty((BLOCK, ends + ends % 2), dtype=np.uint16)
+    work = (parent, parent.view(np.uint32), np.empty(landmarks, dtype=np.uint16))
     out = (np.zeros(BLOCK, dtype=np.int16), np.zeros(BLOCK, dtype=np.uint64), np.zeros(BLOCK, dtype=np.int8))
-    return perm, turn, work, out
+    return perm, turn, rows, work, out
 
 
-@njit(cache=True)
-def _sample(n, count, seed):
-    s = _seed_state(seed)
-    perm = np.empty((count, n), dtype=np.uint16)
-    turn = np.empty((count, n), dtype=np.uint8)
-    for i in range(count):
-        _draw(s, perm[i], turn[i])
-    return perm, turn
+@njit(cache=True, inline="always")
+def _draw_block(s, ends, perm, k, work):
+    """Draw ``k`` layouts into rows ``0..k-1``; a short block copies row 0 into the rest.
+
+    The joins take every row to be freshly placed, so a stale row (already joined) must not stay.
+    """
+    parent, pairs, _ = work
+    for r in range(k):
+        _draw_placed(s, ends, perm, parent, pairs, r)
+    for r in range(k, BLOCK):
+        parent[r] = parent[0]
 
 
 @njit(cache=True, nogil=True)
 def _sample_and_score(flat, n, landmarks, count, seed, board):
     ends = _end_table(flat)
     s = _seed_state(seed)
-    perm, turn, work, (e, m, c) = _buffers(n, landmarks)
+    perm, turn, rows, work, (e, m, c) = _buffers(n, landmarks)
     extra = np.empty(count, dtype=np.int16)
     masks = np.empty(count, dtype=np.uint64)
     joined = np.empty(count, dtype=np.int8)
     for i in range(0, count, BLOCK):
-        k = min(BLOCK, count - i)  # a short last block scores stale rows too, and keeps k
+        k = min(BLOCK, count - i)
+        _draw_block(s, ends, perm, k, work)
+        _score_placed(n, board, work, e, m, c)
         for r in range(k):
-            _draw(s, perm[r], turn[r])
-        _score_block(ends, perm, turn, board, work, e, m, c)
-        extra[i:i + k] = e[:k]
-        masks[i:i + k] = m[:k]
-        joined[i:i + k] = c[:k]
+            extra[i + r], masks[i + r], joined[i + r] = e[r], m[r], c[r]
     return extra, masks, joined
 
 
@@ -273,12 +201,11 @@ def _accumulate(flat, n, landmarks, count, state, board, hist, hits):
     """
     ends = _end_table(flat)
     s = state
-    perm, turn, work, (e, m, c) = _buffers(n, landmarks)
+    perm, turn, rows, work, (e, m, c) = _buffers(n, landmarks)
     for i in range(0, count, BLOCK):
         k = min(BLOCK, count - i)
-        for r in range(k):
-            _draw(s, perm[r], turn[r])
-        _score_block(ends, perm, turn, board, work, e, m, c)
+        _draw_block(s, ends, perm, k, work)
+        _score_placed(n, board, work, e, m, c)
         for r in range(k):
             hist[e[r], c[r]] += 1
             for p in range(hits.shape[0]):
@@ -287,22 +214,22 @@ def _accumulate(flat, n, landmarks, count, state, board, hist, hits):
 
 @njit(cache=True, nogil=True)
 def _score_given(flat, perm, turn, index, landmarks, board, extra, masks, joined):
+    """Score bank rows ``index`` in place, a block at a time, read straight from the bank."""
     ends = _end_table(flat)
-    block_perm, block_turn, work, (e, m, c) = _buffers(perm.shape[1], landmarks)
+    _, _, rows, work, (e, m, c) = _buffers(perm.shape[1], landmarks)
     for i in range(0, index.shape[0], BLOCK):
         k = min(BLOCK, index.shape[0] - i)
+        for r in range(BLOCK):
+            rows[r] = index[i + min(r, k - 1)]  # a short last block scores its last row again
+        for r in range(BLOCK):
+            _place(ends, perm, turn, rows[r], work[0], work[1], r)
+        _score_placed(perm.shape[1], board, work, e, m, c)
         for r in range(k):
-            block_perm[r] = perm[index[i + r]]
-            block_turn[r] = turn[index[i + r]]
-        _score_block(ends, block_perm, block_turn, board, work, e, m, c)
-        for r in range(k):
-            extra[index[i + r]] = e[r]
-            masks[index[i + r]] = m[r]
-            joined[index[i + r]] = c[r]
+            extra[rows[r]], masks[rows[r]], joined[rows[r]] = e[r], m[r], c[r]
 
 
 def _board_args(board: BoardArrays) -> tuple:
-    return (board.ends_a, board.ends_b, board.same_ends, board.pair_a, board.pair_b)
+    return (board.ends_a, board.ends_b, board.attach, board.same_ends, board.pair_a, board.pair_b)
 
 
 def seed_state(seed: int) -> np.ndarray:

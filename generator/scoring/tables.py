@@ -22,7 +22,10 @@ class BoardArrays:
     """A board as unsigned arrays for the kernel.
 
     An end is ``6*slot + dir`` for a side of a slot, or ``6*slots + m`` for landmark ``m``.
-    Join ``j`` meets ends ``ends_a[j]`` and ``ends_b[j]``. Each row of ``same_ends`` holds the
+    Join ``j`` meets ends ``ends_a[j]`` and ``ends_b[j]``. The first ``attach`` joins each reach
+    a place (a slot or a landmark) that no earlier join touches, at end ``b``: there, ``b``'s trail
+    is still a tree of one vertex. The other joins follow in the board's order (slot by slot).
+    Each row of ``same_ends`` holds the
     two ends of one join, the two ends of an earlier join between the same two places
     (together they may be a duplicate edge), and 1 if it is the last such row of that join,
     else 0: a join is a duplicate once if any of its rows match. Rows of a join are adjacent.
@@ -33,6 +36,7 @@ class BoardArrays:
     landmarks: int
     ends_a: np.ndarray
     ends_b: np.ndarray
+    attach: int
     same_ends: np.ndarray
     pair_a: np.ndarray
     pair_b: np.ndarray
@@ -59,16 +63,39 @@ def board_arrays(board: Board) -> BoardArrays:
         last = len(earlier) - 1
         same += [(end(j.a), end(j.b), end(k.a), end(k.b), int(n == last)) for n, k in enumerate(earlier)]
     pairs = board.landmark_pairs()
+    ordered, attach = attach_first([(end(j.a), end(j.b), place(j.a), place(j.b)) for j in joins])
     u16 = lambda xs: np.asarray(xs, dtype=np.uint16)  # noqa: E731
     return BoardArrays(
         slots=n,
         landmarks=len(board.landmarks),
-        ends_a=u16([end(j.a) for j in joins]),
-        ends_b=u16([end(j.b) for j in joins]),
+        ends_a=u16([a for a, _ in ordered]),
+        ends_b=u16([b for _, b in ordered]),
+        attach=attach,
         same_ends=u16(same).reshape(-1, 5),
         pair_a=u16([a for a, _ in pairs]),
         pair_b=u16([b for _, b in pairs]),
     )
+
+
+def attach_first(joins: list[tuple]) -> tuple[list[tuple[int, int]], int]:
+    """Joins ``(end_a, end_b, place_a, place_b)`` as end pairs: first those that reach an untouched place.
+
+    Going through the joins in order, a join whose place at one end no earlier join touched
+    (and which joins two places) is put first, turned so that this end is ``b``; the rest keep
+    their order. Returns the pairs and how many come first. Moving those forward keeps each one's
+    place untouched before it, since only the joins before it in the board's order come earlier.
+    """
+    seen: set = set()
+    first, rest = [], []
+    for a, b, place_a, place_b in joins:
+        if place_a != place_b and place_b not in seen:
+            first.append((a, b))
+        elif place_a != place_b and place_a not in seen:
+            first.append((b, a))
+        else:
+            rest.append((a, b))
+        seen |= {place_a, place_b}
+    return first + rest, len(first)
 
 
 TURNED = (np.arange(6)[None, :] - np.arange(6)[:, None]) % 6  # [rot, d]: the unturned direction at d
