@@ -130,7 +130,8 @@ def draw(out: Path) -> None:
     r0, walk = rows[0], any(r["init"].endswith("winner") for r in rows)
     note = (f"measured: {r0['budget']:g} s of search per target from {r0['init']}"
             f"{', each next target from the last winner' if walk else ''}, seed {r0['seed']}; "
-            f"first bank of {r0['bank_games']} games (redrawn, growing), weight {r0['weight']:g}, tolerance {r0['tolerance']:g}, "
+            f"first bank of {r0['bank_games']} games (redrawn, growing), weight {r0['weight']:g}, "
+            f"tolerance {r0['tolerance']:g}, "
             f"medians of {r0['check_games']} fresh games; machine load {r0['load']:g} on 2 cores (shared)")
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "images" / "play-optimize-tradeoff.svg").write_text(tradeoff_svg(rows, base, note), encoding="utf-8")

@@ -56,7 +56,8 @@ class PlayScorer:
         self.size = target.games  # games in the current bank
 
     def redraw(self, epoch: int) -> None:
-        """Play epoch ``epoch``'s bank from now on: seed ``target.seed + epoch``, ``BANK_GROWTH ** epoch`` times larger."""
+        """Play epoch ``epoch``'s bank from now on: the games of seed ``target.seed + epoch``, ``BANK_GROWTH ** epoch``
+        times as many as the first bank."""
         if epoch != self.epoch:
             self.epoch, self.cache, self.screens = epoch, {}, {}
             self.size = round(self.target.games * BANK_GROWTH ** epoch)
