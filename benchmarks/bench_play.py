@@ -17,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+from benchmarks import print_rows
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "best-known.json"
 
@@ -81,14 +83,8 @@ def main(argv: list[str]) -> int:
     rows.append(("`trailwright playtest X --games 10000` (+5,000 skill games), CPU s", f"{cpu:.1f}", "< 10",
                  cpu < 10))
     rows.append(("  the same, wall s", f"{wall:.1f}", "", True))
-    width = max(len(r[0]) for r in rows)
-    load = os.getloadavg()[0]
-    print(f"classic board, {EXAMPLE.name}; best of {args.repeats} runs; load average {load:.1f} on "
-          f"{os.cpu_count()} cores")
-    for name, value, target, ok in rows:
-        mark = "" if not target else ("  ok" if ok else "  MISSED")
-        print(f"  {name:<{width}}  {value:>10}  {target:>9}{mark}")
-    return 0 if all(ok for *_, ok in rows) else 1
+    return print_rows(f"classic board, {EXAMPLE.name}; best of {args.repeats} runs; load average "
+                      f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", rows)
 
 
 if __name__ == "__main__":

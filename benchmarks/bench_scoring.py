@@ -23,6 +23,8 @@ import sys
 import time
 from pathlib import Path
 
+from benchmarks import print_rows
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 SETS = (("random-20.json", "classic"), ("best-known.json", "classic"), ("optimized-hexagon37.json", "hexagon37"))
@@ -102,12 +104,8 @@ def main(argv: list[str]) -> int:
 
     wall = cli_wall(args.repeats)
     rows.append(("`trailwright score X --samples 100000`, wall s", f"{wall:.2f}", "< 2.0", wall < 2.0))
-    width = max(len(r[0]) for r in rows)
-    print(f"best of {args.repeats} runs; {cores} cores for this process; load average {os.getloadavg()[0]:.1f}")
-    for name, value, target, ok in rows:
-        mark = "" if not target else ("  ok" if ok else "  MISSED")
-        print(f"  {name:<{width}}  {value:>12}  {target:>13}{mark}")
-    return 0 if all(ok for *_, ok in rows) else 1
+    return print_rows(f"best of {args.repeats} runs; {cores} cores for this process; load average "
+                      f"{os.getloadavg()[0]:.1f}", rows)
 
 
 if __name__ == "__main__":
