@@ -11,3 +11,8 @@ class TrailwrightError(Exception):
     def within(self, source: str) -> "TrailwrightError":
         """The same error, prefixed with the file it came from (unless it already names one)."""
         return self if self.source else TrailwrightError(str(self), source)
+
+    def under(self, flag: str) -> "TrailwrightError":
+        """The same error, naming the command-line flag whose value it is about, unless it names a file already
+        (a file's path is what the user typed after the flag)."""
+        return self if self.source else TrailwrightError(str(self), flag)

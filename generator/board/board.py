@@ -13,7 +13,7 @@ wall       every other tile side.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from itertools import combinations
 from pathlib import Path
@@ -85,6 +85,12 @@ class Board:
     landmarks: tuple[Landmark, ...]
     connectors: tuple[Connector, ...]
     title: str = ""
+    source: str = field(default="", compare=False, repr=False)  # the file as the user named it; not identity
+
+    @property
+    def label(self) -> str:
+        """How an error names the board: the file as the user gave it, else ``board 'NAME'``."""
+        return self.source or f"board {self.name!r}"
 
     @property
     def tile_count(self) -> int:
@@ -278,9 +284,9 @@ def load_board(name_or_path: str | Path = "classic") -> Board:
         source = str(path)
         if not path.exists():
             known = ", ".join(builtin_boards())
-            raise TrailwrightError(f"no such board file or built-in board (built-in: {known})", source)
+            raise TrailwrightError(f"no such board file or built-in board {text_path!r} (built-in: {known})")
         data = load_toml(path, source)
     try:
-        return board_from_dict(data, Path(text_path).stem)
+        return replace(board_from_dict(data, Path(text_path).stem), source=source)
     except TrailwrightError as err:
         raise err.within(source) from None

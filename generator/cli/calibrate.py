@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from generator.cli.options import HelpFormatter
+from generator.cli.options import HelpFormatter, flag_value
 
 
 def offset_pair(text: str) -> tuple[float, float]:
@@ -61,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
     settings = load_settings(args.settings)
     if args.back_offset is not None:
         settings = replace(settings, back_offset_mm=args.back_offset)
-    paper = load_paper(args.paper)
+    with flag_value("--paper"):
+        paper = load_paper(args.paper)
     x, y = settings.back_offset_mm
     info = DocInfo(f"{settings.title}: duplex calibration, {paper.title}",
                    f"trailwright {__version__}; back offset {x:g}, {y:g} mm", f"trailwright {__version__}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from generator.cli.options import HelpFormatter
+from generator.cli.options import HelpFormatter, flag_value
 
 
 def register(sub) -> None:
@@ -33,7 +33,11 @@ def register(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print one line per finding and a summary; 1 when anything failed."""
     from generator.preflight import preflight
+    from generator.publish.settings import load_profile
 
+    if args.profile:
+        with flag_value("--profile"):
+            load_profile(args.profile)
     findings = preflight(args.paths, args.target, args.profile)
     failed = [f for f in findings if not f.ok]
     for finding in findings if args.all else failed:

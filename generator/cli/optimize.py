@@ -8,7 +8,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from generator.cli.options import add_board_option, positive_int, seed_int
+from generator.cli.options import add_board_option, positive_int, seed_int, flag_value
 
 
 def positive_float(text: str) -> float:
@@ -118,7 +118,8 @@ def _setup(args):
         if args.time is not None or args.generations is not None:
             config = replace(config, time=args.time, generations=args.generations)
         return resume.problem, config, list(resume.chains), resume.migrants, resume.init
-    board = load_board(args.board or "classic")
+    with flag_value("--board"):
+        board = load_board(args.board or "classic")
     objective = load_objective(args.objective) if args.objective else ARTICLE
     objective = resolve_targets(objective, board.pair_names(), args.objective or "objective")
     if args.init:

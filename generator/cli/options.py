@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+from generator.errors import TrailwrightError
 from generator.inputs import MAX_SEED
 
 
@@ -53,3 +56,13 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         if "default" in text or any(action.default is v for v in (None, False, argparse.SUPPRESS)):
             return text
         return super()._get_help_string(action)
+
+
+@contextmanager
+def flag_value(flag: str) -> Iterator[None]:
+    """An error raised while checking the value of ``flag`` names the flag as typed (``--paper: unknown paper``)
+    unless it names the file the value led to, so the user sees what they wrote, not an internal name."""
+    try:
+        yield
+    except TrailwrightError as err:
+        raise err.under(flag) from None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from generator.cli.options import HelpFormatter, add_board_option, bounded_int, positive_int
+from generator.cli.options import HelpFormatter, add_board_option, bounded_int, positive_int, flag_value
 from generator.fileio import dumps_json
 
 MAX_PLAY_SEED = 2**32 - 1  # game g of seed s draws from generator seed s * 2**32 + g
@@ -50,12 +50,15 @@ def run(args: argparse.Namespace) -> int:
         from generator.fileio import check_out
 
         check_out(args.out, "folder")
-    board = load_board(args.board)
+    with flag_value("--board"):
+        board = load_board(args.board)
     tileset = read_tileset(args.tileset)
-    rules = load_rules(args.rules, board)
+    with flag_value("--rules"):
+        rules = load_rules(args.rules, board)
     names = tuple(n.strip() for n in args.policy.split(","))
-    for name in names + (args.rival,):
-        get_policy(name)
+    for flag, name in [("--policy", n) for n in names] + [("--rival", args.rival)]:
+        with flag_value(flag):
+            get_policy(name)
     players = args.players or (len(names) if len(names) > 1 else rules.players_default)
     if not rules.players_min <= players <= rules.players_max:
         raise TrailwrightError(f"--players {players}: the rules allow {rules.players_min} to {rules.players_max}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from generator.cli.options import HelpFormatter, add_board_option, bounded_int, positive_int, seed_int
+from generator.cli.options import HelpFormatter, add_board_option, bounded_int, positive_int, seed_int, flag_value
 
 
 def register(sub) -> None:
@@ -65,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
     if args.count > 64:
         raise TrailwrightError(f"--count {args.count}: at most 64 layouts fit a sheet")
     style = load_style(args.style)
-    board = load_board(args.board)
+    with flag_value("--board"):
+        board = load_board(args.board)
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
     if args.tiles:

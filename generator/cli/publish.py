@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from generator.cli.calibrate import add_back_offset_option
-from generator.cli.options import HelpFormatter, add_board_option, positive_int
+from generator.cli.options import HelpFormatter, add_board_option, flag_value, positive_int
 
 
 def default_templates() -> Path:
@@ -27,17 +27,26 @@ def name_list(text: str) -> tuple[str, ...]:
     return names
 
 
-def chosen_documents(settings_documents, only, skip, target: str = "home") -> tuple[str, ...]:
+def chosen_documents(settings_documents, only, skip, target: str = "home", source: str = "settings") -> tuple[str, ...]:
     """The settings' documents, or ``--only``'s, with ``factory`` for ``--for factory``, without ``--skip``'s."""
     from generator.errors import TrailwrightError
     from generator.publish.kit import select_documents
 
-    base = select_documents((*(only or settings_documents), *(("factory",) if target == "factory" else ())))
+    extra = ("factory",) if target == "factory" else ()
+    if only:
+        with flag_value("--only"):
+            base = select_documents((*only, *extra))
+    else:
+        try:
+            base = select_documents((*settings_documents, *extra))
+        except TrailwrightError as err:
+            raise TrailwrightError(f"documents: {err}", source) from None
     skip = skip or ()
-    select_documents(skip or base)  # a misspelt --skip is an error, not a no-op
+    with flag_value("--skip"):
+        select_documents(skip or base)  # a misspelt --skip is an error, not a no-op
     names = tuple(n for n in base if n not in skip)
     if not names:
-        raise TrailwrightError("--skip leaves no documents to make")
+        raise TrailwrightError("leaves no documents to make", "--skip")
     return names
 
 
@@ -100,26 +109,26 @@ def run(args: argparse.Namespace) -> int:
 
     out = check_folder(args.out)  # before any work
     settings = load_settings(args.settings)
-    overrides = {}
-    if args.paper:
-        overrides["papers"] = tuple(args.paper)
-    if args.profile:
-        overrides["profile"] = args.profile
-    if args.cut_lines:
-        overrides["cut_lines"] = True
-    if args.title:
-        overrides["title"] = args.title
-    if args.back_offset is not None:
-        overrides["back_offset_mm"] = args.back_offset
-    overrides["documents"] = chosen_documents(settings.documents, args.only, args.skip, args.target)
-    settings = check_settings(replace(settings, **overrides), "command line")
-    asset_url = check_asset_base(args.asset_url or (Path(args.out) / "tabletop").resolve().as_uri())
+    settings_source = args.settings or "the default settings"
+    overrides, flags = {}, {}
+    for key, flag, value in (("papers", "--paper", tuple(args.paper or ())), ("profile", "--profile", args.profile),
+                             ("cut_lines", "--cut-lines", args.cut_lines), ("title", "--title", args.title),
+                             ("back_offset_mm", "--back-offset", args.back_offset)):
+        if value not in (None, (), False):
+            overrides[key], flags[key] = value, flag
+    overrides["documents"] = chosen_documents(settings.documents, args.only, args.skip, args.target,
+                                              settings_source)
+    settings = check_settings(replace(settings, **overrides), settings_source, flags)
+    with flag_value("--asset-url"):
+        asset_url = check_asset_base(args.asset_url or (Path(args.out) / "tabletop").resolve().as_uri())
     templates = Path(args.templates) if args.templates else default_templates()
     args.templates = str(templates)
     if not (templates / "booklet.xml.j2").is_file():
         raise TrailwrightError("missing template 'booklet.xml.j2'", str(templates))
-    board = load_board(args.board)
-    load_rules(args.rules, board)  # a bad rules file fails here, before any work
+    with flag_value("--board"):
+        board = load_board(args.board)
+    with flag_value("--rules"):
+        load_rules(args.rules, board)  # a bad rules file fails here, before any work
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
     sources = replace(make_sources(args, tileset, board, settings), asset_url=asset_url)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from generator.cli.options import HelpFormatter, add_board_option
+from generator.cli.options import HelpFormatter, add_board_option, flag_value
 
 
 def non_negative_mm(text: str) -> float:
@@ -52,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
 
     out = check_folder(args.out)  # before any work
     style = load_style(args.style)
-    board = load_board(args.board)
+    with flag_value("--board"):
+        board = load_board(args.board)
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
     width = id_width(t.id for t in tileset)

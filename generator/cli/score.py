@@ -6,7 +6,7 @@ import argparse
 import time
 from contextlib import contextmanager
 
-from generator.cli.options import HelpFormatter, add_board_option, positive_int, seed_int
+from generator.cli.options import HelpFormatter, add_board_option, positive_int, seed_int, flag_value
 from generator.fileio import dumps_json
 
 
@@ -37,7 +37,9 @@ def run(args: argparse.Namespace) -> int:
     from generator.scoring.stream import available_cores
     from generator.scoring.tables import check_size
 
-    board = load_board(args.board)
+    with flag_value("--board"):
+
+        board = load_board(args.board)
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
     threads = args.threads or available_cores()

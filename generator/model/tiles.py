@@ -18,7 +18,7 @@ tile set   the tiles of one game, with unique ids.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
 from typing import Iterable, Sequence
@@ -200,6 +200,7 @@ class TileSet:
     """The tiles of a game, in order, with unique ids."""
 
     tiles: tuple[Tile, ...]
+    source: str = field(default="", compare=False, repr=False)  # the file as the user named it; not identity
 
     def __post_init__(self):
         seen = set()

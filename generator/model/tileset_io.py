@@ -49,7 +49,7 @@ def tileset_from_dict(data: Any, source: str = "tile set") -> TileSet:
             except TrailwrightError as err:
                 raise TrailwrightError(f"{where} {face}: {err}", source) from None
         tiles.append(Tile(tile_id, faces["front"], faces["back"]))
-    return TileSet(tuple(tiles))
+    return TileSet(tuple(tiles), source)
 
 
 def read_tileset(path: str | Path) -> TileSet:

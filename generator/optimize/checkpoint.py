@@ -203,7 +203,7 @@ def _chain(data: Any, index: int, problem: Problem, strategy) -> Chain:
                 raise TrailwrightError(f"{where}: state.{f.name} is not a list of candidates")
             if classes.shape != (tiles, 2):
                 raise TrailwrightError(f"{where}: designs for {classes.shape[0] if classes.ndim else 0} tiles, but "
-                                       f"board {problem.board.name!r} has {tiles} slots")
+                                       f"{problem.board.label} has {tiles} slots")
             if classes.min() < 0 or classes.max() >= len(DESIGNS):
                 raise TrailwrightError(f"{where}: a design number outside 0..{len(DESIGNS) - 1}")
     _check_search_state(chain.search_state, where, tiles)

@@ -89,7 +89,8 @@ def random_tileset(count: int, allowed: tuple[int, ...], rng: np.random.Generato
 def make_problem(board: Board, objective: Objective, start: TileSet, pinned: tuple[str, ...] = ()) -> Problem:
     """Check the start against the board and the rules, and name the pinned tiles by index."""
     if len(start) != board.tile_count:
-        raise TrailwrightError(f"the start has {len(start)} tiles but board {board.name!r} has {board.tile_count} slots")
+        raise TrailwrightError(f"has {len(start)} tiles but {board.label} has {board.tile_count} slots",
+                               start.source or "the start")
     ids = [t.id for t in start]
     index = []
     for tile_id in pinned:

@@ -158,7 +158,7 @@ def check_rules(rules: Rules, board: Board) -> Rules:
     names = [lm.name for lm in board.landmarks]
     for key, name in rules.landmarks_named():
         if name not in names:
-            raise TrailwrightError(f"{key}: {name!r} is not a landmark of board {board.name!r} ({', '.join(names)})")
+            raise TrailwrightError(f"{key}: {name!r} is not a landmark of {board.label} ({', '.join(names)})")
     if rules.goal == rules.start:
         raise TrailwrightError(f"goal {rules.goal!r} is also the start")
     if rules.goal in rules.required:
@@ -195,8 +195,8 @@ def default_rules(board: Board | None = None) -> Rules:
     if len(names) == len(classic):
         return check_rules(rules.renamed(dict(zip(classic, names))), board)
     if len(names) < 2:
-        raise TrailwrightError(f"board {board.name!r} has {len(names)} landmark(s), and the game needs a start and a "
-                               "goal: pass a rules file, or add landmarks to the board", "the default rules")
+        raise TrailwrightError(f"{len(names)} landmark(s), and the default game needs a start and a goal: pass a "
+                               "rules file, or add landmarks to the board", board.label)
     # any other board: start at its first landmark, visit the ones between, end at its last; no hazard
     return check_rules(replace(rules, start=names[0], required=tuple(names[1:-1]), goal=names[-1], hazards=()),
                        board)

@@ -51,7 +51,8 @@ def play(tiles: TileSet, board: Board, rules: Rules, policies: Sequence[str], ga
     if games < 1:
         raise TrailwrightError(f"games = {games}: play at least one game")
     if len(tiles) != len(board.slots):
-        raise TrailwrightError(f"the tile set has {len(tiles)} tiles but board {board.name!r} has {len(board.slots)} slots")
+        raise TrailwrightError(f"has {len(tiles)} tiles but {board.label} has {len(board.slots)} slots",
+                               tiles.source or "the tile set")
     check_rules(rules, board)
     check_players(len(policies), rules)
     chosen = tuple(get_policy(name) for name in policies)

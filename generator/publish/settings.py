@@ -5,6 +5,7 @@ Every length here is in millimetres; inches in a profile file are converted on l
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
@@ -201,27 +202,42 @@ def settings_from_dict(data: dict, source: str) -> PublishSettings:
     return check_settings(replace(PublishSettings(), **values), source)
 
 
-def check_settings(settings: PublishSettings, source: str = "settings") -> PublishSettings:
-    """Reject settings that cannot print well; every named paper and profile must exist."""
-    SETTINGS["title"](settings.title, "title", source)
+def check_settings(settings: PublishSettings, source: str = "settings",
+                   flags: Mapping[str, str] | None = None) -> PublishSettings:
+    """Reject settings that cannot print well; every named paper and profile must exist. An error names the
+    flag a value came from (``flags``: setting -> flag, e.g. ``{"title": "--title"}``), else ``source`` and
+    the key."""
+    flags = flags or {}
+
+    def fail(key: str, problem: str) -> TrailwrightError:
+        return TrailwrightError(problem, flags[key]) if key in flags else TrailwrightError(f"{key}: {problem}", source)
+
+    if "title" in flags:
+        SETTINGS["title"](settings.title, "", flags["title"])
+    else:
+        SETTINGS["title"](settings.title, "title", source)
     if settings.margin_mm < MIN_MARGIN_MM:
         raise TrailwrightError(f"margin_mm = {settings.margin_mm:g} is under the printer-safe {MIN_MARGIN_MM:g} mm",
                                source)
     if settings.mark_width_pt < MIN_LINE_PT:
         raise TrailwrightError(f"mark_width_pt = {settings.mark_width_pt:g} is under {MIN_LINE_PT} pt", source)
-    if settings.dpi < 150 or settings.board_dpi < 100:
-        raise TrailwrightError("dpi must be at least 150 and board_dpi at least 100", source)
-    for name in (*settings.papers, settings.booklet_paper, settings.imposition_paper):
-        if name == AUTO and name not in settings.papers:
+    if settings.dpi < 150:
+        raise fail("dpi", f"{settings.dpi} is under 150")
+    if settings.board_dpi < 100:
+        raise fail("board_dpi", f"{settings.board_dpi} is under 100")
+    named = [("papers", n) for n in settings.papers]
+    named += [(key, getattr(settings, key)) for key in ("booklet_paper", "imposition_paper")]
+    for key, name in named:
+        if name == AUTO and key != "papers":
             continue
         try:
             load_paper(name)
         except TrailwrightError as err:
-            raise err.within(source) from None
+            raise fail(key, str(err)) from None
     try:
         load_profile(settings.profile)
     except TrailwrightError as err:
-        raise err.within(source) from None
+        raise fail("profile", str(err)) from None
     return settings
 
 

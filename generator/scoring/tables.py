@@ -45,10 +45,11 @@ class BoardArrays:
 def board_arrays(board: Board) -> BoardArrays:
     """Compile a board's joins into arrays."""
     if len(board.landmarks) > MAX_LANDMARKS:
-        raise TrailwrightError(f"board {board.name!r} has {len(board.landmarks)} landmarks; at most {MAX_LANDMARKS}")
+        raise TrailwrightError(f"{len(board.landmarks)} landmarks; at most {MAX_LANDMARKS} (the scorer tracks every "
+                               "pair of landmarks in one 64-bit mask)", board.label)
     n = len(board.slots)
     if 6 * n + len(board.landmarks) > 2**16:
-        raise TrailwrightError(f"board {board.name!r} is too large ({n} slots)")
+        raise TrailwrightError(f"too large ({n} slots)", board.label)
 
     def end(e) -> int:
         return 6 * n + e.landmark if isinstance(e, LandmarkEnd) else 6 * e.slot + e.direction
@@ -116,5 +117,5 @@ def check_size(tileset: TileSet, board: Board, source: str | None = None) -> Non
     """A clear error when the tile set does not fill the board exactly."""
     if len(tileset) != board.tile_count:
         raise TrailwrightError(
-            f"has {len(tileset)} tiles but board {board.name!r} has {board.tile_count} slots", source
+            f"has {len(tileset)} tiles but {board.label} has {board.tile_count} slots", source or tileset.source
         )
