@@ -270,11 +270,17 @@ OPTIMIZE_FLAGS = [
     (["--pin", "1"], "--pin needs --init"),
     (["--init", TILESET, "--pin", "nosuch"], "--pin"),
     (["--resume", "x.checkpoint", "--seed", "3"], "--seed cannot change a resumed run"),
+    (["--resume", "nosuch.checkpoint"], "nosuch.checkpoint: cannot read"),
+    (["--migrate", "5"], "--migrate needs a time budget"),
+    (["--scheduler", "tcp://127.0.0.1:9"], "tcp://127.0.0.1:9"),
 ]
 
 
 @pytest.mark.parametrize("argv, words", OPTIMIZE_FLAGS, ids=[f[0][0] + f[0][-1] for f in OPTIMIZE_FLAGS])
-def test_every_optimize_flag_checked_after_argparse_is_named(capsys, tmp_path, argv, words):
+def test_every_optimize_flag_checked_after_argparse_is_named(capsys, tmp_path, monkeypatch, argv, words):
+    from generator.optimize import cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1)
     out = tmp_path / "t.json"
     err = one_line(capsys, "optimize", "--generations", "1", *argv, "--out", str(out))
     assert words in err, err
