@@ -26,12 +26,18 @@ import time
 
 TARGET = 10.60
 MEDIAN_TARGET = 10.62
-NAMES = {"anneal": ("anneal", None), "pool": ("pool", None), "beam": ("beam", None), "ga": ("ga", None),
-         "article": ("ga", "article")}
+NAMES = {
+    "anneal": ("anneal", None),
+    "pool": ("pool", None),
+    "beam": ("beam", None),
+    "ga": ("ga", None),
+    "article": ("ga", "article"),
+}
 
 
-def run_one(board, name: str, budget: float, seed: int, chains: int, workers: int, rescore: int,
-            migrate: float | None = None) -> dict:
+def run_one(
+    board, name: str, budget: float, seed: int, chains: int, workers: int, rescore: int, migrate: float | None = None
+) -> dict:
     """One optimisation from a random start on its own local cluster; the re-scored result and its components."""
     import numpy as np
 
@@ -43,30 +49,49 @@ def run_one(board, name: str, budget: float, seed: int, chains: int, workers: in
     start = random_tileset(board.tile_count, allowed_designs(ARTICLE), np.random.default_rng([seed, 0]))
     problem = make_problem(board, ARTICLE, start)
     began = time.perf_counter()
-    result = optimize(problem, Config(strategy=strategy, preset=preset, time=budget, seed=seed, chains=chains,
-                                      migrate=migrate, rescore=rescore), workers=workers)
+    result = optimize(
+        problem,
+        Config(
+            strategy=strategy, preset=preset, time=budget, seed=seed, chains=chains, migrate=migrate, rescore=rescore
+        ),
+        workers=workers,
+    )
     s = result.score
-    return {"strategy": name, "board": board.name, "budget": budget, "seed": seed, "chains": chains,
-            "workers": workers, "migrate": migrate, "fitness": round(result.fitness, 4),
-            "se": round(s.fitness_se, 4), "search_fitness": round(result.search_fitness, 4),
-            "bridges": s.bridges, "dup_score": s.dup_score, "extra_edges": round(s.extra_edges_mean, 3),
-            "pairs_joined": round(s.path_prob_mean * len(s.pair_prob), 3),
-            "generations": sum(c.generation for c in result.chains),
-            "evaluations": sum(c.search_state["evaluations"] for c in result.chains),
-            "startup": round(result.startup, 2), "selection": round(result.selection, 2),
-            "rescoring": round(result.rescoring, 2), "wall": round(time.perf_counter() - began, 1), "load": round(os.getloadavg()[0], 1)}
+    return {
+        "strategy": name,
+        "board": board.name,
+        "budget": budget,
+        "seed": seed,
+        "chains": chains,
+        "workers": workers,
+        "migrate": migrate,
+        "fitness": round(result.fitness, 4),
+        "se": round(s.fitness_se, 4),
+        "search_fitness": round(result.search_fitness, 4),
+        "bridges": s.bridges,
+        "dup_score": s.dup_score,
+        "extra_edges": round(s.extra_edges_mean, 3),
+        "pairs_joined": round(s.path_prob_mean * len(s.pair_prob), 3),
+        "generations": sum(c.generation for c in result.chains),
+        "evaluations": sum(c.search_state["evaluations"] for c in result.chains),
+        "startup": round(result.startup, 2),
+        "selection": round(result.selection, 2),
+        "rescoring": round(result.rescoring, 2),
+        "wall": round(time.perf_counter() - began, 1),
+        "load": round(os.getloadavg()[0], 1),
+    }
 
 
 def overhead(workers: int, rescore: int) -> list[dict]:
     """Start-up and selection of a one-generation run: with numba's disk cache (warm) and with an empty one (cold)."""
     import tempfile
 
+    import numpy as np
+
     from generator.board import load_board
     from generator.optimize import Config, make_problem, optimize, random_tileset
     from generator.optimize.space import allowed_designs
     from generator.scoring.objective import ARTICLE
-
-    import numpy as np
 
     board = load_board("classic")
     problem = make_problem(board, ARTICLE, random_tileset(20, allowed_designs(ARTICLE), np.random.default_rng(1)))
@@ -78,23 +103,33 @@ def overhead(workers: int, rescore: int) -> list[dict]:
                 os.environ["NUMBA_CACHE_DIR"] = cache
             try:
                 began = time.perf_counter()
-                result = optimize(problem, Config(generations=1, seed=1, chains=workers, rescore=rescore),
-                                  workers=workers)
+                result = optimize(
+                    problem, Config(generations=1, seed=1, chains=workers, rescore=rescore), workers=workers
+                )
             finally:
                 if kind == "cold":
                     os.environ.pop("NUMBA_CACHE_DIR") if saved is None else os.environ.update(NUMBA_CACHE_DIR=saved)
-        rows.append({"kernel": kind, "workers": workers, "startup": round(result.startup, 2),
-                     "selection": round(result.selection, 2), "rescoring": round(result.rescoring, 2),
-                     "total": round(time.perf_counter() - began, 2),
-                     "load": round(os.getloadavg()[0], 1)})
+        rows.append(
+            {
+                "kernel": kind,
+                "workers": workers,
+                "startup": round(result.startup, 2),
+                "selection": round(result.selection, 2),
+                "rescoring": round(result.rescoring, 2),
+                "total": round(time.perf_counter() - began, 2),
+                "load": round(os.getloadavg()[0], 1),
+            }
+        )
     return rows
 
 
 def table(rows: list[dict]) -> str:
     """A markdown table: median, min and max of the re-scored fitness, and the best run's components."""
-    lines = ["| strategy | board | budget | chains | migrate | seeds | median | min | max | start-up + selection "
-             "(max) | best: bridges | dupScore | extra edges | pairs joined |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| strategy | board | budget | chains | migrate | seeds | median | min | max | start-up + selection "
+        "(max) | best: bridges | dupScore | extra edges | pairs joined |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     cells: dict[tuple, list[dict]] = {}
     for r in rows:
         cells.setdefault((r["strategy"], r["board"], r["budget"], r["chains"], r["migrate"]), []).append(r)
@@ -102,9 +137,11 @@ def table(rows: list[dict]) -> str:
         values = [r["fitness"] for r in runs]
         best = max(runs, key=lambda r: r["fitness"])
         cost = max(r["startup"] + r["selection"] for r in runs)
-        lines.append(f"| {name} | {board} | {budget:g} s | {chains} | {migrate or '-'} | {len(runs)} | "
-                     f"{statistics.median(values):.3f} | {min(values):.3f} | {max(values):.3f} | {cost:.1f} s | "
-                     f"{best['bridges']} | {best['dup_score']} | {best['extra_edges']:.2f} | {best['pairs_joined']:.2f} |")
+        lines.append(
+            f"| {name} | {board} | {budget:g} s | {chains} | {migrate or '-'} | {len(runs)} | "
+            f"{statistics.median(values):.3f} | {min(values):.3f} | {max(values):.3f} | {cost:.1f} s | "
+            f"{best['bridges']} | {best['dup_score']} | {best['extra_edges']:.2f} | {best['pairs_joined']:.2f} |"
+        )
     return "\n".join(lines)
 
 
@@ -132,8 +169,10 @@ def main(argv: list[str]) -> int:
         for row in rows:
             print(json.dumps(row), flush=True)
         worst = max(r["startup"] + r["selection"] for r in rows if r["kernel"] == "warm")
-        print(f"\nwarm start-up + selection: {worst:.2f} s (target < 3 s): {'ok' if worst < 3 else 'MISSED'}; "
-              f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        print(
+            f"\nwarm start-up + selection: {worst:.2f} s (target < 3 s): {'ok' if worst < 3 else 'MISSED'}; "
+            f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+        )
         return 0 if worst < 3 else 1
     names = [n for n in args.strategies.split(",") if n]
     unknown = [n for n in names if n not in NAMES]
@@ -154,16 +193,27 @@ def main(argv: list[str]) -> int:
                         if args.log:
                             with open(args.log, "a", encoding="utf-8") as f:
                                 f.write(json.dumps(row) + "\n")
-    print(f"\n{args.workers} workers; re-scored on {args.rescore:,} fresh layouts; {os.cpu_count()} cores on this "
-          f"machine; load average now {os.getloadavg()[0]:.1f}")
+    print(
+        f"\n{args.workers} workers; re-scored on {args.rescore:,} fresh layouts; {os.cpu_count()} cores on this "
+        f"machine; load average now {os.getloadavg()[0]:.1f}"
+    )
     print(table(rows))
-    default = [r for r in rows if r["strategy"] == "anneal" and r["budget"] == 60 and r["board"] == "classic"
-               and r["migrate"] is None and r["chains"] == r["workers"]]
+    default = [
+        r
+        for r in rows
+        if r["strategy"] == "anneal"
+        and r["budget"] == 60
+        and r["board"] == "classic"
+        and r["migrate"] is None
+        and r["chains"] == r["workers"]
+    ]
     if default:
         values = [r["fitness"] for r in default]
         ok = all(v >= TARGET for v in values) and statistics.median(values) >= MEDIAN_TARGET
-        print(f"\ntarget: anneal at 60 s >= {TARGET} for every seed, median >= {MEDIAN_TARGET}: "
-              f"{'ok' if ok else 'MISSED'} ({', '.join(f'{v:.4f}' for v in values)})")
+        print(
+            f"\ntarget: anneal at 60 s >= {TARGET} for every seed, median >= {MEDIAN_TARGET}: "
+            f"{'ok' if ok else 'MISSED'} ({', '.join(f'{v:.4f}' for v in values)})"
+        )
         return 0 if ok else 1
     return 0
 

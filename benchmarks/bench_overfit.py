@@ -28,8 +28,9 @@ def _problem(seed: int):
     from generator.scoring.objective import ARTICLE
 
     board = load_board("classic")
-    return make_problem(board, ARTICLE, random_tileset(board.tile_count, allowed_designs(ARTICLE),
-                                                       np.random.default_rng([seed, 0])))
+    return make_problem(
+        board, ARTICLE, random_tileset(board.tile_count, allowed_designs(ARTICLE), np.random.default_rng([seed, 0]))
+    )
 
 
 def _chain(job: tuple[int, int, float]):
@@ -67,12 +68,14 @@ def main(argv: list[str]) -> int:
     fresh = Search(_problem(1), FRESH_SEED, FRESH_SAMPLES, FRESH_SAMPLES)
     end = STRATEGIES["anneal"].bank.end
     rng = np.random.default_rng(5)
-    print(f"{args.chains} anneal chains of {args.budget:g} s; fresh: {FRESH_SAMPLES:,} layouts; "
-          f"{args.orders} random tile orders on each chain's own {end:,}-layout bank")
+    print(
+        f"{args.chains} anneal chains of {args.budget:g} s; fresh: {FRESH_SAMPLES:,} layouts; "
+        f"{args.orders} random tile orders on each chain's own {end:,}-layout bank"
+    )
     print("| run seed | chain | on its bank | fresh | bank, other orders: mean | sd | own order, in sd |")
     print("|---|---|---|---|---|---|---|")
     gaps, zs = [], []
-    for seed, index, classes, bank_value in results:
+    for seed, index, classes, _bank_value in results:
         true = fresh.full(classes).fitness
         bank = Search(_problem(seed), chain_seeds(seed, index)[1], end, end)
         own = bank.full(classes).fitness
@@ -85,10 +88,14 @@ def main(argv: list[str]) -> int:
         z = (own - np.mean(others)) / np.std(others, ddof=1)
         gaps.append(own - true)
         zs.append(z)
-        print(f"| {seed} | {index} | {own:.4f} | {true:.4f} | {np.mean(others):.4f} | {np.std(others, ddof=1):.4f} | "
-              f"{z:+.1f} |")
-    print(f"\nbank minus fresh: {min(gaps):+.4f} to {max(gaps):+.4f}; own order {min(zs):+.1f} to {max(zs):+.1f} "
-          f"standard deviations above the same set in other orders")
+        print(
+            f"| {seed} | {index} | {own:.4f} | {true:.4f} | {np.mean(others):.4f} | {np.std(others, ddof=1):.4f} | "
+            f"{z:+.1f} |"
+        )
+    print(
+        f"\nbank minus fresh: {min(gaps):+.4f} to {max(gaps):+.4f}; own order {min(zs):+.1f} to {max(zs):+.1f} "
+        f"standard deviations above the same set in other orders"
+    )
     return 0
 
 

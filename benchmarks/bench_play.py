@@ -57,8 +57,8 @@ def main(argv: list[str]) -> int:
     for policy, games in (("explorer", args.reference_games), ("random", max(2, args.reference_games // 10))):
         seats = (policy,) * 3
         play(tiles, board, rules, seats, 2, engine="fast")  # load the compiled engine from the disk cache
-        ref = cpu_rate(lambda n: play(tiles, board, rules, seats, n, seed=1, engine="reference"), games, 1)
-        same = cpu_rate(lambda n: play(tiles, board, rules, seats, n, seed=1), games, args.repeats, 1.0)
+        ref = cpu_rate(lambda n, seats=seats: play(tiles, board, rules, seats, n, seed=1, engine="reference"), games, 1)
+        same = cpu_rate(lambda n, seats=seats: play(tiles, board, rules, seats, n, seed=1), games, args.repeats, 1.0)
         rows += [
             (f"reference engine, 3 {policy} players, games/CPU-s", f"{ref:,.1f}", "", True),
             (f"fast engine, the same {games} games, games/CPU-s", f"{same:,.0f}", "", True),
@@ -66,8 +66,9 @@ def main(argv: list[str]) -> int:
         ]
     seats = ("explorer",) * 3
     fast = cpu_rate(lambda n: play(tiles, board, rules, seats, n, seed=2), args.fast_games, args.repeats)
-    rows.append((f"fast engine, 3 explorers, {args.fast_games:,} games, games/CPU-s", f"{fast:,.0f}", ">= 2,000",
-                 fast >= 2_000))
+    rows.append(
+        (f"fast engine, 3 explorers, {args.fast_games:,} games, games/CPU-s", f"{fast:,.0f}", ">= 2,000", fast >= 2_000)
+    )
     walkers = max(1, args.fast_games // 5)  # random walkers' games are long (many reach the round cap)
     fast = cpu_rate(lambda n: play(tiles, board, rules, ("random",) * 3, n, seed=2), walkers, args.repeats)
     rows.append((f"fast engine, 3 random walkers, {walkers:,} games, games/CPU-s", f"{fast:,.0f}", "", True))
@@ -80,11 +81,13 @@ def main(argv: list[str]) -> int:
     subprocess.run(cli, capture_output=True, check=True)
     wall = time.perf_counter() - start
     cpu = os.times().children_user - before.children_user + os.times().children_system - before.children_system
-    rows.append(("`trailwright playtest X --games 10000` (+5,000 skill games), CPU s", f"{cpu:.1f}", "< 10",
-                 cpu < 10))
+    rows.append(("`trailwright playtest X --games 10000` (+5,000 skill games), CPU s", f"{cpu:.1f}", "< 10", cpu < 10))
     rows.append(("  the same, wall s", f"{wall:.1f}", "", True))
-    return print_rows(f"classic board, {EXAMPLE.name}; best of {args.repeats} runs; load average "
-                      f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", rows)
+    return print_rows(
+        f"classic board, {EXAMPLE.name}; best of {args.repeats} runs; load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores",
+        rows,
+    )
 
 
 if __name__ == "__main__":

@@ -20,9 +20,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_one(board, target: float, budget: float, seed: int, games: int, check_games: int, rescore: int,
-            start_name: str,
-            init, play: dict) -> tuple[dict, object]:
+def run_one(
+    board,
+    target: float,
+    budget: float,
+    seed: int,
+    games: int,
+    check_games: int,
+    rescore: int,
+    start_name: str,
+    init,
+    play: dict,
+) -> tuple[dict, object]:
     """One play-aware optimisation (from ``init``, a path or a tile set, else a random start as ``optimize``
     makes one): the row with the winner's static re-score and fresh games, and the winner."""
     import numpy as np
@@ -37,23 +46,40 @@ def run_one(board, target: float, budget: float, seed: int, games: int, check_ga
     from generator.scoring.play_target import summarise_games
 
     objective = objective_from_dict({"play": {"median_rounds": target, "players": 3, "games": games, **play}})
-    start = (read_tileset(init) if isinstance(init, str) else init if init is not None else
-             random_tileset(board.tile_count, allowed_designs(objective), np.random.default_rng([seed, 0])))
+    start = (
+        read_tileset(init)
+        if isinstance(init, str)
+        else init
+        if init is not None
+        else random_tileset(board.tile_count, allowed_designs(objective), np.random.default_rng([seed, 0]))
+    )
     problem = make_problem(board, objective, start)
     began = time.perf_counter()
     result = optimize(problem, Config(time=budget, seed=seed, rescore=rescore), workers=1)
     wall = time.perf_counter() - began
     check = simulate(result.tileset, board, default_rules(board), players=3, games=check_games, seed=10_000 + seed)
     own = summarise_games(objective.play, *game_bank(result.tileset, board, default_rules(board), objective.play))
-    return {"target": target, "budget": budget, "seed": seed, "init": start_name, "bank_games": games,
-            "weight": objective.play.weight, "tolerance": objective.play.tolerance,
-            "check_games": check_games,
-            "median": check.rounds_median, "p10": check.rounds_p10, "p90": check.rounds_p90,
-            "unfinished": round(check.unfinished, 4), "static_fitness": round(result.score.fitness, 4),
-            "se": round(result.score.fitness_se, 4), "search_median": result.play.median,
-            "bank_centre": round(own.centre, 2),
-            "evaluations": sum(c.search_state["evaluations"] for c in result.chains),
-            "generations": sum(c.generation for c in result.chains), "wall": round(wall, 1)}, result.tileset
+    return {
+        "target": target,
+        "budget": budget,
+        "seed": seed,
+        "init": start_name,
+        "bank_games": games,
+        "weight": objective.play.weight,
+        "tolerance": objective.play.tolerance,
+        "check_games": check_games,
+        "median": check.rounds_median,
+        "p10": check.rounds_p10,
+        "p90": check.rounds_p90,
+        "unfinished": round(check.unfinished, 4),
+        "static_fitness": round(result.score.fitness, 4),
+        "se": round(result.score.fitness_se, 4),
+        "search_median": result.play.median,
+        "bank_centre": round(own.centre, 2),
+        "evaluations": sum(c.search_state["evaluations"] for c in result.chains),
+        "generations": sum(c.generation for c in result.chains),
+        "wall": round(wall, 1),
+    }, result.tileset
 
 
 def baseline(board, check_games: int, seed: int, rescore: int) -> dict:
@@ -66,8 +92,15 @@ def baseline(board, check_games: int, seed: int, rescore: int) -> dict:
     tiles = read_tileset(ROOT / "examples" / "best-known.json")
     check = simulate(tiles, board, default_rules(board), players=3, games=check_games, seed=10_000 + seed)
     s = score(tiles, board, samples=rescore, seed=seed)
-    return {"target": None, "median": check.rounds_median, "p10": check.rounds_p10, "p90": check.rounds_p90,
-            "unfinished": round(check.unfinished, 4), "static_fitness": round(s.fitness, 4), "se": round(s.fitness_se, 4)}
+    return {
+        "target": None,
+        "median": check.rounds_median,
+        "p10": check.rounds_p10,
+        "p90": check.rounds_p90,
+        "unfinished": round(check.unfinished, 4),
+        "static_fitness": round(s.fitness, 4),
+        "se": round(s.fitness_se, 4),
+    }
 
 
 def tradeoff_svg(rows: list[dict], base: dict, note: str) -> str:
@@ -81,44 +114,76 @@ def tradeoff_svg(rows: list[dict], base: dict, note: str) -> str:
 
     def panel(ox, key, lo, hi, label, ref=None):
         y = lambda v: top + ph - (v - lo) / (hi - lo) * ph  # noqa: E731
-        out = [f'<rect x="{ox}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#888"/>',
-               f'<text x="{ox + pw / 2}" y="{top - 12}" text-anchor="middle" font-size="13">{label}</text>']
+        out = [
+            f'<rect x="{ox}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#888"/>',
+            f'<text x="{ox + pw / 2}" y="{top - 12}" text-anchor="middle" font-size="13">{label}</text>',
+        ]
         for t in range(int(x0) + 1, int(x1) + 1, 2):
-            out.append(f'<text x="{x(t) - left + ox:.1f}" y="{top + ph + 16}" text-anchor="middle" font-size="10">{t}</text>')
+            out.append(
+                f'<text x="{x(t) - left + ox:.1f}" y="{top + ph + 16}" text-anchor="middle" font-size="10">{t}</text>'
+            )
         for k in range(5):
             v = lo + (hi - lo) * k / 4
             out.append(f'<text x="{ox - 6}" y="{y(v) + 3:.1f}" text-anchor="end" font-size="10">{v:.1f}</text>')
             out.append(f'<line x1="{ox}" x2="{ox + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#ddd"/>')
         if ref == "diagonal":  # the target, and the ±1 round the issue allows
             band = [(x0, x0 - 1), (x1, x1 - 1), (x1, x1 + 1), (x0, x0 + 1)]
-            out.append(f'<clipPath id="band"><rect x="{ox}" y="{top}" width="{pw}" height="{ph}"/></clipPath>'
-                       '<polygon clip-path="url(#band)" fill="#eee" points="'
-                       + " ".join(f"{x(t) - left + ox:.1f},{y(v):.1f}" for t, v in band) + '"/>')
-            out.append(f'<line x1="{x(x0) - left + ox:.1f}" y1="{y(x0):.1f}" x2="{x(x1) - left + ox:.1f}" '
-                       f'y2="{y(x1):.1f}" stroke="#aaa" stroke-dasharray="4 3"/>')
+            out.append(
+                f'<clipPath id="band"><rect x="{ox}" y="{top}" width="{pw}" height="{ph}"/></clipPath>'
+                '<polygon clip-path="url(#band)" fill="#eee" points="'
+                + " ".join(f"{x(t) - left + ox:.1f},{y(v):.1f}" for t, v in band)
+                + '"/>'
+            )
+            out.append(
+                f'<line x1="{x(x0) - left + ox:.1f}" y1="{y(x0):.1f}" x2="{x(x1) - left + ox:.1f}" '
+                f'y2="{y(x1):.1f}" stroke="#aaa" stroke-dasharray="4 3"/>'
+            )
         elif ref is not None:
-            out.append(f'<line x1="{ox}" x2="{ox + pw}" y1="{y(ref):.1f}" y2="{y(ref):.1f}" stroke="#aaa" '
-                       f'stroke-dasharray="4 3"/>')
+            out.append(
+                f'<line x1="{ox}" x2="{ox + pw}" y1="{y(ref):.1f}" y2="{y(ref):.1f}" stroke="#aaa" '
+                f'stroke-dasharray="4 3"/>'
+            )
         pts = sorted((r["target"], r[key]) for r in rows)
-        out.append('<polyline fill="none" stroke="#8c4521" stroke-width="2" points="'
-                   + " ".join(f"{x(t) - left + ox:.1f},{y(v):.1f}" for t, v in pts) + '"/>')
+        out.append(
+            '<polyline fill="none" stroke="#8c4521" stroke-width="2" points="'
+            + " ".join(f"{x(t) - left + ox:.1f},{y(v):.1f}" for t, v in pts)
+            + '"/>'
+        )
         out += [f'<circle cx="{x(t) - left + ox:.1f}" cy="{y(v):.1f}" r="3.5" fill="#8c4521"/>' for t, v in pts]
-        out.append(f'<text x="{ox + pw / 2}" y="{top + ph + 32}" text-anchor="middle" font-size="11">'
-                   f'target median rounds (3 explorers)</text>')
+        out.append(
+            f'<text x="{ox + pw / 2}" y="{top + ph + 32}" text-anchor="middle" font-size="11">'
+            f"target median rounds (3 explorers)</text>"
+        )
         return out
 
     medians = [r["median"] for r in rows] + [base["median"], x0, x1]
     fits = [r["static_fitness"] for r in rows] + [base["static_fitness"]]
-    body = panel(left, "median", min(medians) - 1, max(medians) + 1, "median rounds reached (dashed: target, grey: ±1)",
-                 "diagonal")
-    body += panel(left + pw + 80, "static_fitness", min(fits) - 0.5, max(fits) + 0.5,
-                  f"static fitness (dashed: best-known {base['static_fitness']:.2f})", base["static_fitness"])
+    body = panel(
+        left,
+        "median",
+        min(medians) - 1,
+        max(medians) + 1,
+        "median rounds reached (dashed: target, grey: ±1)",
+        "diagonal",
+    )
+    body += panel(
+        left + pw + 80,
+        "static_fitness",
+        min(fits) - 0.5,
+        max(fits) + 0.5,
+        f"static fitness (dashed: best-known {base['static_fitness']:.2f})",
+        base["static_fitness"],
+    )
     for k, line in enumerate(note.split("; ")):
-        body.append(f'<text x="{w / 2}" y="{h - 42 + 13 * k}" text-anchor="middle" font-size="10" fill="#555">'
-                    f'{line}</text>')
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
-            f'font-family="DejaVu Sans, sans-serif"><rect width="{w}" height="{h}" fill="white"/>'
-            + "".join(body) + "</svg>\n")
+        body.append(
+            f'<text x="{w / 2}" y="{h - 42 + 13 * k}" text-anchor="middle" font-size="10" fill="#555">{line}</text>'
+        )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+        f'font-family="DejaVu Sans, sans-serif"><rect width="{w}" height="{h}" fill="white"/>'
+        + "".join(body)
+        + "</svg>\n"
+    )
 
 
 def draw(out: Path) -> None:
@@ -126,13 +191,15 @@ def draw(out: Path) -> None:
     last best-known row), labelled with that run's settings."""
     lines = [json.loads(line) for line in (out / "play-optimize-runs.jsonl").read_text(encoding="utf-8").splitlines()]
     last = max(i for i, r in enumerate(lines) if r["target"] is None)
-    base, rows = lines[last], lines[last + 1:]
+    base, rows = lines[last], lines[last + 1 :]
     r0, walk = rows[0], any(r["init"].endswith("winner") for r in rows)
-    note = (f"measured: {r0['budget']:g} s of search per target from {r0['init']}"
-            f"{', each next target from the last winner' if walk else ''}, seed {r0['seed']}; "
-            f"first bank of {r0['bank_games']} games (redrawn, growing), weight {r0['weight']:g}, "
-            f"tolerance {r0['tolerance']:g}, "
-            f"medians of {r0['check_games']} fresh games; machine load {r0['load']:g} on 2 cores (shared)")
+    note = (
+        f"measured: {r0['budget']:g} s of search per target from {r0['init']}"
+        f"{', each next target from the last winner' if walk else ''}, seed {r0['seed']}; "
+        f"first bank of {r0['bank_games']} games (redrawn, growing), weight {r0['weight']:g}, "
+        f"tolerance {r0['tolerance']:g}, "
+        f"medians of {r0['check_games']} fresh games; machine load {r0['load']:g} on 2 cores (shared)"
+    )
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "images" / "play-optimize-tradeoff.svg").write_text(tradeoff_svg(rows, base, note), encoding="utf-8")
 
@@ -145,15 +212,25 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--games", type=int, default=200, help="games in the search's bank")
     parser.add_argument("--check-games", type=int, default=2000, help="fresh games that measure the winner")
     parser.add_argument("--rescore", type=int, default=200_000, help="layouts of the winner's static re-score")
-    parser.add_argument("--init", default="examples/best-known.json",
-                        help="start every search from this tile set ('random': a random start as optimize makes one)")
-    parser.add_argument("--walk", action="store_true",
-                        help="targets in order, each search starting from the previous target's winner")
+    parser.add_argument(
+        "--init",
+        default="examples/best-known.json",
+        help="start every search from this tile set ('random': a random start as optimize makes one)",
+    )
+    parser.add_argument(
+        "--walk", action="store_true", help="targets in order, each search starting from the previous target's winner"
+    )
     parser.add_argument("--save", default=None, help="write each winner's tile set to this folder")
     parser.add_argument("--weight", type=float, default=None, help="[play] weight (default: the table's default)")
-    parser.add_argument("--tolerance", type=float, default=None, help="[play] tolerance in rounds (default: the table's)")
-    parser.add_argument("--out", default=None, help="append the runs to DIR/play-optimize-runs.jsonl and draw the "
-                        "curve in DIR/images (docs/ for the documented curve)")
+    parser.add_argument(
+        "--tolerance", type=float, default=None, help="[play] tolerance in rounds (default: the table's)"
+    )
+    parser.add_argument(
+        "--out",
+        default=None,
+        help="append the runs to DIR/play-optimize-runs.jsonl and draw the "
+        "curve in DIR/images (docs/ for the documented curve)",
+    )
     parser.add_argument("--redraw", action="store_true", help="only redraw the picture from the last run in --out")
     args = parser.parse_args(argv)
     if args.redraw:
@@ -163,26 +240,35 @@ def main(argv: list[str]) -> int:
 
     board = load_board("classic")
     base = baseline(board, args.check_games, args.seed, args.rescore)
-    print(f"best-known: median {base['median']:g} rounds ({base['p10']:g}-{base['p90']:g}), "
-          f"static fitness {base['static_fitness']:.3f}", flush=True)
+    print(
+        f"best-known: median {base['median']:g} rounds ({base['p10']:g}-{base['p90']:g}), "
+        f"static fitness {base['static_fitness']:.3f}",
+        flush=True,
+    )
     init = None if args.init == "random" else str(ROOT / args.init)
     play = {k: v for k, v in (("weight", args.weight), ("tolerance", args.tolerance)) if v is not None}
     rows, name = [], Path(args.init).name if init else "random"
     for target in (float(t) for t in args.targets.split(",")):
-        row, winner = run_one(board, target, args.time, args.seed, args.games, args.check_games, args.rescore, name,
-                              init, play)
+        row, winner = run_one(
+            board, target, args.time, args.seed, args.games, args.check_games, args.rescore, name, init, play
+        )
         if args.walk:
             init, name = winner, f"target {target:g}'s winner"
         if args.save:
             from generator.model import dumps_tileset
 
             Path(args.save).mkdir(parents=True, exist_ok=True)
-            (Path(args.save) / f"target-{target:g}.json").write_text(dumps_tileset(winner, {"benchmark": row}),
-                                                                     encoding="utf-8")
+            (Path(args.save) / f"target-{target:g}.json").write_text(
+                dumps_tileset(winner, {"benchmark": row}), encoding="utf-8"
+            )
         rows.append(row)
-        print(f"target {target:g}: median {row['median']:g} ({row['p10']:g}-{row['p90']:g}) on {args.check_games} "
-              f"fresh games, static fitness {row['static_fitness']:.3f} (cost {base['static_fitness'] - row['static_fitness']:.3f}), "
-              f"{row['evaluations']:,} candidates, {row['wall']:.0f} s", flush=True)
+        print(
+            f"target {target:g}: median {row['median']:g} ({row['p10']:g}-{row['p90']:g}) on {args.check_games} "
+            f"fresh games, static fitness {row['static_fitness']:.3f} "
+            f"(cost {base['static_fitness'] - row['static_fitness']:.3f}), "
+            f"{row['evaluations']:,} candidates, {row['wall']:.0f} s",
+            flush=True,
+        )
     if args.out:
         out, load = Path(args.out), round(os.getloadavg()[0], 1)
         out.mkdir(parents=True, exist_ok=True)

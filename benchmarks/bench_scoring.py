@@ -46,8 +46,15 @@ def best_rate(run, count: int, repeats: int, clock=time.thread_time) -> float:
 
 def cli_wall(repeats: int) -> float:
     """The best wall time of ``trailwright score random-20.json --samples 100000`` on one thread."""
-    cli = [str(Path(sys.executable).with_name("trailwright")), "score", str(EXAMPLES / SETS[0][0]), "--samples",
-           "100000", "--threads", "1"]
+    cli = [
+        str(Path(sys.executable).with_name("trailwright")),
+        "score",
+        str(EXAMPLES / SETS[0][0]),
+        "--samples",
+        "100000",
+        "--threads",
+        "1",
+    ]
     if not Path(cli[0]).exists():
         cli = [sys.executable, "-m", "generator.cli", *cli[1:]]
     subprocess.run(cli, capture_output=True, check=True)  # warm the disk caches
@@ -65,8 +72,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--fast-samples", type=int, default=1_000_000)
     parser.add_argument("--reference-samples", type=int, default=2_000)
     parser.add_argument("--thread-samples", type=int, default=8_000_000)
-    parser.add_argument("--repeats", type=int, default=9,
-                        help="runs of each one-core rate and of the CLI; the best counts (the least disturbed)")
+    parser.add_argument(
+        "--repeats",
+        type=int,
+        default=9,
+        help="runs of each one-core rate and of the CLI; the best counts (the least disturbed)",
+    )
     args, _ = parser.parse_known_args(argv)
 
     from generator.board import load_board
@@ -80,15 +91,25 @@ def main(argv: list[str]) -> int:
         tileset, board = read_tileset(EXAMPLES / name), load_board(board_name)
         table, arrays = tile_tables(tileset), board_arrays(board)
         kernel.sample_and_score(table, arrays, 10, 0)  # load the compiled kernel from the disk cache
-        rate = best_rate(lambda n: kernel.sample_and_score(table, arrays, n, 1), args.fast_samples, args.repeats)
+        rate = best_rate(
+            lambda n, table=table, arrays=arrays: kernel.sample_and_score(table, arrays, n, 1),
+            args.fast_samples,
+            args.repeats,
+        )
         rows.append((f"{name} on {board_name}, layouts/s (one core)", f"{rate:,.0f}", f">= {TARGET:,}", rate >= TARGET))
         if slowest is None or rate < slowest[0]:
             slowest = (rate, tileset, board)
 
     rate, tileset, board = slowest
     joins = len(board_arrays(board).ends_a)
-    rows.append((f"slowest set: ns a layout, and over its {joins} joins", f"{1e9 / rate:.0f}, {1e9 / rate / joins:.2f}", "",
-                 True))
+    rows.append(
+        (
+            f"slowest set: ns a layout, and over its {joins} joins",
+            f"{1e9 / rate:.0f}, {1e9 / rate / joins:.2f}",
+            "",
+            True,
+        )
+    )
     ref = best_rate(lambda n: layout_scores(tileset, board, n, seed=1, engine="reference"), args.reference_samples, 1)
     rows.append(("reference engine (networkx), same set, layouts/s", f"{ref:,.0f}", "", True))
     rows.append(("fast / reference (slowest set)", f"{rate / ref:,.0f}x", ">= 500x", rate / ref >= 500))
@@ -108,8 +129,9 @@ def main(argv: list[str]) -> int:
 
     wall = cli_wall(args.repeats)
     rows.append(("`trailwright score X --samples 100000`, wall s", f"{wall:.2f}", "< 2.0", wall < 2.0))
-    return print_rows(f"best of {args.repeats} runs; {cores} cores for this process; load average "
-                      f"{os.getloadavg()[0]:.1f}", rows)
+    return print_rows(
+        f"best of {args.repeats} runs; {cores} cores for this process; load average {os.getloadavg()[0]:.1f}", rows
+    )
 
 
 if __name__ == "__main__":

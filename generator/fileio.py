@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 
@@ -23,11 +24,10 @@ def write_atomic(path: str | Path, data: str | bytes) -> Path:
 
 def _write_atomic(path: Path, data: str | bytes) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    mode = "w" if isinstance(data, str) else "wb"
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, mode, **({"encoding": "utf-8", "newline": "\n"} if mode == "w" else {})) as f:
-            f.write(data)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)  # UTF-8, and "\n" kept as it is
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o644)
@@ -155,7 +155,7 @@ def _link_or_copy(src, dst) -> None:
         shutil.copy2(src, dst, follow_symlinks=False)
 
 
-def _fill(stage: Path, old: Path, files: dict[str, str | bytes], owns) -> None:
+def _fill(stage: Path, old: Path, files: Mapping[str, str | bytes], owns) -> None:
     """Write ``files`` into ``stage``, with hard links to what ``old`` holds that is not owned."""
 
     if old.is_dir():
@@ -187,8 +187,11 @@ def check_folder(folder: str | Path) -> Path:
     folder = Path(os.path.realpath(folder))
     here = Path(os.path.realpath(os.getcwd()))
     if folder == here or folder in here.parents:
-        raise TrailwrightError("is the current folder or holds it; the output folder is replaced as a whole when "
-                               "the run ends, so name a folder of its own (e.g. output)", source)
+        raise TrailwrightError(
+            "is the current folder or holds it; the output folder is replaced as a whole when "
+            "the run ends, so name a folder of its own (e.g. output)",
+            source,
+        )
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
     except OSError as err:
@@ -198,7 +201,7 @@ def check_folder(folder: str | Path) -> Path:
     return folder
 
 
-def write_folder(folder: str | Path, files: dict[str, str | bytes], owns=lambda name: True) -> Path:
+def write_folder(folder: str | Path, files: Mapping[str, str | bytes], owns=lambda name: True) -> Path:
     """Make ``folder`` hold ``files`` (relative paths; text is written as UTF-8) in one atomic step.
 
     Entries of the old folder whose top-level name ``owns`` accepts are replaced as a whole (a file
@@ -211,8 +214,9 @@ def write_folder(folder: str | Path, files: dict[str, str | bytes], owns=lambda 
     for name in files:
         parts = Path(name).parts
         if not parts or Path(name).is_absolute() or ".." in parts or not owns(parts[0]):
-            raise TrailwrightError(f"refusing to write {name!r}: it is not a file this stage owns inside the "
-                                   f"folder", str(folder))
+            raise TrailwrightError(
+                f"refusing to write {name!r}: it is not a file this stage owns inside the folder", str(folder)
+            )
     recover_folder(folder)
     stage = Path(tempfile.mkdtemp(prefix=_sibling_prefix(folder, "new"), dir=folder.parent))
     try:
@@ -232,7 +236,8 @@ def write_folder(folder: str | Path, files: dict[str, str | bytes], owns=lambda 
     except BaseException as err:
         shutil.rmtree(stage, ignore_errors=True)
         if isinstance(err, OSError):
-            raise TrailwrightError(f"cannot write: {err.strerror or err} (the folder is as it was)",
-                                   str(folder)) from None
+            raise TrailwrightError(
+                f"cannot write: {err.strerror or err} (the folder is as it was)", str(folder)
+            ) from None
         raise
     return folder

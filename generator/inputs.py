@@ -64,6 +64,7 @@ def _unique_pairs(source: str):
                 raise TrailwrightError(f"duplicate key {key!r}", source)
             out[key] = value
         return out
+
     return hook
 
 
@@ -73,20 +74,26 @@ def _finite_float(source: str):
         if not math.isfinite(value):
             raise TrailwrightError(f"number {text} is out of range", source)
         return value
+
     return parse
 
 
 def _no_constant(source: str):
     def parse(name: str):
         raise TrailwrightError(f"{name} is not a number JSON allows", source)
+
     return parse
 
 
 def parse_json(text: str, source: str) -> Any:
     """Strict JSON: no duplicate keys, no NaN or Infinity, bounded nesting, checked strings."""
     try:
-        data = json.loads(text, object_pairs_hook=_unique_pairs(source), parse_float=_finite_float(source),
-                          parse_constant=_no_constant(source))
+        data = json.loads(
+            text,
+            object_pairs_hook=_unique_pairs(source),
+            parse_float=_finite_float(source),
+            parse_constant=_no_constant(source),
+        )
     except json.JSONDecodeError as err:
         raise TrailwrightError(f"malformed JSON at line {err.lineno} column {err.colno}: {err.msg}", source) from None
     except RecursionError:

@@ -13,8 +13,28 @@ from generator.table import TableArt
 from tests.test_publish_standin import standin_art_for_width
 
 ROOT = Path(__file__).resolve().parent.parent
-HOSTILE_IDS = ["../../etc/passwd", "<script>alert(1)</script>", 'a"b\\c', "тайл ✓", "CON", " ", ".", "..",
-               "&amp;", "x/y", "</svg>", "-", "_", "a b", "\u202eevil", "{{7*7}}", "'", "NUL", "${x}", "\t"]
+HOSTILE_IDS = [
+    "../../etc/passwd",
+    "<script>alert(1)</script>",
+    'a"b\\c',
+    "тайл ✓",
+    "CON",
+    " ",
+    ".",
+    "..",
+    "&amp;",
+    "x/y",
+    "</svg>",
+    "-",
+    "_",
+    "a b",
+    "\u202eevil",
+    "{{7*7}}",
+    "'",
+    "NUL",
+    "${x}",
+    "\t",
+]
 
 
 BOARDS = ("classic", "hexagon37", str(ROOT / "tests" / "data" / "camp-board.toml"))
@@ -29,11 +49,12 @@ def table_art(hostile: bool = False, real_art: bool = False, board: str = "class
     does not escape ids)."""
     b = load_board(board)
     best = read_tileset(ROOT / "examples" / "best-known.json").tiles
-    tileset = TileSet(tuple(Tile(str(i + 1), best[i % len(best)].front, best[i % len(best)].back)
-                            for i in range(len(b.slots))))
+    tileset = TileSet(
+        tuple(Tile(str(i + 1), best[i % len(best)].front, best[i % len(best)].back) for i in range(len(b.slots)))
+    )
     style = load_style(None)
     if hostile:
-        tileset = TileSet(tuple(Tile(i, t.front, t.back) for i, t in zip(HOSTILE_IDS, tileset)))
+        tileset = TileSet(tuple(Tile(i, t.front, t.back) for i, t in zip(HOSTILE_IDS, tileset, strict=True)))
         style = replace(style, label_show=False)
     art = layout_art(style) if real_art or hostile else standin_art_for_width(style.tile_width_mm)
     return TableArt(tileset, b, style, art, render_board(b, style), "Trailwright", "tests")

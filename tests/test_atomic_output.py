@@ -23,8 +23,11 @@ TILESET = str(ROOT / "examples" / "random-20.json")
 
 def snapshot(folder: Path) -> dict[str, str]:
     """Every file and link under ``folder`` (hidden ones too) with its content's digest."""
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()[:16]
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()[:16]
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def beside(folder: Path) -> list[str]:
@@ -34,9 +37,13 @@ def beside(folder: Path) -> list[str]:
 
 def old_output(folder: Path) -> dict[str, str]:
     """A previous kit, and files of other stages beside it."""
-    for name, data in {"print/rules.pdf": b"old rules", "print/tiles-letter-duplex.pdf": b"old letter sheets",
-                       "manufacturer/m/tile-01-front.png": b"old face", "tileset.json": b"{}",
-                       "tiles/tile-01-front.svg": b"<svg/>"}.items():
+    for name, data in {
+        "print/rules.pdf": b"old rules",
+        "print/tiles-letter-duplex.pdf": b"old letter sheets",
+        "manufacturer/m/tile-01-front.png": b"old face",
+        "tileset.json": b"{}",
+        "tiles/tile-01-front.svg": b"<svg/>",
+    }.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(data)
     return snapshot(folder)
@@ -47,7 +54,9 @@ def test_write_folder_replaces_what_it_owns_and_keeps_the_rest(tmp_path):
     out.mkdir()
     old_output(out)
     os.chmod(out, 0o750)
-    write_folder(out, {"print/rules.pdf": b"new", "manufacturer/m.zip": b"zip"}, owns=("print", "manufacturer").__contains__)
+    write_folder(
+        out, {"print/rules.pdf": b"new", "manufacturer/m.zip": b"zip"}, owns=("print", "manufacturer").__contains__
+    )
     assert set(snapshot(out)) == {"manufacturer/m.zip", "print/rules.pdf", "tileset.json", "tiles/tile-01-front.svg"}
     assert (out / "print" / "rules.pdf").read_bytes() == b"new" and (out / "tileset.json").read_bytes() == b"{}"
     assert not (out / "print" / "tiles-letter-duplex.pdf").exists()  # a stale file of the old kit is gone
@@ -96,7 +105,7 @@ def test_a_write_error_part_way_leaves_the_old_kit_byte_identical(tmp_path, monk
 
     monkeypatch.setattr(kit, "publish_kit", lambda *a, **k: standin_kit())
     monkeypatch.setattr("generator.cli.publish.make_sources", lambda *a: standin_sources())
-    monkeypatch.setattr("generator.publish.playpage.claim_warnings", lambda *a: [])
+    monkeypatch.setattr("generator.publish.claims.claim_warnings", lambda *a: [])
     out = tmp_path / "out"
     out.mkdir()
     before = old_output(out)
@@ -137,13 +146,30 @@ hexes = [[2, 1]]
 
 
 def _argv(tmp_path, title: str) -> list[str]:
-    return ["publish", str(tmp_path / "set4.json"), "--board", str(tmp_path / "small.toml"), "--settings",
-            str(tmp_path / "fast.toml"), "--title", title, "--workers", "2", "--out", str(tmp_path / "kit" / "out")]
+    return [
+        "publish",
+        str(tmp_path / "set4.json"),
+        "--board",
+        str(tmp_path / "small.toml"),
+        "--settings",
+        str(tmp_path / "fast.toml"),
+        "--title",
+        title,
+        "--workers",
+        "2",
+        "--out",
+        str(tmp_path / "kit" / "out"),
+    ]
 
 
 def _publish(tmp_path, title: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "generator.cli", *_argv(tmp_path, title)], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "generator.cli", *_argv(tmp_path, title)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
 
 
 @pytest.mark.slow

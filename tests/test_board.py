@@ -94,32 +94,51 @@ SLOTS = [[0, 0], [0, 1], [1, 0]]
     "data, message",
     [
         ({"slots": [[0, 0], [0, 1], [0, 0]]}, "slot 3 at [0, 0] overlaps slot 1"),
-        ({"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[0, 1]]}]}, "landmark 'Hut' at [0, 1] overlaps slot 2"),
+        (
+            {"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[0, 1]]}]},
+            "landmark 'Hut' at [0, 1] overlaps slot 2",
+        ),
         ({"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[9, 9]]}]}, "landmark 'Hut': no side faces a slot"),
-        ({"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": [[1, -1, "N"]]}]},
-         "landmark 'Hut': side N of [1, -1] faces no slot"),
-        ({"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": [[1, -1, "UP"]]}]},
-         "landmark 'Hut': unknown direction 'UP'"),
-        ({"slots": SLOTS, "connector": [{"hex": [-1, 0], "joins": [[0, 0], [5, 5]]}]},
-         "connector at [-1, 0]: hex [5, 5] is not a slot"),
-        ({"slots": SLOTS, "connector": [{"hex": [-1, 0], "joins": [[0, 0], [1, 0]]}]},
-         "connector at [-1, 0]: slot 3 at [1, 0] does not touch it"),
+        (
+            {"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": [[1, -1, "N"]]}]},
+            "landmark 'Hut': side N of [1, -1] faces no slot",
+        ),
+        (
+            {"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": [[1, -1, "UP"]]}]},
+            "landmark 'Hut': unknown direction 'UP'",
+        ),
+        (
+            {"slots": SLOTS, "connector": [{"hex": [-1, 0], "joins": [[0, 0], [5, 5]]}]},
+            "connector at [-1, 0]: hex [5, 5] is not a slot",
+        ),
+        (
+            {"slots": SLOTS, "connector": [{"hex": [-1, 0], "joins": [[0, 0], [1, 0]]}]},
+            "connector at [-1, 0]: slot 3 at [1, 0] does not touch it",
+        ),
         ({"slots": SLOTS, "colour": "red"}, "board: unknown key 'colour'"),
         ({"slots": []}, "'slots' must be a non-empty list"),
         ({"slots": [[0, "a"]]}, "slot 1: expected a hex [q, r]"),
         ({"slots": 5}, "'slots' must be a non-empty list"),
-        ({"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": []}]},
-         "landmark 'Hut': 'sides' must be a non-empty list of sides [q, r, direction], got []"),
-        ({"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": 5}]},
-         "landmark 'Hut': 'sides' must be a non-empty list of sides [q, r, direction], got 5"),
-        ({"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": [[1, -1, ["SW"]]]}]},
-         "landmark 'Hut': unknown direction ['SW']"),
+        (
+            {"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": []}]},
+            "landmark 'Hut': 'sides' must be a non-empty list of sides [q, r, direction], got []",
+        ),
+        (
+            {"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": 5}]},
+            "landmark 'Hut': 'sides' must be a non-empty list of sides [q, r, direction], got 5",
+        ),
+        (
+            {"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": [[1, -1, ["SW"]]]}]},
+            "landmark 'Hut': unknown direction ['SW']",
+        ),
         ({"slots": SLOTS, "landmark": 5}, "'landmark' must be an array of tables [[landmark]], got 5"),
         ({"slots": SLOTS, "landmark": {"name": "Hut"}}, "'landmark' must be an array of tables [[landmark]]"),
         ({"slots": SLOTS, "connector": 5}, "'connector' must be an array of tables [[connector]], got 5"),
         ({"slots": SLOTS, "landmark": [5]}, "landmark #1: expected a table"),
-        ({"slots": SLOTS, "connector": [{"hex": [-1, 0], "joins": 5}]},
-         "connector at [-1, 0]: 'joins' must name two slot hexes"),
+        (
+            {"slots": SLOTS, "connector": [{"hex": [-1, 0], "joins": 5}]},
+            "connector at [-1, 0]: 'joins' must name two slot hexes",
+        ),
     ],
 )
 def test_bad_boards_are_named(data, message):
@@ -133,7 +152,7 @@ def test_bad_board_file_errors_name_the_file(tmp_path):
     path.write_text("slots = [[0, 0]\n")
     with pytest.raises(TrailwrightError, match=r"^.*mine.toml: malformed TOML"):
         load_board(path)
-    path.write_text('slots = [[0, 0], [0, 0]]\n')
+    path.write_text("slots = [[0, 0], [0, 0]]\n")
     with pytest.raises(TrailwrightError, match=r"mine.toml: slot 2 at \[0, 0\] overlaps slot 1"):
         load_board(path)
     with pytest.raises(TrailwrightError, match="no such board file or built-in board"):
@@ -143,10 +162,14 @@ def test_bad_board_file_errors_name_the_file(tmp_path):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ('slots = [[0, 0], [0, 1]]\n[[landmark]]\nname = "Hut"\nhexes = [[1, -1]]\nsides = []\n',
-         "landmark 'Hut': 'sides' must be a non-empty list"),
-        ('slots = [[0, 0], [0, 1]]\n[[landmark]]\nname = "Hut"\nhexes = [[1, -1]]\nsides = 5\n',
-         "landmark 'Hut': 'sides' must be a non-empty list"),
+        (
+            'slots = [[0, 0], [0, 1]]\n[[landmark]]\nname = "Hut"\nhexes = [[1, -1]]\nsides = []\n',
+            "landmark 'Hut': 'sides' must be a non-empty list",
+        ),
+        (
+            'slots = [[0, 0], [0, 1]]\n[[landmark]]\nname = "Hut"\nhexes = [[1, -1]]\nsides = 5\n',
+            "landmark 'Hut': 'sides' must be a non-empty list",
+        ),
         ("slots = [[0, 0], [0, 1]]\nlandmark = 5\n", "'landmark' must be an array of tables"),
         ("slots = [[0, 0], [0, 1]]\nconnector = 5\n", "'connector' must be an array of tables"),
         ('slots = "[[0, 0]]"\n', "'slots' must be a non-empty list"),

@@ -29,8 +29,19 @@ def test_json_output_has_the_documented_keys(capsys):
     status, out, _ = run(capsys, "score", EXAMPLE, "--samples", "2000", "--seed", "3", "--json")
     assert status == 0
     data = json.loads(out)
-    for key in ("bridges", "dup_score", "fully_connected", "extra_edges_mean", "path_prob_mean", "pair_prob",
-                "fitness", "fitness_se", "extra_edges_se", "samples", "seed"):
+    for key in (
+        "bridges",
+        "dup_score",
+        "fully_connected",
+        "extra_edges_mean",
+        "path_prob_mean",
+        "pair_prob",
+        "fitness",
+        "fitness_se",
+        "extra_edges_se",
+        "samples",
+        "seed",
+    ):
         assert key in data
     assert data["samples"] == 2000 and data["seed"] == 3
     assert "Hut-Well" in data["pair_prob"]
@@ -95,11 +106,15 @@ def tile(tile_id="1", front=FULL, back=FULL):
 
 BAD_TILESETS = {
     "malformed JSON": ('{"tiles": [', "malformed JSON at line 1"),
-    "unknown direction": (tiles(tile(front=[["N", "S"], ["NE", "SE", "SW"], ["WEST"]])),
-                          "tile '1' front: unknown direction 'WEST'"),
+    "unknown direction": (
+        tiles(tile(front=[["N", "S"], ["NE", "SE", "SW"], ["WEST"]])),
+        "tile '1' front: unknown direction 'WEST'",
+    ),
     "missing direction": (tiles(tile(back=[["N", "S"], ["NE", "SE", "SW"]])), "tile '1' back: direction NW missing"),
-    "repeated direction": (tiles(tile(front=[["N", "S"], ["N", "NE", "SE", "SW", "NW"]])),
-                           "tile '1' front: direction N repeated"),
+    "repeated direction": (
+        tiles(tile(front=[["N", "S"], ["N", "NE", "SE", "SW", "NW"]])),
+        "tile '1' front: direction N repeated",
+    ),
     "empty side": (tiles(tile(front=[])), "tile '1' front: a side must be a non-empty list"),
     "no back": (tiles(tile(back=None)), "tile '1' has no 'back'"),
     "no front": (tiles(tile(front=None)), "tile '1' has no 'front'"),
@@ -124,10 +139,12 @@ BAD_BOARDS = {
     "overlapping slots": ("slots = [[0, 0], [0, 0]]\n", "slot 2 at [0, 0] overlaps slot 1"),
     "landmark side facing no slot": (
         SLOTS + '[[landmark]]\nname = "Hut"\nhexes = [[1, -1]]\nsides = [[1, -1, "N"]]\n',
-        "landmark 'Hut': side N of [1, -1] faces no slot"),
+        "landmark 'Hut': side N of [1, -1] faces no slot",
+    ),
     "connector naming a non-slot": (
         SLOTS + "[[connector]]\nhex = [-1, 0]\njoins = [[0, 0], [7, 7]]\n",
-        "connector at [-1, 0]: hex [7, 7] is not a slot"),
+        "connector at [-1, 0]: hex [7, 7] is not a slot",
+    ),
 }
 
 
@@ -141,25 +158,36 @@ def test_bad_boards_give_one_line_and_status_2(capsys, tmp_path, case):
     assert err.startswith(f"trailwright: error: {board}: {message}")
 
 
-@pytest.mark.parametrize("samples, message", [("0", "0 must be at least 1"), ("-5", "-5 must be at least 1"),
-                                              ("many", "'many' is not a whole number")])
+@pytest.mark.parametrize(
+    "samples, message",
+    [("0", "0 must be at least 1"), ("-5", "-5 must be at least 1"), ("many", "'many' is not a whole number")],
+)
 def test_bad_sample_counts(capsys, samples, message):
     status, out, err = run(capsys, "score", EXAMPLE, "--samples", samples)
     assert status == 2 and out == ""
     assert err == f"trailwright score: error: argument --samples: {message}\n"
 
 
-@pytest.mark.parametrize("argv, message", [
-    ([], "trailwright: error: the following arguments are required: COMMAND"),
-    (["frob"], "trailwright: error: argument COMMAND: invalid choice: 'frob'"),
-    (["score"], "trailwright score: error: the following arguments are required: TILESET.json"),
-    (["score", EXAMPLE, "--engine", "turbo"], "trailwright score: error: argument --engine: invalid choice: 'turbo'"),
-    (["score", EXAMPLE, "--colour"], "trailwright: error: unrecognized arguments: --colour"),
-    (["optimize", "--seed", "x"], "trailwright optimize: error: argument --seed: 'x' is not a whole number"),
-    (["render"], "trailwright render: error: the following arguments are required: TILESET.json"),
-    (["preview", EXAMPLE, "--count", "0"], "trailwright preview: error: argument --count: 0 must be at least 1"),
-    (["publish", EXAMPLE, "--workers", "0"], "trailwright publish: error: argument --workers: 0 must be at least 1"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        ([], "trailwright: error: the following arguments are required: COMMAND"),
+        (["frob"], "trailwright: error: argument COMMAND: invalid choice: 'frob'"),
+        (["score"], "trailwright score: error: the following arguments are required: TILESET.json"),
+        (
+            ["score", EXAMPLE, "--engine", "turbo"],
+            "trailwright score: error: argument --engine: invalid choice: 'turbo'",
+        ),
+        (["score", EXAMPLE, "--colour"], "trailwright: error: unrecognized arguments: --colour"),
+        (["optimize", "--seed", "x"], "trailwright optimize: error: argument --seed: 'x' is not a whole number"),
+        (["render"], "trailwright render: error: the following arguments are required: TILESET.json"),
+        (["preview", EXAMPLE, "--count", "0"], "trailwright preview: error: argument --count: 0 must be at least 1"),
+        (
+            ["publish", EXAMPLE, "--workers", "0"],
+            "trailwright publish: error: argument --workers: 0 must be at least 1",
+        ),
+    ],
+)
 def test_usage_errors_are_one_line(capsys, argv, message):
     status, out, err = run(capsys, *argv)
     assert status == 2 and out == ""
@@ -187,8 +215,10 @@ def test_no_traceback_in_a_real_process(tmp_path):
         (["optimize", "--time", "soon"], "trailwright optimize: error: argument --time:"),
         (["score", str(latin1)], f"trailwright: error: {latin1}: not UTF-8 text"),
         (["score", bad_id], f"trailwright: error: {bad_id}: tile #1: 'id' must be a string or a whole number"),
-        (["score", EXAMPLE, "--board", bad_board],
-         f"trailwright: error: {bad_board}: 'landmark' must be an array of tables [[landmark]], got 5"),
+        (
+            ["score", EXAMPLE, "--board", bad_board],
+            f"trailwright: error: {bad_board}: 'landmark' must be an array of tables [[landmark]], got 5",
+        ),
     ]
     for argv, message in cases:
         status, out, err = cli(*argv)
@@ -202,16 +232,20 @@ def test_console_script_end_to_end(tmp_path):
     assert result.returncode == 2
     assert result.stderr.strip().endswith("duplicate tile id '1'")
     assert "Traceback" not in result.stderr
-    ok = subprocess.run([sys.executable, "-m", "generator.cli", "score", EXAMPLE, "--json", "--samples", "1000"],
-                        capture_output=True, text=True)
+    ok = subprocess.run(
+        [sys.executable, "-m", "generator.cli", "score", EXAMPLE, "--json", "--samples", "1000"],
+        capture_output=True,
+        text=True,
+    )
     assert ok.returncode == 0 and json.loads(ok.stdout)["samples"] == 1000
 
 
 def test_threads_do_not_change_a_digit(capsys):
     outputs = []
     for threads in ("1", "2"):
-        status, out, _ = run(capsys, "score", EXAMPLE, "--samples", "140000", "--seed", "4", "--threads", threads,
-                             "--json")
+        status, out, _ = run(
+            capsys, "score", EXAMPLE, "--samples", "140000", "--seed", "4", "--threads", threads, "--json"
+        )
         assert status == 0
         outputs.append(out)
     assert outputs[0] == outputs[1]
@@ -247,13 +281,20 @@ def test_bad_thread_counts(capsys, threads):
 def test_many_samples_stay_in_a_fixed_memory_budget():
     # 5 million layouts kept per layout would add 55 MB; streamed, the process stays as small as a short run
     # the peak of this process's own memory (VmHWM): ru_maxrss would keep the forking pytest process's peak
-    script = ("import sys; from generator.cli import main; status = main(sys.argv[1:]); "
-              "print(next(line.split()[1] for line in open('/proc/self/status') if line.startswith('VmHWM')), "
-              "file=sys.stderr); sys.exit(status)")
+    script = (
+        "import sys; from generator.cli import main; status = main(sys.argv[1:]); "
+        "print(next(line.split()[1] for line in open('/proc/self/status') if line.startswith('VmHWM')), "
+        "file=sys.stderr); sys.exit(status)"
+    )
     peaks = []
     for samples in ("300000", "1000", "5000000"):  # the first, threaded too, leaves every kernel in numba's cache
-        done = subprocess.run([sys.executable, "-c", script, "score", EXAMPLE, "--samples", samples, "--threads", "2",
-                               "--json"], capture_output=True, text=True, cwd=ROOT, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", script, "score", EXAMPLE, "--samples", samples, "--threads", "2", "--json"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=True,
+        )
         assert json.loads(done.stdout)["samples"] == int(samples)
         peaks.append(int(done.stderr.split()[-1]))  # kilobytes
     assert peaks[2] < 300_000
@@ -263,10 +304,17 @@ def test_many_samples_stay_in_a_fixed_memory_budget():
 def test_score_starts_without_the_search_and_publishing_stacks():
     # start-up is most of a short score's wall time: a score command imports neither the search
     # (Dask), nor publishing (cairosvg), nor the networkx reference engine it does not use
-    script = ("import sys; from generator.cli import main; status = main(sys.argv[1:]); "
-              "print(' '.join(m for m in sys.modules if m.split('.')[0] in ('networkx', 'distributed', 'cairosvg') "
-              "or m.startswith(('generator.optimize', 'generator.publish', 'generator.preflight'))), file=sys.stderr)")
-    done = subprocess.run([sys.executable, "-c", script, "score", EXAMPLE, "--samples", "1000", "--threads", "1"],
-                          capture_output=True, text=True, cwd=ROOT, check=True)
+    script = (
+        "import sys; from generator.cli import main; status = main(sys.argv[1:]); "
+        "print(' '.join(m for m in sys.modules if m.split('.')[0] in ('networkx', 'distributed', 'cairosvg') "
+        "or m.startswith(('generator.optimize', 'generator.publish', 'generator.preflight'))), file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, "score", EXAMPLE, "--samples", "1000", "--threads", "1"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
+    )
     assert "fitness" in done.stdout
     assert done.stderr.strip() == ""

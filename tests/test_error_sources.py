@@ -79,8 +79,19 @@ def _sample_checkpoint() -> str:
     from generator.scoring.objective import ARTICLE
 
     problem = make_problem(load_board("classic"), ARTICLE, read_tileset(TILESET))
-    config = Config(strategy="anneal", preset=None, time=None, generations=3, samples=None, max_samples=None,
-                    seed=1, chains=2, migrate=None, rescore=1000, checkpoint_every=5.0)
+    config = Config(
+        strategy="anneal",
+        preset=None,
+        time=None,
+        generations=3,
+        samples=None,
+        max_samples=None,
+        seed=1,
+        chains=2,
+        migrate=None,
+        rescore=1000,
+        checkpoint_every=5.0,
+    )
     return checkpoint_text(problem, config, [None, None], None)
 
 
@@ -106,10 +117,49 @@ KINDS = {  # kind -> (file name, a valid file's text, validator)
     "checkpoint": ("my run.checkpoint", _sample_checkpoint, _checkpoint),
 }
 
-TOML_VALUES = ['"x"', '""', "-1", "0", "7", "1e300", "-0.5", "true", "[]", "[1, 2]", '["N"]', '[["N", "S"]]',
-               '"\\u0001"', "99999999999", '"Hut"', '"NE"', "[[0, 0]]", "[[0, 0, \"N\"]]", "{}", '{a = 1}']
-JSON_VALUES = ["x", "", -1, 0, 7, 1e300, -0.5, True, None, [], [1, 2], ["N"], [["N", "S"]], "\u0001", 10**12,
-               {}, {"a": 1}, "NE", [["N", "NE", "SE", "S", "SW", "NW"]]]
+TOML_VALUES = [
+    '"x"',
+    '""',
+    "-1",
+    "0",
+    "7",
+    "1e300",
+    "-0.5",
+    "true",
+    "[]",
+    "[1, 2]",
+    '["N"]',
+    '[["N", "S"]]',
+    '"\\u0001"',
+    "99999999999",
+    '"Hut"',
+    '"NE"',
+    "[[0, 0]]",
+    '[[0, 0, "N"]]',
+    "{}",
+    "{a = 1}",
+]
+JSON_VALUES = [
+    "x",
+    "",
+    -1,
+    0,
+    7,
+    1e300,
+    -0.5,
+    True,
+    None,
+    [],
+    [1, 2],
+    ["N"],
+    [["N", "S"]],
+    "\u0001",
+    10**12,
+    {},
+    {"a": 1},
+    "NE",
+    [["N", "NE", "SE", "S", "SW", "NW"]],
+]
 
 
 def _mutate_toml(text: str, data) -> str:
@@ -287,16 +337,19 @@ def test_every_optimize_flag_checked_after_argparse_is_named(capsys, tmp_path, m
     assert not out.exists()
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["playtest", TILESET, "--policy", "explorer,nope"], "--policy: unknown policy 'nope'"),
-    (["playtest", TILESET, "--rival", "nope"], "--rival: unknown policy 'nope'"),
-    (["playtest", TILESET, "--players", "9"], "--players 9"),
-    (["calibrate", "--paper", "b9"], "--paper: unknown paper"),
-    (["check", "output", "--profile", "nope"], "--profile: unknown manufacturer profile"),
-    (["render", TILESET, "--board", "nosuch"], "--board: no such board"),
-    (["score", TILESET, "--board", "nosuch"], "--board: no such board"),
-    (["preview", TILESET, "--board", "nosuch"], "--board: no such board"),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["playtest", TILESET, "--policy", "explorer,nope"], "--policy: unknown policy 'nope'"),
+        (["playtest", TILESET, "--rival", "nope"], "--rival: unknown policy 'nope'"),
+        (["playtest", TILESET, "--players", "9"], "--players 9"),
+        (["calibrate", "--paper", "b9"], "--paper: unknown paper"),
+        (["check", "output", "--profile", "nope"], "--profile: unknown manufacturer profile"),
+        (["render", TILESET, "--board", "nosuch"], "--board: no such board"),
+        (["score", TILESET, "--board", "nosuch"], "--board: no such board"),
+        (["preview", TILESET, "--board", "nosuch"], "--board: no such board"),
+    ],
+)
 def test_other_commands_name_their_flags(capsys, tmp_path, argv, words):
     err = one_line(capsys, *argv, *(["--out", str(tmp_path / "o")] if argv[0] in ("render", "calibrate") else []))
     assert words in err, err

@@ -2,6 +2,7 @@
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 
@@ -26,12 +27,19 @@ def one_line(capsys, *argv) -> str:
 def strict_json(text: str):
     def refuse(name):
         raise ValueError(f"{name} is not JSON")
+
     return json.loads(text, parse_constant=refuse)
 
 
-@pytest.mark.parametrize("command", [
-    ["render", TILESET], ["publish", TILESET], ["preview", TILESET], ["optimize", "--generations", "1"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["render", TILESET],
+        ["publish", TILESET],
+        ["preview", TILESET],
+        ["optimize", "--generations", "1"],
+    ],
+)
 def test_a_bad_out_is_one_line_in_every_command(capsys, tmp_path, command):
     a_file = tmp_path / "file.txt"
     a_file.write_text("x")
@@ -53,23 +61,37 @@ def test_optimize_checks_out_before_spending_its_budget(capsys, tmp_path):
 
 def test_nan_and_inf_in_an_objective_stop_before_the_search(capsys, tmp_path):
     path = tmp_path / "o.toml"
-    for text in ("pair_weight = nan", "dup_weight = -inf", "[pair_targets]\n\"Hut-Well\" = nan"):
+    for text in ("pair_weight = nan", "dup_weight = -inf", '[pair_targets]\n"Hut-Well" = nan'):
         path.write_text(text)
         began = time.perf_counter()
-        err = one_line(capsys, "optimize", "--time", "30", "--workers", "1", "--objective", str(path), "--out",
-                       str(tmp_path / "t.json"))
+        err = one_line(
+            capsys,
+            "optimize",
+            "--time",
+            "30",
+            "--workers",
+            "1",
+            "--objective",
+            str(path),
+            "--out",
+            str(tmp_path / "t.json"),
+        )
         assert "o.toml: " in err and "finite" in err
         assert time.perf_counter() - began < 15
 
 
 def test_bad_settings_and_huge_sizes_are_one_line(capsys, tmp_path):
     settings = tmp_path / "s.toml"
-    for text, problem in [("dpi = nan", "dpi: nan is not a finite number"),
-                          ("dpi = 100000000", "dpi: 100000000 is not a whole number from 1 to 1,200"),
-                          ("board_dpi = 99999", "board_dpi: 99999"), ("bleed_mm = inf", "bleed_mm: inf")]:
+    for text, problem in [
+        ("dpi = nan", "dpi: nan is not a finite number"),
+        ("dpi = 100000000", "dpi: 100000000 is not a whole number from 1 to 1,200"),
+        ("board_dpi = 99999", "board_dpi: 99999"),
+        ("bleed_mm = inf", "bleed_mm: inf"),
+    ]:
         settings.write_text(text)
-        assert problem in one_line(capsys, "publish", TILESET, "--settings", str(settings), "--out",
-                                   str(tmp_path / "kit"))
+        assert problem in one_line(
+            capsys, "publish", TILESET, "--settings", str(settings), "--out", str(tmp_path / "kit")
+        )
     assert "--dpi" in one_line(capsys, "preview", TILESET, "--dpi", "1000000", "--out", str(tmp_path / "p.svg"))
     board = tmp_path / "b.toml"
     board.write_text("slots = [[0, 0], [1000000000, 0]]")
@@ -81,7 +103,7 @@ def test_deeply_nested_json_and_very_long_ids_are_one_line(capsys, tmp_path):
     deep = tmp_path / "deep.json"
     deep.write_text('{"tiles": ' + "[" * 100000 + "]" * 100000 + "}")
     assert "nested more than" in one_line(capsys, "score", str(deep))
-    data = json.loads(open(TILESET, encoding="utf-8").read())
+    data = json.loads(Path(TILESET).read_text(encoding="utf-8"))
     data["tiles"][0]["id"] = "x" * 5000
     long_ids = tmp_path / "long.json"
     long_ids.write_text(json.dumps(data))
@@ -96,8 +118,18 @@ def test_pair_targets_on_a_board_without_landmarks(capsys, tmp_path):
     board.write_text("slots = [[0, 0], [1, 0], [2, 0], [3, 0]]")
     objective = tmp_path / "o.toml"
     objective.write_text('[pair_targets]\n"Hut-Well" = 0.5')
-    err = one_line(capsys, "optimize", "--board", str(board), "--objective", str(objective), "--generations", "1",
-                   "--out", str(tmp_path / "t.json"))
+    err = one_line(
+        capsys,
+        "optimize",
+        "--board",
+        str(board),
+        "--objective",
+        str(objective),
+        "--generations",
+        "1",
+        "--out",
+        str(tmp_path / "t.json"),
+    )
     assert "no landmark pairs" in err
 
 
@@ -133,9 +165,11 @@ def test_a_picture_too_large_to_draw_is_one_line():
 
 def test_names_with_rich_markup_print_as_written(capsys, tmp_path):
     board = tmp_path / "b.toml"
-    board.write_text('slots = [[0, 0], [1, 0], [2, 0], [3, 0]]\n[[landmark]]\nname = "[/x]"\nhexes = [[-1, 0]]\n'
-                     '[[landmark]]\nname = "[bold]Well"\nhexes = [[4, 0]]\n')
-    tiles = json.loads(open(TILESET, encoding="utf-8").read())
+    board.write_text(
+        'slots = [[0, 0], [1, 0], [2, 0], [3, 0]]\n[[landmark]]\nname = "[/x]"\nhexes = [[-1, 0]]\n'
+        '[[landmark]]\nname = "[bold]Well"\nhexes = [[4, 0]]\n'
+    )
+    tiles = json.loads(Path(TILESET).read_text(encoding="utf-8"))
     tiles["tiles"] = tiles["tiles"][:4]
     path = tmp_path / "t[red].json"
     path.write_text(json.dumps(tiles))

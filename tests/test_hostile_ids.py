@@ -20,8 +20,11 @@ from generator.model.ids import PLAIN_LENGTH, file_stem, id_width, side_file_nam
 from generator.render import load_style, render_side
 
 HOSTILE = ["/../../tmp/x", "..", "a/b", "%", "<", "é", "🦊", "x" * 300, "a b", "a_b", "7", "07"]
-SIDES = [[["N", "S"], ["NE"], ["SE"], ["SW", "NW"]], [["N", "NE"], ["SE", "NW"], ["S"], ["SW"]],
-         [["N"], ["NE", "S"], ["SE"], ["SW"], ["NW"]]]
+SIDES = [
+    [["N", "S"], ["NE"], ["SE"], ["SW", "NW"]],
+    [["N", "NE"], ["SE", "NW"], ["S"], ["SW"]],
+    [["N"], ["NE", "S"], ["SE"], ["SW"], ["NW"]],
+]
 STYLE = load_style()
 BOARD = """name = "strip"
 slots = [[0,0],[1,0],[2,0],[3,0],[4,0],[5,0],[0,1],[1,1],[2,1],[3,1],[4,1],[5,1]]
@@ -68,8 +71,11 @@ def test_stems_are_injective_safe_and_short():
 
 
 def test_ids_differing_only_in_case_are_one_line(capsys, game):
-    (game / "t.json").write_text(json.dumps({"tiles": [{"id": i, "front": SIDES[0], "back": SIDES[1]}
-                                                       for i in ["A", "a", *map(str, range(10))]]}))
+    (game / "t.json").write_text(
+        json.dumps(
+            {"tiles": [{"id": i, "front": SIDES[0], "back": SIDES[1]} for i in ["A", "a", *map(str, range(10))]]}
+        )
+    )
     status = main(["render", "t.json", "--board", "board.toml", "--out", "r"])
     err = capsys.readouterr().err
     assert status == 2 and "tile ids 'A' and 'a' would share the file name" in err and err.count("\n") == 1
@@ -100,8 +106,22 @@ def test_labels_with_markup_characters_stay_well_formed_xml(capsys, game):
 def test_publish_writes_only_inside_out_with_distinct_images(capsys, game):
     out = game / "kit"
     before = set(game.parent.parent.rglob("*"))
-    status = main(["publish", "t.json", "--board", "board.toml", "--settings", "settings.toml", "--style",
-                   "style.toml", "--out", "kit", "--workers", "1"])
+    status = main(
+        [
+            "publish",
+            "t.json",
+            "--board",
+            "board.toml",
+            "--settings",
+            "settings.toml",
+            "--style",
+            "style.toml",
+            "--out",
+            "kit",
+            "--workers",
+            "1",
+        ]
+    )
     assert status == 0, capsys.readouterr().err
     files = _inside(out, out)
     assert set(game.parent.parent.rglob("*")) - before <= {out, *out.rglob("*")}
@@ -114,15 +134,20 @@ def test_publish_writes_only_inside_out_with_distinct_images(capsys, game):
         assert not name.startswith("/") and ".." not in name.split("/") and "\\" not in name
     duplex = out / "print" / "tiles-a4-duplex.pdf"
     reader = PdfReader(duplex)
-    images = {xo.indirect_reference.idnum for page in reader.pages
-              for xo in page["/Resources"]["/XObject"].values() if xo.get_object()["/Subtype"] == "/Image"}
+    images = {
+        xo.indirect_reference.idnum
+        for page in reader.pages
+        for xo in page["/Resources"]["/XObject"].values()
+        if xo.get_object()["/Subtype"] == "/Image"
+    }
     assert len(images) == 2 * len(HOSTILE)  # every side its own image: 'a b' and 'a_b' never share one
     assert all(len(f.name.encode()) < 255 for f in files)
     if shutil.which("pdftoppm") is None:
         pytest.skip("pdftoppm (poppler-utils) is not installed: the page pixels are not checked")
-    png = subprocess.run(["pdftoppm", "-r", "15", "-f", "1", "-l", "1", "-gray", str(duplex)], capture_output=True,
-                         check=True).stdout
-    body = png[png.index(b"255\n") + 4:]  # a PGM: the header ends with the max value
+    png = subprocess.run(
+        ["pdftoppm", "-r", "15", "-f", "1", "-l", "1", "-gray", str(duplex)], capture_output=True, check=True
+    ).stdout
+    body = png[png.index(b"255\n") + 4 :]  # a PGM: the header ends with the max value
     assert sum(b < 200 for b in body) > 0.1 * len(body)  # the page shows art, not a blank sheet
 
 

@@ -8,8 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from generator.errors import TrailwrightError
-from generator.model import DIRECTIONS, Side, Tile, TileSet, dumps_tileset, read_tileset, tileset_from_dict
-from generator.model import genome
+from generator.model import DIRECTIONS, Side, Tile, TileSet, dumps_tileset, genome, read_tileset, tileset_from_dict
 
 
 def set_partitions(items):
@@ -154,21 +153,30 @@ FULL = [["N", "S"], ["NE", "SE", "SW"], ["NW"]]
 @pytest.mark.parametrize(
     "tiles, message",
     [
-        ([{"id": "1", "front": [["N", "X"], ["NE", "SE", "S", "SW", "NW"]], "back": FULL}],
-         "tile '1' front: unknown direction 'X'"),
-        ([{"id": "1", "front": [[["N"]], ["NE", "SE", "S", "SW", "NW"]], "back": FULL}],
-         "tile '1' front: unknown direction ['N']"),
-        ([{"id": "1", "front": [["N", "S"], ["NE", "SE", "SW"]], "back": FULL}],
-         "tile '1' front: direction NW missing"),
-        ([{"id": "1", "front": FULL, "back": [["N", "S"], ["N", "NE", "SE", "SW", "NW"]]}],
-         "tile '1' back: direction N repeated"),
+        (
+            [{"id": "1", "front": [["N", "X"], ["NE", "SE", "S", "SW", "NW"]], "back": FULL}],
+            "tile '1' front: unknown direction 'X'",
+        ),
+        (
+            [{"id": "1", "front": [[["N"]], ["NE", "SE", "S", "SW", "NW"]], "back": FULL}],
+            "tile '1' front: unknown direction ['N']",
+        ),
+        (
+            [{"id": "1", "front": [["N", "S"], ["NE", "SE", "SW"]], "back": FULL}],
+            "tile '1' front: direction NW missing",
+        ),
+        (
+            [{"id": "1", "front": FULL, "back": [["N", "S"], ["N", "NE", "SE", "SW", "NW"]]}],
+            "tile '1' back: direction N repeated",
+        ),
         ([{"id": "1", "front": [], "back": FULL}], "tile '1' front: a side must be a non-empty list"),
         ([{"id": "1", "front": FULL}], "tile '1' has no 'back'"),
         ([{"id": "2", "back": FULL}], "tile '2' has no 'front'"),
-        ([{"id": "1", "front": FULL, "back": FULL}, {"id": "1", "front": FULL, "back": FULL}],
-         "duplicate tile id '1'"),
-        ([{"id": "1", "front": [["N", "S"], [], ["NE", "SE", "SW", "NW"]], "back": FULL}],
-         "tile '1' front: empty trail"),
+        ([{"id": "1", "front": FULL, "back": FULL}, {"id": "1", "front": FULL, "back": FULL}], "duplicate tile id '1'"),
+        (
+            [{"id": "1", "front": [["N", "S"], [], ["NE", "SE", "SW", "NW"]], "back": FULL}],
+            "tile '1' front: empty trail",
+        ),
     ],
 )
 def test_bad_tiles_are_named(tiles, message):

@@ -40,8 +40,11 @@ CLIENT = None
 
 
 def run(problem, strategy, preset, generations=40, seed=1, **extra):
-    return optimize(problem, Config(strategy=strategy, preset=preset, generations=generations, seed=seed,
-                                    **{**SMALL, **extra}), client=CLIENT)
+    return optimize(
+        problem,
+        Config(strategy=strategy, preset=preset, generations=generations, seed=seed, **{**SMALL, **extra}),
+        client=CLIENT,
+    )
 
 
 # --- the search space ----------------------------------------------------------------------
@@ -80,7 +83,7 @@ def test_mutate_changes_one_free_side_to_another_allowed_design(classic):
     classes = start_classes(problem, rng)
     for _ in range(200):
         child, changes = mutate(problem, classes, rng)
-        (t, f), = changes
+        ((t, f),) = changes
         assert (child != classes).sum() == 1 and child[t, f] != classes[t, f]
         assert int(child[t, f]) in problem.allowed
 
@@ -128,7 +131,7 @@ def test_bank_fitness_is_the_scorer_on_the_same_layouts(classic, swap):
         full = Search(problem, bank_seed=11, capacity=3000, size=3000).full(child)
         assert ev.fitness == pytest.approx(full.fitness, abs=1e-12) and ev.layouts < 3000
         scored = ev.scored
-        for a, b in zip(scored.arrays, full.arrays):
+        for a, b in zip(scored.arrays, full.arrays, strict=True):
             np.testing.assert_array_equal(a, b)
         parent = scored
     # and the bank's layouts are the scorer's: same seed, same first layouts
@@ -188,8 +191,15 @@ def test_early_rejection_only_rejects_clearly_worse_moves(classic, swap, margin)
 
 # --- one formula: every caller gets the scorer's fitness -------------------------------------
 
-TASTE = Objective(bridges_weight=-0.07, dup_weight=-0.01, extra_edges_weight=-0.2, pair_weight=1.5,
-                  target_weight=-3.0, max_trails=6, pair_targets=(("Hut-Well", 0.9), ("Spring-Lair", 0.3)))
+TASTE = Objective(
+    bridges_weight=-0.07,
+    dup_weight=-0.01,
+    extra_edges_weight=-0.2,
+    pair_weight=1.5,
+    target_weight=-3.0,
+    max_trails=6,
+    pair_targets=(("Hut-Well", 0.9), ("Spring-Lair", 0.3)),
+)
 
 
 @pytest.mark.parametrize("objective", [ARTICLE, TASTE], ids=["article", "weights-and-targets"])
@@ -212,8 +222,9 @@ def test_every_caller_gets_the_fitness_trailwright_score_gives(classic, random20
     assert moved.fitness == pytest.approx(child_truth, abs=1e-12)
     fresh = FreshScorer(problem, seed=8, samples=700)
     layouts_seed = int(np.random.SeedSequence([8, 0]).generate_state(1, np.uint64)[0] >> 1)
-    assert fresh.evaluate(classes).fitness == pytest.approx(score(tiles, classic, 700, seed=layouts_seed,
-                                                                 objective=objective).fitness, abs=1e-12)
+    assert fresh.evaluate(classes).fitness == pytest.approx(
+        score(tiles, classic, 700, seed=layouts_seed, objective=objective).fitness, abs=1e-12
+    )
     if objective == ARTICLE:  # the command line itself
         import contextlib
         import io
@@ -257,8 +268,11 @@ class TestContract:
 
     def test_time_budget(self, classic, strategy, preset):
         problem = small_problem(classic)
-        result = optimize(problem, Config(strategy=strategy, preset=preset, time=1.0, seed=2,
-                                          **{**SMALL, "max_samples": 20000}), client=CLIENT)
+        result = optimize(
+            problem,
+            Config(strategy=strategy, preset=preset, time=1.0, seed=2, **{**SMALL, "max_samples": 20000}),
+            client=CLIENT,
+        )
         assert all(0.99 <= c.elapsed < 1.6 for c in result.chains), [c.elapsed for c in result.chains]
         assert result.seconds < 3.0
 
@@ -279,8 +293,15 @@ class TestContract:
 def test_article_preset_is_the_articles_setup():
     ga = strategy_named("ga", "article")
     assert ga == ARTICLE_GA
-    assert (ga.population, ga.elites, ga.tournament, ga.crossover, ga.mutation, ga.fresh, ga.samples) == \
-        (20, 5, 2, 0.5, 0.5, True, 500)
+    assert (ga.population, ga.elites, ga.tournament, ga.crossover, ga.mutation, ga.fresh, ga.samples) == (
+        20,
+        5,
+        2,
+        0.5,
+        0.5,
+        True,
+        500,
+    )
     with pytest.raises(TrailwrightError, match="preset 'article' is for strategy 'ga'"):
         strategy_named("anneal", "article")
     with pytest.raises(TrailwrightError, match="unknown strategy 'sa'"):
@@ -311,8 +332,7 @@ def test_forbidden_designs_and_max_trails_are_never_used(classic):
 
 
 def test_pair_target_pulls_the_pair_towards_it(classic):
-    objective = resolve_targets(Objective(pair_targets=(("Lair-Hut", 0.5),), target_weight=-20.0),
-                                classic.pair_names())
+    objective = resolve_targets(Objective(pair_targets=(("Lair-Hut", 0.5),), target_weight=-20.0), classic.pair_names())
     assert objective.pair_targets == (("Hut-Lair", 0.5),)
     problem = small_problem(classic, objective=objective)
     plain = run(make_problem(classic, ARTICLE, problem.start), "anneal", None, generations=150)
@@ -334,9 +354,17 @@ def test_resume_after_interrupt_equals_an_uninterrupted_run(classic, strategy, p
 
     saved = []
     calls = iter(range(10**6))
-    stopped = run_chain(problem, strategy, budget, 3, 0, None, lambda: next(calls) >= 17,  # "Ctrl-C" after 17
-                        lambda kind, value: saved.append(json.dumps(value.to_data())) if kind == "snapshot" else None,
-                        snapshot_every=0.0)
+    stopped = run_chain(
+        problem,
+        strategy,
+        budget,
+        3,
+        0,
+        None,
+        lambda: next(calls) >= 17,  # "Ctrl-C" after 17
+        lambda kind, value: saved.append(json.dumps(value.to_data())) if kind == "snapshot" else None,
+        snapshot_every=0.0,
+    )
     assert 0 < stopped.generation < 40 and saved
     interrupted = Chain.from_data(json.loads(json.dumps(stopped.to_data())))  # through JSON, as a checkpoint does
     resumed = run_chain(problem, strategy, budget, 3, 0, interrupted, lambda: False, lambda *a: None)
@@ -374,8 +402,12 @@ def test_the_winner_is_the_chain_best_on_the_shared_selection_layouts(classic, m
     problem = small_problem(classic)
     result = run(problem, "anneal", None, generations=30, seed=6, chains=3)
     strategy = config_strategy(Config(generations=30, **SMALL))
-    values = [rescore(problem, to_tileset(problem, chain_best(strategy, c).classes), 20_000,
-                      run_module.selection_seed(6)).fitness for c in result.chains]
+    values = [
+        rescore(
+            problem, to_tileset(problem, chain_best(strategy, c).classes), 20_000, run_module.selection_seed(6)
+        ).fitness
+        for c in result.chains
+    ]
     assert len(set(values)) == 3  # three different chain results
     assert result.winner == int(np.argmax(values))
     assert result.tileset == to_tileset(problem, chain_best(strategy, result.chains[result.winner]).classes)
@@ -393,7 +425,7 @@ def test_island_mode_moves_the_best_set_into_the_worst_chain(classic):
     problem = small_problem(classic)
     result = optimize(problem, Config(time=1.5, migrate=0.5, seed=2, **{**SMALL, "chains": 2}), client=CLIENT)
     assert [leg for leg, _, _ in result.migrants] == [1, 2]  # three legs: two migrations
-    for leg, index, designs in result.migrants:
+    for _leg, index, designs in result.migrants:
         assert len(designs) == 20 and 0 <= index < 2
     assert all(c.leg == 2 for c in result.chains) and not result.stopped
 
@@ -403,8 +435,10 @@ def test_island_mode_moves_the_best_set_into_the_worst_chain(classic):
 
 def test_objective_file_round_trip(tmp_path):
     path = tmp_path / "taste.toml"
-    path.write_text('pair_weight = 2\nmax_trails = 3\nforbid = [[["N", "NE", "SE", "S", "SW", "NW"]]]\n'
-                    '[pair_targets]\n"Hut-Lair" = 0.5\n')
+    path.write_text(
+        'pair_weight = 2\nmax_trails = 3\nforbid = [[["N", "NE", "SE", "S", "SW", "NW"]]]\n'
+        '[pair_targets]\n"Hut-Lair" = 0.5\n'
+    )
     objective = load_objective(path)
     assert objective.pair_weight == 2.0 and objective.max_trails == 3
     assert objective.forbid == (((0, 1, 2, 3, 4, 5),),)
@@ -413,14 +447,17 @@ def test_objective_file_round_trip(tmp_path):
     assert objective_from_dict({}) == ARTICLE
 
 
-@pytest.mark.parametrize("text,message", [
-    ("pair_wieght = 1\n", "unknown key 'pair_wieght'"),
-    ('pair_weight = "high"\n', "pair_weight: 'high' is not a number"),
-    ("max_trails = 9\n", "max_trails: 9 is not a whole number from 1 to 6"),
-    ('forbid = [[["N", "UP"]]]\n', "forbid\\[0\\].*unknown direction 'UP'"),
-    ('[pair_targets]\n"Hut-Lair" = 1.5\n', "pair_targets.Hut-Lair: 1.5 is not a number from 0 to 1"),
-    ("pair_weight = \n", "malformed TOML"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("pair_wieght = 1\n", "unknown key 'pair_wieght'"),
+        ('pair_weight = "high"\n', "pair_weight: 'high' is not a number"),
+        ("max_trails = 9\n", "max_trails: 9 is not a whole number from 1 to 6"),
+        ('forbid = [[["N", "UP"]]]\n', "forbid\\[0\\].*unknown direction 'UP'"),
+        ('[pair_targets]\n"Hut-Lair" = 1.5\n', "pair_targets.Hut-Lair: 1.5 is not a number from 0 to 1"),
+        ("pair_weight = \n", "malformed TOML"),
+    ],
+)
 def test_bad_objective_files_give_one_line_errors(tmp_path, text, message):
     path = tmp_path / "bad.toml"
     path.write_text(text)
@@ -449,8 +486,9 @@ def test_local_check_tries_every_single_side_change_and_every_swap(classic, rand
     keep = tuple(t.id for t in tiles.tiles[2:])
     problem = make_problem(classic, Objective(max_trails=6), tiles, pinned=keep)
     classes = start_classes(problem, np.random.default_rng(0))
-    swaps = sum(classes[0, f] != classes[1, g] and classes[0, 1 - f] != classes[1, 1 - g]
-                for f in range(2) for g in range(2))
+    swaps = sum(
+        classes[0, f] != classes[1, g] and classes[0, 1 - f] != classes[1, 1 - g] for f in range(2) for g in range(2)
+    )
     assert swaps > 0
     report = check_local(problem, tiles, samples=2000, seed=5, margin=10.0)  # every neighbour scored in full
     assert report.neighbours == len(report.close) == 2 * 2 * (len(DESIGNS) - 1) + swaps

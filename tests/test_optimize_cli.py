@@ -16,8 +16,19 @@ import pytest
 from generator.cli import main
 from generator.model import read_meta, read_tileset
 
-QUICK = ["--generations", "30", "--samples", "300", "--max-samples", "1500", "--rescore", "3000", "--chains", "1",
-         "--quiet"]
+QUICK = [
+    "--generations",
+    "30",
+    "--samples",
+    "300",
+    "--max-samples",
+    "1500",
+    "--rescore",
+    "3000",
+    "--chains",
+    "1",
+    "--quiet",
+]
 
 
 @pytest.mark.usefixtures("dask_scheduler")
@@ -45,11 +56,28 @@ def test_writes_tileset_history_plot_and_checkpoint(tmp_path):
 @pytest.mark.usefixtures("dask_scheduler")
 def test_init_pin_and_objective(tmp_path, random20):
     taste = tmp_path / "taste.toml"
-    taste.write_text("max_trails = 6\n[pair_targets]\n\"Well-Hut\" = 0.99\n")
+    taste.write_text('max_trails = 6\n[pair_targets]\n"Well-Hut" = 0.99\n')
     out = tmp_path / "mine.json"
     init = Path(__file__).resolve().parent.parent / "examples" / "random-20.json"
-    assert main(["optimize", *QUICK, "--init", str(init), "--pin", "1,3", "--pin", "5", "--objective", str(taste),
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "optimize",
+                *QUICK,
+                "--init",
+                str(init),
+                "--pin",
+                "1,3",
+                "--pin",
+                "5",
+                "--objective",
+                str(taste),
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     tiles = {t.id: t for t in read_tileset(out)}
     for tile_id in ("1", "3", "5"):
         assert tiles[tile_id] == next(t for t in random20 if t.id == tile_id)
@@ -84,8 +112,25 @@ def _wait_for_progress(checkpoint: Path, proc, limit: float = 240.0) -> None:
 @pytest.mark.slow
 def test_resume_continues_to_the_same_result(tmp_path):
     """SIGTERM part-way, then --resume: the same tile set and score as one uninterrupted run."""
-    budget = ["--generations", "20000", "--samples", "300", "--max-samples", "1500", "--rescore", "3000",
-              "--chains", "1", "--workers", "1", "--seed", "6", "--quiet", "--checkpoint-every", "0.5"]
+    budget = [
+        "--generations",
+        "20000",
+        "--samples",
+        "300",
+        "--max-samples",
+        "1500",
+        "--rescore",
+        "3000",
+        "--chains",
+        "1",
+        "--workers",
+        "1",
+        "--seed",
+        "6",
+        "--quiet",
+        "--checkpoint-every",
+        "0.5",
+    ]
     whole, part = tmp_path / "whole.json", tmp_path / "part.json"
     assert main(["optimize", *budget, "--out", str(whole)]) == 0
     exe = Path(sys.executable).with_name("trailwright")
@@ -105,40 +150,61 @@ def test_resume_continues_to_the_same_result(tmp_path):
 
 @pytest.mark.usefixtures("dask_scheduler")
 def test_resume_may_set_a_new_budget(tmp_path):
-    quick = QUICK[QUICK.index("--samples"):]
+    quick = QUICK[QUICK.index("--samples") :]
     first = tmp_path / "first.json"
     assert main(["optimize", *quick, "--generations", "20", "--seed", "6", "--out", str(first)]) == 0
     assert main(["optimize", "--resume", str(tmp_path / "first.checkpoint"), "--generations", "50", "--quiet"]) == 0
     assert read_meta(first)["search"]["generations"] == [50]
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--init", "missing.json"], "missing.json: cannot read"),
-    (["--init", "{bad}"], "malformed JSON"),
-    (["--init", "{small}"], "has 2 tiles but board 'classic' has 20 slots"),
-    (["--objective", "{badtoml}"], "unknown key 'bridge_weight'"),
-    (["--objective", "{target}"], "'Hut-Moon' is not a landmark pair"),
-    (["--init", "{example}", "--pin", "99"], "--pin '99': no tile with that id"),
-    (["--pin", "1"], "--pin needs --init"),
-    (["--strategy", "pool", "--preset", "article"], "preset 'article' is for strategy 'ga'"),
-    (["--resume", "{bad}"], "not a trailwright checkpoint"),
-    (["--resume", "{bad}", "--seed", "2"], "--seed cannot change a resumed run"),
-    (["--resume", "{bad}", "--board", "hexagon37"], "--board cannot change a resumed run"),
-    (["--objective", "{onetrail}"], "one.toml: the objective's forbid and max_trails leave fewer than two designs"),
-    (["--generations", "10", "--migrate", "5"], "--migrate needs a time budget"),
-    (["--resume", "{bad}", "--chains", "3"], "--chains cannot change a resumed run"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--init", "missing.json"], "missing.json: cannot read"),
+        (["--init", "{bad}"], "malformed JSON"),
+        (["--init", "{small}"], "has 2 tiles but board 'classic' has 20 slots"),
+        (["--objective", "{badtoml}"], "unknown key 'bridge_weight'"),
+        (["--objective", "{target}"], "'Hut-Moon' is not a landmark pair"),
+        (["--init", "{example}", "--pin", "99"], "--pin '99': no tile with that id"),
+        (["--pin", "1"], "--pin needs --init"),
+        (["--strategy", "pool", "--preset", "article"], "preset 'article' is for strategy 'ga'"),
+        (["--resume", "{bad}"], "not a trailwright checkpoint"),
+        (["--resume", "{bad}", "--seed", "2"], "--seed cannot change a resumed run"),
+        (["--resume", "{bad}", "--board", "hexagon37"], "--board cannot change a resumed run"),
+        (["--objective", "{onetrail}"], "one.toml: the objective's forbid and max_trails leave fewer than two designs"),
+        (["--generations", "10", "--migrate", "5"], "--migrate needs a time budget"),
+        (["--resume", "{bad}", "--chains", "3"], "--chains cannot change a resumed run"),
+    ],
+)
 @pytest.mark.usefixtures("dask_scheduler")
 def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, message):
     files = {
-        "bad": tmp_path / "bad.json", "small": tmp_path / "small.json", "badtoml": tmp_path / "w.toml",
-        "target": tmp_path / "t.toml", "onetrail": tmp_path / "one.toml",
+        "bad": tmp_path / "bad.json",
+        "small": tmp_path / "small.json",
+        "badtoml": tmp_path / "w.toml",
+        "target": tmp_path / "t.toml",
+        "onetrail": tmp_path / "one.toml",
         "example": Path(__file__).resolve().parent.parent / "examples" / "random-20.json",
     }
     files["bad"].write_text("{not json")
-    files["small"].write_text(json.dumps({"tiles": [
-        {"id": "a", "front": [["N", "NE", "SE", "S", "SW", "NW"]], "back": [["N", "NE", "SE", "S", "SW", "NW"]]},
-        {"id": "b", "front": [["N", "NE", "SE", "S", "SW", "NW"]], "back": [["N", "NE", "SE", "S", "SW", "NW"]]}]}))
+    files["small"].write_text(
+        json.dumps(
+            {
+                "tiles": [
+                    {
+                        "id": "a",
+                        "front": [["N", "NE", "SE", "S", "SW", "NW"]],
+                        "back": [["N", "NE", "SE", "S", "SW", "NW"]],
+                    },
+                    {
+                        "id": "b",
+                        "front": [["N", "NE", "SE", "S", "SW", "NW"]],
+                        "back": [["N", "NE", "SE", "S", "SW", "NW"]],
+                    },
+                ]
+            }
+        )
+    )
     files["badtoml"].write_text("bridge_weight = -1\n")
     files["target"].write_text('[pair_targets]\n"Hut-Moon" = 0.5\n')
     files["onetrail"].write_text("max_trails = 1\n")
@@ -155,8 +221,10 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, message):
 def test_sigterm_writes_the_best_so_far(tmp_path):
     out = tmp_path / "stopped.json"
     exe = Path(sys.executable).with_name("trailwright")
-    proc = subprocess.Popen([str(exe), "optimize", "--time", "60", "--workers", "2", "--rescore", "3000",
-                             "--out", str(out), "--quiet"], stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [str(exe), "optimize", "--time", "60", "--workers", "2", "--rescore", "3000", "--out", str(out), "--quiet"],
+        stderr=subprocess.PIPE,
+    )
     _wait_until_it_catches_sigterm(proc)
     time.sleep(6)
     proc.send_signal(signal.SIGTERM)

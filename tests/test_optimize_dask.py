@@ -17,8 +17,21 @@ import pytest
 from generator.cli import main
 from generator.model import read_meta, read_tileset
 
-QUICK = ["--generations", "20", "--samples", "300", "--max-samples", "1500", "--rescore", "3000", "--chains", "2",
-         "--seed", "5", "--quiet"]
+QUICK = [
+    "--generations",
+    "20",
+    "--samples",
+    "300",
+    "--max-samples",
+    "1500",
+    "--rescore",
+    "3000",
+    "--chains",
+    "2",
+    "--seed",
+    "5",
+    "--quiet",
+]
 
 
 @pytest.fixture(scope="module")
@@ -57,10 +70,14 @@ HOSTILE = {
     "pickle": (lambda d: pickle.dumps(Pwned()), "not a trailwright checkpoint"),
     "other version": (lambda d: _set(d, ["version"], "0.0.1"), "written by trailwright '0.0.1'"),
     "other board": (lambda d: _set(d, ["problem", "board"], _board("hexagon37")), "has 37 slots"),
-    "designs for another board": (lambda d: _set(d, ["chains", 0, "state", "current", "classes"], [[1, 2]] * 37),
-                                  "designs for 37 tiles, but board 'classic' has 20 slots"),
-    "design out of range": (lambda d: _set(d, ["chains", 1, "state", "best", "classes", 3], [1, 99]),
-                            "design number outside 0..42"),
+    "designs for another board": (
+        lambda d: _set(d, ["chains", 0, "state", "current", "classes"], [[1, 2]] * 37),
+        "designs for 37 tiles, but board 'classic' has 20 slots",
+    ),
+    "design out of range": (
+        lambda d: _set(d, ["chains", 1, "state", "best", "classes", 3], [1, 99]),
+        "design number outside 0..42",
+    ),
     "fitness not a number": (lambda d: _set(d, ["chains", 0, "state", "current", "fitness"], "high"), "not a valid"),
     "random state": (lambda d: _set(d, ["chains", 0, "rng_state"], {"bit_generator": "os.system"}), "not a valid"),
     "cache key": (lambda d: _set(d, ["chains", 0, "search_state", "cache"], {"zz": 1.0}), "cache entry"),
@@ -140,22 +157,67 @@ def test_a_real_cluster_loses_a_worker_and_the_run_completes_with_the_same_resul
     bin_dir = Path(sys.executable).parent
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
-    procs = [subprocess.Popen([str(bin_dir / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(port),
-                               "--dashboard-address", ":0"], stderr=subprocess.DEVNULL)]
+    procs = [
+        subprocess.Popen(
+            [
+                str(bin_dir / "dask"),
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--dashboard-address",
+                ":0",
+            ],
+            stderr=subprocess.DEVNULL,
+        )
+    ]
     try:
         for _ in range(2):
-            procs.append(subprocess.Popen([str(bin_dir / "dask"), "worker", address, "--nthreads", "1", "--no-nanny",
-                                           "--host", "127.0.0.1", "--dashboard-address", ":0"],
-                                          stderr=subprocess.DEVNULL))
+            procs.append(
+                subprocess.Popen(
+                    [
+                        str(bin_dir / "dask"),
+                        "worker",
+                        address,
+                        "--nthreads",
+                        "1",
+                        "--no-nanny",
+                        "--host",
+                        "127.0.0.1",
+                        "--dashboard-address",
+                        ":0",
+                    ],
+                    stderr=subprocess.DEVNULL,
+                )
+            )
         from distributed import Client
 
         with Client(address, timeout=60) as probe:
             probe.wait_for_workers(2, timeout=120)
-        args = ["optimize", "--generations", "10000", "--samples", "300", "--max-samples", "1500", "--rescore", "3000",
-                "--chains", "2", "--seed", "9", "--quiet", "--checkpoint-every", "0.5"]
+        args = [
+            "optimize",
+            "--generations",
+            "10000",
+            "--samples",
+            "300",
+            "--max-samples",
+            "1500",
+            "--rescore",
+            "3000",
+            "--chains",
+            "2",
+            "--seed",
+            "9",
+            "--quiet",
+            "--checkpoint-every",
+            "0.5",
+        ]
         out = tmp_path / "cluster.json"
-        run = subprocess.Popen([str(bin_dir / "trailwright"), *args, "--scheduler", address, "--out", str(out)],
-                               stderr=subprocess.PIPE)
+        run = subprocess.Popen(
+            [str(bin_dir / "trailwright"), *args, "--scheduler", address, "--out", str(out)], stderr=subprocess.PIPE
+        )
+
         def snapshots_taken() -> bool:
             path = tmp_path / "cluster.checkpoint"
             chains = json.loads(path.read_text())["chains"] if path.exists() else []

@@ -38,24 +38,27 @@ def test_the_play_table_is_read_and_checked():
     assert ARTICLE.play is None
 
 
-@pytest.mark.parametrize("body, message", [
-    ("median_rounds = 15\nplayer = 3", "play: unknown key 'player'"),
-    ("players = 3", "play: needs median_rounds"),
-    ("median_rounds = 15\nplayers = 5", "play.players: 5 is not a whole number from 2 to 4"),
-    ("median_rounds = 15\nplayers = 2.0", "play.players: 2.0 is not a whole number"),
-    ("median_rounds = 15\nweight = 1.0", "play.weight: 1.0 is not a number from -1e\\+06 to 0"),
-    ("median_rounds = 15\nmax_unfinished = 1.5", "play.max_unfinished: 1.5 is not a number from 0 to 1"),
-    ("median_rounds = 15\ntolerance = -1", "play.tolerance: -1 is not a number from 0 to 100"),
-    ("median_rounds = 'long'", "play.median_rounds: 'long' is not a number"),
-    ("median_rounds = 0", "play.median_rounds: 0 is not a number from 1 to 10000"),
-    ("median_rounds = nan", "play.median_rounds: nan is not a finite number"),
-    ("median_rounds = inf", "play.median_rounds: inf is not a finite number"),
-    ("median_rounds = true", "play.median_rounds: True is not a number"),
-    ("median_rounds = 15\ngames = 5", "play.games: 5 is not a whole number from 10 to 100,000"),
-    ("median_rounds = 15\nseed = -1", "play.seed: -1 is not a whole number"),
-    ("median_rounds = 15\npolicy = 'wizard'", "play.policy: 'wizard' is not one of 'random', 'explorer'"),
-    ("median_rounds = 15\npolicy = 3", "play.policy: 3 is not one of"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ("median_rounds = 15\nplayer = 3", "play: unknown key 'player'"),
+        ("players = 3", "play: needs median_rounds"),
+        ("median_rounds = 15\nplayers = 5", "play.players: 5 is not a whole number from 2 to 4"),
+        ("median_rounds = 15\nplayers = 2.0", "play.players: 2.0 is not a whole number"),
+        ("median_rounds = 15\nweight = 1.0", "play.weight: 1.0 is not a number from -1e\\+06 to 0"),
+        ("median_rounds = 15\nmax_unfinished = 1.5", "play.max_unfinished: 1.5 is not a number from 0 to 1"),
+        ("median_rounds = 15\ntolerance = -1", "play.tolerance: -1 is not a number from 0 to 100"),
+        ("median_rounds = 'long'", "play.median_rounds: 'long' is not a number"),
+        ("median_rounds = 0", "play.median_rounds: 0 is not a number from 1 to 10000"),
+        ("median_rounds = nan", "play.median_rounds: nan is not a finite number"),
+        ("median_rounds = inf", "play.median_rounds: inf is not a finite number"),
+        ("median_rounds = true", "play.median_rounds: True is not a number"),
+        ("median_rounds = 15\ngames = 5", "play.games: 5 is not a whole number from 10 to 100,000"),
+        ("median_rounds = 15\nseed = -1", "play.seed: -1 is not a whole number"),
+        ("median_rounds = 15\npolicy = 'wizard'", "play.policy: 'wizard' is not one of 'random', 'explorer'"),
+        ("median_rounds = 15\npolicy = 3", "play.policy: 3 is not one of"),
+    ],
+)
 def test_bad_play_tables_are_one_line_errors(tmp_path, body, message):
     path = tmp_path / "objective.toml"
     path.write_text(f"[play]\n{body}\n", encoding="utf-8")
@@ -70,8 +73,7 @@ def test_play_must_be_a_table():
 
 
 def test_the_penalty_measures_distance_from_the_target_and_limits():
-    target = PlayTarget(median_rounds=10, players=2, weight=-1.0, tolerance=0.0, max_unfinished=0.1,
-                        limit_weight=-20.0)
+    target = PlayTarget(median_rounds=10, players=2, weight=-1.0, tolerance=0.0, max_unfinished=0.1, limit_weight=-20.0)
     rounds = np.arange(1, 21, dtype=float)  # centre: mean of the 9th..12th = 10.5
     winners = np.array([0, 1] * 10)
     s = summarise_games(target, rounds, winners)
@@ -120,8 +122,9 @@ def test_play_is_measured_only_for_candidates_passing_the_static_bar(classic, st
     ev = search.evaluate(child, s, [(0, 0)], threshold=bar)
     assert ev.early and ev.fitness < bar and scorer.games == games + 10  # no more games were played
     ev = search.evaluate(child, s, [(0, 0)], threshold=-1e9)
-    assert scorer.games == games + 10 + 50 and ev.fitness == pytest.approx(inner.evaluate(child).fitness
-                                                                      + scorer(child).penalty)
+    assert scorer.games == games + 10 + 50 and ev.fitness == pytest.approx(
+        inner.evaluate(child).fitness + scorer(child).penalty
+    )
     scored = search.score(child, s, [(0, 0)])
     assert scored.fitness == pytest.approx(ev.fitness)
     assert search.refresh(scored) is scored  # an unchanged candidate keeps its penalty, added once
@@ -140,7 +143,8 @@ def test_the_game_bank_is_redrawn_and_grows_as_the_layout_bank_grows(classic, st
     search.resize(700)  # grown less than sqrt(2)-fold: the same games
     first = scorer(classes).penalty
     assert (scorer.epoch, scorer.size) == (0, 50) and search.refresh(s).fitness == pytest.approx(
-        inner.refresh(s).fitness + first)
+        inner.refresh(s).fitness + first
+    )
     search.resize(1000)  # twice the first size: two redraws, each bank 2**(1/6) times larger
     assert (scorer.epoch, scorer.size) == (2, round(50 * 2 ** (2 / 6))) and not scorer.cache
     bank = stub_bank(to_tileset(problem, classes), classic, None, target, seed=target.seed + 2, games=scorer.size)
@@ -171,6 +175,9 @@ def test_a_checkpoint_keeps_the_objective_with_and_without_play(classic):
     from generator.optimize.checkpoint import _objective_data
 
     for table in (None, {"median_rounds": 12, "games": 50}):
-        problem = _problem(classic, table) if table else make_problem(classic, ARTICLE, _problem(classic, {
-            "median_rounds": 1}).start)
+        problem = (
+            _problem(classic, table)
+            if table
+            else make_problem(classic, ARTICLE, _problem(classic, {"median_rounds": 1}).start)
+        )
         assert objective_from_dict(_objective_data(problem)) == problem.objective

@@ -19,9 +19,28 @@ def test_json_has_the_figures_and_settings(capsys):
     status, out, _ = run(capsys, "playtest", BEST, "--games", "60", "--seed", "4", "--json")
     assert status == 0
     data = no_nan(out)
-    for key in ("rounds_median", "rounds_p10", "rounds_p90", "rounds_mean", "unfinished", "win_rate", "win_se",
-                "turning_turns", "steps_lost", "lair_entries", "chases", "connector_crossings",
-                "trapped_share", "stuck_turns", "heat", "skill_gap", "seed", "games", "policies", "board"):
+    for key in (
+        "rounds_median",
+        "rounds_p10",
+        "rounds_p90",
+        "rounds_mean",
+        "unfinished",
+        "win_rate",
+        "win_se",
+        "turning_turns",
+        "steps_lost",
+        "lair_entries",
+        "chases",
+        "connector_crossings",
+        "trapped_share",
+        "stuck_turns",
+        "heat",
+        "skill_gap",
+        "seed",
+        "games",
+        "policies",
+        "board",
+    ):
         assert key in data, key
     assert data["games"] == 60 and data["seed"] == 4 and data["policies"] == ["explorer"] * 3
     assert data["rounds_p10"] <= data["rounds_median"] <= data["rounds_p90"]
@@ -49,15 +68,18 @@ def test_out_writes_json_histogram_and_heat_map(capsys, tmp_path):
     assert heat.get("width").endswith("mm") and '"seed": 0' in heat.find("{http://www.w3.org/2000/svg}metadata").text
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["--players", "1"], "--players 1: the rules allow 2 to 4"),
-    (["--players", "5"], "--players 5"),
-    (["--games", "0"], "argument --games: 0 must be at least 1"),
-    (["--policy", "wizard"], "unknown policy 'wizard' (known: random, explorer, greedy)"),
-    (["--policy", "explorer,random", "--players", "3"], "--policy names 2 policies for 3 players"),
-    (["--rival", "nobody"], "unknown policy 'nobody'"),
-    (["--board", "hexagon37"], "has 20 tiles but board 'hexagon37' has 37 slots"),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--players", "1"], "--players 1: the rules allow 2 to 4"),
+        (["--players", "5"], "--players 5"),
+        (["--games", "0"], "argument --games: 0 must be at least 1"),
+        (["--policy", "wizard"], "unknown policy 'wizard' (known: random, explorer, greedy)"),
+        (["--policy", "explorer,random", "--players", "3"], "--policy names 2 policies for 3 players"),
+        (["--rival", "nobody"], "unknown policy 'nobody'"),
+        (["--board", "hexagon37"], "has 20 tiles but board 'hexagon37' has 37 slots"),
+    ],
+)
 def test_bad_input_is_one_line_and_status_2(capsys, argv, words):
     status, out, err = run(capsys, "playtest", BEST, "--games", "5", *argv)
     assert status == 2 and out == "" and len(err.strip().splitlines()) == 1 and words in err, err

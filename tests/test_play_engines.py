@@ -4,11 +4,10 @@ import math
 from collections import Counter
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import numpy as np
 
 from generator.board import load_board
 from generator.model import Tile, TileSet, read_tileset
@@ -42,11 +41,14 @@ def same_games(tiles, board, rules, seats, games, seed):
     return fast
 
 
-@pytest.mark.parametrize("tiles, seats, games", [
-    (BEST, ("explorer",) * 3, 12),
-    (RANDOM20, ("explorer", "greedy", "explorer", "greedy"), 8),
-    (RANDOM20, ("greedy", "greedy"), 8),
-])
+@pytest.mark.parametrize(
+    "tiles, seats, games",
+    [
+        (BEST, ("explorer",) * 3, 12),
+        (RANDOM20, ("explorer", "greedy", "explorer", "greedy"), 8),
+        (RANDOM20, ("greedy", "greedy"), 8),
+    ],
+)
 def test_fast_engine_plays_the_reference_games(tiles, seats, games):
     fast = same_games(tiles, CLASSIC, RULES, seats, games, seed=11)
     assert len(set(fast.traces.tolist())) == games  # the traces do tell games apart
@@ -58,21 +60,38 @@ def test_random_walkers_match_move_for_move_under_a_short_cap():
 
 
 def test_engines_agree_on_variants_and_another_board():
-    variant = replace(default_rules(HEX37), stub_blocks=True, die=4, round_cap=60,
-                      turning=Turning(allowed=True, next_to_pawn=False, sixths=2, under_pawn=True))
+    variant = replace(
+        default_rules(HEX37),
+        stub_blocks=True,
+        die=4,
+        round_cap=60,
+        turning=Turning(allowed=True, next_to_pawn=False, sixths=2, under_pawn=True),
+    )
     fast = same_games(tiles37(), HEX37, variant, ("explorer", "greedy", "random"), 4, seed=5)
     assert fast.laid.max() <= 37
 
 
 @settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**31), seats=st.lists(st.sampled_from(sorted(POLICIES)), min_size=2, max_size=4),
-       stub=st.booleans(), die=st.integers(2, 8), sixths=st.integers(1, 3), next_to=st.booleans(),
-       under=st.booleans(), tiles=st.sampled_from([BEST, RANDOM20]))
+@given(
+    seed=st.integers(0, 2**31),
+    seats=st.lists(st.sampled_from(sorted(POLICIES)), min_size=2, max_size=4),
+    stub=st.booleans(),
+    die=st.integers(2, 8),
+    sixths=st.integers(1, 3),
+    next_to=st.booleans(),
+    under=st.booleans(),
+    tiles=st.sampled_from([BEST, RANDOM20]),
+)
 def test_engines_agree_on_random_rules(seed, seats, stub, die, sixths, next_to, under, tiles):
     """The fast engine's shortcuts (trial turns searched only as far as the bar, tiles too far from a
     needed landmark skipped, the second-tier plan as the trapped check) hold for any die and turning rule."""
-    rules = replace(RULES, stub_blocks=stub, die=die, round_cap=30,
-                    turning=Turning(allowed=True, next_to_pawn=next_to, sixths=sixths, under_pawn=under))
+    rules = replace(
+        RULES,
+        stub_blocks=stub,
+        die=die,
+        round_cap=30,
+        turning=Turning(allowed=True, next_to_pawn=next_to, sixths=sixths, under_pawn=under),
+    )
     same_games(tiles, CLASSIC, rules, tuple(seats), 2, seed)
 
 
@@ -112,12 +131,25 @@ def legal(table: Table, place) -> bool:
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**31), seats=st.lists(st.sampled_from(sorted(POLICIES)), min_size=2, max_size=4),
-       stub=st.booleans(), die=st.integers(2, 8), sixths=st.integers(1, 3), next_to=st.booleans(),
-       under=st.booleans(), cap=st.integers(1, 25), tiles=st.sampled_from([BEST, RANDOM20]))
+@given(
+    seed=st.integers(0, 2**31),
+    seats=st.lists(st.sampled_from(sorted(POLICIES)), min_size=2, max_size=4),
+    stub=st.booleans(),
+    die=st.integers(2, 8),
+    sixths=st.integers(1, 3),
+    next_to=st.booleans(),
+    under=st.booleans(),
+    cap=st.integers(1, 25),
+    tiles=st.sampled_from([BEST, RANDOM20]),
+)
 def test_invariants(seed, seats, stub, die, sixths, next_to, under, cap, tiles):
-    rules = replace(RULES, stub_blocks=stub, die=die, round_cap=cap,
-                    turning=Turning(allowed=True, next_to_pawn=next_to, sixths=sixths, under_pawn=under))
+    rules = replace(
+        RULES,
+        stub_blocks=stub,
+        die=die,
+        round_cap=cap,
+        turning=Turning(allowed=True, next_to_pawn=next_to, sixths=sixths, under_pawn=under),
+    )
     geo = geometry(CLASSIC, rules)
     table = new_table(geo, rules, tiles, len(seats), game_rng(seed, 0))
     table.heat = np.zeros((3, 26), np.int64)
@@ -165,8 +197,9 @@ def exact_two_steps(tiles: TileSet) -> dict:
             for side in (tile.front, tile.back):
                 for rot in range(6):
                     trail = side.trails[side.trail_of((edge - rot) % 6)]
-                    exits = [geo.across[(slot, (e + rot) % 6)] for e in sorted(trail)
-                             if (slot, (e + rot) % 6) in geo.across]
+                    exits = [
+                        geo.across[(slot, (e + rot) % 6)] for e in sorted(trail) if (slot, (e + rot) % 6) in geo.across
+                    ]
                     for door in exits:
                         key = ("landmark", door[1]) if door[0] == "landmark" else ("slot", door[1])
                         out[key] += 1 / (len(doors) * len(tiles) * 12 * len(exits))

@@ -1,9 +1,8 @@
 """The rules as data: the default file, validation against a board, one-line errors."""
 
 import tomllib
-from importlib import resources
-
 from dataclasses import replace
+from importlib import resources
 
 import pytest
 
@@ -43,6 +42,7 @@ def write(tmp_path, text):
 
 def toml_of(data: dict) -> str:
     """A small TOML writer for the rules' shapes (tables of scalars and lists)."""
+
     def val(v):
         if isinstance(v, bool):
             return "true" if v else "false"
@@ -51,6 +51,7 @@ def toml_of(data: dict) -> str:
         if isinstance(v, list):
             return "[" + ", ".join(val(x) for x in v) + "]"
         return repr(v)
+
     lines, tables = [], []
     for k, v in data.items():
         if isinstance(v, dict):
@@ -66,31 +67,34 @@ def test_round_trip_of_the_default_file(tmp_path):
     assert load_rules(write(tmp_path, toml_of(default_data())), CLASSIC) == default_rules(CLASSIC)
 
 
-@pytest.mark.parametrize("change, words", [
-    (lambda d: d.update(colour="red"), "unknown key 'colour'"),
-    (lambda d: d.update(die=1), "die: 1 is not a whole number from 2 to 100"),
-    (lambda d: d.update(die=True), "die: True is not a whole number"),
-    (lambda d: d.update(goal="Hut"), "goal 'Hut' is also the start"),
-    (lambda d: d.update(goal="Castle"), "goal: 'Castle' is not a landmark of board 'classic'"),
-    (lambda d: d.update(required=["Well", "Moon"]), "required: 'Moon' is not a landmark"),
-    (lambda d: d.update(required=["Well", "Well"]), "names a landmark twice"),
-    (lambda d: d.update(required=["Well", "Exit"]), "goal 'Exit' is also in required"),
-    (lambda d: d.update(move_ending=["Wel"]), "move_ending: 'Wel' is not a landmark"),
-    (lambda d: d.update(move_ending="some"), "move_ending: 'some' is neither \"all\" nor a list of landmark names"),
-    (lambda d: d.update(round_cap=0), "round_cap: 0 is not a whole number from 1"),
-    (lambda d: d["players"].update(min=1), "players.min: 1 is not a whole number from 2 to 4"),
-    (lambda d: d["players"].update(max=5), "players.max: 5 is not a whole number from 2 to 4"),
-    (lambda d: d["players"].update(default=4, max=3), "players.default = 4 is not from min 2 to max 3"),
-    (lambda d: d["players"].update(min=4, max=3), "players: min 4 is more than max 3"),
-    (lambda d: d["players"].update(seats=3), "unknown key 'seats'"),
-    (lambda d: d["hazard"][0].update(rolls=[0, 7]), "hazard[1].rolls: 0 is not a whole number from 1 to 6"),
-    (lambda d: d["hazard"][0].update(to="Den"), "hazard.to: 'Den' is not a landmark"),
-    (lambda d: d["hazard"][0].update(to="Lair"), "sends a pawn to itself"),
-    (lambda d: d["hazard"][0].update(when=3), "unknown key 'when'"),
-    (lambda d: d["turning"].update(sixths=4), "turning.sixths: 4 is not a whole number from 1 to 3"),
-    (lambda d: d["turning"].update(allowed="yes"), "turning.allowed: 'yes' is not true or false"),
-    (lambda d: d.update(format="rules/2"), "format: 'rules/2' is not one of 'trailwright-rules/1'"),
-])
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (lambda d: d.update(colour="red"), "unknown key 'colour'"),
+        (lambda d: d.update(die=1), "die: 1 is not a whole number from 2 to 100"),
+        (lambda d: d.update(die=True), "die: True is not a whole number"),
+        (lambda d: d.update(goal="Hut"), "goal 'Hut' is also the start"),
+        (lambda d: d.update(goal="Castle"), "goal: 'Castle' is not a landmark of board 'classic'"),
+        (lambda d: d.update(required=["Well", "Moon"]), "required: 'Moon' is not a landmark"),
+        (lambda d: d.update(required=["Well", "Well"]), "names a landmark twice"),
+        (lambda d: d.update(required=["Well", "Exit"]), "goal 'Exit' is also in required"),
+        (lambda d: d.update(move_ending=["Wel"]), "move_ending: 'Wel' is not a landmark"),
+        (lambda d: d.update(move_ending="some"), "move_ending: 'some' is neither \"all\" nor a list of landmark names"),
+        (lambda d: d.update(round_cap=0), "round_cap: 0 is not a whole number from 1"),
+        (lambda d: d["players"].update(min=1), "players.min: 1 is not a whole number from 2 to 4"),
+        (lambda d: d["players"].update(max=5), "players.max: 5 is not a whole number from 2 to 4"),
+        (lambda d: d["players"].update(default=4, max=3), "players.default = 4 is not from min 2 to max 3"),
+        (lambda d: d["players"].update(min=4, max=3), "players: min 4 is more than max 3"),
+        (lambda d: d["players"].update(seats=3), "unknown key 'seats'"),
+        (lambda d: d["hazard"][0].update(rolls=[0, 7]), "hazard[1].rolls: 0 is not a whole number from 1 to 6"),
+        (lambda d: d["hazard"][0].update(to="Den"), "hazard.to: 'Den' is not a landmark"),
+        (lambda d: d["hazard"][0].update(to="Lair"), "sends a pawn to itself"),
+        (lambda d: d["hazard"][0].update(when=3), "unknown key 'when'"),
+        (lambda d: d["turning"].update(sixths=4), "turning.sixths: 4 is not a whole number from 1 to 3"),
+        (lambda d: d["turning"].update(allowed="yes"), "turning.allowed: 'yes' is not true or false"),
+        (lambda d: d.update(format="rules/2"), "format: 'rules/2' is not one of 'trailwright-rules/1'"),
+    ],
+)
 def test_bad_rules_are_one_line_naming_file_and_key(tmp_path, change, words):
     data = default_data()
     change(data)

@@ -53,7 +53,10 @@ def tile_page(draw=lambda c: None, trim_w=MEDIUM.trim_width_mm, bleed=MEDIUM.ble
     return pdf(draw, (cw, ch), trim, (trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed))
 
 
-def die(c, colour=CMYKColorSep(0, 1, 0, 0, spotName="CutContour", density=1), width=0.25):
+CUT_CONTOUR = CMYKColorSep(0, 1, 0, 0, spotName="CutContour", density=1)
+
+
+def die(c, colour=CUT_CONTOUR, width=0.25):
     c.setStrokeColor(colour)
     c.setLineWidth(width)
     c.rect(60, 60, 60, 60)
@@ -84,6 +87,7 @@ def test_crop_marks_inside_the_bleed(tmp_path):
     def mark_into_bleed(c):
         c.setLineWidth(0.3)
         c.line(2 * PT_PER_MM, 9 * PT_PER_MM, 12 * PT_PER_MM, 9 * PT_PER_MM)  # from the slug into the bleed box
+
     path = write(tmp_path, "marks.pdf", pdf(mark_into_bleed, trim=(10, 10, 100, 100), bleed=(7, 7, 103, 103)))
     assert ("marks.pdf", "crop marks outside the bleed") in failures(path)
 
@@ -92,8 +96,11 @@ def test_crop_marks_over_hexagon_clipped_art_on_a_sheet(tmp_path):
     def mark(c):
         c.setLineWidth(0.3)
         c.line(95 * PT_PER_MM, 100 * PT_PER_MM, 105 * PT_PER_MM, 100 * PT_PER_MM)  # across the art's middle
-    hexagon = tuple((100 + 20 * x, 100 + 20 * y) for x, y in ((1, 0), (0.5, 0.87), (-0.5, 0.87), (-1, 0),
-                                                                 (-0.5, -0.87), (0.5, -0.87)))
+
+    hexagon = tuple(
+        (100 + 20 * x, 100 + 20 * y)
+        for x, y in ((1, 0), (0.5, 0.87), (-0.5, 0.87), (-1, 0), (-0.5, -0.87), (0.5, -0.87))
+    )
     image = PackedImage.of("A", Image.new("RGB", (40, 40), (200, 100, 50)))
     data = place_images(pdf(mark), [[Placement(image, 80, 80, 40, 40, hexagon)]])
     assert ("sheet.pdf", "crop marks outside the bleed") in failures(write(tmp_path, "sheet.pdf", data))
@@ -103,6 +110,7 @@ def test_lines_under_a_quarter_point(tmp_path):
     def thin(c):
         c.setLineWidth(0.1)
         c.line(50, 50, 200, 200)
+
     assert ("thin.pdf", "line width") in failures(write(tmp_path, "thin.pdf", pdf(thin)))
 
 
@@ -110,6 +118,7 @@ def test_fonts_not_embedded(tmp_path):
     def helvetica(c):
         c.setFont("Helvetica", 10)  # one of the standard 14: reportlab does not embed it
         c.drawString(50, 50, "not embedded")
+
     assert ("fonts.pdf", "fonts embedded") in failures(write(tmp_path, "fonts.pdf", pdf(helvetica)))
 
 
@@ -121,6 +130,7 @@ def test_cmyk_for_home_and_rgb_for_a_factory(tmp_path):
     def rgb(c):
         c.setFillColor(Color(1, 0, 0))
         c.rect(50, 50, 100, 100, fill=1, stroke=0)
+
     assert ("cmyk.pdf", "colour space") in failures(write(tmp_path, "print/cmyk.pdf", pdf(cmyk)))
     assert ("rgb.pdf", "colour space") not in failures(write(tmp_path, "print/rgb.pdf", pdf(rgb)))
     found = failures(write(tmp_path, "factory/board.pdf", pdf(rgb, trim=(10, 10, 100, 100), bleed=(7, 7, 103, 103))))
@@ -168,6 +178,7 @@ def test_the_cli_prints_one_line_per_failure_and_exits_1(tmp_path, capsys):
     def thin(c):
         c.setLineWidth(0.1)
         c.line(50, 50, 200, 200)
+
     path = write(tmp_path, "thin.pdf", pdf(thin))
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr().out.splitlines()
@@ -185,9 +196,20 @@ def test_a_published_kit_passes(tmp_path):
         write(tmp_path, name, data)
     found = preflight([tmp_path])
     assert [f.line() for f in found if not f.ok] == []
-    assert {f.what for f in found} >= {"line width", "fonts embedded", "colour space", "page size", "bleed",
-                                       "crop marks outside the bleed", "die line as spot colour", "pixel size",
-                                       "resolution", "sRGB tag", "tile size vs manufacturer profile", "tile size"}
+    assert {f.what for f in found} >= {
+        "line width",
+        "fonts embedded",
+        "colour space",
+        "page size",
+        "bleed",
+        "crop marks outside the bleed",
+        "die line as spot colour",
+        "pixel size",
+        "resolution",
+        "sRGB tag",
+        "tile size vs manufacturer profile",
+        "tile size",
+    }
 
 
 def test_unreadable_files_are_findings_not_tracebacks(tmp_path, capsys):

@@ -63,11 +63,19 @@ def test_tiled_sheets_overlap_and_mark_only_the_strips_a_neighbour_covers(paper)
         marks = []  # per page: registration mark centres in board mm (from the board image's corner)
         for page in doc.pages:
             assert (page.width / MM, page.height / MM) == pytest.approx(
-                (tiling.paper.width_mm, tiling.paper.height_mm), abs=0.05)
+                (tiling.paper.width_mm, tiling.paper.height_mm), abs=0.05
+            )
             (image,) = page.images
             circles = [c for c in page.curves if abs((c["x1"] - c["x0"]) / MM - 4.4) < 0.1]
-            marks.append({(round((c["x0"] + c["x1"]) / 2 / MM - image["x0"] / MM, 2),
-                           round(image["bottom"] / MM - (c["top"] + c["bottom"]) / 2 / MM, 2)) for c in circles})
+            marks.append(
+                {
+                    (
+                        round((c["x0"] + c["x1"]) / 2 / MM - image["x0"] / MM, 2),
+                        round(image["bottom"] / MM - (c["top"] + c["bottom"]) / 2 / MM, 2),
+                    )
+                    for c in circles
+                }
+            )
     cols = tiling.columns
     for r in range(tiling.rows):
         for c in range(cols):

@@ -10,9 +10,9 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
-from generator.publish.booklet import TEMPLATES
 from generator.errors import TrailwrightError
 from generator.publish import booklet as bk
+from generator.publish.booklet import TEMPLATES
 from generator.publish.impose import saddle_order
 from generator.publish.kit import booklet_context
 from generator.publish.settings import load_settings
@@ -60,12 +60,14 @@ def test_the_booklet_is_imposed_2_up_on_landscape_a4_in_folding_order():
     n = -(-reading // 4) * 4
     with pdfplumber.open(io.BytesIO(kit["print/rules-booklet.pdf"])) as doc:
         assert len(doc.pages) * 2 == n and n % 4 == 0
-        for side, (left, right) in zip(doc.pages, saddle_order(reading)):
+        for side, (left, right) in zip(doc.pages, saddle_order(reading), strict=True):
             assert side.width / MM == pytest.approx(297, abs=0.05)
             assert side.height / MM == pytest.approx(210, abs=0.05)
             half = side.width / 2
-            for index, crop in ((left, side.crop((0, 0, half, side.height))),
-                                (right, side.crop((half, 0, side.width, side.height)))):
+            for index, crop in (
+                (left, side.crop((0, 0, half, side.height))),
+                (right, side.crop((half, 0, side.width, side.height))),
+            ):
                 page_number = index + 1
                 found = _folio(crop)
                 if page_number == 1 or page_number > reading:
@@ -160,7 +162,9 @@ def test_malformed_markup_names_the_included_template_and_its_line(templates):
     path = templates / "setup.xml.j2"
     lines = path.read_text().splitlines()
     path.write_text(path.read_text() + "<p>unclosed\n")
-    with pytest.raises(TrailwrightError, match=rf"setup\.xml\.j2: template error at line {len(lines) + 1}: <p> is not closed"):
+    with pytest.raises(
+        TrailwrightError, match=rf"setup\.xml\.j2: template error at line {len(lines) + 1}: <p> is not closed"
+    ):
         bk.parse_markup(_render(templates), templates)
 
 
@@ -175,7 +179,9 @@ def test_an_unknown_element_names_the_template_and_line(templates):
     root = bk.parse_markup(_render(templates), templates)
     # the blocks before need art; the unknown element comes before the bridges' thumbs
     root = replace(root, children=tuple(b for b in root if b.at.template == "bridges.xml.j2"))
-    with pytest.raises(TrailwrightError, match=r"bridges\.xml\.j2: template error at line 5: unknown markup element <marquee>"):
+    with pytest.raises(
+        TrailwrightError, match=r"bridges\.xml\.j2: template error at line 5: unknown markup element <marquee>"
+    ):
         bk.build_story(root, None, 120, templates)
     inline = bk.parse_markup('<booklet><p tw-at="x.xml.j2:7">a <blink>b</blink></p></booklet>', templates)
     with pytest.raises(TrailwrightError, match=r"x\.xml\.j2: template error at line 7: <blink> is not allowed"):
@@ -203,8 +209,11 @@ def test_a_thumb_naming_no_tile_side_names_the_template_and_line(templates):
 
 
 def test_a_block_taller_than_a_page_names_the_template_line_and_section(templates):
-    with pytest.raises(TrailwrightError, match=r"play\.xml\.j2: template error at line 2: Spacer in section "
-                                               r"'Playing' does not fit on a A5 page, 400 mm tall"):
+    with pytest.raises(
+        TrailwrightError,
+        match=r"play\.xml\.j2: template error at line 2: Spacer in section "
+        r"'Playing' does not fit on a A5 page, 400 mm tall",
+    ):
         _booklet_with(templates, "play.xml.j2", "<h2>The goal</h2>", '<h2>The goal</h2><spacer mm="400"/>')
 
 

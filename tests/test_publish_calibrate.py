@@ -26,9 +26,14 @@ def back_lines(pdf: bytes):
     with pdfplumber.open(io.BytesIO(pdf)) as doc:
         page = doc.pages[1]
         h = page.height
-        return sorted(((round(_mm(ln["x0"]), 3), round(_mm(h - ln["top"]), 3)),
-                       (round(_mm(ln["x1"]), 3), round(_mm(h - ln["bottom"]), 3)))
-                      for ln in page.lines if abs(_mm(max(ln["width"], ln["height"])) - 2 * BACK_LINE_MM) < 1e-3)
+        return sorted(
+            (
+                (round(_mm(ln["x0"]), 3), round(_mm(h - ln["top"]), 3)),
+                (round(_mm(ln["x1"]), 3), round(_mm(h - ln["bottom"]), 3)),
+            )
+            for ln in page.lines
+            if abs(_mm(max(ln["width"], ln["height"])) - 2 * BACK_LINE_MM) < 1e-3
+        )
 
 
 @pytest.mark.parametrize("name", ["a4", "letter"])
@@ -42,10 +47,12 @@ def test_the_back_lines_sit_behind_the_front_targets(name):
     assert len(lines) == 2 * len(targets(paper, settings))
     for x, y in targets(paper, settings):
         bx = paper.width_mm - x  # a long-edge flip mirrors x
-        assert any(abs(a[0] - bx) < 1e-3 and abs(b[0] - bx) < 1e-3 and abs((a[1] + b[1]) / 2 - y) < 1e-3
-                   for a, b in lines)
-        assert any(abs(a[1] - y) < 1e-3 and abs(b[1] - y) < 1e-3 and abs((a[0] + b[0]) / 2 - bx) < 1e-3
-                   for a, b in lines)
+        assert any(
+            abs(a[0] - bx) < 1e-3 and abs(b[0] - bx) < 1e-3 and abs((a[1] + b[1]) / 2 - y) < 1e-3 for a, b in lines
+        )
+        assert any(
+            abs(a[1] - y) < 1e-3 and abs(b[1] - y) < 1e-3 and abs((a[0] + b[0]) / 2 - bx) < 1e-3 for a, b in lines
+        )
 
 
 def test_the_scales_are_numbered_with_the_correction():
@@ -59,8 +66,10 @@ def test_the_scales_are_numbered_with_the_correction():
 
     def centre(text, near):
         found = [w for w in words if w["text"] == text]
-        return min(((_mm((w["x0"] + w["x1"]) / 2), _mm(h - (w["top"] + w["bottom"]) / 2)) for w in found),
-                   key=lambda p: (p[0] - near[0]) ** 2 + (p[1] - near[1]) ** 2)
+        return min(
+            ((_mm((w["x0"] + w["x1"]) / 2), _mm(h - (w["top"] + w["bottom"]) / 2)) for w in found),
+            key=lambda p: (p[0] - near[0]) ** 2 + (p[1] - near[1]) ** 2,
+        )
 
     plus_x = centre("+4", (x + 4, y + 14))
     assert plus_x[0] == pytest.approx(x + 4, abs=0.05) and plus_x[1] > y + 12
@@ -73,7 +82,7 @@ def test_back_offset_moves_the_calibration_backs_exactly():
     plain = back_lines(calibration_pdf(paper, load_settings(), INFO))
     moved = back_lines(calibration_pdf(paper, replace(load_settings(), back_offset_mm=(1.5, -2.0)), INFO))
     assert len(plain) == len(moved)
-    for (a, b), (c, d) in zip(plain, moved):
+    for (a, b), (c, d) in zip(plain, moved, strict=True):
         assert (c[0] - a[0], c[1] - a[1]) == pytest.approx((1.5, -2.0), abs=1e-3)
         assert (d[0] - b[0], d[1] - b[1]) == pytest.approx((1.5, -2.0), abs=1e-3)
 
@@ -95,10 +104,10 @@ def test_back_offset_moves_every_back_page_of_the_duplex_sheets_and_no_front():
     plain = _geometry(publish_kit(standin_sources(), settings)[name])
     moved = _geometry(publish_kit(standin_sources(), replace(settings, back_offset_mm=(-0.8, 1.25)))[name])
     assert len(plain) == len(moved) >= 6
-    for number, (a, b) in enumerate(zip(plain, moved)):
+    for number, (a, b) in enumerate(zip(plain, moved, strict=True)):
         assert len(a) == len(b) > 10
-        dx, dy = ((-0.8, -1.25) if number % 2 else (0.0, 0.0))  # pdfplumber's top grows downwards
-        for (x0, t0), (x1, t1) in zip(a, b):
+        dx, dy = (-0.8, -1.25) if number % 2 else (0.0, 0.0)  # pdfplumber's top grows downwards
+        for (x0, t0), (x1, t1) in zip(a, b, strict=True):
             assert (x1 - x0, t1 - t0) == pytest.approx((dx, dy), abs=2e-3)
 
 

@@ -31,9 +31,15 @@ def test_publish_writes_the_kit_and_lists_every_file(tmp_path, capsys, standin):
     out = tmp_path / "out"
     status, text, err = run(capsys, "--out", str(out), "--paper", "a4", "--cut-lines", "--title", "Mazewood")
     assert status == 0, err
-    for name in ("print/tiles-a4-duplex.pdf", "print/tiles-a4-foldover.pdf", "print/board-a4-tiled.pdf",
-                 "print/rules.pdf", "print/rules-booklet.pdf", "manufacturer/thegamecrafter-medium-hex.zip",
-                 "manufacturer/thegamecrafter-medium-hex/manifest.csv"):
+    for name in (
+        "print/tiles-a4-duplex.pdf",
+        "print/tiles-a4-foldover.pdf",
+        "print/board-a4-tiled.pdf",
+        "print/rules.pdf",
+        "print/rules-booklet.pdf",
+        "manufacturer/thegamecrafter-medium-hex.zip",
+        "manufacturer/thegamecrafter-medium-hex/manifest.csv",
+    ):
         assert (out / name).is_file()
         if name.startswith("print/"):
             assert str(out / name) in text
@@ -50,7 +56,7 @@ def test_an_unknown_paper_is_one_line_and_exit_2(tmp_path, capsys, standin):
 
 def test_a_tile_too_large_for_the_paper_is_skipped_with_a_warning_and_the_rest_made(tmp_path, capsys, standin):
     settings = tmp_path / "huge-margins.toml"
-    settings.write_text("margin_mm = 80.0\npapers = [\"a4\"]\ndocuments = [\"sheets\", \"manufacturer\"]\n")
+    settings.write_text('margin_mm = 80.0\npapers = ["a4"]\ndocuments = ["sheets", "manufacturer"]\n')
     status, text, err = run(capsys, "--out", str(tmp_path / "out"), "--settings", str(settings))
     assert status == 0, err
     for kind in ("duplex", "foldover"):

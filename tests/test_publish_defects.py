@@ -22,8 +22,11 @@ def settings(**kw):
 
 
 def test_1_a_profile_that_cuts_another_size_than_the_style_draws_is_an_error():
-    with pytest.raises(TrailwrightError, match=r"profile thegamecrafter-large-hex cuts 95.25 mm tiles but the style "
-                                               r"draws 63.5 mm tiles: set width_mm = 95.25 .*--skip manufacturer$"):
+    with pytest.raises(
+        TrailwrightError,
+        match=r"profile thegamecrafter-large-hex cuts 95.25 mm tiles but the style "
+        r"draws 63.5 mm tiles: set width_mm = 95.25 .*--skip manufacturer$",
+    ):
         publish_kit(standin_sources(), settings(profile="thegamecrafter-large-hex"))
     files = publish_kit(standin_sources(), settings(profile="thegamecrafter-large-hex", documents=("booklet",)))
     assert "print/rules.pdf" in files  # no profiled document chosen: no error
@@ -88,8 +91,14 @@ def test_10_manufacturer_pngs_carry_an_srgb_chunk(kit):
 
 
 def test_10_no_comment_points_to_a_file_the_repository_lacks():
-    for path in [*ROOT.glob("generator/**/*.py"), *ROOT.glob("generator/**/*.toml"), *ROOT.glob("tests/*.py"),
-                 ROOT / "Makefile", ROOT / "README.md", *ROOT.glob("docs/*.md")]:
+    for path in [
+        *ROOT.glob("generator/**/*.py"),
+        *ROOT.glob("generator/**/*.toml"),
+        *ROOT.glob("tests/*.py"),
+        ROOT / "Makefile",
+        ROOT / "README.md",
+        *ROOT.glob("docs/**/*.md"),
+    ]:
         for name in re.findall(r"\b([A-Z][A-Z_]+\.md)\b", path.read_text(encoding="utf-8")):
             assert (ROOT / name).is_file() or (ROOT / "docs" / name).is_file(), f"{path} names {name}"
 
@@ -100,8 +109,10 @@ def test_10_the_kit_records_its_tile_set_so_an_older_one_beside_it_is_not_mistak
     from generator.scoring.figures import tileset_digest
 
     record = json.loads(kit["kit.json"])
-    assert record["tileset"] == {"source": "examples/random-20.json",
-                                 "sha256": tileset_digest(standin_sources().tileset)}
+    assert record["tileset"] == {
+        "source": "examples/random-20.json",
+        "sha256": tileset_digest(standin_sources().tileset),
+    }
     assert set(record["files"]) == set(kit) - {"kit.json"}
 
 
@@ -128,15 +139,17 @@ def test_10_the_tiles_document_is_what_render_writes(tmp_path):
 
     assert main(["render", TILESET, "--out", str(tmp_path / "render")]) == 0
     figures = Figures(10.0, 0.0, 0.9, 9.0, 1, 1, ())
-    src = layout_sources(read_tileset(TILESET), load_board("classic"), load_style(None), figures, TILESET,
-                         ROOT / "templates")
+    src = layout_sources(
+        read_tileset(TILESET), load_board("classic"), load_style(None), figures, TILESET, ROOT / "templates"
+    )
     made = publish_kit(src, settings(documents=("tiles",)))
     rendered = {f"tiles/{p.name}": p.read_bytes() for p in (tmp_path / "render").iterdir()}
     assert {n: d for n, d in made.items() if n.startswith("tiles/")} == rendered
 
 
-@pytest.mark.parametrize("paper, page_mm, sheet_mm", [("letter", (139.7, 215.9), (279.4, 215.9)),
-                                                       ("a4", (148.0, 210.0), (297.0, 210.0))])
+@pytest.mark.parametrize(
+    "paper, page_mm, sheet_mm", [("letter", (139.7, 215.9), (279.4, 215.9)), ("a4", (148.0, 210.0), (297.0, 210.0))]
+)
 def test_4_the_booklet_follows_the_paper_at_100_percent(paper, page_mm, sheet_mm):
     from pypdf import PdfReader
     from pypdf.generic import ContentStream
@@ -175,7 +188,9 @@ def test_9_the_comparison_comes_from_data_that_matches_its_source():
 
 def test_8_characters_the_fonts_lack_are_named_in_a_warning():
     warnings = []
-    files = publish_kit(standin_sources(), settings(title="Trails of 迷宫", documents=("booklet",)), warn=warnings.append)
+    files = publish_kit(
+        standin_sources(), settings(title="Trails of 迷宫", documents=("booklet",)), warn=warnings.append
+    )
     assert "print/rules.pdf" in files
     assert len(warnings) == 1, warnings
     assert "title 'Trails of 迷宫'" in warnings[0] and "'迷' (U+8FF7)" in warnings[0] and "'宫' (U+5BAB)" in warnings[0]
@@ -187,7 +202,9 @@ def test_8_characters_the_fonts_lack_are_named_in_a_warning():
 @lru_cache(maxsize=4)
 def _booklet(title="Trailwright", paper="a4"):
     """The booklet's files, built once per title and paper for this module."""
-    return publish_kit(standin_sources(), replace(load_settings(), papers=(paper,), title=title, documents=("booklet",)))
+    return publish_kit(
+        standin_sources(), replace(load_settings(), papers=(paper,), title=title, documents=("booklet",))
+    )
 
 
 def _reading_pages(title):
@@ -197,8 +214,9 @@ def _reading_pages(title):
     return PdfReader(io.BytesIO(made["print/rules.pdf"])), PdfReader(io.BytesIO(made["print/rules-booklet.pdf"]))
 
 
-@pytest.mark.parametrize("title", ["Trails of the Mazewood",
-                                   "The Very Long and Winding Trails of the Old Mazewood Beyond the Hills"])
+@pytest.mark.parametrize(
+    "title", ["Trails of the Mazewood", "The Very Long and Winding Trails of the Old Mazewood Beyond the Hills"]
+)
 def test_3_a_long_title_shrinks_and_the_cover_stays_one_page(title):
     plain, plain_imposed = _reading_pages("Trailwright")
     reading, imposed = _reading_pages(title)
@@ -223,14 +241,21 @@ def _label_and_decorations(svg: str):
 
     from generator.render.tiles import label_box
 
-    m = re.search(r'<text x="0" y="0" transform="translate\(([-\d.]+) ([-\d.]+)\) rotate\(([-\d.]+)\)" '
-                  r'[^>]*font-size="([\d.]+)"[^>]*>([^<]+)</text>', svg)
+    m = re.search(
+        r'<text x="0" y="0" transform="translate\(([-\d.]+) ([-\d.]+)\) rotate\(([-\d.]+)\)" '
+        r'[^>]*font-size="([\d.]+)"[^>]*>([^<]+)</text>',
+        svg,
+    )
     x, y, angle, size, text = float(m[1]), float(m[2]), float(m[3]), float(m[4]), m[5]
     box = label_box(x, y, angle, size, text)
-    moons = [Point(float(a), float(b)).buffer(float(r)) for a, b, r in
-             re.findall(r'<circle cx="([-\d.]+)" cy="([-\d.]+)" r="([\d.]+)"/>', svg)]
-    tufts = [LineString([(float(a), float(b)), (float(a) + float(c), float(b) + float(d))]) for a, b, c, d in
-             re.findall(r"M([-\d.]+) ([-\d.]+)l([-\d.]+) ([-\d.]+)", svg)]
+    moons = [
+        Point(float(a), float(b)).buffer(float(r))
+        for a, b, r in re.findall(r'<circle cx="([-\d.]+)" cy="([-\d.]+)" r="([\d.]+)"/>', svg)
+    ]
+    tufts = [
+        LineString([(float(a), float(b)), (float(a) + float(c), float(b) + float(d))])
+        for a, b, c, d in re.findall(r"M([-\d.]+) ([-\d.]+)l([-\d.]+) ([-\d.]+)", svg)
+    ]
     return box, moons, tufts
 
 

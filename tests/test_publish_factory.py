@@ -41,8 +41,22 @@ def plates(pdf: bytes, tmp_path, page: int) -> dict[str, int]:
 
     source = tmp_path / "in.pdf"
     source.write_bytes(pdf)
-    subprocess.run([GS, "-q", "-dBATCH", "-dNOPAUSE", "-sDEVICE=tiffsep", "-r36", f"-dFirstPage={page}",
-                    f"-dLastPage={page}", "-o", str(tmp_path / "sep.tif"), str(source)], check=True)
+    subprocess.run(
+        [
+            GS,
+            "-q",
+            "-dBATCH",
+            "-dNOPAUSE",
+            "-sDEVICE=tiffsep",
+            "-r36",
+            f"-dFirstPage={page}",
+            f"-dLastPage={page}",
+            "-o",
+            str(tmp_path / "sep.tif"),
+            str(source),
+        ],
+        check=True,
+    )
     found = {}
     for path in tmp_path.glob("sep(*).tif"):
         image = Image.open(path).convert("L")
@@ -124,5 +138,7 @@ def test_the_same_input_gives_the_same_bytes():
 
 def test_missing_ghostscript_is_one_clear_error(monkeypatch):
     monkeypatch.setattr(pdfx.shutil, "which", lambda name: None)
-    with pytest.raises(TrailwrightError, match=r"ghostscript \(gs\), which is not installed: install it with `make sysdeps`"):
+    with pytest.raises(
+        TrailwrightError, match=r"ghostscript \(gs\), which is not installed: install it with `make sysdeps`"
+    ):
         pdfx.to_pdfx(b"%PDF-1.4", "x")

@@ -24,8 +24,10 @@ def recorded():
     """random-20 on the classic board, its score recorded as optimize records it."""
     tileset, board = read_tileset(ROOT / "examples" / "random-20.json"), load_board("classic")
     report = score(tileset, board, samples=2000, seed=9)
-    meta = {"settings": {"objective": json.loads(json.dumps(report.objective))},
-            "score": score_record(report, report.fitness, tileset, board)}
+    meta = {
+        "settings": {"objective": json.loads(json.dumps(report.objective))},
+        "score": score_record(report, report.fitness, tileset, board),
+    }
     return tileset, board, report, meta
 
 
@@ -67,16 +69,19 @@ def _tamper_pairs(meta):
     meta["score"]["pair_prob"]["Exit-Hut"] = 1.5
 
 
-@pytest.mark.parametrize("change, why", [
-    (lambda meta: meta.clear(), "records no figures"),
-    (lambda meta: meta["score"].pop("pair_prob"), "records no figures"),
-    (lambda meta: meta["score"].update(board_sha256="0" * 64), "another board"),
-    (_other_objective, "another objective"),
-    (lambda meta: meta["settings"].pop("objective"), "another objective"),
-    (_tamper_pairs, "malformed"),
-    (lambda meta: meta["score"].update(samples=True), "malformed"),
-    (lambda meta: meta["score"].update(fitness=float("nan")), "malformed"),
-])
+@pytest.mark.parametrize(
+    "change, why",
+    [
+        (lambda meta: meta.clear(), "records no figures"),
+        (lambda meta: meta["score"].pop("pair_prob"), "records no figures"),
+        (lambda meta: meta["score"].update(board_sha256="0" * 64), "another board"),
+        (_other_objective, "another objective"),
+        (lambda meta: meta["settings"].pop("objective"), "another objective"),
+        (_tamper_pairs, "malformed"),
+        (lambda meta: meta["score"].update(samples=True), "malformed"),
+        (lambda meta: meta["score"].update(fitness=float("nan")), "malformed"),
+    ],
+)
 def test_absent_or_mismatched_figures_are_scored_again(tmp_path, recorded, count_scoring, capsys, change, why):
     tileset, board, _, meta = recorded
     meta = json.loads(json.dumps(meta))
@@ -88,15 +93,37 @@ def test_absent_or_mismatched_figures_are_scored_again(tmp_path, recorded, count
 
 def test_figures_for_other_tiles_are_not_used(recorded):
     tileset, board, _, meta = recorded
-    swapped = type(tileset)((replace(tileset.tiles[0], front=tileset.tiles[0].back, back=tileset.tiles[0].front),
-                             *tileset.tiles[1:]))
+    swapped = type(tileset)(
+        (replace(tileset.tiles[0], front=tileset.tiles[0].back, back=tileset.tiles[0].front), *tileset.tiles[1:])
+    )
     assert figures_from_meta(meta, swapped, board) == (None, "the recorded figures are for other tiles")
 
 
 def test_what_optimize_writes_publish_reads(tmp_path):
     out = tmp_path / "set.json"
-    assert main(["optimize", "--generations", "5", "--samples", "200", "--max-samples", "400", "--rescore", "1500",
-                 "--workers", "1", "--quiet", "--seed", "3", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "optimize",
+                "--generations",
+                "5",
+                "--samples",
+                "200",
+                "--max-samples",
+                "400",
+                "--rescore",
+                "1500",
+                "--workers",
+                "1",
+                "--quiet",
+                "--seed",
+                "3",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     found, why = figures_from_meta(read_meta(out), read_tileset(out), load_board("classic"))
     assert found is not None, why
     assert found.samples == 1500 and found.fitness == read_meta(out)["score"]["fitness"]

@@ -7,7 +7,14 @@ from shapely.geometry import LineString, Polygon
 
 from generator.errors import TrailwrightError
 from generator.publish.layout import (
-    TileMarks, bleed_outline, crop_marks, footprint_box, hex_corners, pack, plan_duplex, plan_foldover,
+    TileMarks,
+    bleed_outline,
+    crop_marks,
+    footprint_box,
+    hex_corners,
+    pack,
+    plan_duplex,
+    plan_foldover,
     printable_area,
 )
 from generator.publish.settings import load_paper, load_settings
@@ -17,7 +24,7 @@ MARKS = TileMarks.of(63.5, SETTINGS)
 
 
 def test_hex_corners_measure_the_tile_width_and_height():
-    xs, ys = zip(*hex_corners(0, 0, 63.5))
+    xs, ys = zip(*hex_corners(0, 0, 63.5), strict=True)
     assert max(xs) - min(xs) == pytest.approx(63.5)
     assert max(ys) - min(ys) == pytest.approx(63.5 * math.sqrt(3) / 2)
 
@@ -27,10 +34,13 @@ def test_bleed_reaches_the_bleed_distance_past_every_edge():
     bleed = Polygon(bleed_outline(0, 0, 63.5, 3.0))
     assert bleed.contains(cut)
     assert cut.exterior.hausdorff_distance(bleed.exterior) >= 3.0 - 1e-9
-    # every edge midpoint of the cut hex is 3 mm from the bleed outline
-    for (x0, y0), (x1, y1) in zip(hex_corners(0, 0, 63.5), hex_corners(0, 0, 63.5)[1:]):
-        assert bleed.exterior.distance(LineString([((x0 + x1) / 2, (y0 + y1) / 2), ((x0 + x1) / 2, (y0 + y1) / 2)])) \
-            == pytest.approx(3.0, abs=1e-6)
+    # every edge midpoint of the cut hex is 3 mm from the bleed outline (the closing edge too)
+    corners = list(hex_corners(0, 0, 63.5))
+    assert len(corners) == 6
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1], strict=True):
+        assert bleed.exterior.distance(
+            LineString([((x0 + x1) / 2, (y0 + y1) / 2), ((x0 + x1) / 2, (y0 + y1) / 2)])
+        ) == pytest.approx(3.0, abs=1e-6)
 
 
 def test_crop_marks_lie_on_the_cut_edges_lines_and_outside_the_bleed():
@@ -39,7 +49,7 @@ def test_crop_marks_lie_on_the_cut_edges_lines_and_outside_the_bleed():
     corners = hex_corners(0, 0, 63.5)
     edges = [LineString([corners[k], corners[(k + 1) % 6]]) for k in range(6)]
     assert len(marks) == 12
-    for (a, b) in marks:
+    for a, b in marks:
         tick = LineString([a, b])
         assert tick.length == pytest.approx(3.0)
         assert tick.distance(bleed) == pytest.approx(0.75) or tick.distance(bleed) > 0.75
@@ -67,7 +77,7 @@ def test_packing_keeps_tiles_apart_and_inside_the_margins(paper):
             assert x0 >= 10 - 1e-6 and x1 <= sheet.width_mm - 10 + 1e-6
             assert y0 >= 10 + SETTINGS.footer_mm - 1e-6 and y1 <= sheet.height_mm - 10 + 1e-6
     for i, a in enumerate(shapes):
-        for b in shapes[i + 1:]:
+        for b in shapes[i + 1 :]:
             assert min(p.distance(q) for p in a for q in b) >= SETTINGS.gap_mm - 1e-3
 
 
@@ -75,9 +85,9 @@ def test_duplex_backs_mirror_fronts_about_the_page_centre():
     sheet = load_paper("a4")
     plan = plan_duplex(20, sheet, MARKS, SETTINGS)
     assert len(plan.pages) % 2 == 0
-    for fronts, backs in zip(plan.pages[::2], plan.pages[1::2]):
+    for fronts, backs in zip(plan.pages[::2], plan.pages[1::2], strict=True):
         assert {f for _, f, _ in fronts} == {"front"} and {f for _, f, _ in backs} == {"back"}
-        for (i, _, (x, y)), (j, _, (bx, by)) in zip(fronts, backs):
+        for (i, _, (x, y)), (j, _, (bx, by)) in zip(fronts, backs, strict=True):
             assert i == j and bx == pytest.approx(sheet.width_mm - x) and by == pytest.approx(y)
     assert sorted(i for page in plan.pages[::2] for i, _, _ in page) == list(range(20))
 

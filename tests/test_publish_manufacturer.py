@@ -80,7 +80,7 @@ def test_the_zip_holds_the_whole_folder_reproducibly():
     kit = standin_kit()
     archive = zipfile.ZipFile(io.BytesIO(kit["manufacturer/thegamecrafter-medium-hex.zip"]))
     inside = {n.split("/", 1)[1]: archive.read(n) for n in archive.namelist()}
-    folder = {n[len(FOLDER) + 1:]: v for n, v in kit.items() if n.startswith(FOLDER + "/")}
+    folder = {n[len(FOLDER) + 1 :]: v for n, v in kit.items() if n.startswith(FOLDER + "/")}
     assert inside == folder
     assert {i.date_time for i in archive.infolist()} == {(1980, 1, 1, 0, 0, 0)}
     assert zip_bytes(folder, "thegamecrafter-medium-hex") == kit["manufacturer/thegamecrafter-medium-hex.zip"]

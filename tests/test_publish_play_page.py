@@ -9,23 +9,41 @@ import pytest
 from generator.cli import main
 from generator.publish import booklet as bk
 from generator.publish.art import ArtCache
-from generator.publish.kit import make_booklet
-from generator.publish.playpage import PlayFigures, claim_warnings
 from generator.publish.booklet import TEMPLATES
+from generator.publish.claims import claim_warnings
+from generator.publish.kit import make_booklet
+from generator.publish.playpage import PlayFigures
 from generator.publish.settings import load_settings
 from tests.test_publish_standin import ROOT, TILE_MM, standin_sources
 
-HISTOGRAM = ('<svg xmlns="http://www.w3.org/2000/svg" width="120mm" height="60mm" viewBox="0 0 120 60">'
-             '<rect width="120" height="60" fill="white"/>'
-             + "".join(f'<rect x="{10 + 8 * k}" y="{60 - h}" width="7" height="{h}" fill="#8c4521"/>'
-                       for k, h in enumerate((3, 10, 24, 40, 52, 38, 20, 9, 4, 2)))
-             + "</svg>")
+HISTOGRAM = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="120mm" height="60mm" viewBox="0 0 120 60">'
+    '<rect width="120" height="60" fill="white"/>'
+    + "".join(
+        f'<rect x="{10 + 8 * k}" y="{60 - h}" width="7" height="{h}" fill="#8c4521"/>'
+        for k, h in enumerate((3, 10, 24, 40, 52, 38, 20, 9, 4, 2))
+    )
+    + "</svg>"
+)
 
 
 def figures(no_way_out=0) -> PlayFigures:
-    return PlayFigures(players=3, games=400, policy="explorer", seed=1, engine="fast", cap=200, median=9.0, p10=7.0,
-                       p90=12.0, mean=9.4, unfinished=0.0025, trapped=0.013, no_way_out=no_way_out,
-                       histogram_svg=HISTOGRAM)
+    return PlayFigures(
+        players=3,
+        games=400,
+        policy="explorer",
+        seed=1,
+        engine="fast",
+        cap=200,
+        median=9.0,
+        p10=7.0,
+        p90=12.0,
+        mean=9.4,
+        unfinished=0.0025,
+        trapped=0.013,
+        no_way_out=no_way_out,
+        histogram_svg=HISTOGRAM,
+    )
 
 
 def _designer_page(src):
@@ -35,8 +53,11 @@ def _designer_page(src):
     with pdfplumber.open(io.BytesIO(reading)) as doc:
         first = next(n for n, p in enumerate(doc.pages) if "For the designer" in (p.extract_text() or ""))
         pages = doc.pages[first:]  # the designer's pages run to the end
-        return (" ".join(" ".join(p.extract_text().split()) for p in pages), [im for p in pages for im in p.images],
-                len(doc.pages))
+        return (
+            " ".join(" ".join(p.extract_text().split()) for p in pages),
+            [im for p in pages for im in p.images],
+            len(doc.pages),
+        )
 
 
 def test_the_designer_page_shows_the_play_figures_and_the_histogram():
@@ -66,12 +87,16 @@ def test_without_a_simulation_the_page_has_no_play_figures():
 def test_a_picture_the_kit_lacks_is_a_template_error():
     from generator.errors import TrailwrightError
 
-    root = bk.parse_markup(_markup(replace(standin_sources(), play=figures())).replace('name="histogram"',
-                                                                                      'name="heatmap"'), TEMPLATES)
+    root = bk.parse_markup(
+        _markup(replace(standin_sources(), play=figures())).replace('name="histogram"', 'name="heatmap"'), TEMPLATES
+    )
     [play] = [b for b in root if b.tag == "keep" and any(c.tag == "picture" for c in b)]  # the play figures
     resources = bk.Resources(None, None, (1.0, 1.0), (), (), (("histogram", None, 0.5),))
-    with pytest.raises(TrailwrightError, match=r"designer\.xml\.j2: template error at line \d+: "
-                                               r"<picture name='heatmap'> names no picture \(known: histogram\)"):
+    with pytest.raises(
+        TrailwrightError,
+        match=r"designer\.xml\.j2: template error at line \d+: "
+        r"<picture name='heatmap'> names no picture \(known: histogram\)",
+    ):
         bk.build_story(replace(root, children=(play,)), resources, 120, TEMPLATES)
 
 
@@ -84,9 +109,12 @@ def claiming_templates(tmp_path):
     play = folder / "play.xml.j2"
     text = play.read_text(encoding="utf-8")
     assert "usually opens a way on.</p>" in text
-    play.write_text(text.replace("usually opens a way on.</p>",
-                                 "always opens a way on, so no explorer is ever stuck for good.</p>"),
-                    encoding="utf-8")
+    play.write_text(
+        text.replace(
+            "usually opens a way on.</p>", "always opens a way on, so no explorer is ever stuck for good.</p>"
+        ),
+        encoding="utf-8",
+    )
     return folder
 
 
@@ -106,8 +134,11 @@ def test_publish_warns_in_one_line_and_still_writes_the_kit(monkeypatch, capsys,
     import generator.cli.publish as cli
     import generator.publish.kit as kit
 
-    monkeypatch.setattr(cli, "make_sources", lambda args, tileset, board, settings:
-                        replace(standin_sources(claiming), play=figures(no_way_out=5)))
+    monkeypatch.setattr(
+        cli,
+        "make_sources",
+        lambda args, tileset, board, settings: replace(standin_sources(claiming), play=figures(no_way_out=5)),
+    )
     monkeypatch.setattr(kit, "publish_kit", lambda src, settings, **_: {"print/rules.pdf": b"%PDF stand-in"})
     status = main(["publish", str(ROOT / "examples" / "random-20.json"), "--out", str(tmp_path)])
     out, err = capsys.readouterr()
@@ -122,7 +153,7 @@ def test_the_shipped_templates_parse_with_play_figures():
     from generator.publish.kit import booklet_context
 
     markup = bk.render_markup(src.templates, booklet_context(src, load_settings()))
-    assert '<picture' in markup and bk.parse_markup(markup, src.templates).tag == "booklet"
+    assert "<picture" in markup and bk.parse_markup(markup, src.templates).tag == "booklet"
 
 
 def test_the_play_figures_are_the_simulators_own(classic):
@@ -136,8 +167,12 @@ def test_the_play_figures_are_the_simulators_own(classic):
     play = simulate_play(tiles, classic, rules, games=60, seed=4)
     report = simulate(tiles, classic, rules, players=rules.players_default, games=60, seed=4)
     assert (play.players, play.games, play.seed, play.engine, play.policy) == (3, 60, 4, "fast", "explorer")
-    assert (play.median, play.p10, play.p90, play.mean) == (report.rounds_median, report.rounds_p10,
-                                                            report.rounds_p90, report.rounds_mean)
+    assert (play.median, play.p10, play.p90, play.mean) == (
+        report.rounds_median,
+        report.rounds_p10,
+        report.rounds_p90,
+        report.rounds_mean,
+    )
     assert play.no_way_out == round(report.stuck_games * 60) and play.trapped == report.trapped_share
     assert play.histogram_svg.startswith("<svg") and simulate_play(tiles, classic, rules, games=60, seed=4) == play
     assert simulate_play(tiles, classic, rules, games=0, seed=4) is None

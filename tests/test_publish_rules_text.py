@@ -21,11 +21,11 @@ from tests.test_publish_standin import FIGURES, ROOT, TILE_MM, standin_sources
 
 OLD = ("Hut", "Well", "Spring", "Lair", "Orchard", "Exit")  # the classic board's names, in board order
 NEW = ("Cabin", "Fountain", "Brook", "Den", "Vineyard", "Harbour")
-RENAME = dict(zip(OLD, NEW))
+RENAME = dict(zip(OLD, NEW, strict=True))
 
 
 def _renamed(text: str) -> str:
-    return re.sub(r'"(%s)"' % "|".join(OLD), lambda m: f'"{RENAME[m.group(1)]}"', text)
+    return re.sub('"(' + "|".join(OLD) + ')"', lambda m: f'"{RENAME[m.group(1)]}"', text)
 
 
 @pytest.fixture(scope="module")
@@ -42,8 +42,9 @@ def renamed(tmp_path_factory):
 
 
 def _sources(board, rules=None, **changes):
-    pairs = tuple((f"{RENAME[a]}-{RENAME[b]}", v) for (a, _, b), v in
-                  ((name.partition("-"), v) for name, v in FIGURES.pairs))
+    pairs = tuple(
+        (f"{RENAME[a]}-{RENAME[b]}", v) for (a, _, b), v in ((name.partition("-"), v) for name, v in FIGURES.pairs)
+    )
     return replace(standin_sources(), board=board, rules=rules, figures=replace(FIGURES, pairs=pairs), **changes)
 
 
@@ -105,9 +106,15 @@ def test_the_dead_end_variant_becomes_the_rule_when_the_rules_say_so(classic):
 
 def test_other_rules_values_reach_the_text(classic):
     base = default_rules(classic)
-    rules = replace(base, die=8, move_ending=("Hut", "Lair", "Exit"), players_min=3, players_max=3,
-                    hazards=(replace(base.hazards[0], rolls=(1, 2)),),
-                    turning=replace(base.turning, sixths=2, next_to_pawn=False))
+    rules = replace(
+        base,
+        die=8,
+        move_ending=("Hut", "Lair", "Exit"),
+        players_min=3,
+        players_max=3,
+        hazards=(replace(base.hazards[0], rolls=(1, 2)),),
+        turning=replace(base.turning, sixths=2, next_to_pawn=False),
+    )
     ctx = rules_context(rules, classic)
     assert ctx["move_enders"] == ["Hut", "Lair", "Exit"]
     assert ctx["pass_through"] == ["Well", "Spring", "Orchard"]
@@ -119,18 +126,31 @@ def test_other_rules_values_reach_the_text(classic):
     assert "by two sixths" in text and "It may be any laid tile on the board" in text
 
 
-def test_the_turning_rule_is_the_same_in_the_readme_and_the_booklet():
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+def test_the_turning_rule_is_the_same_in_the_guide_and_the_booklet():
+    readme = " ".join((ROOT / "docs" / "guide" / "publish.md").read_text(encoding="utf-8").split())
     text = _markup_text(standin_sources())
-    assert "any player may turn a laid tile with no pawn on it, next to their pawn's tile or landmark, one sixth " \
-           "either way" in readme
-    assert "Any player may, instead of rolling, turn a tile: rotate one laid tile by one sixth, either way, " \
-           "as long as no pawn stands on it" in text
+    assert (
+        "any player may turn a laid tile with no pawn on it, next to their pawn's tile or landmark, one sixth "
+        "either way" in readme
+    )
+    assert (
+        "Any player may, instead of rolling, turn a tile: rotate one laid tile by one sixth, either way, "
+        "as long as no pawn stands on it" in text
+    )
     assert "stuck on a landmark may turn" not in readme
 
 
-@pytest.mark.parametrize("values, words", [([1, 2, 3], "1–3"), ([4, 5, 6], "4–6"), ([1, 2, 5], "1, 2 or 5"),
-                                           ([5, 6], "5 or 6"), ([1, 2, 4, 5, 6], "1, 2 or 4–6"), ([3], "3")])
+@pytest.mark.parametrize(
+    "values, words",
+    [
+        ([1, 2, 3], "1–3"),
+        ([4, 5, 6], "4–6"),
+        ([1, 2, 5], "1, 2 or 5"),
+        ([5, 6], "5 or 6"),
+        ([1, 2, 4, 5, 6], "1, 2 or 4–6"),
+        ([3], "3"),
+    ],
+)
 def test_die_faces_are_worded_as_runs(values, words):
     assert spans(values) == words
 
@@ -150,8 +170,9 @@ def test_publish_rejects_rules_that_do_not_fit_the_board_in_one_line(capsys, tmp
 
     rules = tmp_path / "rules.toml"
     rules.write_text('start = "Hut"\nrequired = ["Well"]\ngoal = "Castle"\n', encoding="utf-8")
-    status = main(["publish", str(ROOT / "examples" / "random-20.json"), "--rules", str(rules),
-                   "--out", str(tmp_path / "out")])
+    status = main(
+        ["publish", str(ROOT / "examples" / "random-20.json"), "--rules", str(rules), "--out", str(tmp_path / "out")]
+    )
     err = capsys.readouterr().err.strip()
     assert status == 2 and len(err.splitlines()) == 1
     assert str(rules) in err and "'Castle' is not a landmark of board 'classic'" in err

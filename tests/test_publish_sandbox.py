@@ -40,8 +40,9 @@ def _insert(path, index: int, text: str) -> int:
 
 
 @pytest.mark.parametrize("hostile", HOSTILE)
-def test_a_template_reaching_for_internals_is_one_line_naming_template_and_line(templates, hostile, tmp_path,
-                                                                                  monkeypatch):
+def test_a_template_reaching_for_internals_is_one_line_naming_template_and_line(
+    templates, hostile, tmp_path, monkeypatch
+):
     monkeypatch.chdir(tmp_path)
     line = _insert(templates / "play.xml.j2", 3, hostile)
     context = booklet_context(standin_sources(templates), load_settings())

@@ -54,11 +54,14 @@ def test_the_documents_setting_is_checked(tmp_path, capsys, standin):
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--only", "rules"], "unknown document 'rules'"),
-    (["--skip", "sheets,bord"], "unknown document 'bord'"),
-    (["--only", "booklet", "--skip", "booklet"], "leaves no documents"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--only", "rules"], "unknown document 'rules'"),
+        (["--skip", "sheets,bord"], "unknown document 'bord'"),
+        (["--only", "booklet", "--skip", "booklet"], "leaves no documents"),
+    ],
+)
 def test_bad_selections_are_one_line_and_exit_2(tmp_path, capsys, standin, argv, message):
     status = main(["publish", TILESET, "--out", str(tmp_path / "out"), *argv])
     err = capsys.readouterr().err
@@ -68,8 +71,9 @@ def test_bad_selections_are_one_line_and_exit_2(tmp_path, capsys, standin, argv,
 
 def test_skip_and_only_on_the_command_line(tmp_path, capsys, standin):
     out = tmp_path / "out"
-    status = main(["publish", TILESET, "--out", str(out), "--paper", "a4", "--only", "sheets,booklet",
-                   "--skip", "sheets"])
+    status = main(
+        ["publish", TILESET, "--out", str(out), "--paper", "a4", "--only", "sheets,booklet", "--skip", "sheets"]
+    )
     assert status == 0
     assert sorted(p.name for p in out.rglob("*.pdf")) == ["rules-booklet.pdf", "rules.pdf"]
 

@@ -5,7 +5,7 @@ import io
 import itertools
 import math
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 
 import pdfplumber
 import pytest
@@ -25,13 +25,16 @@ TILESET = read_tileset(ROOT / "examples" / "random-20.json")
 ART = ArtCache.covering(lambda t, f, b: standin_side(t, f, b), TILE_MM, SETTINGS.dpi, SETTINGS.bleed_mm)
 
 
-@lru_cache(maxsize=None)
+@cache
 def sheet(paper: str, kind: str, tile_mm: float = TILE_MM, cut_lines: bool = True) -> tuple:
     """(plan, PDF bytes) for the example tile set."""
     settings = replace(SETTINGS, cut_lines=cut_lines)
     marks = TileMarks.of(tile_mm, settings)
-    art = ART if tile_mm == TILE_MM else ArtCache.covering(
-        lambda t, f, b: standin_side(t, f, b, tile_mm), tile_mm, settings.dpi, settings.bleed_mm)
+    art = (
+        ART
+        if tile_mm == TILE_MM
+        else ArtCache.covering(lambda t, f, b: standin_side(t, f, b, tile_mm), tile_mm, settings.dpi, settings.bleed_mm)
+    )
     planner = plan_duplex if kind == "duplex" else plan_foldover
     plan = planner(len(TILESET), load_paper(paper), marks, settings)
     return plan, sheets_pdf(plan, TILESET, art, settings, DocInfo("tiles", "test"))
@@ -45,8 +48,11 @@ def pages(pdf: bytes):
 def vertices_from_marks(lines, height_pt):
     """Cut corners where pairs of crop-mark lines meet, each pair pointing back at the same point
     from the same distance (mm, y up)."""
-    ticks = [tuple((x / MM, (height_pt - y) / MM) for x, y in ln["pts"])
-             for ln in lines if 2 * MM < math.dist(*ln["pts"]) < 4 * MM]
+    ticks = [
+        tuple((x / MM, (height_pt - y) / MM) for x, y in ln["pts"])
+        for ln in lines
+        if 2 * MM < math.dist(*ln["pts"]) < 4 * MM
+    ]
     corners = set()
     for a, b in itertools.combinations(ticks, 2):
         if _parallel(a, b):
@@ -106,14 +112,14 @@ def test_the_crop_marks_meet_at_corners_of_a_tile_of_exactly_the_set_width(tile_
     found = hexagons(vertices_from_marks(lines, h), image_centres(images, h), tile_mm)
     assert len(found) == len(plan.pages[0])
     for corners in found:
-        xs, ys = zip(*corners)
+        xs, ys = zip(*corners, strict=True)
         assert max(xs) - min(xs) == pytest.approx(tile_mm, abs=0.1)
         assert max(ys) - min(ys) == pytest.approx(tile_mm * math.sqrt(3) / 2, abs=0.1)
 
 
 def test_the_cut_lines_measure_the_tile_width():
     _, pdf = sheet("letter", "duplex")
-    for _, h, _, curves, _, _ in pages(pdf)[:2]:
+    for _, _h, _, curves, _, _ in pages(pdf)[:2]:
         cuts = [c for c in curves if len(c["pts"]) >= 6]
         assert cuts
         for c in cuts:
@@ -125,10 +131,11 @@ def test_the_cut_lines_measure_the_tile_width():
 def test_each_back_lands_behind_its_front_after_a_long_edge_flip(paper):
     plan, pdf = sheet(paper, "duplex")
     measured = pages(pdf)
-    for (w, h, flines, _, fimages, _), (_, _, blines, _, bimages, _) in zip(measured[::2], measured[1::2]):
+    for (w, h, flines, _, fimages, _), (_, _, blines, _, bimages, _) in zip(measured[::2], measured[1::2], strict=True):
         fronts = sorted(((i["x0"] + i["x1"]) / 2 / MM, h / MM - (i["top"] + i["bottom"]) / 2 / MM) for i in fimages)
-        backs = sorted(((w - (i["x0"] + i["x1"]) / 2) / MM, h / MM - (i["top"] + i["bottom"]) / 2 / MM)
-                       for i in bimages)  # mirrored: a long-edge flip sends x to W - x
+        backs = sorted(
+            ((w - (i["x0"] + i["x1"]) / 2) / MM, h / MM - (i["top"] + i["bottom"]) / 2 / MM) for i in bimages
+        )  # mirrored: a long-edge flip sends x to W - x
         assert len(fronts) == len(backs) > 0
         assert flat(fronts) == pytest.approx(flat(backs), abs=0.1)
         # the cut corners from the crop marks mirror too
@@ -142,7 +149,7 @@ def test_each_back_lands_behind_its_front_after_a_long_edge_flip(paper):
 
 def test_the_plan_puts_each_back_behind_its_own_front():
     plan, _ = sheet("a4", "duplex")
-    for fronts, backs in zip(plan.pages[::2], plan.pages[1::2]):
+    for fronts, backs in zip(plan.pages[::2], plan.pages[1::2], strict=True):
         assert [i for i, _, _ in fronts] == [i for i, _, _ in backs]
 
 
@@ -161,7 +168,7 @@ def test_foldover_backs_mirror_across_the_fold_line():
 def test_every_page_has_the_footer_and_a_true_50_mm_and_2_in_ruler():
     for paper in ("a4", "letter"):
         measured = pages(sheet(paper, "duplex")[1])
-        for n, (w, h, lines, _, _, text) in enumerate(measured, start=1):
+        for n, (_w, _h, lines, _, _, text) in enumerate(measured, start=1):
             assert "Print at 100% / Actual size" in text
             assert f"Trailwright · page {n} of {len(measured)}" in text.replace("  ", " ")
             lengths = [math.dist(*ln["pts"]) / MM for ln in lines if abs(ln["top"] - ln["bottom"]) < 0.01]
@@ -204,8 +211,15 @@ def test_same_inputs_give_the_same_bytes():
     assert "/CreationDate" not in info and "/ModDate" not in info  # no dates at all, not even fixed ones
 
 
-@pytest.mark.parametrize("name", ["print/tiles-a4-foldover.pdf", "print/tiles-letter-foldover.pdf",
-                                  "print/board-a4-tiled.pdf", "print/board-letter-tiled.pdf"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "print/tiles-a4-foldover.pdf",
+        "print/tiles-letter-foldover.pdf",
+        "print/board-a4-tiled.pdf",
+        "print/board-letter-tiled.pdf",
+    ],
+)
 def test_every_word_prints_inside_the_margin(name):
     import pdfplumber
 

@@ -2,6 +2,7 @@
 
 import json
 import re
+from pathlib import Path
 
 from PIL import Image
 
@@ -51,7 +52,7 @@ def test_numeric_ids_are_padded_only_to_the_longest_numeric_id():
 
 
 def test_a_named_tile_does_not_widen_the_numbers(capsys, tmp_path):
-    data = json.loads(open(EXAMPLE, encoding="utf-8").read())
+    data = json.loads(Path(EXAMPLE).read_text(encoding="utf-8"))
     data["tiles"][19]["id"] = "Hut-7a"
     tileset = tmp_path / "named.json"
     tileset.write_text(json.dumps(data), encoding="utf-8")

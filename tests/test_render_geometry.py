@@ -12,7 +12,7 @@ import math
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -113,8 +113,9 @@ def drawn(svg: str):
 
 
 def hexagon(radius):
-    return Polygon([(radius * math.cos(math.radians(60 * k)), radius * math.sin(math.radians(60 * k)))
-                    for k in range(6)])
+    return Polygon(
+        [(radius * math.cos(math.radians(60 * k)), radius * math.sin(math.radians(60 * k))) for k in range(6)]
+    )
 
 
 def midpoint(d, dist=APOTHEM_MM):
@@ -122,7 +123,7 @@ def midpoint(d, dist=APOTHEM_MM):
     return np.array([dist * math.sin(a), -dist * math.cos(a)])
 
 
-@lru_cache(maxsize=None)
+@cache
 def side_svg(side: Side, style=STYLE, bleed_mm=0.0) -> str:
     return render_side(Tile("7", side, side), "front", style, bleed_mm=bleed_mm)
 
@@ -144,8 +145,10 @@ def check_side(side: Side, style=STYLE) -> None:
         for d in range(6):
             # the cut edge through d's midpoint, a little way in: the trail crosses it exactly
             # at the midpoint with its full width when d is one of its exits, and not at all otherwise
-            m, along = midpoint(d, apothem - 0.2), np.array([math.cos(math.radians(60 * d)),
-                                                                 math.sin(math.radians(60 * d))])
+            m, along = (
+                midpoint(d, apothem - 0.2),
+                np.array([math.cos(math.radians(60 * d)), math.sin(math.radians(60 * d))]),
+            )
             edge = LineString([m - along * style.tile_width_mm / 4, m + along * style.tile_width_mm / 4])
             hit = shape.intersection(edge)
             if d in trail:
@@ -206,8 +209,8 @@ def test_a_rotated_side_is_the_same_drawing_turned():
     a = math.radians(120)
     for shape in base.shapes:
         twin = turned.shapes[turned.side.trails.index(tuple(sorted((d + 2) % 6 for d in shape.trail)))]
-        for c1, c2 in zip(shape.curves, twin.curves):
-            for (x, y), (u, v) in zip(c1, c2):
+        for c1, c2 in zip(shape.curves, twin.curves, strict=True):
+            for (x, y), (u, v) in zip(c1, c2, strict=True):
                 assert (math.cos(a) * x - math.sin(a) * y, math.sin(a) * x + math.cos(a) * y) == pytest.approx((u, v))
 
 
@@ -236,12 +239,12 @@ EDGE_STYLES = {
     "default": "",
     # the smallest tile, the narrowest trail and the thinnest lines allowed
     "thinnest": "[tile]\nwidth_mm = 15\n[trail]\nwidth = 0.06\nedge_pt = 0.25\n[bridge]\nrail_pt = 0.25\n"
-                "plank_pt = 0.25\n[board]\nslot_edge_pt = 0.25\n[label]\nshow = false\n",
+    "plank_pt = 0.25\n[board]\nslot_edge_pt = 0.25\n[label]\nshow = false\n",
     # the smallest tile and narrowest trail with the widest verges they leave room for
     "widest-verge": "[tile]\nwidth_mm = 15\n[trail]\nwidth = 0.06\nedge_pt = 1.15\n[label]\nshow = false\n",
     # the largest tile and widest trail with the widest lines allowed
     "largest": "[tile]\nwidth_mm = 300\n[trail]\nwidth = 0.105\nedge_pt = 10\n[bridge]\nrail_pt = 10\n"
-               "plank_pt = 10\n[board]\nslot_edge_pt = 10\n",
+    "plank_pt = 10\n[board]\nslot_edge_pt = 10\n",
 }
 
 
@@ -293,8 +296,12 @@ def test_a_drawing_does_not_hang_on_the_last_bits_of_floating_point(monkeypatch)
 
 GAME_CRAFTER_WIDTHS_MM = {"large": 95.25, "medium": 63.5, "small": 50.8, "mini": 31.75}  # publish/profiles.toml
 # too crowded for "120 front" even at 4 pt on the mini hex: labelled "120F" instead, never dropped
-SHORT = {("mini", "120", "N-NE-SE-S-SW-NW"), ("mini", "120", "N-NE-S-SW | SE-NW"),
-         ("mini", "120", "N-SE-SW | NE-S-NW"), ("mini", "120", "N-S | NE-SW | SE-NW")}
+SHORT = {
+    ("mini", "120", "N-NE-SE-S-SW-NW"),
+    ("mini", "120", "N-NE-S-SW | SE-NW"),
+    ("mini", "120", "N-SE-SW | NE-S-NW"),
+    ("mini", "120", "N-S | NE-SW | SE-NW"),
+}
 
 
 @pytest.mark.parametrize("product", sorted(GAME_CRAFTER_WIDTHS_MM))
@@ -311,8 +318,9 @@ def test_every_design_gets_a_label_in_the_safe_zone_clear_of_the_art(product, ti
         assert text is not None and text.text in (f"{tile_id} front", f"{tile_id}F"), side
         if text.text == f"{tile_id}F":
             short.add((product, tile_id, str(side)))
-        x, y, angle = map(float, re.match(r"translate\(([-0-9.]+) ([-0-9.]+)\) rotate\(([-0-9.]+)\)",
-                                          text.get("transform")).groups())
+        x, y, angle = map(
+            float, re.match(r"translate\(([-0-9.]+) ([-0-9.]+)\) rotate\(([-0-9.]+)\)", text.get("transform")).groups()
+        )
         size = float(text.get("font-size"))
         assert size >= 4 * MM_PER_PT - 1e-3
         box = Polygon(label_box(x, y, angle, size, text.text))

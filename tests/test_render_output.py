@@ -19,8 +19,7 @@ import pytest
 from PIL import Image
 
 from generator.model import Side, Tile
-from generator.render import load_style, render_board, render_side
-from generator.render import geometry
+from generator.render import geometry, load_style, render_board, render_side
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 REFRESH = os.environ.get("TRAILWRIGHT_REFRESH_GOLDEN") == "1"
@@ -30,8 +29,12 @@ PX_PER_MM = 8
 
 def raster(svg: str, width_mm: float, height_mm: float) -> np.ndarray:
     """RGB pixels of an SVG at ``PX_PER_MM``, on white."""
-    png = cairosvg.svg2png(bytestring=svg.encode(), output_width=round(width_mm * PX_PER_MM),
-                           output_height=round(height_mm * PX_PER_MM), background_color="white")
+    png = cairosvg.svg2png(
+        bytestring=svg.encode(),
+        output_width=round(width_mm * PX_PER_MM),
+        output_height=round(height_mm * PX_PER_MM),
+        background_color="white",
+    )
     return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
 
 
@@ -72,8 +75,10 @@ def _two_tiles(a: str, b: str, d: int) -> tuple[str, float, float, tuple[float, 
         inner = svg[svg.index(">") + 1 : svg.rindex("</svg>")]
         return f'<g transform="translate({cx} {cy})">{inner}</g>'
 
-    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{x1 - x0}mm" height="{y1 - y0}mm" '
-           f'viewBox="{x0} {y0} {x1 - x0} {y1 - y0}">{nest(a, 0, 0)}{nest(b, bx, by)}</svg>')
+    svg = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{x1 - x0}mm" height="{y1 - y0}mm" '
+        f'viewBox="{x0} {y0} {x1 - x0} {y1 - y0}">{nest(a, 0, 0)}{nest(b, bx, by)}</svg>'
+    )
     return svg, x1 - x0, y1 - y0, (x0, y0)
 
 
@@ -120,8 +125,10 @@ def _golden(name: str, svg: str) -> None:
         GOLDEN.mkdir(exist_ok=True)
         path.write_text(_stable(svg), encoding="utf-8")
     if not path.exists():
-        pytest.fail(f"{path.name} is missing: look at the drawing, then write it with "
-                    f"TRAILWRIGHT_REFRESH_GOLDEN=1 pytest tests/test_render_output.py")
+        pytest.fail(
+            f"{path.name} is missing: look at the drawing, then write it with "
+            f"TRAILWRIGHT_REFRESH_GOLDEN=1 pytest tests/test_render_output.py"
+        )
     assert _stable(svg) == path.read_text(encoding="utf-8"), f"{path.name} changed (TRAILWRIGHT_REFRESH_GOLDEN=1)"
 
 
@@ -195,7 +202,9 @@ def test_labels_sit_inside_the_safe_zone_clear_of_trails():
     for side in DESIGNS:
         svg = render_side(Tile("20", side, side), "back", STYLE)
         x, y = map(float, re.search(r'<text x="0" y="0" transform="translate\(([-0-9.]+) ([-0-9.]+)\)', svg).groups())
-        inside = min(STYLE.tile_height_mm / 2 - (x * math.sin(math.radians(60 * d)) - y * math.cos(math.radians(60 * d)))
-                     for d in range(6))
+        inside = min(
+            STYLE.tile_height_mm / 2 - (x * math.sin(math.radians(60 * d)) - y * math.cos(math.radians(60 * d)))
+            for d in range(6)
+        )
         assert inside >= SAFE_ZONE_MM, side
         assert _trail_area(side, 2 * STYLE.trail_width).distance(Point(x / scale, y / scale)) > 0.03, side

@@ -38,16 +38,19 @@ def _style_error(path, text: str) -> str:
     return str(err.value)
 
 
-@pytest.mark.parametrize("text, message", [
-    ("[tile]\nwidht_mm = 50\n", "unknown key tile.widht_mm"),
-    ("[tiles]\nwidth_mm = 50\n", "unknown table [tiles]"),
-    ('[trail]\nfill = "sand"\n', "trail.fill = 'sand': expected a colour"),
-    ("[trail]\nedge_pt = 0.1\n", "trail.edge_pt = 0.1: expected a line width in pt of at least 0.25"),
-    ("[trail]\nwidth = 0.3\n", "trail.width = 0.3: expected a fraction of the tile width"),
-    ('[label]\nshow = "yes"\n', "label.show = 'yes': expected true or false"),
-    ("[tile]\nwidth_mm = 5\n", "tile.width_mm = 5: expected a width in mm"),
-    ("[tile\n", "malformed TOML"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[tile]\nwidht_mm = 50\n", "unknown key tile.widht_mm"),
+        ("[tiles]\nwidth_mm = 50\n", "unknown table [tiles]"),
+        ('[trail]\nfill = "sand"\n', "trail.fill = 'sand': expected a colour"),
+        ("[trail]\nedge_pt = 0.1\n", "trail.edge_pt = 0.1: expected a line width in pt of at least 0.25"),
+        ("[trail]\nwidth = 0.3\n", "trail.width = 0.3: expected a fraction of the tile width"),
+        ('[label]\nshow = "yes"\n', "label.show = 'yes': expected true or false"),
+        ("[tile]\nwidth_mm = 5\n", "tile.width_mm = 5: expected a width in mm"),
+        ("[tile\n", "malformed TOML"),
+    ],
+)
 def test_bad_style_files_name_the_file_key_and_value(tmp_path, text, message):
     path = tmp_path / "bad.toml"
     error = _style_error(path, text)
@@ -55,12 +58,20 @@ def test_bad_style_files_name_the_file_key_and_value(tmp_path, text, message):
     assert message in error
 
 
-@pytest.mark.parametrize("text, message", [
-    ("[trail]\nedge_pt = 10\n", "tile.width_mm = 63.5, trail.width = 0.1, trail.edge_pt = 10 make the trail's inner fill"
-                                 " -2.000 pt wide: expected at least 0.25 pt"),
-    ("[tile]\nwidth_mm = 15\n[trail]\nwidth = 0.06\n", "tile.width_mm = 15, trail.width = 0.06, trail.edge_pt = 1.6 "
-                                                      "make the trail's inner fill -0.649 pt wide"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            "[trail]\nedge_pt = 10\n",
+            "tile.width_mm = 63.5, trail.width = 0.1, trail.edge_pt = 10 make the trail's inner fill"
+            " -2.000 pt wide: expected at least 0.25 pt",
+        ),
+        (
+            "[tile]\nwidth_mm = 15\n[trail]\nwidth = 0.06\n",
+            "tile.width_mm = 15, trail.width = 0.06, trail.edge_pt = 1.6 make the trail's inner fill -0.649 pt wide",
+        ),
+    ],
+)
 def test_keys_that_together_make_a_line_too_thin_are_named(tmp_path, text, message):
     path = tmp_path / "thin.toml"
     assert _style_error(path, text).startswith(f"{path}: {message}")
@@ -90,8 +101,11 @@ def test_to_dict_round_trips_through_a_style_file(tmp_path):
     for table, values in style.to_dict().items():
         lines.append(f"[{table}]")
         for key, value in values.items():
-            text = ("true" if value else "false") if isinstance(value, bool) else (
-                repr(value).replace("'", '"') if not isinstance(value, list) else str(value).replace("'", '"'))
+            text = (
+                ("true" if value else "false")
+                if isinstance(value, bool)
+                else (repr(value).replace("'", '"') if not isinstance(value, list) else str(value).replace("'", '"'))
+            )
             lines.append(f"{key} = {text}")
     path = tmp_path / "all.toml"
     path.write_text("\n".join(lines) + "\n")

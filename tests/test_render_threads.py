@@ -5,8 +5,8 @@ import json
 import random
 import subprocess
 import sys
-import threading
 import textwrap
+import threading
 
 import pytest
 
@@ -23,9 +23,11 @@ def big_board(folder, columns=20, rows=10):
     """A ``columns`` × ``rows`` board (200 slots) with a landmark at each end, and a random tile set for it."""
     slots = ", ".join(f"[{q}, {r}]" for q in range(columns) for r in range(rows))
     board = folder / "big.toml"
-    board.write_text(f'format = "hexmaze-board/1"\nname = "big"\nslots = [{slots}]\n'
-                     f'[[landmark]]\nname = "West"\nhexes = [[-1, 0]]\n'
-                     f'[[landmark]]\nname = "East"\nhexes = [[{columns}, {rows // 2}]]\n')
+    board.write_text(
+        f'format = "hexmaze-board/1"\nname = "big"\nslots = [{slots}]\n'
+        f'[[landmark]]\nname = "West"\nhexes = [[-1, 0]]\n'
+        f'[[landmark]]\nname = "East"\nhexes = [[{columns}, {rows // 2}]]\n'
+    )
     rng = random.Random(5)
 
     def side():
@@ -36,8 +38,14 @@ def big_board(folder, columns=20, rows=10):
         return trails
 
     tileset = folder / "big.json"
-    tileset.write_text(json.dumps({"format": "hexmaze-tileset/1", "tiles": [
-        {"id": str(i + 1), "front": side(), "back": side()} for i in range(columns * rows)]}))
+    tileset.write_text(
+        json.dumps(
+            {
+                "format": "hexmaze-tileset/1",
+                "tiles": [{"id": str(i + 1), "front": side(), "back": side()} for i in range(columns * rows)],
+            }
+        )
+    )
     return board, tileset
 
 
@@ -80,7 +88,8 @@ STRESS = textwrap.dedent("""
 def test_label_placement_on_a_200_tile_board_survives_four_threads_at_once(tmp_path):
     board, tileset = big_board(tmp_path)
     check_size(read_tileset(tileset), load_board(str(board)))  # the set fills the 200-slot board
-    run = subprocess.run([sys.executable, "-c", STRESS, str(tileset), "160"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-c", STRESS, str(tileset), "160"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert run.returncode == 0, f"exit {run.returncode} (-11 is a segfault): {run.stderr[-500:]}"
     assert run.stdout.strip() == "placed 160"

@@ -10,8 +10,7 @@ import pytest
 from generator.board import load_board
 from generator.errors import TrailwrightError
 from generator.model import Side, Tile, TileSet, read_tileset
-from generator.scoring import Objective, layout_scores, score, static_terms
-from generator.scoring import kernel, reference
+from generator.scoring import Objective, kernel, layout_scores, reference, score, static_terms
 from generator.scoring.tables import board_arrays, tile_tables
 from tests.conftest import EXAMPLES, ROOT
 
@@ -23,8 +22,9 @@ def random_side(rng: random.Random, max_trails: int = 6) -> Side:
 
 def random_tileset(seed: int, count: int = 20, max_trails: int = 6) -> TileSet:
     rng = random.Random(seed)
-    return TileSet(tuple(Tile(str(i + 1), random_side(rng, max_trails), random_side(rng, max_trails))
-                         for i in range(count)))
+    return TileSet(
+        tuple(Tile(str(i + 1), random_side(rng, max_trails), random_side(rng, max_trails)) for i in range(count))
+    )
 
 
 def uniform_tileset(side: Side, count: int = 20) -> TileSet:
@@ -59,8 +59,14 @@ def test_recorded_layouts_score_the_same_in_both_engines(classic):
 
 @pytest.mark.parametrize(
     "board_name, tileset_seed, max_trails, samples",
-    [("classic", 1, 4, 300), ("classic", 2, 6, 300), ("classic", 3, 3, 300), ("hexagon37", 4, 4, 120),
-     (CAMP_BOARD, 5, 2, 400), (CAMP_BOARD, 6, 1, 50)],
+    [
+        ("classic", 1, 4, 300),
+        ("classic", 2, 6, 300),
+        ("classic", 3, 3, 300),
+        ("hexagon37", 4, 4, 120),
+        (CAMP_BOARD, 5, 2, 400),
+        (CAMP_BOARD, 6, 1, 50),
+    ],
 )
 def test_fast_equals_reference_layout_by_layout(board_name, tileset_seed, max_trails, samples):
     board = load_board(ROOT / board_name if board_name.endswith(".toml") else board_name)
@@ -68,7 +74,7 @@ def test_fast_equals_reference_layout_by_layout(board_name, tileset_seed, max_tr
     perm, flip, rot = kernel.sample_layouts(board.tile_count, samples, seed=tileset_seed)
     fast = fast_on(tileset, board, perm, flip, rot)
     ref = reference.score_layouts(tileset, board, perm, flip, rot)
-    for a, b in zip(fast, ref):
+    for a, b in zip(fast, ref, strict=True):
         np.testing.assert_array_equal(a, b)
 
 
@@ -111,8 +117,9 @@ def test_duplicate_joins_are_one_edge(classic):
     # sides and slot 2's N and NW sides may land on the same two trails: one edge, not two.
     tiles = uniform_tileset(Side.from_names([["N", "NE", "SE", "S"], ["SW", "NW"]]))
     perm, flip, rot = kernel.sample_layouts(20, 400, seed=5)
-    np.testing.assert_array_equal(fast_on(tiles, classic, perm, flip, rot)[0],
-                                  reference.score_layouts(tiles, classic, perm, flip, rot)[0])
+    np.testing.assert_array_equal(
+        fast_on(tiles, classic, perm, flip, rot)[0], reference.score_layouts(tiles, classic, perm, flip, rot)[0]
+    )
 
 
 def test_three_parallel_joins_are_one_edge():
@@ -128,8 +135,12 @@ def test_three_parallel_joins_are_one_edge():
 def test_fitness_is_the_articles_formula(classic, random20):
     report = score(random20, classic, samples=3000, seed=4)
     per_layout = layout_scores(random20, classic, 3000, seed=4)
-    expected = (-0.05 * random20.bridges - 0.02 * random20.dup_score - 1.0 * random20.fully_connected
-                + np.mean(-0.1 * per_layout.extra + per_layout.joined))
+    expected = (
+        -0.05 * random20.bridges
+        - 0.02 * random20.dup_score
+        - 1.0 * random20.fully_connected
+        + np.mean(-0.1 * per_layout.extra + per_layout.joined)
+    )
     assert report.fitness == pytest.approx(expected, abs=1e-12)
     assert report.extra_edges_mean == pytest.approx(per_layout.extra.mean())
     assert report.path_prob_mean == pytest.approx(np.mean(list(report.pair_prob.values())))
@@ -213,8 +224,8 @@ def test_threads_may_score_one_bank_at_once(classic, random20):
     serial = [scored(t) for t in tables]
     with ThreadPoolExecutor(3) as pool:
         for _ in range(5):
-            for got, want in zip(pool.map(scored, tables), serial):
-                for a, b in zip(got, want):
+            for got, want in zip(pool.map(scored, tables), serial, strict=True):
+                for a, b in zip(got, want, strict=True):
                     np.testing.assert_array_equal(a, b)
     reference_first = kernel.score_layouts(tables[0], board_arrays(classic), perm, flip, rot)
     np.testing.assert_array_equal(serial[0][2], reference_first[2])
@@ -223,14 +234,21 @@ def test_threads_may_score_one_bank_at_once(classic, random20):
 # --- the optimized sets, blocks of layouts, and streaming statistics (issue 16) ---------------
 
 
-@pytest.mark.parametrize("board_name, path, samples", [
-    ("classic", "best-known.json", 200), ("classic", "random-20.json", 200),
-    ("hexagon37", "optimized-hexagon37.json", 200)])
+@pytest.mark.parametrize(
+    "board_name, path, samples",
+    [
+        ("classic", "best-known.json", 200),
+        ("classic", "random-20.json", 200),
+        ("hexagon37", "optimized-hexagon37.json", 200),
+    ],
+)
 def test_fast_equals_reference_on_the_benchmark_sets(board_name, path, samples):
     board = load_board(board_name)
     tileset = read_tileset(EXAMPLES / path)
     perm, flip, rot = kernel.sample_layouts(board.tile_count, samples, seed=11)
-    for a, b in zip(fast_on(tileset, board, perm, flip, rot), reference.score_layouts(tileset, board, perm, flip, rot)):
+    for a, b in zip(
+        fast_on(tileset, board, perm, flip, rot), reference.score_layouts(tileset, board, perm, flip, rot), strict=True
+    ):
         np.testing.assert_array_equal(a, b)
 
 
@@ -240,10 +258,12 @@ def test_every_block_size_scores_each_layout_on_its_own(classic, random20, count
     fused = layout_scores(random20, classic, count, seed=4)
     perm, flip, rot = kernel.sample_layouts(20, count, seed=4)
     ref = reference.score_layouts(random20, classic, perm, flip, rot)
-    for a, b in zip((fused.extra, fused.mask, fused.joined), ref):
+    for a, b in zip((fused.extra, fused.mask, fused.joined), ref, strict=True):
         np.testing.assert_array_equal(a, b)
     rows = np.arange(count)[::-1].copy()  # a bank scored in any row order
-    for a, b in zip(kernel.score_layouts(tile_tables(random20), board_arrays(classic), perm, flip, rot, rows), ref):
+    for a, b in zip(
+        kernel.score_layouts(tile_tables(random20), board_arrays(classic), perm, flip, rot, rows), ref, strict=True
+    ):
         np.testing.assert_array_equal(a, b)
 
 
@@ -375,12 +395,17 @@ def test_attaching_joins_each_reach_a_place_no_earlier_join_touched(name, tmp_pa
     def place(end):
         return int(end) // 6 if end < 6 * n else int(end)
 
-    joins = list(zip(arrays.ends_a.tolist(), arrays.ends_b.tolist()))
-    expected = [(6 * j.a.slot + j.a.direction if hasattr(j.a, "slot") else 6 * n + j.a.landmark,
-                 6 * j.b.slot + j.b.direction if hasattr(j.b, "slot") else 6 * n + j.b.landmark) for j in board.joins()]
+    joins = list(zip(arrays.ends_a.tolist(), arrays.ends_b.tolist(), strict=True))
+    expected = [
+        (
+            6 * j.a.slot + j.a.direction if hasattr(j.a, "slot") else 6 * n + j.a.landmark,
+            6 * j.b.slot + j.b.direction if hasattr(j.b, "slot") else 6 * n + j.b.landmark,
+        )
+        for j in board.joins()
+    ]
     assert sorted(map(sorted, joins)) == sorted(map(sorted, expected))  # the same joins, reordered
     touched = set()
-    for k, (a, b) in enumerate(joins[:arrays.attach]):
+    for k, (a, b) in enumerate(joins[: arrays.attach]):
         assert place(b) not in touched and place(a) != place(b), (k, a, b)
         touched |= {place(a), place(b)}
     places = {place(e) for pair in joins for e in pair}
@@ -394,9 +419,13 @@ def test_fast_equals_reference_on_a_board_of_two_islands(tmp_path, seed):
     board = board_named("islands", tmp_path)
     tileset = random_tileset(seed, board.tile_count, 3)
     perm, flip, rot = kernel.sample_layouts(board.tile_count, 600, seed=seed)
-    for a, b in zip(fast_on(tileset, board, perm, flip, rot), reference.score_layouts(tileset, board, perm, flip, rot)):
+    for a, b in zip(
+        fast_on(tileset, board, perm, flip, rot), reference.score_layouts(tileset, board, perm, flip, rot), strict=True
+    ):
         np.testing.assert_array_equal(a, b)
     fused = layout_scores(tileset, board, 601, seed=seed)  # a short last block too
     perm, flip, rot = kernel.sample_layouts(board.tile_count, 601, seed=seed)
-    for a, b in zip((fused.extra, fused.mask, fused.joined), reference.score_layouts(tileset, board, perm, flip, rot)):
+    for a, b in zip(
+        (fused.extra, fused.mask, fused.joined), reference.score_layouts(tileset, board, perm, flip, rot), strict=True
+    ):
         np.testing.assert_array_equal(a, b)

@@ -33,9 +33,18 @@ def browser():
     profile = tempfile.mkdtemp(prefix="trailwright-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM  # with the driver's path given, Selenium Manager never downloads anything
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 f"--user-data-dir={profile}", "--window-size=1400,1000"):
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        "--window-size=1400,1000",
+    ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
@@ -119,7 +128,8 @@ def test_the_die_gives_one_to_six(browser, page):
         values.append(int(by_css(browser, "#die-value").text))
     values += browser.execute_script(
         "const v = []; for (let i = 0; i < 300; i++) { document.getElementById('roll').click();"
-        " v.push(Number(document.getElementById('die-value').textContent)); } return v;")
+        " v.push(Number(document.getElementById('die-value').textContent)); } return v;"
+    )
     assert set(values) == {1, 2, 3, 4, 5, 6}  # each face has p < 1e-23 of never showing in 303 rolls
 
 
@@ -144,15 +154,22 @@ def test_the_reach_highlight_joins_what_the_scorer_joins(browser, page):
     table = table_art()
     board, n = table.board, len(table.board.slots)
     open_page(browser, page, 11)
-    browser.execute_script("const click = (e) => e.dispatchEvent(new MouseEvent('click', {bubbles: true}));"
-                           "document.querySelectorAll('.slot').forEach(click);"
-                           "for (const s of [0, 3, 7, 12, 19]) click(document.querySelector(`.tile[data-slot='${s}']`));")
-    laid = browser.execute_script("return [...document.querySelectorAll('.tile')].map((t) => "
-                                  "[+t.dataset.slot, +t.dataset.tileIndex, t.dataset.face, +t.dataset.rot])")
+    browser.execute_script(
+        "const click = (e) => e.dispatchEvent(new MouseEvent('click', {bubbles: true}));"
+        "document.querySelectorAll('.slot').forEach(click);"
+        "for (const s of [0, 3, 7, 12, 19]) click(document.querySelector(`.tile[data-slot='${s}']`));"
+    )
+    laid = browser.execute_script(
+        "return [...document.querySelectorAll('.tile')].map((t) => "
+        "[+t.dataset.slot, +t.dataset.tileIndex, t.dataset.face, +t.dataset.rot])"
+    )
     by_slot = {s: (t, f, r) for s, t, f, r in laid}
     assert sorted(by_slot) == list(range(n))
-    perm, flip, rot = ([by_slot[s][0] for s in range(n)], [by_slot[s][1] == "back" for s in range(n)],
-                       [by_slot[s][2] for s in range(n)])
+    perm, flip, rot = (
+        [by_slot[s][0] for s in range(n)],
+        [by_slot[s][1] == "back" for s in range(n)],
+        [by_slot[s][2] for s in range(n)],
+    )
     graph = layout_graph(board, placed_sides(table.tileset, perm, flip, rot))
     names = [lm.name for lm in board.landmarks]
     groups = browser.execute_script("return window.trailwright.groups()")
@@ -185,7 +202,8 @@ def test_a_half_played_table_with_its_reach_highlighted(browser, page, tmp_path)
     by_css(browser, "#roll").click()
     by_css(browser, "#highlight").click()
     coloured = browser.execute_script(
-        "return [...document.querySelectorAll('.tile .sand-stroke')].filter(e => e.style.stroke).length")
+        "return [...document.querySelectorAll('.tile .sand-stroke')].filter(e => e.style.stroke).length"
+    )
     assert coloured > 0
     assert browser.execute_script("return document.querySelectorAll('#legend li').length") >= 1
     shot = browser.get_screenshot_as_png()

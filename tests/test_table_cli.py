@@ -14,7 +14,7 @@ def test_only_tabletop_and_play_writes_just_those_with_file_urls(tmp_path, capsy
     saved = json.loads((out / "tabletop" / "Trailwright.json").read_text())
     base = (out / "tabletop").resolve().as_uri() + "/"
     urls = [t["CustomImage"]["ImageURL"] for t in saved["ObjectStates"][1]["ContainedObjects"]]
-    assert all(u.startswith(base) and (out / "tabletop" / u[len(base):]).is_file() for u in urls)
+    assert all(u.startswith(base) and (out / "tabletop" / u[len(base) :]).is_file() for u in urls)
     assert "%20" in base  # the space in the folder's name is escaped
     assert (out / "play" / "index.html").stat().st_size > 10_000
     listing = capsys.readouterr().out
@@ -23,8 +23,21 @@ def test_only_tabletop_and_play_writes_just_those_with_file_urls(tmp_path, capsy
 
 def test_asset_url_on_the_command_line(tmp_path, capsys, standin):  # noqa: F811
     out = tmp_path / "out"
-    assert main(["publish", TILESET, "--out", str(out), "--only", "tabletop",
-                 "--asset-url", "https://example.org/game/tabletop"]) == 0
+    assert (
+        main(
+            [
+                "publish",
+                TILESET,
+                "--out",
+                str(out),
+                "--only",
+                "tabletop",
+                "--asset-url",
+                "https://example.org/game/tabletop",
+            ]
+        )
+        == 0
+    )
     saved = json.loads((out / "tabletop" / "Trailwright.json").read_text())
     assert saved["ObjectStates"][0]["CustomImage"]["ImageURL"] == "https://example.org/game/tabletop/images/board.png"
     status = main(["publish", TILESET, "--out", str(tmp_path / "bad"), "--asset-url", "ftp://x/"])

@@ -1,9 +1,9 @@
 """The play table page, offline: the seeded pile, escaping, self-containment, the board as printed."""
 
 import json
-from dataclasses import replace
 import re
 from collections import Counter
+from dataclasses import replace
 from random import Random
 
 import pytest
@@ -27,8 +27,11 @@ def test_the_pile_is_fair():
     """Over 3,000 seeds the first tile, its face and its turn are uniform (chi-square, far from any edge)."""
     seeds = Random(37).sample(range(2**32), 3000)
     first = [draw_pile(6, s)[0] for s in seeds]
-    for counts, k in ((Counter(d.tile for d in first), 6), (Counter(d.face for d in first), 2),
-                      (Counter(d.rot for d in first), 6)):
+    for counts, k in (
+        (Counter(d.tile for d in first), 6),
+        (Counter(d.face for d in first), 2),
+        (Counter(d.rot for d in first), 6),
+    ):
         expected = len(first) / k
         chi2 = sum((counts[v] - expected) ** 2 / expected for v in counts)
         assert len(counts) == k and chi2 < 25, counts  # 25 is beyond p = 0.0002 for 5 degrees of freedom
@@ -47,7 +50,7 @@ def page_data(html: str) -> dict:
 
 
 def test_hostile_ids_cannot_break_out_of_the_page():
-    html = play_table_html(replace(table_art(hostile=True), title='</title><script>x()</script>'), 7)
+    html = play_table_html(replace(table_art(hostile=True), title="</title><script>x()</script>"), 7)
     assert "&lt;/title&gt;&lt;script&gt;x()" in html  # the game's name is escaped too
     assert html.count("<script") == 2 and html.count("</script>") == 2
     assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html  # its <title>

@@ -1,11 +1,11 @@
 """The Tabletop Simulator saved object: schema, GUIDs, images, scale and slots, checked offline."""
 
 import copy
-from dataclasses import replace
 import io
 import json
 import math
 import re
+from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 
@@ -54,7 +54,7 @@ def schema():
 
 def png(files, url: str) -> Image.Image:
     assert url.startswith(BASE), url
-    return Image.open(io.BytesIO(files["tabletop/" + url[len(BASE):]]))
+    return Image.open(io.BytesIO(files["tabletop/" + url[len(BASE) :]]))
 
 
 def test_the_saved_object_matches_the_schema_and_the_schema_bites(files):
@@ -83,7 +83,7 @@ def test_tiles_are_double_sided_hex_tiles_in_a_bag_named_by_id_and_faces(files):
     bag = next(o for o in saved(files)["ObjectStates"] if o["Name"] == "Bag")
     tiles = bag["ContainedObjects"]
     assert [t["Name"] for t in tiles] == ["Custom_Tile"] * len(table.tileset)
-    for tile, obj in zip(table.tileset, tiles):
+    for tile, obj in zip(table.tileset, tiles, strict=True):
         image = obj["CustomImage"]
         assert image["CustomTile"]["Type"] == 1 and image["CustomTile"]["Thickness"] > 0
         assert image["ImageURL"].endswith("-front.png") and image["ImageSecondaryURL"].endswith("-back.png")
@@ -97,8 +97,13 @@ def test_tiles_are_double_sided_hex_tiles_in_a_bag_named_by_id_and_faces(files):
 def test_every_image_exists_is_rgb_within_the_limit_and_has_the_stated_size(files):
     table = table_art()
     data = saved(files)
-    urls = [o["CustomImage"][k] for o in objects(data) if "CustomImage" in o
-            for k in ("ImageURL", "ImageSecondaryURL") if o["CustomImage"][k]]
+    urls = [
+        o["CustomImage"][k]
+        for o in objects(data)
+        if "CustomImage" in o
+        for k in ("ImageURL", "ImageSecondaryURL")
+        if o["CustomImage"][k]
+    ]
     assert len(urls) == 2 * 20 + 1
     readme = files["tabletop/README.txt"].decode()
     mat_w_in, mat_h_in = map(float, re.search(r"board mat is\s+([\d.]+) x ([\d.]+) in", readme).groups())
@@ -150,7 +155,7 @@ def test_slots_line_up_with_the_board_geometry_and_the_tiles_fit_them(board):
         u, v = image.width / 2 + x * px_per_unit, image.height / 2 - z * px_per_unit
         for du, dv in ((0, -0.55), (0.5, 0.2), (-0.5, 0.2)):  # clear of the slot number at the centre
             pixel = image.getpixel((round(u + du * slot_r_in * px_per_unit), round(v + dv * slot_r_in * px_per_unit)))
-            assert max(abs(a - b) for a, b in zip(pixel, slot_colour)) <= 3, (x, z, pixel)
+            assert max(abs(a - b) for a, b in zip(pixel, slot_colour, strict=True)) <= 3, (x, z, pixel)
     # a tile is the printed size and fits its slot with the board's clearance on every side
     tile = saved(files)["ObjectStates"][1]["ContainedObjects"][0]
     tile_png = png(files, tile["CustomImage"]["ImageURL"])
@@ -184,14 +189,15 @@ def test_hostile_ids_give_valid_output_safe_names_and_the_same_bytes_twice():
     assert "tabletop/My-Game.json" in made and data["SaveName"] == "../My <Game>"
     jsonschema.Draft202012Validator(schema()).validate(data)
     nicknames = [o["Nickname"] for o in objects(data) if o["Name"] == "Custom_Tile" and "Tile " in o["Nickname"]]
-    assert [n[len("Tile "):].rsplit(" (", 1)[0] for n in nicknames] == HOSTILE_IDS
+    assert [n[len("Tile ") :].rsplit(" (", 1)[0] for n in nicknames] == HOSTILE_IDS
     assert len([n for n in made if n.startswith("tabletop/images/tile-")]) == 2 * len(HOSTILE_IDS)
 
 
 def test_asset_url_addresses_the_same_files_by_url():
     table = table_art(hostile=True)
-    hosted = tabletop_files(table, "https://example.org/my game/tabletop".replace(" ", "%20"), tile_dpi=40,
-                            board_dpi=20)
+    hosted = tabletop_files(
+        table, "https://example.org/my game/tabletop".replace(" ", "%20"), tile_dpi=40, board_dpi=20
+    )
     data = saved(hosted)
     for obj in objects(data):
         for key in ("ImageURL", "ImageSecondaryURL"):
@@ -206,4 +212,3 @@ def test_asset_url_addresses_the_same_files_by_url():
 def test_a_bad_asset_url_is_one_clear_error(url):
     with pytest.raises(TrailwrightError, match="asset URL"):
         check_asset_base(url)
-

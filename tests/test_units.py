@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "generator"
 
 
 def test_conversions_agree():
-    assert MM_PER_IN == 25.4 and MM_PER_PT * 72 == pytest.approx(25.4) and MM_PER_PT * PT_PER_MM == pytest.approx(1)
+    assert MM_PER_IN == 25.4 and pytest.approx(25.4) == MM_PER_PT * 72 and pytest.approx(1) == MM_PER_PT * PT_PER_MM
 
 
 def test_no_module_restates_a_unit():

@@ -15,6 +15,17 @@ from generator.board.board import (
 from generator.board.geometry import Hex, centre, neighbour
 
 __all__ = [
-    "Board", "Connector", "End", "Join", "Landmark", "LandmarkEnd", "SlotSide", "board_from_dict",
-    "builtin_boards", "load_board", "Hex", "centre", "neighbour",
+    "Board",
+    "Connector",
+    "End",
+    "Join",
+    "Landmark",
+    "LandmarkEnd",
+    "SlotSide",
+    "board_from_dict",
+    "builtin_boards",
+    "load_board",
+    "Hex",
+    "centre",
+    "neighbour",
 ]

@@ -151,8 +151,9 @@ def _hex(value: Any, where: str) -> Hex:
     ):
         raise TrailwrightError(f"{where}: expected a hex [q, r], got {value!r}")
     if max(abs(value[0]), abs(value[1])) > MAX_EXTENT:
-        raise TrailwrightError(f"{where}: hex {value!r} is outside the largest board (q and r from "
-                               f"-{MAX_EXTENT} to {MAX_EXTENT})")
+        raise TrailwrightError(
+            f"{where}: hex {value!r} is outside the largest board (q and r from -{MAX_EXTENT} to {MAX_EXTENT})"
+        )
     return (value[0], value[1])
 
 
@@ -199,8 +200,10 @@ def board_from_dict(data: dict, default_name: str = "board") -> Board:
             raise TrailwrightError(f"{where}: needs a 'name'")
         lm_name = _NAME(table["name"], f"{where} name")
         if "-" in lm_name:  # pair names join two landmark names with "-": "A-B"+"C" would be "A"+"B-C"
-            raise TrailwrightError(f"{where} name {lm_name!r}: a landmark name may not contain '-' "
-                                   "(pair names like 'Hut-Well' join two names with it)")
+            raise TrailwrightError(
+                f"{where} name {lm_name!r}: a landmark name may not contain '-' "
+                "(pair names like 'Hut-Well' join two names with it)"
+            )
         where = f"landmark {lm_name!r}"
         raw_hexes = table.get("hexes")
         if not isinstance(raw_hexes, list) or not raw_hexes:
@@ -229,9 +232,7 @@ def board_from_dict(data: dict, default_name: str = "board") -> Board:
                     raise TrailwrightError(f"{where}: side {value[2]} of {list(h)} faces no slot")
                 sides.append(SlotSide(slot, opposite(d)))
         else:
-            sides = [
-                SlotSide(i, d) for i, s in enumerate(slots) for d in range(6) if neighbour(s, d) in hexes
-            ]
+            sides = [SlotSide(i, d) for i, s in enumerate(slots) for d in range(6) if neighbour(s, d) in hexes]
             if not sides:
                 raise TrailwrightError(f"{where}: no side faces a slot")
         landmarks.append(Landmark(lm_name, hexes, tuple(sides)))
@@ -255,13 +256,13 @@ def board_from_dict(data: dict, default_name: str = "board") -> Board:
         ends = []
         for value in joined:
             s = _hex(value, where)
-            slot = slots.index(s) if s in slots else None
-            if slot is None:
+            if s not in slots:
                 raise TrailwrightError(f"{where}: hex {list(s)} is not a slot")
-            d = next((d for d in range(6) if neighbour(s, d) == h), None)
-            if d is None:
+            slot = slots.index(s)
+            facing = next((d for d in range(6) if neighbour(s, d) == h), None)
+            if facing is None:
                 raise TrailwrightError(f"{where}: slot {slot + 1} at {list(s)} does not touch it")
-            ends.append(SlotSide(slot, d))
+            ends.append(SlotSide(slot, facing))
         if ends[0] == ends[1]:
             raise TrailwrightError(f"{where}: joins a slot side to itself")
         connectors.append(Connector(h, ends[0], ends[1]))

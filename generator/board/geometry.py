@@ -26,9 +26,11 @@ def neighbour(h: Hex, d: Direction) -> Hex:
 
 def hex_distance(a: Hex, b: Hex) -> int:
     """Steps between two hexes (through neighbours, ignoring what lies between)."""
+
     def cube(h: Hex) -> tuple[int, int]:
         q, r = h
         return q, r - (q - (q & 1)) // 2
+
     (x1, z1), (x2, z2) = cube(a), cube(b)
     return (abs(x1 - x2) + abs(z1 - z2) + abs(x1 + z1 - x2 - z2)) // 2
 
@@ -42,8 +44,10 @@ def centre(h: Hex, size: float = 1.0) -> tuple[float, float]:
 def hexagon_corners(radius: float, at: Point = (0.0, 0.0)) -> tuple[Point, ...]:
     """The six corners of a flat-topped hexagon of circumradius ``radius`` centred at ``at``, from the
     right-hand corner at 60° steps (counter-clockwise with y up, clockwise with y down)."""
-    return tuple((at[0] + radius * math.cos(math.radians(60 * k)), at[1] + radius * math.sin(math.radians(60 * k)))
-                 for k in range(6))
+    return tuple(
+        (at[0] + radius * math.cos(math.radians(60 * k)), at[1] + radius * math.sin(math.radians(60 * k)))
+        for k in range(6)
+    )
 
 
 def rotate(p: Point, angle: float) -> Point:

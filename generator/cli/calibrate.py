@@ -25,9 +25,14 @@ def offset_pair(text: str) -> tuple[float, float]:
 
 def add_back_offset_option(parser: argparse.ArgumentParser) -> None:
     """``--back-offset X,Y``, overriding the settings' ``[printer] back_offset_mm``."""
-    parser.add_argument("--back-offset", type=offset_pair, metavar="X,Y", default=None,
-                        help="move every duplex back page X mm right and Y mm up (read X and Y off the "
-                             "calibration sheet; default: the settings' [printer] back_offset_mm)")
+    parser.add_argument(
+        "--back-offset",
+        type=offset_pair,
+        metavar="X,Y",
+        default=None,
+        help="move every duplex back page X mm right and Y mm up (read X and Y off the "
+        "calibration sheet; default: the settings' [printer] back_offset_mm)",
+    )
 
 
 def register(sub) -> None:
@@ -36,15 +41,19 @@ def register(sub) -> None:
         "calibrate",
         help="write a one-sheet duplex calibration PDF to measure how far your printer shifts the back",
         description="Write calibration-PAPER.pdf: crosshairs and scales on the front, lines on the back. Print it "
-                    "double-sided (long edge), hold it against a window and read X and Y off the scales; then "
-                    "publish with --back-offset X,Y or [printer] back_offset_mm = [X, Y] in the settings.",
+        "double-sided (long edge), hold it against a window and read X and Y off the scales; then "
+        "publish with --back-offset X,Y or [printer] back_offset_mm = [X, Y] in the settings.",
         formatter_class=HelpFormatter,
     )
     p.add_argument("--paper", default="a4", metavar="NAME", help="the paper to print on")
     p.add_argument("--settings", metavar="FILE", default=None, help="a publish settings TOML (margins, printer)")
     add_back_offset_option(p)
-    p.add_argument("--out", metavar="DIR", default="output/calibration",
-                   help="output folder (its own: publish replaces output/print/ as a whole)")
+    p.add_argument(
+        "--out",
+        metavar="DIR",
+        default="output/calibration",
+        help="output folder (its own: publish replaces output/print/ as a whole)",
+    )
     p.set_defaults(run=run)
 
 
@@ -64,10 +73,15 @@ def run(args: argparse.Namespace) -> int:
     with flag_value("--paper"):
         paper = load_paper(args.paper)
     x, y = settings.back_offset_mm
-    info = DocInfo(f"{settings.title}: duplex calibration, {paper.title}",
-                   f"trailwright {__version__}; back offset {x:g}, {y:g} mm", f"trailwright {__version__}")
+    info = DocInfo(
+        f"{settings.title}: duplex calibration, {paper.title}",
+        f"trailwright {__version__}; back offset {x:g}, {y:g} mm",
+        f"trailwright {__version__}",
+    )
     path = write_atomic(Path(args.out) / f"calibration-{paper.name}.pdf", calibration_pdf(paper, settings, info))
-    print(f"wrote {path}: print it double-sided (flip on the long edge) at 100%, hold it against a window and read "
-          f"X and Y at the centre target; then publish with --back-offset X,Y"
-          + (f" (this sheet's backs are already moved by {x:g}, {y:g} mm)" if x or y else ""))
+    print(
+        f"wrote {path}: print it double-sided (flip on the long edge) at 100%, hold it against a window and read "
+        f"X and Y at the centre target; then publish with --back-offset X,Y"
+        + (f" (this sheet's backs are already moved by {x:g}, {y:g} mm)" if x or y else "")
+    )
     return 0

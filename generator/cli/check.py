@@ -15,17 +15,26 @@ def register(sub) -> None:
         "check",
         help="preflight a published folder, or any PDF or PNG: sizes, bleed, marks, lines, fonts, colour",
         description="Check every PDF and PNG under PATH: page and box sizes against the manufacturer profile, "
-                    "bleed, crop marks outside the bleed, lines at least 0.25 pt, fonts embedded, PNG pixels and dpi, "
-                    "colour space for the target, the die line as a spot colour. One line per problem "
-                    "(file, page, what, measured, expected); exit status 1 when any check fails.",
+        "bleed, crop marks outside the bleed, lines at least 0.25 pt, fonts embedded, PNG pixels and dpi, "
+        "colour space for the target, the die line as a spot colour. One line per problem "
+        "(file, page, what, measured, expected); exit status 1 when any check fails.",
         formatter_class=HelpFormatter,
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="a folder (such as output/) or PDF and PNG files")
-    p.add_argument("--for", dest="target", choices=TARGETS, default=None,
-                   help="check every file for this target (default: from its folder: factory/, manufacturer/, "
-                        "tabletop/ or play/, else home)")
-    p.add_argument("--profile", metavar="NAME", default=None,
-                   help="manufacturer profile (default: the folder's manufacturer/NAME/, else the settings')")
+    p.add_argument(
+        "--for",
+        dest="target",
+        choices=TARGETS,
+        default=None,
+        help="check every file for this target (default: from its folder: factory/, manufacturer/, "
+        "tabletop/ or play/, else home)",
+    )
+    p.add_argument(
+        "--profile",
+        metavar="NAME",
+        default=None,
+        help="manufacturer profile (default: the folder's manufacturer/NAME/, else the settings')",
+    )
     p.add_argument("--all", action="store_true", help="print the checks that pass too")
     p.set_defaults(run=run)
 

@@ -8,7 +8,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from generator.cli.options import add_board_option, positive_int, seed_int, flag_value
+from generator.cli.options import add_board_option, flag_value, positive_int, seed_int
 
 
 def positive_float(text: str) -> float:
@@ -30,57 +30,139 @@ def register(sub) -> None:
         "optimize",
         help="search for a tile set whose random mazes score well",
         description="Search for a tile set whose random mazes score well, then re-score the best on fresh "
-                    "layouts. Writes the tile set (with a meta block), its history as CSV and a plot. "
-                    "Ctrl-C stops cleanly and writes the best so far.",
+        "layouts. Writes the tile set (with a meta block), its history as CSV and a plot. "
+        "Ctrl-C stops cleanly and writes the best so far.",
     )
     add_board_option(p)
     p.set_defaults(board=None)  # classic, unless given (a resumed run keeps its checkpoint's board)
-    p.add_argument("--strategy", choices=sorted(STRATEGIES), default=None,
-                   help=f"search algorithm (default: {DEFAULT_STRATEGY}; ga with --preset article)")
-    p.add_argument("--preset", choices=sorted(PRESETS), default=None,
-                   help="article: the article's GA exactly (population 20, 5 elites, 500 fresh layouts each)")
-    p.add_argument("--time", type=positive_float, default=None, metavar="S",
-                   help="seconds of search (default 60 unless --generations is given)")
-    p.add_argument("--generations", type=positive_int, default=None, metavar="N",
-                   help="generations of each chain (the same seed and count give the same result)")
-    p.add_argument("--samples", type=positive_int, default=None, metavar="N",
-                   help="layouts: the starting bank (default 2000), or per evaluation for the article preset")
-    p.add_argument("--max-samples", type=positive_int, default=None, metavar="N",
-                   help="the largest the bank grows to (default 120000)")
+    p.add_argument(
+        "--strategy",
+        choices=sorted(STRATEGIES),
+        default=None,
+        help=f"search algorithm (default: {DEFAULT_STRATEGY}; ga with --preset article)",
+    )
+    p.add_argument(
+        "--preset",
+        choices=sorted(PRESETS),
+        default=None,
+        help="article: the article's GA exactly (population 20, 5 elites, 500 fresh layouts each)",
+    )
+    p.add_argument(
+        "--time",
+        type=positive_float,
+        default=None,
+        metavar="S",
+        help="seconds of search (default 60 unless --generations is given)",
+    )
+    p.add_argument(
+        "--generations",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="generations of each chain (the same seed and count give the same result)",
+    )
+    p.add_argument(
+        "--samples",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="layouts: the starting bank (default 2000), or per evaluation for the article preset",
+    )
+    p.add_argument(
+        "--max-samples",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="the largest the bank grows to (default 120000)",
+    )
     p.add_argument("--seed", type=seed_int, default=None, help="random seed (default 0)")
-    p.add_argument("--chains", type=positive_int, default=None, metavar="N",
-                   help="independent chains (Dask tasks; may exceed the workers, then they queue); the best on "
-                        "fresh layouts wins (default: --workers, or all cores)")
-    p.add_argument("--workers", type=positive_int, default=None, metavar="N",
-                   help="worker processes of the local Dask cluster (default: all cores)")
-    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                   help="run the chains on an existing Dask cluster, e.g. tcp://host:8786 "
-                        "(default: $TRAILWRIGHT_SCHEDULER, else a local cluster)")
-    p.add_argument("--migrate", type=positive_float, default=None, metavar="S",
-                   help="island mode: every S seconds the best chain's set restarts the worst chain "
-                        "(default: independent chains)")
+    p.add_argument(
+        "--chains",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="independent chains (Dask tasks; may exceed the workers, then they queue); the best on "
+        "fresh layouts wins (default: --workers, or all cores)",
+    )
+    p.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="worker processes of the local Dask cluster (default: all cores)",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="run the chains on an existing Dask cluster, e.g. tcp://host:8786 "
+        "(default: $TRAILWRIGHT_SCHEDULER, else a local cluster)",
+    )
+    p.add_argument(
+        "--migrate",
+        type=positive_float,
+        default=None,
+        metavar="S",
+        help="island mode: every S seconds the best chain's set restarts the worst chain (default: independent chains)",
+    )
     p.add_argument("--init", metavar="TILESET", default=None, help="start from this tile set (default: random)")
-    p.add_argument("--pin", metavar="ID", action="append", default=[],
-                   help="keep the tile with this id unchanged (repeat, or separate ids with commas)")
-    p.add_argument("--objective", metavar="FILE", default=None,
-                   help="TOML weights and rules (default: the article's weights)")
-    p.add_argument("--out", metavar="FILE", default=None,
-                   help="the tile set (default output/tileset.json, or beside the checkpoint with --resume); "
-                        "FILE-history.csv, FILE-history.svg and FILE.checkpoint go beside it")
-    p.add_argument("--resume", metavar="CHECKPOINT", default=None,
-                   help="continue a run from its checkpoint, with the checkpoint's settings; --time or "
-                        "--generations may set a new total budget")
-    p.add_argument("--rescore", type=positive_int, default=None, metavar="N",
-                   help="fresh layouts for the final score (default 1000000: standard error about 0.002)")
-    p.add_argument("--checkpoint-every", type=positive_float, default=5.0, metavar="S",
-                   help="seconds between a chain's snapshots, and so between checkpoint files")
+    p.add_argument(
+        "--pin",
+        metavar="ID",
+        action="append",
+        default=[],
+        help="keep the tile with this id unchanged (repeat, or separate ids with commas)",
+    )
+    p.add_argument(
+        "--objective", metavar="FILE", default=None, help="TOML weights and rules (default: the article's weights)"
+    )
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        default=None,
+        help="the tile set (default output/tileset.json, or beside the checkpoint with --resume); "
+        "FILE-history.csv, FILE-history.svg and FILE.checkpoint go beside it",
+    )
+    p.add_argument(
+        "--resume",
+        metavar="CHECKPOINT",
+        default=None,
+        help="continue a run from its checkpoint, with the checkpoint's settings; --time or "
+        "--generations may set a new total budget",
+    )
+    p.add_argument(
+        "--rescore",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="fresh layouts for the final score (default 1000000: standard error about 0.002)",
+    )
+    p.add_argument(
+        "--checkpoint-every",
+        type=positive_float,
+        default=5.0,
+        metavar="S",
+        help="seconds between a chain's snapshots, and so between checkpoint files",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress display or summary")
     p.set_defaults(run=run)
 
 
 # settings a checkpoint fixes: naming one with --resume is an error rather than silently ignored
-RESUME_FIXED = ("board", "strategy", "preset", "samples", "max_samples", "seed", "chains", "migrate", "init", "pin",
-                "objective", "rescore")
+RESUME_FIXED = (
+    "board",
+    "strategy",
+    "preset",
+    "samples",
+    "max_samples",
+    "seed",
+    "chains",
+    "migrate",
+    "init",
+    "pin",
+    "objective",
+    "rescore",
+)
 
 
 def _outputs(out: str | None, resume: str | None = None) -> dict[str, Path]:
@@ -88,8 +170,12 @@ def _outputs(out: str | None, resume: str | None = None) -> dict[str, Path]:
         out = str(Path(resume).with_suffix(".json")) if resume else "output/tileset.json"
     path = Path(out)
     stem = path.with_suffix("") if path.suffix == ".json" else path
-    return {"tileset": path, "history": Path(f"{stem}-history.csv"), "plot": Path(f"{stem}-history.svg"),
-            "checkpoint": Path(f"{stem}.checkpoint")}
+    return {
+        "tileset": path,
+        "history": Path(f"{stem}-history.csv"),
+        "plot": Path(f"{stem}-history.svg"),
+        "checkpoint": Path(f"{stem}.checkpoint"),
+    }
 
 
 def _setup(args):
@@ -111,8 +197,10 @@ def _setup(args):
         given = [name for name in RESUME_FIXED if getattr(args, name) not in (None, [])]
         if given:
             flag = "--" + given[0].replace("_", "-")
-            raise TrailwrightError(f"{flag} cannot change a resumed run (it keeps the checkpoint's settings; "
-                                   "only --time and --generations may set a new budget)")
+            raise TrailwrightError(
+                f"{flag} cannot change a resumed run (it keeps the checkpoint's settings; "
+                "only --time and --generations may set a new budget)"
+            )
         resume = read_checkpoint(args.resume)
         config = resume.config
         if args.time is not None or args.generations is not None:
@@ -146,9 +234,19 @@ def _setup(args):
     chains = args.chains or args.workers or os.cpu_count() or 1
     rescore = args.rescore if args.rescore is not None else RESCORE_SAMPLES
     time_budget = args.time if args.time is not None or args.generations is not None else 60.0
-    config = Config(strategy=strategy, preset=args.preset, time=time_budget, generations=args.generations,
-                    samples=args.samples, max_samples=args.max_samples, seed=seed, chains=chains,
-                    migrate=args.migrate, rescore=rescore, checkpoint_every=args.checkpoint_every)
+    config = Config(
+        strategy=strategy,
+        preset=args.preset,
+        time=time_budget,
+        generations=args.generations,
+        samples=args.samples,
+        max_samples=args.max_samples,
+        seed=seed,
+        chains=chains,
+        migrate=args.migrate,
+        rescore=rescore,
+        checkpoint_every=args.checkpoint_every,
+    )
     return problem, config, [None] * config.chains, (), args.init
 
 
@@ -202,9 +300,17 @@ def _run(args: argparse.Namespace) -> int:
     display = _Display(console, config)
     try:
         with display:
-            result = optimize(problem, config, chains, migrants=migrants, stop=stop,
-                              scheduler=scheduler_address(args.scheduler), workers=args.workers,
-                              on_progress=display.update, on_checkpoint=save_checkpoint)
+            result = optimize(
+                problem,
+                config,
+                chains,
+                migrants=migrants,
+                stop=stop,
+                scheduler=scheduler_address(args.scheduler),
+                workers=args.workers,
+                on_progress=display.update,
+                on_checkpoint=save_checkpoint,
+            )
     finally:
         for sig, handler in handlers.items():
             signal.signal(sig, handler)
@@ -212,15 +318,20 @@ def _run(args: argparse.Namespace) -> int:
     info = meta(problem, config, result, init, problem.board.name)
     write_atomic(paths["tileset"], dumps_tileset(result.tileset, info))
     write_atomic(paths["history"], history_csv(result.chains))
-    title = f"{config.preset or config.strategy}, seed {config.seed}, {config.chains} chain(s), board {problem.board.name}"
+    title = (
+        f"{config.preset or config.strategy}, seed {config.seed}, {config.chains} chain(s), board {problem.board.name}"
+    )
     write_atomic(paths["plot"], history_svg(result.chains, result.fitness, title))
     if not args.quiet:
         _summary(console, config, result, paths)
     if result.stopped:
         # interrupted: not a finished run (the shell's 128 + signal number); --resume continues it
         signum = caught[0] if caught else signal.SIGINT
-        print(f"trailwright: stopped early ({signal.Signals(signum).name}); the best so far is in {paths['tileset']}; "
-              f"continue with --resume {paths['checkpoint']}", file=sys.stderr)
+        print(
+            f"trailwright: stopped early ({signal.Signals(signum).name}); the best so far is in {paths['tileset']}; "
+            f"continue with --resume {paths['checkpoint']}",
+            file=sys.stderr,
+        )
         return 128 + signum
     return 0
 
@@ -271,8 +382,11 @@ class _Display:
         line1 = f"{max(left, 0):4.0f} s left  {rate} evals/s"
         parts = [f"best {best.best:.4f}", f"bridges {best.bridges}", f"dupScore {best.dup_score}"]
         if best.extra_edges is not None:
-            parts += [f"extra edges {best.extra_edges:.2f}", f"pairs {best.pairs_joined:.2f}",
-                      f"on {best.bank:,} layouts"]
+            parts += [
+                f"extra edges {best.extra_edges:.2f}",
+                f"pairs {best.pairs_joined:.2f}",
+                f"on {best.bank:,} layouts",
+            ]
         if not self.quiet:
             self.live.update(self._render(done, line1, "  ".join(parts)))
 
@@ -283,16 +397,21 @@ def _summary(console, config, result, paths) -> None:
 
     s = result.score
     pairs = len(s.pair_prob)
-    table = Table(title=f"optimize: {config.preset or config.strategy}, seed {config.seed}"
-                        + (" (stopped early)" if result.stopped else ""), title_justify="left")
+    table = Table(
+        title=f"optimize: {config.preset or config.strategy}, seed {config.seed}"
+        + (" (stopped early)" if result.stopped else ""),
+        title_justify="left",
+    )
     table.add_column("")
     table.add_column("value", justify="right")
     rows = [
         ("chains x generations", " + ".join(str(c.generation) for c in result.chains)),
         ("candidates scored", f"{sum(c.search_state['evaluations'] for c in result.chains):,}"),
         ("wall time", f"{result.seconds:.1f} s"),
-        ("  Dask start-up, selection, re-score", f"{result.startup:.1f} s, {result.selection:.1f} s, "
-                                                 f"{result.rescoring:.1f} s"),
+        (
+            "  Dask start-up, selection, re-score",
+            f"{result.startup:.1f} s, {result.selection:.1f} s, {result.rescoring:.1f} s",
+        ),
         ("winner's fitness on its bank", f"{result.search_fitness:.4f}"),
         ("bridge sides", str(s.bridges)),
         ("dupScore", str(s.dup_score)),
@@ -302,15 +421,18 @@ def _summary(console, config, result, paths) -> None:
     ]
     if result.play is not None:  # the objective's [play] target, on fresh games
         target = result.play_target
-        rows += [(f"rounds, {target.players} {target.policy} players: median (target)",
-                  f"{result.play.median:g} ({target.median_rounds:g})"),
-                 ("games unfinished · seat advantage", f"{result.play.unfinished:.1%} · {result.play.seat_advantage:+.1%}"),
-                 ("static fitness · play penalty", f"{s.fitness:.4f} · {result.play.penalty:+.4f}")]
+        rows += [
+            (
+                f"rounds, {target.players} {target.policy} players: median (target)",
+                f"{result.play.median:g} ({target.median_rounds:g})",
+            ),
+            ("games unfinished · seat advantage", f"{result.play.unfinished:.1%} · {result.play.seat_advantage:+.1%}"),
+            ("static fitness · play penalty", f"{s.fitness:.4f} · {result.play.penalty:+.4f}"),
+        ]
     for label, value in rows:
         table.add_row(label, value)
     table.add_section()
-    table.add_row(f"fitness on {s.samples:,} fresh layouts", f"{result.fitness:.4f} ± {s.fitness_se:.4f}",
-                  style="bold")
+    table.add_row(f"fitness on {s.samples:,} fresh layouts", f"{result.fitness:.4f} ± {s.fitness_se:.4f}", style="bold")
     console.print(table)
     for name in ("tileset", "history", "plot", "checkpoint"):
         console.print(f"  {name:<10} {paths[name]}", markup=False)  # a path may hold [brackets]

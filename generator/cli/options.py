@@ -43,7 +43,9 @@ seed_int = bounded_int(0, MAX_SEED)
 def add_board_option(parser: argparse.ArgumentParser) -> None:
     """``--board NAME|FILE``, defaulting to the classic board."""
     parser.add_argument(
-        "--board", default="classic", metavar="NAME|FILE",
+        "--board",
+        default="classic",
+        metavar="NAME|FILE",
         help="a built-in board (classic, hexagon37) or a board TOML file (default: classic)",
     )
 

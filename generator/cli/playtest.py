@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from generator.cli.options import HelpFormatter, add_board_option, bounded_int, positive_int, flag_value
+from generator.cli.options import HelpFormatter, add_board_option, bounded_int, flag_value, positive_int
 from generator.fileio import dumps_json
 
 MAX_PLAY_SEED = 2**32 - 1  # game g of seed s draws from generator seed s * 2**32 + g
@@ -16,7 +16,7 @@ def register(sub) -> None:
         "playtest",
         help="simulate the booklet's game and report game length, lost turns, seats and traps",
         description="Play the printed game with simulated players (see docs/play.md): rounds until the game "
-                    "ends, lost turns, how often each rule fires, win rate by seat, the skill gap, trapped states.",
+        "ends, lost turns, how often each rule fires, win rate by seat, the skill gap, trapped states.",
         formatter_class=HelpFormatter,
     )
     p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
@@ -24,10 +24,15 @@ def register(sub) -> None:
     p.add_argument("--rules", metavar="FILE", help="a rules TOML file (default: the booklet's game)")
     p.add_argument("--players", type=int, help="players, 2 to 4 (default: the rules' default, 3)")
     p.add_argument("--games", type=positive_int, default=2000, help="games to play")
-    p.add_argument("--policy", default="explorer", metavar="NAME[,NAME...]",
-                   help="one policy for every seat, or one per seat: random, explorer, greedy")
-    p.add_argument("--rival", default="greedy", metavar="NAME",
-                   help="the weaker policy the skill gap seats one explorer among")
+    p.add_argument(
+        "--policy",
+        default="explorer",
+        metavar="NAME[,NAME...]",
+        help="one policy for every seat, or one per seat: random, explorer, greedy",
+    )
+    p.add_argument(
+        "--rival", default="greedy", metavar="NAME", help="the weaker policy the skill gap seats one explorer among"
+    )
     p.add_argument("--seed", type=bounded_int(0, MAX_PLAY_SEED), default=0, help="random seed (0 to 2**32 - 1)")
     p.add_argument("--engine", choices=["fast", "reference"], default="fast", help="game engine")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
@@ -69,11 +74,23 @@ def run(args: argparse.Namespace) -> int:
         task = bar.add_task("playing", total=args.games + skill_games)
         advance = lambda n: bar.advance(task, n)  # noqa: E731
         report = simulate(tileset, board, rules, players, args.games, names, args.seed, args.engine, advance)
-        gap = skill_gap(tileset, board, rules, players, skill_games, "explorer", args.rival, args.seed, args.engine,
-                        advance)
-    data = {"tileset": args.tileset, "rules": args.rules or "default", **report.to_dict(per_game=False),
-            "skill_gap": {"strong": gap.strong, "weak": gap.weak, "games": gap.games, "win_rate": gap.win_rate,
-                          "win_se": gap.win_se, "luck": gap.luck, "gap": gap.gap}}
+        gap = skill_gap(
+            tileset, board, rules, players, skill_games, "explorer", args.rival, args.seed, args.engine, advance
+        )
+    data = {
+        "tileset": args.tileset,
+        "rules": args.rules or "default",
+        **report.to_dict(per_game=False),
+        "skill_gap": {
+            "strong": gap.strong,
+            "weak": gap.weak,
+            "games": gap.games,
+            "win_rate": gap.win_rate,
+            "win_se": gap.win_se,
+            "luck": gap.luck,
+            "gap": gap.gap,
+        },
+    }
     if args.out:
         write_outputs(args.out, data, report, board)
     if args.json:
@@ -88,8 +105,11 @@ def write_outputs(folder: str, data: dict, report, board) -> None:
     from generator.fileio import write_folder
     from generator.play.pictures import heat_svg, histogram_svg
 
-    files = {"playtest.json": dumps_json({**data, "rounds": list(report.rounds)}, indent=1) + "\n",
-             "rounds.svg": histogram_svg(report), "heat.svg": heat_svg(report, board)}
+    files = {
+        "playtest.json": dumps_json({**data, "rounds": list(report.rounds)}, indent=1) + "\n",
+        "rounds.svg": histogram_svg(report),
+        "heat.svg": heat_svg(report, board),
+    }
     write_folder(folder, files, owns=files.__contains__)
 
 
@@ -99,13 +119,18 @@ def print_report(name: str, report, gap) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    t = Table(title=f"{escape(name)} on board {escape(repr(report.board))}: {report.games} games, {report.players} players "
-                    f"({', '.join(report.policies)}), seed {report.seed}, {report.engine} engine", title_justify="left")
+    t = Table(
+        title=f"{escape(name)} on board {escape(repr(report.board))}: {report.games} games, {report.players} players "
+        f"({', '.join(report.policies)}), seed {report.seed}, {report.engine} engine",
+        title_justify="left",
+    )
     t.add_column("figure")
     t.add_column("value", justify="right")
     rows = [
-        ("rounds until the game ends: median (p10-p90)",
-         f"{report.rounds_median:g} ({report.rounds_p10:g}-{report.rounds_p90:g})"),
+        (
+            "rounds until the game ends: median (p10-p90)",
+            f"{report.rounds_median:g} ({report.rounds_p10:g}-{report.rounds_p90:g})",
+        ),
         ("rounds: mean", f"{report.rounds_mean:.2f}"),
         (f"unfinished at the cap of {report.round_cap} rounds", f"{report.unfinished:.1%}"),
         None,
@@ -123,10 +148,16 @@ def print_report(name: str, report, gap) -> None:
         ("games where that happened", f"{report.stuck_games:.1%}"),
         None,
     ]
-    rows += [(f"seat {p + 1} ({report.policies[p]}) wins", f"{w:.1%} ± {se:.1%}")
-             for p, (w, se) in enumerate(zip(report.win_rate, report.win_se))]
-    rows += [(f"skill: one {gap.strong} among {gap.weak} players wins ({gap.games} games)",
-              f"{gap.win_rate:.1%} ± {gap.win_se:.1%} (luck {gap.luck:.1%})")]
+    rows += [
+        (f"seat {p + 1} ({report.policies[p]}) wins", f"{w:.1%} ± {se:.1%}")
+        for p, (w, se) in enumerate(zip(report.win_rate, report.win_se, strict=True))
+    ]
+    rows += [
+        (
+            f"skill: one {gap.strong} among {gap.weak} players wins ({gap.games} games)",
+            f"{gap.win_rate:.1%} ± {gap.win_se:.1%} (luck {gap.luck:.1%})",
+        )
+    ]
     for row in rows:
         if row is None:
             t.add_section()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from generator.cli.options import HelpFormatter, add_board_option, bounded_int, positive_int, seed_int, flag_value
+from generator.cli.options import HelpFormatter, add_board_option, bounded_int, flag_value, positive_int, seed_int
 
 
 def register(sub) -> None:
@@ -14,7 +14,7 @@ def register(sub) -> None:
         "preview",
         help="draw random layouts of the tiles on the board (SVG and PNG)",
         description="Draw the layouts the scorer samples from SEED on the board, painting what each landmark "
-                    "reaches in its own colour; writes OUT (SVG) and the same name with .png.",
+        "reaches in its own colour; writes OUT (SVG) and the same name with .png.",
         formatter_class=HelpFormatter,
     )
     p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
@@ -73,10 +73,12 @@ def run(args: argparse.Namespace) -> int:
         svg = render_contact_sheet(tileset, style)
     else:
         svg = render_sheet(tileset, board, style, args.seed, args.count, highlight=not args.no_highlight)
-    image = _png(cairosvg.svg2png(bytestring=svg.encode("utf-8"), dpi=args.dpi),
-                 f"trailwright {__version__} preview {args.tileset} --board {args.board} --seed {args.seed} "
-                 f"--count {args.count}{' --tiles' if args.tiles else ''}")
-    files = {out.name: svg, png.name: image}
+    image = _png(
+        cairosvg.svg2png(bytestring=svg.encode("utf-8"), dpi=args.dpi),
+        f"trailwright {__version__} preview {args.tileset} --board {args.board} --seed {args.seed} "
+        f"--count {args.count}{' --tiles' if args.tiles else ''}",
+    )
+    files: dict[str, str | bytes] = {out.name: svg, png.name: image}
     write_folder(folder, files, owns=files.__contains__)  # the SVG and PNG change together, or not at all
     what = "every tile side" if args.tiles else f"{args.count} layout{'s' if args.count > 1 else ''}, seed {args.seed}"
     print(f"wrote {out} and {png} ({what})")

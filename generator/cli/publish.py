@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from generator.cli.calibrate import add_back_offset_option
 from generator.cli.options import HelpFormatter, add_board_option, flag_value, positive_int
@@ -56,39 +57,73 @@ def register(sub) -> None:
         "publish",
         help="lay out the print-and-play kit, the rules booklet and manufacturer files",
         description="Render a tile set and its board and publish everything into OUT: print/ (duplex and "
-                    "fold-over tile sheets, the board, the rules), manufacturer/ (per-face art, die line, "
-                    "manifest, zip), tabletop/ (a Tabletop Simulator saved object) and play/ (a browser play "
-                    "table).",
+        "fold-over tile sheets, the board, the rules), manufacturer/ (per-face art, die line, "
+        "manifest, zip), tabletop/ (a Tabletop Simulator saved object) and play/ (a browser play "
+        "table).",
         formatter_class=HelpFormatter,
     )
     p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
     add_board_option(p)
-    p.add_argument("--rules", metavar="FILE", default=None,
-                   help="the game's rules TOML the booklet words (default: generator/play/rules.toml)")
+    p.add_argument(
+        "--rules",
+        metavar="FILE",
+        default=None,
+        help="the game's rules TOML the booklet words (default: generator/play/rules.toml)",
+    )
     p.add_argument("--style", metavar="FILE", default=None, help="a layout style TOML (default: the built-in style)")
-    p.add_argument("--settings", metavar="FILE", default=None,
-                   help="a publish settings TOML (default: generator/publish/publish.toml)")
-    p.add_argument("--templates", metavar="DIR", default=None,
-                   help="a folder of rules booklet templates (default: the package's own, "
-                        "generator/publish/booklet/templates/); they run sandboxed")
+    p.add_argument(
+        "--settings",
+        metavar="FILE",
+        default=None,
+        help="a publish settings TOML (default: generator/publish/publish.toml)",
+    )
+    p.add_argument(
+        "--templates",
+        metavar="DIR",
+        default=None,
+        help="a folder of rules booklet templates (default: the package's own, "
+        "generator/publish/booklet/templates/); they run sandboxed",
+    )
     p.add_argument("--out", metavar="DIR", default="output", help="output folder")
-    p.add_argument("--paper", action="append", metavar="NAME",
-                   help="print-and-play paper, repeatable (default: the settings' papers, a4 and letter)")
+    p.add_argument(
+        "--paper",
+        action="append",
+        metavar="NAME",
+        help="print-and-play paper, repeatable (default: the settings' papers, a4 and letter)",
+    )
     p.add_argument("--profile", metavar="NAME", default=None, help="manufacturer profile (default: from settings)")
     p.add_argument("--cut-lines", action="store_true", help="draw the hexagonal cut line over the art")
     p.add_argument("--title", default=None, help="the game's name (default: from settings)")
-    p.add_argument("--only", type=name_list, metavar="A,B", default=None,
-                   help="make only these documents, e.g. sheets,booklet (an unknown name lists the known ones; "
-                        "default: the settings' documents)")
-    p.add_argument("--for", dest="target", choices=("home", "factory"), default="home",
-                   help="factory: also make output/factory/ (CMYK PDF/X through ghostscript)")
+    p.add_argument(
+        "--only",
+        type=name_list,
+        metavar="A,B",
+        default=None,
+        help="make only these documents, e.g. sheets,booklet (an unknown name lists the known ones; "
+        "default: the settings' documents)",
+    )
+    p.add_argument(
+        "--for",
+        dest="target",
+        choices=("home", "factory"),
+        default="home",
+        help="factory: also make output/factory/ (CMYK PDF/X through ghostscript)",
+    )
     p.add_argument("--skip", type=name_list, metavar="A,B", default=None, help="leave these documents out")
-    p.add_argument("--asset-url", metavar="URL", default=None,
-                   help="where Tabletop Simulator loads tabletop/ from when you host it, e.g. "
-                        "https://example.org/game/tabletop/ (default: file:// addresses of OUT/tabletop/)")
+    p.add_argument(
+        "--asset-url",
+        metavar="URL",
+        default=None,
+        help="where Tabletop Simulator loads tabletop/ from when you host it, e.g. "
+        "https://example.org/game/tabletop/ (default: file:// addresses of OUT/tabletop/)",
+    )
     add_back_offset_option(p)
-    p.add_argument("--workers", type=positive_int, default=min(4, os.cpu_count() or 1),
-                   help="threads that build documents at once (the bytes do not depend on it)")
+    p.add_argument(
+        "--workers",
+        type=positive_int,
+        default=min(4, os.cpu_count() or 1),
+        help="threads that build documents at once (the bytes do not depend on it)",
+    )
     p.set_defaults(run=run)
 
 
@@ -100,9 +135,9 @@ def run(args: argparse.Namespace) -> int:
     from generator.errors import TrailwrightError
     from generator.fileio import check_folder, write_folder
     from generator.model import read_tileset
-    from generator.publish.kit import KIT_FOLDERS, publish_kit
     from generator.play import load_rules
-    from generator.publish.playpage import claim_warnings
+    from generator.publish.claims import claim_warnings
+    from generator.publish.kit import KIT_FOLDERS, publish_kit
     from generator.publish.settings import check_settings, load_settings
     from generator.scoring.tables import check_size
     from generator.table.tabletop import check_asset_base
@@ -110,14 +145,18 @@ def run(args: argparse.Namespace) -> int:
     out = check_folder(args.out)  # before any work
     settings = load_settings(args.settings)
     settings_source = args.settings or "the default settings"
-    overrides, flags = {}, {}
-    for key, flag, value in (("papers", "--paper", tuple(args.paper or ())), ("profile", "--profile", args.profile),
-                             ("cut_lines", "--cut-lines", args.cut_lines), ("title", "--title", args.title),
-                             ("back_offset_mm", "--back-offset", args.back_offset)):
+    overrides: dict[str, Any] = {}
+    flags: dict[str, str] = {}
+    for key, flag, value in (
+        ("papers", "--paper", tuple(args.paper or ())),
+        ("profile", "--profile", args.profile),
+        ("cut_lines", "--cut-lines", args.cut_lines),
+        ("title", "--title", args.title),
+        ("back_offset_mm", "--back-offset", args.back_offset),
+    ):
         if value not in (None, (), False):
             overrides[key], flags[key] = value, flag
-    overrides["documents"] = chosen_documents(settings.documents, args.only, args.skip, args.target,
-                                              settings_source)
+    overrides["documents"] = chosen_documents(settings.documents, args.only, args.skip, args.target, settings_source)
     settings = check_settings(replace(settings, **overrides), settings_source, flags)
     with flag_value("--asset-url"):
         asset_url = check_asset_base(args.asset_url or (Path(args.out) / "tabletop").resolve().as_uri())
@@ -140,8 +179,13 @@ def run(args: argparse.Namespace) -> int:
 
     for line in claim_warnings(sources, settings):  # the text says something the simulated games contradict
         print(f"publish: warning: {line}", file=sys.stderr, flush=True)
-    files = publish_kit(sources, settings, progress=lambda what: print(f"publish: {what} ...", flush=True),
-                        workers=args.workers, warn=warn)
+    files = publish_kit(
+        sources,
+        settings,
+        progress=lambda what: print(f"publish: {what} ...", flush=True),
+        workers=args.workers,
+        warn=warn,
+    )
     print(f"publish: writing {len(files)} files into {args.out} ...", flush=True)
     write_folder(out, files, owns=KIT_FOLDERS.__contains__)  # the old kit or the new one, never a mix
     print_listing(Path(args.out), files)
@@ -165,8 +209,16 @@ def make_sources(args: argparse.Namespace, tileset, board, settings):
     style = load_style(args.style)
     rules = load_rules(args.rules, board)
     play = simulate_play(tileset, board, rules, settings.play_games, settings.seed)
-    return layout_sources(tileset, board, style, figures(args.tileset, tileset, board, settings), args.tileset,
-                          Path(args.templates), rules, play)
+    return layout_sources(
+        tileset,
+        board,
+        style,
+        figures(args.tileset, tileset, board, settings),
+        args.tileset,
+        Path(args.templates),
+        rules,
+        play,
+    )
 
 
 def figures(path: str, tileset, board, settings):
@@ -211,6 +263,9 @@ def print_listing(out: Path, files: dict[str, bytes]) -> None:
     for name in sorted(n for n in files if n.startswith("manufacturer/") and n.endswith(".zip")):
         print(f"  {out / name}  (the manufacturer folder, zipped)")
     for name in sorted(n for n in files if n.startswith("tabletop/") and n.endswith(".json")):
-        print(f"  {out / name}  (a Tabletop Simulator saved object: {out / 'tabletop' / 'README.txt'} says how to load it)")
+        print(
+            f"  {out / name}  (a Tabletop Simulator saved object: "
+            f"{out / 'tabletop' / 'README.txt'} says how to load it)"
+        )
     if "play/index.html" in files:
         print(f"  {out / 'play' / 'index.html'}  (the play table: open it in a browser; ?seed=N shares a maze)")

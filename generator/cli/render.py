@@ -32,8 +32,13 @@ def register(sub) -> None:
     p.add_argument("--style", metavar="FILE", default=None, help="a style TOML (default: the built-in style)")
     p.add_argument("--out", metavar="DIR", default="output/tiles", help="output folder")
     p.add_argument("--bleed", type=non_negative_mm, default=0.0, metavar="MM", help="art past the cut on every side")
-    p.add_argument("--clearance", type=non_negative_mm, default=0.5, metavar="MM",
-                   help="how much larger than a tile each slot on the board is, on every side")
+    p.add_argument(
+        "--clearance",
+        type=non_negative_mm,
+        default=0.5,
+        metavar="MM",
+        help="how much larger than a tile each slot on the board is, on every side",
+    )
     p.add_argument("--no-labels", action="store_true", help="leave out the small tile number and face")
     p.set_defaults(run=run)
 
@@ -61,8 +66,9 @@ def run(args: argparse.Namespace) -> int:
     files = {}
     for tile in tileset:
         for face in FACES:
-            files[side_file_name(tile.id, face, width)] = render_side(tile, face, style, bleed_mm=args.bleed,
-                                                                      label=label)
+            files[side_file_name(tile.id, face, width)] = render_side(
+                tile, face, style, bleed_mm=args.bleed, label=label
+            )
     files["board.svg"] = render_board(board, style, clearance_mm=args.clearance)
     write_folder(out, files, owns=lambda name: bool(RENDERED.fullmatch(name)))  # old or new, never a mix
     bridges = tileset.crossings

@@ -6,7 +6,7 @@ import argparse
 import time
 from contextlib import contextmanager
 
-from generator.cli.options import HelpFormatter, add_board_option, positive_int, seed_int, flag_value
+from generator.cli.options import HelpFormatter, add_board_option, flag_value, positive_int, seed_int
 from generator.fileio import dumps_json
 
 
@@ -23,8 +23,12 @@ def register(sub) -> None:
     p.add_argument("--samples", type=positive_int, default=500, help="random layouts to average over")
     p.add_argument("--seed", type=seed_int, default=0, help="random seed for the layouts")
     p.add_argument("--engine", choices=["fast", "reference"], default="fast", help="scoring engine")
-    p.add_argument("--threads", type=positive_int, default=None,
-                   help="threads scoring at once (default: every core; the numbers do not depend on it)")
+    p.add_argument(
+        "--threads",
+        type=positive_int,
+        default=None,
+        help="threads scoring at once (default: every core; the numbers do not depend on it)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.set_defaults(run=run)
 
@@ -38,14 +42,14 @@ def run(args: argparse.Namespace) -> int:
     from generator.scoring.tables import check_size
 
     with flag_value("--board"):
-
         board = load_board(args.board)
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
     threads = args.threads or available_cores()
     with progress_bar(args.samples) as progress:
-        report = score(tileset, board, samples=args.samples, seed=args.seed, engine=args.engine, threads=threads,
-                       progress=progress)
+        report = score(
+            tileset, board, samples=args.samples, seed=args.seed, engine=args.engine, threads=threads, progress=progress
+        )
     if args.json:
         print(dumps_json({"tileset": args.tileset, **report.to_dict()}, indent=2))
     else:
@@ -64,9 +68,17 @@ def progress_bar(total: int, delay: float = 1.0, console=None):
 
     def progress(done: int) -> None:
         if not bar and time.monotonic() - start >= delay:
-            bar.append(Progress(TextColumn("scoring layouts"), BarColumn(), MofNCompleteColumn(),
-                                TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
-                                console=console or Console(stderr=True), transient=True))
+            bar.append(
+                Progress(
+                    TextColumn("scoring layouts"),
+                    BarColumn(),
+                    MofNCompleteColumn(),
+                    TextColumn("{task.fields[rate]}"),
+                    TimeRemainingColumn(),
+                    console=console or Console(stderr=True),
+                    transient=True,
+                )
+            )
             bar[0].start()
             bar[0].add_task("score", total=total, rate="")
         if bar:
@@ -88,8 +100,11 @@ def print_report(name: str, report) -> None:
 
     w = report.objective
     console = Console()
-    head = Table(title=f"{escape(name)} on board {escape(repr(report.board))}: {report.samples} layouts, seed {report.seed}, "
-                       f"{report.engine} engine", title_justify="left")
+    head = Table(
+        title=f"{escape(name)} on board {escape(repr(report.board))}: {report.samples} layouts, seed {report.seed}, "
+        f"{report.engine} engine",
+        title_justify="left",
+    )
     head.add_column("component")
     head.add_column("value", justify="right")
     head.add_column("weight", justify="right")
@@ -97,13 +112,24 @@ def print_report(name: str, report) -> None:
     rows = [
         ("bridge sides", f"{report.bridges}", w["bridges_weight"], w["bridges_weight"] * report.bridges),
         ("dupScore", f"{report.dup_score}", w["dup_weight"], w["dup_weight"] * report.dup_score),
-        ("fully connected tiles", f"{report.fully_connected}", w["fully_connected_weight"],
-         w["fully_connected_weight"] * report.fully_connected),
-        ("extra edges (mean)", f"{report.extra_edges_mean:.3f} ± {report.extra_edges_se:.3f}",
-         w["extra_edges_weight"], w["extra_edges_weight"] * report.extra_edges_mean),
-        ("landmark pairs joined (mean)", f"{report.path_prob_mean * len(report.pair_prob):.3f} "
-         f"of {len(report.pair_prob)}", w["pair_weight"],
-         w["pair_weight"] * report.path_prob_mean * len(report.pair_prob)),
+        (
+            "fully connected tiles",
+            f"{report.fully_connected}",
+            w["fully_connected_weight"],
+            w["fully_connected_weight"] * report.fully_connected,
+        ),
+        (
+            "extra edges (mean)",
+            f"{report.extra_edges_mean:.3f} ± {report.extra_edges_se:.3f}",
+            w["extra_edges_weight"],
+            w["extra_edges_weight"] * report.extra_edges_mean,
+        ),
+        (
+            "landmark pairs joined (mean)",
+            f"{report.path_prob_mean * len(report.pair_prob):.3f} of {len(report.pair_prob)}",
+            w["pair_weight"],
+            w["pair_weight"] * report.path_prob_mean * len(report.pair_prob),
+        ),
     ]
     for label, value, weight, contribution in rows:
         head.add_row(label, value, f"{weight:+g}", f"{contribution + 0.0:+.3f}")

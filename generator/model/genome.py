@@ -7,7 +7,7 @@ exactly as the article's ``postproc`` does.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from generator.errors import TrailwrightError
 from generator.model.tiles import DIRECTIONS, Side, Tile, TileSet
@@ -34,7 +34,10 @@ def encode_side(side: Side) -> Genome:
 def decode_side(bits: Sequence[bool]) -> Side:
     """A canonical side from its 12 bits."""
     numbers = [
-        sum(int(b) << shift for b, shift in zip(bits[i : i + BITS_PER_TRAIL], reversed(range(BITS_PER_TRAIL))))
+        sum(
+            int(b) << shift
+            for b, shift in zip(bits[i : i + BITS_PER_TRAIL], reversed(range(BITS_PER_TRAIL)), strict=True)
+        )
         for i in range(0, BITS_PER_SIDE, BITS_PER_TRAIL)
     ]
     trails = [[d for d, n in enumerate(numbers) if n == k] for k in range(MAX_TRAILS)]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from generator.errors import TrailwrightError
 
@@ -30,8 +30,11 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 
 def _plain(tile_id: str) -> bool:
-    return (len(tile_id) <= PLAIN_LENGTH and _PLAIN.fullmatch(tile_id) is not None
-            and not (tile_id.isdigit() and tile_id.startswith("0") and tile_id != "0"))
+    return (
+        len(tile_id) <= PLAIN_LENGTH
+        and _PLAIN.fullmatch(tile_id) is not None
+        and not (tile_id.isdigit() and tile_id.startswith("0") and tile_id != "0")
+    )
 
 
 def id_width(ids: Iterable[str]) -> int:
@@ -44,8 +47,10 @@ def id_width(ids: Iterable[str]) -> int:
         stem = file_stem(tile_id, width)
         other = owner.setdefault(stem.casefold(), tile_id)
         if other != tile_id:
-            raise TrailwrightError(f"tile ids {other!r} and {tile_id!r} would share the file name {stem!r} "
-                                   "(file names ignore case on some disks)")
+            raise TrailwrightError(
+                f"tile ids {other!r} and {tile_id!r} would share the file name {stem!r} "
+                "(file names ignore case on some disks)"
+            )
     return width
 
 

@@ -18,10 +18,10 @@ tile set   the tiles of one game, with unique ids.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
-from typing import Iterable, Sequence
 
 from generator.errors import TrailwrightError
 
@@ -73,7 +73,7 @@ class Side:
     trails: tuple[Trail, ...]
 
     @classmethod
-    def of(cls, trails: Iterable[Iterable[Direction]]) -> "Side":
+    def of(cls, trails: Iterable[Iterable[Direction]]) -> Side:
         """A side from any iterables of direction ints, checked and sorted."""
         sorted_trails = tuple(sorted(tuple(sorted(t)) for t in trails))
         flat = [d for t in sorted_trails for d in t]
@@ -82,7 +82,7 @@ class Side:
         for d in flat:
             if not isinstance(d, int) or not 0 <= d < 6:
                 raise TrailwrightError(f"direction {d!r} is not one of 0..5")
-        repeated = sorted({DIRECTIONS[d] for d in flat if flat.count(d) > 1}, key=DIRECTION_INDEX.get)
+        repeated = sorted({DIRECTIONS[d] for d in flat if flat.count(d) > 1}, key=DIRECTION_INDEX.__getitem__)
         if repeated:
             raise TrailwrightError(f"direction {', '.join(repeated)} repeated")
         missing = [DIRECTIONS[d] for d in range(6) if d not in flat]
@@ -91,7 +91,7 @@ class Side:
         return cls(sorted_trails)
 
     @classmethod
-    def from_names(cls, trails: Sequence[Sequence[str]]) -> "Side":
+    def from_names(cls, trails: Sequence[Sequence[str]]) -> Side:
         """A side from direction names, e.g. ``[["N", "S"], ["NE"], ...]``."""
         if not isinstance(trails, (list, tuple)) or not trails:
             raise TrailwrightError("a side must be a non-empty list of trails")
@@ -103,9 +103,7 @@ class Side:
                 raise TrailwrightError("empty trail")
             for name in trail:
                 if not isinstance(name, str) or name not in DIRECTION_INDEX:
-                    raise TrailwrightError(
-                        f"unknown direction {name!r} (expected one of {' '.join(DIRECTIONS)})"
-                    )
+                    raise TrailwrightError(f"unknown direction {name!r} (expected one of {' '.join(DIRECTIONS)})")
             parsed.append([DIRECTION_INDEX[name] for name in trail])
         return cls.of(parsed)
 
@@ -116,20 +114,20 @@ class Side:
     def __str__(self) -> str:
         return " | ".join("-".join(DIRECTIONS[d] for d in t) for t in self.trails)
 
-    def rotated(self, steps: int = 1) -> "Side":
+    def rotated(self, steps: int = 1) -> Side:
         """This side turned clockwise by ``steps`` sixths of a turn."""
         return Side.of(((d + steps) % 6 for d in t) for t in self.trails)
 
-    def mirrored(self) -> "Side":
+    def mirrored(self) -> Side:
         """The mirror image about the vertical axis (a different design, in general)."""
         return Side.of((mirror(d) for d in t) for t in self.trails)
 
     @cached_property
-    def canonical(self) -> "Side":
+    def canonical(self) -> Side:
         """The smallest of the six rotations: equal for sides of the same design."""
         return min(self.rotated(k) for k in range(6))
 
-    def same_design(self, other: "Side") -> bool:
+    def same_design(self, other: Side) -> bool:
         """Whether ``other`` is a rotation of this side."""
         return self.canonical == other.canonical
 
@@ -153,11 +151,7 @@ class Side:
     @property
     def crossing_pairs(self) -> tuple[tuple[int, int], ...]:
         """Index pairs of trails that cross."""
-        return tuple(
-            (i, j)
-            for (i, a), (j, b) in combinations(enumerate(self.trails), 2)
-            if trails_cross(a, b)
-        )
+        return tuple((i, j) for (i, a), (j, b) in combinations(enumerate(self.trails), 2) if trails_cross(a, b))
 
     @property
     def min_crossings(self) -> int:
@@ -182,15 +176,15 @@ class Tile:
         """The side called ``"front"`` or ``"back"``."""
         return {"front": self.front, "back": self.back}[name]
 
-    def flipped(self) -> "Tile":
+    def flipped(self) -> Tile:
         """The tile turned over: the back shows."""
         return Tile(self.id, self.back, self.front)
 
-    def rotated(self, steps: int = 1) -> "Tile":
+    def rotated(self, steps: int = 1) -> Tile:
         """The tile turned clockwise as seen from the front (the back turns the other way)."""
         return Tile(self.id, self.front.rotated(steps), self.back.rotated(-steps))
 
-    def canonical(self) -> "Tile":
+    def canonical(self) -> Tile:
         """Both sides in canonical form."""
         return Tile(self.id, self.front.canonical, self.back.canonical)
 
@@ -243,12 +237,10 @@ class TileSet:
         """The article's ``numFullyConnected``: tiles with a one-trail side."""
         return sum(t.front.fully_connected or t.back.fully_connected for t in self.tiles)
 
-    def canonical(self) -> "TileSet":
+    def canonical(self) -> TileSet:
         """Every side in canonical form."""
         return TileSet(tuple(t.canonical() for t in self.tiles))
 
     def key(self) -> tuple:
         """A hashable key, equal for sets that differ only in rotations, flips and tile order."""
-        return tuple(
-            sorted(tuple(sorted((t.front.canonical.trails, t.back.canonical.trails))) for t in self.tiles)
-        )
+        return tuple(sorted(tuple(sorted((t.front.canonical.trails, t.back.canonical.trails))) for t in self.tiles))

@@ -34,7 +34,9 @@ def tileset_from_dict(data: Any, source: str = "tile set") -> TileSet:
         check_keys(item, {"id", "front", "back"}, f"tile #{index + 1}", source)
         raw_id = item.get("id", index + 1)
         if isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)):
-            raise TrailwrightError(f"tile #{index + 1}: 'id' must be a string or a whole number, got {raw_id!r}", source)
+            raise TrailwrightError(
+                f"tile #{index + 1}: 'id' must be a string or a whole number, got {raw_id!r}", source
+            )
         tile_id = _TILE_ID(str(raw_id), f"tile #{index + 1} id", source)
         where = f"tile {tile_id!r}"
         if tile_id in seen:

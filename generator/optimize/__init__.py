@@ -15,5 +15,18 @@ from generator.optimize.run import Result, optimize
 from generator.optimize.space import DESIGNS, Problem, make_problem, random_tileset
 from generator.optimize.strategies import DEFAULT_STRATEGY, PRESETS, STRATEGIES, strategy_named
 
-__all__ = ["Chain", "Config", "DEFAULT_STRATEGY", "DESIGNS", "PRESETS", "Problem", "Progress", "Result",
-           "STRATEGIES", "make_problem", "optimize", "random_tileset", "strategy_named"]
+__all__ = [
+    "Chain",
+    "Config",
+    "DEFAULT_STRATEGY",
+    "DESIGNS",
+    "PRESETS",
+    "Problem",
+    "Progress",
+    "Result",
+    "STRATEGIES",
+    "make_problem",
+    "optimize",
+    "random_tileset",
+    "strategy_named",
+]

@@ -14,8 +14,9 @@ snapshot    a ``Chain``: the state, the random generator and the evaluator's cac
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
-from typing import Callable
+from typing import Any
 
 import numpy as np
 
@@ -88,7 +89,7 @@ class Chain:
     leg: int
     generation: int
     elapsed: float
-    rng_state: dict
+    rng_state: Mapping[str, Any]  # numpy's bit_generator.state
     state: dict  # ``dump_state`` of the strategy's state
     search_state: dict  # the evaluator's ``state()``
     start_fitness: float
@@ -98,7 +99,7 @@ class Chain:
         return asdict(self)
 
     @classmethod
-    def from_data(cls, data: dict) -> "Chain":
+    def from_data(cls, data: dict) -> Chain:
         return cls(**{**data, "history": tuple(HistoryPoint(**h) for h in data["history"])})
 
 
@@ -142,14 +143,38 @@ def _progress(search: Evaluator, index: int, generation: int, elapsed: float, be
     if best.sums is not None:
         extra, joined = best.sums[0] / best.size, best.sums[1] / best.size
     c = search.counters
-    return Progress(index, generation, elapsed, c.evaluations, c.layouts, search.size, best.fitness, bridges, dup,
-                    fully, extra, joined)
+    return Progress(
+        index,
+        generation,
+        elapsed,
+        c.evaluations,
+        c.layouts,
+        search.size,
+        best.fitness,
+        bridges,
+        dup,
+        fully,
+        extra,
+        joined,
+    )
 
 
-def run_chain(problem: Problem, strategy: Strategy, budget: Budget, seed: int, index: int, chain: Chain | None,
-              should_stop: Callable[[], bool], emit: Callable[[str, object], None], *, until: float = 1.0,
-              leg: int = 0, migrant: Classes | None = None, report_every: float = 0.5,
-              snapshot_every: float = 5.0) -> Chain:
+def run_chain(
+    problem: Problem,
+    strategy: Strategy,
+    budget: Budget,
+    seed: int,
+    index: int,
+    chain: Chain | None,
+    should_stop: Callable[[], bool],
+    emit: Callable[[str, object], None],
+    *,
+    until: float = 1.0,
+    leg: int = 0,
+    migrant: Classes | None = None,
+    report_every: float = 0.5,
+    snapshot_every: float = 5.0,
+) -> Chain:
     """Run (or continue) chain ``index`` until its progress reaches ``until`` or ``should_stop()``.
 
     ``emit("progress", Progress)`` every ``report_every`` seconds and ``emit("snapshot", Chain)``
@@ -165,8 +190,12 @@ def run_chain(problem: Problem, strategy: Strategy, budget: Budget, seed: int, i
         rng.bit_generator.state = chain.rng_state
         search.restore(chain.search_state)
         state = load_state(strategy.state_type, chain.state)
-        generation, elapsed, start_fitness, history = chain.generation, chain.elapsed, chain.start_fitness, \
-            list(chain.history)
+        generation, elapsed, start_fitness, history = (
+            chain.generation,
+            chain.elapsed,
+            chain.start_fitness,
+            list(chain.history),
+        )
     if migrant is not None and (chain is None or chain.leg < leg):
         state = strategy.start(search, migrant, rng)
     began = time.perf_counter() - elapsed
@@ -174,8 +203,17 @@ def run_chain(problem: Problem, strategy: Strategy, budget: Budget, seed: int, i
     last_best = history[-1].best if history else best.fitness
 
     def snapshot(seconds: float) -> Chain:
-        return Chain(index, leg, generation, seconds, rng.bit_generator.state, dump_state(state), search.state(),
-                     start_fitness, tuple(history))
+        return Chain(
+            index,
+            leg,
+            generation,
+            seconds,
+            rng.bit_generator.state,
+            dump_state(state),
+            search.state(),
+            start_fitness,
+            tuple(history),
+        )
 
     emit("progress", _progress(search, index, generation, elapsed, best))
     last_report = last_snapshot = time.perf_counter()
@@ -189,8 +227,9 @@ def run_chain(problem: Problem, strategy: Strategy, budget: Budget, seed: int, i
         best = strategy.best(state)
         if best.fitness != last_best:
             last_best = best.fitness
-            history.append(HistoryPoint(round(elapsed, 3), generation, search.counters.evaluations, search.size,
-                                        best.fitness))
+            history.append(
+                HistoryPoint(round(elapsed, 3), generation, search.counters.evaluations, search.size, best.fitness)
+            )
         now = time.perf_counter()
         if now - last_report >= report_every:
             last_report = now
@@ -199,11 +238,22 @@ def run_chain(problem: Problem, strategy: Strategy, budget: Budget, seed: int, i
             last_snapshot = now
             emit("snapshot", snapshot(now - began))
     if not history or history[-1].generation != generation:
-        history.append(HistoryPoint(round(elapsed, 3), generation, search.counters.evaluations, search.size,
-                                    best.fitness))
+        history.append(
+            HistoryPoint(round(elapsed, 3), generation, search.counters.evaluations, search.size, best.fitness)
+        )
     emit("progress", _progress(search, index, generation, elapsed, best))
     return snapshot(elapsed)
 
 
-__all__ = ["Budget", "Chain", "Config", "HistoryPoint", "Progress", "RESCORE_SAMPLES", "chain_best", "chain_seeds",
-           "config_strategy", "run_chain"]
+__all__ = [
+    "Budget",
+    "Chain",
+    "Config",
+    "HistoryPoint",
+    "Progress",
+    "RESCORE_SAMPLES",
+    "chain_best",
+    "chain_seeds",
+    "config_strategy",
+    "run_chain",
+]

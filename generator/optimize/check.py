@@ -63,8 +63,9 @@ def neighbours(problem: Problem, classes: np.ndarray, swaps: bool = True):
                         yield ((t, f, int(classes[u, g])), (u, g, int(classes[t, f])))
 
 
-def check_local(problem: Problem, tileset: TileSet, samples: int, seed: int, swaps: bool = True,
-                margin: float = 0.01) -> LocalCheck:
+def check_local(
+    problem: Problem, tileset: TileSet, samples: int, seed: int, swaps: bool = True, margin: float = 0.01
+) -> LocalCheck:
     """Try every move from ``tileset`` on ``samples`` layouts drawn from ``seed``.
 
     Neighbours worse by more than ``margin`` (with 3 standard errors to spare) stop early and

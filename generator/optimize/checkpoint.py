@@ -54,16 +54,25 @@ class Resume:
 
 def board_data(board: Board) -> dict:
     """A board as the table a board file holds (``board_from_dict`` reads it back)."""
+
     def side(s):  # a landmark side: [q, r, direction] of the landmark hex facing the slot
         h = neighbour(board.slots[s.slot], s.direction)
         return [h[0], h[1], DIRECTIONS[opposite(s.direction)]]
 
-    return {"format": BOARD_FORMAT, "name": board.name, "title": board.title,
-            "slots": [list(h) for h in board.slots],
-            "landmark": [{"name": lm.name, "hexes": [list(h) for h in lm.hexes], "sides": [side(s) for s in lm.sides]}
-                         for lm in board.landmarks],
-            "connector": [{"hex": list(c.hex), "joins": [list(board.slots[c.a.slot]), list(board.slots[c.b.slot])]}
-                          for c in board.connectors]}
+    return {
+        "format": BOARD_FORMAT,
+        "name": board.name,
+        "title": board.title,
+        "slots": [list(h) for h in board.slots],
+        "landmark": [
+            {"name": lm.name, "hexes": [list(h) for h in lm.hexes], "sides": [side(s) for s in lm.sides]}
+            for lm in board.landmarks
+        ],
+        "connector": [
+            {"hex": list(c.hex), "joins": [list(board.slots[c.a.slot]), list(board.slots[c.b.slot])]}
+            for c in board.connectors
+        ],
+    }
 
 
 def _objective_data(problem: Problem) -> dict:
@@ -75,13 +84,20 @@ def _objective_data(problem: Problem) -> dict:
 
 def checkpoint_text(problem: Problem, config: Config, chains, init: str | None, migrants=()) -> str:
     """A checkpoint: the problem, the settings and every chain so far, as JSON text."""
-    data = {"format": CHECKPOINT_FORMAT, "version": __version__, "init": init,
-            "problem": {"board": board_data(problem.board), "objective": _objective_data(problem),
-                        "start": tileset_to_dict(problem.start),
-                        "pinned": [problem.start.tiles[t].id for t in problem.pinned]},
-            "config": {f.name: getattr(config, f.name) for f in fields(Config)},
-            "chains": [None if c is None else c.to_data() for c in chains],
-            "migrants": [[leg, index, [list(row) for row in designs]] for leg, index, designs in migrants]}
+    data = {
+        "format": CHECKPOINT_FORMAT,
+        "version": __version__,
+        "init": init,
+        "problem": {
+            "board": board_data(problem.board),
+            "objective": _objective_data(problem),
+            "start": tileset_to_dict(problem.start),
+            "pinned": [problem.start.tiles[t].id for t in problem.pinned],
+        },
+        "config": {f.name: getattr(config, f.name) for f in fields(Config)},
+        "chains": [None if c is None else c.to_data() for c in chains],
+        "migrants": [[leg, index, [list(row) for row in designs]] for leg, index, designs in migrants],
+    }
     return json.dumps(data, separators=(",", ":")) + "\n"
 
 
@@ -102,8 +118,11 @@ def read_checkpoint(path: str | Path) -> Resume:
     if not isinstance(data, dict) or data.get("format") != CHECKPOINT_FORMAT:
         raise TrailwrightError(f"not a trailwright checkpoint (no format {CHECKPOINT_FORMAT!r})", source)
     if data.get("version") != __version__:
-        raise TrailwrightError(f"written by trailwright {data.get('version')!r}, this is {__version__}: "
-                               "a checkpoint resumes only with the version that wrote it", source)
+        raise TrailwrightError(
+            f"written by trailwright {data.get('version')!r}, this is {__version__}: "
+            "a checkpoint resumes only with the version that wrote it",
+            source,
+        )
     try:
         return _resume(data)
     except TrailwrightError as err:
@@ -130,8 +149,13 @@ def _resume(data: dict) -> Resume:
     init = data["init"]
     if init is not None and not isinstance(init, str):
         raise TrailwrightError("init must be a path or null")
-    return Resume(problem, config, tuple(None if c is None else _chain(c, i, problem, strategy)
-                                         for i, c in enumerate(chains)), init, _migrants(data["migrants"], problem, config))
+    return Resume(
+        problem,
+        config,
+        tuple(None if c is None else _chain(c, i, problem, strategy) for i, c in enumerate(chains)),
+        init,
+        _migrants(data["migrants"], problem, config),
+    )
 
 
 def _migrants(data: Any, problem: Problem, config: Config) -> tuple:
@@ -141,9 +165,16 @@ def _migrants(data: Any, problem: Problem, config: Config) -> tuple:
     for item in data:
         leg, index, designs = item
         rows = np.array(designs, dtype=np.int64)
-        if (isinstance(leg, bool) or not isinstance(leg, int) or leg < 1 or not isinstance(index, int)
-                or not 0 <= index < config.chains or rows.shape != (problem.board.tile_count, 2)
-                or rows.min() < 0 or rows.max() >= len(DESIGNS)):
+        if (
+            isinstance(leg, bool)
+            or not isinstance(leg, int)
+            or leg < 1
+            or not isinstance(index, int)
+            or not 0 <= index < config.chains
+            or rows.shape != (problem.board.tile_count, 2)
+            or rows.min() < 0
+            or rows.max() >= len(DESIGNS)
+        ):
             raise TrailwrightError(f"migrants: {str(item)[:60]} is not [leg, chain, designs] for this board")
         out.append((leg, index, tuple(tuple(int(d) for d in row) for row in rows)))
     return tuple(out)
@@ -156,10 +187,19 @@ def _table(data: dict, key: str) -> dict:
     return value
 
 
-_CONFIG_TYPES = {"strategy": (str,), "preset": (str, type(None)), "time": (int, float, type(None)),
-                 "generations": (int, type(None)), "samples": (int, type(None)), "max_samples": (int, type(None)),
-                 "seed": (int,), "chains": (int,), "migrate": (int, float, type(None)), "rescore": (int,),
-                 "checkpoint_every": (int, float)}
+_CONFIG_TYPES = {
+    "strategy": (str,),
+    "preset": (str, type(None)),
+    "time": (int, float, type(None)),
+    "generations": (int, type(None)),
+    "samples": (int, type(None)),
+    "max_samples": (int, type(None)),
+    "seed": (int,),
+    "chains": (int,),
+    "migrate": (int, float, type(None)),
+    "rescore": (int,),
+    "checkpoint_every": (int, float),
+}
 
 
 def _config(data: dict) -> Config:
@@ -202,8 +242,10 @@ def _chain(data: Any, index: int, problem: Problem, strategy) -> Chain:
             if classes is None:
                 raise TrailwrightError(f"{where}: state.{f.name} is not a list of candidates")
             if classes.shape != (tiles, 2):
-                raise TrailwrightError(f"{where}: designs for {classes.shape[0] if classes.ndim else 0} tiles, but "
-                                       f"{problem.board.label} has {tiles} slots")
+                raise TrailwrightError(
+                    f"{where}: designs for {classes.shape[0] if classes.ndim else 0} tiles, but "
+                    f"{problem.board.label} has {tiles} slots"
+                )
             if classes.min() < 0 or classes.max() >= len(DESIGNS):
                 raise TrailwrightError(f"{where}: a design number outside 0..{len(DESIGNS) - 1}")
     _check_search_state(chain.search_state, where, tiles)

@@ -21,12 +21,13 @@ stop        a Dask ``Event`` the client sets on Ctrl-C or SIGTERM; every leg tas
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from typing import Iterator
 
 from distributed.diagnostics.plugin import WorkerPlugin
 
@@ -79,13 +80,14 @@ def run_leg(job: Leg) -> str:
     chain = Chain.from_data(json.loads(raw)) if raw else None
     stop = Event(stop_name(job.run))
     worker = get_worker()
-    last = [0.0, False]
+    polled, stopped = 0.0, False
 
     def should_stop() -> bool:
+        nonlocal polled, stopped
         now = time.perf_counter()
-        if now - last[0] >= STOP_POLL:
-            last[0], last[1] = now, stop.is_set()
-        return last[1]
+        if now - polled >= STOP_POLL:
+            polled, stopped = now, stop.is_set()
+        return stopped
 
     def emit(kind: str, value) -> None:
         if kind == "progress":
@@ -95,9 +97,21 @@ def run_leg(job: Leg) -> str:
             worker.log_event(progress_topic(job.run), {"snapshot": job.index})  # the client may read it now
 
     migrant = None if job.migrant is None else np.array(job.migrant, dtype=np.int16)
-    final = run_chain(job.problem, job.strategy, job.budget, job.seed, job.index, chain, should_stop, emit,
-                      until=job.until, leg=job.leg, migrant=migrant, report_every=job.report_every,
-                      snapshot_every=job.snapshot_every)
+    final = run_chain(
+        job.problem,
+        job.strategy,
+        job.budget,
+        job.seed,
+        job.index,
+        chain,
+        should_stop,
+        emit,
+        until=job.until,
+        leg=job.leg,
+        migrant=migrant,
+        report_every=job.report_every,
+        snapshot_every=job.snapshot_every,
+    )
     text = json.dumps(final.to_data())
     store.set(text)
     return text
@@ -107,8 +121,9 @@ def rescore(problem: Problem, tileset, samples: int, seed: int):
     """The objective's score on ``samples`` layouts from ``seed`` (the same figure ``trailwright score`` gives)."""
     from generator.scoring import layout_scores, summarise
 
-    return summarise(tileset, problem.board, layout_scores(tileset, problem.board, samples, seed), seed, "fast",
-                     problem.objective)
+    return summarise(
+        tileset, problem.board, layout_scores(tileset, problem.board, samples, seed), seed, "fast", problem.objective
+    )
 
 
 def score_task(problem: Problem, classes, samples: int, seed: int):
@@ -140,10 +155,8 @@ class KernelWarmUp(WorkerPlugin):
         from generator.scoring import warm_up
 
         if self.ignore_sigint:
-            try:
+            with contextlib.suppress(ValueError):  # not the worker's main thread: it ignores SIGINT from its start
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
-            except ValueError:  # not the worker process's main thread: it ignores SIGINT from its start
-                pass
         began = time.perf_counter()
         warm_up(self.board)
         worker.log_event("trailwright-warm-up", {"seconds": time.perf_counter() - began})
@@ -195,8 +208,9 @@ def connect(address: str | None, workers: int | None = None) -> Iterator:
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None  # the workers start ignoring it
     try:
         with dask.config.set({"distributed.worker.multiprocessing-method": method}):
-            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                   silence_logs=logging.ERROR)
+            cluster = LocalCluster(
+                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+            )
     finally:
         if main:
             signal.signal(signal.SIGINT, previous)

@@ -27,7 +27,6 @@ def _side_designs() -> np.ndarray:
     return table
 
 
-
 def genome_classes(problem: Problem, genome) -> tuple[Classes, int]:
     """The designs a genome decodes to, and how many free sides break the objective's rules."""
     bits = np.asarray(genome, dtype=np.int64).reshape(-1, BITS_PER_SIDE)
@@ -46,8 +45,10 @@ def classes_genome(problem: Problem, classes: Classes) -> tuple[bool, ...]:
         for f in range(2):
             side = DESIGNS[int(classes[t, f])]
             if len(side.trails) > 4:
-                raise TrailwrightError(f"tile {problem.start.tiles[t].id!r} has a side with {len(side.trails)} "
-                                       "trails; the article's genome holds at most 4")
+                raise TrailwrightError(
+                    f"tile {problem.start.tiles[t].id!r} has a side with {len(side.trails)} "
+                    "trails; the article's genome holds at most 4"
+                )
             bits += encode_side(side)
     return tuple(bits)
 

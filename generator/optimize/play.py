@@ -26,18 +26,26 @@ from generator.optimize.space import key, to_tileset
 from generator.scoring.play_target import PlayScore, PlayTarget, summarise_games
 
 
-def game_bank(tileset, board, rules, target: PlayTarget, seed: int | None = None, engine: str = "fast",
-              games: int | None = None):
+def game_bank(
+    tileset, board, rules, target: PlayTarget, seed: int | None = None, engine: str = "fast", games: int | None = None
+):
     """The first ``games`` (all ``target.games``) games of ``tileset``'s bank from ``seed`` (the target's own by
     default): (rounds, winners). Game g is the same game whatever the count (common random numbers)."""
     from generator.play.simulate import play
 
-    games = play(tileset, board, rules, (target.policy,) * target.players, games or target.games,
-                 target.seed if seed is None else seed, engine)
-    return games.rounds, games.winners
+    played = play(
+        tileset,
+        board,
+        rules,
+        (target.policy,) * target.players,
+        games or target.games,
+        target.seed if seed is None else seed,
+        engine,
+    )
+    return played.rounds, played.winners
 
 
-REDRAW_GROWTH = 2 ** 0.5  # a new game bank each time the layout bank grows by this factor
+REDRAW_GROWTH = 2**0.5  # a new game bank each time the layout bank grows by this factor
 BANK_GROWTH = 2 ** (1 / 6)  # each new game bank this much larger: twice the games per 8-fold layouts
 SCREEN_SHARE = 0.2  # the share of the bank a screen plays
 SCREEN_Z = 2.0  # a screen rejects when the bar is this many standard errors above its estimate
@@ -60,13 +68,14 @@ class PlayScorer:
         times as many as the first bank."""
         if epoch != self.epoch:
             self.epoch, self.cache, self.screens = epoch, {}, {}
-            self.size = round(self.target.games * BANK_GROWTH ** epoch)
+            self.size = round(self.target.games * BANK_GROWTH**epoch)
 
     def _bank(self, classes, games: int | None = None):
         tiles = to_tileset(self.problem, classes)
         self.games += games or self.size
-        return game_bank(tiles, self.problem.board, self.rules, self.target, self.target.seed + self.epoch,
-                         games=games or self.size)
+        return game_bank(
+            tiles, self.problem.board, self.rules, self.target, self.target.seed + self.epoch, games=games or self.size
+        )
 
     def screen(self, classes) -> tuple[float, float]:
         """The penalty estimated from the bank's first games, and ``SCREEN_Z`` standard errors of it."""
@@ -78,7 +87,10 @@ class PlayScorer:
             est = summarise_games(t, rounds, winners)
             se_centre = 1.2533 * float(np.std(rounds, ddof=1)) / np.sqrt(n)  # a median's standard error
             se_unfinished = np.sqrt(est.unfinished * (1 - est.unfinished) / n)
-            self.screens[k] = (est.penalty, SCREEN_Z * (abs(t.weight) * se_centre + abs(t.limit_weight) * se_unfinished))
+            self.screens[k] = (
+                est.penalty,
+                SCREEN_Z * (abs(t.weight) * se_centre + abs(t.limit_weight) * se_unfinished),
+            )
         return self.screens[k]
 
     def __call__(self, classes) -> PlayScore:
@@ -135,8 +147,11 @@ class PlayAware:
             if ev.fitness + estimate + margin < threshold:  # clearly below the bar on the first games
                 return Evaluation(ev.fitness + estimate, None, ev.layouts, ev.cached, early=True)
         penalty = self.scorer(classes).penalty
-        scored = None if ev.scored is None else Scored(classes, ev.scored.fitness + penalty, ev.scored.size,
-                                                       ev.scored.arrays, ev.scored.sums)
+        scored = (
+            None
+            if ev.scored is None
+            else Scored(classes, ev.scored.fitness + penalty, ev.scored.size, ev.scored.arrays, ev.scored.sums)
+        )
         return Evaluation(ev.fitness + penalty, scored, ev.layouts, ev.cached, ev.early)
 
     def state(self) -> dict:

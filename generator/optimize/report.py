@@ -51,13 +51,17 @@ def history_svg(chains, final: float, title: str) -> str:
     plot.xValueAxis.labelTextFormat = "%g"
     plot.yValueAxis.labelTextFormat = "%.2f"
     drawing.add(plot)
-    y = plot.y + plot.height * (final - plot.yValueAxis.valueMin) / (plot.yValueAxis.valueMax - plot.yValueAxis.valueMin)
+    y = plot.y + plot.height * (final - plot.yValueAxis.valueMin) / (
+        plot.yValueAxis.valueMax - plot.yValueAxis.valueMin
+    )
     drawing.add(Line(plot.x, y, plot.x + plot.width, y, strokeColor=colors.black, strokeDashArray=[4, 3]))
     # below the rule: the chains' bank figures, optimistic, mostly run above it
-    drawing.add(String(plot.x + plot.width, y - 11, f"re-scored on fresh layouts {final:.4f}", fontSize=9,
-                       textAnchor="end"))
+    drawing.add(
+        String(plot.x + plot.width, y - 11, f"re-scored on fresh layouts {final:.4f}", fontSize=9, textAnchor="end")
+    )
     drawing.add(String(width / 2, height - 25, title, fontSize=11, textAnchor="middle"))
     drawing.add(String(width / 2, 12, "seconds", fontSize=9, textAnchor="middle"))
-    drawing.add(String(plot.x, plot.y + plot.height + 6, "best fitness on the chain's bank (one line a chain)",
-                       fontSize=9))
+    drawing.add(
+        String(plot.x, plot.y + plot.height + 6, "best fitness on the chain's bank (one line a chain)", fontSize=9)
+    )
     return renderSVG.drawToString(drawing)

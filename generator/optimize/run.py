@@ -23,8 +23,8 @@ import queue
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Callable
 
 import numpy as np
 
@@ -38,6 +38,7 @@ from generator.optimize.search import Scored
 from generator.optimize.space import Problem, to_tileset
 from generator.optimize.strategies import Strategy
 from generator.scoring import Score
+from generator.scoring.play_target import PlayScore, PlayTarget
 
 SELECTION_SAMPLES = 500_000  # shared fresh layouts that pick the best chain
 MIGRATION_SAMPLES = 100_000  # shared fresh layouts that rank the chains at a migration
@@ -62,8 +63,8 @@ class Result:
     selection: float  # seconds to pick the winner (chains' bests scored on shared fresh layouts)
     rescoring: float  # seconds to re-score the winner
     migrants: tuple[Migrant, ...] = ()
-    play: object = None  # the winner's PlayScore on fresh games, when the objective has a [play] target
-    play_target: object = None  # that target
+    play: PlayScore | None = None  # the winner's score on fresh games, when the objective has a [play] target
+    play_target: PlayTarget | None = None  # that target
 
 
 def _stream_seed(seed: int, *purpose: int) -> int:
@@ -124,8 +125,18 @@ class _Run:
         futures = {}
         for i, chain in enumerate(self.chains):
             self.stores[i].set("" if chain is None else json.dumps(chain.to_data()))
-            job = cluster.Leg(self.name, self.problem, self.strategy, budget, self.config.seed, i, leg,
-                              (leg + 1) / legs, migrants.get(i), snapshot_every=self.config.checkpoint_every)
+            job = cluster.Leg(
+                self.name,
+                self.problem,
+                self.strategy,
+                budget,
+                self.config.seed,
+                i,
+                leg,
+                (leg + 1) / legs,
+                migrants.get(i),
+                snapshot_every=self.config.checkpoint_every,
+            )
             futures[i] = self.client.submit(cluster.run_leg, job, pure=False, key=f"{self.name}-leg{leg}-chain{i}")
         last_checkpoint = time.perf_counter()
         fresh: set[int] = set()  # chains with a snapshot not yet in the checkpoint
@@ -149,7 +160,7 @@ class _Run:
 
     def _drain(self, on_progress) -> set[int]:
         """Pass on the progress reports that arrived; returns the chains that stored a new snapshot."""
-        snapshots = set()
+        snapshots: set[int] = set()
         while True:
             try:
                 message = self.inbox.get_nowait()
@@ -164,12 +175,21 @@ class _Run:
 
     def migrate(self, leg: int) -> None:
         """Before leg ``leg``: the best of the chains' bests (on shared fresh layouts) restarts the worst chain."""
-        bests = [chain_best(self.strategy, c) for c in self.chains]
+        bests = [chain_best(self.strategy, c) for c in _reported(self.chains)]
         values = _scores(self.client, self.problem, bests, MIGRATION_SAMPLES, migration_seed(self.config.seed, leg))
         best, worst = int(np.argmax(values)), int(np.argmin(values))
         if best != worst:
-            designs = tuple(tuple(int(d) for d in row) for row in bests[best].classes)
+            designs = tuple((int(front), int(back)) for front, back in bests[best].classes)
             self.migrants.append((leg, worst, designs))
+
+
+def _reported(chains: list[Chain | None]) -> list[Chain]:
+    """Every chain, once each has reported; a chain that never did is one line (a resumed run whose new
+    budget ends before the legs its checkpoint had reached)."""
+    missing = [i for i, c in enumerate(chains) if c is None]
+    if missing:
+        raise TrailwrightError(f"chain {missing[0]} never reported: give the run a larger --time or --generations")
+    return [c for c in chains if c is not None]
 
 
 def _result(future, index: int) -> str:
@@ -180,17 +200,24 @@ def _result(future, index: int) -> str:
 
 
 def _scores(client, problem: Problem, bests: list[Scored], samples: int, seed: int) -> list[float]:
-    futures = [client.submit(cluster.score_task, problem, b.classes.tolist(), samples, seed, pure=False)
-               for b in bests]
+    futures = [client.submit(cluster.score_task, problem, b.classes.tolist(), samples, seed, pure=False) for b in bests]
     plays = [final_play(problem, to_tileset(problem, b.classes), seed) for b in bests]  # None without [play]
-    return [s.fitness + (play.penalty if play else 0.0) for s, play in zip(client.gather(futures), plays)]
+    return [s.fitness + (play.penalty if play else 0.0) for s, play in zip(client.gather(futures), plays, strict=True)]
 
 
-def optimize(problem: Problem, config: Config, chains: list[Chain | None] | None = None, *,
-             migrants: tuple[Migrant, ...] = (), stop: threading.Event | None = None, client=None,
-             scheduler: str | None = None, workers: int | None = None,
-             on_progress: Callable[[Progress], None] = lambda p: None,
-             on_checkpoint: Callable[[list, list], None] = lambda c, m: None) -> Result:
+def optimize(
+    problem: Problem,
+    config: Config,
+    chains: list[Chain | None] | None = None,
+    *,
+    migrants: tuple[Migrant, ...] = (),
+    stop: threading.Event | None = None,
+    client=None,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    on_progress: Callable[[Progress], None] = lambda p: None,
+    on_checkpoint: Callable[[list, list], None] = lambda c, m: None,
+) -> Result:
     """Search on a Dask cluster (``client``, or one at ``scheduler``, or a local one of ``workers``), pick the
     best chain, and re-score the winner on fresh layouts."""
     began = time.perf_counter()
@@ -220,12 +247,13 @@ def _optimize(client, problem, strategy, config, chains, migrants, stop, on_prog
             stopped = run.leg(budget, leg, legs, stop, on_progress, on_checkpoint)
             if stopped:
                 break
-        finished = list(run.chains)
+        finished = _reported(run.chains)
         picked = time.perf_counter()
         winner, best = _best_of(client, problem, strategy, config, finished)
         selection = time.perf_counter() - picked
-        report = client.submit(cluster.score_task, problem, best.classes.tolist(), config.rescore,
-                               final_seed(config.seed), pure=False).result()
+        report = client.submit(
+            cluster.score_task, problem, best.classes.tolist(), config.rescore, final_seed(config.seed), pure=False
+        ).result()
         rescoring = time.perf_counter() - picked - selection
         startup = (run.first_report or picked) - began
     finally:
@@ -234,9 +262,22 @@ def _optimize(client, problem, strategy, config, chains, migrants, stop, on_prog
     spent = all(budget.progress(c.elapsed, c.generation) >= 1.0 for c in finished)
     play = final_play(problem, tileset, final_seed(config.seed))
     fitness = report.fitness + (play.penalty if play else 0.0)
-    return Result(tileset, report, fitness, best.fitness, tuple(finished), winner,
-                  time.perf_counter() - began, stopped and not spent, startup, selection, rescoring,
-                  tuple(run.migrants), play, problem.objective.play)
+    return Result(
+        tileset,
+        report,
+        fitness,
+        best.fitness,
+        tuple(finished),
+        winner,
+        time.perf_counter() - began,
+        stopped and not spent,
+        startup,
+        selection,
+        rescoring,
+        tuple(run.migrants),
+        play,
+        problem.objective.play,
+    )
 
 
 def _best_of(client, problem: Problem, strategy: Strategy, config: Config, chains: list[Chain]) -> tuple[int, Scored]:
@@ -262,16 +303,24 @@ def meta(problem: Problem, config: Config, result: Result, init: str | None, boa
         "made_by": "trailwright optimize",
         "version": __version__,
         "seed": config.seed,
-        "settings": {**{k: v for k, v in asdict(config).items() if k != "checkpoint_every"},
-                     "board": board, "init": init,
-                     "pinned": [problem.start.tiles[t].id for t in problem.pinned],
-                     "objective": problem.objective.settings()},
-        "search": {"generations": [c.generation for c in chains],
-                   "evaluations": sum(c.search_state["evaluations"] for c in chains),
-                   "winner_chain": result.winner,
-                   "migrations": len(result.migrants),
-                   "search_fitness": round(result.search_fitness, 6)},
+        "settings": {
+            **{k: v for k, v in asdict(config).items() if k != "checkpoint_every"},
+            "board": board,
+            "init": init,
+            "pinned": [problem.start.tiles[t].id for t in problem.pinned],
+            "objective": problem.objective.settings(),
+        },
+        "search": {
+            "generations": [c.generation for c in chains],
+            "evaluations": sum(c.search_state["evaluations"] for c in chains),
+            "winner_chain": result.winner,
+            "migrations": len(result.migrants),
+            "search_fitness": round(result.search_fitness, 6),
+        },
         "score": score_record(s, result.fitness, result.tileset, problem.board),
-        **({"play": {**asdict(result.play), "games": problem.objective.play.games, "seed": final_seed(config.seed)}}
-           if result.play else {}),
+        **(
+            {"play": {**asdict(result.play), "games": result.play_target.games, "seed": final_seed(config.seed)}}
+            if result.play is not None and result.play_target is not None
+            else {}
+        ),
     }

@@ -52,7 +52,7 @@ class Scored:
         return {"classes": self.classes.tolist(), "fitness": self.fitness, "size": self.size}
 
     @classmethod
-    def from_data(cls, data: dict) -> "Scored":
+    def from_data(cls, data: dict) -> Scored:
         """The inverse of ``to_data`` (the arrays are scored again on first use)."""
         return cls(np.array(data["classes"], dtype=np.int16), float(data["fitness"]), int(data["size"]))
 
@@ -88,17 +88,22 @@ class Evaluator(Protocol):
     def resize(self, size: int) -> None: ...
     def refresh(self, s: Scored) -> Scored: ...
     def full(self, classes: Classes) -> Scored: ...
-    def evaluate(self, classes: Classes, parent: Scored | None = None, changes=(),
-                 threshold: float | None = None) -> Evaluation: ...
+    def evaluate(
+        self, classes: Classes, parent: Scored | None = None, changes=(), threshold: float | None = None
+    ) -> Evaluation: ...
     def score(self, classes: Classes, parent: Scored | None = None, changes=()) -> Scored: ...
     def state(self) -> dict: ...
     def restore(self, state: dict) -> None: ...
 
 
 def _count(counters: Counters, ev: Evaluation) -> Counters:
-    return replace(counters, evaluations=counters.evaluations + (not ev.cached),
-                   layouts=counters.layouts + ev.layouts, hits=counters.hits + ev.cached,
-                   early=counters.early + ev.early)
+    return replace(
+        counters,
+        evaluations=counters.evaluations + (not ev.cached),
+        layouts=counters.layouts + ev.layouts,
+        hits=counters.hits + ev.cached,
+        early=counters.early + ev.early,
+    )
 
 
 def _cache_data(cache: dict[bytes, float]) -> dict[str, float]:
@@ -186,7 +191,7 @@ class Search:
         """The layouts that show any changed (tile, face); ``None`` when that is most of them."""
         changed = set(changes)
         if len(changed) == 1:
-            (t, f), = changed
+            ((t, f),) = changed
             return self._rows[t][f]
         if len(changed) > 4:
             return None
@@ -219,8 +224,9 @@ class Search:
         self.counters = _count(self.counters, Evaluation(scored.fitness, scored, layouts))
         return scored
 
-    def evaluate(self, classes: Classes, parent: Scored | None = None, changes=(),
-                 threshold: float | None = None) -> Evaluation:
+    def evaluate(
+        self, classes: Classes, parent: Scored | None = None, changes=(), threshold: float | None = None
+    ) -> Evaluation:
         """The bank fitness of ``classes`` (cached by key); ``changes`` lists the (tile, face) moved from ``parent``.
 
         With a ``threshold``, scoring stops early once the layouts scored so far show, by a
@@ -233,7 +239,8 @@ class Search:
             ev = Evaluation(self.cache[k], None, 0, cached=True)
         else:
             rows = None if parent is None else self.rows(changes)
-            if rows is not None and threshold is not None and not self.targets and len(rows) > EARLY_FIRST:
+            early = rows is not None and threshold is not None and not self.targets and len(rows) > EARLY_FIRST
+            if early and parent is not None and rows is not None and threshold is not None:
                 ev = self._early(parent, classes, rows, threshold)
             else:
                 scored, layouts = self._score(classes, parent if rows is not None else None, rows)
@@ -261,8 +268,10 @@ class Search:
         while stage < len(rows):
             index = rows[done:stage]
             self.bank.score(table, index, out)
-            diff = o.per_layout(extra[index].astype(np.float64) - parent.arrays[0][index],
-                                joined[index].astype(np.float64) - parent.arrays[2][index])
+            diff = o.per_layout(
+                extra[index].astype(np.float64) - parent.arrays[0][index],
+                joined[index].astype(np.float64) - parent.arrays[2][index],
+            )
             total += diff.sum()
             squares += diff @ diff
             done, stage = stage, 2 * stage
@@ -324,19 +333,25 @@ class FreshScorer:
         ev = self.evaluate(classes)
         return ev.scored or Scored(classes, ev.fitness, self.samples)
 
-    def evaluate(self, classes: Classes, parent: Scored | None = None, changes=(),
-                 threshold: float | None = None) -> Evaluation:
+    def evaluate(
+        self, classes: Classes, parent: Scored | None = None, changes=(), threshold: float | None = None
+    ) -> Evaluation:
         """The fitness of ``classes`` on ``samples`` new layouts (or its cached value)."""
         k = key(classes)
         if k in self.cache:
             ev = Evaluation(self.cache[k], None, 0, cached=True)
         else:
-            seed = int(np.random.SeedSequence([self.seed, self.counters.evaluations]).generate_state(1, np.uint64)[0] >> 1)
+            seed = int(
+                np.random.SeedSequence([self.seed, self.counters.evaluations]).generate_state(1, np.uint64)[0] >> 1
+            )
             extra, mask, joined = kernel.sample_and_score(DESIGN_TABLES[classes], self.boards, self.samples, seed)
             o = self.objective
             pair_prob = {name: float(((mask >> np.uint64(bit)) & np.uint64(1)).mean()) for name, bit in self.targets}
-            value = o.fitness(o.static(*static_counts(classes)),
-                              float(o.per_layout(extra.astype(np.float64), joined).mean()), pair_prob)
+            value = o.fitness(
+                o.static(*static_counts(classes)),
+                float(o.per_layout(extra.astype(np.float64), joined).mean()),
+                pair_prob,
+            )
             self.cache[k] = value
             ev = Evaluation(value, Scored(classes, value, self.samples), self.samples)
         self.counters = _count(self.counters, ev)

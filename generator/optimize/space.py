@@ -17,6 +17,7 @@ from generator.model import Side, Tile, TileSet
 from generator.scoring.objective import Objective
 from generator.scoring.tables import side_table
 
+
 class SettingError(TrailwrightError):
     """A bad setting of a run, naming the setting (``pinned``, ``budget``, ...); the CLI names its flag."""
 
@@ -89,8 +90,9 @@ def random_tileset(count: int, allowed: tuple[int, ...], rng: np.random.Generato
 def make_problem(board: Board, objective: Objective, start: TileSet, pinned: tuple[str, ...] = ()) -> Problem:
     """Check the start against the board and the rules, and name the pinned tiles by index."""
     if len(start) != board.tile_count:
-        raise TrailwrightError(f"has {len(start)} tiles but {board.label} has {board.tile_count} slots",
-                               start.source or "the start")
+        raise TrailwrightError(
+            f"has {len(start)} tiles but {board.label} has {board.tile_count} slots", start.source or "the start"
+        )
     ids = [t.id for t in start]
     index = []
     for tile_id in pinned:

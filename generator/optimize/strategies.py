@@ -42,20 +42,31 @@ class Strategy(Protocol):
 
 def dump_state(state) -> dict:
     """A strategy's state as JSON-ready data: each candidate by ``Scored.to_data``."""
+
     def plain(value):
         return value.to_data() if isinstance(value, Scored) else value
 
-    return {f.name: (plain(v) if not isinstance(v, tuple) else [plain(x) for x in v])
-            for f in fields(state) for v in [getattr(state, f.name)]}
+    return {
+        f.name: (plain(v) if not isinstance(v, tuple) else [plain(x) for x in v])
+        for f in fields(state)
+        for v in [getattr(state, f.name)]
+    }
 
 
 def load_state(state_type: type, data: dict):
     """The inverse of ``dump_state``; a malformed state raises ``KeyError``, ``TypeError`` or ``ValueError``."""
+
     def value(v):
         return Scored.from_data(v) if isinstance(v, dict) else v
 
-    return state_type(**{f.name: (value(data[f.name]) if not isinstance(data[f.name], list)
-                                  else tuple(value(x) for x in data[f.name])) for f in fields(state_type)})
+    return state_type(
+        **{
+            f.name: (
+                value(data[f.name]) if not isinstance(data[f.name], list) else tuple(value(x) for x in data[f.name])
+            )
+            for f in fields(state_type)
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -195,7 +206,7 @@ class Pool:
                 break
             child, _ = mutate(search.problem, classes, rng, 2)
             ev = search.evaluate(child)
-            if not ev.cached:
+            if ev.scored is not None:  # not one already seen
                 members.append(ev.scored)
         return PoolState(tuple(members))
 
@@ -203,8 +214,9 @@ class Pool:
         search.resize(self.bank.size(progress))
         members = [search.refresh(m) for m in state.members]
         parent = members[int(rng.integers(len(members)))]
-        child, changes = mutate(search.problem, parent.classes, rng, 2 if rng.random() < self.two_sides else 1,
-                                swap=self.swap)
+        child, changes = mutate(
+            search.problem, parent.classes, rng, 2 if rng.random() < self.two_sides else 1, swap=self.swap
+        )
         worst = min(range(len(members)), key=lambda i: members[i].fitness)
         ev = search.evaluate(child, parent, changes, members[worst].fitness)
         if not ev.cached and ev.fitness > members[worst].fitness:  # a cached one was seen before (seed 003)
@@ -252,7 +264,7 @@ class Beam:
             for _ in range(self.children):
                 child, changes = mutate(search.problem, parent.classes, rng, swap=self.swap)
                 ev = search.evaluate(child, parent, changes)
-                if not ev.cached:  # the hash table of states already seen
+                if ev.scored is not None:  # not in the hash table of states already seen
                     pool.append(ev.scored)
         c = self.c_start * (self.c_end / self.c_start) ** progress
         fitness = np.array([s.fitness for s in pool])
@@ -330,7 +342,7 @@ class GA:
         elites = tb.best(population, self.elites)
         parents = tb.select(population, self.population - self.elites)
         children = [individual(p) for p in parents]
-        for a, b in zip(children[::2], children[1::2]):
+        for a, b in zip(children[::2], children[1::2], strict=False):
             if rng.random() < self.crossover:
                 tb.mate(a, b)
         for c in children:
@@ -358,8 +370,7 @@ PRESETS = {"article": ("ga", ARTICLE_GA)}
 DEFAULT_STRATEGY = "anneal"
 
 
-def strategy_named(name: str, preset: str | None = None, samples: int | None = None,
-                   max_samples: int | None = None):
+def strategy_named(name: str, preset: str | None = None, samples: int | None = None, max_samples: int | None = None):
     """The strategy called ``name`` (with ``preset`` applied, and its layouts set); errors list the choices."""
     strategy = _named(name, preset)
     if getattr(strategy, "fresh", False):
@@ -382,5 +393,20 @@ def _named(name: str, preset: str | None):
     return STRATEGIES[name]
 
 
-__all__ = ["STRATEGIES", "PRESETS", "DEFAULT_STRATEGY", "strategy_named", "Anneal", "Pool", "Beam", "GA",
-           "ARTICLE_GA", "BankSchedule", "Strategy", "dump_state", "load_state", "mutate", "swap_changes_set"]
+__all__ = [
+    "STRATEGIES",
+    "PRESETS",
+    "DEFAULT_STRATEGY",
+    "strategy_named",
+    "Anneal",
+    "Pool",
+    "Beam",
+    "GA",
+    "ARTICLE_GA",
+    "BankSchedule",
+    "Strategy",
+    "dump_state",
+    "load_state",
+    "mutate",
+    "swap_changes_set",
+]

@@ -8,12 +8,27 @@
 See docs/play.md.
 """
 
+from generator.play.pictures import heat_svg, histogram_svg
+from generator.play.policies import POLICIES
 from generator.play.rules import Hazard, Rules, Turning, check_rules, default_rules, load_rules, rules_from_dict
 from generator.play.simulate import ENGINES, Games, PlayReport, SkillGap, play, simulate, skill_gap
-from generator.play.policies import POLICIES
-from generator.play.pictures import heat_svg, histogram_svg
 
 __all__ = [
-    "ENGINES", "Games", "Hazard", "POLICIES", "PlayReport", "Rules", "SkillGap", "Turning", "check_rules",
-    "default_rules", "heat_svg", "histogram_svg", "load_rules", "play", "rules_from_dict", "simulate", "skill_gap",
+    "ENGINES",
+    "Games",
+    "Hazard",
+    "POLICIES",
+    "PlayReport",
+    "Rules",
+    "SkillGap",
+    "Turning",
+    "check_rules",
+    "default_rules",
+    "heat_svg",
+    "histogram_svg",
+    "load_rules",
+    "play",
+    "rules_from_dict",
+    "simulate",
+    "skill_gap",
 ]

@@ -10,6 +10,7 @@ each field lies in the state and work arrays); the names below index that header
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -32,12 +33,73 @@ HEADER = (
     # where each buffer lies in the work array; DW: room for one place's doors
     "W_SEEN W_QPOS W_QINFO W_COMP W_CFRONT W_CMARKS W_STAMP W_DOOR W_CAND W_SIZE DW"
 ).split()
-(SLOTS, MARKS, START, GOAL, REQUIRED, DIE, CAP, STUB, TURN_OK, NEXT_TO, SIXTHS, UNDER,
- LW, NW, HW, T, KIND, A, B, CONN, LDA, LDB, NLD, NEXT, NNEXT, ENDS, HAZARD, HAZARD_TO, SLD, HOPS, DOOR, LDOOR, SHUN,
- NTRAILS, LOW, POP,
- S_TILE, S_FACE, S_ROT, S_WHEN, S_WHO, S_HOW, S_TE, S_DOORS, S_PAWN, S_VISITED, S_PROMISE, S_NEAR, S_LAST, S_LABELLED,
- S_TOP, S_PLAYERS, S_PILE, S_SIZE,
- W_SEEN, W_QPOS, W_QINFO, W_COMP, W_CFRONT, W_CMARKS, W_STAMP, W_DOOR, W_CAND, W_SIZE, DW) = range(len(HEADER))
+(
+    SLOTS,
+    MARKS,
+    START,
+    GOAL,
+    REQUIRED,
+    DIE,
+    CAP,
+    STUB,
+    TURN_OK,
+    NEXT_TO,
+    SIXTHS,
+    UNDER,
+    LW,
+    NW,
+    HW,
+    T,
+    KIND,
+    A,
+    B,
+    CONN,
+    LDA,
+    LDB,
+    NLD,
+    NEXT,
+    NNEXT,
+    ENDS,
+    HAZARD,
+    HAZARD_TO,
+    SLD,
+    HOPS,
+    DOOR,
+    LDOOR,
+    SHUN,
+    NTRAILS,
+    LOW,
+    POP,
+    S_TILE,
+    S_FACE,
+    S_ROT,
+    S_WHEN,
+    S_WHO,
+    S_HOW,
+    S_TE,
+    S_DOORS,
+    S_PAWN,
+    S_VISITED,
+    S_PROMISE,
+    S_NEAR,
+    S_LAST,
+    S_LABELLED,
+    S_TOP,
+    S_PLAYERS,
+    S_PILE,
+    S_SIZE,
+    W_SEEN,
+    W_QPOS,
+    W_QINFO,
+    W_COMP,
+    W_CFRONT,
+    W_CMARKS,
+    W_STAMP,
+    W_DOOR,
+    W_CAND,
+    W_SIZE,
+    DW,
+) = range(len(HEADER))
 MAX_PLAYERS = 4
 
 
@@ -66,7 +128,7 @@ def _hops(geo) -> np.ndarray:
     return hops
 
 
-def _planner_tables(geo, kind, a, b, ldoor_a, ldoor_b, table) -> list[tuple[str, object]]:
+def _planner_tables(geo, kind, a, b, ldoor_a, ldoor_b, table) -> list[tuple[str, Any]]:
     """The route finder's own tables: packed doors (slot ``a`` entered through edge ``b`` is ``8*a + b``,
     landmark ``k`` is ``-1 - k``; walls are never read, a trail's door mask leaves them out), the
     landmarks the explorer steps around, each tile face's trail count, and bit tricks for six-edge masks."""
@@ -76,8 +138,14 @@ def _planner_tables(geo, kind, a, b, ldoor_a, ldoor_b, table) -> list[tuple[str,
     ntrails = table[:, :, 0, :].max(axis=2) + 1  # trails are numbered from 0
     low = [(x & -x).bit_length() - 1 for x in range(64)]  # the lowest set bit
     pop = [bin(x).count("1") for x in range(64)]
-    return [("DOOR", door), ("LDOOR", 8 * ldoor_a + ldoor_b), ("SHUN", shun), ("NTRAILS", ntrails), ("LOW", low),
-            ("POP", pop)]
+    return [
+        ("DOOR", door),
+        ("LDOOR", 8 * ldoor_a + ldoor_b),
+        ("SHUN", shun),
+        ("NTRAILS", ntrails),
+        ("LOW", low),
+        ("POP", pop),
+    ]
 
 
 def compile_geometry(geo, rules, tiles, hops: np.ndarray) -> np.ndarray:
@@ -107,27 +175,86 @@ def compile_geometry(geo, rules, tiles, hops: np.ndarray) -> np.ndarray:
                 hazard[k, r] = 1
     table = tile_tables(tiles).astype(np.int64)
     assert table.shape[1:] == (2, 6, 6)
-    tables = [("T", table), ("KIND", kind), ("A", a), ("B", b), ("CONN", conn), ("LDA", ldoor_a), ("LDB", ldoor_b),
-              ("NLD", np.array([len(d) for d in geo.landmark_doors])), ("NEXT", next_to),
-              ("NNEXT", np.array([len(x) for x in geo.next_to])), ("ENDS", np.array(geo.ends_move)),
-              ("HAZARD", hazard), ("HAZARD_TO", np.array(geo.hazard_to)), ("SLD", np.array(geo.slot_landmark_distance)),
-              ("HOPS", hops), *_planner_tables(geo, kind, a, b, ldoor_a, ldoor_b, table)]
+    tables: list[tuple[str, Any]] = [
+        ("T", table),
+        ("KIND", kind),
+        ("A", a),
+        ("B", b),
+        ("CONN", conn),
+        ("LDA", ldoor_a),
+        ("LDB", ldoor_b),
+        ("NLD", np.array([len(d) for d in geo.landmark_doors])),
+        ("NEXT", next_to),
+        ("NNEXT", np.array([len(x) for x in geo.next_to])),
+        ("ENDS", np.array(geo.ends_move)),
+        ("HAZARD", hazard),
+        ("HAZARD_TO", np.array(geo.hazard_to)),
+        ("SLD", np.array(geo.slot_landmark_distance)),
+        ("HOPS", hops),
+        *_planner_tables(geo, kind, a, b, ldoor_a, ldoor_b, table),
+    ]
     at, _ = _layout(len(HEADER), [(name, np.size(t)) for name, t in tables])
-    state, s_size = _layout(0, [("S_TILE", n), ("S_FACE", n), ("S_ROT", n), ("S_WHEN", n), ("S_WHO", n),
-                                ("S_HOW", n), ("S_TE", 6 * n), ("S_DOORS", 6 * n),
-                                ("S_PAWN", MAX_PLAYERS), ("S_VISITED", MAX_PLAYERS), ("S_PROMISE", MAX_PLAYERS * n),
-                                ("S_NEAR", MAX_PLAYERS * n),
-                                ("S_LAST", MAX_PLAYERS), ("S_LABELLED", 1), ("S_TOP", 1), ("S_PLAYERS", 1),
-                                ("S_PILE", len(tiles))])
+    state, s_size = _layout(
+        0,
+        [
+            ("S_TILE", n),
+            ("S_FACE", n),
+            ("S_ROT", n),
+            ("S_WHEN", n),
+            ("S_WHO", n),
+            ("S_HOW", n),
+            ("S_TE", 6 * n),
+            ("S_DOORS", 6 * n),
+            ("S_PAWN", MAX_PLAYERS),
+            ("S_VISITED", MAX_PLAYERS),
+            ("S_PROMISE", MAX_PLAYERS * n),
+            ("S_NEAR", MAX_PLAYERS * n),
+            ("S_LAST", MAX_PLAYERS),
+            ("S_LABELLED", 1),
+            ("S_TOP", 1),
+            ("S_PLAYERS", 1),
+            ("S_PILE", len(tiles)),
+        ],
+    )
     size, dw = 6 * n + m, 6 + lw
-    work, w_size = _layout(0, [("W_SEEN", size), ("W_QPOS", size), ("W_QINFO", size),
-                               ("W_COMP", size), ("W_CFRONT", size), ("W_CMARKS", size), ("W_STAMP", 1),
-                               ("W_DOOR", 4 * dw), ("W_CAND", n)])
+    work, w_size = _layout(
+        0,
+        [
+            ("W_SEEN", size),
+            ("W_QPOS", size),
+            ("W_QINFO", size),
+            ("W_COMP", size),
+            ("W_CFRONT", size),
+            ("W_CMARKS", size),
+            ("W_STAMP", 1),
+            ("W_DOOR", 4 * dw),
+            ("W_CAND", n),
+        ],
+    )
     t = rules.turning
-    header = dict(SLOTS=n, MARKS=m, START=geo.start, GOAL=geo.goal, REQUIRED=sum(1 << k for k in geo.required),
-                  DIE=rules.die, CAP=rules.round_cap, STUB=rules.stub_blocks, TURN_OK=t.allowed,
-                  NEXT_TO=t.next_to_pawn, SIXTHS=t.sixths, UNDER=t.under_pawn, LW=lw, NW=nw, HW=rules.die + 1,
-                  S_SIZE=s_size, W_SIZE=w_size, DW=dw, **at, **state, **work)
+    header = dict(
+        SLOTS=n,
+        MARKS=m,
+        START=geo.start,
+        GOAL=geo.goal,
+        REQUIRED=sum(1 << k for k in geo.required),
+        DIE=rules.die,
+        CAP=rules.round_cap,
+        STUB=rules.stub_blocks,
+        TURN_OK=t.allowed,
+        NEXT_TO=t.next_to_pawn,
+        SIXTHS=t.sixths,
+        UNDER=t.under_pawn,
+        LW=lw,
+        NW=nw,
+        HW=rules.die + 1,
+        S_SIZE=s_size,
+        W_SIZE=w_size,
+        DW=dw,
+        **at,
+        **state,
+        **work,
+    )
     head = np.array([int(header[name]) for name in HEADER], np.int64)
     return np.concatenate([head] + [np.asarray(t, np.int64).ravel() for _, t in tables])
 

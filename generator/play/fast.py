@@ -19,10 +19,54 @@ import numpy as np
 from numba import njit
 
 from generator.play.arrays import (
-    A, B, CAP, CONN, DIE, DW, ENDS, GOAL, HAZARD, HAZARD_TO, HW, KIND, LDA, LDB, LW, NEXT, NEXT_TO, NLD, NNEXT, NW,
-    REQUIRED, SIXTHS, SLOTS, START, STUB, S_DOORS, S_FACE, S_HOW, S_LABELLED, S_LAST, S_NEAR, S_PAWN, S_PILE,
-    S_PLAYERS, S_ROT, S_SIZE, S_TE, S_TILE, S_TOP, S_VISITED, S_WHEN, S_WHO, T, TURN_OK, UNDER, W_CAND, W_DOOR,
+    CAP,
+    CONN,
+    DIE,
+    DW,
+    ENDS,
+    GOAL,
+    HAZARD,
+    HAZARD_TO,
+    HW,
+    KIND,
+    LDA,
+    LDB,
+    LW,
+    NEXT,
+    NEXT_TO,
+    NLD,
+    NNEXT,
+    NW,
+    REQUIRED,
+    S_DOORS,
+    S_FACE,
+    S_HOW,
+    S_LABELLED,
+    S_LAST,
+    S_NEAR,
+    S_PAWN,
+    S_PILE,
+    S_PLAYERS,
+    S_ROT,
+    S_SIZE,
+    S_TE,
+    S_TILE,
+    S_TOP,
+    S_VISITED,
+    S_WHEN,
+    S_WHO,
+    SIXTHS,
+    SLOTS,
+    START,
+    STUB,
+    TURN_OK,
+    UNDER,
+    W_CAND,
+    W_DOOR,
     W_SIZE,
+    A,
+    B,
+    T,
 )
 from generator.play.rng import draw
 from generator.play.routes import JIT, NO_RANK, explorer_rank, label, needs, plan, touches, way_out, way_out_now
@@ -53,7 +97,11 @@ def _doors(G, S, W, pos):
         for j in range(G[G[NLD] + k]):
             c = k * G[LW] + j
             W[o + count], W[o + dw + count], W[o + 2 * dw + count], W[o + 3 * dw + count] = (
-                1, G[G[LDA] + c], G[G[LDB] + c], 0)
+                1,
+                G[G[LDA] + c],
+                G[G[LDB] + c],
+                0,
+            )
             count += 1
         return count
     mask = S[G[S_DOORS] + pos]
@@ -62,7 +110,11 @@ def _doors(G, S, W, pos):
         kind = G[G[KIND] + c]
         if (mask >> e) & 1:
             W[o + count], W[o + dw + count], W[o + 2 * dw + count], W[o + 3 * dw + count] = (
-                kind, G[G[A] + c], G[G[B] + c], G[G[CONN] + c])
+                kind,
+                G[G[A] + c],
+                G[G[B] + c],
+                G[G[CONN] + c],
+            )
             count += 1
     return count
 
@@ -140,8 +192,7 @@ def _choose_turn(G, S, W, R, policy, p, bar, start):
     on = pawn // 6 if pawn < 6 * G[SLOTS] else -1  # the slot under the pawn
     for j in range(start, 2 * c):
         s, d = W[cand + j // 2], six if j % 2 == 0 else -six
-        if policy == 1 and S[who + s] >= 0 and S[who + s] != p and S[when + s] > S[G[S_LAST] + p] \
-                and S[how + s] == -d:
+        if policy == 1 and S[who + s] >= 0 and S[who + s] != p and S[when + s] > S[G[S_LAST] + p] and S[how + s] == -d:
             continue
         if trapped and not touches(G, S, W, s, p):
             continue

@@ -19,7 +19,9 @@ and the d6 of a laid tile, the hazard's die.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from generator.board import Board, LandmarkEnd, neighbour
 from generator.board.geometry import hex_distance
@@ -51,7 +53,7 @@ class Geometry:
 def geometry(board: Board, rules: Rules) -> Geometry:
     """The board's joins as doors, and the rules' landmarks as indices."""
     index = {lm.name: k for k, lm in enumerate(board.landmarks)}
-    across = {}
+    across: dict[tuple[int, int], tuple] = {}
     for j in board.joins():
         if isinstance(j.b, LandmarkEnd):
             across[(j.a.slot, j.a.direction)] = ("landmark", j.b.landmark)
@@ -118,7 +120,7 @@ class Table:
     last_turn: list = field(default_factory=list)  # per player, the number of their last turn
     clock: int = 0  # turns played so far
     trace: int = 0  # a hash of every move, to compare engines
-    heat: object = None  # counts by (kind, place): see reference.HEAT_KINDS
+    heat: Any = None  # counts by (kind, place), a numpy array: see reference.HEAT_KINDS
     faces: list = field(default_factory=list)  # per tile, its (front, back) sides
 
     # --- what a player sees -----------------------------------------------------------------
@@ -154,13 +156,16 @@ class Table:
         turning = self.rules.turning
         if not turning.allowed:
             return []
-        if turning.next_to_pawn:
-            candidates = self.geo.next_to[self.place_index(self.pawns[p])]
-        else:
-            candidates = range(self.geo.slots)
+        candidates: Sequence[int] = (
+            self.geo.next_to[self.place_index(self.pawns[p])] if turning.next_to_pawn else range(self.geo.slots)
+        )
         under = {pl[1] for pl in self.pawns if pl[0] == "trail"}
-        return [(s, d) for s in sorted(candidates) if s in self.laid and (turning.under_pawn or s not in under)
-                for d in (turning.sixths, -turning.sixths)]
+        return [
+            (s, d)
+            for s in sorted(candidates)
+            if s in self.laid and (turning.under_pawn or s not in under)
+            for d in (turning.sixths, -turning.sixths)
+        ]
 
     def undoes(self, p: int, slot: int, sixths: int) -> bool:
         """Whether turning ``slot`` by ``sixths`` undoes a turn another player made since p's last turn."""
@@ -227,7 +232,15 @@ def new_table(geo: Geometry, rules: Rules, tiles: TileSet, players: int, rng) ->
         j = draw(rng, i + 1)
         pile[i], pile[j] = pile[j], pile[i]
     return Table(
-        geo, rules, tiles, rng, players, pile=pile, pawns=[("landmark", geo.start)] * players,
-        visited=[frozenset()] * players, tallies=[Tally() for _ in range(players)], last_turn=[-1] * players,
+        geo,
+        rules,
+        tiles,
+        rng,
+        players,
+        pile=pile,
+        pawns=[("landmark", geo.start)] * players,
+        visited=[frozenset()] * players,
+        tallies=[Tally() for _ in range(players)],
+        last_turn=[-1] * players,
         faces=[(t.front, t.back) for t in tiles],
     )

@@ -19,8 +19,11 @@ HEAT_COLOUR = "#d7301f"
 
 
 def _meta(report: PlayReport) -> str:
-    settings = {k: v for k, v in report.to_dict(per_game=False).items() if k in (
-        "board", "policies", "games", "seed", "engine", "round_cap")}
+    settings = {
+        k: v
+        for k, v in report.to_dict(per_game=False).items()
+        if k in ("board", "policies", "games", "seed", "engine", "round_cap")
+    }
     return escape(json.dumps({**settings, "generator": f"trailwright {__version__}"}))
 
 
@@ -37,31 +40,39 @@ def histogram_svg(report: PlayReport, width: int = 640, height: int = 320) -> st
         h = plot_h * counts.get(r, 0) / peak
         x = left + (r - lo) * bar
         capped = r == report.round_cap and report.unfinished > 0
-        parts.append(f'<rect x="{num(x + 0.1 * bar)}" y="{num(top + plot_h - h)}" width="{num(0.8 * bar)}" '
-                     f'height="{num(h)}" fill="{"#999999" if capped else "#3b6ea5"}"/>')
+        parts.append(
+            f'<rect x="{num(x + 0.1 * bar)}" y="{num(top + plot_h - h)}" width="{num(0.8 * bar)}" '
+            f'height="{num(h)}" fill="{"#999999" if capped else "#3b6ea5"}"/>'
+        )
     step = max(1, round((hi - lo + 1) / 12))
-    ticks = "".join(f'<text x="{num(left + (r - lo + 0.5) * bar)}" y="{top + plot_h + 16}">{r}</text>'
-                    for r in range(lo, hi + 1) if (r - lo) % step == 0)
+    ticks = "".join(
+        f'<text x="{num(left + (r - lo + 0.5) * bar)}" y="{top + plot_h + 16}">{r}</text>'
+        for r in range(lo, hi + 1)
+        if (r - lo) % step == 0
+    )
     marks = "".join(
         f'<line x1="{num(left + (v - lo + 0.5) * bar)}" x2="{num(left + (v - lo + 0.5) * bar)}" y1="{top}" '
         f'y2="{top + plot_h}" stroke="#222222" stroke-dasharray="{dash}"/>'
-        for v, dash in ((report.rounds_median, "none"), (report.rounds_p10, "4 3"), (report.rounds_p90, "4 3")))
+        for v, dash in ((report.rounds_median, "none"), (report.rounds_p10, "4 3"), (report.rounds_p90, "4 3"))
+    )
     title = f"{report.games} games on {report.board}, {report.players} players: {', '.join(report.policies)}"
     figures = f"median {report.rounds_median:g} rounds (p10 {report.rounds_p10:g}, p90 {report.rounds_p90:g})"
     if report.unfinished:
         figures += f"; {report.unfinished:.1%} unfinished at the cap of {report.round_cap} (grey)"
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">'
-            f"<metadata>{_meta(report)}</metadata>"
-            f'<rect width="{width}" height="{height}" fill="white"/>'
-            f'<text x="{left}" y="16" font-size="13">{escape(title)}</text>'
-            f'<text x="{left}" y="32">{escape(figures)}</text>'
-            f'{"".join(parts)}{marks}'
-            f'<line x1="{left}" x2="{left + plot_w}" y1="{top + plot_h}" y2="{top + plot_h}" stroke="#222222"/>'
-            f'<g text-anchor="middle">{ticks}</g>'
-            f'<text x="{left + plot_w / 2}" y="{height - 6}" text-anchor="middle">rounds until the game ends</text>'
-            f'<text x="14" y="{top + plot_h / 2}" transform="rotate(-90 14 {top + plot_h / 2})" '
-            f'text-anchor="middle">games</text></svg>\n')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">'
+        f"<metadata>{_meta(report)}</metadata>"
+        f'<rect width="{width}" height="{height}" fill="white"/>'
+        f'<text x="{left}" y="16" font-size="13">{escape(title)}</text>'
+        f'<text x="{left}" y="32">{escape(figures)}</text>'
+        f"{''.join(parts)}{marks}"
+        f'<line x1="{left}" x2="{left + plot_w}" y1="{top + plot_h}" y2="{top + plot_h}" stroke="#222222"/>'
+        f'<g text-anchor="middle">{ticks}</g>'
+        f'<text x="{left + plot_w / 2}" y="{height - 6}" text-anchor="middle">rounds until the game ends</text>'
+        f'<text x="14" y="{top + plot_h / 2}" transform="rotate(-90 14 {top + plot_h / 2})" '
+        f'text-anchor="middle">games</text></svg>\n'
+    )
 
 
 def heat_svg(report: PlayReport, board: Board, style: Style | None = None) -> str:
@@ -69,8 +80,8 @@ def heat_svg(report: PlayReport, board: Board, style: Style | None = None) -> st
     style = style or load_style()
     frame = board_frame(board, style)
     under, over = board_layers(board, style, frame, slot_numbers=False)
-    kinds = dict(zip(("turning", "trapped", "lost"), report.heat))
-    lost = [t + k for t, k in zip(kinds["turning"], kinds["trapped"])]
+    kinds = dict(zip(("turning", "trapped", "lost"), report.heat, strict=True))
+    lost = [t + k for t, k in zip(kinds["turning"], kinds["trapped"], strict=True)]
     peak = max(lost) or 1
     hexes = [(h,) for h in board.slots] + [lm.hexes for lm in board.landmarks]
     size = style.board_font_size_pt * 0.3528
@@ -80,16 +91,24 @@ def heat_svg(report: PlayReport, board: Board, style: Style | None = None) -> st
             continue
         share = lost[place] / peak
         for h in cells:
-            shade.append(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}" '
-                         f'fill-opacity="{num(0.1 + 0.6 * share)}"/>')
+            shade.append(
+                f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}" '
+                f'fill-opacity="{num(0.1 + 0.6 * share)}"/>'
+            )
         x, y = frame.at(cells[0])
-        labels.append(f'<text x="{num(x)}" y="{num(y + (size * 2.2 if place >= len(board.slots) else size * 0.35))}">'
-                      f'{lost[place] / report.games:.2f}</text>')
-    title = (f"Turns lost per game where they were lost (turning a tile or trapped): "
-             f"{report.games} games, {', '.join(report.policies)}")
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(frame.width_mm)}mm" '
-            f'height="{num(frame.height_mm)}mm" viewBox="0 0 {num(frame.width_mm)} {num(frame.height_mm)}">'
-            f"<title>{escape(title)}</title><metadata>{_meta(report)}</metadata>{under}{over}"
-            f'<g fill="{HEAT_COLOUR}">{"".join(shade)}</g>'
-            f'<g font-family="sans-serif" font-size="{num(size)}" font-weight="bold" fill="#000000" '
-            f'text-anchor="middle">{"".join(labels)}</g></svg>\n')
+        labels.append(
+            f'<text x="{num(x)}" y="{num(y + (size * 2.2 if place >= len(board.slots) else size * 0.35))}">'
+            f"{lost[place] / report.games:.2f}</text>"
+        )
+    title = (
+        f"Turns lost per game where they were lost (turning a tile or trapped): "
+        f"{report.games} games, {', '.join(report.policies)}"
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(frame.width_mm)}mm" '
+        f'height="{num(frame.height_mm)}mm" viewBox="0 0 {num(frame.width_mm)} {num(frame.height_mm)}">'
+        f"<title>{escape(title)}</title><metadata>{_meta(report)}</metadata>{under}{over}"
+        f'<g fill="{HEAT_COLOUR}">{"".join(shade)}</g>'
+        f'<g font-family="sans-serif" font-size="{num(size)}" font-weight="bold" fill="#000000" '
+        f'text-anchor="middle">{"".join(labels)}</g></svg>\n'
+    )

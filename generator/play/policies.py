@@ -24,12 +24,14 @@ A policy answers two questions, each with the game's ``rng``:
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any
 
 from generator.errors import TrailwrightError
 from generator.play.game import Table
 from generator.play.rng import draw
+from generator.players import POLICY_NAMES
 
 
 @dataclass(frozen=True)
@@ -49,8 +51,8 @@ def plan(table: Table, p: int, avoid: bool, informed: bool) -> Plan | None:
     """
     geo, needed = table.geo, table.needed(p)
     source = table.pawns[p]
-    seen = {source}
-    queue = deque([(source, 0, -1)])
+    seen: set[tuple] = {source}
+    queue: deque[tuple[tuple, int, int]] = deque([(source, 0, -1)])
     best = None
     while queue:
         place, dist, first = queue.popleft()
@@ -62,7 +64,7 @@ def plan(table: Table, p: int, avoid: bool, informed: bool) -> Plan | None:
                     return Plan(via, (0, dist + 1))
                 if avoid and (geo.ends_move[k] or geo.hazard_rolls[k]):
                     continue
-                nxt = ("landmark", k)
+                nxt: tuple = ("landmark", k)
             else:
                 _, slot, edge, _ = door
                 if slot not in table.laid:
@@ -83,7 +85,7 @@ def way_out(table: Table, p: int) -> bool:
     return plan(table, p, avoid=False, informed=False) is not None
 
 
-def opens_way(table: Table, p: int, slot: int, sixths: int, rank: Callable) -> object:
+def opens_way(table: Table, p: int, slot: int, sixths: int, rank: Callable) -> Any:
     """``rank(table, p)`` with the tile in ``slot`` turned by ``sixths`` (the table is left as it was)."""
     table.laid[slot][2] = (table.laid[slot][2] + sixths) % 6
     try:
@@ -125,7 +127,8 @@ def explorer_turn(table: Table, p: int, rng):
     current = _explorer_rank(table, p)
     if current is not None and current[1] == 0:
         return None  # it knows a route to a landmark it needs
-    best, best_rank = None, None if current is None else (0, 0, (table.rules.die + 1) // 2 + 1)
+    best = None
+    best_rank: tuple | None = None if current is None else (0, 0, (table.rules.die + 1) // 2 + 1)
     for slot, sixths in table.turns_allowed(p):
         if table.undoes(p, slot, sixths):
             continue
@@ -164,13 +167,12 @@ class Policy:
     step: Callable
 
 
-POLICIES = {
-    p.name: p for p in (
-        Policy("random", 0, random_turn_policy, random_step),
-        Policy("explorer", 1, explorer_turn, explorer_step),
-        Policy("greedy", 2, greedy_turn, greedy_step),
-    )
+_PLAYS = {  # each name's turn and step; its code (the fast engine's) is its place in POLICY_NAMES
+    "random": (random_turn_policy, random_step),
+    "explorer": (explorer_turn, explorer_step),
+    "greedy": (greedy_turn, greedy_step),
 }
+POLICIES = {name: Policy(name, code, *_PLAYS[name]) for code, name in enumerate(POLICY_NAMES)}
 
 
 def get_policy(name: str) -> Policy:

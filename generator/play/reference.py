@@ -78,8 +78,9 @@ def play_turn(table: Table, p: int, policy: Policy) -> bool:
     return table.won(p)
 
 
-def play_game(tiles: TileSet, geo: Geometry, rules: Rules, policies: tuple[Policy, ...], seed: int,
-              game: int) -> GameResult:
+def play_game(
+    tiles: TileSet, geo: Geometry, rules: Rules, policies: tuple[Policy, ...], seed: int, game: int
+) -> GameResult:
     """Game number ``game`` of a run seeded ``seed``, played by ``policies`` (one per seat)."""
     rng = game_rng(seed, game)
     table = new_table(geo, rules, tiles, len(policies), rng)
@@ -94,4 +95,3 @@ def play_game(tiles: TileSet, geo: Geometry, rules: Rules, policies: tuple[Polic
             break
     tallies = np.array([[getattr(t, f) for f in TALLY_FIELDS] for t in table.tallies], dtype=np.int64)
     return GameResult(rounds, winner, tallies, table.heat, len(table.laid), table.trace)
-

@@ -14,9 +14,36 @@ import numpy as np
 from numba import njit
 
 from generator.play.arrays import (
-    A, DOOR, GOAL, HOPS, LDOOR, LOW, LW, MARKS, NLD, NTRAILS, POP, REQUIRED, SHUN, SLD, SLOTS, S_DOORS, S_FACE,
-    S_LABELLED, S_NEAR, S_PAWN, S_PROMISE, S_TE, S_TILE, S_VISITED, W_CFRONT, W_CMARKS, W_COMP, W_QINFO, W_QPOS,
-    W_SEEN, W_STAMP,
+    DOOR,
+    GOAL,
+    HOPS,
+    LDOOR,
+    LOW,
+    LW,
+    MARKS,
+    NLD,
+    NTRAILS,
+    POP,
+    REQUIRED,
+    S_DOORS,
+    S_FACE,
+    S_LABELLED,
+    S_NEAR,
+    S_PAWN,
+    S_PROMISE,
+    S_TE,
+    S_TILE,
+    S_VISITED,
+    SHUN,
+    SLD,
+    SLOTS,
+    W_CFRONT,
+    W_CMARKS,
+    W_COMP,
+    W_QINFO,
+    W_QPOS,
+    W_SEEN,
+    W_STAMP,
 )
 
 NO_RANK = np.int64(1) << 62
@@ -184,7 +211,7 @@ def touches(G, S, W, s, p):
     that does not cannot change what ``p`` reaches, so the search skips it (same answers, less work)."""
     comp = G[W_COMP]
     c = W[comp + S[G[S_PAWN] + p]]
-    for t in range(6):
+    for t in range(6):  # noqa: SIM110 - compiled by numba, which has no any() over a generator
         if W[comp + 6 * s + t] == c:
             return True
     return False

@@ -77,11 +77,17 @@ class Rules:
         """Whether stepping onto landmark ``name`` ends a move."""
         return self.move_ending is None or name in self.move_ending
 
-    def renamed(self, names: dict[str, str]) -> "Rules":
+    def renamed(self, names: dict[str, str]) -> Rules:
         """The same rules with landmarks renamed (``{old: new}``; names not listed stay)."""
-        r = lambda n: names.get(n, n)  # noqa: E731
+
+        def r(name: str) -> str:
+            return names.get(name, name)
+
         return replace(
-            self, start=r(self.start), required=tuple(map(r, self.required)), goal=r(self.goal),
+            self,
+            start=r(self.start),
+            required=tuple(map(r, self.required)),
+            goal=r(self.goal),
             move_ending=None if self.move_ending is None else tuple(map(r, self.move_ending)),
             hazards=tuple(Hazard(r(h.landmark), h.rolls, r(h.to)) for h in self.hazards),
         )
@@ -102,17 +108,25 @@ class _LandmarkNames(Names):
 
 def _move_ending(value: Any, where: str, source: str | None = None) -> tuple[str, ...] | None:
     if isinstance(value, str) and value != "all":
-        raise TrailwrightError(f"{where}: {value!r} is neither \"all\" nor a list of landmark names", source)
+        raise TrailwrightError(f'{where}: {value!r} is neither "all" nor a list of landmark names', source)
     return None if value == "all" else _LandmarkNames()(value, where, source)
 
 
 _PLAYERS = {"min": Whole(*PLAYERS_RANGE), "max": Whole(*PLAYERS_RANGE), "default": Whole(*PLAYERS_RANGE)}
 _TURNING = {"allowed": Flag(), "next_to_pawn": Flag(), "sixths": Whole(1, 3), "under_pawn": Flag()}
-_TOP = {"format": OneOf((FORMAT,)), "start": Text(), "required": _LandmarkNames(), "goal": Text(),
-        "die": Whole(2, 100), "move_ending": _move_ending, "stub_blocks": Flag(), "round_cap": Whole(1, MAX_ROUND_CAP),
-        "players": lambda v, where, source=None: check_table(v, _PLAYERS, where, source),
-        "turning": lambda v, where, source=None: check_table(v, _TURNING, where, source),
-        "hazard": lambda v, where, source=None: v}
+_TOP = {
+    "format": OneOf((FORMAT,)),
+    "start": Text(),
+    "required": _LandmarkNames(),
+    "goal": Text(),
+    "die": Whole(2, 100),
+    "move_ending": _move_ending,
+    "stub_blocks": Flag(),
+    "round_cap": Whole(1, MAX_ROUND_CAP),
+    "players": lambda v, where, source=None: check_table(v, _PLAYERS, where, source),
+    "turning": lambda v, where, source=None: check_table(v, _TURNING, where, source),
+    "hazard": lambda v, where, source=None: v,
+}
 
 
 def _hazard(table: Any, where: str, die: int) -> Hazard:
@@ -145,9 +159,16 @@ def rules_from_dict(data: dict[str, Any]) -> Rules:
         raise TrailwrightError(f"hazard: must be an array of tables [[hazard]], got {raw!r}")
     turning = values.get("turning", {})
     return Rules(
-        start=values["start"], required=values.get("required", ()), goal=values["goal"], die=die,
-        move_ending=values.get("move_ending"), stub_blocks=values.get("stub_blocks", False),
-        round_cap=values.get("round_cap", 200), players_min=p_min, players_max=p_max, players_default=p_default,
+        start=values["start"],
+        required=values.get("required", ()),
+        goal=values["goal"],
+        die=die,
+        move_ending=values.get("move_ending"),
+        stub_blocks=values.get("stub_blocks", False),
+        round_cap=values.get("round_cap", 200),
+        players_min=p_min,
+        players_max=p_max,
+        players_default=p_default,
         hazards=tuple(_hazard(t, f"hazard[{k + 1}]", die) for k, t in enumerate(raw)),
         turning=Turning(**turning),
     )
@@ -193,13 +214,15 @@ def default_rules(board: Board | None = None) -> Rules:
         return check_rules(rules, board)
     classic = ("Hut", "Well", "Spring", "Lair", "Orchard", "Exit")  # the classic board's landmark order
     if len(names) == len(classic):
-        return check_rules(rules.renamed(dict(zip(classic, names))), board)
+        return check_rules(rules.renamed(dict(zip(classic, names, strict=True))), board)
     if len(names) < 2:
-        raise TrailwrightError(f"{len(names)} landmark(s), and the default game needs a start and a goal: pass a "
-                               "rules file, or add landmarks to the board", board.label)
+        raise TrailwrightError(
+            f"{len(names)} landmark(s), and the default game needs a start and a goal: pass a "
+            "rules file, or add landmarks to the board",
+            board.label,
+        )
     # any other board: start at its first landmark, visit the ones between, end at its last; no hazard
-    return check_rules(replace(rules, start=names[0], required=tuple(names[1:-1]), goal=names[-1], hazards=()),
-                       board)
+    return check_rules(replace(rules, start=names[0], required=tuple(names[1:-1]), goal=names[-1], hazards=()), board)
 
 
 def load_rules(path: str | Path | None, board: Board) -> Rules:

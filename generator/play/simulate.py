@@ -7,8 +7,8 @@ engines, any chunking and any single game replayed alone all agree.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -43,23 +43,37 @@ def check_players(players: int, rules: Rules) -> None:
         raise TrailwrightError(f"players = {players}: the rules allow {rules.players_min} to {rules.players_max}")
 
 
-def play(tiles: TileSet, board: Board, rules: Rules, policies: Sequence[str], games: int, seed: int = 0,
-         engine: str = "fast", progress: Callable[[int], None] | None = None) -> Games:
+def play(
+    tiles: TileSet,
+    board: Board,
+    rules: Rules,
+    policies: Sequence[str],
+    games: int,
+    seed: int = 0,
+    engine: str = "fast",
+    progress: Callable[[int], None] | None = None,
+) -> Games:
     """Play ``games`` games with one policy name per seat; ``progress(n)`` is called as games finish."""
     if engine not in ENGINES:
         raise TrailwrightError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     if games < 1:
         raise TrailwrightError(f"games = {games}: play at least one game")
     if len(tiles) != len(board.slots):
-        raise TrailwrightError(f"has {len(tiles)} tiles but {board.label} has {len(board.slots)} slots",
-                               tiles.source or "the tile set")
+        raise TrailwrightError(
+            f"has {len(tiles)} tiles but {board.label} has {len(board.slots)} slots", tiles.source or "the tile set"
+        )
     check_rules(rules, board)
     check_players(len(policies), rules)
     chosen = tuple(get_policy(name) for name in policies)
     players, places = len(chosen), len(board.slots) + len(board.landmarks)
-    out = Games(np.zeros(games, np.int64), np.zeros(games, np.int64), np.zeros(games, np.int64),
-                np.zeros(games, np.uint64), np.zeros((games, players, len(TALLY_FIELDS)), np.int64),
-                np.zeros((len(HEAT_KINDS), places), np.int64))
+    out = Games(
+        np.zeros(games, np.int64),
+        np.zeros(games, np.int64),
+        np.zeros(games, np.int64),
+        np.zeros(games, np.uint64),
+        np.zeros((games, players, len(TALLY_FIELDS)), np.int64),
+        np.zeros((len(HEAT_KINDS), places), np.int64),
+    )
     if engine == "reference":
         geo = geometry(board, rules)
         for g in range(games):
@@ -77,8 +91,17 @@ def play(tiles: TileSet, board: Board, rules: Rules, policies: Sequence[str], ga
     codes = np.array([p.code for p in chosen], np.int64)
     for lo in range(0, games, CHUNK):
         hi = min(games, lo + CHUNK)
-        play_games(arrays, codes, np.uint64(game_seed(seed, lo)), out.rounds[lo:hi], out.winners[lo:hi],
-                   out.tallies[lo:hi], out.heat, out.laid[lo:hi], out.traces[lo:hi])
+        play_games(
+            arrays,
+            codes,
+            np.uint64(game_seed(seed, lo)),
+            out.rounds[lo:hi],
+            out.winners[lo:hi],
+            out.tallies[lo:hi],
+            out.heat,
+            out.laid[lo:hi],
+            out.traces[lo:hi],
+        )
         if progress:
             progress(hi - lo)
     return out
@@ -133,7 +156,9 @@ class PlayReport:
         """Plain JSON-ready values (no NaN); ``per_game=False`` leaves out the per-game rounds."""
         data = asdict(self)
         data["players"] = self.players
-        data["heat"] = {kind: dict(zip(self.places, row)) for kind, row in zip(HEAT_KINDS, self.heat)}
+        data["heat"] = {
+            kind: dict(zip(self.places, row, strict=True)) for kind, row in zip(HEAT_KINDS, self.heat, strict=True)
+        }
         del data["places"]
         if not per_game:
             del data["rounds"]
@@ -150,26 +175,46 @@ def report(games: Games, board: Board, rules: Rules, policies: Sequence[str], se
     wins = [float(np.mean(games.winners == p)) for p in range(len(policies))]
     turns, pips = fields["turns"].sum(), fields["pips"].sum()
     return PlayReport(
-        board=board.name, policies=tuple(policies), games=n, seed=seed, engine=engine, round_cap=rules.round_cap,
+        board=board.name,
+        policies=tuple(policies),
+        games=n,
+        seed=seed,
+        engine=engine,
+        round_cap=rules.round_cap,
         rounds=tuple(int(r) for r in games.rounds),
-        rounds_median=float(np.median(rounds)), rounds_p10=_quantile(rounds, 0.1), rounds_p90=_quantile(rounds, 0.9),
-        rounds_mean=float(rounds.mean()), unfinished=float(np.mean(~finished)),
-        win_rate=tuple(wins), win_se=tuple(math.sqrt(w * (1 - w) / n) for w in wins),
-        turning_turns=per_game("turning_turns"), steps_lost=per_game("steps_lost"),
+        rounds_median=float(np.median(rounds)),
+        rounds_p10=_quantile(rounds, 0.1),
+        rounds_p90=_quantile(rounds, 0.9),
+        rounds_mean=float(rounds.mean()),
+        unfinished=float(np.mean(~finished)),
+        win_rate=tuple(wins),
+        win_se=tuple(math.sqrt(w * (1 - w) / n) for w in wins),
+        turning_turns=per_game("turning_turns"),
+        steps_lost=per_game("steps_lost"),
         pips_lost_share=float(fields["steps_lost"].sum() / pips) if pips else 0.0,
-        lair_entries=per_game("lair_entries"), chases=per_game("chases"),
+        lair_entries=per_game("lair_entries"),
+        chases=per_game("chases"),
         connector_crossings=per_game("connector_crossings"),
         tiles_laid=float(games.laid.mean()),
         trapped_share=float(fields["trapped_turns"].sum() / turns) if turns else 0.0,
-        stuck_turns=per_game("stuck_turns"), stuck_games=float(np.mean(fields["stuck_turns"].sum(axis=1) > 0)),
+        stuck_turns=per_game("stuck_turns"),
+        stuck_games=float(np.mean(fields["stuck_turns"].sum(axis=1) > 0)),
         places=tuple(str(i + 1) for i in range(len(board.slots))) + tuple(lm.name for lm in board.landmarks),
         heat=tuple(tuple(int(v) for v in row) for row in games.heat),
     )
 
 
-def simulate(tiles: TileSet, board: Board, rules: Rules, players: int | None = None, games: int = 1000,
-             policies: Sequence[str] | None = None, seed: int = 0, engine: str = "fast",
-             progress: Callable[[int], None] | None = None) -> PlayReport:
+def simulate(
+    tiles: TileSet,
+    board: Board,
+    rules: Rules,
+    players: int | None = None,
+    games: int = 1000,
+    policies: Sequence[str] | None = None,
+    seed: int = 0,
+    engine: str = "fast",
+    progress: Callable[[int], None] | None = None,
+) -> PlayReport:
     """Play ``games`` games and report. ``policies``: one name per seat, or one name for every seat
     (default ``explorer``); ``players`` defaults to the rules' default or to the number of policies."""
     policies = tuple(policies or ("explorer",))
@@ -200,9 +245,18 @@ class SkillGap:
         return self.win_rate - self.luck
 
 
-def skill_gap(tiles: TileSet, board: Board, rules: Rules, players: int, games: int, strong: str = "explorer",
-              weak: str = "greedy", seed: int = 0, engine: str = "fast",
-              progress: Callable[[int], None] | None = None) -> SkillGap:
+def skill_gap(
+    tiles: TileSet,
+    board: Board,
+    rules: Rules,
+    players: int,
+    games: int,
+    strong: str = "explorer",
+    weak: str = "greedy",
+    seed: int = 0,
+    engine: str = "fast",
+    progress: Callable[[int], None] | None = None,
+) -> SkillGap:
     """Play ``games`` games split evenly over the strong player's seats; the strong player's win rate."""
     for name in (strong, weak):
         get_policy(name)

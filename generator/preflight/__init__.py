@@ -8,11 +8,13 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
+from typing import Any
 
 from generator.errors import TrailwrightError
 from generator.preflight.checks import TARGETS, Context, Finding, check_pdf, check_png, check_tile_sizes, target_of
-from generator.publish.settings import load_profile, load_settings, profile_names
+from generator.publish.settings import Profile, load_profile, load_settings, profile_names
 
 __all__ = ["Finding", "TARGETS", "files_to_check", "preflight"]
 
@@ -22,8 +24,13 @@ def files_to_check(paths) -> list[Path]:
     found = []
     for path in map(Path, paths):
         if path.is_dir():
-            found += [p for p in path.rglob("*") if p.suffix.lower() in (".pdf", ".png") and p.is_file()
-                      and not any(part.startswith(".") for part in p.relative_to(path).parts)]
+            found += [
+                p
+                for p in path.rglob("*")
+                if p.suffix.lower() in (".pdf", ".png")
+                and p.is_file()
+                and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            ]
         elif path.is_file():
             if path.suffix.lower() not in (".pdf", ".png"):
                 raise TrailwrightError("not a PDF or PNG file", str(path))
@@ -33,7 +40,7 @@ def files_to_check(paths) -> list[Path]:
     return sorted(set(found))
 
 
-def _profile_for(path: Path, default) -> object:
+def _profile_for(path: Path, default: Profile) -> Profile:
     """The profile a ``manufacturer/<profile>/`` folder names, else ``default``."""
     parts = path.parts
     if "manufacturer" in parts:
@@ -62,10 +69,9 @@ def preflight(paths, target: str | None = None, profile: str | None = None) -> l
         if path.suffix.lower() == ".pdf":
             findings += check_pdf(path, data, ctx)
             if ctx.target == "home":
-                try:
-                    subjects[str(path)] = str((PdfReader(path).metadata or {}).get("/Subject", ""))
-                except Exception:  # noqa: BLE001 - an unreadable PDF is already a finding
-                    pass
+                with contextlib.suppress(Exception):  # an unreadable PDF is already a finding
+                    metadata: Any = PdfReader(path).metadata or {}
+                    subjects[str(path)] = str(metadata.get("/Subject", ""))
         else:
             findings += check_png(path, data, ctx)
     for maker in sorted(makers, key=lambda p: p.name):

@@ -21,6 +21,7 @@ import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from generator.preflight.scan import PageScan, scan_page
 from generator.publish.settings import MIN_LINE_PT, Profile, load_paper, paper_names
@@ -49,7 +50,9 @@ class Finding:
     def line(self) -> str:
         """``FAIL file, page 3: what: measured ..., expected ...``"""
         where = f"{self.file}, page {self.page}" if self.page else self.file
-        return f"{'ok  ' if self.ok else 'FAIL'} {where}: {self.what}: measured {self.measured}, expected {self.expected}"
+        return (
+            f"{'ok  ' if self.ok else 'FAIL'} {where}: {self.what}: measured {self.measured}, expected {self.expected}"
+        )
 
 
 @dataclass(frozen=True)
@@ -100,18 +103,40 @@ def check_pdf(path: Path, data: bytes, ctx: Context) -> list[Finding]:
         try:
             found += _page(name, number, page, scan_page(page, reader), ctx, path.name)
         except Exception as err:  # noqa: BLE001 - a page we cannot read is one finding, not a traceback
-            found.append(Finding(name, number, "readable page", f"unreadable ({type(err).__name__})",
-                                 "a page whose content and resources parse", False))
+            found.append(
+                Finding(
+                    name,
+                    number,
+                    "readable page",
+                    f"unreadable ({type(err).__name__})",
+                    "a page whose content and resources parse",
+                    False,
+                )
+            )
     return found
 
 
 def _pdfx(name: str, reader) -> list[Finding]:
     version = (reader.metadata or {}).get("/GTS_PDFXVersion")
     intents = reader.trailer["/Root"].get("/OutputIntents")
-    return [Finding(name, None, "PDF/X version key", str(version or "none"), "GTS_PDFXVersion (PDF/X-1a, -3 or -4)",
-                    bool(version)),
-            Finding(name, None, "OutputIntent", "present" if intents else "none", "a GTS_PDFX OutputIntent with a "
-                    "CMYK profile", bool(intents))]
+    return [
+        Finding(
+            name,
+            None,
+            "PDF/X version key",
+            str(version or "none"),
+            "GTS_PDFXVersion (PDF/X-1a, -3 or -4)",
+            bool(version),
+        ),
+        Finding(
+            name,
+            None,
+            "OutputIntent",
+            "present" if intents else "none",
+            "a GTS_PDFX OutputIntent with a CMYK profile",
+            bool(intents),
+        ),
+    ]
 
 
 def _page(name: str, number: int, page, scan: PageScan, ctx: Context, filename: str) -> list[Finding]:
@@ -120,22 +145,35 @@ def _page(name: str, number: int, page, scan: PageScan, ctx: Context, filename: 
     found += _marks(name, number, page, scan)
     if "dieline" in filename or (ctx.target == "factory" and "tiles" in filename):
         cut = [s for s in scan.strokes if s.ink == "spot:CutContour"]
-        found.append(Finding(name, number, "die line as spot colour",
-                             f"{len(cut)} CutContour strokes" + (f", {min(s.width_pt for s in cut):.2f} pt" if cut else ""),
-                             "a stroke in the Separation CutContour, at least 0.25 pt",
-                             bool(cut) and min(s.width_pt for s in cut) >= MIN_LINE_PT - 1e-3))
+        found.append(
+            Finding(
+                name,
+                number,
+                "die line as spot colour",
+                f"{len(cut)} CutContour strokes" + (f", {min(s.width_pt for s in cut):.2f} pt" if cut else ""),
+                "a stroke in the Separation CutContour, at least 0.25 pt",
+                bool(cut) and min(s.width_pt for s in cut) >= MIN_LINE_PT - 1e-3,
+            )
+        )
     return found
 
 
 def _line_widths(name: str, number: int, scan: PageScan) -> Finding:
     thinnest = min((s.width_pt for s in scan.strokes), default=None)
     measured = "no lines" if thinnest is None else f"thinnest {thinnest:.3f} pt"
-    return Finding(name, number, "line width", measured, f"at least {MIN_LINE_PT} pt",
-                   thinnest is None or thinnest >= MIN_LINE_PT - 1e-3)
+    return Finding(
+        name,
+        number,
+        "line width",
+        measured,
+        f"at least {MIN_LINE_PT} pt",
+        thinnest is None or thinnest >= MIN_LINE_PT - 1e-3,
+    )
 
 
 def _fonts(name: str, number: int, scan: PageScan) -> Finding:
     missing = []
+    font: Any
     for font_name, font in scan.fonts.items():
         if font.get("/Subtype") == "/Type3":
             continue
@@ -153,14 +191,38 @@ def _colours(name: str, number: int, scan: PageScan, ctx: Context) -> list[Findi
     inks = sorted(scan.inks)
     if ctx.target == "factory":
         bad = [i for i in inks if i in RGB_INKS or i.startswith("icc")]
-        found = [Finding(name, number, "colour space", ", ".join(inks) or "none",
-                         "CMYK, grey and spot colours only (factory)", not bad)]
-        found.append(Finding(name, number, "transparency", "present" if scan.transparency else "none",
-                             "none (PDF/X-1a and -3 forbid it)", not scan.transparency))
+        found = [
+            Finding(
+                name,
+                number,
+                "colour space",
+                ", ".join(inks) or "none",
+                "CMYK, grey and spot colours only (factory)",
+                not bad,
+            )
+        ]
+        found.append(
+            Finding(
+                name,
+                number,
+                "transparency",
+                "present" if scan.transparency else "none",
+                "none (PDF/X-1a and -3 forbid it)",
+                not scan.transparency,
+            )
+        )
         return found
     bad = [i for i in inks if i in CMYK_INKS]
-    return [Finding(name, number, "colour space", ", ".join(inks) or "none",
-                    f"RGB, grey and spot colours ({ctx.target}: CMYK prints dull or will not load)", not bad)]
+    return [
+        Finding(
+            name,
+            number,
+            "colour space",
+            ", ".join(inks) or "none",
+            f"RGB, grey and spot colours ({ctx.target}: CMYK prints dull or will not load)",
+            not bad,
+        )
+    ]
 
 
 def _boxes(name: str, number: int, page, scan: PageScan, ctx: Context, filename: str) -> list[Finding]:
@@ -169,18 +231,40 @@ def _boxes(name: str, number: int, page, scan: PageScan, ctx: Context, filename:
     found = []
     is_tile = ctx.target == "manufacturer" or (ctx.target == "factory" and "spot:CutContour" in scan.inks)
     if ctx.target in ("manufacturer", "factory"):
-        found.append(Finding(name, number, "TrimBox and BleedBox", "set" if trim and bleed else "missing",
-                             "both set", bool(trim and bleed)))
+        found.append(
+            Finding(
+                name,
+                number,
+                "TrimBox and BleedBox",
+                "set" if trim and bleed else "missing",
+                "both set",
+                bool(trim and bleed),
+            )
+        )
     if is_tile:
         cw, ch = ctx.profile.canvas_mm
-        found.append(Finding(name, number, "page size", f"{w:.2f} × {h:.2f} mm",
-                             f"{cw:.2f} × {ch:.2f} mm ({ctx.profile.name} canvas)",
-                             abs(w - cw) <= SIZE_TOLERANCE_MM and abs(h - ch) <= SIZE_TOLERANCE_MM))
+        found.append(
+            Finding(
+                name,
+                number,
+                "page size",
+                f"{w:.2f} × {h:.2f} mm",
+                f"{cw:.2f} × {ch:.2f} mm ({ctx.profile.name} canvas)",
+                abs(w - cw) <= SIZE_TOLERANCE_MM and abs(h - ch) <= SIZE_TOLERANCE_MM,
+            )
+        )
         if trim:
             tw = trim[2] - trim[0]
-            found.append(Finding(name, number, "tile size", f"{tw:.2f} mm trim width",
-                                 f"{ctx.profile.trim_width_mm:.2f} mm ({ctx.profile.name})",
-                                 abs(tw - ctx.profile.trim_width_mm) <= SIZE_TOLERANCE_MM))
+            found.append(
+                Finding(
+                    name,
+                    number,
+                    "tile size",
+                    f"{tw:.2f} mm trim width",
+                    f"{ctx.profile.trim_width_mm:.2f} mm ({ctx.profile.name})",
+                    abs(tw - ctx.profile.trim_width_mm) <= SIZE_TOLERANCE_MM,
+                )
+            )
     if trim and bleed:
         least = min(trim[0] - bleed[0], trim[1] - bleed[1], bleed[2] - trim[2], bleed[3] - trim[3])
         need = max(MIN_BLEED_MM, ctx.profile.bleed_mm) if is_tile else MIN_BLEED_MM
@@ -192,13 +276,25 @@ def _boxes(name: str, number: int, page, scan: PageScan, ctx: Context, filename:
 
 def _paper_size(name: str, number: int, w: float, h: float, filename: str) -> Finding:
     sizes = {p: load_paper(p) for p in paper_names()}
-    match = next((p for p, paper in sizes.items()
-                  if {round(w, 1), round(h, 1)} == {round(paper.width_mm, 1), round(paper.height_mm, 1)}), None)
+    match = next(
+        (
+            p
+            for p, paper in sizes.items()
+            if {round(w, 1), round(h, 1)} == {round(paper.width_mm, 1), round(paper.height_mm, 1)}
+        ),
+        None,
+    )
     cut = re.search(r"(\d+)x(\d+)mm", filename)
     if match is None and cut and {round(w), round(h)} == {int(cut.group(1)), int(cut.group(2))}:
         match = f"{cut.group(1)} × {cut.group(2)} mm as named"
-    return Finding(name, number, "page size", f"{w:.1f} × {h:.1f} mm ({match or 'no known paper'})",
-                   "a known paper (papers.toml) or the size the file name gives", match is not None)
+    return Finding(
+        name,
+        number,
+        "page size",
+        f"{w:.1f} × {h:.1f} mm ({match or 'no known paper'})",
+        "a known paper (papers.toml) or the size the file name gives",
+        match is not None,
+    )
 
 
 def _marks(name: str, number: int, page, scan: PageScan) -> list[Finding]:
@@ -206,8 +302,14 @@ def _marks(name: str, number: int, page, scan: PageScan) -> list[Finding]:
     page with a TrimBox, a short stroke reaching out past the BleedBox is a mark and must not enter it."""
     from shapely.geometry import LineString, Point, Polygon, box
 
-    short = [s for s in scan.strokes if len(s.points) == 2 and not s.ink.startswith("spot:") and s.width_pt <= 1.0
-             and math.dist(*s.points) <= MARK_MAX_MM * PT_PER_MM]
+    short = [
+        s
+        for s in scan.strokes
+        if len(s.points) == 2
+        and not s.ink.startswith("spot:")
+        and s.width_pt <= 1.0
+        and math.dist(*s.points) <= MARK_MAX_MM * PT_PER_MM
+    ]
     checks = []  # (mark, region it must stay out of)
     hexes = [Polygon(p.clip) for p in scan.placements if p.clip and len(set(p.clip)) > 4]
     checks += [(m, r) for m in short for r in hexes]
@@ -219,8 +321,16 @@ def _marks(name: str, number: int, page, scan: PageScan) -> list[Finding]:
         return []
     inside = {id(m) for m, r in checks if LineString(m.points).intersection(r.buffer(-0.03)).length > 0.03}
     marks = {id(m) for m, _ in checks}
-    return [Finding(name, number, "crop marks outside the bleed", f"{len(inside)} of {len(marks)} marks inside",
-                    "every mark outside the bleed", not inside)]
+    return [
+        Finding(
+            name,
+            number,
+            "crop marks outside the bleed",
+            f"{len(inside)} of {len(marks)} marks inside",
+            "every mark outside the bleed",
+            not inside,
+        )
+    ]
 
 
 def check_png(path: Path, data: bytes, ctx: Context) -> list[Finding]:
@@ -235,20 +345,43 @@ def check_png(path: Path, data: bytes, ctx: Context) -> list[Finding]:
         return [Finding(name, None, "readable PNG", f"unreadable ({type(err).__name__})", "a valid PNG", False)]
     w, h = image.size
     dpi = image.info.get("dpi")
-    found = [Finding(name, None, "colour space", image.mode, "RGB or RGBA (PNGs are never CMYK)",
-                     image.mode in ("RGB", "RGBA"))]
+    found = [
+        Finding(
+            name, None, "colour space", image.mode, "RGB or RGBA (PNGs are never CMYK)", image.mode in ("RGB", "RGBA")
+        )
+    ]
     if ctx.target == "manufacturer":
         p = ctx.profile
-        found.append(Finding(name, None, "pixel size", f"{w} × {h} px", f"{p.pixel_width} × {p.pixel_height} px "
-                             f"({p.name})", (w, h) == (p.pixel_width, p.pixel_height)))
-        found.append(Finding(name, None, "resolution", f"{dpi[0]:.0f} dpi" if dpi else "none recorded",
-                             f"{p.dpi} dpi", bool(dpi) and abs(dpi[0] - p.dpi) < 0.5 and abs(dpi[1] - p.dpi) < 0.5))
+        found.append(
+            Finding(
+                name,
+                None,
+                "pixel size",
+                f"{w} × {h} px",
+                f"{p.pixel_width} × {p.pixel_height} px ({p.name})",
+                (w, h) == (p.pixel_width, p.pixel_height),
+            )
+        )
+        found.append(
+            Finding(
+                name,
+                None,
+                "resolution",
+                f"{dpi[0]:.0f} dpi" if dpi else "none recorded",
+                f"{p.dpi} dpi",
+                dpi is not None and abs(dpi[0] - p.dpi) < 0.5 and abs(dpi[1] - p.dpi) < 0.5,
+            )
+        )
         tagged = "srgb" in image.info or "icc_profile" in image.info
-        found.append(Finding(name, None, "sRGB tag", "present" if tagged else "none",
-                             "an sRGB chunk or ICC profile", tagged))
+        found.append(
+            Finding(name, None, "sRGB tag", "present" if tagged else "none", "an sRGB chunk or ICC profile", tagged)
+        )
     if ctx.target == "vtt":
-        found.append(Finding(name, None, "pixel size", f"{w} × {h} px", f"at most {VTT_MAX_PX} px a side",
-                             max(w, h) <= VTT_MAX_PX))
+        found.append(
+            Finding(
+                name, None, "pixel size", f"{w} × {h} px", f"at most {VTT_MAX_PX} px a side", max(w, h) <= VTT_MAX_PX
+            )
+        )
     return found
 
 
@@ -259,7 +392,14 @@ def check_tile_sizes(pdf_subjects: dict[str, str], profile: Profile) -> list[Fin
         match = re.search(r"; tile ([0-9.]+) mm;", subject)
         if match:
             size = float(match.group(1))
-            found.append(Finding(name, None, "tile size vs manufacturer profile", f"{size:g} mm",
-                                 f"{profile.trim_width_mm:g} mm ({profile.name})",
-                                 abs(size - profile.trim_width_mm) <= SIZE_TOLERANCE_MM))
+            found.append(
+                Finding(
+                    name,
+                    None,
+                    "tile size vs manufacturer profile",
+                    f"{size:g} mm",
+                    f"{profile.trim_width_mm:g} mm ({profile.name})",
+                    abs(size - profile.trim_width_mm) <= SIZE_TOLERANCE_MM,
+                )
+            )
     return found

@@ -23,15 +23,40 @@ from pypdf.generic import ContentStream
 Point = tuple[float, float]
 Matrix = tuple[float, float, float, float, float, float]
 IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
-_PAINT = {b"S": (True, False), b"s": (True, False), b"f": (False, True), b"F": (False, True), b"f*": (False, True),
-          b"B": (True, True), b"B*": (True, True), b"b": (True, True), b"b*": (True, True), b"n": (False, False)}
+_PAINT = {
+    b"S": (True, False),
+    b"s": (True, False),
+    b"f": (False, True),
+    b"F": (False, True),
+    b"f*": (False, True),
+    b"B": (True, True),
+    b"B*": (True, True),
+    b"b": (True, True),
+    b"b*": (True, True),
+    b"n": (False, False),
+}
 _DEVICE = {"/DeviceRGB": "rgb", "/DeviceCMYK": "cmyk", "/DeviceGray": "gray", "/Pattern": "pattern"}
+
+
+def _matrix(values) -> Matrix:
+    """Six numbers as a matrix; a malformed one (any other count) is the identity, as a viewer ignores it."""
+    numbers = [float(v) for v in values]
+    if len(numbers) != 6:
+        return (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+    a, b, c, d, e, f = numbers
+    return (a, b, c, d, e, f)
 
 
 def _mul(a: Matrix, b: Matrix) -> Matrix:
     """``a`` then ``b`` (PDF's row-vector convention: a point p goes to p·a·b)."""
-    return (a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
-            a[2] * b[1] + a[3] * b[3], a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5])
+    return (
+        a[0] * b[0] + a[1] * b[2],
+        a[0] * b[1] + a[1] * b[3],
+        a[2] * b[0] + a[3] * b[2],
+        a[2] * b[1] + a[3] * b[3],
+        a[4] * b[0] + a[5] * b[2] + b[4],
+        a[4] * b[1] + a[5] * b[3] + b[5],
+    )
 
 
 def _apply(m: Matrix, x: float, y: float) -> Point:
@@ -94,7 +119,7 @@ class _State:
     fill_ink: str = "gray"
     clip: tuple[Point, ...] | None = None
 
-    def copy(self) -> "_State":
+    def copy(self) -> _State:
         return _State(self.ctm, self.width, self.stroke_ink, self.fill_ink, self.clip)
 
 
@@ -122,7 +147,7 @@ def _run(ops, resources, state: _State, out: PageScan, reader, depth: int) -> No
         elif op == b"Q" and stack:
             state = stack.pop()
         elif op == b"cm":
-            state.ctm = _mul(tuple(float(v) for v in operands), state.ctm)
+            state.ctm = _mul(_matrix(operands), state.ctm)
         elif op == b"w":
             state.width = float(operands[0])
         elif op in (b"m", b"l", b"c", b"v", b"y"):
@@ -133,7 +158,9 @@ def _run(ops, resources, state: _State, out: PageScan, reader, depth: int) -> No
                 path[-1].append(point)
         elif op == b"re":
             x, y, w, h = (float(v) for v in operands)
-            path.append([_apply(state.ctm, px, py) for px, py in ((x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y))])
+            path.append(
+                [_apply(state.ctm, px, py) for px, py in ((x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y))]
+            )
         elif op in (b"W", b"W*"):
             pending_clip = True
         elif op in _PAINT:
@@ -192,6 +219,5 @@ def _draw(resources, name, state: _State, out: PageScan, reader, depth: int) -> 
             out.transparency = True
         inner = state.copy()
         if "/Matrix" in xobj:
-            inner.ctm = _mul(tuple(float(v) for v in xobj["/Matrix"]), inner.ctm)
-        _run(ContentStream(xobj, reader).operations, xobj.get("/Resources") or resources, inner, out, reader,
-             depth + 1)
+            inner.ctm = _mul(_matrix(xobj["/Matrix"]), inner.ctm)
+        _run(ContentStream(xobj, reader).operations, xobj.get("/Resources") or resources, inner, out, reader, depth + 1)

@@ -16,10 +16,17 @@ Everything returns data (plans, PDF bytes, ``{path: bytes}``); only the CLI writ
 """
 
 from generator.publish.kit import Sources, layout_sources, publish_kit
-from generator.scoring.figures import Figures, figures_from_score
 from generator.publish.settings import PublishSettings, load_paper, load_profile, load_settings
+from generator.scoring.figures import Figures, figures_from_score
 
 __all__ = [
-    "Figures", "PublishSettings", "Sources", "figures_from_score", "layout_sources", "load_paper", "load_profile",
-    "load_settings", "publish_kit",
+    "Figures",
+    "PublishSettings",
+    "Sources",
+    "figures_from_score",
+    "layout_sources",
+    "load_paper",
+    "load_profile",
+    "load_settings",
+    "publish_kit",
 ]

@@ -15,8 +15,8 @@ import io
 import math
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from PIL import Image
 
@@ -49,12 +49,15 @@ def render_pixels(svg: str, width_px: int, height_px: int, background: str | Non
     from cairosvg.surface import PNGSurface
 
     if width_px * height_px > MAX_PIXELS:  # a huge dpi or board: one line, not a MemoryError
-        raise TrailwrightError(f"a picture of {width_px:,} × {height_px:,} px is too large to draw (at most "
-                               f"{MAX_PIXELS:,} pixels): lower dpi or board_dpi, or draw a smaller tile or board")
+        raise TrailwrightError(
+            f"a picture of {width_px:,} × {height_px:,} px is too large to draw (at most "
+            f"{MAX_PIXELS:,} pixels): lower dpi or board_dpi, or draw a smaller tile or board"
+        )
 
     with CAIRO_LOCK:
-        surface = PNGSurface(Tree(bytestring=svg.encode("utf-8")), io.BytesIO(), 96, output_width=width_px,
-                             output_height=height_px)
+        surface = PNGSurface(
+            Tree(bytestring=svg.encode("utf-8")), io.BytesIO(), 96, output_width=width_px, output_height=height_px
+        )
         surface.cairo.flush()
         stride = surface.cairo.get_stride()
         size = (surface.cairo.get_width(), surface.cairo.get_height())
@@ -62,7 +65,7 @@ def render_pixels(svg: str, width_px: int, height_px: int, background: str | Non
         surface.cairo.finish()
     image = Image.frombuffer("RGBA", size, data, "raw", "BGRa", stride, 1)
     if image.size != (width_px, height_px):
-        image = image.resize((width_px, height_px), Image.LANCZOS)
+        image = image.resize((width_px, height_px), Image.Resampling.LANCZOS)
     if background is None:
         return image
     flat = Image.new("RGB", image.size, background)
@@ -94,8 +97,11 @@ def reframe(svg: str, width_mm: float, height_mm: float) -> str:
     start = svg.find("<svg")
     end = svg.find(">", start)
     head = svg[start:end]
-    for key, value in (("width", f"{width_mm:.4f}mm"), ("height", f"{height_mm:.4f}mm"),
-                       ("viewBox", f"{-width_mm / 2:.4f} {-height_mm / 2:.4f} {width_mm:.4f} {height_mm:.4f}")):
+    for key, value in (
+        ("width", f"{width_mm:.4f}mm"),
+        ("height", f"{height_mm:.4f}mm"),
+        ("viewBox", f"{-width_mm / 2:.4f} {-height_mm / 2:.4f} {width_mm:.4f} {height_mm:.4f}"),
+    ):
         head, found = re.subn(rf'(\s){key}="[^"]*"', rf'\g<1>{key}="{value}"', head, count=1)
         if not found:
             head += f' {key}="{value}"'
@@ -118,7 +124,7 @@ class ArtCache:
     _cache: dict = field(default_factory=dict)
 
     @classmethod
-    def covering(cls, art: SideArt, tile_width_mm: float, dpi: int, bleed_mm: float) -> "ArtCache":
+    def covering(cls, art: SideArt, tile_width_mm: float, dpi: int, bleed_mm: float) -> ArtCache:
         """A frame just big enough for the cut hex grown by ``bleed_mm`` on every side."""
         w, h = tile_width_mm + 2 * bleed_mm, tile_width_mm * 3**0.5 / 2 + 2 * bleed_mm
         frame = (math.ceil(w / MM_PER_IN * dpi), math.ceil(h / MM_PER_IN * dpi))
@@ -162,7 +168,10 @@ class ArtCache:
             w = self.tile_width_mm / MM_PER_IN * self.dpi
             h = w * 3**0.5 / 2
             box = (round((fw - w) / 2), round((fh - h) / 2), round((fw + w) / 2), round((fh + h) / 2))
-            small = self.pixels(tile, face).crop(box).resize((width_px, round(width_px * 3**0.5 / 2)), Image.LANCZOS,
-                                                             reducing_gap=2.0)
+            small = (
+                self.pixels(tile, face)
+                .crop(box)
+                .resize((width_px, round(width_px * 3**0.5 / 2)), Image.Resampling.LANCZOS, reducing_gap=2.0)
+            )
             self._cache[key] = ImageReader(small)
         return self._cache[key]

@@ -51,7 +51,7 @@ class BoardArt:
     height_mm: float
 
     @classmethod
-    def of(cls, svg: str, dpi: int) -> "BoardArt":
+    def of(cls, svg: str, dpi: int) -> BoardArt:
         """Rasterise the board SVG at ``dpi``."""
         w, h = svg_size_mm(svg)
         return cls(PackedImage.of("Board", render_pixels(svg, px(w, dpi), px(h, dpi))), w, h)
@@ -206,8 +206,11 @@ def board_tiled_pdf(art: BoardArt, paper: Paper, settings: PublishSettings, info
             c.drawString(pt(a.x), pt(a.y + a.height + 1.5), note)
             c.setFont("Sans-Bold", 8)
             c.setFillColor(INK)
-            c.drawRightString(pt(a.x + a.width), pt(a.y + a.height + 1.5),
-                              f"row {row + 1} of {t.rows}, column {col + 1} of {t.columns}")
+            c.drawRightString(
+                pt(a.x + a.width),
+                pt(a.y + a.height + 1.5),
+                f"row {row + 1} of {t.rows}, column {col + 1} of {t.columns}",
+            )
             c.restoreState()
             what = f"the board on {t.columns} × {t.rows} {t.paper.title} sheets"
             footer(c, t.paper, settings.margin_mm, settings.title, row * t.columns + col + 1, pages, what)

@@ -71,12 +71,14 @@ def _front(c, paper: Paper, settings: PublishSettings, points) -> None:
         c.setFillColor(INK)
         c.drawString(pt(x - SCALE_GAP_MM - 14), pt(y + SCALE_GAP_MM + 2), "X" if n else "X (read here)")
         c.drawString(pt(x + SCALE_GAP_MM + 7), pt(y - 1), "Y")
-    steps = ["1. Print this sheet double-sided, flip on the long edge, at 100% / actual size.",
-             "2. Hold it against a window or a lamp, this side towards you: the back's lines show through.",
-             "3. At the centre target, X is where the back's vertical line crosses the X scale and Y is where",
-             "    its horizontal line crosses the Y scale, in mm (0 and 0: the printer does not shift the back).",
-             "4. Set [printer] back_offset_mm = [X, Y] in your publish settings, or pass --back-offset X,Y.",
-             "5. Check: print `trailwright calibrate --back-offset X,Y`; both scales should now read 0."]
+    steps = [
+        "1. Print this sheet double-sided, flip on the long edge, at 100% / actual size.",
+        "2. Hold it against a window or a lamp, this side towards you: the back's lines show through.",
+        "3. At the centre target, X is where the back's vertical line crosses the X scale and Y is where",
+        "    its horizontal line crosses the Y scale, in mm (0 and 0: the printer does not shift the back).",
+        "4. Set [printer] back_offset_mm = [X, Y] in your publish settings, or pass --back-offset X,Y.",
+        "5. Check: print `trailwright calibrate --back-offset X,Y`; both scales should now read 0.",
+    ]
     top = paper.height_mm - settings.margin_mm - 6
     c.setFont("Sans-Bold", 11)
     c.setFillColor(INK)

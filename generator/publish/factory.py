@@ -14,12 +14,12 @@ import io
 from generator import __version__
 from generator.model import FACES, TileSet
 from generator.publish.art import ArtCache
+from generator.publish.boardsheets import svg_size_mm
 from generator.publish.manufacturer import draw_die
 from generator.publish.pdf import MARK_CMYK, DocInfo, new_canvas, pt
 from generator.publish.pdfx import PDFX_VERSION, press_profile, to_pdfx
 from generator.publish.placement import Placement, place_images
 from generator.publish.settings import Paper, Profile, PublishSettings
-from generator.publish.boardsheets import svg_size_mm
 from generator.publish.vector import bled_svg, draw_trim_marks, pdf_meta, svg_pdf, underlay
 
 SLUG_MM = 8.0  # room outside the bleed for the trim marks
@@ -39,8 +39,9 @@ def tiles_source(tileset: TileSet, art: ArtCache, profile: Profile, info: DocInf
         draw_die(c, profile)
         c.showPage()
     c.save()
-    return place_images(buffer.getvalue(), [[Placement(art.packed(tile, face), 0.0, 0.0, cw, ch, canvas)]
-                                            for tile, face in sides])
+    return place_images(
+        buffer.getvalue(), [[Placement(art.packed(tile, face), 0.0, 0.0, cw, ch, canvas)] for tile, face in sides]
+    )
 
 
 def board_source(board_svg: str, settings: PublishSettings, info: DocInfo) -> bytes:
@@ -58,8 +59,9 @@ def board_source(board_svg: str, settings: PublishSettings, info: DocInfo) -> by
     return underlay(buffer.getvalue(), {0: [(art, edge - b, edge - b)]}, pdf_meta(info))
 
 
-def factory_files(tileset: TileSet, art: ArtCache, profile: Profile, board_svg: str, settings: PublishSettings,
-                  provenance: str) -> dict[str, bytes]:
+def factory_files(
+    tileset: TileSet, art: ArtCache, profile: Profile, board_svg: str, settings: PublishSettings, provenance: str
+) -> dict[str, bytes]:
     """``tiles.pdf``, ``board.pdf`` and a README, the PDFs converted to CMYK PDF/X."""
     press = press_profile()
     made = f"trailwright {__version__}"
@@ -80,6 +82,8 @@ def factory_files(tileset: TileSet, art: ArtCache, profile: Profile, board_svg: 
         f"trim (BleedBox), trim marks outside it.\n\n"
         f"Inks: C, M, Y, K and CutContour only. Fonts embedded.\n\n{provenance}\n"
     )
-    return {"factory/tiles.pdf": to_pdfx(tiles_source(tileset, art, profile, tiles), tiles.title, press),
-            "factory/board.pdf": to_pdfx(board_source(board_svg, settings, board), board.title, press),
-            "factory/README.txt": readme.encode("utf-8")}
+    return {
+        "factory/tiles.pdf": to_pdfx(tiles_source(tileset, art, profile, tiles), tiles.title, press),
+        "factory/board.pdf": to_pdfx(board_source(board_svg, settings, board), board.title, press),
+        "factory/README.txt": readme.encode("utf-8"),
+    }

@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 
 from pypdf import PdfReader, PdfWriter, Transformation
-from pypdf.generic import NameObject, DictionaryObject
+from pypdf.generic import DictionaryObject, NameObject
 
 from generator.publish.pdf import pt
 from generator.publish.settings import Paper
@@ -23,7 +23,7 @@ def saddle_order(pages: int) -> list[tuple[int, int]]:
     n = -(-pages // 4) * 4
     order = []
     for s in range(n // 4):
-        order.append((n - 1 - 2 * s, 2 * s))      # outside of sheet s
+        order.append((n - 1 - 2 * s, 2 * s))  # outside of sheet s
         order.append((2 * s + 1, n - 2 - 2 * s))  # inside of sheet s
     return order
 
@@ -58,7 +58,8 @@ def impose_booklet(reading_pdf: bytes, sheet: Paper, info: dict[str, str]) -> by
             x = slot * sw / 2 + (sw / 2 - w * scale) / 2
             y = (sh - h * scale) / 2
             side.merge_transformed_page(page, Transformation().scale(scale, scale).translate(x, y))
-    prefs = DictionaryObject({NameObject("/Duplex"): NameObject("/DuplexFlipShortEdge"),
-                              NameObject("/PrintScaling"): NameObject("/None")})
+    prefs = DictionaryObject(
+        {NameObject("/Duplex"): NameObject("/DuplexFlipShortEdge"), NameObject("/PrintScaling"): NameObject("/None")}
+    )
     writer._root_object[NameObject("/ViewerPreferences")] = prefs  # noqa: SLF001
     return reproducible(writer, info)

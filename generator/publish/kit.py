@@ -8,11 +8,12 @@ result once every file has been made, swapping the whole kit in at one instant
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from generator import __version__
 from generator.board import Board
@@ -58,15 +59,17 @@ class Sources:
     templates: Path
     rules: Rules | None = None  # the game the booklet words (None: the default rules for the board)
     play: PlayFigures | None = None  # a playtest of the default player count for the designer's page
-    style: "Style | None" = None  # the layout style the art was drawn in (None: the built-in one at tile_width_mm)
+    style: Style | None = None  # the layout style the art was drawn in (None: the built-in one at tile_width_mm)
     asset_url: str = ""  # where Tabletop Simulator loads tabletop/ from (the CLI: file:// of --out, or --asset-url)
 
 
 def provenance(src: Sources, settings: PublishSettings) -> str:
     """One line recording how the kit was made: version, tile set digest, board, settings."""
     digest = tileset_digest(src.tileset)[:12]
-    return (f"trailwright {__version__}; tile set {src.source} (sha256 {digest}); board {src.board.name}; "
-            f"tile {src.tile_width_mm:g} mm; settings {dumps_json(settings.__dict__, sort_keys=True)}")
+    return (
+        f"trailwright {__version__}; tile set {src.source} (sha256 {digest}); board {src.board.name}; "
+        f"tile {src.tile_width_mm:g} mm; settings {dumps_json(settings.__dict__, sort_keys=True)}"
+    )
 
 
 def _where(sides: list[tuple[str, str]]) -> str:
@@ -79,8 +82,9 @@ def references(board_name: str) -> dict | None:
 
     from generator.inputs import load_toml
 
-    return load_toml(resources.files("generator.publish") / "references.toml",
-                     "generator/publish/references.toml").get(board_name)
+    return load_toml(resources.files("generator.publish") / "references.toml", "generator/publish/references.toml").get(
+        board_name
+    )
 
 
 def booklet_context(src: Sources, settings: PublishSettings) -> dict:
@@ -92,30 +96,53 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
         for face in FACES:
             groups.setdefault(tile.face(face).canonical, []).append((tile.id, face))
     catalogue = [
-        {"number": n, "tile": sides[0][0], "face": sides[0][1], "count": len(sides), "where": _where(sides),
-         "sides": [{"tile": t, "face": f} for t, f in sides],
-         "trails": len(design.trails), "crossings": design.min_crossings}
+        {
+            "number": n,
+            "tile": sides[0][0],
+            "face": sides[0][1],
+            "count": len(sides),
+            "where": _where(sides),
+            "sides": [{"tile": t, "face": f} for t, f in sides],
+            "trails": len(design.trails),
+            "crossings": design.min_crossings,
+        }
         for n, (design, sides) in enumerate(sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])), start=1)
     ]
-    bridged = [{"tile": t.id, "face": f, "crossings": t.face(f).min_crossings}
-               for t in ts for f in FACES if t.face(f).min_crossings]
+    bridged = [
+        {"tile": t.id, "face": f, "crossings": t.face(f).min_crossings}
+        for t in ts
+        for f in FACES
+        if t.face(f).min_crossings
+    ]
     return {
         "game": {"title": settings.title, "players": rules["players"]["text"]},
         "rules": rules,
         "play": src.play.context() if src.play else None,
-        "tiles": {"count": len(ts), "sides": 2 * len(ts), "designs": len(groups), "bridge_sides": ts.bridges,
-                  "bridges": ts.crossings, "dup_score": ts.dup_score,
-                  "stubs": sum(len(s.stubs) for s in ts.sides())},
-        "board": {"name": board.title or board.name, "slots": board.tile_count,
-                  "landmarks": [lm.name for lm in board.landmarks], "connectors": len(board.connectors),
-                  "wide_landmarks": [lm.name for lm in board.landmarks if len(lm.hexes) > 1]},
+        "tiles": {
+            "count": len(ts),
+            "sides": 2 * len(ts),
+            "designs": len(groups),
+            "bridge_sides": ts.bridges,
+            "bridges": ts.crossings,
+            "dup_score": ts.dup_score,
+            "stubs": sum(len(s.stubs) for s in ts.sides()),
+        },
+        "board": {
+            "name": board.title or board.name,
+            "slots": board.tile_count,
+            "landmarks": [lm.name for lm in board.landmarks],
+            "connectors": len(board.connectors),
+            "wide_landmarks": [lm.name for lm in board.landmarks if len(lm.hexes) > 1],
+        },
         "catalogue": catalogue,
         "catalogue_bridges": bridged[:8],
         "figures": src.figures.__dict__,
         "reference": references(src.board.name),
-        "made": {"version": __version__, "source": src.source,
-                 "settings": f"Tiles {src.tile_width_mm:g} mm, bleed {settings.bleed_mm:g} mm, "
-                             f"art at {settings.dpi} dpi."},
+        "made": {
+            "version": __version__,
+            "source": src.source,
+            "settings": f"Tiles {src.tile_width_mm:g} mm, bleed {settings.bleed_mm:g} mm, art at {settings.dpi} dpi.",
+        },
     }
 
 
@@ -131,8 +158,9 @@ def booklet_markup(src: Sources, settings: PublishSettings):
     return bk.parse_markup(booklet_text(src, settings), src.templates)
 
 
-def make_booklet(src: Sources, settings: PublishSettings, art: ArtCache, board_svg: str, root=None
-                 ) -> tuple[bytes, bytes]:
+def make_booklet(
+    src: Sources, settings: PublishSettings, art: ArtCache, board_svg: str, root=None
+) -> tuple[bytes, bytes]:
     """``rules.pdf`` (reading order) and ``rules-booklet.pdf`` (imposed for saddle stitching)."""
     root = booklet_markup(src, settings) if root is None else root
     by_id = {t.id: t for t in src.tileset}
@@ -148,21 +176,32 @@ def make_booklet(src: Sources, settings: PublishSettings, art: ArtCache, board_s
     small_w = px(110.0, THUMB_DPI)  # wide enough for any booklet page
     small_board = ImageReader(render_pixels(board_svg, small_w, round(small_w * bh / bw)))
     cover = tuple(thumb(t.id, f) for t in src.tileset for f in FACES)
-    pictures = ()
+    pictures: tuple = ()
     if src.play is not None:  # the game-length histogram, drawn at the booklet's width
         hw, hh = svg_size_mm(src.play.histogram_svg)
-        pictures = (("histogram", ImageReader(render_pixels(src.play.histogram_svg, small_w, round(small_w * hh / hw))),
-                     hh / hw),)
+        pictures = (
+            (
+                "histogram",
+                ImageReader(render_pixels(src.play.histogram_svg, small_w, round(small_w * hh / hw))),
+                hh / hw,
+            ),
+        )
     resources = bk.Resources(thumb, small_board, (bw, bh), src.figures.pairs, cover, pictures)
     paper, sheet = booklet_papers(settings)
     frame_width = paper.width_mm - 26.0
     story = bk.build_story(root, resources, frame_width, src.templates)
     info = DocInfo(f"{settings.title}: rules", provenance(src, settings), f"trailwright {__version__}")
     reading = bk.booklet_pdf(story, paper, info, settings.title, src.templates)
-    imposed = impose_booklet(reading, sheet,
-                             {"/Title": f"{settings.title}: rules booklet (saddle stitch)",
-                              "/Creator": f"trailwright {__version__}", "/Producer": "trailwright (reportlab, pypdf)",
-                              "/Subject": info.subject})
+    imposed = impose_booklet(
+        reading,
+        sheet,
+        {
+            "/Title": f"{settings.title}: rules booklet (saddle stitch)",
+            "/Creator": f"trailwright {__version__}",
+            "/Producer": "trailwright (reportlab, pypdf)",
+            "/Subject": info.subject,
+        },
+    )
     return reading, imposed
 
 
@@ -191,7 +230,7 @@ class Kit:
         """A PDF's title, with the kit's provenance as its subject."""
         return DocInfo(f"{self.settings.title}: {title}", self.provenance, self.made_with)
 
-    def each(self, parts: dict[str, Callable[[], dict[str, bytes]]]) -> dict[str, bytes]:
+    def each(self, parts: Mapping[str, Callable[[], dict[str, bytes]]]) -> dict[str, bytes]:
         """Every part's files; a part that does not fit its paper is skipped with a warning naming it."""
 
         def attempt(label: str) -> dict[str, bytes]:
@@ -218,9 +257,13 @@ def build_sheets(kit: Kit) -> dict[str, bytes]:
         info = kit.info(f"tiles, {paper.title} {kind}")
         return {f"print/tiles-{name}-{kind}.pdf": sheets_pdf(plan, kit.src.tileset, kit.art, kit.settings, info)}
 
-    return kit.each({f"print/tiles-{name}-{kind}.pdf": partial(sheets, name, kind, planner)
-                     for name in kit.settings.papers
-                     for kind, planner in (("duplex", plan_duplex), ("foldover", plan_foldover))})
+    return kit.each(
+        {
+            f"print/tiles-{name}-{kind}.pdf": partial(sheets, name, kind, planner)
+            for name in kit.settings.papers
+            for kind, planner in (("duplex", plan_duplex), ("foldover", plan_foldover))
+        }
+    )
 
 
 def build_board(kit: Kit) -> dict[str, bytes]:
@@ -260,8 +303,7 @@ def build_factory(kit: Kit) -> dict[str, bytes]:
     """CMYK PDF/X for a punchboard factory: every face with its die line, and the board with bleed and marks."""
     from generator.publish.factory import factory_files
 
-    return factory_files(kit.src.tileset, kit.maker_art, kit.profile, kit.src.board_svg, kit.settings,
-                         kit.provenance)
+    return factory_files(kit.src.tileset, kit.maker_art, kit.profile, kit.src.board_svg, kit.settings, kit.provenance)
 
 
 def build_tiles(kit: Kit) -> dict[str, bytes]:
@@ -270,8 +312,11 @@ def build_tiles(kit: Kit) -> dict[str, bytes]:
 
     art = kit.src.art_for_width(kit.src.tile_width_mm)
     width = id_width(t.id for t in kit.src.tileset)
-    files = {f"tiles/{side_file_name(tile.id, face, width)}": art(tile, face, 0.0).encode("utf-8")
-             for tile in kit.src.tileset for face in FACES}
+    files = {
+        f"tiles/{side_file_name(tile.id, face, width)}": art(tile, face, 0.0).encode("utf-8")
+        for tile in kit.src.tileset
+        for face in FACES
+    }
     files["tiles/board.svg"] = kit.src.board_svg.encode("utf-8")
     return files
 
@@ -287,8 +332,15 @@ def table_art(kit: Kit):
     style = src.style or load_style(None)
     if abs(style.tile_width_mm - src.tile_width_mm) > 1e-9:
         style = replace(style, tile_width_mm=src.tile_width_mm)
-    return TableArt(src.tileset, src.board, style, src.art_for_width(src.tile_width_mm), src.board_svg,
-                    kit.settings.title, kit.provenance)
+    return TableArt(
+        src.tileset,
+        src.board,
+        style,
+        src.art_for_width(src.tile_width_mm),
+        src.board_svg,
+        kit.settings.title,
+        kit.provenance,
+    )
 
 
 def build_tabletop(kit: Kit) -> dict[str, bytes]:
@@ -329,7 +381,8 @@ def check_profile_size(profile: Profile, tile_width_mm: float, documents) -> Non
         raise TrailwrightError(
             f"profile {profile.name} cuts {profile.trim_width_mm:g} mm tiles but the style draws {tile_width_mm:g} mm "
             f"tiles: set width_mm = {profile.trim_width_mm:g} in the style's [tile] table, choose a profile for "
-            f"{tile_width_mm:g} mm tiles, or --skip {','.join(sorted(documents))}")
+            f"{tile_width_mm:g} mm tiles, or --skip {','.join(sorted(documents))}"
+        )
 
 
 def select_documents(names, documents: dict[str, Builder] = DOCUMENTS) -> tuple[str, ...]:
@@ -342,17 +395,27 @@ def select_documents(names, documents: dict[str, Builder] = DOCUMENTS) -> tuple[
     return tuple(name for name in documents if name in set(names))
 
 
-def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str], None] = lambda s: None,
-                workers: int = 1, warn: Callable[[str], None] = lambda s: None,
-                documents: dict[str, Builder] = DOCUMENTS) -> dict[str, bytes]:
+def publish_kit(
+    src: Sources,
+    settings: PublishSettings,
+    progress: Callable[[str], None] = lambda s: None,
+    workers: int = 1,
+    warn: Callable[[str], None] = lambda s: None,
+    documents: dict[str, Builder] = DOCUMENTS,
+) -> dict[str, bytes]:
     """The files of every document ``settings.documents`` names, by path relative to the output folder.
 
     Documents are built on ``workers`` threads (the bytes do not depend on how many); one that cannot
     fit its paper is skipped with a ``warn`` naming it, and the rest are made."""
     chosen = select_documents(settings.documents, documents)
-    for text, where in ((settings.title, f"title {settings.title!r}"),
-                        *(((booklet_text(src, settings).replace(settings.title, ""), "the rules booklet"),)
-                          if "booklet" in chosen else ())):
+    for text, where in (
+        (settings.title, f"title {settings.title!r}"),
+        *(
+            ((booklet_text(src, settings).replace(settings.title, ""), "the rules booklet"),)
+            if "booklet" in chosen
+            else ()
+        ),
+    ):
         message = glyph_warning(text, where)  # template errors, too, come before any drawing
         if message:
             warn(message)
@@ -363,13 +426,19 @@ def publish_kit(src: Sources, settings: PublishSettings, progress: Callable[[str
     art = ArtCache.covering(side_art, src.tile_width_mm, settings.dpi, settings.bleed_mm)
     maker_art = profile_art(src.art_for_width(src.tile_width_mm, False) if settings.production else side_art, profile)
     fw, fh = maker_art.frame_mm
-    if (not settings.production and profile.dpi == settings.dpi and fw >= art.frame_mm[0] - 1e-6
-            and fh >= art.frame_mm[1] - 1e-6):
+    if (
+        not settings.production
+        and profile.dpi == settings.dpi
+        and fw >= art.frame_mm[0] - 1e-6
+        and fh >= art.frame_mm[1] - 1e-6
+    ):
         art = maker_art  # one rendering per side serves the sheets, the booklet and the manufacturer
     sides = [(tile, face) for tile in src.tileset for face in FACES]
     files: dict[str, bytes] = {}
-    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool, \
-            ThreadPoolExecutor(max_workers=max(1, len(chosen))) as outer:
+    with (
+        ThreadPoolExecutor(max_workers=max(1, workers)) as pool,
+        ThreadPoolExecutor(max_workers=max(1, len(chosen))) as outer,
+    ):
         kit = Kit(src, settings, profile, art, maker_art, provenance(src, settings), pool.map, warn)
         if NEEDS_ART & set(chosen):
             progress(f"drawing {len(sides)} tile sides")
@@ -388,16 +457,28 @@ def kit_manifest(src: Sources, settings: PublishSettings, chosen, files: dict[st
     """``kit.json``: the tile set (path and digest), board, settings and documents that made the kit, and every
     file's digest, so a kit is never mistaken for another tile set's (an older ``tileset.json`` beside it)."""
     record = {
-        "format": "trailwright-kit/1", "made_with": f"trailwright {__version__}",
-        "tileset": {"source": src.source, "sha256": tileset_digest(src.tileset)}, "board": src.board.name,
-        "tile_width_mm": src.tile_width_mm, "documents": list(chosen), "settings": settings.__dict__,
+        "format": "trailwright-kit/1",
+        "made_with": f"trailwright {__version__}",
+        "tileset": {"source": src.source, "sha256": tileset_digest(src.tileset)},
+        "board": src.board.name,
+        "tile_width_mm": src.tile_width_mm,
+        "documents": list(chosen),
+        "settings": settings.__dict__,
         "files": {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())},
     }
     return (dumps_json(record, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, source: str, templates: Path,
-                   rules: Rules | None = None, play=None) -> Sources:
+def layout_sources(
+    tileset: TileSet,
+    board: Board,
+    style,
+    figures: Figures,
+    source: str,
+    templates: Path,
+    rules: Rules | None = None,
+    play=None,
+) -> Sources:
     """Sources drawn by the layout stage (``generator.render``) in ``style``."""
     from dataclasses import replace
 
@@ -408,5 +489,16 @@ def layout_sources(tileset: TileSet, board: Board, style, figures: Figures, sour
         drawn = style if width_mm == style.tile_width_mm else replace(style, tile_width_mm=width_mm)
         return layout_art(drawn, labels)
 
-    return Sources(tileset, board, art_for_width, style.tile_width_mm, render_board(board, style), figures, source,
-                   templates, rules, play, style)
+    return Sources(
+        tileset,
+        board,
+        art_for_width,
+        style.tile_width_mm,
+        render_board(board, style),
+        figures,
+        source,
+        templates,
+        rules,
+        play,
+        style,
+    )

@@ -76,7 +76,7 @@ class TileMarks:
     gap: float
 
     @classmethod
-    def of(cls, tile_width_mm: float, settings: PublishSettings) -> "TileMarks":
+    def of(cls, tile_width_mm: float, settings: PublishSettings) -> TileMarks:
         """The marks for tiles ``tile_width_mm`` wide under ``settings``."""
         return cls(tile_width_mm, settings.bleed_mm, settings.mark_offset_mm, settings.mark_length_mm, settings.gap_mm)
 
@@ -122,8 +122,10 @@ def pitches(marks: TileMarks, arrangement: str) -> tuple[float, float]:
     if arrangement == "grid":
         dx = _least(x1 - x0 + marks.gap, lambda p: _clear(marks, [(p, 0.0), (p, dy), (p, -dy)]))
     else:
-        dx = _least(x1 - x0 + marks.gap,
-                    lambda p: _clear(marks, [(p, dy / 2), (p, -dy / 2), (p, 1.5 * dy), (p, -1.5 * dy), (2 * p, 0.0)]))
+        dx = _least(
+            x1 - x0 + marks.gap,
+            lambda p: _clear(marks, [(p, dy / 2), (p, -dy / 2), (p, 1.5 * dy), (p, -1.5 * dy), (2 * p, 0.0)]),
+        )
     return dx, dy
 
 

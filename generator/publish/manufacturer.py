@@ -15,7 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import zipfile
-from typing import Callable
+from collections.abc import Callable
 
 import cairosvg
 from pypdf import PdfReader, PdfWriter
@@ -97,12 +97,14 @@ def dieline_pdf(profile: Profile, info: DocInfo) -> bytes:
 
 def profile_art(art: SideArt, profile: Profile) -> ArtCache:
     """Side art through the profile's canvas: exactly its pixels, asked for bleed to every edge."""
-    return ArtCache(art, profile.trim_width_mm, profile.dpi, (profile.pixel_width, profile.pixel_height),
-                    cover_bleed(profile))
+    return ArtCache(
+        art, profile.trim_width_mm, profile.dpi, (profile.pixel_width, profile.pixel_height), cover_bleed(profile)
+    )
 
 
-def manufacturer_files(tileset: TileSet, art: ArtCache, profile: Profile, provenance: str, mapper=map
-                       ) -> dict[str, bytes]:
+def manufacturer_files(
+    tileset: TileSet, art: ArtCache, profile: Profile, provenance: str, mapper=map
+) -> dict[str, bytes]:
     """Every file for the manufacturer, by name: PNGs, vector PDFs, die line, manifest, README.
 
     ``mapper`` is ``map`` or an executor's ``map``, to encode the faces in parallel."""
@@ -114,17 +116,22 @@ def manufacturer_files(tileset: TileSet, art: ArtCache, profile: Profile, proven
 
     def face_files(side) -> tuple[bytes, bytes]:
         tile, face = side
-        meta = {"/Title": f"tile {tile.id} {face}", "/Creator": f"trailwright {__version__}",
-                "/Producer": "trailwright (cairosvg, pypdf)", "/Subject": provenance}
+        meta = {
+            "/Title": f"tile {tile.id} {face}",
+            "/Creator": f"trailwright {__version__}",
+            "/Producer": "trailwright (cairosvg, pypdf)",
+            "/Subject": provenance,
+        }
         text = {"Title": f"tile {tile.id} {face}", "Software": f"trailwright {__version__}", "Comment": provenance}
         return png_bytes(art.pixels(tile, face), profile.dpi, text), vector_pdf(art.svg(tile, face), profile, meta)
 
-    for (tile, face), (png, pdf) in zip(sides, mapper(face_files, sides)):
+    for (tile, face), (png, pdf) in zip(sides, mapper(face_files, sides), strict=True):
         base = side_file_name(tile.id, face, width, suffix="")
         files[f"{base}.png"], files[f"{base}.pdf"] = png, pdf
         rows += [(f"{base}.png", tile.id, face, 1), (f"{base}.pdf", tile.id, face, 1)]
-    files["dieline.pdf"] = dieline_pdf(profile, DocInfo(f"{profile.title}: die line", provenance,
-                                                         f"trailwright {__version__}"))
+    files["dieline.pdf"] = dieline_pdf(
+        profile, DocInfo(f"{profile.title}: die line", provenance, f"trailwright {__version__}")
+    )
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(["file", "tile", "face", "quantity"])
@@ -135,13 +142,14 @@ def manufacturer_files(tileset: TileSet, art: ArtCache, profile: Profile, proven
         f"{profile.title}\n"
         f"Canvas {profile.pixel_width} x {profile.pixel_height} px at {profile.dpi} dpi ({w_in:.3f} x {h_in:.3f} in),"
         f" bleed included.\n"
-        f"Die line: a flat-topped regular hexagon {profile.trim_width_mm:.2f} mm ({profile.trim_width_mm / MM_PER_IN:.3f} in)"
+        f"Die line: a flat-topped regular hexagon {profile.trim_width_mm:.2f} mm "
+        f"({profile.trim_width_mm / MM_PER_IN:.3f} in)"
         f" corner to corner, {hex_height(profile.trim_width_mm):.2f} mm across the flats, centred;\n"
         f"dieline.pdf holds it alone as a 0.25 pt stroke in the spot colour CutContour.\n"
         f"Bleed {profile.bleed_mm:.2f} mm past the die line at least; safe zone {profile.safe_mm:.2f} mm inside it.\n"
         f"Per face: a PNG (sRGB, dpi recorded) and a vector PDF with TrimBox and BleedBox.\n"
         f"manifest.csv lists every file with its tile, face and quantity.\n\n{provenance}\n"
-    ).encode("utf-8")
+    ).encode()
     return files
 
 
@@ -155,4 +163,3 @@ def zip_bytes(files: dict[str, bytes], folder: str) -> bytes:
             info.external_attr = 0o644 << 16
             z.writestr(info, files[name])
     return out.getvalue()
-

@@ -20,6 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator import __version__
 from generator.publish.settings import Paper
 from generator.units import MM_PER_IN, PT_PER_MM
+
 INK = Color(0.16, 0.16, 0.18)
 SOFT = Color(0.45, 0.45, 0.48)
 MARK = Color(0, 0, 0)
@@ -35,11 +36,15 @@ _FACES = {  # family face -> DejaVu files, nearest first, then reportlab's Vera 
     "Serif": (("DejaVuSerif.ttf", "DejaVuSans.ttf"), "Vera.ttf"),
     "Serif-Bold": (("DejaVuSerif-Bold.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf"), "VeraBd.ttf"),
     "Serif-Italic": (("DejaVuSerif-Italic.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSerif.ttf"), "VeraIt.ttf"),
-    "Serif-BoldItalic": (("DejaVuSerif-BoldItalic.ttf", "DejaVuSans-BoldOblique.ttf", "DejaVuSerif-Bold.ttf",
-                          "DejaVuSerif-Italic.ttf"), "VeraBI.ttf"),
+    "Serif-BoldItalic": (
+        ("DejaVuSerif-BoldItalic.ttf", "DejaVuSans-BoldOblique.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSerif-Italic.ttf"),
+        "VeraBI.ttf",
+    ),
     "Condensed": (("DejaVuSansCondensed.ttf", "DejaVuSans.ttf"), "Vera.ttf"),
-    "Condensed-Bold": (("DejaVuSansCondensed-Bold.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansCondensed.ttf"),
-                       "VeraBd.ttf"),
+    "Condensed-Bold": (
+        ("DejaVuSansCondensed-Bold.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansCondensed.ttf"),
+        "VeraBd.ttf",
+    ),
 }
 
 
@@ -66,10 +71,12 @@ def register_fonts() -> dict[str, Path]:
     files = font_files()
     for face, path in files.items():
         pdfmetrics.registerFont(TTFont(face, str(path)))
-    pdfmetrics.registerFontFamily("Serif", normal="Serif", bold="Serif-Bold", italic="Serif-Italic",
-                                  boldItalic="Serif-BoldItalic")
-    pdfmetrics.registerFontFamily("Sans", normal="Sans", bold="Sans-Bold", italic="Sans-Oblique",
-                                  boldItalic="Sans-Bold")
+    pdfmetrics.registerFontFamily(
+        "Serif", normal="Serif", bold="Serif-Bold", italic="Serif-Italic", boldItalic="Serif-BoldItalic"
+    )
+    pdfmetrics.registerFontFamily(
+        "Sans", normal="Sans", bold="Sans-Bold", italic="Sans-Oblique", boldItalic="Sans-Bold"
+    )
     rl_config.defaultGraphicsFontName = "Sans"  # charts start in an embedded font, not Helvetica
     rl_config.canvas_basefontname = "Sans"
     return files
@@ -95,8 +102,14 @@ class _DatelessInfo(PDFInfo):
     """reportlab's document info without /CreationDate and /ModDate (invariant mode still writes 2000-01-01)."""
 
     def format(self, document):
-        entries = {"Title": self.title, "Author": self.author, "Producer": self.producer, "Creator": self.creator,
-                   "Subject": self.subject, "Keywords": self.keywords}
+        entries = {
+            "Title": self.title,
+            "Author": self.author,
+            "Producer": self.producer,
+            "Creator": self.creator,
+            "Subject": self.subject,
+            "Keywords": self.keywords,
+        }
         d = {key: PDFString(value) for key, value in entries.items()}
         d["Trapped"] = PDFName(self.trapped)
         return PDFDictionary(d).format(document)
@@ -121,8 +134,15 @@ def new_canvas(buffer: io.BytesIO, paper: Paper, info: DocInfo, *, duplex: str |
     """A reproducible canvas (invariant mode, fixed ids) with viewer hints for printing at 100%."""
     register_fonts()
     rl_config.useA85 = 0  # binary streams: smaller, and reportlab's pure-Python ASCII85 is slow
-    c = Canvas(buffer, pagesize=(pt(paper.width_mm), pt(paper.height_mm)), invariant=1, pageCompression=1,
-               pdfVersion=(1, 7), initialFontName="Sans", initialFontSize=8)
+    c = Canvas(
+        buffer,
+        pagesize=(pt(paper.width_mm), pt(paper.height_mm)),
+        invariant=1,
+        pageCompression=1,
+        pdfVersion=(1, 7),
+        initialFontName="Sans",
+        initialFontSize=8,
+    )
     without_dates(c)
     c.setTitle(info.title)
     c.setAuthor("Trailwright")

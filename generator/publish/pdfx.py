@@ -30,8 +30,10 @@ from generator.errors import TrailwrightError
 PDFX_VERSION = "PDF/X-3:2002"
 INSTALL = "install it with `make sysdeps` (or: sudo apt-get install ghostscript)"
 FIXED_EPOCH = "315532800"  # 1980-01-01: PDF/X needs dates; the same date every run keeps the bytes
-_PROFILE_GLOBS = ("/usr/share/color/icc/ghostscript/default_cmyk.icc",
-                  "/usr/share/ghostscript/*/iccprofiles/default_cmyk.icc")
+_PROFILE_GLOBS = (
+    "/usr/share/color/icc/ghostscript/default_cmyk.icc",
+    "/usr/share/ghostscript/*/iccprofiles/default_cmyk.icc",
+)
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,7 @@ def fixed_id(pdf: bytes) -> bytes:
     out = pdf
     for m in reversed(matches):
         digest = hashlib.md5(blank).hexdigest().upper().encode()[: len(m.group(1))]
-        out = out[: m.start(1)] + digest + out[m.end(1): m.start(2)] + digest + out[m.end(2):]
+        out = out[: m.start(1)] + digest + out[m.end(1) : m.start(2)] + digest + out[m.end(2) :]
     return out
 
 
@@ -100,11 +102,27 @@ def to_pdfx(pdf: bytes, title: str, profile: PressProfile | None = None) -> byte
         folder = Path(tmp)
         (folder / "in.pdf").write_bytes(pdf)
         (folder / "pdfx.ps").write_text(pdfx_def(profile, title), encoding="utf-8")
-        command = [gs, "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", f"--permit-file-read={profile.path}",
-                   "-dPDFX=true", "-sDEVICE=pdfwrite", "-sColorConversionStrategy=CMYK",
-                   "-sProcessColorModel=DeviceCMYK", f"-sOutputICCProfile={profile.path}", "-dEmbedAllFonts=true",
-                   "-dSubsetFonts=true", "-dAutoRotatePages=/None", "-dPDFSETTINGS=/prepress",
-                   "-o", "out.pdf", "pdfx.ps", "in.pdf"]  # relative: the random folder's name never reaches gs
+        command = [
+            gs,
+            "-q",
+            "-dBATCH",
+            "-dNOPAUSE",
+            "-dSAFER",
+            f"--permit-file-read={profile.path}",
+            "-dPDFX=true",
+            "-sDEVICE=pdfwrite",
+            "-sColorConversionStrategy=CMYK",
+            "-sProcessColorModel=DeviceCMYK",
+            f"-sOutputICCProfile={profile.path}",
+            "-dEmbedAllFonts=true",
+            "-dSubsetFonts=true",
+            "-dAutoRotatePages=/None",
+            "-dPDFSETTINGS=/prepress",
+            "-o",
+            "out.pdf",
+            "pdfx.ps",
+            "in.pdf",
+        ]  # relative: the random folder's name never reaches gs
         env = {"PATH": "/usr/bin:/bin", "SOURCE_DATE_EPOCH": FIXED_EPOCH}
         done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600, cwd=folder)
         if done.returncode != 0 or not (folder / "out.pdf").is_file():

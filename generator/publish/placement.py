@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import io
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any
 
 from PIL import Image
 from pypdf import PdfReader, PdfWriter
@@ -33,7 +34,7 @@ class PackedImage:
     data: bytes
 
     @classmethod
-    def of(cls, key: str, image: Image.Image) -> "PackedImage":
+    def of(cls, key: str, image: Image.Image) -> PackedImage:
         """Compress ``image`` (converted to RGB) once."""
         rgb = image.convert("RGB")
         return cls(key, rgb.width, rgb.height, zlib.compress(rgb.tobytes(), 6))
@@ -54,12 +55,17 @@ class Placement:
 def _xobject(image: PackedImage) -> StreamObject:
     stream = StreamObject()  # the base class writes its data as given: already Flate-encoded
     stream.set_data(image.data)
-    stream.update({
-        NameObject("/Type"): NameObject("/XObject"), NameObject("/Subtype"): NameObject("/Image"),
-        NameObject("/Width"): NumberObject(image.width), NameObject("/Height"): NumberObject(image.height),
-        NameObject("/ColorSpace"): NameObject("/DeviceRGB"), NameObject("/BitsPerComponent"): NumberObject(8),
-        NameObject("/Filter"): NameObject("/FlateDecode"),
-    })
+    stream.update(
+        {
+            NameObject("/Type"): NameObject("/XObject"),
+            NameObject("/Subtype"): NameObject("/Image"),
+            NameObject("/Width"): NumberObject(image.width),
+            NameObject("/Height"): NumberObject(image.height),
+            NameObject("/ColorSpace"): NameObject("/DeviceRGB"),
+            NameObject("/BitsPerComponent"): NumberObject(8),
+            NameObject("/Filter"): NameObject("/FlateDecode"),
+        }
+    )
     return stream
 
 
@@ -72,14 +78,14 @@ def place_images(pdf: bytes, pages: Sequence[Sequence[Placement]]) -> bytes:
     reader = PdfReader(io.BytesIO(pdf))
     writer = PdfWriter(clone_from=reader)
     writer.pdf_header = reader.pdf_header
-    refs: dict[str, tuple[object, str]] = {}  # key -> (object, name): names made here, never from data
-    for page, placements in zip(writer.pages, pages):
+    refs: dict[str, tuple[Any, str]] = {}  # key -> (object, name): names made here, never from data
+    for page, placements in zip(writer.pages, pages, strict=True):
         if not placements:
             continue
-        resources = page["/Resources"]
+        resources: Any = page["/Resources"]  # a pypdf DictionaryObject
         if "/XObject" not in resources:
             resources[NameObject("/XObject")] = DictionaryObject()
-        xobjects = resources["/XObject"]
+        xobjects: Any = resources["/XObject"]
         ops = []
         for p in placements:
             if p.image.key not in refs:
@@ -88,8 +94,10 @@ def place_images(pdf: bytes, pages: Sequence[Sequence[Placement]]) -> bytes:
             ref, name = refs[p.image.key]
             xobjects[NameObject(name)] = ref
             path = " ".join(f"{_num(pt(x))} {_num(pt(y))} {'m' if i == 0 else 'l'}" for i, (x, y) in enumerate(p.clip))
-            ops.append(f"q {path} h W n {_num(pt(p.width))} 0 0 {_num(pt(p.height))} {_num(pt(p.x))} "
-                       f"{_num(pt(p.y))} cm {name} Do Q")
+            ops.append(
+                f"q {path} h W n {_num(pt(p.width))} 0 0 {_num(pt(p.height))} {_num(pt(p.x))} "
+                f"{_num(pt(p.y))} cm {name} Do Q"
+            )
         below = StreamObject()
         below.set_data(("\n".join(ops) + "\n").encode("ascii"))
         contents = page["/Contents"]

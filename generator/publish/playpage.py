@@ -11,10 +11,7 @@ play figures  what the designer page shows of a playtest: rounds until someone w
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass
-
-from generator.publish.rulesbook import false_claims
 
 POLICY = "explorer"  # the human-like players the designer page reports
 ENGINE = "fast"
@@ -46,10 +43,22 @@ class PlayFigures:
 
 def figures_from_report(report, svg: str) -> PlayFigures:
     """Play figures from a ``generator.play.PlayReport`` and its histogram."""
-    return PlayFigures(report.players, report.games, ",".join(sorted(set(report.policies))), report.seed,
-                       report.engine, report.round_cap, report.rounds_median, report.rounds_p10, report.rounds_p90,
-                       report.rounds_mean, report.unfinished, report.trapped_share,
-                       round(report.stuck_games * report.games), svg)
+    return PlayFigures(
+        report.players,
+        report.games,
+        ",".join(sorted(set(report.policies))),
+        report.seed,
+        report.engine,
+        report.round_cap,
+        report.rounds_median,
+        report.rounds_p10,
+        report.rounds_p90,
+        report.rounds_mean,
+        report.unfinished,
+        report.trapped_share,
+        round(report.stuck_games * report.games),
+        svg,
+    )
 
 
 def simulate_play(tileset, board, rules, games: int, seed: int) -> PlayFigures | None:
@@ -59,21 +68,7 @@ def simulate_play(tileset, board, rules, games: int, seed: int) -> PlayFigures |
     from generator.play.pictures import histogram_svg
     from generator.play.simulate import simulate
 
-    report = simulate(tileset, board, rules, players=rules.players_default, games=games, policies=(POLICY,),
-                      seed=seed, engine=ENGINE)
+    report = simulate(
+        tileset, board, rules, players=rules.players_default, games=games, policies=(POLICY,), seed=seed, engine=ENGINE
+    )
     return figures_from_report(report, histogram_svg(report))
-
-
-def markup_text(markup: str) -> str:
-    """The words of rendered booklet markup, tags and line breaks gone."""
-    return " ".join(re.sub(r"<[^>]+>", " ", markup).split())
-
-
-def claim_warnings(src, settings) -> list[str]:
-    """One line for each claim of the booklet's text (for kit sources ``src``) that its play figures contradict."""
-    if src.play is None:
-        return []
-    from generator.publish import booklet as bk
-    from generator.publish.kit import booklet_context
-
-    return false_claims(markup_text(bk.render_markup(src.templates, booklet_context(src, settings))), src.play)

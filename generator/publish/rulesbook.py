@@ -13,8 +13,9 @@ claim          a sentence of the rules text that the game may falsify on a given
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any
 
 
 def spans(values) -> str:
@@ -40,8 +41,10 @@ def rules_context(rules, board) -> dict:
     names = [lm.name for lm in board.landmarks]
     enders = [n for n in names if rules.ends_move(n)]
     faces = set(range(1, rules.die + 1))
-    hazards = [{"name": h.landmark, "chase": spans(h.rolls), "escape": spans(faces - set(h.rolls)), "to": h.to}
-               for h in rules.hazards]
+    hazards = [
+        {"name": h.landmark, "chase": spans(h.rolls), "escape": spans(faces - set(h.rolls)), "to": h.to}
+        for h in rules.hazards
+    ]
     turning = rules.turning
     return {
         "start": rules.start,
@@ -52,12 +55,21 @@ def rules_context(rules, board) -> dict:
         "move_enders": enders,
         "pass_through": [n for n in names if n not in enders and n != rules.start],
         "hazards": hazards,
-        "turn": {"allowed": turning.allowed, "by": SIXTHS.get(turning.sixths, f"{turning.sixths} sixths"),
-                 "next_to_pawn": turning.next_to_pawn, "under_pawn": turning.under_pawn},
+        "turn": {
+            "allowed": turning.allowed,
+            "by": SIXTHS.get(turning.sixths, f"{turning.sixths} sixths"),
+            "next_to_pawn": turning.next_to_pawn,
+            "under_pawn": turning.under_pawn,
+        },
         "stub_blocks": rules.stub_blocks,
-        "players": {"low": rules.players_min, "high": rules.players_max, "default": rules.players_default,
-                    "text": f"{rules.players_min}–{rules.players_max}" if rules.players_max > rules.players_min
-                    else str(rules.players_min)},
+        "players": {
+            "low": rules.players_min,
+            "high": rules.players_max,
+            "default": rules.players_default,
+            "text": f"{rules.players_min}–{rules.players_max}"
+            if rules.players_max > rules.players_min
+            else str(rules.players_min),
+        },
     }
 
 
@@ -69,19 +81,24 @@ class Claim:
     """A phrase of the rules text and the test a playtest report must pass for it to hold."""
 
     phrase: str  # a regular expression, matched case-insensitively across line breaks
-    holds: Callable[[object], bool]
-    why: Callable[[object], str]
+    holds: Callable[[Any], bool]  # given the playtest report (generator.play.simulate.Report)
+    why: Callable[[Any], str]
 
 
 CLAIMS = (
-    Claim(r"no explorer is ever stuck for good",
-          lambda play: play.no_way_out == 0,
-          lambda play: f"{play.no_way_out} of {play.games} simulated games reached a state that no tile turn opens"),
+    Claim(
+        r"no explorer is ever stuck for good",
+        lambda play: play.no_way_out == 0,
+        lambda play: f"{play.no_way_out} of {play.games} simulated games reached a state that no tile turn opens",
+    ),
 )
 
 
 def false_claims(text: str, play, claims=CLAIMS) -> list[str]:
     """One line for each claim ``text`` makes that the playtest ``play`` contradicts."""
     flat = " ".join(text.split())
-    return [f"the rules say {claim.phrase!r}, but {claim.why(play)}" for claim in claims
-            if re.search(claim.phrase, flat, re.I) and not claim.holds(play)]
+    return [
+        f"the rules say {claim.phrase!r}, but {claim.why(play)}"
+        for claim in claims
+        if re.search(claim.phrase, flat, re.I) and not claim.holds(play)
+    ]

@@ -30,7 +30,7 @@ class Paper:
     large: tuple[str, ...] = ()
     booklet: str = ""  # the booklet page imposed 2-up on this sheet, when it is a print-and-play paper
 
-    def landscape(self) -> "Paper":
+    def landscape(self) -> Paper:
         """The same sheet turned on its side."""
         return replace(self, width_mm=self.height_mm, height_mm=self.width_mm)
 
@@ -88,18 +88,44 @@ def _packaged(name: str) -> tuple[str, dict]:
 
 
 _LENGTH = Number(0.001, 2000.0)  # a positive length in the file's unit
-_PAPER = {"title": Text(), "width_mm": _LENGTH, "height_mm": _LENGTH, "ruler": OneOf(("mm", "in")),
-          "large": Names(), "booklet": Text()}
-_PROFILE = {"title": Text(), "unit": OneOf(("mm", "in")), "trim_width": _LENGTH, "bleed": Number(0.0, 100.0),
-            "safe": Number(0.0, 100.0), "pixel_width": Whole(1, 20000), "pixel_height": Whole(1, 20000),
-            "dpi": Whole(1, 2400)}
+_PAPER = {
+    "title": Text(),
+    "width_mm": _LENGTH,
+    "height_mm": _LENGTH,
+    "ruler": OneOf(("mm", "in")),
+    "large": Names(),
+    "booklet": Text(),
+}
+_PROFILE = {
+    "title": Text(),
+    "unit": OneOf(("mm", "in")),
+    "trim_width": _LENGTH,
+    "bleed": Number(0.0, 100.0),
+    "safe": Number(0.0, 100.0),
+    "pixel_width": Whole(1, 20000),
+    "pixel_height": Whole(1, 20000),
+    "dpi": Whole(1, 2400),
+}
 SETTINGS: dict = {
-    "title": Text(), "papers": Names(), "profile": Text(), "margin_mm": Number(0.0, 200.0),
-    "bleed_mm": Number(0.0, 20.0), "mark_offset_mm": Number(0.0, 20.0), "mark_length_mm": Number(0.0, 50.0),
-    "mark_width_pt": Number(0.0, 10.0), "gap_mm": Number(0.0, 100.0), "cut_lines": Flag(),
-    "footer_mm": Number(0.0, 100.0), "dpi": Whole(1, 1200), "board_dpi": Whole(1, 600),
-    "board_overlap_mm": Number(0.0, 200.0), "booklet_paper": Text(), "imposition_paper": Text(),
-    "score_samples": Whole(1, 10_000_000), "seed": Whole(0, MAX_SEED), "play_games": Whole(0, 100_000),
+    "title": Text(),
+    "papers": Names(),
+    "profile": Text(),
+    "margin_mm": Number(0.0, 200.0),
+    "bleed_mm": Number(0.0, 20.0),
+    "mark_offset_mm": Number(0.0, 20.0),
+    "mark_length_mm": Number(0.0, 50.0),
+    "mark_width_pt": Number(0.0, 10.0),
+    "gap_mm": Number(0.0, 100.0),
+    "cut_lines": Flag(),
+    "footer_mm": Number(0.0, 100.0),
+    "dpi": Whole(1, 1200),
+    "board_dpi": Whole(1, 600),
+    "board_overlap_mm": Number(0.0, 200.0),
+    "booklet_paper": Text(),
+    "imposition_paper": Text(),
+    "score_samples": Whole(1, 10_000_000),
+    "seed": Whole(0, MAX_SEED),
+    "play_games": Whole(0, 100_000),
 }  # the schema of a settings file: every key of PublishSettings, each with its bounds
 
 
@@ -134,14 +160,15 @@ def load_paper(name: str) -> Paper:
     booklet = table.get("booklet", "")
     if booklet and booklet not in data:
         raise TrailwrightError(f"{where} booklet: names unknown paper {booklet!r}", source)
-    return Paper(key, table.get("title", key), table["width_mm"], table["height_mm"], table.get("ruler", "mm"), large,
-                 booklet)
+    return Paper(
+        key, table.get("title", key), table["width_mm"], table["height_mm"], table.get("ruler", "mm"), large, booklet
+    )
 
 
 AUTO = "auto"
 
 
-def booklet_papers(settings: "PublishSettings") -> tuple[Paper, Paper]:
+def booklet_papers(settings: PublishSettings) -> tuple[Paper, Paper]:
     """The booklet's page and the sheet it is imposed on: by default the first print-and-play paper and its
     booklet page (A5 on A4, half-letter on Letter), so the booklet prints at 100%."""
     sheet = load_paper(settings.papers[0] if settings.imposition_paper == AUTO else settings.imposition_paper)
@@ -166,12 +193,22 @@ def load_profile(name: str) -> Profile:
     table = check_table(data[name], _PROFILE, where, source)
     _required(table, ("trim_width", "bleed", "safe", "pixel_width", "pixel_height", "dpi"), where, source)
     scale = MM_PER_IN if table.get("unit", "mm") == "in" else 1.0
-    profile = Profile(name, table.get("title", name), table["trim_width"] * scale, table["bleed"] * scale,
-                      table["safe"] * scale, table["pixel_width"], table["pixel_height"], table["dpi"])
+    profile = Profile(
+        name,
+        table.get("title", name),
+        table["trim_width"] * scale,
+        table["bleed"] * scale,
+        table["safe"] * scale,
+        table["pixel_width"],
+        table["pixel_height"],
+        table["dpi"],
+    )
     cw, ch = profile.canvas_mm
     if profile.trim_width_mm + 2 * profile.bleed_mm > cw + 0.5 or profile.trim_width_mm * 3**0.5 / 2 > ch:
-        raise TrailwrightError(f"{where}: the hexagon and its bleed do not fit the {profile.pixel_width}×"
-                               f"{profile.pixel_height} px canvas", source)
+        raise TrailwrightError(
+            f"{where}: the hexagon and its bleed do not fit the {profile.pixel_width}×{profile.pixel_height} px canvas",
+            source,
+        )
     return profile
 
 
@@ -180,10 +217,17 @@ MAX_BACK_OFFSET_MM = 20.0
 
 def back_offset(value, where: str, source: str | None = None) -> tuple[float, float]:
     """``[x, y]`` in mm, each within ±20 mm, as a tuple; else an error naming ``where``."""
-    if (not isinstance(value, (list, tuple)) or len(value) != 2 or not all(is_number(v) for v in value)
-            or not all(abs(v) <= MAX_BACK_OFFSET_MM for v in value)):
-        raise TrailwrightError(f"{where}: {value!r} must be [x, y] in mm, each from -{MAX_BACK_OFFSET_MM:g} to "
-                               f"{MAX_BACK_OFFSET_MM:g} (back_offset_mm)", source)
+    if (
+        not isinstance(value, (list, tuple))
+        or len(value) != 2
+        or not all(is_number(v) for v in value)
+        or not all(abs(v) <= MAX_BACK_OFFSET_MM for v in value)
+    ):
+        raise TrailwrightError(
+            f"{where}: {value!r} must be [x, y] in mm, each from -{MAX_BACK_OFFSET_MM:g} to "
+            f"{MAX_BACK_OFFSET_MM:g} (back_offset_mm)",
+            source,
+        )
     return (float(value[0]), float(value[1]))
 
 
@@ -202,8 +246,9 @@ def settings_from_dict(data: dict, source: str) -> PublishSettings:
     return check_settings(replace(PublishSettings(), **values), source)
 
 
-def check_settings(settings: PublishSettings, source: str = "settings",
-                   flags: Mapping[str, str] | None = None) -> PublishSettings:
+def check_settings(
+    settings: PublishSettings, source: str = "settings", flags: Mapping[str, str] | None = None
+) -> PublishSettings:
     """Reject settings that cannot print well; every named paper and profile must exist. An error names the
     flag a value came from (``flags``: setting -> flag, e.g. ``{"title": "--title"}``), else ``source`` and
     the key."""
@@ -217,8 +262,9 @@ def check_settings(settings: PublishSettings, source: str = "settings",
     else:
         SETTINGS["title"](settings.title, "title", source)
     if settings.margin_mm < MIN_MARGIN_MM:
-        raise TrailwrightError(f"margin_mm = {settings.margin_mm:g} is under the printer-safe {MIN_MARGIN_MM:g} mm",
-                               source)
+        raise TrailwrightError(
+            f"margin_mm = {settings.margin_mm:g} is under the printer-safe {MIN_MARGIN_MM:g} mm", source
+        )
     if settings.mark_width_pt < MIN_LINE_PT:
         raise TrailwrightError(f"mark_width_pt = {settings.mark_width_pt:g} is under {MIN_LINE_PT} pt", source)
     if settings.dpi < 150:

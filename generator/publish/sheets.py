@@ -49,6 +49,8 @@ def art_placement(art: ArtCache, tile, face: str, cx: float, cy: float, plan: Sh
 
 def _fold_line(c: Canvas, plan: SheetPlan, settings: PublishSettings) -> None:
     x = plan.fold_x
+    if x is None:  # not a fold-over sheet
+        return
     top = plan.paper.height_mm - settings.margin_mm
     bottom = settings.margin_mm + settings.footer_mm
     label = "fold here, glue, then cut"

@@ -55,14 +55,19 @@ def bled_svg(svg: str, width_mm: float, height_mm: float, bleed_mm: float) -> st
     start = svg.find("<svg")
     end = svg.find(">", start)
     head = svg[start:end]
-    for key, value in (("width", f"{w:.4f}mm"), ("height", f"{h:.4f}mm"), ("viewBox", f"{-b:.4f} {-b:.4f} {w:.4f} {h:.4f}")):
+    for key, value in (
+        ("width", f"{w:.4f}mm"),
+        ("height", f"{h:.4f}mm"),
+        ("viewBox", f"{-b:.4f} {-b:.4f} {w:.4f} {h:.4f}"),
+    ):
         head = re.sub(rf'(\s){key}="[^"]*"', rf'\g<1>{key}="{value}"', head, count=1)
     ground = f'<rect x="{-b:.4f}" y="{-b:.4f}" width="{w:.4f}" height="{h:.4f}" fill="{ground_colour(svg)}"/>'
-    return svg[:start] + head + ">" + ground + svg[end + 1:]
+    return svg[:start] + head + ">" + ground + svg[end + 1 :]
 
 
-def trim_marks(x: float, y: float, w: float, h: float, bleed: float, offset: float, length: float
-               ) -> tuple[Segment, ...]:
+def trim_marks(
+    x: float, y: float, w: float, h: float, bleed: float, offset: float, length: float
+) -> tuple[Segment, ...]:
     """Two marks at each corner of the trim rectangle (x, y, w, h) on its edges' lines, outside the bleed."""
     start, stop = bleed + offset, bleed + offset + length
     marks = []
@@ -78,13 +83,19 @@ def draw_trim_marks(c, x: float, y: float, w: float, h: float, settings, colour)
     c.saveState()
     c.setStrokeColor(colour)
     c.setLineWidth(settings.mark_width_pt)
-    for (x0, y0), (x1, y1) in trim_marks(x, y, w, h, settings.bleed_mm, settings.mark_offset_mm,
-                                         settings.mark_length_mm):
+    for (x0, y0), (x1, y1) in trim_marks(
+        x, y, w, h, settings.bleed_mm, settings.mark_offset_mm, settings.mark_length_mm
+    ):
         c.line(pt(x0), pt(y0), pt(x1), pt(y1))
     c.restoreState()
 
 
 def pdf_meta(info: DocInfo) -> dict[str, str]:
     """A PDF's document info from ``info`` (for ``underlay``, which rewrites it)."""
-    return {"/Title": info.title, "/Subject": info.subject, "/Creator": f"trailwright {__version__}",
-            "/Producer": "trailwright (reportlab, cairosvg, pypdf)", **({"/Keywords": info.made_with} if info.made_with else {})}
+    return {
+        "/Title": info.title,
+        "/Subject": info.subject,
+        "/Creator": f"trailwright {__version__}",
+        "/Producer": "trailwright (reportlab, cairosvg, pypdf)",
+        **({"/Keywords": info.made_with} if info.made_with else {}),
+    }

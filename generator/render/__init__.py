@@ -13,5 +13,14 @@ from generator.render.preview import render_preview, render_sheet
 from generator.render.style import Style, load_style
 from generator.render.tiles import render_side, side_layout
 
-__all__ = ["Style", "load_style", "render_side", "render_board", "render_preview", "render_sheet", "SideLayout",
-           "layout_side", "side_layout"]
+__all__ = [
+    "Style",
+    "load_style",
+    "render_side",
+    "render_board",
+    "render_preview",
+    "render_sheet",
+    "SideLayout",
+    "layout_side",
+    "side_layout",
+]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import pairwise
 
 from generator import __version__
 from generator.board import Board, centre, neighbour
@@ -25,8 +26,16 @@ from generator.render.svg import curves_path, escape, hexagon_points, num, point
 from generator.units import MM_PER_PT
 
 MARGIN_MM = 6.0
-_STONES = ((-0.35, -0.3, 0.14), (0.05, -0.42, 0.1), (0.38, -0.12, 0.16), (-0.1, 0.05, 0.18), (-0.45, 0.3, 0.1),
-           (0.25, 0.38, 0.13), (-0.05, 0.5, 0.08), (0.55, 0.28, 0.07))  # (x, y, size) in tile units
+_STONES = (
+    (-0.35, -0.3, 0.14),
+    (0.05, -0.42, 0.1),
+    (0.38, -0.12, 0.16),
+    (-0.1, 0.05, 0.18),
+    (-0.45, 0.3, 0.1),
+    (0.25, 0.38, 0.13),
+    (-0.05, 0.5, 0.08),
+    (0.55, 0.28, 0.07),
+)  # (x, y, size) in tile units
 
 
 @dataclass(frozen=True)
@@ -66,15 +75,23 @@ def board_frame(board: Board, style: Style, clearance_mm: float = 0.5) -> BoardF
         xs += [x - radius, x + radius]
         ys += [y - radius * math.sqrt(3) / 2, y + radius * math.sqrt(3) / 2]
     offset = (MARGIN_MM - min(xs), MARGIN_MM - min(ys))
-    return BoardFrame(radius, style.tile_width_mm / 2, offset, max(xs) - min(xs) + 2 * MARGIN_MM,
-                      max(ys) - min(ys) + 2 * MARGIN_MM, tuple(walls))
+    return BoardFrame(
+        radius,
+        style.tile_width_mm / 2,
+        offset,
+        max(xs) - min(xs) + 2 * MARGIN_MM,
+        max(ys) - min(ys) + 2 * MARGIN_MM,
+        tuple(walls),
+    )
 
 
 def _trail(d: str, style: Style, w: float, fill: str | None = None) -> str:
     edge = style.trail_edge_pt * MM_PER_PT
-    return (f'<path d="{d}" fill="none" stroke="{style.trail_edge}" stroke-width="{num(w)}" stroke-linejoin="round"/>'
-            f'<path d="{d}" fill="none" stroke="{fill or style.trail_fill}" stroke-width="{num(w - 2 * edge)}" '
-            f'stroke-linejoin="round"/>')
+    return (
+        f'<path d="{d}" fill="none" stroke="{style.trail_edge}" stroke-width="{num(w)}" stroke-linejoin="round"/>'
+        f'<path d="{d}" fill="none" stroke="{fill or style.trail_fill}" stroke-width="{num(w - 2 * edge)}" '
+        f'stroke-linejoin="round"/>'
+    )
 
 
 def _landmark_faces(board: Board, k: int) -> list[tuple[Hex, int]]:
@@ -99,8 +116,9 @@ def connector_path(board: Board, frame: BoardFrame, i: int) -> str:
     return curves_path(pair_curves(min(da, db), max(da, db), 0.0), scale, reach, frame.at(c.hex))
 
 
-def board_layers(board: Board, style: Style, frame: BoardFrame, *, fills: dict | None = None,
-                 slot_numbers: bool = True) -> tuple[str, str]:
+def board_layers(
+    board: Board, style: Style, frame: BoardFrame, *, fills: dict | None = None, slot_numbers: bool = True
+) -> tuple[str, str]:
     """The board's art under the tiles and over them: (ground, slots, wall, connectors; landmarks).
 
     ``fills`` maps ``("connector", i)`` or ``("landmark", k)`` to a trail colour (previews).
@@ -111,34 +129,50 @@ def board_layers(board: Board, style: Style, frame: BoardFrame, *, fills: dict |
     reach = 2 * (frame.radius_mm - frame.tile_radius_mm) * math.sqrt(3) / 2 / scale  # to the tile's edge
     under = [f'<rect width="{num(frame.width_mm)}" height="{num(frame.height_mm)}" fill="{style.board_ground}"/>']
     wall = "".join(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"/>' for h in frame.walls)
-    under.append(f'<g fill="{style.board_wall}" stroke="{style.board_wall_edge}" '
-                 f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{wall}</g>')
-    stones = "".join(f'<ellipse cx="{num(frame.at(h)[0] + scale * dx)}" cy="{num(frame.at(h)[1] + scale * dy)}" '
-                     f'rx="{num(scale * rx)}" ry="{num(scale * 0.6 * rx)}"/>'
-                     for h in frame.walls for dx, dy, rx in _STONES)
-    under.append(f'<g fill="none" stroke="{style.board_wall_edge}" '
-                 f'stroke-width="{num(2 * style.board_slot_edge_pt * MM_PER_PT)}">{stones}</g>')
+    under.append(
+        f'<g fill="{style.board_wall}" stroke="{style.board_wall_edge}" '
+        f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{wall}</g>'
+    )
+    stones = "".join(
+        f'<ellipse cx="{num(frame.at(h)[0] + scale * dx)}" cy="{num(frame.at(h)[1] + scale * dy)}" '
+        f'rx="{num(scale * rx)}" ry="{num(scale * 0.6 * rx)}"/>'
+        for h in frame.walls
+        for dx, dy, rx in _STONES
+    )
+    under.append(
+        f'<g fill="none" stroke="{style.board_wall_edge}" '
+        f'stroke-width="{num(2 * style.board_slot_edge_pt * MM_PER_PT)}">{stones}</g>'
+    )
     slots = "".join(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"/>' for h in board.slots)
-    under.append(f'<g fill="{style.board_slot}" stroke="{style.board_slot_edge}" '
-                 f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{slots}</g>')
+    under.append(
+        f'<g fill="{style.board_slot}" stroke="{style.board_slot_edge}" '
+        f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{slots}</g>'
+    )
     font = f'font-family="{escape(style.label_font_family)}"'
     if slot_numbers:
         size = style.board_font_size_pt * MM_PER_PT
-        nums = "".join(f'<text x="{num(frame.at(h)[0])}" y="{num(frame.at(h)[1] + size * 0.35)}">{i + 1}</text>'
-                       for i, h in enumerate(board.slots))
-        under.append(f'<g {font} font-size="{num(size)}" fill="{style.board_slot_edge}" text-anchor="middle">'
-                     f'{nums}</g>')
+        nums = "".join(
+            f'<text x="{num(frame.at(h)[0])}" y="{num(frame.at(h)[1] + size * 0.35)}">{i + 1}</text>'
+            for i, h in enumerate(board.slots)
+        )
+        under.append(
+            f'<g {font} font-size="{num(size)}" fill="{style.board_slot_edge}" text-anchor="middle">{nums}</g>'
+        )
     for i, c in enumerate(board.connectors):
         at = frame.at(c.hex)
-        under.append(f'<polygon points="{points(hexagon_points(frame.radius_mm, at))}" '
-                     f'fill="{style.board_connector_ground}" stroke="{style.board_slot_edge}" '
-                     f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}"/>')
+        under.append(
+            f'<polygon points="{points(hexagon_points(frame.radius_mm, at))}" '
+            f'fill="{style.board_connector_ground}" stroke="{style.board_slot_edge}" '
+            f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}"/>'
+        )
         under.append(_trail(connector_path(board, frame, i), style, w, fills.get(("connector", i))))
     over = []
     for k, lm in enumerate(board.landmarks):
         cells = "".join(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"/>' for h in lm.hexes)
-        over.append(f'<g fill="{style.board_landmark}" stroke="{style.board_landmark_edge}" '
-                    f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{cells}</g>')
+        over.append(
+            f'<g fill="{style.board_landmark}" stroke="{style.board_landmark_edge}" '
+            f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{cells}</g>'
+        )
         # every face's trail runs straight to its hex's centre; the hexes of one landmark are
         # joined centre to centre, and the name sits on the first hex
         paths = []
@@ -147,24 +181,32 @@ def board_layers(board: Board, style: Style, frame: BoardFrame, *, fills: dict |
             out = (APOTHEM + reach) * unit(d)
             paths.append(f"M{num(cx + scale * out[0])} {num(cy + scale * out[1])}L{num(cx)} {num(cy)}")
         centres = [frame.at(h) for h in lm.hexes]
-        for (x1, y1), (x2, y2) in zip(centres, centres[1:]):
+        for (x1, y1), (x2, y2) in pairwise(centres):
             paths.append(f"M{num(x1)} {num(y1)}L{num(x2)} {num(y2)}")
         over.append(_trail("".join(paths), style, w, fills.get(("landmark", k))))
         for extra in centres[1:]:
-            over.append(f'<circle cx="{num(extra[0])}" cy="{num(extra[1])}" r="{num(0.2 * scale)}" '
-                        f'fill="{style.board_ground}" stroke="{style.board_landmark_edge}" '
-                        f'stroke-width="{num(1.2 * MM_PER_PT)}"/>')
+            over.append(
+                f'<circle cx="{num(extra[0])}" cy="{num(extra[1])}" r="{num(0.2 * scale)}" '
+                f'fill="{style.board_ground}" stroke="{style.board_landmark_edge}" '
+                f'stroke-width="{num(1.2 * MM_PER_PT)}"/>'
+            )
         hub = centres[0]
         r = 0.44 * scale
         size = style.board_font_size_pt * MM_PER_PT
-        over.append(f'<circle cx="{num(hub[0])}" cy="{num(hub[1])}" r="{num(r)}" fill="{style.board_ground}" '
-                    f'stroke="{style.board_landmark_edge}" stroke-width="{num(1.2 * MM_PER_PT)}"/>')
-        over.append(f'<circle cx="{num(hub[0])}" cy="{num(hub[1])}" r="{num(r - 1.0)}" fill="none" '
-                    f'stroke="{fills.get(("landmark", k)) or style.board_landmark}" '
-                    f'stroke-width="{num(2.4 * MM_PER_PT)}"/>')
-        over.append(f'<text x="{num(hub[0])}" y="{num(hub[1] + size * 0.35)}" {font} font-size="{num(size)}" '
-                    f'font-weight="bold" fill="{style.board_label_colour}" text-anchor="middle">'
-                    f'{escape(lm.name)}</text>')
+        over.append(
+            f'<circle cx="{num(hub[0])}" cy="{num(hub[1])}" r="{num(r)}" fill="{style.board_ground}" '
+            f'stroke="{style.board_landmark_edge}" stroke-width="{num(1.2 * MM_PER_PT)}"/>'
+        )
+        over.append(
+            f'<circle cx="{num(hub[0])}" cy="{num(hub[1])}" r="{num(r - 1.0)}" fill="none" '
+            f'stroke="{fills.get(("landmark", k)) or style.board_landmark}" '
+            f'stroke-width="{num(2.4 * MM_PER_PT)}"/>'
+        )
+        over.append(
+            f'<text x="{num(hub[0])}" y="{num(hub[1] + size * 0.35)}" {font} font-size="{num(size)}" '
+            f'font-weight="bold" fill="{style.board_label_colour}" text-anchor="middle">'
+            f"{escape(lm.name)}</text>"
+        )
     return "".join(under), "".join(over)
 
 
@@ -172,9 +214,18 @@ def render_board(board: Board, style: Style, *, clearance_mm: float = 0.5) -> st
     """The board as SVG in mm, slots ``clearance_mm`` larger than the tiles on every side."""
     frame = board_frame(board, style, clearance_mm)
     under, over = board_layers(board, style, frame)
-    meta = dumps_json({"board": board.name, "slots": len(board.slots), "clearance_mm": clearance_mm,
-                       "tile_width_mm": style.tile_width_mm, "generator": f"trailwright {__version__}"})
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(frame.width_mm)}mm" '
-            f'height="{num(frame.height_mm)}mm" viewBox="0 0 {num(frame.width_mm)} {num(frame.height_mm)}">'
-            f"<title>{escape(board.title or board.name)}</title><metadata>{escape(meta)}</metadata>"
-            f"{under}{over}</svg>\n")
+    meta = dumps_json(
+        {
+            "board": board.name,
+            "slots": len(board.slots),
+            "clearance_mm": clearance_mm,
+            "tile_width_mm": style.tile_width_mm,
+            "generator": f"trailwright {__version__}",
+        }
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(frame.width_mm)}mm" '
+        f'height="{num(frame.height_mm)}mm" viewBox="0 0 {num(frame.width_mm)} {num(frame.height_mm)}">'
+        f"<title>{escape(board.title or board.name)}</title><metadata>{escape(meta)}</metadata>"
+        f"{under}{over}</svg>\n"
+    )

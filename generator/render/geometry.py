@@ -110,6 +110,11 @@ def _pt(p) -> Point:
     return (float(p[0]), float(p[1]))
 
 
+def _curve(a, b, c, d) -> Curve:
+    """A cubic from its four control points."""
+    return (_pt(a), _pt(b), _pt(c), _pt(d))
+
+
 def _natural_handle(d1: int, d2: int) -> float:
     """Handle length that makes a two-exit curve a circular arc (a straight line when opposite)."""
     gap = min((d2 - d1) % 6, (d1 - d2) % 6)
@@ -131,15 +136,15 @@ def pair_curves(d1: int, d2: int, bend: float, scale: float = 1.0) -> tuple[Curv
     h = _natural_handle(d1, d2)
     if (d2 - d1) % 6 != 3:
         h1, h2 = h * scale * (1 + bend), h * scale * (1 - bend)
-        return (tuple(_pt(p) for p in (m1, m1 - h1 * unit(d1), m2 - h2 * unit(d2), m2)),)
+        return (_curve(m1, m1 - h1 * unit(d1), m2 - h2 * unit(d2), m2),)
     if bend == 0:
-        return (tuple(_pt(p) for p in (m1, m1 - h * unit(d1), m2 - h * unit(d2), m2)),)
+        return (_curve(m1, m1 - h * unit(d1), m2 - h * unit(d2), m2),)
     chord = (m2 - m1) / np.linalg.norm(m2 - m1)
     via = bend * np.array([-chord[1], chord[0]])
     k = 0.5 * float(np.linalg.norm(via - m1))
     first = (m1, m1 - k * unit(d1), via - k * chord, via)
     second = (via, via + k * chord, m2 - k * unit(d2), m2)
-    return tuple(tuple(_pt(p) for p in c) for c in (first, second))
+    return (_curve(*first), _curve(*second))
 
 
 def _branch(d: int, junction: np.ndarray, heading: np.ndarray | None = None) -> Curve:
@@ -154,7 +159,7 @@ def _branch(d: int, junction: np.ndarray, heading: np.ndarray | None = None) -> 
         p2 = junction + 0.3 * (p1 - junction)
     else:
         p2 = junction + 0.4 * length * heading
-    return tuple(_pt(p) for p in (m, p1, p2, junction))
+    return _curve(m, p1, p2, junction)
 
 
 def _tee(pair: tuple[int, int], others: tuple[int, ...], at: float) -> tuple[tuple[Curve, ...], np.ndarray]:
@@ -182,7 +187,7 @@ def _joined_pairs(first: tuple[int, int], second: tuple[int, int]) -> tuple[Curv
     na = -(exit_point(first[0]) + exit_point(first[1]))
     nb = -(exit_point(second[0]) + exit_point(second[1]))
     na, nb = na / np.linalg.norm(na), nb / np.linalg.norm(nb)
-    link = tuple(_pt(p) for p in (ma, ma + k * na, mb + k * nb, mb))
+    link = _curve(ma, ma + k * na, mb + k * nb, mb)
     return (a, b, link)
 
 
@@ -232,17 +237,23 @@ def _candidates(trail: tuple[int, ...], width: float, step: float | None) -> lis
         d = trail[0]
         m, inward = exit_point(d), -unit(d)
         end = m + STUB_LENGTH * inward
-        curve = tuple(_pt(p) for p in (m, m + STUB_LENGTH / 3 * inward, end - STUB_LENGTH / 3 * inward, end))
+        curve = _curve(m, m + STUB_LENGTH / 3 * inward, end - STUB_LENGTH / 3 * inward, end)
         across = np.array([-inward[1], inward[0]]) * 0.62 * width
         bar = (_pt(end + across), _pt(end - across))
         return [_candidate(TrailShape(trail, (curve,), None, bar), 0.0, (np.linspace(bar[0], bar[1], 5),))]
     if len(trail) == 2:
         if (trail[1] - trail[0]) % 6 == 3:
-            return [_candidate(TrailShape(trail, pair_curves(trail[0], trail[1], bend)), 1.5 * abs(bend))
-                    for bend in (0.0, 0.08, -0.08, 0.16, -0.16, 0.24, -0.24)]
-        return [_candidate(TrailShape(trail, pair_curves(trail[0], trail[1], bend, scale)),
-                           0.4 * abs(bend) + 0.8 * abs(scale - 1))
-                for scale in (1.0, 0.75, 1.25, 0.5) for bend in (0.0, 0.25, -0.25, 0.5, -0.5)]
+            return [
+                _candidate(TrailShape(trail, pair_curves(trail[0], trail[1], bend)), 1.5 * abs(bend))
+                for bend in (0.0, 0.08, -0.08, 0.16, -0.16, 0.24, -0.24)
+            ]
+        return [
+            _candidate(
+                TrailShape(trail, pair_curves(trail[0], trail[1], bend, scale)), 0.4 * abs(bend) + 0.8 * abs(scale - 1)
+            )
+            for scale in (1.0, 0.75, 1.25, 0.5)
+            for bend in (0.0, 0.25, -0.25, 0.5, -0.5)
+        ]
     out = []
     k = len(trail)
     pairs = [(trail[i], trail[(i + 1) % k]) for i in range(k) if (trail[(i + 1) % k] - trail[i]) % 6 <= 2]
@@ -298,7 +309,7 @@ def _crossings(pa: np.ndarray, pb: np.ndarray) -> list[tuple[np.ndarray, np.ndar
         u = (qp[..., 0] * r[..., 1] - qp[..., 1] * r[..., 0]) / denom
     hit = (denom != 0) & (t >= 0) & (t < 1) & (u >= 0) & (u < 1)
     out = []
-    for i, j in zip(*np.nonzero(hit)):
+    for i, j in zip(*np.nonzero(hit), strict=True):
         p = a0[i] + t[i, j] * (a1[i] - a0[i])
         out.append((p, a1[i] - a0[i], b1[j] - b0[j]))
     return out
@@ -333,7 +344,7 @@ def _pair(a: _Candidate, b: _Candidate, width: float):
     out = []
     for p, da, db in xs:
         cosang = abs(float(da @ db) / (np.linalg.norm(da) * np.linalg.norm(db)))
-        angle = math.acos(min(1.0, cosang))
+        angle = math.acos(min(1.0, float(cosang)))
         if angle < math.radians(52) or boundary_gap(p[None])[0] < 1.25 * width:
             return None
         ta, tb = _turning(a.points, p, reach), _turning(b.points, p, reach)
@@ -406,9 +417,11 @@ def _search(side: Side, width: float, step: float | None) -> SideLayout | None:
                 return None
         for b in found:
             for k, ck in chosen.items():
-                if k not in (b.upper, b.lower):
-                    if np.linalg.norm(options[k][ck].clean - np.asarray(b.centre), axis=1).min() < 2.0 * width:
-                        return None
+                if (
+                    k not in (b.upper, b.lower)
+                    and np.linalg.norm(options[k][ck].clean - np.asarray(b.centre), axis=1).min() < 2.0 * width
+                ):
+                    return None
         return tuple(found)
 
     def search(depth: int, chosen: dict, cost: float) -> None:
@@ -454,9 +467,9 @@ def _turn(p: Point, steps: int) -> Point:
 def _turn_shape(shape: TrailShape, steps: int) -> TrailShape:
     return TrailShape(
         tuple(sorted((d + steps) % 6 for d in shape.trail)),
-        tuple(tuple(_turn(p, steps) for p in c) for c in shape.curves),
+        tuple(_curve(*(_turn(p, steps) for p in c)) for c in shape.curves),
         None if shape.junction is None else _turn(shape.junction, steps),
-        None if shape.terminator is None else tuple(_turn(p, steps) for p in shape.terminator),
+        None if shape.terminator is None else (_turn(shape.terminator[0], steps), _turn(shape.terminator[1], steps)),
     )
 
 
@@ -468,12 +481,14 @@ def layout_side(side: Side, width: float) -> SideLayout:
     turned = [_turn_shape(s, steps) for s in base.shapes]
     order = {t: i for i, t in enumerate(side.trails)}
     index = [order[s.trail] for s in turned]  # canonical trail index -> this side's trail index
-    shapes = [None] * len(turned)
+    shapes: list[TrailShape | None] = [None] * len(turned)
     for k, s in enumerate(turned):
         shapes[index[k]] = s
     bridges = tuple(
-        Bridge(_turn(b.centre, steps), b.angle + math.radians(60 * steps), index[b.upper], index[b.lower],
-               b.crossing_angle)
+        Bridge(
+            _turn(b.centre, steps), b.angle + math.radians(60 * steps), index[b.upper], index[b.lower], b.crossing_angle
+        )
         for b in base.bridges
     )
-    return SideLayout(side, base.width, tuple(shapes), bridges)
+    assert all(s is not None for s in shapes)  # index is a permutation
+    return SideLayout(side, base.width, tuple(s for s in shapes if s is not None), bridges)

@@ -34,8 +34,10 @@ CAPTION_MM = 9.0
 def layouts(tileset: TileSet, board: Board, seed: int, count: int = 1):
     """The first ``count`` layouts the scorer draws from ``seed``: ``(perm, flip, rot)`` rows."""
     perm, flip, rot = sample_layouts(len(board.slots), count, seed)
-    return [(tuple(int(x) for x in perm[i]), tuple(int(x) for x in flip[i]), tuple(int(x) for x in rot[i]))
-            for i in range(count)]
+    return [
+        (tuple(int(x) for x in perm[i]), tuple(int(x) for x in flip[i]), tuple(int(x) for x in rot[i]))
+        for i in range(count)
+    ]
 
 
 def _reach(board: Board, sides: list[Side], style: Style) -> tuple[dict, dict, list[str]]:
@@ -49,16 +51,20 @@ def _reach(board: Board, sides: list[Side], style: Style) -> tuple[dict, dict, l
         colour = style.preview_highlight[k % len(style.preview_highlight)]
         for v in nx.node_connected_component(graph, name):
             colours.setdefault(v, colour)
-    joined = [f"{names[a]}-{names[b]}" for a, b in board.landmark_pairs()
-              if names[a] in graph and names[b] in graph and nx.has_path(graph, names[a], names[b])]
+    joined = [
+        f"{names[a]}-{names[b]}"
+        for a, b in board.landmark_pairs()
+        if names[a] in graph and names[b] in graph and nx.has_path(graph, names[a], names[b])
+    ]
     pieces = {("landmark", k): colours.get(name) for k, name in enumerate(names)}
     for i, c in enumerate(board.connectors):
         pieces[("connector", i)] = colours.get((c.a.slot, sides[c.a.slot].trail_of(c.a.direction)))
     return colours, pieces, joined
 
 
-def _layout_art(tileset: TileSet, board: Board, style: Style, layout, highlight: bool,
-                at=(0.0, 0.0)) -> tuple[str, dict]:
+def _layout_art(
+    tileset: TileSet, board: Board, style: Style, layout, highlight: bool, at=(0.0, 0.0)
+) -> tuple[str, dict]:
     """One layout's elements placed at ``at`` (mm), and facts about it."""
     perm, flip, rot = layout
     frame = board_frame(board, style, 0.5)
@@ -80,8 +86,10 @@ def _layout_art(tileset: TileSet, board: Board, style: Style, layout, highlight:
         hexagon = points(hexagon_points(style.tile_width_mm / 2))
         body = side_body(printed, face, style, fills=fills)
         opacity = f' opacity="{num(1 - style.preview_unreached_opacity)}"' if faded else ""
-        out.append(f'<g transform="translate({num(x)} {num(y)}) rotate({60 * rot[s]})"{opacity}>'
-                   f'<polygon points="{hexagon}" fill="{style.ground(face)}"/>{body}</g>')
+        out.append(
+            f'<g transform="translate({num(x)} {num(y)}) rotate({60 * rot[s]})"{opacity}>'
+            f'<polygon points="{hexagon}" fill="{style.ground(face)}"/>{body}</g>'
+        )
     out.append(over)
     out.append("</g>")
     facts = {"tiles": [tileset.tiles[p].id for p in perm], "flip": list(flip), "rot": list(rot), "joined": joined}
@@ -90,8 +98,10 @@ def _layout_art(tileset: TileSet, board: Board, style: Style, layout, highlight:
 
 def _caption(text: str, x: float, y: float, style: Style) -> str:
     size = style.board_font_size_pt * MM_PER_PT
-    return (f'<text x="{num(x)}" y="{num(y + size)}" font-family="{escape(style.label_font_family)}" '
-            f'font-size="{num(size)}" fill="{style.board_label_colour}">{escape(text)}</text>')
+    return (
+        f'<text x="{num(x)}" y="{num(y + size)}" font-family="{escape(style.label_font_family)}" '
+        f'font-size="{num(size)}" fill="{style.board_label_colour}">{escape(text)}</text>'
+    )
 
 
 def render_preview(tileset: TileSet, board: Board, style: Style, seed: int, *, highlight: bool = True) -> str:
@@ -99,8 +109,16 @@ def render_preview(tileset: TileSet, board: Board, style: Style, seed: int, *, h
     return render_sheet(tileset, board, style, seed, 1, highlight=highlight)
 
 
-def render_sheet(tileset: TileSet, board: Board, style: Style, seed: int, count: int, *,
-                 highlight: bool = True, columns: int | None = None) -> str:
+def render_sheet(
+    tileset: TileSet,
+    board: Board,
+    style: Style,
+    seed: int,
+    count: int,
+    *,
+    highlight: bool = True,
+    columns: int | None = None,
+) -> str:
     """The first ``count`` layouts from ``seed`` side by side, each captioned with the pairs it joins."""
     frame = board_frame(board, style, 0.5)
     columns = columns or min(count, max(1, math.ceil(math.sqrt(count))))
@@ -118,12 +136,22 @@ def render_sheet(tileset: TileSet, board: Board, style: Style, seed: int, count:
         text = f"seed {seed}, layout {i + 1}: {len(fact['joined'])} of {pairs} landmark pairs joined"
         parts.append(_caption(text, x + 6, y + frame.height_mm, style))
         facts.append(fact)
-    meta = dumps_json({"board": board.name, "seed": seed, "count": count, "highlight": highlight,
-                       "layouts": facts, "generator": f"trailwright {__version__}"})
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}mm" height="{num(height)}mm" '
-            f'viewBox="0 0 {num(width)} {num(height)}"><title>Maze preview, seed {seed}</title>'
-            f"<metadata>{escape(meta)}</metadata>"
-            f'<rect width="{num(width)}" height="{num(height)}" fill="#ffffff"/>{"".join(parts)}</svg>\n')
+    meta = dumps_json(
+        {
+            "board": board.name,
+            "seed": seed,
+            "count": count,
+            "highlight": highlight,
+            "layouts": facts,
+            "generator": f"trailwright {__version__}",
+        }
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}mm" height="{num(height)}mm" '
+        f'viewBox="0 0 {num(width)} {num(height)}"><title>Maze preview, seed {seed}</title>'
+        f"<metadata>{escape(meta)}</metadata>"
+        f'<rect width="{num(width)}" height="{num(height)}" fill="#ffffff"/>{"".join(parts)}</svg>\n'
+    )
 
 
 def render_contact_sheet(tileset: TileSet, style: Style, *, columns: int = 10) -> str:
@@ -149,7 +177,9 @@ def render_contact_sheet(tileset: TileSet, style: Style, *, columns: int = 10) -
         inner = svg[svg.index(">") + 1 : svg.rindex("</svg>")]
         out.append(f'<g transform="translate({num(x)} {num(y)})">{inner}</g>')
     meta = dumps_json({"tiles": len(tileset), "generator": f"trailwright {__version__}"})
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}mm" height="{num(height)}mm" '
-            f'viewBox="0 0 {num(width)} {num(height)}"><title>Every tile side</title>'
-            f"<metadata>{escape(meta)}</metadata>"
-            f'<rect width="{num(width)}" height="{num(height)}" fill="#ffffff"/>{"".join(out)}</svg>\n')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}mm" height="{num(height)}mm" '
+        f'viewBox="0 0 {num(width)} {num(height)}"><title>Every tile side</title>'
+        f"<metadata>{escape(meta)}</metadata>"
+        f'<rect width="{num(width)}" height="{num(height)}" fill="#ffffff"/>{"".join(out)}</svg>\n'
+    )

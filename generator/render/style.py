@@ -101,16 +101,22 @@ def _number(lo: float, hi: float):
 _LINE = _number(MIN_LINE_PT, 10.0)
 _RULES: dict[str, tuple[Any, str]] = {
     "tile_width_mm": (_number(15.0, 300.0), "a width in mm from 15 to 300"),
-    "trail_width": (_number(*TRAIL_WIDTH_RANGE), f"a fraction of the tile width from {TRAIL_WIDTH_RANGE[0]} "
-                                                 f"to {TRAIL_WIDTH_RANGE[1]}"),
+    "trail_width": (
+        _number(*TRAIL_WIDTH_RANGE),
+        f"a fraction of the tile width from {TRAIL_WIDTH_RANGE[0]} to {TRAIL_WIDTH_RANGE[1]}",
+    ),
     "bridge_shadow_opacity": (_number(0.0, 1.0), "a number from 0 to 1"),
     "preview_unreached_opacity": (_number(0.0, 1.0), "a number from 0 to 1"),
     "label_font_size_pt": (_number(3.0, 30.0), "a size in pt from 3 to 30"),
     "board_font_size_pt": (_number(3.0, 60.0), "a size in pt from 3 to 60"),
-    "label_font_family": (lambda v: isinstance(v, str) and bool(v.strip()) and "<" not in v and '"' not in v,
-                          "a CSS font family list"),
-    "preview_highlight": (lambda v: isinstance(v, list) and bool(v) and all(_colour(c) for c in v),
-                          "a non-empty list of colours like \"#d1495b\""),
+    "label_font_family": (
+        lambda v: isinstance(v, str) and bool(v.strip()) and "<" not in v and '"' not in v,
+        "a CSS font family list",
+    ),
+    "preview_highlight": (
+        lambda v: isinstance(v, list) and bool(v) and all(_colour(c) for c in v),
+        'a non-empty list of colours like "#d1495b"',
+    ),
 }
 
 
@@ -179,8 +185,11 @@ def _check_together(values: dict[str, Any], origin: dict[str, str]) -> None:
     """
     trail_pt = values["trail_width"] * values["tile_width_mm"] / MM_PER_PT
     derived = [
-        (trail_pt - 2 * values["trail_edge_pt"], "the trail's inner fill",
-         ("tile_width_mm", "trail_width", "trail_edge_pt")),
+        (
+            trail_pt - 2 * values["trail_edge_pt"],
+            "the trail's inner fill",
+            ("tile_width_mm", "trail_width", "trail_edge_pt"),
+        ),
         (0.34 * trail_pt, "the dead end's bar", ("tile_width_mm", "trail_width")),
     ]
     for width, what, names in derived:
@@ -188,5 +197,6 @@ def _check_together(values: dict[str, Any], origin: dict[str, str]) -> None:
             given = ", ".join(f"{n.split('_', 1)[0]}.{n.split('_', 1)[1]} = {values[n]!r}" for n in names)
             sources = [origin[n] for n in names]
             source = next((s for s in sources if s != "the default style"), sources[0])
-            raise TrailwrightError(f"{given} make {what} {width:.3f} pt wide: expected at least {MIN_LINE_PT} pt",
-                                   source)
+            raise TrailwrightError(
+                f"{given} make {what} {width:.3f} pt wide: expected at least {MIN_LINE_PT} pt", source
+            )

@@ -31,8 +31,9 @@ def _at_exit(p) -> int | None:
     return None
 
 
-def curves_path(curves: tuple[Curve, ...], scale: float, extend: float = 0.0,
-                at: tuple[float, float] = (0.0, 0.0), turn: int = 0) -> str:
+def curves_path(
+    curves: tuple[Curve, ...], scale: float, extend: float = 0.0, at: tuple[float, float] = (0.0, 0.0), turn: int = 0
+) -> str:
     """An SVG path ``d`` for curves in tile units, scaled to mm and placed at ``at``.
 
     A curve that starts or ends at an exit runs on straight for ``extend`` (tile units) past the

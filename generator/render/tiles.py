@@ -47,20 +47,26 @@ def _bridge(layout: SideLayout, k: int, style: Style, scale: float, ground: str)
     cx, cy = scale * b.centre[0], scale * b.centre[1]
 
     def box(x0, y0, x1, y1, shift=(0.0, 0.0)):
-        return points([(cx + shift[0] + x, cy + shift[1] + y) for x, y in (rotate(p, b.angle) for p in
-                                                                            ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))])
+        return points(
+            [
+                (cx + shift[0] + x, cy + shift[1] + y)
+                for x, y in (rotate(p, b.angle) for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
+            ]
+        )
 
     rail = style.bridge_rail_pt * MM_PER_PT
     plank = style.bridge_plank_pt * MM_PER_PT
     gap, shadow = 0.16 * w, 0.2 * w
-    out = [f'<g class="bridge" data-upper="{b.upper}" data-lower="{b.lower}">',
-           f'<polygon points="{box(-half_l, -half_w - gap, half_l, half_w + gap)}" fill="{ground}"/>',
-           f'<polygon points="{box(-half_l + 0.1 * w, -half_w, half_l - 0.1 * w, half_w, (0.6 * shadow, shadow))}" '
-           f'fill="{style.bridge_shadow}" fill-opacity="{num(style.bridge_shadow_opacity)}"/>',
-           f'<polygon class="deck" points="{box(-half_l, -half_w, half_l, half_w)}" fill="{style.bridge_deck}" '
-           f'stroke="{style.bridge_rail}" stroke-width="{num(plank)}" stroke-linejoin="round"/>',
-           f'<g transform="translate({num(cx)} {num(cy)}) rotate({num(math.degrees(b.angle))})" '
-           f'stroke="{style.bridge_rail}" fill="none">']
+    out = [
+        f'<g class="bridge" data-upper="{b.upper}" data-lower="{b.lower}">',
+        f'<polygon points="{box(-half_l, -half_w - gap, half_l, half_w + gap)}" fill="{ground}"/>',
+        f'<polygon points="{box(-half_l + 0.1 * w, -half_w, half_l - 0.1 * w, half_w, (0.6 * shadow, shadow))}" '
+        f'fill="{style.bridge_shadow}" fill-opacity="{num(style.bridge_shadow_opacity)}"/>',
+        f'<polygon class="deck" points="{box(-half_l, -half_w, half_l, half_w)}" fill="{style.bridge_deck}" '
+        f'stroke="{style.bridge_rail}" stroke-width="{num(plank)}" stroke-linejoin="round"/>',
+        f'<g transform="translate({num(cx)} {num(cy)}) rotate({num(math.degrees(b.angle))})" '
+        f'stroke="{style.bridge_rail}" fill="none">',
+    ]
     planks = max(3, int(2 * half_l / (0.16 * w)))
     step = 2 * half_l / planks
     lines = "".join(f"M{num(-half_l + i * step)} {num(-half_w + rail)}V{num(half_w - rail)}" for i in range(1, planks))
@@ -68,15 +74,24 @@ def _bridge(layout: SideLayout, k: int, style: Style, scale: float, ground: str)
     rails = "".join(f"M{num(-half_l)} {num(y)}H{num(half_l)}" for y in (-half_w + rail / 2, half_w - rail / 2))
     out.append(f'<path d="{rails}" stroke-width="{num(rail)}" stroke-linecap="round"/>')
     post = 1.7 * rail
-    posts = "".join(f'<rect x="{num(x - post / 2)}" y="{num(y - post / 2)}" width="{num(post)}" height="{num(post)}"/>'
-                    for x in (-half_l + post / 2, half_l - post / 2)
-                    for y in (-half_w + rail / 2, half_w - rail / 2))
+    posts = "".join(
+        f'<rect x="{num(x - post / 2)}" y="{num(y - post / 2)}" width="{num(post)}" height="{num(post)}"/>'
+        for x in (-half_l + post / 2, half_l - post / 2)
+        for y in (-half_w + rail / 2, half_w - rail / 2)
+    )
     out.append(f'<g fill="{style.bridge_rail}" stroke="none">{posts}</g></g></g>')
     return "".join(out)
 
 
-def side_body(side: Side, face: str, style: Style, *, bleed_mm: float = 0.0,
-              fills: tuple[str | None, ...] | None = None, ground: str | None = None) -> str:
+def side_body(
+    side: Side,
+    face: str,
+    style: Style,
+    *,
+    bleed_mm: float = 0.0,
+    fills: tuple[str | None, ...] | None = None,
+    ground: str | None = None,
+) -> str:
     """The SVG elements of a side centred at the origin (mm): trails, stubs and bridges, no ground.
 
     ``fills`` overrides the sand colour of trail ``i`` (for previews); ``ground`` is the colour
@@ -91,22 +106,26 @@ def side_body(side: Side, face: str, style: Style, *, bleed_mm: float = 0.0,
     out = []
     for i, shape in enumerate(layout.shapes):
         d = curves_path(shape.curves, scale, extend)
-        fill = (fills[i] if fills and fills[i] else style.trail_fill)
+        fill = fills[i] if fills and fills[i] else style.trail_fill
         out.append(f'<g class="trail" data-trail="{i}">')
-        out.append(f'<path d="{d}" fill="none" stroke="{style.trail_edge}" stroke-width="{num(w)}" '
-                   f'stroke-linejoin="round"/>')
+        out.append(
+            f'<path d="{d}" fill="none" stroke="{style.trail_edge}" stroke-width="{num(w)}" stroke-linejoin="round"/>'
+        )
         if shape.junction is not None:
             jx, jy = scale * shape.junction[0], scale * shape.junction[1]
             out.append(f'<circle cx="{num(jx)}" cy="{num(jy)}" r="{num(w / 2)}" fill="{style.trail_edge}"/>')
-        out.append(f'<path d="{d}" fill="none" stroke="{fill}" stroke-width="{num(w - 2 * edge)}" '
-                   f'stroke-linejoin="round"/>')
+        out.append(
+            f'<path d="{d}" fill="none" stroke="{fill}" stroke-width="{num(w - 2 * edge)}" stroke-linejoin="round"/>'
+        )
         if shape.junction is not None:
             out.append(f'<circle cx="{num(jx)}" cy="{num(jy)}" r="{num(w / 2 - edge)}" fill="{fill}"/>')
         if shape.terminator is not None:
             (x1, y1), (x2, y2) = shape.terminator
-            out.append(f'<path class="terminator" d="M{num(scale * x1)} {num(scale * y1)}'
-                       f'L{num(scale * x2)} {num(scale * y2)}" stroke="{style.trail_stub_end}" '
-                       f'stroke-width="{num(0.34 * w)}" stroke-linecap="round"/>')
+            out.append(
+                f'<path class="terminator" d="M{num(scale * x1)} {num(scale * y1)}'
+                f'L{num(scale * x2)} {num(scale * y2)}" stroke="{style.trail_stub_end}" '
+                f'stroke-width="{num(0.34 * w)}" stroke-linecap="round"/>'
+            )
         out.append("</g>")
     for k in range(len(layout.bridges)):
         out.append(_bridge(layout, k, style, scale, ground))
@@ -152,11 +171,18 @@ def _bridge_area(side: Side, width: float):
     for b in layout.bridges:
         half_l, half_w = layout.deck_length(b) / 2, layout.deck_width() / 2
         gap, shadow = 0.16 * width, 0.2 * width
-        for x0, y0, x1, y1, (sx, sy) in ((-half_l, -half_w - gap, half_l, half_w + gap, (0.0, 0.0)),
-                                         (-half_l + 0.1 * width, -half_w, half_l - 0.1 * width, half_w,
-                                          (0.6 * shadow, shadow))):
-            parts.append(Polygon([(b.centre[0] + sx + x, b.centre[1] + sy + y) for x, y in
-                                  (rotate(p, b.angle) for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))]))
+        for x0, y0, x1, y1, (sx, sy) in (
+            (-half_l, -half_w - gap, half_l, half_w + gap, (0.0, 0.0)),
+            (-half_l + 0.1 * width, -half_w, half_l - 0.1 * width, half_w, (0.6 * shadow, shadow)),
+        ):
+            parts.append(
+                Polygon(
+                    [
+                        (b.centre[0] + sx + x, b.centre[1] + sy + y)
+                        for x, y in (rotate(p, b.angle) for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
+                    ]
+                )
+            )
     return unary_union(parts)
 
 
@@ -202,13 +228,18 @@ def _keep_off(side: Side, width: float, air: float, moons: bool):
 def label_box(x: float, y: float, angle: float, size: float, text: str) -> list[tuple[float, float]]:
     """The estimated box of a label's text (any unit): 0.6 em a character, 0.75 em above the baseline, 0.075 below."""
     half = 0.3 * size * len(text)
-    return [(x + p[0], y + p[1]) for p in (rotate(q, math.radians(angle)) for q in
-                                           ((-half, -0.75 * size), (half, -0.75 * size), (half, 0.075 * size),
-                                            (-half, 0.075 * size)))]
+    return [
+        (x + p[0], y + p[1])
+        for p in (
+            rotate(q, math.radians(angle))
+            for q in ((-half, -0.75 * size), (half, -0.75 * size), (half, 0.075 * size), (-half, 0.075 * size))
+        )
+    ]
 
 
-def _first_spot(side: Side, style: Style, text: str, size: float, wide: bool, moons: bool = False
-                ) -> tuple[float, float, float] | None:
+def _first_spot(
+    side: Side, style: Style, text: str, size: float, wide: bool, moons: bool = False
+) -> tuple[float, float, float] | None:
     """The first spot (x, y, degrees) in tile units for a label ``size`` tile units tall, or None.
 
     Tried first: near the corners along an edge, hugging the safe zone, the bottom edge first.
@@ -244,20 +275,24 @@ def _first_spot(side: Side, style: Style, text: str, size: float, wide: bool, mo
             else:
                 tries = sorted(offsets, key=lambda o: (-abs(o), o))  # nearer the corners first
             flip = 1 if upright else -1
-            corner = np.array([along * sx * length / 2 + normal * sy * size * 0.75 * flip
-                               for sx, sy in ((-1, 0.1), (1, 0.1), (1, -1.0), (-1, -1.0))])
+            corner = np.array(
+                [
+                    along * sx * length / 2 + normal * sy * size * 0.75 * flip
+                    for sx, sy in ((-1, 0.1), (1, 0.1), (1, -1.0), (-1, -1.0))
+                ]
+            )
             here = normal * base + np.array(tries)[:, None] * along  # every try on this edge at once
             centres.append(here)
             angles += [math.degrees(math.atan2(along[1], along[0]))] * len(tries)
             boxes.append(here[:, None, :] + corner[None, :, :])
-        centres, boxes = np.concatenate(centres), np.concatenate(boxes)
-        inside = boundary_gap(boxes.reshape(-1, 2)).reshape(len(boxes), 4).min(axis=1) >= inset - 1e-9
+        at, corners = np.concatenate(centres), np.concatenate(boxes)
+        inside = boundary_gap(corners.reshape(-1, 2)).reshape(len(corners), 4).min(axis=1) >= inset - 1e-9
         keep = np.flatnonzero(inside)
         if not len(keep):
             continue
-        clear = keep[~shapely.intersects(area, shapely.polygons(boxes[keep]))]
+        clear = keep[~shapely.intersects(area, shapely.polygons(corners[keep]))]
         if len(clear):
-            return (float(centres[clear[0], 0]), float(centres[clear[0], 1]), angles[clear[0]])
+            return (float(at[clear[0], 0]), float(at[clear[0], 1]), angles[clear[0]])
     return None
 
 
@@ -281,7 +316,7 @@ def _label_spot(side: Side, style: Style, text: str, moons: bool = False) -> tup
         sizes.append(sizes[-1] - 0.5)
     for i, pt in enumerate(sizes):
         size = pt * MM_PER_PT / scale
-        for wide in ((False, True) if i == 0 else (True,)):
+        for wide in (False, True) if i == 0 else (True,):
             spot = _first_spot(side, style, text, size, wide, moons)
             if spot is not None:
                 return (*spot, pt)
@@ -291,9 +326,11 @@ def _label_spot(side: Side, style: Style, text: str, moons: bool = False) -> tup
 def _label(spot: tuple[float, float, float, float], style: Style, text: str, scale: float) -> str:
     x, y, angle, pt = spot
     size = pt * MM_PER_PT
-    return (f'<text x="0" y="0" transform="translate({num(scale * x)} {num(scale * y)}) rotate({num(angle)})" '
-            f'font-family="{escape(style.label_font_family)}" font-size="{num(size)}" fill="{style.label_colour}" '
-            f'text-anchor="middle">{escape(text)}</text>')
+    return (
+        f'<text x="0" y="0" transform="translate({num(scale * x)} {num(scale * y)}) rotate({num(angle)})" '
+        f'font-family="{escape(style.label_font_family)}" font-size="{num(size)}" fill="{style.label_colour}" '
+        f'text-anchor="middle">{escape(text)}</text>'
+    )
 
 
 def _back_marks(style: Style, scale: float) -> str:
@@ -304,8 +341,7 @@ def _back_marks(style: Style, scale: float) -> str:
         cx, cy, r = x * scale, y * scale, radius * scale
         out.append(f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r)}"/>')
         bx, by = cx + 0.45 * r * math.cos(a + 2.2), cy + 0.45 * r * math.sin(a + 2.2)
-        out.append(f'<circle cx="{num(bx)}" cy="{num(by)}" '
-                   f'r="{num(0.85 * r)}" fill="{style.tile_back_ground}"/>')
+        out.append(f'<circle cx="{num(bx)}" cy="{num(by)}" r="{num(0.85 * r)}" fill="{style.tile_back_ground}"/>')
     return f'<g fill="{style.tile_mark_colour}">{"".join(out)}</g>'
 
 
@@ -317,15 +353,18 @@ def _tuft_spots(side: Side, width: float, avoid: tuple[tuple[float, float], ...]
 
     from generator.render.geometry import boundary_gap
 
-
     step = 0.24
     grid = []
     k = 0
     for j in range(-4, 5):
         for i in range(-5, 6):
             k += 1
-            grid.append((step * (i + (j % 2) / 2) + ((k * 0.618034) % 1 - 0.5) * step * 0.7,
-                         step * j * 0.866 + ((k * 0.754878) % 1 - 0.5) * step * 0.7))
+            grid.append(
+                (
+                    step * (i + (j % 2) / 2) + ((k * 0.618034) % 1 - 0.5) * step * 0.7,
+                    step * j * 0.866 + ((k * 0.754878) % 1 - 0.5) * step * 0.7,
+                )
+            )
     xy = np.array(grid)
     keep = boundary_gap(xy) >= 0.13
     keep &= shapely.distance(_trail_area(side, width), shapely.points(xy)) >= 0.07
@@ -339,18 +378,31 @@ def _tufts(side: Side, style: Style, scale: float, avoid) -> str:
     """Small tufts of grass on the ground: texture that never touches a trail."""
     spots = _tuft_spots(side, round(2 * style.trail_width, 6), tuple(avoid))
     s = 0.03 * scale
-    blades = "".join(f"M{num(scale * x - 0.5 * s)} {num(scale * y)}l{num(-0.35 * s)} {num(-0.9 * s)}"
-                     f"M{num(scale * x)} {num(scale * y)}l0 {num(-1.2 * s)}"
-                     f"M{num(scale * x + 0.5 * s)} {num(scale * y)}l{num(0.35 * s)} {num(-0.9 * s)}"
-                     for x, y in spots)
-    return (f'<path d="{blades}" fill="none" stroke="{style.tile_texture_colour}" '
-            f'stroke-width="{num(0.6 * MM_PER_PT)}" stroke-linecap="round"/>') if spots else ""
+    blades = "".join(
+        f"M{num(scale * x - 0.5 * s)} {num(scale * y)}l{num(-0.35 * s)} {num(-0.9 * s)}"
+        f"M{num(scale * x)} {num(scale * y)}l0 {num(-1.2 * s)}"
+        f"M{num(scale * x + 0.5 * s)} {num(scale * y)}l{num(0.35 * s)} {num(-0.9 * s)}"
+        for x, y in spots
+    )
+    return (
+        (
+            f'<path d="{blades}" fill="none" stroke="{style.tile_texture_colour}" '
+            f'stroke-width="{num(0.6 * MM_PER_PT)}" stroke-linecap="round"/>'
+        )
+        if spots
+        else ""
+    )
 
 
 def side_metadata(tile: Tile, face: str, side: Side, bridges: int) -> dict:
     """What a side's SVG records about itself."""
-    return {"tile": tile.id, "face": face, "trails": side.names(), "bridges": bridges,
-            "generator": f"trailwright {__version__}"}
+    return {
+        "tile": tile.id,
+        "face": face,
+        "trails": side.names(),
+        "bridges": bridges,
+        "generator": f"trailwright {__version__}",
+    }
 
 
 def render_side(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.0, label: bool | None = None) -> str:
@@ -377,17 +429,21 @@ def render_side(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.0, l
             if spot is not None:
                 break
     if show_label and spot is None:
-        raise TrailwrightError(f"tile {tile.id} {face}: no room for the label {text!r} on a {num(w)} mm tile, even at "
-                               f"{num(min(MIN_LABEL_PT, style.label_font_size_pt))} pt (use a shorter id, a larger "
-                               f"tile, or turn labels off: [label] show = false or --no-labels)")
+        raise TrailwrightError(
+            f"tile {tile.id} {face}: no room for the label {text!r} on a {num(w)} mm tile, even at "
+            f"{num(min(MIN_LABEL_PT, style.label_font_size_pt))} pt (use a shorter id, a larger "
+            f"tile, or turn labels off: [label] show = false or --no-labels)"
+        )
     if style.tile_texture:
         avoid = list(hexagon_corners(0.78))
         if spot is not None:
             size = spot[3] * MM_PER_PT / scale
             reach = 0.3 * size * len(text)
             angle = math.radians(spot[2])
-            avoid += [(spot[0] + t * reach * math.cos(angle), spot[1] + t * reach * math.sin(angle))
-                      for t in (-1, -0.5, 0, 0.5, 1)]
+            avoid += [
+                (spot[0] + t * reach * math.cos(angle), spot[1] + t * reach * math.sin(angle))
+                for t in (-1, -0.5, 0, 0.5, 1)
+            ]
         out.append(_tufts(side, style, scale, avoid))
     if face == "back" and style.tile_back_mark:
         out.append(_back_marks(style, scale))

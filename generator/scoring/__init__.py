@@ -6,7 +6,6 @@
 """
 
 from generator.scoring.objective import ARTICLE, Objective
-from generator.scoring.stream import Counts
 from generator.scoring.score import (
     DEFAULT_SAMPLES,
     ENGINES,
@@ -19,9 +18,20 @@ from generator.scoring.score import (
     summarise,
     warm_up,
 )
+from generator.scoring.stream import Counts
 
 __all__ = [
-    "ARTICLE", "Counts", "DEFAULT_SAMPLES", "ENGINES", "LayoutScores", "Objective", "Score", "layout_counts",
+    "ARTICLE",
+    "Counts",
+    "DEFAULT_SAMPLES",
+    "ENGINES",
+    "LayoutScores",
+    "Objective",
+    "Score",
+    "layout_counts",
     "layout_scores",
-    "score", "static_terms", "summarise", "warm_up",
+    "score",
+    "static_terms",
+    "summarise",
+    "warm_up",
 ]

@@ -35,8 +35,15 @@ class Figures:
 
 def figures_from_score(report: Score) -> Figures:
     """Figures from a ``Score``."""
-    return Figures(report.fitness, report.fitness_se, report.path_prob_mean, report.extra_edges_mean,
-                   report.samples, report.seed, tuple(report.pair_prob.items()))
+    return Figures(
+        report.fitness,
+        report.fitness_se,
+        report.path_prob_mean,
+        report.extra_edges_mean,
+        report.samples,
+        report.seed,
+        tuple(report.pair_prob.items()),
+    )
 
 
 def tileset_digest(tileset: TileSet) -> str:
@@ -51,13 +58,21 @@ def board_digest(board: Board) -> str:
 
 def score_record(report: Score, fitness: float, tileset: TileSet, board: Board) -> dict:
     """The ``score`` of a ``meta`` block: the figures, rounded to 6 places, and what they belong to."""
-    return {"fitness": round(fitness, 6), "fitness_se": round(report.fitness_se, 6), "samples": report.samples,
-            "seed": report.seed, "bridges": report.bridges, "dup_score": report.dup_score,
-            "fully_connected": report.fully_connected, "extra_edges": round(report.extra_edges_mean, 6),
-            "pairs_joined": round(report.path_prob_mean * len(report.pair_prob), 6),
-            "path_prob": round(report.path_prob_mean, 6),
-            "pair_prob": {name: round(p, 6) for name, p in report.pair_prob.items()},
-            "tiles_sha256": tileset_digest(tileset), "board_sha256": board_digest(board)}
+    return {
+        "fitness": round(fitness, 6),
+        "fitness_se": round(report.fitness_se, 6),
+        "samples": report.samples,
+        "seed": report.seed,
+        "bridges": report.bridges,
+        "dup_score": report.dup_score,
+        "fully_connected": report.fully_connected,
+        "extra_edges": round(report.extra_edges_mean, 6),
+        "pairs_joined": round(report.path_prob_mean * len(report.pair_prob), 6),
+        "path_prob": round(report.path_prob_mean, 6),
+        "pair_prob": {name: round(p, 6) for name, p in report.pair_prob.items()},
+        "tiles_sha256": tileset_digest(tileset),
+        "board_sha256": board_digest(board),
+    }
 
 
 def _share(value) -> bool:
@@ -68,8 +83,9 @@ def _finite(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def figures_from_meta(meta, tileset: TileSet, board: Board, objective: Objective = ARTICLE
-                      ) -> tuple[Figures | None, str]:
+def figures_from_meta(
+    meta, tileset: TileSet, board: Board, objective: Objective = ARTICLE
+) -> tuple[Figures | None, str]:
     """The recorded figures when they are for this tile set, board and objective; else None and why not."""
     score = meta.get("score") if isinstance(meta, dict) else None
     settings = meta.get("settings") if isinstance(meta, dict) else None
@@ -83,14 +99,27 @@ def figures_from_meta(meta, tileset: TileSet, board: Board, objective: Objective
     if not isinstance(settings, dict) or settings.get("objective") != wanted:
         return None, "the recorded figures are for another objective"
     pairs = score["pair_prob"]
-    ok = (isinstance(pairs, dict) and list(pairs) == board.pair_names() and all(map(_share, pairs.values()))
-          and all(_finite(score.get(k)) for k in ("fitness", "fitness_se", "extra_edges"))
-          and _share(score.get("path_prob"))
-          and all(isinstance(score.get(k), int) and not isinstance(score.get(k), bool) and score[k] >= 0
-                  for k in ("samples", "seed")) and score["samples"] > 0)
+    ok = (
+        isinstance(pairs, dict)
+        and list(pairs) == board.pair_names()
+        and all(map(_share, pairs.values()))
+        and all(_finite(score.get(k)) for k in ("fitness", "fitness_se", "extra_edges"))
+        and _share(score.get("path_prob"))
+        and all(
+            isinstance(score.get(k), int) and not isinstance(score.get(k), bool) and score[k] >= 0
+            for k in ("samples", "seed")
+        )
+        and score["samples"] > 0
+    )
     if not ok:
         return None, "the recorded figures are malformed"
-    figures = Figures(float(score["fitness"]), float(score["fitness_se"]), float(score["path_prob"]),
-                      float(score["extra_edges"]), score["samples"], score["seed"],
-                      tuple((name, float(p)) for name, p in pairs.items()))
+    figures = Figures(
+        float(score["fitness"]),
+        float(score["fitness_se"]),
+        float(score["path_prob"]),
+        float(score["extra_edges"]),
+        score["samples"],
+        score["seed"],
+        tuple((name, float(p)) for name, p in pairs.items()),
+    )
     return figures, f"{figures.samples:,} layouts, seed {figures.seed}"

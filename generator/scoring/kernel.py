@@ -20,8 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from generator.scoring.layouts import _bounded, _next, _seed_state  # noqa: F401 (generator.play.rng uses them)
-from generator.scoring.layouts import _draw_placed, _end_table, _place, _sample
+from generator.scoring.layouts import _bounded, _draw_placed, _end_table, _next, _place, _sample, _seed_state  # noqa: F401 (generator.play.rng uses them)
 from generator.scoring.tables import BoardArrays
 
 _MASK64 = (1 << 64) - 1
@@ -50,8 +49,8 @@ def _duplicates(same_ends, parent, r):
     rows are adjacent, so it counts once, at its last row, if any row matched. Right after
     ``_place`` an end's parent is its trail's first end, so equal parents mean the same trail.
     """
-    duplicates = 0
-    hit = 0
+    duplicates = np.int64(0)
+    hit = np.int64(0)
     for p in range(same_ends.shape[0]):
         a = parent[r, same_ends[p, 0]]
         b = parent[r, same_ends[p, 1]]
@@ -285,5 +284,6 @@ class Bank:
 
     def score(self, table: np.ndarray, rows: np.ndarray, out) -> None:
         """Score layouts ``rows`` for tile table ``table`` into the same rows of ``out`` (extra, mask, joined)."""
-        _score_given(_flat(table), self.perm, self.turn, np.asarray(rows, dtype=np.int64), self.landmarks, self.args,
-                     *out)
+        _score_given(
+            _flat(table), self.perm, self.turn, np.asarray(rows, dtype=np.int64), self.landmarks, self.args, *out
+        )

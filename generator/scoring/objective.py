@@ -32,9 +32,10 @@ Objective files are TOML with these same keys at the top level, for example::
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from generator.errors import TrailwrightError
 from generator.inputs import Number, Whole, check_keys, load_toml
@@ -64,8 +65,9 @@ class Objective:
 
     def static(self, bridges: int, dup_score: int, fully_connected: int) -> float:
         """The part of the fitness that does not depend on layouts."""
-        return (self.bridges_weight * bridges + self.dup_weight * dup_score
-                + self.fully_connected_weight * fully_connected)
+        return (
+            self.bridges_weight * bridges + self.dup_weight * dup_score + self.fully_connected_weight * fully_connected
+        )
 
     def per_layout(self, extra_edges, pairs_joined):
         """The per-layout part of each layout (numbers or arrays); the fitness takes its mean."""
@@ -75,15 +77,18 @@ class Objective:
         """``target_weight`` times the summed distance of each targeted pair from its target."""
         return self.target_weight * sum(abs(pair_prob[name] - p) for name, p in self.pair_targets)
 
-    def fitness(self, static: float, layout_mean: float, pair_prob: Mapping[str, float] | None = None,
-                extra: float = 0.0) -> float:
+    def fitness(
+        self, static: float, layout_mean: float, pair_prob: Mapping[str, float] | None = None, extra: float = 0.0
+    ) -> float:
         """The fitness from its parts: ``static()``, the mean of ``per_layout()``, the targeted pairs' rates.
 
         ``extra`` is the seam for an optional further term measured elsewhere (e.g. a game
         simulator's verdict on candidates whose ``static + layout_mean`` passes a bar): the
         evaluator that measures it passes it in here, so no other caller changes.
         """
-        penalty = self.target_penalty(pair_prob) if self.pair_targets else 0.0
+        if self.pair_targets and pair_prob is None:
+            raise ValueError("this objective targets landmark pairs: pass their rates (pair_prob)")
+        penalty = self.target_penalty(pair_prob) if self.pair_targets and pair_prob is not None else 0.0
         return float(static + layout_mean + penalty + extra)
 
     def settings(self) -> dict[str, Any]:
@@ -94,8 +99,14 @@ class Objective:
 ARTICLE = Objective()
 
 _WEIGHT = Number(-1e6, 1e6)  # finite and bounded: a fitness stays a finite number
-_WEIGHTS = ("bridges_weight", "dup_weight", "fully_connected_weight", "extra_edges_weight", "pair_weight",
-            "target_weight")
+_WEIGHTS = (
+    "bridges_weight",
+    "dup_weight",
+    "fully_connected_weight",
+    "extra_edges_weight",
+    "pair_weight",
+    "target_weight",
+)
 
 
 def objective_from_dict(data: dict[str, Any]) -> Objective:
@@ -145,8 +156,11 @@ def load_objective(path: str | Path) -> Objective:
 def resolve_targets(objective: Objective, pair_names: list[str], source: str = "objective") -> Objective:
     """The objective with each targeted pair named as the board names it ("Well-Hut" -> "Hut-Well")."""
     if objective.pair_targets and not pair_names:
-        raise TrailwrightError(f"pair_targets: {objective.pair_targets[0][0]!r}: this board has no landmark pairs "
-                               "(it needs at least two landmarks)", source)
+        raise TrailwrightError(
+            f"pair_targets: {objective.pair_targets[0][0]!r}: this board has no landmark pairs "
+            "(it needs at least two landmarks)",
+            source,
+        )
     lookup = {}
     for name in pair_names:
         a, b = name.split("-", 1)

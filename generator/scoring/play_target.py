@@ -20,6 +20,7 @@ import numpy as np
 
 from generator.errors import TrailwrightError
 from generator.inputs import MAX_SEED, Number, OneOf, Whole, check_table
+from generator.players import POLICY_NAMES
 
 PLAY_SEED = 15  # the game bank's seed unless the [play] table names one (kept apart from layout seeds)
 
@@ -42,12 +43,18 @@ class PlayTarget:
 
 def _schema() -> dict:
     """The ``[play]`` table's keys and their checks (the policies are the play engine's)."""
-    from generator.play.policies import POLICIES
-
-    return {"median_rounds": Number(1, 10_000), "players": Whole(2, 4), "weight": Number(-1e6, 0),
-            "tolerance": Number(0, 100), "max_unfinished": Number(0, 1), "max_seat_advantage": Number(0, 1),
-            "limit_weight": Number(-1e6, 0), "games": Whole(10, 100_000), "policy": OneOf(tuple(POLICIES)),
-            "seed": Whole(0, MAX_SEED)}
+    return {
+        "median_rounds": Number(1, 10_000),
+        "players": Whole(2, 4),
+        "weight": Number(-1e6, 0),
+        "tolerance": Number(0, 100),
+        "max_unfinished": Number(0, 1),
+        "max_seat_advantage": Number(0, 1),
+        "limit_weight": Number(-1e6, 0),
+        "games": Whole(10, 100_000),
+        "policy": OneOf(POLICY_NAMES),
+        "seed": Whole(0, MAX_SEED),
+    }
 
 
 def play_target_from_dict(data) -> PlayTarget:
@@ -73,11 +80,13 @@ def summarise_games(target: PlayTarget, rounds: np.ndarray, winners: np.ndarray)
     """The play score of one bank: ``rounds`` per game (the cap when unfinished), ``winners`` (-1: none)."""
     ordered = np.sort(np.asarray(rounds, dtype=np.float64))
     n = len(ordered)
-    centre = float(ordered[int(0.4 * n): max(int(0.6 * n), int(0.4 * n) + 1)].mean())
+    centre = float(ordered[int(0.4 * n) : max(int(0.6 * n), int(0.4 * n) + 1)].mean())
     unfinished = float(np.mean(np.asarray(winners) < 0))
     wins = np.bincount(np.asarray(winners)[np.asarray(winners) >= 0], minlength=target.players)
     seat = float(wins.max() / n - 1 / target.players) if n else 0.0
-    penalty = (target.weight * max(0.0, abs(centre - target.median_rounds) - target.tolerance)
-               + target.limit_weight * max(0.0, unfinished - target.max_unfinished)
-               + target.limit_weight * max(0.0, seat - target.max_seat_advantage))
+    penalty = (
+        target.weight * max(0.0, abs(centre - target.median_rounds) - target.tolerance)
+        + target.limit_weight * max(0.0, unfinished - target.max_unfinished)
+        + target.limit_weight * max(0.0, seat - target.max_seat_advantage)
+    )
     return PlayScore(float(np.median(ordered)), centre, unfinished, seat, float(penalty))

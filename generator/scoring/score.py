@@ -139,8 +139,12 @@ def _mean_se(values, counts: np.ndarray, n: int) -> tuple[float, float]:
 
 
 def summarise(
-    tileset: TileSet, board: Board, scores: LayoutScores | Counts, seed: int, engine: str,
-    objective: Objective = ARTICLE
+    tileset: TileSet,
+    board: Board,
+    scores: LayoutScores | Counts,
+    seed: int,
+    engine: str,
+    objective: Objective = ARTICLE,
 ) -> Score:
     """Aggregate per-layout terms (arrays or their ``Counts``) into the report.
 

@@ -39,13 +39,13 @@ class Counts:
     hits: np.ndarray
 
     @classmethod
-    def empty(cls, board: BoardArrays) -> "Counts":
+    def empty(cls, board: BoardArrays) -> Counts:
         """No layouts yet, for ``board``."""
         pairs = len(board.pair_a)
         return cls(0, np.zeros((len(board.ends_a) + 1, pairs + 1), np.int64), np.zeros(pairs, np.int64))
 
     @classmethod
-    def of(cls, board: BoardArrays, extra, mask, joined) -> "Counts":
+    def of(cls, board: BoardArrays, extra, mask, joined) -> Counts:
         """The counts of per-layout arrays (as ``layout_scores`` returns them)."""
         counts = cls.empty(board)
         np.add.at(counts.hist, (np.asarray(extra, np.int64), np.asarray(joined, np.int64)), 1)
@@ -54,7 +54,7 @@ class Counts:
             counts.hits[p] = np.count_nonzero(mask & np.uint64(1 << p))
         return cls(len(mask), counts.hist, counts.hits)
 
-    def __add__(self, other: "Counts") -> "Counts":
+    def __add__(self, other: Counts) -> Counts:
         return Counts(self.samples + other.samples, self.hist + other.hist, self.hits + other.hits)
 
 
@@ -160,7 +160,7 @@ def accumulate(
         return total
     with ThreadPoolExecutor(threads) as pool:
         pending: list = []
-        for state, size in zip(chunk_states(seed, board.slots, chunks, chunk), sizes):
+        for state, size in zip(chunk_states(seed, board.slots, chunks, chunk), sizes, strict=True):
             pending.append(pool.submit(one, state.copy(), size))
             while len(pending) > 2 * threads:  # a few chunks queued per thread, results in order
                 add(pending.pop(0).result())

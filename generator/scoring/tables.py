@@ -45,8 +45,11 @@ class BoardArrays:
 def board_arrays(board: Board) -> BoardArrays:
     """Compile a board's joins into arrays."""
     if len(board.landmarks) > MAX_LANDMARKS:
-        raise TrailwrightError(f"{len(board.landmarks)} landmarks; at most {MAX_LANDMARKS} (the scorer tracks every "
-                               "pair of landmarks in one 64-bit mask)", board.label)
+        raise TrailwrightError(
+            f"{len(board.landmarks)} landmarks; at most {MAX_LANDMARKS} (the scorer tracks every "
+            "pair of landmarks in one 64-bit mask)",
+            board.label,
+        )
     n = len(board.slots)
     if 6 * n + len(board.landmarks) > 2**16:
         raise TrailwrightError(f"too large ({n} slots)", board.label)

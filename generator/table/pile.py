@@ -14,8 +14,8 @@ pile        the tiles in the order they are laid: Fisher–Yates on ``0..n-1`` d
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 MASK = 0xFFFFFFFF
 MAX_SEED = MASK  # seeds are unsigned 32-bit integers
@@ -57,4 +57,3 @@ def draw_pile(n: int, seed: int) -> list[Draw]:
         j = int(rand() * (i + 1))
         order[i], order[j] = order[j], order[i]
     return [Draw(t, "back" if rand() < 0.5 else "front", int(rand() * 6)) for t in order]
-

@@ -51,8 +51,9 @@ def page_data(table: TableArt, seed: int) -> dict:
     frame = table.frame
     return {
         "seed": seed & MASK,  # the page's seeds are unsigned 32-bit, as draw_pile reads them
-        "tiles": [{"id": t.id, **{f: [list(trail) for trail in t.face(f).trails] for f in FACES}}
-                  for t in table.tileset],
+        "tiles": [
+            {"id": t.id, **{f: [list(trail) for trail in t.face(f).trails] for f in FACES}} for t in table.tileset
+        ],
         "slots": [[round(x, 3), round(y, 3)] for x, y in table.slot_centres()],
         "joins": joins,
         "landmarks": [{"name": lm.name, "at": [round(c, 3) for c in frame.at(lm.hexes[0])]} for lm in board.landmarks],
@@ -69,33 +70,47 @@ def _board_svg(table: TableArt) -> str:
     frame, style = table.frame, table.style
     under, over = board_layers(table.board, style, frame)
     w = 2 * style.trail_width * frame.tile_radius_mm - 2 * style.trail_edge_pt * MM_PER_PT  # a trail's sand
-    reach = "".join(f'<path class="connector-reach" data-slot="{c.a.slot}" data-dir="{c.a.direction}" '
-                    f'd="{connector_path(table.board, frame, i)}" fill="none" stroke="none" stroke-width="{num(w)}"/>'
-                    for i, c in enumerate(table.board.connectors))
-    slots = "".join(f'<polygon class="slot" data-slot="{s}" '
-                    f'points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"><title>slot {s + 1}</title>'
-                    f"</polygon>" for s, h in enumerate(table.board.slots))
+    reach = "".join(
+        f'<path class="connector-reach" data-slot="{c.a.slot}" data-dir="{c.a.direction}" '
+        f'd="{connector_path(table.board, frame, i)}" fill="none" stroke="none" stroke-width="{num(w)}"/>'
+        for i, c in enumerate(table.board.connectors)
+    )
+    slots = "".join(
+        f'<polygon class="slot" data-slot="{s}" '
+        f'points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"><title>slot {s + 1}</title>'
+        f"</polygon>"
+        for s, h in enumerate(table.board.slots)
+    )
     r = style.tile_width_mm * 0.09
-    pawns = "".join(f'<g class="pawn" data-player="{escape(name)}"><title>{escape(name)} explorer</title>'
-                    f'<circle r="{num(r)}" fill="{colour}" stroke="#2b2418" stroke-width="{num(r * 0.18)}"/>'
-                    f'<circle r="{num(r * 0.38)}" fill="#ffffff" fill-opacity="0.55"/></g>' for name, colour in PLAYERS)
-    return (f'<svg id="table" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {num(frame.width_mm)} '
-            f'{num(frame.height_mm)}" role="img" aria-label="the board">{under}<g id="reach">{reach}</g><g id="tiles"></g>'
-            f'<g id="slots">{slots}</g>{over}<g id="pawns">{pawns}</g></svg>')
+    pawns = "".join(
+        f'<g class="pawn" data-player="{escape(name)}"><title>{escape(name)} explorer</title>'
+        f'<circle r="{num(r)}" fill="{colour}" stroke="#2b2418" stroke-width="{num(r * 0.18)}"/>'
+        f'<circle r="{num(r * 0.38)}" fill="#ffffff" fill-opacity="0.55"/></g>'
+        for name, colour in PLAYERS
+    )
+    return (
+        f'<svg id="table" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {num(frame.width_mm)} '
+        f'{num(frame.height_mm)}" role="img" aria-label="the board">{under}<g id="reach">{reach}</g><g id="tiles"></g>'
+        f'<g id="slots">{slots}</g>{over}<g id="pawns">{pawns}</g></svg>'
+    )
 
 
 def _side_defs(table: TableArt) -> str:
     """Every tile side once, hidden, for the script to clone (ids by position, never by tile id)."""
-    groups = [f'<g id="side-{i}-{face}">{side_inner(table.art(tile, face, 0.0))}</g>'
-              for i, tile in enumerate(table.tileset) for face in FACES]
-    return f'<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" style="display:none"><defs>{"".join(groups)}</defs></svg>'
+    groups = [
+        f'<g id="side-{i}-{face}">{side_inner(table.art(tile, face, 0.0))}</g>'
+        for i, tile in enumerate(table.tileset)
+        for face in FACES
+    ]
+    hidden = 'xmlns="http://www.w3.org/2000/svg" width="0" height="0" style="display:none"'
+    return f"<svg {hidden}><defs>{''.join(groups)}</defs></svg>"
 
 
 def play_table_html(table: TableArt, seed: int) -> str:
     """The play table page for ``table``; ``seed`` is the shuffle when the URL names none."""
     title = escape(table.title)
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta name="generator" content="{escape(table.provenance)}">'
         f'<link rel="icon" href="data:,"><title>{title}: play table</title>'

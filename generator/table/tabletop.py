@@ -29,7 +29,7 @@ from PIL import Image
 from generator import __version__
 from generator.errors import TrailwrightError
 from generator.model import FACES
-from generator.publish.art import png_bytes, px, render_pixels, reframe
+from generator.publish.art import png_bytes, px, reframe, render_pixels
 from generator.publish.boardsheets import svg_size_mm
 from generator.table.scene import PLAYERS, SQRT3, TableArt, face_letter, slug, stem
 from generator.units import MM_PER_IN
@@ -62,7 +62,7 @@ def guids(keys: list[str]) -> dict[str, str]:
     for key in keys:
         n = 0
         while True:
-            guid = hashlib.sha256(f"{key}\0{n}".encode("utf-8")).hexdigest()[:6]
+            guid = hashlib.sha256(f"{key}\0{n}".encode()).hexdigest()[:6]
             if guid not in taken:
                 break
             n += 1
@@ -71,11 +71,21 @@ def guids(keys: list[str]) -> dict[str, str]:
     return out
 
 
-def transform(x: float = 0.0, y: float = TABLE_Y, z: float = 0.0, rot_y: float = 0.0, scale: float = 1.0,
-              scale_y: float = 1.0) -> dict:
+def transform(
+    x: float = 0.0, y: float = TABLE_Y, z: float = 0.0, rot_y: float = 0.0, scale: float = 1.0, scale_y: float = 1.0
+) -> dict:
     """A TTS ``Transform``: position, rotation about y, scale (x and z alike)."""
-    return {"posX": round(x, 4), "posY": round(y, 4), "posZ": round(z, 4), "rotX": 0.0, "rotY": rot_y, "rotZ": 0.0,
-            "scaleX": round(scale, 5), "scaleY": scale_y, "scaleZ": round(scale, 5)}
+    return {
+        "posX": round(x, 4),
+        "posY": round(y, 4),
+        "posZ": round(z, 4),
+        "rotX": 0.0,
+        "rotY": rot_y,
+        "rotZ": 0.0,
+        "scaleX": round(scale, 5),
+        "scaleY": scale_y,
+        "scaleZ": round(scale, 5),
+    }
 
 
 def world_to_local(x: float, z: float, t: dict) -> tuple[float, float]:
@@ -124,8 +134,8 @@ def mat_image(table: TableArt, dpi: int) -> Mat:
     """The board on a canvas of the tiles' aspect, at ``dpi`` or less (within TTS's limit)."""
     bw, bh = svg_size_mm(table.board_svg)
     cw, ch = (bh * HEX_ASPECT, bh) if bw / bh < HEX_ASPECT else (bw, bw / HEX_ASPECT)
-    dpi = min(dpi, (MAX_PX - 1) / (cw / MM_PER_IN))
-    canvas_w = math.floor(cw / MM_PER_IN * dpi)
+    scale = min(float(dpi), (MAX_PX - 1) / (cw / MM_PER_IN))  # dots per inch, within TTS's limit
+    canvas_w = math.floor(cw / MM_PER_IN * scale)
     canvas_h = round(canvas_w / HEX_ASPECT)
     per_mm = canvas_w / cw
     board = render_pixels(table.board_svg, round(bw * per_mm), round(bh * per_mm))
@@ -138,13 +148,21 @@ def mat_image(table: TableArt, dpi: int) -> Mat:
 def _tile_state(table: TableArt, i: int, tile, urls: dict, guid: str, scale: float) -> dict:
     sides = {f: tile.face(f) for f in FACES}
     return {
-        "Name": "Custom_Tile", "GUID": guid, "Transform": transform(rot_y=MAT_ROT_Y, scale=scale),
+        "Name": "Custom_Tile",
+        "GUID": guid,
+        "Transform": transform(rot_y=MAT_ROT_Y, scale=scale),
         "Nickname": f"Tile {tile.id} ({tile.id}{face_letter('front')} / {tile.id}{face_letter('back')})",
-        "Description": f"front: {sides['front']}\nback: {sides['back']}", "Locked": False,
+        "Description": f"front: {sides['front']}\nback: {sides['back']}",
+        "Locked": False,
         "ColorDiffuse": _rgb(table.style.trail_edge),
-        "CustomImage": {"ImageURL": urls[i, "front"], "ImageSecondaryURL": urls[i, "back"], "ImageScalar": 1.0, "ImageScale": 1.0,
-                        "WidthScale": 0.0,
-                        "CustomTile": {"Type": 1, "Thickness": TILE_THICKNESS, "Stackable": False, "Stretch": False}},
+        "CustomImage": {
+            "ImageURL": urls[i, "front"],
+            "ImageSecondaryURL": urls[i, "back"],
+            "ImageScalar": 1.0,
+            "ImageScale": 1.0,
+            "WidthScale": 0.0,
+            "CustomTile": {"Type": 1, "Thickness": TILE_THICKNESS, "Stackable": False, "Stretch": False},
+        },
     }
 
 
@@ -161,33 +179,75 @@ def saved_object(table: TableArt, asset_base: str, mat: Mat, tile_scale: float) 
         lx, lz = world_to_local(*mat.world(p), mat_t)
         snaps.append({"Position": {"x": round(lx, 5), "y": round(MAT_THICKNESS / 2, 4), "z": round(lz, 5)}})
     mat_state = {
-        "Name": "Custom_Tile", "GUID": guid["board"], "Transform": mat_t, "Nickname": f"{table.title}: the board",
+        "Name": "Custom_Tile",
+        "GUID": guid["board"],
+        "Transform": mat_t,
+        "Nickname": f"{table.title}: the board",
         "Description": f"{board.title or board.name}; {len(board.slots)} slots (tiles snap to them)",
-        "Locked": True, "ColorDiffuse": _rgb(table.style.board_ground),
-        "CustomImage": {"ImageURL": f"{asset_base}images/board.png", "ImageSecondaryURL": "", "ImageScalar": 1.0, "ImageScale": 1.0,
-                        "WidthScale": 0.0,
-                        "CustomTile": {"Type": 0, "Thickness": MAT_THICKNESS, "Stackable": False, "Stretch": False}},
+        "Locked": True,
+        "ColorDiffuse": _rgb(table.style.board_ground),
+        "CustomImage": {
+            "ImageURL": f"{asset_base}images/board.png",
+            "ImageSecondaryURL": "",
+            "ImageScalar": 1.0,
+            "ImageScale": 1.0,
+            "WidthScale": 0.0,
+            "CustomTile": {"Type": 0, "Thickness": MAT_THICKNESS, "Stackable": False, "Stretch": False},
+        },
         "AttachedSnapPoints": snaps,
     }
     tiles = [_tile_state(table, i, t, urls, guid[f"tile\0{t.id}"], tile_scale) for i, t in enumerate(ts)]
-    bag = {"Name": "Bag", "GUID": guid["bag"], "Transform": transform(-half_w - 2.5, TABLE_Y, 0.0),
-           "Nickname": f"Draw pile: {len(ts)} tiles (shuffled on load; R shuffles again)",
-           "Description": "Shuffle (R), then draw one tile for each slot a trail reaches: toss a coin for its face "
-                          "and roll the die for its turn, as the rules booklet says.",
-           "Locked": False, "ColorDiffuse": _rgb(table.style.board_wall), "ContainedObjects": tiles,
-           "LuaScript": BAG_SCRIPT}
+    bag = {
+        "Name": "Bag",
+        "GUID": guid["bag"],
+        "Transform": transform(-half_w - 2.5, TABLE_Y, 0.0),
+        "Nickname": f"Draw pile: {len(ts)} tiles (shuffled on load; R shuffles again)",
+        "Description": "Shuffle (R), then draw one tile for each slot a trail reaches: toss a coin for its face "
+        "and roll the die for its turn, as the rules booklet says.",
+        "Locked": False,
+        "ColorDiffuse": _rgb(table.style.board_wall),
+        "ContainedObjects": tiles,
+        "LuaScript": BAG_SCRIPT,
+    }
     hx, hz = mat.world(table.start()[1])
-    pawns = [{"Name": "PlayerPawn", "GUID": guid[f"pawn\0{name}"],
-              "Transform": transform(hx + 0.35 * math.cos(k * math.pi / 2), TABLE_Y + 0.5,
-                                     hz + 0.35 * math.sin(k * math.pi / 2), MAT_ROT_Y),
-              "Nickname": f"{name} explorer", "Description": "", "Locked": False, "ColorDiffuse": _rgb(colour)}
-             for k, (name, colour) in enumerate(PLAYERS)]
-    die = {"Name": "Die_6", "GUID": guid["die"], "Transform": transform(half_w + 2.0, TABLE_Y + 0.5, 0.0),
-           "Nickname": "Die", "Description": "Steps to walk; a new tile's turn (1 = as printed)", "Locked": False,
-           "ColorDiffuse": {"r": 1.0, "g": 1.0, "b": 1.0}}
-    return {"SaveName": table.title, "GameMode": table.title, "Date": "", "Table": "", "Sky": "",
-            "Note": table.provenance, "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
-            "ObjectStates": [mat_state, bag, *pawns, die], "TabStates": {}, "VersionNumber": ""}
+    pawns = [
+        {
+            "Name": "PlayerPawn",
+            "GUID": guid[f"pawn\0{name}"],
+            "Transform": transform(
+                hx + 0.35 * math.cos(k * math.pi / 2), TABLE_Y + 0.5, hz + 0.35 * math.sin(k * math.pi / 2), MAT_ROT_Y
+            ),
+            "Nickname": f"{name} explorer",
+            "Description": "",
+            "Locked": False,
+            "ColorDiffuse": _rgb(colour),
+        }
+        for k, (name, colour) in enumerate(PLAYERS)
+    ]
+    die = {
+        "Name": "Die_6",
+        "GUID": guid["die"],
+        "Transform": transform(half_w + 2.0, TABLE_Y + 0.5, 0.0),
+        "Nickname": "Die",
+        "Description": "Steps to walk; a new tile's turn (1 = as printed)",
+        "Locked": False,
+        "ColorDiffuse": {"r": 1.0, "g": 1.0, "b": 1.0},
+    }
+    return {
+        "SaveName": table.title,
+        "GameMode": table.title,
+        "Date": "",
+        "Table": "",
+        "Sky": "",
+        "Note": table.provenance,
+        "Rules": "",
+        "XmlUI": "",
+        "LuaScript": "",
+        "LuaScriptState": "",
+        "ObjectStates": [mat_state, bag, *pawns, die],
+        "TabStates": {},
+        "VersionNumber": "",
+    }
 
 
 BAG_SCRIPT = "function onLoad() self.shuffle() end"  # TTS shuffles the pile each time the object is loaded
@@ -197,11 +257,14 @@ def readme(table: TableArt, name: str, asset_base: str, tile_scale: float, mat_s
     """How to load the saved object in TTS, its scale, and how it was made."""
     w_in = table.style.tile_width_mm / MM_PER_IN
     local = asset_base.startswith("file:")
-    where = ("Its images are files on this computer (file:// addresses), so only you see them in TTS.\n"
-             "For a game online, put this folder on a web host (or TTS's Cloud Manager) and publish again\n"
-             "with --asset-url https://your.host/path/to/tabletop/ : the same files, addressed by URL.\n"
-             "Moved this folder? Publish again into the new place; the file addresses are absolute.\n"
-             if local else f"Its images are addressed at {asset_base}images/ : upload the images/ folder there.\n")
+    where = (
+        "Its images are files on this computer (file:// addresses), so only you see them in TTS.\n"
+        "For a game online, put this folder on a web host (or TTS's Cloud Manager) and publish again\n"
+        "with --asset-url https://your.host/path/to/tabletop/ : the same files, addressed by URL.\n"
+        "Moved this folder? Publish again into the new place; the file addresses are absolute.\n"
+        if local
+        else f"Its images are addressed at {asset_base}images/ : upload the images/ folder there.\n"
+    )
     return (
         f"{table.title}: a Tabletop Simulator saved object\n"
         f"{'=' * (len(table.title) + 36)}\n\n"
@@ -228,8 +291,7 @@ def readme(table: TableArt, name: str, asset_base: str, tile_scale: float, mat_s
     )
 
 
-def tabletop_files(table: TableArt, asset_base: str, *, tile_dpi: int = 200, board_dpi: int = 150
-                   ) -> dict[str, bytes]:
+def tabletop_files(table: TableArt, asset_base: str, *, tile_dpi: int = 200, board_dpi: int = 150) -> dict[str, bytes]:
     """Every file of the TTS folder by path (``tabletop/...``): JSON, thumbnail, images, README.txt.
 
     ``asset_base`` is the URL TTS loads the folder from (``file:///.../tabletop/`` or a host's).
@@ -247,7 +309,7 @@ def tabletop_files(table: TableArt, asset_base: str, *, tile_dpi: int = 200, boa
     data = saved_object(table, base, mat, tile_scale)
     name = slug(table.title, "trailwright")
     files[f"{FOLDER}/{name}.json"] = (json.dumps(data, indent=2, ensure_ascii=True) + "\n").encode("ascii")
-    thumb = mat.image.resize((256, round(256 / HEX_ASPECT)), Image.LANCZOS)
+    thumb = mat.image.resize((256, round(256 / HEX_ASPECT)), Image.Resampling.LANCZOS)
     files[f"{FOLDER}/{name}.png"] = png_bytes(thumb, 72)
     files[f"{FOLDER}/README.txt"] = readme(table, name, base, tile_scale, mat.size_in).encode("utf-8")
     return dict(sorted(files.items()))

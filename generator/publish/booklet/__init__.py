@@ -18,11 +18,25 @@ from pathlib import Path
 
 from generator.publish.booklet.blocks import BUILDERS, Piece, Resources, build_story
 from generator.publish.booklet.document import booklet_pdf
+from generator.publish.booklet.loader import render_markup
 from generator.publish.booklet.markup import AT, MAIN_TEMPLATE, At, Block, parse_markup
 from generator.publish.booklet.styles import Look, load_look
-from generator.publish.booklet.loader import render_markup
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"  # the booklet's own templates (package data)
 
-__all__ = ["AT", "TEMPLATES", "BUILDERS", "MAIN_TEMPLATE", "At", "Block", "Look", "Piece", "Resources", "booklet_pdf",
-           "build_story", "load_look", "parse_markup", "render_markup"]
+__all__ = [
+    "AT",
+    "TEMPLATES",
+    "BUILDERS",
+    "MAIN_TEMPLATE",
+    "At",
+    "Block",
+    "Look",
+    "Piece",
+    "Resources",
+    "booklet_pdf",
+    "build_story",
+    "load_look",
+    "parse_markup",
+    "render_markup",
+]

@@ -7,14 +7,24 @@ layout error later can name where the block was written without asking reportlab
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (
-    CondPageBreak, KeepTogether, ListFlowable, ListItem, NextPageTemplate, NotAtTopPageBreak, PageBreak, Paragraph,
-    Spacer, Table, TableStyle,
+    CondPageBreak,
+    KeepTogether,
+    ListFlowable,
+    ListItem,
+    NextPageTemplate,
+    NotAtTopPageBreak,
+    PageBreak,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
 )
 
 from generator.publish.booklet.flowables import HexImage, Mosaic, Picture, pair_chart
@@ -47,6 +57,13 @@ class Kit:
     res: Resources | None
     width: float
 
+    @property
+    def art(self) -> Resources:
+        """The kit's art; only a story built without it (markup checks) lacks it, and draws none."""
+        if self.res is None:
+            raise RuntimeError("this block draws the kit's art, and the story was built without it")
+        return self.res
+
 
 @dataclass(frozen=True)
 class Piece:
@@ -55,7 +72,7 @@ class Piece:
     flowables: tuple
     at: At | None
     section: str
-    inner: tuple["Piece", ...] = ()
+    inner: tuple[Piece, ...] = ()
 
 
 def _escape(text: str) -> str:
@@ -116,13 +133,14 @@ def title_style(title: str, style: ParagraphStyle, width_mm: float) -> tuple[Par
 def _cover(b: Block, kit: Kit) -> list:
     """The cover: the title (shrunk to one line if need be), subtitle, mosaic and lines, always on one page."""
     st = kit.styles
-    title = b.get("title", "")
+    title = b.get("title") or ""
     style, lines = title_style(title, st["title"], kit.width)
     mosaic = MOSAIC_MM - (lines - 1) * style.leading / pt(1)  # a title that still wraps takes from the mosaic
     out = [NextPageTemplate("cover"), Spacer(1, pt(8)), Paragraph(_escape(title), style), Spacer(1, pt(3))]
-    if b.get("subtitle"):
-        out.append(Paragraph(_escape(b.get("subtitle")), st["subtitle"]))
-    out += [Spacer(1, pt(8)), Mosaic(list(kit.res.cover_images), kit.width, mosaic, 30), Spacer(1, pt(8))]
+    subtitle = b.get("subtitle")
+    if subtitle:
+        out.append(Paragraph(_escape(subtitle), st["subtitle"]))
+    out += [Spacer(1, pt(8)), Mosaic(list(kit.art.cover_images), kit.width, mosaic, 30), Spacer(1, pt(8))]
     out += [Paragraph(inline(line, kit), st["centred"]) for line in b]
     return out + [NextPageTemplate("body"), PageBreak()]
 
@@ -138,27 +156,38 @@ def _h2(b: Block, kit: Kit) -> list:
 
 
 def _list(b: Block, kit: Kit) -> list:
-    items = [ListItem(Paragraph(inline(li, kit), kit.styles["body"]), leftIndent=pt(5)) for li in b
-             if li.tag == "item"]
-    kind = dict(bulletType="1", bulletFontName="Sans-Bold") if b.tag == "steps" else \
-        dict(bulletType="bullet", start="•", bulletFontName="Sans")
+    items = [ListItem(Paragraph(inline(li, kit), kit.styles["body"]), leftIndent=pt(5)) for li in b if li.tag == "item"]
+    kind = (
+        dict(bulletType="1", bulletFontName="Sans-Bold")
+        if b.tag == "steps"
+        else dict(bulletType="bullet", start="•", bulletFontName="Sans")
+    )
     return [ListFlowable(items, leftIndent=pt(5), bulletFontSize=8, bulletColor=kit.look.colour("accent"), **kind)]
 
 
 def _note(b: Block, kit: Kit) -> list:
     t = Table([[[Paragraph(inline(b, kit), kit.styles["note"])]]], colWidths=[pt(kit.width)])
-    t.setStyle(TableStyle([("FONTNAME", (0, 0), (-1, -1), "Sans"),
-                           ("BACKGROUND", (0, 0), (-1, -1), kit.look.colour("tint")),
-                           ("LINEBEFORE", (0, 0), (0, -1), 1.6, kit.look.colour("accent")),
-                           ("LEFTPADDING", (0, 0), (-1, -1), 7), ("TOPPADDING", (0, 0), (-1, -1), 5),
-                           ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]))
+    t.setStyle(
+        TableStyle(
+            [
+                ("FONTNAME", (0, 0), (-1, -1), "Sans"),
+                ("BACKGROUND", (0, 0), (-1, -1), kit.look.colour("tint")),
+                ("LINEBEFORE", (0, 0), (0, -1), 1.6, kit.look.colour("accent")),
+                ("LEFTPADDING", (0, 0), (-1, -1), 7),
+                ("TOPPADDING", (0, 0), (-1, -1), 5),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
+            ]
+        )
+    )
     return [Spacer(1, pt(1)), t, Spacer(1, pt(3))]
 
 
 def _table(b: Block, kit: Kit) -> list:
     rows = [r for r in b if r.tag == "row"]
-    data = [[Paragraph(inline(c, kit), kit.styles["cellhead" if r.get("head") else "cell"]) for c in r
-             if c.tag == "cell"] for r in rows]
+    data = [
+        [Paragraph(inline(c, kit), kit.styles["cellhead" if r.get("head") else "cell"]) for c in r if c.tag == "cell"]
+        for r in rows
+    ]
     if not data:
         raise MarkupError(b, "<table> needs <row> elements")
     ncols = max(len(r) for r in data)
@@ -172,10 +201,15 @@ def _table(b: Block, kit: Kit) -> list:
     total = sum(fractions)
     t = Table(data, colWidths=[pt(kit.width * f / total) for f in fractions], hAlign="LEFT")
     rule, accent = kit.look.colour("rule"), kit.look.colour("accent")
-    style = [("FONTNAME", (0, 0), (-1, -1), "Sans"), ("VALIGN", (0, 0), (-1, -1), "TOP"),
-             ("LINEBELOW", (0, 0), (-1, -1), 0.3, rule), ("TOPPADDING", (0, 0), (-1, -1), 2.5),
-             ("BOTTOMPADDING", (0, 0), (-1, -1), 3), ("LEFTPADDING", (0, 0), (-1, -1), 2),
-             ("RIGHTPADDING", (0, 0), (-1, -1), 3)]
+    style = [
+        ("FONTNAME", (0, 0), (-1, -1), "Sans"),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LINEBELOW", (0, 0), (-1, -1), 0.3, rule),
+        ("TOPPADDING", (0, 0), (-1, -1), 2.5),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+        ("LEFTPADDING", (0, 0), (-1, -1), 2),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+    ]
     style += [("LINEBELOW", (0, i), (-1, i), 0.8, accent) for i, r in enumerate(rows) if r.get("head")]
     t.setStyle(TableStyle(style))
     return [t]
@@ -203,47 +237,52 @@ def _thumbs(b: Block, kit: Kit) -> list:
     entries = _thumb_entries(b)
     grouped = any(label is not None for _, label, _ in entries)
     cells, tints = [], []
-    for i, (group, label, th) in enumerate(entries):
+    for i, (_group, label, th) in enumerate(entries):
         if th.tag != "thumb":
             raise MarkupError(th, f"<thumbs> holds <thumb> and <group> elements, not <{th.tag}>")
-        tile, face = th.get("tile"), th.get("face", "front")
+        tile, face = th.get("tile") or "", th.get("face") or "front"
         try:
-            image = kit.res.thumb(tile, face)
+            image = kit.art.thumb(tile, face)
         except KeyError:
             raise MarkupError(th, f"<thumb tile={tile!r} face={face!r}> names no tile side") from None
         cell = [HexImage(image, size, kit.look.colour("rule")), Paragraph(inline(th, kit), kit.styles["caption"])]
         if grouped:
             cell.insert(0, Paragraph(_escape(label or "") or "&nbsp;", kit.styles["grouplabel"]))
         cells.append(cell)
-        if grouped and len({g for g, _, _ in entries[:i + 1]}) % 2 == 0:
+        if grouped and len({g for g, _, _ in entries[: i + 1]}) % 2 == 0:
             tints.append((i % per_row, i // per_row))
-    rows = [cells[i:i + per_row] for i in range(0, len(cells), per_row)] or [[""]]
+    rows: list[list[Any]] = [cells[i : i + per_row] for i in range(0, len(cells), per_row)] or [[""]]
     rows[-1] += [""] * (per_row - len(rows[-1]))
     t = Table(rows, colWidths=[pt(kit.width / per_row)] * per_row, hAlign="LEFT")
-    style = [("FONTNAME", (0, 0), (-1, -1), "Sans"), ("ALIGN", (0, 0), (-1, -1), "CENTER"),
-             ("VALIGN", (0, 0), (-1, -1), "TOP"), ("TOPPADDING", (0, 0), (-1, -1), 3),
-             ("BOTTOMPADDING", (0, 0), (-1, -1), 3), ("LEFTPADDING", (0, 0), (-1, -1), 0),
-             ("RIGHTPADDING", (0, 0), (-1, -1), 0)]
+    style = [
+        ("FONTNAME", (0, 0), (-1, -1), "Sans"),
+        ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("TOPPADDING", (0, 0), (-1, -1), 3),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+        ("LEFTPADDING", (0, 0), (-1, -1), 0),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+    ]
     style += [("BACKGROUND", cell, cell, kit.look.colour("tint")) for cell in tints]
     t.setStyle(TableStyle(style))
     return [t]
 
 
 def _chart(b: Block, kit: Kit) -> list:
-    return [pair_chart(list(kit.res.pairs), kit.width, kit.look)]
+    return [pair_chart(list(kit.art.pairs), kit.width, kit.look)]
 
 
 def _board(b: Block, kit: Kit) -> list:
     """The board, fitted inside width × height mm."""
-    bw, bh = kit.res.board_size_mm
+    bw, bh = kit.art.board_size_mm
     scale = min(number(b, "width", kit.width), kit.width) / bw
     scale = min(scale, number(b, "height", scale * bh) / bh)
-    return [Picture(kit.res.board_image, bw * scale, bh * scale)]
+    return [Picture(kit.art.board_image, bw * scale, bh * scale)]
 
 
 def _picture(b: Block, kit: Kit) -> list:
     """A named picture (the play histogram), ``width`` mm wide at most the frame."""
-    found = {name: (image, aspect) for name, image, aspect in kit.res.pictures}
+    found = {name: (image, aspect) for name, image, aspect in kit.art.pictures}
     name = b.get("name", "")
     if name not in found:
         known = ", ".join(sorted(found)) or "none in this kit"
@@ -254,10 +293,20 @@ def _picture(b: Block, kit: Kit) -> list:
 
 
 BUILDERS: dict[str, Callable[[Block, Kit], list]] = {
-    "cover": _cover, "h1": _h1, "h2": _h2,
-    "p": _para("body"), "small": _para("small"), "centred": _para("centred"),
-    "list": _list, "steps": _list, "note": _note, "table": _table,
-    "thumbs": _thumbs, "chart": _chart, "board": _board, "picture": _picture,
+    "cover": _cover,
+    "h1": _h1,
+    "h2": _h2,
+    "p": _para("body"),
+    "small": _para("small"),
+    "centred": _para("centred"),
+    "list": _list,
+    "steps": _list,
+    "note": _note,
+    "table": _table,
+    "thumbs": _thumbs,
+    "chart": _chart,
+    "board": _board,
+    "picture": _picture,
     "spacer": lambda b, kit: [Spacer(1, pt(number(b, "mm", 4)))],
     "pagebreak": lambda b, kit: [PageBreak()],
     # "keep" is built by _piece: its children are pieces of their own
@@ -270,13 +319,15 @@ def _piece(b: Block, kit: Kit, section: str) -> Piece:
         return Piece((KeepTogether([f for p in inner for f in p.flowables]),), b.at, section, inner)
     build = BUILDERS.get(b.tag)
     if build is None:
-        raise MarkupError(b, f"unknown markup element <{b.tag}> (booklet.xml.j2 in "
-                             f"generator/publish/booklet/templates/ lists them)")
+        raise MarkupError(
+            b, f"unknown markup element <{b.tag}> (booklet.xml.j2 in generator/publish/booklet/templates/ lists them)"
+        )
     return Piece(tuple(build(b, kit)), b.at, section)
 
 
-def build_story(root: Block, res: Resources | None, frame_width_mm: float, folder: Path | None = None,
-                look: Look | None = None) -> tuple[Piece, ...]:
+def build_story(
+    root: Block, res: Resources | None, frame_width_mm: float, folder: Path | None = None, look: Look | None = None
+) -> tuple[Piece, ...]:
     """The markup as pieces of flowables, each with its template location and section; errors name the
     template (in ``folder``) and line."""
     if root.tag != "booklet":

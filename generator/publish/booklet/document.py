@@ -36,8 +36,9 @@ def too_tall(flowable, canv: Canvas, width: float, height: float, depth: int = 0
     return next((found for part in parts if (found := too_tall(part, canv, width, height, depth + 1))), None)
 
 
-def _check_fits(pieces: tuple[Piece, ...], width: float, height: float, paper: Paper, look: Look,
-                folder: Path | None) -> None:
+def _check_fits(
+    pieces: tuple[Piece, ...], width: float, height: float, paper: Paper, look: Look, folder: Path | None
+) -> None:
     canv = Canvas(io.BytesIO())  # a scratch canvas to measure on
     for piece in pieces:
         if piece.inner:
@@ -49,8 +50,12 @@ def _check_fits(pieces: tuple[Piece, ...], width: float, height: float, paper: P
                 kind = type(found[0]).__name__
                 what = f"{kind} in section {piece.section!r}" if piece.section else kind
                 frame_mm = paper.height_mm - look.margin_top_mm - look.margin_bottom_mm
-                raise source_error(f"{what} does not fit on a {paper.title} page, {found[1] / pt(1):.0f} mm tall "
-                                   f"(the frame is {frame_mm:g} mm tall)", piece.at, folder)
+                raise source_error(
+                    f"{what} does not fit on a {paper.title} page, {found[1] / pt(1):.0f} mm tall "
+                    f"(the frame is {frame_mm:g} mm tall)",
+                    piece.at,
+                    folder,
+                )
 
 
 def _page_templates(paper: Paper, look: Look, title: str, frame: Frame) -> list[PageTemplate]:
@@ -80,8 +85,14 @@ def _page_templates(paper: Paper, look: Look, title: str, frame: Frame) -> list[
     return [PageTemplate("body", [frame], onPage=body), PageTemplate("cover", [frame], onPage=cover)]
 
 
-def booklet_pdf(pieces: tuple[Piece, ...], paper: Paper, info: DocInfo, title: str, folder: Path | None = None,
-                look: Look | None = None) -> bytes:
+def booklet_pdf(
+    pieces: tuple[Piece, ...],
+    paper: Paper,
+    info: DocInfo,
+    title: str,
+    folder: Path | None = None,
+    look: Look | None = None,
+) -> bytes:
     """The pieces' flowables on ``paper`` pages; a block too big for a page is an error naming its template
     (in ``folder``), line and section."""
     register_fonts()
@@ -91,14 +102,31 @@ def booklet_pdf(pieces: tuple[Piece, ...], paper: Paper, info: DocInfo, title: s
     rl_config.useA85 = 0
     buffer = io.BytesIO()
     doc = BaseDocTemplate(
-        buffer, pagesize=(pt(paper.width_mm), pt(paper.height_mm)), invariant=1, title=info.title,
-        author="Trailwright", subject=info.subject, creator=info.made_with or "trailwright",
-        producer=f"{info.made_with or 'trailwright'} (reportlab)", keywords=info.made_with,
-        leftMargin=pt(look.margin_x_mm), rightMargin=pt(look.margin_x_mm), topMargin=pt(look.margin_top_mm),
+        buffer,
+        pagesize=(pt(paper.width_mm), pt(paper.height_mm)),
+        invariant=1,
+        title=info.title,
+        author="Trailwright",
+        subject=info.subject,
+        creator=info.made_with or "trailwright",
+        producer=f"{info.made_with or 'trailwright'} (reportlab)",
+        keywords=info.made_with,
+        leftMargin=pt(look.margin_x_mm),
+        rightMargin=pt(look.margin_x_mm),
+        topMargin=pt(look.margin_top_mm),
         bottomMargin=pt(look.margin_bottom_mm),
     )
-    frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body", leftPadding=0,
-                  rightPadding=0, topPadding=0, bottomPadding=0)
+    frame = Frame(
+        doc.leftMargin,
+        doc.bottomMargin,
+        doc.width,
+        doc.height,
+        id="body",
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
+    )
     _check_fits(pieces, doc.width, doc.height, paper, look, folder)
     templates = _page_templates(paper, look, title, frame)
     story = [f for piece in pieces for f in piece.flowables]
@@ -109,8 +137,9 @@ def booklet_pdf(pieces: tuple[Piece, ...], paper: Paper, info: DocInfo, title: s
     try:
         doc.build(story, canvasmaker=_canvas_maker(info))
     except LayoutError as err:  # a fit that depends on what precedes it on the page
-        raise source_error(f"a block does not fit on a {paper.title} page ({str(err).splitlines()[0][:80]})",
-                           None, folder) from None
+        raise source_error(
+            f"a block does not fit on a {paper.title} page ({str(err).splitlines()[0][:80]})", None, folder
+        ) from None
     return buffer.getvalue()
 
 

@@ -135,6 +135,15 @@ def pair_chart(pairs: list[tuple[str, float]], width_mm: float, look: Look) -> D
     chart.barLabels.boxAnchor = "e"
     chart.barLabels.dx = -1.5
     d.add(chart)
-    d.add(String(pt(width_mm), pt(0), "share of random layouts in which the pair is joined", fontName="Sans",
-                 fontSize=5.5, fillColor=soft, textAnchor="end"))
+    d.add(
+        String(
+            pt(width_mm),
+            pt(0),
+            "share of random layouts in which the pair is joined",
+            fontName="Sans",
+            fontSize=5.5,
+            fillColor=soft,
+            textAnchor="end",
+        )
+    )
     return d

@@ -24,7 +24,7 @@ def annotate(source: str, name: str) -> str:
         if i % 2 == 0:
             pieces, last = [], 0
             for m in _START_TAG.finditer(part):
-                pieces.append(part[last:m.end()])
+                pieces.append(part[last : m.end()])
                 pieces.append(f' {AT}="{name}:{line + part.count(chr(10), 0, m.start())}"')
                 last = m.end()
             parts[i] = "".join(pieces) + part[last:]
@@ -73,9 +73,12 @@ def render_markup(folder: Path, context: dict) -> str:
     """Render the booklet's templates from ``folder`` in a sandbox: data in, markup out, nothing else.
     Template errors, reaching for Python internals among them, name the template and line."""
     env = _Sandbox(
-        loader=_AnnotatingLoader(str(folder)), undefined=jinja2.StrictUndefined,
-        autoescape=jinja2.select_autoescape(["xml.j2", "xml"], default_for_string=True), keep_trailing_newline=True,
-        trim_blocks=True, lstrip_blocks=True,
+        loader=_AnnotatingLoader(str(folder)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=jinja2.select_autoescape(["xml.j2", "xml"], default_for_string=True),
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
     )
     try:
         return env.get_template(MAIN_TEMPLATE).render(**context)

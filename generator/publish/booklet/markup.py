@@ -10,6 +10,7 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from generator.errors import TrailwrightError
 
@@ -26,7 +27,7 @@ class At:
     line: int
 
     @classmethod
-    def parse(cls, text: str | None) -> "At | None":
+    def parse(cls, text: str | None) -> At | None:
         """A ``tw-at`` value (``"name:line"``) as an ``At``; None when absent or malformed."""
         name, _, line = (text or "").rpartition(":")
         return cls(name, int(line)) if name and line.isdigit() else None
@@ -40,7 +41,7 @@ class Block:
     attrs: tuple[tuple[str, str], ...]
     text: str
     tail: str
-    children: tuple["Block", ...]
+    children: tuple[Block, ...]
     at: At | None
 
     def get(self, key: str, default: str | None = None) -> str | None:
@@ -52,11 +53,13 @@ class Block:
 
     def words(self) -> str:
         """All the text inside, whitespace collapsed."""
+
         def texts(b: Block):
             yield b.text
             for c in b.children:
                 yield from texts(c)
                 yield c.tail
+
         return " ".join("".join(texts(self)).split())
 
 
@@ -90,13 +93,16 @@ _AT_ATTR = re.compile(rf' {AT}="[^"]*"')
 
 def parse_markup(markup: str, folder: Path | None) -> Block:
     """Parse the rendered markup; errors name the template (in ``folder``) and line it came from."""
-    parser = ET.XMLPullParser(events=("start", "end"))
+    parser: Any = ET.XMLPullParser(events=("start", "end"))  # typeshed mistypes its events
     stack: list[ET.Element] = []
-    root, last_at = None, None
+    root: ET.Element | None = None
+    last_at = None
     try:
         for line in markup.splitlines(keepends=True):
             parser.feed(line)
             for event, el in parser.read_events():
+                if not isinstance(el, ET.Element):  # only start and end events were asked for
+                    continue
                 if event == "start":
                     root = el if root is None else root
                     stack.append(el)
@@ -106,6 +112,7 @@ def parse_markup(markup: str, folder: Path | None) -> Block:
         parser.close()
     except ET.ParseError as err:
         raise _parse_error(err, markup, stack, last_at, folder) from None
+    assert root is not None  # a document that parsed has a root
     return _block(root, None, 0, folder)
 
 
@@ -114,8 +121,11 @@ def _parse_error(err: ET.ParseError, markup: str, stack: list, last_at: At | Non
     reason = str(err).split(":")[0]
     if reason.startswith("mismatched tag") and stack:  # name the element left open, where it was opened
         open_el = stack[-1]
-        return source_error(f"<{open_el.tag}> is not closed properly (markup not well formed: {reason})",
-                            At.parse(open_el.get(AT)), folder)
+        return source_error(
+            f"<{open_el.tag}> is not closed properly (markup not well formed: {reason})",
+            At.parse(open_el.get(AT)),
+            folder,
+        )
     lines = markup.splitlines()
     row = err.position[0]
     text = lines[row - 1].strip() if 0 < row <= len(lines) else ""

@@ -14,14 +14,26 @@ from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 
 from generator.errors import TrailwrightError
-from generator.publish.pdf import register_fonts
 from generator.inputs import Number, OneOf, check_keys, check_table, load_toml
+from generator.publish.pdf import register_fonts
 from generator.publish.settings import _packaged
 
 ALIGN = {"left": TA_LEFT, "centre": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
 COLOURS = ("ink", "soft", "accent", "tint", "rule")
-STYLES = ("body", "h1", "h2", "small", "caption", "grouplabel", "cell", "cellhead", "note", "title", "subtitle",
-          "centred")  # every style the blocks use
+STYLES = (
+    "body",
+    "h1",
+    "h2",
+    "small",
+    "caption",
+    "grouplabel",
+    "cell",
+    "cellhead",
+    "note",
+    "title",
+    "subtitle",
+    "centred",
+)  # every style the blocks use
 
 
 @dataclass(frozen=True)
@@ -63,16 +75,23 @@ class RGB:
     def __call__(self, value, where: str, source: str | None = None) -> tuple[float, float, float]:
         if not isinstance(value, list) or len(value) != 3:
             raise TrailwrightError(f"{where}: {value!r} is not [red, green, blue]", source)
-        return tuple(Number(0, 1)(c, f"{where}[{i + 1}]", source) for i, c in enumerate(value))
+        red, green, blue = (Number(0, 1)(c, f"{where}[{i + 1}]", source) for i, c in enumerate(value))
+        return (red, green, blue)
 
 
 PAGE = {key: Number(0, 100) for key in ("margin_x_mm", "margin_top_mm", "margin_bottom_mm")}
 
 
 def _style_schema() -> dict:
-    return {"font": OneOf(tuple(register_fonts())), "size": Number(1, 200), "leading": Number(1, 300),
-            "colour": OneOf(COLOURS), "align": OneOf(tuple(ALIGN)), "space_before": Number(0, 200),
-            "space_after": Number(0, 200)}
+    return {
+        "font": OneOf(tuple(register_fonts())),
+        "size": Number(1, 200),
+        "leading": Number(1, 300),
+        "colour": OneOf(COLOURS),
+        "align": OneOf(tuple(ALIGN)),
+        "space_before": Number(0, 200),
+        "space_after": Number(0, 200),
+    }
 
 
 def _required(table: dict, keys, where: str, source: str) -> None:
@@ -93,10 +112,16 @@ def look_from_dict(data: dict, source: str) -> Look:
     schema = _style_schema()
     body = check_table(styles["body"], schema, "styles.body", source)
     _required(body, schema, "styles.body", source)
-    made = tuple((name, TextStyle(**{**body, **check_table(styles[name], schema, f"styles.{name}", source)}))
-                 for name in STYLES)
-    return Look(page["margin_x_mm"], page["margin_top_mm"], page["margin_bottom_mm"],
-                tuple((name, colours[name]) for name in COLOURS), made)
+    made = tuple(
+        (name, TextStyle(**{**body, **check_table(styles[name], schema, f"styles.{name}", source)})) for name in STYLES
+    )
+    return Look(
+        page["margin_x_mm"],
+        page["margin_top_mm"],
+        page["margin_bottom_mm"],
+        tuple((name, colours[name]) for name in COLOURS),
+        made,
+    )
 
 
 def load_look(path: str | Path | None = None) -> Look:
@@ -108,7 +133,16 @@ def load_look(path: str | Path | None = None) -> Look:
 def paragraph_styles(look: Look) -> dict[str, ParagraphStyle]:
     """Reportlab paragraph styles, by name."""
     register_fonts()
-    return {name: ParagraphStyle(name, fontName=s.font, fontSize=s.size, leading=s.leading,
-                                 textColor=look.colour(s.colour), alignment=ALIGN[s.align],
-                                 spaceBefore=s.space_before, spaceAfter=s.space_after)
-            for name, s in look.styles}
+    return {
+        name: ParagraphStyle(
+            name,
+            fontName=s.font,
+            fontSize=s.size,
+            leading=s.leading,
+            textColor=look.colour(s.colour),
+            alignment=ALIGN[s.align],
+            spaceBefore=s.space_before,
+            spaceAfter=s.space_after,
+        )
+        for name, s in look.styles
+    }

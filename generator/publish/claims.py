@@ -1,0 +1,22 @@
+"""The booklet's claims checked against its play figures: a sentence of the rules text that the simulated
+games contradict is a warning when the kit is published (see ``generator.publish.rulesbook.CLAIMS``)."""
+
+from __future__ import annotations
+
+import re
+
+from generator.publish import booklet as bk
+from generator.publish.kit import booklet_context
+from generator.publish.rulesbook import false_claims
+
+
+def markup_text(markup: str) -> str:
+    """The words of rendered booklet markup, tags and line breaks gone."""
+    return " ".join(re.sub(r"<[^>]+>", " ", markup).split())
+
+
+def claim_warnings(src, settings) -> list[str]:
+    """One line for each claim of the booklet's text (for kit sources ``src``) that its play figures contradict."""
+    if src.play is None:
+        return []
+    return false_claims(markup_text(bk.render_markup(src.templates, booklet_context(src, settings))), src.play)
