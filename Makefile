@@ -24,7 +24,16 @@ PUBLISH_ARGS := $(BOARD_ARG) $(if $(STYLE),--style "$(STYLE)") $(if $(PAPER),--p
 	$(if $(TITLE),--title "$(TITLE)") $(if $(SETTINGS),--settings "$(SETTINGS)") $(if $(ONLY),--only "$(ONLY)") \
 	$(if $(SKIP),--skip "$(SKIP)") $(if $(FOR),--for "$(FOR)")
 
-.PHONY: install sysdeps test test-fast bench optimize render print clean distclean
+.PHONY: install sysdeps test test-fast bench lint docs lock optimize render print clean distclean
+
+# Installs are locked: requirements.lock pins every package (runtime and tests) with its hashes, and
+# requirements-dev.lock adds the linters and the docs site on the same pins. `make lock` updates both.
+LOCK    := requirements.lock
+DEVLOCK := requirements-dev.lock
+DEVSTAMP := $(VENV)/.dev-stamp
+COMPILE := $(VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras --no-emit-find-links \
+	--no-emit-index-url
+PIP     := $(PY) -m pip install --quiet --disable-pip-version-check
 
 install: $(STAMP)
 
@@ -40,13 +49,34 @@ sysdeps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	else echo "make sysdeps: missing $$missing; install them with: sudo apt-get install $$missing (tests that need them will skip)"; fi
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(PIP) --require-hashes -r $(LOCK)
+	$(PIP) --no-deps -e .
 	@echo "compiling the scoring kernel (once; numba caches it on disk)"
 	@$(PY) -c "from generator.board import load_board; from generator.scoring import warm_up; warm_up(load_board('classic'))"
 	@touch $(STAMP)
+
+$(DEVSTAMP): $(STAMP) $(DEVLOCK)
+	$(PIP) --require-hashes -r $(DEVLOCK)
+	@touch $(DEVSTAMP)
+
+# ruff (lint and format) and mypy, configured in pyproject.toml
+lint: $(DEVSTAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+# the docs site (MkDocs, Material theme) from docs/ into site/; --strict fails on a broken link or a missing page
+docs: $(DEVSTAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
+
+# new pins for everything pyproject.toml allows, then a fresh install from them and the tests on it
+lock: $(DEVSTAMP)
+	$(COMPILE) --upgrade --extra test -o $(LOCK) pyproject.toml
+	$(COMPILE) --upgrade --extra test --extra dev -c $(LOCK) -o $(DEVLOCK) pyproject.toml
+	rm -rf $(VENV)
+	$(MAKE) lint test
 
 test: $(STAMP)
 	$(PY) -m pytest -q
@@ -82,4 +112,4 @@ clean:
 	@touch output/.gitkeep
 
 distclean: clean
-	rm -rf $(VENV) *.egg-info
+	rm -rf $(VENV) *.egg-info site
