@@ -27,13 +27,15 @@ PUBLISH_ARGS := $(BOARD_ARG) $(if $(STYLE),--style "$(STYLE)") $(if $(PAPER),--p
 .PHONY: install sysdeps test test-fast bench lint docs lock optimize render print clean distclean
 
 # Installs are locked: requirements.lock pins every package (runtime and tests) with its hashes, and
-# requirements-dev.lock adds the linters and the docs site on the same pins. `make lock` updates both.
+# requirements-dev.lock adds the linters and the docs site on the same pins. uv (itself pinned) installs
+# them into .venv/ and `make lock` recompiles both.
 LOCK    := requirements.lock
 DEVLOCK := requirements-dev.lock
 DEVSTAMP := $(VENV)/.dev-stamp
-COMPILE := $(VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras --no-emit-find-links \
-	--no-emit-index-url
-PIP     := $(PY) -m pip install --quiet --disable-pip-version-check
+UV_VERSION := 0.13.9
+UV      := $(VENV)/bin/uv
+INSTALL := $(UV) pip install --quiet --python $(PY)
+COMPILE := $(UV) pip compile --quiet --generate-hashes --python-version 3.11
 
 install: $(STAMP)
 
@@ -51,14 +53,15 @@ sysdeps:
 
 $(STAMP): pyproject.toml $(LOCK)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP) --require-hashes -r $(LOCK)
-	$(PIP) --no-deps -e .
+	@test -x $(UV) || $(PY) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(INSTALL) --require-hashes -r $(LOCK)
+	$(INSTALL) --no-deps -e .
 	@echo "compiling the scoring kernel (once; numba caches it on disk)"
 	@$(PY) -c "from generator.board import load_board; from generator.scoring import warm_up; warm_up(load_board('classic'))"
 	@touch $(STAMP)
 
 $(DEVSTAMP): $(STAMP) $(DEVLOCK)
-	$(PIP) --require-hashes -r $(DEVLOCK)
+	$(INSTALL) --require-hashes -r $(DEVLOCK)
 	@touch $(DEVSTAMP)
 
 # ruff (lint and format) and mypy, configured in pyproject.toml
@@ -72,7 +75,7 @@ docs: $(DEVSTAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
 
 # new pins for everything pyproject.toml allows, then a fresh install from them and the tests on it
-lock: $(DEVSTAMP)
+lock: $(STAMP)
 	$(COMPILE) --upgrade --extra test -o $(LOCK) pyproject.toml
 	$(COMPILE) --upgrade --extra test --extra dev -c $(LOCK) -o $(DEVLOCK) pyproject.toml
 	rm -rf $(VENV)
