@@ -35,6 +35,14 @@ def register(sub) -> None:
     )
     p.add_argument("--seed", type=bounded_int(0, MAX_PLAY_SEED), default=0, help="random seed (0 to 2**32 - 1)")
     p.add_argument("--engine", choices=["fast", "reference"], default="fast", help="game engine")
+    p.add_argument(
+        "--measure-games",
+        type=bounded_int(0, 100_000),
+        default=300,
+        metavar="N",
+        help="the first N of the games replayed with their logs for the game-quality measures (lead changes, "
+        "drama, luck share...; 0: none). See docs/measures.md",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.add_argument("--out", metavar="DIR", help="write playtest.json, rounds.svg (histogram) and heat.svg here")
     p.set_defaults(run=run)
@@ -70,13 +78,15 @@ def run(args: argparse.Namespace) -> int:
     if len(names) not in (1, players):
         raise TrailwrightError(f"--policy names {len(names)} policies for {players} players: name one, or one per seat")
     skill_games = max(players, args.games // 2)
-    with Progress(transient=True, disable=args.json or args.games + skill_games < 5000) as bar:
-        task = bar.add_task("playing", total=args.games + skill_games)
+    logged = min(args.measure_games, args.games)
+    with Progress(transient=True, disable=args.json or args.games + skill_games + 20 * logged < 5000) as bar:
+        task = bar.add_task("playing", total=args.games + skill_games + logged)
         advance = lambda n: bar.advance(task, n)  # noqa: E731
         report = simulate(tileset, board, rules, players, args.games, names, args.seed, args.engine, advance)
         gap = skill_gap(
             tileset, board, rules, players, skill_games, "explorer", args.rival, args.seed, args.engine, advance
         )
+        quality = game_quality(tileset, board, rules, report, gap, logged, args.seed, advance)
     data = {
         "tileset": args.tileset,
         "rules": args.rules or "default",
@@ -90,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
             "luck": gap.luck,
             "gap": gap.gap,
         },
+        "measures": quality and measures_dict(*quality),
     }
     if args.out:
         write_outputs(args.out, data, report, board)
@@ -97,7 +108,50 @@ def run(args: argparse.Namespace) -> int:
         print(dumps_json(data, indent=2))
     else:
         print_report(args.tileset, report, gap)
+        if quality:
+            print_measures(*quality)
     return 0
+
+
+def game_quality(tileset, board, rules, report, gap, games: int, seed: int, progress):
+    """The measures of the run's first ``games`` games (replayed with their logs) and the luck share from the
+    skill gap; None when no game is to be measured."""
+    if games <= 0:
+        return None
+    from generator.play.measures import logged_games, luck_share, measures
+
+    logs = logged_games(tileset, board, rules, report.policies, games, seed, progress)
+    return measures(logs, board, rules, tileset), luck_share(gap.win_rate, gap.win_se, report.players)
+
+
+def measures_dict(quality, luck) -> dict:
+    """The measures as JSON."""
+    from generator.play.measures import to_dict
+
+    return to_dict(quality, luck)
+
+
+def print_measures(quality, luck) -> None:
+    """Is it a good game? Each measure with its standard error and a plain reading; the example sets for scale."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from generator.play.measures import REFERENCE_SETS, readings
+
+    t = Table(title=f"Is it a good game? (the first {quality.games} games; see docs/measures.md)", title_justify="left")
+    for column in ("measure", "value", "what it says"):
+        t.add_column(column, justify="right" if column == "value" else "left")
+    for name, m, reading in readings(quality, luck):
+        t.add_row(name, "-" if m is None else f"{m.value:.2f} ± {m.se:.2f}", reading)
+    t.add_row("seat advantage", f"{quality.seat_advantage:.2f}", "the largest gap between a seat's win rate and 1/n")
+    sets = Table(title="for scale: 600 games of 3 explorers in an independent simulator", title_justify="left")
+    for column in ("tile set", "lead changes", "drama", "settled share", "luck share"):
+        sets.add_column(column, justify="left" if column == "tile set" else "right")
+    for name, values in REFERENCE_SETS.items():
+        sets.add_row(name, *(f"{v:.2f}" for v in values))
+    console = Console(width=max(120, Console().width))
+    console.print(t)
+    console.print(sets)
 
 
 def write_outputs(folder: str, data: dict, report, board) -> None:

@@ -122,6 +122,7 @@ class Table:
     trace: int = 0  # a hash of every move, to compare engines
     heat: Any = None  # counts by (kind, place), a numpy array: see reference.HEAT_KINDS
     faces: list = field(default_factory=list)  # per tile, its (front, back) sides
+    recorder: Any = None  # a gamelog.Recorder when the game is logged
 
     # --- what a player sees -----------------------------------------------------------------
 
@@ -185,6 +186,8 @@ class Table:
         self.laid[slot][2] = (self.laid[slot][2] + sixths + 6) % 6
         self.turned_at[slot] = (self.clock, p, sixths)
         self.note(1000 + 10 * slot + (sixths + 6) % 6)
+        if self.recorder:
+            self.recorder.add("turn", p, slot, sixths)
 
     def lay(self, slot: int) -> None:
         """Lay the top tile of the pile in ``slot``: face by coin, turned by a d6."""
@@ -201,13 +204,19 @@ class Table:
             fresh = slot not in self.laid
             if fresh:
                 self.lay(slot)
+                if self.recorder:
+                    self.recorder.add("lay", p, slot, *self.laid[slot])
             t = self.trail_at(slot, edge)
             if fresh and self.rules.stub_blocks and len(self.trail_edges(slot, t)) == 1:
                 return True
             self.pawns[p] = ("trail", slot, t)
+            if self.recorder:
+                self.recorder.add("step", p, self.recorder.place(self.pawns[p]))
             return False
         k = door[1]
         self.pawns[p] = ("landmark", k)
+        if self.recorder:
+            self.recorder.add("step", p, self.recorder.place(self.pawns[p]))
         if k in self.geo.required:
             self.visited[p] = self.visited[p] | {k}
         if k == self.geo.goal and self.geo.required <= self.visited[p]:
@@ -217,6 +226,8 @@ class Table:
             if draw(self.rng, self.rules.die) + 1 in self.geo.hazard_rolls[k]:
                 tally.chases += 1
                 self.pawns[p] = ("landmark", self.geo.hazard_to[k])
+                if self.recorder:
+                    self.recorder.add("chase", p, self.recorder.place(self.pawns[p]))
                 return True
         return self.geo.ends_move[k]
 

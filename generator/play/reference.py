@@ -8,6 +8,7 @@ import numpy as np
 
 from generator.model import TileSet
 from generator.play.game import Geometry, Table, Tally, new_table
+from generator.play.gamelog import GameLog, Recorder
 from generator.play.policies import Policy, way_out
 from generator.play.rng import draw, game_rng
 from generator.play.rules import Rules
@@ -30,6 +31,7 @@ class GameResult:
     heat: np.ndarray
     laid: int
     trace: int
+    log: GameLog | None = None  # the game round by round, when asked for
 
 
 def _check_trapped(table: Table, p: int, place: int) -> None:
@@ -54,6 +56,8 @@ def play_turn(table: Table, p: int, policy: Policy) -> bool:
     """Player ``p`` turns a tile or rolls and walks; True when ``p`` has won."""
     tally, rng = table.tallies[p], table.rng
     tally.turns += 1
+    if table.recorder:
+        table.recorder.begin_turn(p)
     place = table.place_index(table.pawns[p])
     _check_trapped(table, p, place)
     choice = policy.turn(table, p, rng)
@@ -64,6 +68,8 @@ def play_turn(table: Table, p: int, policy: Policy) -> bool:
     elif table.doors(table.pawns[p]):
         roll = draw(rng, table.rules.die) + 1
         tally.pips += roll
+        if table.recorder:
+            table.recorder.add("roll", p, roll)
         for used in range(roll):
             door = table.doors(table.pawns[p])[policy.step(table, p, roll - used, rng)]
             ended = table.step(p, door)
@@ -79,19 +85,28 @@ def play_turn(table: Table, p: int, policy: Policy) -> bool:
 
 
 def play_game(
-    tiles: TileSet, geo: Geometry, rules: Rules, policies: tuple[Policy, ...], seed: int, game: int
+    tiles: TileSet, geo: Geometry, rules: Rules, policies: tuple[Policy, ...], seed: int, game: int, log: bool = False
 ) -> GameResult:
-    """Game number ``game`` of a run seeded ``seed``, played by ``policies`` (one per seat)."""
+    """Game number ``game`` of a run seeded ``seed``, played by ``policies`` (one per seat); with ``log``,
+    its ``GameLog`` too (the same game: logging draws nothing)."""
     rng = game_rng(seed, game)
     table = new_table(geo, rules, tiles, len(policies), rng)
     table.heat = np.zeros((len(HEAT_KINDS), geo.slots + len(geo.landmarks)), dtype=np.int64)
+    recorder = table.recorder = Recorder(geo.slots) if log else None
+    if recorder:
+        recorder.end_round(table.pawns, table.visited, geo.required)  # round 0: the set-up
     winner, rounds = -1, rules.round_cap
     for rnd in range(1, rules.round_cap + 1):
         for p, policy in enumerate(policies):
             if play_turn(table, p, policy):
                 winner, rounds = p, rnd
+                if recorder:
+                    recorder.add("win", p)
                 break
+        if recorder:
+            recorder.end_round(table.pawns, table.visited, geo.required)
         if winner >= 0:
             break
     tallies = np.array([[getattr(t, f) for f in TALLY_FIELDS] for t in table.tallies], dtype=np.int64)
-    return GameResult(rounds, winner, tallies, table.heat, len(table.laid), table.trace)
+    game_log = recorder.log(tuple(p.name for p in policies), winner) if recorder else None
+    return GameResult(rounds, winner, tallies, table.heat, len(table.laid), table.trace, game_log)
