@@ -39,6 +39,8 @@ _ALLOWED_CONTROL = "\t\n\r"
 
 def read_text(path: str | Path | Traversable, source: str | None = None) -> str:
     """The file's text: bytes read and decoded as UTF-8 (a byte-order mark is dropped)."""
+    if isinstance(path, str) and not path.strip():
+        raise TrailwrightError(f"an empty path {path!r} names no file")
     source = source or str(path)
     if isinstance(path, str):
         path = Path(path)

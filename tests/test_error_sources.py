@@ -353,3 +353,25 @@ def test_every_optimize_flag_checked_after_argparse_is_named(capsys, tmp_path, m
 def test_other_commands_name_their_flags(capsys, tmp_path, argv, words):
     err = one_line(capsys, *argv, *(["--out", str(tmp_path / "o")] if argv[0] in ("render", "calibrate") else []))
     assert words in err, err
+
+
+@pytest.mark.parametrize(
+    "argv, flag",
+    [
+        (["score", TILESET, "--board", ""], "--board"),
+        (["score", ""], None),
+        (["publish", TILESET, "--rules", ""], "--rules"),
+        (["publish", TILESET, "--settings", ""], "--settings"),
+        (["publish", TILESET, "--style", ""], "--style"),
+        (["render", TILESET, "--style", ""], "--style"),
+        (["optimize", "--generations", "1", "--init", ""], "--init"),
+        (["optimize", "--generations", "1", "--objective", ""], "--objective"),
+        (["optimize", "--generations", "1", "--resume", ""], "--resume"),
+    ],
+)
+def test_an_empty_path_is_an_error_not_a_default(capsys, tmp_path, argv, flag):
+    """An empty value never silently means "not given" (an optimize with --init '' used to start from random)."""
+    out = tmp_path / "out"
+    err = one_line(capsys, *argv, *(["--out", str(out / "x")] if argv[0] != "score" else []))
+    assert ("names no file" in err or "empty board name" in err) and (flag is None or f"error: {flag}: " in err), err
+    assert not (out / "x").exists()

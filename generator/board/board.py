@@ -277,6 +277,8 @@ def builtin_boards() -> list[str]:
 def load_board(name_or_path: str | Path = "classic") -> Board:
     """A built-in board by name, or a board file by path; errors name the file."""
     text_path = str(name_or_path)
+    if not text_path.strip():
+        raise TrailwrightError(f"an empty board name (built-in: {', '.join(builtin_boards())}; or a board file)")
     if text_path in builtin_boards():
         source = f"board {text_path!r}"
         data = load_toml(resources.files("generator.board.boards") / f"{text_path}.toml", source)

@@ -67,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
     from generator.publish.pdf import DocInfo
     from generator.publish.settings import load_paper, load_settings
 
-    settings = load_settings(args.settings)
+    with flag_value("--settings"):
+        settings = load_settings(args.settings)
     if args.back_offset is not None:
         settings = replace(settings, back_offset_mm=args.back_offset)
     with flag_value("--paper"):

@@ -193,7 +193,7 @@ def _setup(args):
     from generator.scoring.tables import check_size
 
     seed = args.seed if args.seed is not None else 0
-    if args.resume:
+    if args.resume is not None:
         given = [name for name in RESUME_FIXED if getattr(args, name) not in (None, [])]
         if given:
             flag = "--" + given[0].replace("_", "-")
@@ -201,17 +201,20 @@ def _setup(args):
                 f"{flag} cannot change a resumed run (it keeps the checkpoint's settings; "
                 "only --time and --generations may set a new budget)"
             )
-        resume = read_checkpoint(args.resume)
+        with flag_value("--resume"):
+            resume = read_checkpoint(args.resume)
         config = resume.config
         if args.time is not None or args.generations is not None:
             config = replace(config, time=args.time, generations=args.generations)
         return resume.problem, config, list(resume.chains), resume.migrants, resume.init
     with flag_value("--board"):
         board = load_board(args.board or "classic")
-    objective = load_objective(args.objective) if args.objective else ARTICLE
+    with flag_value("--objective"):
+        objective = load_objective(args.objective) if args.objective is not None else ARTICLE
     objective = resolve_targets(objective, board.pair_names(), args.objective or "objective")
-    if args.init:
-        start = read_tileset(args.init)
+    if args.init is not None:
+        with flag_value("--init"):
+            start = read_tileset(args.init)
         check_size(start, board, args.init)
     else:
         try:
@@ -220,7 +223,7 @@ def _setup(args):
             raise err.within(args.objective) if args.objective else err from None
         start = random_tileset(board.tile_count, designs, np.random.default_rng([seed, 0]))
     pinned = tuple(i.strip() for item in args.pin for i in item.split(",") if i.strip())
-    if pinned and not args.init:
+    if pinned and args.init is None:
         raise TrailwrightError("--pin needs --init (the tile set whose tiles to keep)")
     try:
         problem = make_problem(board, objective, start, pinned)

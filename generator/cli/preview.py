@@ -64,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     folder = check_folder(out.parent)  # before any work
     if args.count > 64:
         raise TrailwrightError(f"--count {args.count}: at most 64 layouts fit a sheet")
-    style = load_style(args.style)
+    with flag_value("--style"):
+        style = load_style(args.style)
     with flag_value("--board"):
         board = load_board(args.board)
     tileset = read_tileset(args.tileset)

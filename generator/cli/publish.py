@@ -143,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
     from generator.table.tabletop import check_asset_base
 
     out = check_folder(args.out)  # before any work
-    settings = load_settings(args.settings)
+    with flag_value("--settings"):
+        settings = load_settings(args.settings)
     settings_source = args.settings or "the default settings"
     overrides: dict[str, Any] = {}
     flags: dict[str, str] = {}
@@ -206,7 +207,8 @@ def make_sources(args: argparse.Namespace, tileset, board, settings):
         from generator.render.style import load_style
     except ImportError:
         raise TrailwrightError("the layout stage (generator.render) is not installed") from None
-    style = load_style(args.style)
+    with flag_value("--style"):
+        style = load_style(args.style)
     rules = load_rules(args.rules, board)
     play = simulate_play(tileset, board, rules, settings.play_games, settings.seed)
     return layout_sources(

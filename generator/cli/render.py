@@ -56,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
     from generator.scoring.tables import check_size
 
     out = check_folder(args.out)  # before any work
-    style = load_style(args.style)
+    with flag_value("--style"):
+        style = load_style(args.style)
     with flag_value("--board"):
         board = load_board(args.board)
     tileset = read_tileset(args.tileset)

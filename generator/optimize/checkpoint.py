@@ -104,6 +104,8 @@ def checkpoint_text(problem: Problem, config: Config, chains, init: str | None, 
 def read_checkpoint(path: str | Path) -> Resume:
     """Load and check a checkpoint file; every problem is one line naming the file."""
     source = str(path)
+    if not source.strip():
+        raise TrailwrightError(f"an empty path {source!r} names no file")
     try:
         raw = Path(path).read_bytes()
     except OSError as err:

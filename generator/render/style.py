@@ -130,7 +130,7 @@ def _rule(name: str, default: Any) -> tuple[Any, str]:
     return _colour, 'a colour like "#6b4a2b"'
 
 
-def _read(path: Path | None) -> tuple[str, dict]:
+def _read(path: str | Path | None) -> tuple[str, dict]:
     if path is None:
         source = "the default style"
         return source, load_toml(resources.files("generator.render").joinpath("style.toml"), source)
@@ -161,7 +161,7 @@ def load_style(path: str | Path | None = None) -> Style:
     defaults = _flatten(default_source, data, names)
     values, origin = dict(defaults), dict.fromkeys(defaults, default_source)
     if path is not None:
-        source, data = _read(Path(path))
+        source, data = _read(path)
         overrides = _flatten(source, data, names)
         values.update(overrides)
         origin.update(dict.fromkeys(overrides, source))
