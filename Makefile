@@ -34,7 +34,7 @@ DEVLOCK := requirements-dev.lock
 DEVSTAMP := $(VENV)/.dev-stamp
 UV_VERSION := 0.13.9
 UV      := $(VENV)/bin/uv
-INSTALL := $(UV) pip install --quiet --python $(PY)
+INSTALL := $(UV) pip install --quiet --compile-bytecode --python $(PY)
 COMPILE := $(UV) pip compile --quiet --generate-hashes --python-version 3.11
 
 install: $(STAMP)

@@ -226,3 +226,12 @@ def test_playtest_reports_the_measures_of_its_first_games(capsys):
     assert json.loads(capsys.readouterr().out)["measures"] is None
     assert main(["playtest", best, "--games", "10"]) == 0
     assert "Is it a good game?" in capsys.readouterr().out
+
+
+def test_the_replay_budget_is_deterministic_and_takes_at_least_one_game():
+    from generator.play.measures import affordable_games
+
+    assert affordable_games([10] * 300, 3, 20, 300, budget=180_000) == 300
+    assert affordable_games([10] * 300, 3, 20, 300, budget=6_000) == 10
+    assert affordable_games([200, 10], 3, 91, 300, budget=1_000) == 1
+    assert affordable_games([10] * 5, 3, 20, 3) == 3

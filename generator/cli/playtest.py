@@ -41,7 +41,8 @@ def register(sub) -> None:
         default=300,
         metavar="N",
         help="the first N of the games replayed with their logs for the game-quality measures (lead changes, "
-        "drama, luck share...; 0: none). See docs/measures.md",
+        "drama, luck share...; 0: none), fewer when long games on a big board would take long to replay. "
+        "See docs/measures.md",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.add_argument("--out", metavar="DIR", help="write playtest.json, rounds.svg (histogram) and heat.svg here")
@@ -118,9 +119,10 @@ def game_quality(tileset, board, rules, report, gap, games: int, seed: int, prog
     skill gap; None when no game is to be measured."""
     if games <= 0:
         return None
-    from generator.play.measures import logged_games, luck_share, measures
+    from generator.play.measures import affordable_games, logged_games, luck_share, measures
 
-    logs = logged_games(tileset, board, rules, report.policies, games, seed, progress)
+    affordable = affordable_games(report.rounds, report.players, len(board.slots), games)
+    logs = logged_games(tileset, board, rules, report.policies, affordable, seed, progress)
     return measures(logs, board, rules, tileset), luck_share(gap.win_rate, gap.win_se, report.players)
 
 

@@ -224,6 +224,21 @@ REFERENCE_SETS = {
 }
 
 
+REPLAY_BUDGET = 150_000  # turns x slots the reference engine replays for the measures (about 5-15 s)
+
+
+def affordable_games(rounds: Sequence[int], players: int, slots: int, most: int, budget: int = REPLAY_BUDGET) -> int:
+    """How many of the first ``most`` games (their ``rounds`` known from a run) fit the replay ``budget`` in turns
+    times slots (at least one): a deterministic bound, so long games on a big board do not take hours."""
+    cost = count = 0
+    for r in rounds[:most]:
+        cost += r * players * slots
+        if count and cost > budget:
+            break
+        count += 1
+    return count
+
+
 def logged_games(
     tiles: TileSet,
     board: Board,
