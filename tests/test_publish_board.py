@@ -99,3 +99,14 @@ def test_registration_marks_sit_only_where_the_next_sheet_covers_them(paper):
                 on_right = col + 1 < tiling.columns and a.x + a.width - ov <= x <= a.x + a.width
                 on_bottom = row + 1 < tiling.rows and a.y <= y <= a.y + ov
                 assert on_right or on_bottom
+
+
+def test_a_board_too_large_for_its_dpi_is_drawn_at_the_highest_dpi_that_fits():
+    """A 217-slot board (about 950 x 1080 mm) at board_dpi 200 would be 63 million pixels."""
+    from generator.publish.art import MAX_PIXELS, px
+    from generator.publish.boardsheets import fitting_dpi
+
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="950mm" height="1080mm" viewBox="0 0 950 1080"></svg>'
+    dpi = fitting_dpi(svg, 200)
+    assert dpi < 200 and px(950, dpi) * px(1080, dpi) <= MAX_PIXELS < px(950, dpi + 1) * px(1080, dpi + 1)
+    assert fitting_dpi(svg.replace("950mm", "95mm").replace("1080mm", "108mm"), 200) == 200

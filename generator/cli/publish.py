@@ -191,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
     write_folder(out, files, owns=KIT_FOLDERS.__contains__)  # the old kit or the new one, never a mix
     print_listing(Path(args.out), files)
     for message in warnings:
-        print(f"  not made: {message}")
+        print(f"  {'not made' if message.startswith('skipped') else 'warning'}: {message}")
     return 0
 
 

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from generator.errors import TrailwrightError
-from generator.publish.art import px, render_pixels
+from generator.publish.art import MAX_PIXELS, px, render_pixels
 from generator.publish.layout import Area, DoesNotFit, printable_area
 from generator.publish.pdf import INK, MARK, SOFT, DocInfo, footer, new_canvas, pt
 from generator.publish.placement import PackedImage, Placement, place_images
@@ -55,6 +55,15 @@ class BoardArt:
         """Rasterise the board SVG at ``dpi``."""
         w, h = svg_size_mm(svg)
         return cls(PackedImage.of("Board", render_pixels(svg, px(w, dpi), px(h, dpi))), w, h)
+
+
+def fitting_dpi(svg: str, dpi: int) -> int:
+    """``dpi``, or the highest lower one at which the board's picture stays within ``MAX_PIXELS`` (a board of
+    hundreds of tiles is over a metre across)."""
+    w, h = svg_size_mm(svg)
+    while dpi > 1 and px(w, dpi) * px(h, dpi) > MAX_PIXELS:
+        dpi -= 1
+    return dpi
 
 
 def slug_mm(settings: PublishSettings) -> float:

@@ -22,8 +22,8 @@ from generator.fileio import dumps_json
 from generator.model import FACES, TileSet
 from generator.play import Rules, default_rules
 from generator.publish import booklet as bk
-from generator.publish.art import ArtCache, SideArt, px, render_pixels
-from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled_pdf, svg_size_mm
+from generator.publish.art import MAX_PIXELS, ArtCache, SideArt, px, render_pixels
+from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled_pdf, fitting_dpi, svg_size_mm
 from generator.publish.impose import impose_booklet
 from generator.publish.layout import DoesNotFit, TileMarks, plan_duplex, plan_foldover
 from generator.publish.manufacturer import ArtForWidth, manufacturer_files, profile_art, zip_bytes
@@ -268,7 +268,13 @@ def build_sheets(kit: Kit) -> dict[str, bytes]:
 
 def build_board(kit: Kit) -> dict[str, bytes]:
     """The board on one large sheet and tiled over small ones, for every print-and-play paper."""
-    board_art = BoardArt.of(kit.src.board_svg, kit.settings.board_dpi)  # the tiled board's pixels
+    dpi = fitting_dpi(kit.src.board_svg, kit.settings.board_dpi)
+    if dpi < kit.settings.board_dpi:
+        kit.warn(
+            f"the tiled board is drawn at {dpi} dpi, not board_dpi = {kit.settings.board_dpi}: a board this large "
+            f"would pass {MAX_PIXELS:,} pixels"
+        )
+    board_art = BoardArt.of(kit.src.board_svg, dpi)  # the tiled board's pixels
     info = kit.info("the board")
 
     def large(name: str) -> dict[str, bytes]:
