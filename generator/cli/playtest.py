@@ -57,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.errors import TrailwrightError
     from generator.model import read_tileset
     from generator.play import load_rules
+    from generator.play.measures import to_dict as measures_to_dict
     from generator.play.policies import get_policy
     from generator.play.simulate import simulate, skill_gap
 
@@ -101,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
             "luck": gap.luck,
             "gap": gap.gap,
         },
-        "measures": quality and measures_dict(*quality),
+        "measures": quality and measures_to_dict(*quality),
     }
     if args.out:
         write_outputs(args.out, data, report, board)
@@ -124,13 +125,6 @@ def game_quality(tileset, board, rules, report, gap, games: int, seed: int, prog
     affordable = affordable_games(report.rounds, report.players, len(board.slots), games)
     logs = logged_games(tileset, board, rules, report.policies, affordable, seed, progress)
     return measures(logs, board, rules, tileset), luck_share(gap.win_rate, gap.win_se, report.players)
-
-
-def measures_dict(quality, luck) -> dict:
-    """The measures as JSON."""
-    from generator.play.measures import to_dict
-
-    return to_dict(quality, luck)
 
 
 def print_measures(quality, luck) -> None:

@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 FORMAT = "trailwright-gamelog/1"
-EVENT_KINDS = {"roll": 1, "step": 1, "lay": 4, "turn": 2, "chase": 1, "win": 0}  # kind -> values after the player
 
 Event = tuple
 
@@ -97,17 +96,13 @@ class Recorder:
     """Collects a game's events as they happen; ``end_round`` closes a round with the pawns' places."""
 
     slots: int
-    landmark_base: int = field(init=False)
     played: list = field(default_factory=list)
     events: list = field(default_factory=list)
     rounds: list = field(default_factory=list)
 
-    def __post_init__(self) -> None:
-        self.landmark_base = 6 * self.slots
-
     def place(self, place: tuple) -> int:
         """A reference-engine place (``("trail", s, t)`` or ``("landmark", k)``) as a number."""
-        return 6 * place[1] + place[2] if place[0] == "trail" else self.landmark_base + place[1]
+        return 6 * place[1] + place[2] if place[0] == "trail" else 6 * self.slots + place[1]
 
     def begin_turn(self, player: int) -> None:
         """Player ``player`` takes a turn."""

@@ -22,7 +22,6 @@ engine's ``Table`` replays the laid tiles, so the routes are the game's own.
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -32,6 +31,7 @@ from generator.board import Board
 from generator.model import TileSet
 from generator.play.game import Geometry, Table, geometry
 from generator.play.gamelog import GameLog
+from generator.play.policies import plan
 from generator.play.rules import Rules
 
 INF = math.inf
@@ -67,27 +67,14 @@ def _place(number: int, slots: int) -> tuple:
     return ("landmark", number - 6 * slots) if number >= 6 * slots else ("trail", number // 6, number % 6)
 
 
-def route_length(table: Table, source: tuple, needed: set[int]) -> float:
-    """Steps of the shortest route over the laid tiles from ``source`` to a landmark in ``needed``."""
-    if source[0] == "landmark" and source[1] in needed:
+def route_length(table: Table, p: int) -> float:
+    """Steps of player ``p``'s shortest route over the laid tiles to a landmark it needs: the explorer's own
+    breadth-first ``plan``, walking through every landmark and counting only landmarks as targets."""
+    here = table.pawns[p]
+    if here[0] == "landmark" and here[1] in table.needed(p):
         return 0
-    seen, queue = {source}, deque([(source, 0)])
-    while queue:
-        place, dist = queue.popleft()
-        for door in table.doors(place):
-            if door[0] == "landmark":
-                if door[1] in needed:
-                    return dist + 1
-                nxt: tuple = ("landmark", door[1])
-            else:
-                _, slot, edge, _ = door
-                if slot not in table.laid:
-                    continue
-                nxt = ("trail", slot, table.trail_at(slot, edge))
-            if nxt not in seen:
-                seen.add(nxt)
-                queue.append((nxt, dist + 1))
-    return INF
+    found = plan(table, p, avoid=False, informed=False)
+    return found.rank[1] if found is not None and found.rank[0] == 0 else INF
 
 
 def progress(log: GameLog, geo: Geometry, rules: Rules, tiles: TileSet) -> list[list[tuple[int, float]]]:
@@ -102,12 +89,9 @@ def progress(log: GameLog, geo: Geometry, rules: Rules, tiles: TileSet) -> list[
             elif event[0] == "turn":
                 _, _, slot, sixths = event
                 table.laid[slot][2] = (table.laid[slot][2] + sixths) % 6
-        row = []
-        for place, ticked in zip(rnd.places, rnd.ticked, strict=True):
-            left = {k for k in geo.required if not (ticked >> k) & 1}
-            d = route_length(table, _place(place, geo.slots), left or {geo.goal})
-            row.append((bin(ticked).count("1"), -d))
-        out.append(row)
+        table.pawns = [_place(place, geo.slots) for place in rnd.places]
+        table.visited = [frozenset(k for k in geo.required if (ticked >> k) & 1) for ticked in rnd.ticked]
+        out.append([(bin(t).count("1"), -route_length(table, p)) for p, t in enumerate(rnd.ticked)])
     return out
 
 
