@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,11 +12,13 @@ from generator.model import Side, Tile, TileSet
 from generator.play import default_rules
 from generator.play.game import geometry
 from generator.play.gamelog import GameLog, Round
+from generator.play.logrows import from_rows, to_rows
 from generator.play.measures import (
     lead_changes,
     leaders,
     luck_share,
     measures,
+    measures_of_rows,
     progress,
     settled_round,
 )
@@ -212,14 +215,15 @@ def test_playtest_reports_the_measures_of_its_first_games(capsys):
 
     from generator.cli import main
     from generator.model import read_tileset
-    from generator.play.measures import logged_games
 
     best = str(EXAMPLES / "best-known.json")
     assert main(["playtest", best, "--games", "40", "--measure-games", "25", "--seed", "3", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)["measures"]
-    tiles = read_tileset(best)
-    expected = measures(logged_games(tiles, BOARD, RULES, ("explorer",) * 3, 25, 3), BOARD, RULES, tiles)
+    tiles, geo, seats = read_tileset(best), geometry(BOARD, RULES), (POLICIES["explorer"],) * 3
+    logs = [play_game(tiles, geo, RULES, seats, 3, g, log=True).log for g in range(25)]
+    expected = measures(logs, BOARD, RULES, tiles, count_choices=True)
     assert data["games"] == 25 and data["lead_changes"]["value"] == pytest.approx(expected.lead_changes.value)
+    assert data["choices_per_turn"]["value"] == pytest.approx(expected.choices.value)
     assert data["drama_reading"].startswith("in ") and 0 <= data["luck_share"]["value"] <= 1.5
     assert set(data["reference_sets"]) == {"best-known", "random-20", "straight diameters on every side"}
     assert main(["playtest", best, "--games", "10", "--measure-games", "0", "--json"]) == 0
@@ -228,10 +232,54 @@ def test_playtest_reports_the_measures_of_its_first_games(capsys):
     assert "Is it a good game?" in capsys.readouterr().out
 
 
-def test_the_replay_budget_is_deterministic_and_takes_at_least_one_game():
-    from generator.play.measures import affordable_games
+# --- the compact log and the compiled measures ---------------------------------------------------
 
-    assert affordable_games([10] * 300, 3, 20, 300, budget=180_000) == 300
-    assert affordable_games([10] * 300, 3, 20, 300, budget=6_000) == 10
-    assert affordable_games([200, 10], 3, 91, 300, budget=1_000) == 1
-    assert affordable_games([10] * 5, 3, 20, 3) == 3
+
+def _rows_of(logs):
+    pieces = [to_rows(log) for log in logs]
+    offsets = np.cumsum([0] + [len(p) for p in pieces])
+    return np.concatenate(pieces), offsets
+
+
+def _compiled(logs, board=BOARD, rules=RULES, tiles=TILES, count_choices=False):
+    rows, offsets = _rows_of(logs)
+    winners = [log.winner for log in logs]
+    return measures_of_rows(rows, offsets, winners, logs[0].seats, board, rules, tiles, count_choices)
+
+
+def test_the_compiled_measures_read_hand_made_logs_as_the_reference_does():
+    assert _compiled([PAPER, CALM]) == measures([PAPER, CALM], BOARD, RULES, TILES)
+    assert from_rows(to_rows(PAPER), PAPER.seats, 20, PAPER.winner) == PAPER
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(games(), min_size=1, max_size=4))
+def test_the_compiled_measures_equal_the_reference_on_any_log(logs):
+    logs = [log for log in logs if log.players == logs[0].players]
+    assert _compiled(logs) == measures(logs, BOARD, RULES, TILES)
+    for log in logs:
+        assert from_rows(to_rows(log), log.seats, log.slots, log.winner) == log
+
+
+@pytest.mark.parametrize(
+    ("board_name", "tileset", "policies"),
+    [
+        ("classic", "best-known.json", ("explorer",) * 3),
+        ("classic", "random-20.json", ("greedy", "explorer", "random", "explorer")),
+        ("hexagon37", "optimized-hexagon37.json", ("explorer", "greedy")),
+    ],
+)
+def test_both_engines_write_the_same_logs_and_the_same_measures(board_name, tileset, policies):
+    from generator.model import read_tileset
+    from generator.play.simulate import play
+
+    board, tiles = load_board(board_name), read_tileset(EXAMPLES / tileset)
+    rules = default_rules(board)
+    fast = play(tiles, board, rules, policies, 30, seed=11, log=True)
+    slow = play(tiles, board, rules, policies, 30, seed=11, engine="reference", log=True)
+    assert np.array_equal(fast.offsets, slow.offsets) and np.array_equal(fast.rows, slow.rows)
+    logs = [slow.log(g, policies, len(board.slots)) for g in range(30)]
+    assert [log.length for log in logs] == slow.rounds.tolist()
+    reference = measures(logs, board, rules, tiles, count_choices=True)
+    assert _compiled(logs, board, rules, tiles, count_choices=True) == reference
+    assert reference.choices is not None and 1 <= reference.choices.value <= reference.actions.value

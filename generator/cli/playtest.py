@@ -37,12 +37,10 @@ def register(sub) -> None:
     p.add_argument("--engine", choices=["fast", "reference"], default="fast", help="game engine")
     p.add_argument(
         "--measure-games",
-        type=bounded_int(0, 100_000),
-        default=300,
+        type=bounded_int(0, 10_000_000),
         metavar="N",
-        help="the first N of the games replayed with their logs for the game-quality measures (lead changes, "
-        "drama, luck share...; 0: none), fewer when long games on a big board would take long to replay. "
-        "See docs/measures.md",
+        help="measure the game's quality (lead changes, drama, luck share, choices per turn...) on the first N "
+        "games (default: every game; 0: none). See docs/measures.md",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.add_argument("--out", metavar="DIR", help="write playtest.json, rounds.svg (histogram) and heat.svg here")
@@ -57,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.errors import TrailwrightError
     from generator.model import read_tileset
     from generator.play import load_rules
+    from generator.play.measures import luck_share
     from generator.play.measures import to_dict as measures_to_dict
     from generator.play.policies import get_policy
     from generator.play.simulate import simulate, skill_gap
@@ -80,15 +79,17 @@ def run(args: argparse.Namespace) -> int:
     if len(names) not in (1, players):
         raise TrailwrightError(f"--policy names {len(names)} policies for {players} players: name one, or one per seat")
     skill_games = max(players, args.games // 2)
-    logged = min(args.measure_games, args.games)
-    with Progress(transient=True, disable=args.json or args.games + skill_games + 20 * logged < 5000) as bar:
-        task = bar.add_task("playing", total=args.games + skill_games + logged)
+    measured = args.games if args.measure_games is None else min(args.measure_games, args.games)
+    with Progress(transient=True, disable=args.json or args.games + skill_games < 5000) as bar:
+        task = bar.add_task("playing", total=args.games + skill_games)
         advance = lambda n: bar.advance(task, n)  # noqa: E731
-        report = simulate(tileset, board, rules, players, args.games, names, args.seed, args.engine, advance)
+        report = simulate(
+            tileset, board, rules, players, args.games, names, args.seed, args.engine, advance, measured=measured
+        )
         gap = skill_gap(
             tileset, board, rules, players, skill_games, "explorer", args.rival, args.seed, args.engine, advance
         )
-        quality = game_quality(tileset, board, rules, report, gap, logged, args.seed, advance)
+    quality = report.quality and (report.quality, luck_share(gap.win_rate, gap.win_se, report.players))
     data = {
         "tileset": args.tileset,
         "rules": args.rules or "default",
@@ -115,18 +116,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def game_quality(tileset, board, rules, report, gap, games: int, seed: int, progress):
-    """The measures of the run's first ``games`` games (replayed with their logs) and the luck share from the
-    skill gap; None when no game is to be measured."""
-    if games <= 0:
-        return None
-    from generator.play.measures import affordable_games, logged_games, luck_share, measures
-
-    affordable = affordable_games(report.rounds, report.players, len(board.slots), games)
-    logs = logged_games(tileset, board, rules, report.policies, affordable, seed, progress)
-    return measures(logs, board, rules, tileset), luck_share(gap.win_rate, gap.win_se, report.players)
-
-
 def print_measures(quality, luck) -> None:
     """Is it a good game? Each measure with its standard error and a plain reading; the example sets for scale."""
     from rich.console import Console
@@ -134,7 +123,7 @@ def print_measures(quality, luck) -> None:
 
     from generator.play.measures import REFERENCE_SETS, readings
 
-    t = Table(title=f"Is it a good game? (the first {quality.games} games; see docs/measures.md)", title_justify="left")
+    t = Table(title=f"Is it a good game? ({quality.games} games measured; see docs/measures.md)", title_justify="left")
     for column in ("measure", "value", "what it says"):
         t.add_column(column, justify="right" if column == "value" else "left")
     for name, m, reading in readings(quality, luck):

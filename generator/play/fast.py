@@ -68,6 +68,7 @@ from generator.play.arrays import (
     B,
     T,
 )
+from generator.play.logrows import BEGIN, CHASE, END, LAY, ROLL, ROW, STEP, TURN, WIN, most_rows
 from generator.play.rng import draw
 from generator.play.routes import JIT, NO_RANK, explorer_rank, label, needs, plan, touches, way_out, way_out_now
 from generator.scoring.kernel import _seed_state
@@ -88,7 +89,7 @@ def _table(G, tile, face, r, e):
 
 
 @njit(inline="always", **JIT)
-def _doors(G, S, W, pos):
+def doors(G, S, W, pos):
     """Fill the door buffer (four rows of ``DW``: kind, a, b, conn) for a pawn at ``pos``; returns how many."""
     n, dw, o = G[SLOTS], G[DW], G[W_DOOR]
     count = 0
@@ -120,7 +121,7 @@ def _doors(G, S, W, pos):
 
 
 @njit(**JIT)
-def _set_rot(G, S, s, r):
+def set_rot(G, S, s, r):
     """Lay or turn: the tile in slot ``s`` now lies turned ``r`` sixths; its edges' trails follow."""
     S[G[S_LABELLED]] = 0  # the component labels are stale
     S[G[S_ROT] + s] = r
@@ -135,12 +136,12 @@ def _set_rot(G, S, s, r):
 
 
 @njit(inline="always", **JIT)
-def _turn_by(G, S, s, d):
-    _set_rot(G, S, s, (S[G[S_ROT] + s] + d + 6) % 6)
+def turn_by(G, S, s, d):
+    set_rot(G, S, s, (S[G[S_ROT] + s] + d + 6) % 6)
 
 
 @njit(**JIT)
-def _turns_allowed(G, S, W, p):
+def turns_allowed(G, S, W, p):
     """Fill the candidate buffer with turnable slots next to player ``p`` (ascending); returns how many."""
     if not G[TURN_OK]:
         return 0
@@ -176,12 +177,12 @@ def _choose_turn(G, S, W, R, policy, p, bar, start):
     reaches."""
     six, cand = G[SIXTHS], G[W_CAND]
     if policy == 0:
-        c = _turns_allowed(G, S, W, p)
+        c = turns_allowed(G, S, W, p)
         if c == 0:
             return -1, 0
         s = W[cand + draw(R, c)]
         return s, six if draw(R, 2) == 0 else -six
-    c = _turns_allowed(G, S, W, p)
+    c = turns_allowed(G, S, W, p)
     best_s, best_d, best_rank = -1, 0, bar
     trapped = bar == NO_RANK
     if trapped and S[G[S_LABELLED]] == 0:
@@ -198,12 +199,12 @@ def _choose_turn(G, S, W, R, policy, p, bar, start):
             continue
         if policy == 1 and S[near + s] + (s != on) >= best_rank:
             continue  # no route through this tile reaches a needed landmark in fewer doors than best_rank
-        _turn_by(G, S, s, d)
+        turn_by(G, S, s, d)
         if policy == 1:
             rank = explorer_rank(G, S, W, p, best_rank)
         else:
             rank = 0 if way_out(G, S, W, p) else NO_RANK
-        _turn_by(G, S, s, -d)
+        turn_by(G, S, s, -d)
         S[G[S_LABELLED]] = labelled  # the same tiles as before the trial turn
         if rank < best_rank:
             best_s, best_d, best_rank = s, d, rank
@@ -241,8 +242,19 @@ def _note(R, value):
     R[TRACE] = R[TRACE] * np.uint64(1_000_003) + np.uint64(value + 1)
 
 
+@njit(inline="always", **JIT)
+def _log(L, kind, p, a, b, c, d):
+    """Append one row to the compact game log ``L`` (``gamelog.ROW`` numbers; ``L[0]`` counts the rows);
+    an empty ``L`` logs nothing."""
+    if L.shape[0] == 0:
+        return
+    i = 1 + L[0] * ROW
+    L[i], L[i + 1], L[i + 2], L[i + 3], L[i + 4], L[i + 5] = kind, p, a, b, c, d
+    L[0] += 1
+
+
 @njit(**JIT)
-def _step(G, S, R, tally, p, kind, a, b, conn):
+def _step(G, S, R, tally, p, kind, a, b, conn, L):
     """Move player ``p`` through a door (see ``Table.step``); True when the move ends."""
     n, pawn, top = G[SLOTS], G[S_PAWN] + p, G[S_TOP]
     if kind == 1:
@@ -252,8 +264,9 @@ def _step(G, S, R, tally, p, kind, a, b, conn):
             f = draw(R, 2)
             r = draw(R, 6)
             S[G[S_TILE] + a], S[G[S_FACE] + a] = S[G[S_PILE] + S[top]], f
-            _set_rot(G, S, a, r)
+            set_rot(G, S, a, r)
             S[top] += 1
+            _log(L, LAY, p, a, S[G[S_TILE] + a], f, r)
         t = S[G[S_TE] + 6 * a + b]
         if fresh and G[STUB]:
             exits = 0
@@ -262,9 +275,11 @@ def _step(G, S, R, tally, p, kind, a, b, conn):
             if exits == 1:
                 return True
         S[pawn] = 6 * a + t
+        _log(L, STEP, p, S[pawn], 0, 0, 0)
         return False
     k = a
     S[pawn] = 6 * n + k
+    _log(L, STEP, p, S[pawn], 0, 0, 0)
     required, visited = G[REQUIRED], G[S_VISITED] + p
     if (required >> k) & 1 and not (S[visited] >> k) & 1:
         S[visited] |= np.int64(1) << k
@@ -277,6 +292,7 @@ def _step(G, S, R, tally, p, kind, a, b, conn):
         if G[hazard + draw(R, G[DIE]) + 1]:
             tally[p, 5] += 1
             S[pawn] = 6 * n + G[G[HAZARD_TO] + k]
+            _log(L, CHASE, p, S[pawn], 0, 0, 0)
             return True
     return G[G[ENDS] + k] != 0
 
@@ -289,15 +305,15 @@ def _count_trapped(G, S, W, p, place, tally, heat):
     heat[1, place] += 1
     if S[G[S_LABELLED]] == 0:
         label(G, S, W)  # for touches
-    c = _turns_allowed(G, S, W, p)
+    c = turns_allowed(G, S, W, p)
     six, cand = G[SIXTHS], G[W_CAND]
     for j in range(2 * c):
         s, d = W[cand + j // 2], six if j % 2 == 0 else -six
         if not touches(G, S, W, s, p):
             continue
-        _turn_by(G, S, s, d)
+        turn_by(G, S, s, d)
         opened = way_out(G, S, W, p)
-        _turn_by(G, S, s, -d)
+        turn_by(G, S, s, -d)
         S[G[S_LABELLED]] = 1  # the tiles are back as they were
         if opened:
             return j
@@ -306,10 +322,11 @@ def _count_trapped(G, S, W, p, place, tally, heat):
 
 
 @njit(**JIT)
-def _play_turn(G, S, W, R, policy, clock, p, tally, heat):
+def _play_turn(G, S, W, R, policy, clock, p, tally, heat, L):
     """One turn of player ``p`` (see ``reference.play_turn``); True when ``p`` has won."""
     n, pawn, o, dw = G[SLOTS], G[S_PAWN] + p, G[W_DOOR], G[DW]
     tally[p, 0] += 1
+    _log(L, BEGIN, p, 0, 0, 0, 0)
     place = _place(G, S[pawn])
     # the planner's first step, planned before the roll (it changes nothing seen); a planner that
     # finds no target at all means no way out
@@ -320,7 +337,7 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat):
         first, rank = _planned(G, S, W, policy, p)
         trapped = first < 0
     opens = _count_trapped(G, S, W, p, place, tally, heat) if trapped else 0  # trials before it open nothing
-    here = _doors(G, S, W, S[pawn])
+    here = doors(G, S, W, S[pawn])
     bar = NO_RANK  # a trial turn must rank below it
     if policy == 1 and not trapped and rank % 1_000_000 >= 100_000:
         bar = (G[DIE] + 1) // 2 + 1  # it knows only empty slots: a turn must clearly open a better way
@@ -329,16 +346,18 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat):
     if s >= 0:
         tally[p, 1] += 1
         heat[0, place] += 1
-        _turn_by(G, S, s, d)
+        turn_by(G, S, s, d)
         S[G[S_WHEN] + s], S[G[S_WHO] + s], S[G[S_HOW] + s] = clock, p, d
         _note(R, 1000 + 10 * s + (d + 6) % 6)
+        _log(L, TURN, p, s, d, 0, 0)
     elif here > 0:
         roll = draw(R, G[DIE]) + 1
         tally[p, 3] += roll
+        _log(L, ROLL, p, roll, 0, 0, 0)
         for used in range(roll):
-            count = _doors(G, S, W, S[pawn])
+            count = doors(G, S, W, S[pawn])
             i = first if used == 0 and first >= 0 else _choose_step(G, S, W, R, policy, p, count)
-            ended = _step(G, S, R, tally, p, W[o + i], W[o + dw + i], W[o + 2 * dw + i], W[o + 3 * dw + i])
+            ended = _step(G, S, R, tally, p, W[o + i], W[o + dw + i], W[o + 2 * dw + i], W[o + 3 * dw + i], L)
             _note(R, 10_000 * p + _place(G, S[pawn]))
             if ended:
                 lost = roll - used - 1
@@ -350,14 +369,9 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat):
 
 
 @njit(**JIT)
-def _new_game(G, S, R, players):
-    """A fresh table: the pile shuffled by ``R``, pawns on the start, no tile laid."""
-    n, ntiles, pile = G[SLOTS], S.shape[0] - G[S_PILE], G[S_PILE]
-    for i in range(ntiles):
-        S[pile + i] = i
-    for i in range(ntiles - 1, 0, -1):
-        j = draw(R, i + 1)
-        S[pile + i], S[pile + j] = S[pile + j], S[pile + i]
+def clear(G, S, players):
+    """No tile laid, every pawn on the start having visited nothing."""
+    n = G[SLOTS]
     for s in range(n):
         S[G[S_TILE] + s], S[G[S_FACE] + s], S[G[S_ROT] + s] = -1, 0, 0
         S[G[S_WHEN] + s], S[G[S_WHO] + s], S[G[S_HOW] + s] = -1, -1, 0
@@ -369,31 +383,66 @@ def _new_game(G, S, R, players):
     S[G[S_LABELLED]], S[G[S_TOP]], S[G[S_PLAYERS]] = 0, 0, players
 
 
-@njit(cache=True, nogil=True)
-def play_games(G, policies, first_seed, rounds, winners, tallies, heat, laid, traces):
-    """Play one game per row of ``rounds``, game ``i`` from generator seed ``first_seed + i`` (``rng.game_seed``
-    of the batch's first game, plus ``i``); results fill the arrays.
+@njit(**JIT)
+def _new_game(G, S, R, players):
+    """A fresh table: the pile shuffled by ``R``, pawns on the start, no tile laid."""
+    ntiles, pile = S.shape[0] - G[S_PILE], G[S_PILE]
+    for i in range(ntiles):
+        S[pile + i] = i
+    for i in range(ntiles - 1, 0, -1):
+        j = draw(R, i + 1)
+        S[pile + i], S[pile + j] = S[pile + j], S[pile + i]
+    clear(G, S, players)
 
-    ``heat`` (kinds x places) is summed over the games; the other arrays have a row per game.
-    """
+
+@njit(**JIT)
+def _end_round(G, S, L, players):
+    for q in range(players):
+        _log(L, END, q, S[G[S_PAWN] + q], S[G[S_VISITED] + q], 0, 0)
+
+
+@njit(**JIT)
+def _play_game(G, S, W, R, policies, tally, heat, L):
+    """One game from the generator state in ``R``: (winner or -1, rounds played); its rows appended to ``L``."""
     players = policies.shape[0]
+    _new_game(G, S, R, players)
+    _end_round(G, S, L, players)  # round 0, the set-up
+    clock = 0
+    for rnd in range(1, G[CAP] + 1):
+        for p in range(players):
+            won = _play_turn(G, S, W, R, policies[p], clock, p, tally, heat, L)
+            clock += 1
+            if won:
+                _log(L, WIN, p, 0, 0, 0, 0)
+                _end_round(G, S, L, players)
+                return p, rnd
+        _end_round(G, S, L, players)
+    return -1, G[CAP]
+
+
+@njit(cache=True, nogil=True)
+def play_games(G, policies, first_seed, rounds, winners, tallies, heat, laid, traces, L, offsets, start):
+    """Play games ``start``, ``start + 1``, ... of a batch, one per row of ``rounds``; game ``i`` from generator
+    seed ``first_seed + i`` (``rng.game_seed`` of the batch's first game, plus ``i``); results fill the arrays.
+
+    ``heat`` (kinds x places) is summed over the games; the other arrays have a row per game. With a
+    non-empty log buffer ``L``, game ``i``'s rows are ``offsets[i]`` to ``offsets[i + 1]``, and the batch
+    stops early, returning the next game's index, when ``L`` has no room for one more game of
+    ``gamelog.most_rows`` rows.
+    """
     S = np.zeros(G[S_SIZE], np.int64)
     W = np.zeros(G[W_SIZE], np.int64)
     R = np.zeros(TRACE + 1, np.uint64)
-    for game in range(rounds.shape[0]):
-        R[:TRACE] = _seed_state(first_seed + np.uint64(game))
+    room = most_rows(G[CAP], policies.shape[0], G[DIE])
+    for game in range(start, rounds.shape[0]):
+        if L.shape[0] > 0:
+            if (L.shape[0] - 1) // ROW - L[0] < room:
+                return game
+            offsets[game] = L[0]
+        R[:TRACE] = _seed_state(first_seed + np.uint64(game))  # allocates: kept out of the compiled game
         R[TRACE] = 0
-        _new_game(G, S, R, players)
-        tally = tallies[game]
-        winner, played = -1, G[CAP]
-        clock = 0
-        for rnd in range(1, G[CAP] + 1):
-            for p in range(players):
-                won = _play_turn(G, S, W, R, policies[p], clock, p, tally, heat)
-                clock += 1
-                if won:
-                    winner, played = p, rnd
-                    break
-            if winner >= 0:
-                break
-        rounds[game], winners[game], laid[game], traces[game] = played, winner, S[G[S_TOP]], R[TRACE]
+        winners[game], rounds[game] = _play_game(G, S, W, R, policies, tallies[game], heat, L)
+        laid[game], traces[game] = S[G[S_TOP]], R[TRACE]
+        if L.shape[0] > 0:
+            offsets[game + 1] = L[0]
+    return rounds.shape[0]

@@ -22,7 +22,7 @@ engine's ``Table`` replays the laid tiles, so the routes are the game's own.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,7 +31,8 @@ from generator.board import Board
 from generator.model import TileSet
 from generator.play.game import Geometry, Table, geometry
 from generator.play.gamelog import GameLog
-from generator.play.policies import plan
+from generator.play.logrows import BEGIN, CHASE, END, LAY, STEP, TURN, to_rows
+from generator.play.policies import explorer_rank, opens_way, plan
 from generator.play.rules import Rules
 
 INF = math.inf
@@ -58,6 +59,8 @@ class Measures:
     settled_share: Measure | None
     downtime: Measure
     seat_advantage: float  # the largest |win rate - 1/n| over the seats
+    choices: Measure | None = None  # per explorer turn, when counted
+    actions: Measure | None = None  # legal actions per turn, when counted
 
 
 # --- one game -----------------------------------------------------------------------------------
@@ -77,22 +80,109 @@ def route_length(table: Table, p: int) -> float:
     return found.rank[1] if found is not None and found.rank[0] == 0 else INF
 
 
+def _rank(table: Table, p: int) -> float:
+    """The explorer's rank as the fast engine's single number (tier, kind, score -> 10**6, 10**5, 1)."""
+    found = explorer_rank(table, p)
+    return INF if found is None else found[0] * 1_000_000 + found[1] * 100_000 + found[2]
+
+
+def _door_value(table: Table, p: int, door) -> float:
+    """The explorer's value of one step through ``door``: 1 + its rank from behind it."""
+    needed = table.needed(p)
+    if door[0] == "slot" and door[1] not in table.laid:
+        return 100_001 + min(table.geo.slot_landmark_distance[door[1]][k] for k in needed)
+    if door[0] == "landmark" and door[1] in needed:
+        return 1
+    here = table.pawns[p]
+    table.pawns[p] = ("landmark", door[1]) if door[0] == "landmark" else ("trail", door[1], table.trail_at(*door[1:3]))
+    value = _rank(table, p) + 1
+    table.pawns[p] = here
+    return value
+
+
+def choices(table: Table, p: int) -> tuple[int, int]:
+    """(choices, legal actions) at the start of ``p``'s turn: the actions are each door out of its place and
+    each tile turn the rules allow; the choices are those the explorer values within one step of the best
+    (every one, when none leads anywhere)."""
+    values = [_door_value(table, p, door) for door in table.doors(table.pawns[p])]
+    values += [opens_way(table, p, slot, sixths, _rank) for slot, sixths in table.turns_allowed(p)]
+    best = min(values, default=INF)
+    return sum(v <= best + 1 or best == INF for v in values), len(values)
+
+
+@dataclass(frozen=True)
+class GameMeasures:
+    """One game's readings (the lead ones only for a finished game); per seat its turns, and the choices and
+    legal actions summed over them when they were counted."""
+
+    finished: bool
+    length: int
+    lead_changes: int
+    drama: bool
+    settled_share: float
+    turns: int
+    idle_turns: int
+    seat_turns: tuple[int, ...]
+    seat_choices: tuple[int, ...] = ()
+    seat_actions: tuple[int, ...] = ()
+
+
+def replay(
+    log: GameLog, geo: Geometry, rules: Rules, tiles: TileSet, count_choices: bool = False
+) -> tuple[list[list[tuple[int, float]]], GameMeasures]:
+    """``progress[t][p]`` for every round t from 0 to T, and the game's readings, replaying its events."""
+    table = Table(geo, rules, tiles, None, log.players, faces=[(t.front, t.back) for t in tiles])
+    table.pawns = [_place(place, geo.slots) for place in log.rounds[0].places]
+    table.visited = [frozenset()] * log.players
+    rows: list[list[tuple[int, float]]] = []
+    seat = np.zeros((log.players, 3), np.int64)
+    moved, stepped = 0, False
+    for kind, p, a, b, c, d in to_rows(log).tolist():
+        if kind == BEGIN:
+            seat[p, 0] += 1
+            stepped = False
+            if count_choices:
+                seat[p, 1:] += choices(table, p)
+        elif kind in (STEP, CHASE):
+            moved += kind == STEP and not stepped
+            stepped = stepped or kind == STEP
+            table.pawns[p] = _place(a, geo.slots)
+            if table.pawns[p][0] == "landmark" and table.pawns[p][1] in geo.required:
+                table.visited[p] = table.visited[p] | {table.pawns[p][1]}
+        elif kind == LAY:
+            table.laid[a] = [b, c, d]
+        elif kind == TURN:
+            table.laid[a][2] = (table.laid[a][2] + b) % 6
+        elif kind == END:
+            table.pawns[p] = _place(a, geo.slots)
+            table.visited[p] = frozenset(k for k in geo.required if (b >> k) & 1)
+            if p == log.players - 1:
+                rows.append([(bin(t).count("1"), -route_length(table, q)) for q, t in enumerate(_ticks(table, geo))])
+    lead = [leaders(row) for row in rows]
+    T, winner = log.length, log.winner
+    finished = winner >= 0
+    turns = int(seat[:, 0].sum())
+    return rows, GameMeasures(
+        finished,
+        T,
+        lead_changes(lead),
+        finished and winner not in lead[math.ceil(2 * T / 3)],
+        (T - settled_round(lead, winner)) / T if finished and T > 0 else 0.0,
+        turns,
+        turns - moved,
+        tuple(int(x) for x in seat[:, 0]),
+        tuple(int(x) for x in seat[:, 1]) if count_choices else (),
+        tuple(int(x) for x in seat[:, 2]) if count_choices else (),
+    )
+
+
+def _ticks(table: Table, geo: Geometry) -> list[int]:
+    return [sum(1 << k for k in v) for v in table.visited]
+
+
 def progress(log: GameLog, geo: Geometry, rules: Rules, tiles: TileSet) -> list[list[tuple[int, float]]]:
     """``progress[t][p]`` for every round t from 0 to T, replaying the laid tiles from the log."""
-    table = Table(geo, rules, tiles, None, log.players, faces=[(t.front, t.back) for t in tiles])
-    out = []
-    for rnd in log.rounds:
-        for event in rnd.events:
-            if event[0] == "lay":
-                _, _, slot, tile, face, rot = event
-                table.laid[slot] = [tile, face, rot]
-            elif event[0] == "turn":
-                _, _, slot, sixths = event
-                table.laid[slot][2] = (table.laid[slot][2] + sixths) % 6
-        table.pawns = [_place(place, geo.slots) for place in rnd.places]
-        table.visited = [frozenset(k for k in geo.required if (ticked >> k) & 1) for ticked in rnd.ticked]
-        out.append([(bin(t).count("1"), -route_length(table, p)) for p, t in enumerate(rnd.ticked)])
-    return out
+    return replay(log, geo, rules, tiles)[0]
 
 
 def leaders(row: Sequence[tuple[int, float]]) -> frozenset[int]:
@@ -121,32 +211,11 @@ def settled_round(lead: Sequence[frozenset[int]], winner: int) -> int:
     return t
 
 
-@dataclass(frozen=True)
-class GameMeasures:
-    """One game's readings (the lead ones only for a finished game)."""
-
-    finished: bool
-    length: int
-    lead_changes: int
-    drama: bool
-    settled_share: float
-    turns: int
-    idle_turns: int
-
-
-def game_measures(log: GameLog, geo: Geometry, rules: Rules, tiles: TileSet) -> GameMeasures:
+def game_measures(
+    log: GameLog, geo: Geometry, rules: Rules, tiles: TileSet, count_choices: bool = False
+) -> GameMeasures:
     """Read one game."""
-    lead = [leaders(row) for row in progress(log, geo, rules, tiles)]
-    T, winner = log.length, log.winner
-    finished = winner >= 0
-    drama = finished and winner not in lead[math.ceil(2 * T / 3)]
-    settled = (T - settled_round(lead, winner)) / T if finished and T > 0 else 0.0
-    turns = idle = 0
-    for rnd in log.rounds[1:]:
-        stepped = {e[1] for e in rnd.events if e[0] == "step"}
-        turns += len(rnd.played)
-        idle += sum(p not in stepped for p in rnd.played)
-    return GameMeasures(finished, T, lead_changes(lead), drama, settled, turns, idle)
+    return replay(log, geo, rules, tiles, count_choices)[1]
 
 
 # --- many games ---------------------------------------------------------------------------------
@@ -160,35 +229,99 @@ def _mean(values: Sequence[float]) -> Measure | None:
     return Measure(float(x.mean()), se, len(x))
 
 
-def _ratio(num: np.ndarray, den: np.ndarray) -> Measure:
+def _ratio(num: np.ndarray, den: np.ndarray) -> Measure | None:
     """sum(num) / sum(den) over games, with the games as clusters (a ratio estimator's standard error)."""
     total = float(den.sum())
-    r = float(num.sum()) / total if total else 0.0
+    if not total:
+        return None
+    r = float(num.sum()) / total
     n = len(den)
     resid = num - r * den
-    se = float(math.sqrt((resid**2).sum() * n / (n - 1)) / total) if n > 1 and total else 0.0
+    se = float(math.sqrt((resid**2).sum() * n / (n - 1)) / total) if n > 1 else 0.0
     return Measure(r, se, n)
 
 
-def measures(logs: Sequence[GameLog], board: Board, rules: Rules, tiles: TileSet) -> Measures:
-    """The measures of ``logs``: pure, and the same for the same logs in any order or seat labelling."""
-    if not logs:
-        raise ValueError("no games to measure")
-    geo = geometry(board, rules)
-    each = [game_measures(log, geo, rules, tiles) for log in logs]
+def summarise(each: Sequence[GameMeasures], winners: Sequence[int], seats: Sequence[str]) -> Measures:
+    """The measures of many games' readings (``winners``: each game's winning seat or -1). Choices per turn are
+    the explorer seats'; legal actions per turn every seat's."""
     done = [m for m in each if m.finished]
-    players = logs[0].players
-    wins = np.bincount([log.winner for log in logs if log.winner >= 0], minlength=players) / len(logs)
+    players = len(seats)
+    wins = np.bincount([w for w in winners if w >= 0], minlength=players) / len(each)
+    explorers = [q for q, name in enumerate(seats) if name == "explorer"]
+    counted = bool(each[0].seat_choices)
+
+    def per_turn(field: str, which: Sequence[int]) -> Measure | None:
+        if not counted or not which:
+            return None
+        num = np.array([sum(getattr(m, field)[q] for q in which) for m in each], float)
+        return _ratio(num, np.array([sum(m.seat_turns[q] for q in which) for m in each], float))
+
     return Measures(
-        games=len(logs),
+        games=len(each),
         completion=_mean([float(m.finished) for m in each]) or Measure(0.0, 0.0, 0),
         duration=_mean([m.length for m in done]),
         lead_changes=_mean([m.lead_changes for m in done]),
         drama=_mean([float(m.drama) for m in done]),
         settled_share=_mean([m.settled_share for m in done]),
-        downtime=_ratio(np.array([m.idle_turns for m in each], float), np.array([m.turns for m in each], float)),
+        downtime=_ratio(np.array([m.idle_turns for m in each], float), np.array([m.turns for m in each], float))
+        or Measure(0.0, 0.0, len(each)),
         seat_advantage=float(np.max(np.abs(wins - 1 / players))),
+        choices=per_turn("seat_choices", explorers),
+        actions=per_turn("seat_actions", range(players)),
     )
+
+
+def measures(
+    logs: Sequence[GameLog], board: Board, rules: Rules, tiles: TileSet, count_choices: bool = False
+) -> Measures:
+    """The measures of ``logs``: pure, and the same for the same logs in any order or seat labelling (the
+    plain reference; ``measures_of_games`` reads an engine's compact logs, compiled)."""
+    if not logs:
+        raise ValueError("no games to measure")
+    geo = geometry(board, rules)
+    each = [game_measures(log, geo, rules, tiles, count_choices) for log in logs]
+    return summarise(each, [log.winner for log in logs], logs[0].seats)
+
+
+def measures_of_rows(
+    rows: np.ndarray,
+    offsets: np.ndarray,
+    winners: Sequence[int] | np.ndarray,
+    seats: Sequence[str],
+    board: Board,
+    rules: Rules,
+    tiles: TileSet,
+    count_choices: bool = False,
+) -> Measures:
+    """The measures of compact logs (game g's rows are ``rows[offsets[g]:offsets[g + 1]]``, as
+    ``simulate.play(..., log=True)`` gives them): the same numbers as ``measures`` on the same games, read by
+    the compiled replay of ``fastmeasures``."""
+    from generator.play import fastmeasures as fm
+    from generator.play.arrays import game_arrays
+
+    n, players = len(offsets) - 1, len(seats)
+    if n < 1:
+        raise ValueError("no games to measure")
+    table = np.zeros((n, fm.COLUMNS), np.int64)
+    per_seat = np.zeros((n, players, 3 if count_choices else 1), np.int64)
+    won = np.asarray(winners[:n], np.int64)
+    fm.measure_rows(game_arrays(tiles, board, rules), rows, offsets, won, players, table, per_seat)
+    each = [
+        GameMeasures(
+            finished=bool(row[fm.FINISHED]),
+            length=row[fm.LENGTH],
+            lead_changes=row[fm.LEAD_CHANGES],
+            drama=bool(row[fm.DRAMA]),
+            settled_share=(row[fm.LENGTH] - row[fm.SETTLED_AT]) / row[fm.LENGTH] if row[fm.FINISHED] else 0.0,
+            turns=row[fm.TURNS],
+            idle_turns=row[fm.IDLE],
+            seat_turns=tuple(seat[fm.SEAT_TURNS] for seat in by_seat),
+            seat_choices=tuple(seat[fm.CHOICES] for seat in by_seat) if count_choices else (),
+            seat_actions=tuple(seat[fm.ACTIONS] for seat in by_seat) if count_choices else (),
+        )
+        for row, by_seat in zip(table.tolist(), per_seat.tolist(), strict=True)
+    ]
+    return summarise(each, won.tolist(), seats)
 
 
 def luck_share(win_rate: float, win_se: float, players: int) -> Measure:
@@ -208,47 +341,6 @@ REFERENCE_SETS = {
 }
 
 
-REPLAY_BUDGET = 150_000  # turns x slots the reference engine replays for the measures (about 5-15 s)
-
-
-def affordable_games(rounds: Sequence[int], players: int, slots: int, most: int, budget: int = REPLAY_BUDGET) -> int:
-    """How many of the first ``most`` games (their ``rounds`` known from a run) fit the replay ``budget`` in turns
-    times slots (at least one): a deterministic bound, so long games on a big board do not take hours."""
-    cost = count = 0
-    for r in rounds[:most]:
-        cost += r * players * slots
-        if count and cost > budget:
-            break
-        count += 1
-    return count
-
-
-def logged_games(
-    tiles: TileSet,
-    board: Board,
-    rules: Rules,
-    policies: Sequence[str],
-    games: int,
-    seed: int,
-    progress: Callable[[int], None] | None = None,
-) -> list[GameLog]:
-    """The first ``games`` games of a run seeded ``seed``, logged: game g is game g of the same run in either
-    engine (both draw game g from its own generator), replayed here by the reference engine."""
-    from generator.play.policies import get_policy
-    from generator.play.reference import play_game
-
-    geo = geometry(board, rules)
-    chosen = tuple(get_policy(name) for name in policies)
-    logs = []
-    for g in range(games):
-        log = play_game(tiles, geo, rules, chosen, seed, g, log=True).log
-        assert log is not None
-        logs.append(log)
-        if progress:
-            progress(1)
-    return logs
-
-
 def readings(m: Measures, luck: Measure | None = None) -> list[tuple[str, Measure | None, str]]:
     """Each measure with a one-line plain-language reading: (name, measure, reading)."""
 
@@ -256,7 +348,7 @@ def readings(m: Measures, luck: Measure | None = None) -> list[tuple[str, Measur
         return "-" if x is None else f"{x.value:.0%}"
 
     out: list[tuple[str, Measure | None, str]] = [
-        ("completion", m.completion, f"{pct(m.completion)} of games end before the round cap"),
+        ("completion", m.completion, f"{m.completion.value:.1%} of games end before the round cap"),
     ]
     if m.duration is not None:
         out.append(("duration", m.duration, f"a finished game lasts {m.duration.value:.1f} rounds on average"))
@@ -278,6 +370,26 @@ def readings(m: Measures, luck: Measure | None = None) -> list[tuple[str, Measur
                 luck,
                 f"{luck.value:.2f}: {verdict} (0: the better player always wins; 1: it wins as often as chance)",
             )
+        )
+    if m.choices is not None:
+        share = m.choices.value / m.actions.value if m.actions is not None and m.actions.value else 1.0
+        verdict = (
+            "one move stands out"
+            if m.choices.value < 1.5
+            else "most moves are as good: little to decide"
+            if share >= 0.75
+            else "a few good moves among worse ones"
+        )
+        out.append(
+            (
+                "choices per turn",
+                m.choices,
+                f"an explorer sees {m.choices.value:.1f} moves within one step of its best ({share:.0%}): {verdict}",
+            )
+        )
+    if m.actions is not None:
+        out.append(
+            ("legal actions", m.actions, f"a turn offers {m.actions.value:.1f} legal first steps and tile turns")
         )
     out.append(("downtime", m.downtime, f"{pct(m.downtime)} of turns take no step"))
     return out

@@ -113,7 +113,8 @@ def random_step(table: Table, p: int, steps_left: int, rng) -> int:
     return draw(rng, len(table.doors(table.pawns[p])))
 
 
-def _explorer_rank(table: Table, p: int):
+def explorer_rank(table: Table, p: int):
+    """The explorer's rank of its best route: (tier, kind, score), lower is better; None when it knows none."""
     for tier, avoid in enumerate((True, False)):
         found = plan(table, p, avoid=avoid, informed=True)
         if found is not None:
@@ -124,7 +125,7 @@ def _explorer_rank(table: Table, p: int):
 def explorer_turn(table: Table, p: int, rng):
     """Trapped: the turn that opens the best way. Knowing only empty slots: a turn that clearly opens
     a better way, a route to a needed landmark within half a roll. Otherwise roll."""
-    current = _explorer_rank(table, p)
+    current = explorer_rank(table, p)
     if current is not None and current[1] == 0:
         return None  # it knows a route to a landmark it needs
     best = None
@@ -132,7 +133,7 @@ def explorer_turn(table: Table, p: int, rng):
     for slot, sixths in table.turns_allowed(p):
         if table.undoes(p, slot, sixths):
             continue
-        rank = opens_way(table, p, slot, sixths, _explorer_rank)
+        rank = opens_way(table, p, slot, sixths, explorer_rank)
         if rank is not None and (best_rank is None or rank < best_rank):
             best, best_rank = (slot, sixths), rank
     return best

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
@@ -16,6 +16,9 @@ from generator.board import Board
 from generator.errors import TrailwrightError
 from generator.model import TileSet
 from generator.play.game import geometry
+from generator.play.gamelog import GameLog
+from generator.play.logrows import ROW, ROW_TYPE, from_rows, most_rows, to_rows
+from generator.play.measures import Measures, measures_of_rows
 from generator.play.policies import POLICIES, get_policy
 from generator.play.reference import HEAT_KINDS, TALLY_FIELDS, play_game
 from generator.play.rng import game_seed
@@ -35,6 +38,13 @@ class Games:
     traces: np.ndarray  # (games,) uint64
     tallies: np.ndarray  # (games, players, len(TALLY_FIELDS))
     heat: np.ndarray  # (len(HEAT_KINDS), places), summed over games
+    rows: np.ndarray | None = None  # with ``log``: every game's compact log (``logrows``), game after game
+    offsets: np.ndarray | None = None  # (games + 1,): game g's rows are rows[offsets[g]:offsets[g + 1]]
+
+    def log(self, g: int, seats: Sequence[str], slots: int) -> GameLog:
+        """Game ``g``'s log (the run must have been logged)."""
+        assert self.rows is not None and self.offsets is not None, "a run played without log=True"
+        return from_rows(self.rows[self.offsets[g] : self.offsets[g + 1]], tuple(seats), slots, int(self.winners[g]))
 
 
 def check_players(players: int, rules: Rules) -> None:
@@ -52,8 +62,10 @@ def play(
     seed: int = 0,
     engine: str = "fast",
     progress: Callable[[int], None] | None = None,
+    log: bool = False,
 ) -> Games:
-    """Play ``games`` games with one policy name per seat; ``progress(n)`` is called as games finish."""
+    """Play ``games`` games with one policy name per seat; ``progress(n)`` is called as games finish; with
+    ``log``, every game's compact log too (the same games: logging draws nothing)."""
     if engine not in ENGINES:
         raise TrailwrightError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     if games < 1:
@@ -73,38 +85,68 @@ def play(
         np.zeros(games, np.uint64),
         np.zeros((games, players, len(TALLY_FIELDS)), np.int64),
         np.zeros((len(HEAT_KINDS), places), np.int64),
+        np.zeros((0, ROW), ROW_TYPE) if log else None,
+        np.zeros(games + 1, np.int64) if log else None,
     )
     if engine == "reference":
-        geo = geometry(board, rules)
-        for g in range(games):
-            r = play_game(tiles, geo, rules, chosen, seed, g)
-            out.rounds[g], out.winners[g], out.laid[g], out.traces[g] = r.rounds, r.winner, r.laid, r.trace
-            out.tallies[g] = r.tallies
-            out.heat[...] += r.heat
-            if progress:
-                progress(1)
-        return out
+        rows = _play_reference(out, tiles, board, rules, chosen, seed, progress)
+    else:
+        rows = _play_fast(out, tiles, board, rules, np.array([p.code for p in chosen], np.int64), seed, progress)
+    return replace(out, rows=rows)
+
+
+def _play_reference(out: Games, tiles, board, rules, chosen, seed, progress) -> np.ndarray | None:
+    """Fill ``out`` game by game; the logs' rows when ``out`` is logged."""
+    geo = geometry(board, rules)
+    logged = out.offsets is not None
+    pieces = []
+    for g in range(len(out.rounds)):
+        r = play_game(tiles, geo, rules, chosen, seed, g, log=logged)
+        out.rounds[g], out.winners[g], out.laid[g], out.traces[g] = r.rounds, r.winner, r.laid, r.trace
+        out.tallies[g] = r.tallies
+        out.heat[...] += r.heat
+        if r.log is not None and out.offsets is not None:
+            pieces.append(to_rows(r.log))
+            out.offsets[g + 1] = out.offsets[g] + len(pieces[-1])
+        if progress:
+            progress(1)
+    return np.concatenate(pieces) if logged else None
+
+
+def _play_fast(out: Games, tiles, board, rules, codes, seed, progress) -> np.ndarray | None:
+    """Fill ``out`` a chunk at a time; a logged run writes every game's rows into one buffer, which doubles
+    when a chunk finds it full."""
     from generator.play.arrays import game_arrays
     from generator.play.fast import play_games
 
     arrays = game_arrays(tiles, board, rules)
-    codes = np.array([p.code for p in chosen], np.int64)
+    games, logged = len(out.rounds), out.offsets is not None
+    room = most_rows(rules.round_cap, len(codes), rules.die)
+    offsets = out.offsets if out.offsets is not None else np.zeros(games + 1, np.int64)
+    buffer = np.zeros(1 + ROW * (room + 80 * len(codes) * games) if logged else 0, ROW_TYPE)
     for lo in range(0, games, CHUNK):
         hi = min(games, lo + CHUNK)
-        play_games(
-            arrays,
-            codes,
-            np.uint64(game_seed(seed, lo)),
-            out.rounds[lo:hi],
-            out.winners[lo:hi],
-            out.tallies[lo:hi],
-            out.heat,
-            out.laid[lo:hi],
-            out.traces[lo:hi],
-        )
+        done = 0
+        while done < hi - lo:
+            done = play_games(
+                arrays,
+                codes,
+                np.uint64(game_seed(seed, lo)),
+                out.rounds[lo:hi],
+                out.winners[lo:hi],
+                out.tallies[lo:hi],
+                out.heat,
+                out.laid[lo:hi],
+                out.traces[lo:hi],
+                buffer,
+                offsets[lo : hi + 1],
+                done,
+            )
+            if done < hi - lo:
+                buffer = np.concatenate([buffer, np.zeros(len(buffer), ROW_TYPE)])
         if progress:
             progress(hi - lo)
-    return out
+    return buffer[1 : 1 + ROW * int(buffer[0])].reshape(-1, ROW) if logged else None
 
 
 def _quantile(sorted_values: np.ndarray, q: float) -> float:
@@ -146,6 +188,7 @@ class PlayReport:
     stuck_games: float
     places: tuple[str, ...]
     heat: tuple[tuple[int, ...], ...]
+    quality: Measures | None = None  # the game-quality measures, when asked for (``measures``)
 
     @property
     def players(self) -> int:
@@ -159,13 +202,21 @@ class PlayReport:
         data["heat"] = {
             kind: dict(zip(self.places, row, strict=True)) for kind, row in zip(HEAT_KINDS, self.heat, strict=True)
         }
-        del data["places"]
+        del data["places"], data["quality"]  # written by ``measures.to_dict``, with its readings
         if not per_game:
             del data["rounds"]
         return data
 
 
-def report(games: Games, board: Board, rules: Rules, policies: Sequence[str], seed: int, engine: str) -> PlayReport:
+def report(
+    games: Games,
+    board: Board,
+    rules: Rules,
+    policies: Sequence[str],
+    seed: int,
+    engine: str,
+    quality: Measures | None = None,
+) -> PlayReport:
     """Sum up raw games."""
     n = len(games.rounds)
     fields = {name: games.tallies[:, :, i] for i, name in enumerate(TALLY_FIELDS)}
@@ -201,6 +252,7 @@ def report(games: Games, board: Board, rules: Rules, policies: Sequence[str], se
         stuck_games=float(np.mean(fields["stuck_turns"].sum(axis=1) > 0)),
         places=tuple(str(i + 1) for i in range(len(board.slots))) + tuple(lm.name for lm in board.landmarks),
         heat=tuple(tuple(int(v) for v in row) for row in games.heat),
+        quality=quality,
     )
 
 
@@ -214,17 +266,25 @@ def simulate(
     seed: int = 0,
     engine: str = "fast",
     progress: Callable[[int], None] | None = None,
+    measured: int = 0,
 ) -> PlayReport:
     """Play ``games`` games and report. ``policies``: one name per seat, or one name for every seat
-    (default ``explorer``); ``players`` defaults to the rules' default or to the number of policies."""
+    (default ``explorer``); ``players`` defaults to the rules' default or to the number of policies. The
+    first ``measured`` games are logged and read for the game-quality measures, choices per turn included."""
     policies = tuple(policies or ("explorer",))
     players = players or (len(policies) if len(policies) > 1 else rules.players_default)
     if len(policies) == 1:
         policies = policies * players
     if len(policies) != players:
         raise TrailwrightError(f"{len(policies)} policies for {players} players: name one, or one per seat")
-    raw = play(tiles, board, rules, policies, games, seed, engine, progress)
-    return report(raw, board, rules, policies, seed, engine)
+    raw = play(tiles, board, rules, policies, games, seed, engine, progress, log=measured > 0)
+    quality = None
+    if measured > 0 and raw.rows is not None and raw.offsets is not None:
+        upto = min(measured, games)
+        quality = measures_of_rows(
+            raw.rows, raw.offsets[: upto + 1], raw.winners, policies, board, rules, tiles, count_choices=True
+        )
+    return report(raw, board, rules, policies, seed, engine, quality)
 
 
 @dataclass(frozen=True)
