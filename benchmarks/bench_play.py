@@ -2,7 +2,8 @@
 
 Targets (issue 15): the fast engine plays at least 100 times as many games per second as the
 reference, and at least 2,000 ``explorer`` games per second for 3 players on the classic board on
-one core; ``trailwright playtest X --games 10000`` takes a few seconds.
+one core; ``trailwright playtest X --games 10000`` takes a few seconds. Issue 25: at least 10,000
+explorer games per second with the per-round log and the game-quality measures on.
 
 Rates are games per second of *process CPU time* (``time.process_time``), best of the repeats: on a
 shared machine wall time measures the other users; the load average is printed beside them.
@@ -38,6 +39,29 @@ def cpu_rate(run, count: int, repeats: int, at_least: float = 0.0) -> float:
     return best
 
 
+def logged_rows(tiles, board, rules, games: int, repeats: int, plain: float) -> list[tuple]:
+    """Issue 25: the fast engine with its per-round log and the game-quality measures on, beside it without."""
+    from generator.play.measures import measures_of_rows
+    from generator.play.simulate import play
+
+    seats = ("explorer",) * 3
+
+    def measured(n: int, choices: bool) -> None:
+        run = play(tiles, board, rules, seats, n, seed=2, log=True)
+        measures_of_rows(run.rows, run.offsets, run.winners, seats, board, rules, tiles, choices)
+
+    measured(20, True)  # load the compiled replay from the disk cache
+    logged = cpu_rate(lambda n: play(tiles, board, rules, seats, n, seed=2, log=True), games, repeats)
+    both = cpu_rate(lambda n: measured(n, False), games, repeats)
+    every = cpu_rate(lambda n: measured(n, True), games, repeats)
+    return [
+        ("  the same with the per-round log, games/CPU-s", f"{logged:,.0f}", "", True),
+        ("  with the log and the measures, games/CPU-s", f"{both:,.0f}", ">= 10,000", both >= 10_000),
+        ("  log and measures / without", f"{both / plain:.2f}", "", True),
+        ("  ... and choices per turn too, games/CPU-s", f"{every:,.0f}", "", True),
+    ]
+
+
 def main(argv: list[str]) -> int:
     """Measure and print; exit status 1 when a target is missed."""
     parser = argparse.ArgumentParser(prog="bench_play")
@@ -69,6 +93,7 @@ def main(argv: list[str]) -> int:
     rows.append(
         (f"fast engine, 3 explorers, {args.fast_games:,} games, games/CPU-s", f"{fast:,.0f}", ">= 2,000", fast >= 2_000)
     )
+    rows += logged_rows(tiles, board, rules, args.fast_games, args.repeats, fast)
     walkers = max(1, args.fast_games // 5)  # random walkers' games are long (many reach the round cap)
     fast = cpu_rate(lambda n: play(tiles, board, rules, ("random",) * 3, n, seed=2), walkers, args.repeats)
     rows.append((f"fast engine, 3 random walkers, {walkers:,} games, games/CPU-s", f"{fast:,.0f}", "", True))
