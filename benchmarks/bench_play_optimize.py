@@ -57,10 +57,14 @@ def run_one(
     began = time.perf_counter()
     result = optimize(problem, Config(time=budget, seed=seed, rescore=rescore), workers=1)
     wall = time.perf_counter() - began
-    check = simulate(result.tileset, board, default_rules(board), players=3, games=check_games, seed=10_000 + seed)
+    check = simulate(
+        result.tileset, board, default_rules(board), 3, check_games, seed=10_000 + seed, measured=check_games
+    )
     own = summarise_games(objective.play, *game_bank(result.tileset, board, default_rules(board), objective.play))
     return {
         "target": target,
+        "min_drama": play.get("min_drama"),
+        **_quality(check.quality),
         "budget": budget,
         "seed": seed,
         "init": start_name,
@@ -82,6 +86,15 @@ def run_one(
     }, result.tileset
 
 
+def _quality(m) -> dict:
+    """The fresh games' drama and lead changes, with standard errors."""
+    return {
+        "drama": round(m.drama.value, 4),
+        "drama_se": round(m.drama.se, 4),
+        "lead_changes": round(m.lead_changes.value, 3),
+    }
+
+
 def baseline(board, check_games: int, seed: int, rescore: int) -> dict:
     """The best-known set itself: its static fitness and how it plays."""
     from generator.model import read_tileset
@@ -90,10 +103,11 @@ def baseline(board, check_games: int, seed: int, rescore: int) -> dict:
     from generator.scoring import score
 
     tiles = read_tileset(ROOT / "examples" / "best-known.json")
-    check = simulate(tiles, board, default_rules(board), players=3, games=check_games, seed=10_000 + seed)
+    check = simulate(tiles, board, default_rules(board), 3, check_games, seed=10_000 + seed, measured=check_games)
     s = score(tiles, board, samples=rescore, seed=seed)
     return {
         "target": None,
+        **_quality(check.quality),
         "median": check.rounds_median,
         "p10": check.rounds_p10,
         "p90": check.rounds_p90,
@@ -186,6 +200,61 @@ def tradeoff_svg(rows: list[dict], base: dict, note: str) -> str:
     )
 
 
+def drama_svg(rows: list[dict], base: dict, note: str) -> str:
+    """Drama against game length on fresh games, each winner's static fitness as the dot's shade: the walk of
+    targets (median rounds, and a drama floor) and the best-known set."""
+    w, h, left, top, pw, ph = 640, 360, 70, 40, 420, 240
+    pts = [(r["median"], r["drama"], r["static_fitness"], r) for r in rows] + [
+        (base["median"], base["drama"], base["static_fitness"], base)
+    ]
+    xs, ys, fs = [p[0] for p in pts], [p[1] for p in pts], [p[2] for p in pts]
+    x0, x1, y0, y1 = min(xs) - 1, max(xs) + 1, max(0.0, min(ys) - 0.05), max(ys) + 0.05
+    f0, f1 = min(fs), max(fs) + 1e-9
+    x = lambda v: left + (v - x0) / (x1 - x0) * pw  # noqa: E731
+    y = lambda v: top + ph - (v - y0) / (y1 - y0) * ph  # noqa: E731
+    out = [
+        f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#888"/>',
+        f'<text x="{left + pw / 2}" y="{top - 14}" text-anchor="middle" font-size="13">drama against game length '
+        "on fresh games (darker: higher static fitness)</text>",
+        f'<text x="{left + pw / 2}" y="{top + ph + 34}" text-anchor="middle" font-size="11">median rounds '
+        "(3 explorers)</text>",
+        f'<text x="16" y="{top + ph / 2}" font-size="11" transform="rotate(-90 16 {top + ph / 2})" '
+        'text-anchor="middle">drama: winner behind at 2/3</text>',
+    ]
+    for k in range(5):
+        v = y0 + (y1 - y0) * k / 4
+        out.append(f'<text x="{left - 6}" y="{y(v) + 3:.1f}" text-anchor="end" font-size="10">{v:.2f}</text>')
+        out.append(f'<line x1="{left}" x2="{left + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#eee"/>')
+    for t in range(int(x0) + 1, int(x1) + 1):
+        out.append(f'<text x="{x(t):.1f}" y="{top + ph + 16}" text-anchor="middle" font-size="10">{t}</text>')
+    for mx, dy, fit, r in pts:
+        shade = int(200 - 170 * (fit - f0) / (f1 - f0))
+        colour = f"rgb({shade},{int(shade * 0.75)},{int(shade * 0.5)})"
+        se = r.get("drama_se", 0.0)
+        out.append(
+            f'<line x1="{x(mx):.1f}" x2="{x(mx):.1f}" y1="{y(dy - se):.1f}" y2="{y(dy + se):.1f}" stroke="{colour}"/>'
+        )
+        out.append(f'<circle cx="{x(mx):.1f}" cy="{y(dy):.1f}" r="5" fill="{colour}"/>')
+        label = (
+            "best-known"
+            if r["target"] is None
+            else f"{r['target']:g} r" + ("" if r.get("min_drama") is None else f", drama ≥ {r['min_drama']:g}")
+        )
+        out.append(
+            f'<text x="{x(mx) + 8:.1f}" y="{y(dy) + 3:.1f}" font-size="9" fill="#333">{label} · {fit:.2f}</text>'
+        )
+    for k, line in enumerate(note.split("; ")):
+        out.append(
+            f'<text x="{w / 2}" y="{h - 36 + 13 * k}" text-anchor="middle" font-size="10" fill="#555">{line}</text>'
+        )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+        f'font-family="DejaVu Sans, sans-serif"><rect width="{w}" height="{h}" fill="white"/>'
+        + "".join(out)
+        + "</svg>\n"
+    )
+
+
 def draw(out: Path) -> None:
     """Draw the trade-off picture from the last run in ``out``/play-optimize-runs.jsonl (its rows after the
     last best-known row), labelled with that run's settings."""
@@ -201,7 +270,10 @@ def draw(out: Path) -> None:
         f"medians of {r0['check_games']} fresh games; machine load {r0['load']:g} on 2 cores (shared)"
     )
     (out / "images").mkdir(parents=True, exist_ok=True)
-    (out / "images" / "play-optimize-tradeoff.svg").write_text(tradeoff_svg(rows, base, note), encoding="utf-8")
+    if any(r.get("min_drama") is not None for r in rows):
+        (out / "images" / "play-optimize-drama.svg").write_text(drama_svg(rows, base, note), encoding="utf-8")
+    else:
+        (out / "images" / "play-optimize-tradeoff.svg").write_text(tradeoff_svg(rows, base, note), encoding="utf-8")
 
 
 def main(argv: list[str]) -> int:
@@ -231,6 +303,12 @@ def main(argv: list[str]) -> int:
         help="append the runs to DIR/play-optimize-runs.jsonl and draw the "
         "curve in DIR/images (docs/ for the documented curve)",
     )
+    parser.add_argument(
+        "--drama",
+        default=None,
+        help="drama floors (min_drama), comma-separated, 'none' for no floor: every target runs with each; the "
+        "picture is then drama against length (images/play-optimize-drama.svg)",
+    )
     parser.add_argument("--redraw", action="store_true", help="only redraw the picture from the last run in --out")
     args = parser.parse_args(argv)
     if args.redraw:
@@ -248,9 +326,12 @@ def main(argv: list[str]) -> int:
     init = None if args.init == "random" else str(ROOT / args.init)
     play = {k: v for k, v in (("weight", args.weight), ("tolerance", args.tolerance)) if v is not None}
     rows, name = [], Path(args.init).name if init else "random"
-    for target in (float(t) for t in args.targets.split(",")):
+    floors = [None if d == "none" else float(d) for d in args.drama.split(",")] if args.drama else [None]
+    walk = [(float(t), d) for t in args.targets.split(",") for d in floors]
+    for target, floor in walk:
+        bounded = play if floor is None else {**play, "min_drama": floor}
         row, winner = run_one(
-            board, target, args.time, args.seed, args.games, args.check_games, args.rescore, name, init, play
+            board, target, args.time, args.seed, args.games, args.check_games, args.rescore, name, init, bounded
         )
         if args.walk:
             init, name = winner, f"target {target:g}'s winner"
@@ -263,7 +344,8 @@ def main(argv: list[str]) -> int:
             )
         rows.append(row)
         print(
-            f"target {target:g}: median {row['median']:g} ({row['p10']:g}-{row['p90']:g}) on {args.check_games} "
+            f"target {target:g}{'' if floor is None else f', drama >= {floor:g}'}: drama {row['drama']:.3f}, "
+            f"median {row['median']:g} ({row['p10']:g}-{row['p90']:g}) on {args.check_games} "
             f"fresh games, static fitness {row['static_fitness']:.3f} "
             f"(cost {base['static_fitness'] - row['static_fitness']:.3f}), "
             f"{row['evaluations']:,} candidates, {row['wall']:.0f} s",
@@ -277,6 +359,10 @@ def main(argv: list[str]) -> int:
                 f.write(json.dumps({**row, "load": load}) + "\n")
         if len(rows) > 1:
             draw(out)
+    for r in rows:
+        if r["min_drama"] is not None:
+            met = r["drama"] + 2 * r["drama_se"] >= r["min_drama"]
+            print(f"  drama floor {r['min_drama']:g} met on fresh games (within 2 se): {'yes' if met else 'NO'}")
     hit = [r for r in rows if r["target"] == 15.0]
     ok = all(abs(r["median"] - 15) <= 1 for r in hit)
     print(f"target 15 within ±1 round: {'yes' if ok else 'NO'}" if hit else "", flush=True)

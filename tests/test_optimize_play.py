@@ -42,7 +42,11 @@ def test_the_play_table_is_read_and_checked():
     "body, message",
     [
         ("median_rounds = 15\nplayer = 3", "play: unknown key 'player'"),
-        ("players = 3", "play: needs median_rounds"),
+        ("players = 3", "play: needs median_rounds .* or a bound such as min_drama"),
+        ("min_drama = 0.3\nmax_drama = 0.2", "play: min_drama = 0.3 is above max_drama = 0.2"),
+        ("max_luck_share = -1", "play.max_luck_share: -1 is not a number from 0 to 1000"),
+        ("min_fun = 1", "play: unknown key 'min_fun'"),
+        ("min_drama = 0.2\nrival = 'wizard'", "play.rival: 'wizard' is not one of"),
         ("median_rounds = 15\nplayers = 5", "play.players: 5 is not a whole number from 2 to 4"),
         ("median_rounds = 15\nplayers = 2.0", "play.players: 2.0 is not a whole number"),
         ("median_rounds = 15\nweight = 1.0", "play.weight: 1.0 is not a number from -1e\\+06 to 0"),
@@ -94,6 +98,36 @@ def test_a_centre_within_the_tolerance_costs_nothing_and_beyond_it_weight_per_ro
     assert summarise_games(target, rounds, winners).penalty == pytest.approx(penalty)
     default = PlayTarget(median_rounds=15, players=2)  # no band: 5 a round from the target itself
     assert summarise_games(default, rounds, winners).penalty == pytest.approx(-5 * abs(centre - 15))
+
+
+def test_bounds_on_the_measures_are_read_recorded_and_cost_limit_weight_per_unit():
+    o = objective_from_dict({"play": {"min_drama": 0.25, "max_luck_share": 0.8, "min_choices": 2, "max_choices": 4}})
+    target = o.play
+    assert target.median_rounds is None and target.measured == {"drama", "luck_share", "choices"}
+    assert objective_from_dict({"play": o.settings()["play"]}).play == target  # a checkpoint's record reads back
+    rounds, winners = np.full(20, 30.0), np.array([0, 1, 2, 0] * 5)
+    readings = {"drama": (0.15, 0.02), "luck_share": (0.9, 0.05), "choices": (3.0, 0.1)}
+    s = summarise_games(target, rounds, winners, readings)  # no length target: 30 rounds cost nothing
+    assert s.penalty == pytest.approx(-20 * (0.10 + 0.10))  # drama 0.10 under, luck 0.10 over, choices inside
+    assert s.measured == {"drama": 0.15, "luck_share": 0.9, "choices": 3.0}
+    assert summarise_games(target, rounds, winners, {**readings, "drama": None}).penalty == pytest.approx(-2.0)
+
+
+def test_the_game_bank_reads_the_bounded_measures_from_real_games(classic):
+    from generator.model import read_tileset
+    from generator.optimize.play import game_bank
+    from generator.play import default_rules
+    from generator.play.simulate import simulate, skill_gap
+    from tests.conftest import EXAMPLES
+
+    tiles, rules = read_tileset(EXAMPLES / "best-known.json"), default_rules(classic)
+    target = PlayTarget(median_rounds=10, games=60, bounds=(("drama", 0.3, None), ("luck_share", None, 0.5)))
+    rounds, winners, readings = game_bank(tiles, classic, rules, target)
+    report = simulate(tiles, classic, rules, 3, 60, seed=target.seed, measured=60)
+    assert rounds.tolist() == list(report.rounds) and readings["drama"][0] == report.quality.drama.value
+    gap = skill_gap(tiles, classic, rules, 3, 60, "explorer", "greedy", target.seed)
+    assert readings["luck_share"][0] == pytest.approx(1 - (gap.win_rate - 1 / 3) / (2 / 3))
+    assert summarise_games(target, rounds, winners, readings).penalty < summarise_games(target, rounds, winners).penalty
 
 
 def _problem(classic, target):

@@ -339,6 +339,15 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bounded(value: float | None, low: float | None, high: float | None) -> str:
+    """A bounded measure on fresh games beside its bounds, marked when outside them."""
+    span = f"{'' if low is None else f'{low:g}'}..{'' if high is None else f'{high:g}'}"
+    if value is None:
+        return f"- ({span})"
+    outside = (low is not None and value < low) or (high is not None and value > high)
+    return f"{value:.3f} ({span}){' outside' if outside else ''}"
+
+
 class _Display:
     """A live two-line display: progress and time left, then the best fitness and its components."""
 
@@ -424,10 +433,12 @@ def _summary(console, config, result, paths) -> None:
     ]
     if result.play is not None:  # the objective's [play] target, on fresh games
         target = result.play_target
+        wanted = "" if target.median_rounds is None else f" ({target.median_rounds:g})"
         rows += [
-            (
-                f"rounds, {target.players} {target.policy} players: median (target)",
-                f"{result.play.median:g} ({target.median_rounds:g})",
+            (f"rounds, {target.players} {target.policy} players: median (target)", f"{result.play.median:g}{wanted}"),
+            *(
+                (f"  {name.replace('_', ' ')} (bounds)", _bounded(result.play.measured.get(name), low, high))
+                for name, low, high in target.bounds
             ),
             ("games unfinished · seat advantage", f"{result.play.unfinished:.1%} · {result.play.seat_advantage:+.1%}"),
             ("static fitness · play penalty", f"{s.fitness:.4f} · {result.play.penalty:+.4f}"),

@@ -30,19 +30,29 @@ def game_bank(
     tileset, board, rules, target: PlayTarget, seed: int | None = None, engine: str = "fast", games: int | None = None
 ):
     """The first ``games`` (all ``target.games``) games of ``tileset``'s bank from ``seed`` (the target's own by
-    default): (rounds, winners). Game g is the same game whatever the count (common random numbers)."""
-    from generator.play.simulate import play
+    default): (rounds, winners, the bounded measures' readings). Game g is the same game whatever the count
+    (common random numbers)."""
+    from generator.play.measures import luck_share, measures_of_rows
+    from generator.play.simulate import play, skill_gap
 
-    played = play(
-        tileset,
-        board,
-        rules,
-        (target.policy,) * target.players,
-        games or target.games,
-        target.seed if seed is None else seed,
-        engine,
-    )
-    return played.rounds, played.winners
+    seats, count = (target.policy,) * target.players, games or target.games
+    seed = target.seed if seed is None else seed
+    wanted = target.measured
+    logged = bool(wanted - {"luck_share"})
+    played = play(tileset, board, rules, seats, count, seed, engine, log=logged)
+    readings: dict[str, tuple[float, float] | None] = {}
+    if logged and played.rows is not None and played.offsets is not None:
+        m = measures_of_rows(
+            played.rows, played.offsets, played.winners, seats, board, rules, tileset, "choices" in wanted
+        )
+        for name in wanted - {"luck_share"}:
+            value = getattr(m, name)
+            readings[name] = None if value is None else (value.value, value.se)
+    if "luck_share" in wanted:
+        gap = skill_gap(tileset, board, rules, target.players, count, "explorer", target.rival, seed, engine)
+        luck = luck_share(gap.win_rate, gap.win_se, target.players)
+        readings["luck_share"] = (luck.value, luck.se)
+    return played.rounds, played.winners, readings
 
 
 REDRAW_GROWTH = 2**0.5  # a new game bank each time the layout bank grows by this factor
@@ -83,13 +93,15 @@ class PlayScorer:
         if k not in self.screens:
             t = self.target
             n = max(10, int(SCREEN_SHARE * self.size))
-            rounds, winners = self._bank(classes, n)
-            est = summarise_games(t, rounds, winners)
+            rounds, winners, *measured = self._bank(classes, n)
+            readings = measured[0] if measured else {}
+            est = summarise_games(t, rounds, winners, readings)
             se_centre = 1.2533 * float(np.std(rounds, ddof=1)) / np.sqrt(n)  # a median's standard error
             se_unfinished = np.sqrt(est.unfinished * (1 - est.unfinished) / n)
+            se_bounds = sum(r[1] for r in readings.values() if r is not None)
             self.screens[k] = (
                 est.penalty,
-                SCREEN_Z * (abs(t.weight) * se_centre + abs(t.limit_weight) * se_unfinished),
+                SCREEN_Z * (abs(t.weight) * se_centre + abs(t.limit_weight) * (se_unfinished + se_bounds)),
             )
         return self.screens[k]
 

@@ -92,8 +92,11 @@ class Objective:
         return float(static + layout_mean + penalty + extra)
 
     def settings(self) -> dict[str, Any]:
-        """The weights and rules as plain JSON-ready data (recorded in every output)."""
-        return asdict(self)
+        """The weights and rules as plain JSON-ready data (recorded in every output; ``[play]`` as its table)."""
+        data = asdict(self)
+        if self.play is not None:
+            data["play"] = self.play.to_dict()
+        return data
 
 
 ARTICLE = Objective()

@@ -9,12 +9,16 @@ play target   a target median game length (rounds until someone wins) for ``play
               bound costs ``limit_weight`` per unit of share.
 centre        the mean of the middle fifth of a bank's game lengths (40th to 60th percentile): the
               median, smoothed, so that a search sees small steps; reports give the median.
+bounds        ``min_<measure>`` and ``max_<measure>`` on the game-quality measures (``MEASURED``, defined
+              in ``generator.play.measures``): over a bound costs ``limit_weight`` per unit of the
+              measure. The luck share is read from a second bank, one explorer among ``rival``
+              players, its seat rotating.
 play penalty  the term (never positive) the target adds to the fitness (``Objective.fitness``'s extra).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
@@ -25,11 +29,16 @@ from generator.players import POLICY_NAMES
 PLAY_SEED = 15  # the game bank's seed unless the [play] table names one (kept apart from layout seeds)
 
 
+# the measures a [play] table may bound (min_<name>, max_<name>): their values are a share, a count per
+# game or per turn, and a share; each has a standard error
+MEASURED = ("lead_changes", "drama", "settled_share", "luck_share", "choices", "downtime")
+
+
 @dataclass(frozen=True)
 class PlayTarget:
     """The objective's ``[play]`` table (see the module glossary)."""
 
-    median_rounds: float
+    median_rounds: float | None = None  # None: no target on the length, only the caps and bounds
     players: int = 3
     weight: float = -5.0  # fitness per round the bank's centre lies outside the tolerance band
     tolerance: float = 0.0  # rounds either side of the target that cost nothing (static fitness decides there)
@@ -39,6 +48,20 @@ class PlayTarget:
     games: int = 200
     policy: str = "explorer"
     seed: int = PLAY_SEED
+    bounds: tuple[tuple[str, float | None, float | None], ...] = ()  # (measure, low, high), None: unbounded
+    rival: str = "greedy"  # the luck share's weaker players
+
+    def to_dict(self) -> dict:
+        """The ``[play]`` table that reads back as this target (its bounds as ``min_``/``max_`` keys)."""
+        data = {k: v for k, v in asdict(self).items() if k != "bounds" and v is not None}
+        for name, low, high in self.bounds:
+            data.update({f"{side}_{name}": v for side, v in (("min", low), ("max", high)) if v is not None})
+        return data
+
+    @property
+    def measured(self) -> frozenset[str]:
+        """The measures the bounds need."""
+        return frozenset(name for name, _, _ in self.bounds)
 
 
 def _schema() -> dict:
@@ -54,15 +77,26 @@ def _schema() -> dict:
         "games": Whole(10, 100_000),
         "policy": OneOf(POLICY_NAMES),
         "seed": Whole(0, MAX_SEED),
+        "rival": OneOf(POLICY_NAMES),
+        **{f"{side}_{name}": Number(0, 1000) for name in MEASURED for side in ("min", "max")},
     }
 
 
 def play_target_from_dict(data) -> PlayTarget:
     """Validate a parsed ``[play]`` table (the input layer's checks); errors name the key and value."""
     values = check_table(data, _schema(), "play")
-    if "median_rounds" not in values:
-        raise TrailwrightError("play: needs median_rounds, the target median game length in rounds")
-    return PlayTarget(**values)
+    bounds = []
+    for name in MEASURED:
+        low, high = values.pop(f"min_{name}", None), values.pop(f"max_{name}", None)
+        if low is not None and high is not None and low > high:
+            raise TrailwrightError(f"play: min_{name} = {low:g} is above max_{name} = {high:g}")
+        if low is not None or high is not None:
+            bounds.append((name, low, high))
+    if "median_rounds" not in values and not bounds:
+        raise TrailwrightError(
+            "play: needs median_rounds (the target median game length in rounds) or a bound such as min_drama"
+        )
+    return PlayTarget(**values, bounds=tuple(bounds))
 
 
 @dataclass(frozen=True)
@@ -74,19 +108,43 @@ class PlayScore:
     unfinished: float
     seat_advantage: float
     penalty: float
+    measured: dict[str, float | None] = field(default_factory=dict)  # the bounded measures' values
 
 
-def summarise_games(target: PlayTarget, rounds: np.ndarray, winners: np.ndarray) -> PlayScore:
-    """The play score of one bank: ``rounds`` per game (the cap when unfinished), ``winners`` (-1: none)."""
+Reading = tuple[float, float] | None  # a measure's (value, standard error); None when no game measures it
+
+
+def bound_penalty(target: PlayTarget, measured: dict[str, Reading]) -> float:
+    """``limit_weight`` per unit a measure lies outside its bounds (an unmeasurable one costs nothing)."""
+    total = 0.0
+    for name, low, high in target.bounds:
+        reading = measured.get(name)
+        if reading is None:
+            continue
+        value = reading[0]
+        total += max(0.0, (low if low is not None else value) - value)
+        total += max(0.0, value - (high if high is not None else value))
+    return target.limit_weight * total
+
+
+def summarise_games(
+    target: PlayTarget, rounds: np.ndarray, winners: np.ndarray, measured: dict[str, Reading] | None = None
+) -> PlayScore:
+    """The play score of one bank: ``rounds`` per game (the cap when unfinished), ``winners`` (-1: none), and the
+    bounded measures' values."""
     ordered = np.sort(np.asarray(rounds, dtype=np.float64))
     n = len(ordered)
     centre = float(ordered[int(0.4 * n) : max(int(0.6 * n), int(0.4 * n) + 1)].mean())
     unfinished = float(np.mean(np.asarray(winners) < 0))
     wins = np.bincount(np.asarray(winners)[np.asarray(winners) >= 0], minlength=target.players)
     seat = float(wins.max() / n - 1 / target.players) if n else 0.0
+    measured = measured or {}
+    length = 0.0 if target.median_rounds is None else abs(centre - target.median_rounds)
     penalty = (
-        target.weight * max(0.0, abs(centre - target.median_rounds) - target.tolerance)
+        target.weight * max(0.0, length - target.tolerance)
         + target.limit_weight * max(0.0, unfinished - target.max_unfinished)
         + target.limit_weight * max(0.0, seat - target.max_seat_advantage)
+        + bound_penalty(target, measured)
     )
-    return PlayScore(float(np.median(ordered)), centre, unfinished, seat, float(penalty))
+    values = {name: None if r is None else r[0] for name, r in measured.items()}
+    return PlayScore(float(np.median(ordered)), centre, unfinished, seat, float(penalty), values)
