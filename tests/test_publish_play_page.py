@@ -72,6 +72,32 @@ def test_the_designer_page_shows_the_play_figures_and_the_histogram():
     assert width_mm == pytest.approx(100, abs=0.1) and height_mm == pytest.approx(50, abs=0.1)  # the SVG's 2:1
 
 
+def test_the_designer_page_shows_the_headline_measures_and_still_folds_to_eight_pages():
+    quality = (
+        ("lead changes", 1.2, 0.05, "the lead changes 1.2 times a game"),
+        ("drama", 0.22, 0.02, "in 22% of games the winner was behind at two thirds of the game"),
+        ("luck share", 0.89, 0.04, "0.89: mostly luck"),
+    )
+    text, _, pages = _designer_page(replace(standin_sources(), play=replace(figures(), quality=quality)))
+    assert pages == 8 and "Is it a good game?" in text
+    assert "lead changes 1.20 ± 0.05 the lead changes 1.2 times a game" in text
+    assert "drama 0.22 ± 0.02 in 22% of games" in text and "luck share 0.89 ± 0.04" in text
+
+
+def test_the_play_figures_carry_the_measures_of_their_own_games(classic):
+    from generator.model import read_tileset
+    from generator.play import default_rules
+    from generator.play.simulate import simulate
+    from generator.publish.playpage import HEADLINE, simulate_play
+    from tests.conftest import EXAMPLES
+
+    tiles, rules = read_tileset(EXAMPLES / "best-known.json"), default_rules(classic)
+    play = simulate_play(tiles, classic, rules, 60, 4)
+    assert [q[0] for q in play.quality] == list(HEADLINE)
+    own = simulate(tiles, classic, rules, 3, 60, seed=4, measured=60).quality
+    assert dict((q[0], q[1]) for q in play.quality)["drama"] == own.drama.value
+
+
 def _markup(src):
     from generator.publish.kit import booklet_context
 

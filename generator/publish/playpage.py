@@ -6,7 +6,9 @@ Glossary
 play figures  what the designer page shows of a playtest: rounds until someone wins (median,
               p10-p90, mean), the share of games unfinished at the round cap, the share of turns
               spent trapped, the games that reached a state no tile turn opens, and the game-length
-              histogram (SVG, drawn by ``generator.play``).
+              histogram (SVG, drawn by ``generator.play``); and the headline game-quality measures
+              (``HEADLINE``: lead changes, drama, settled share, luck share, choices per turn) with
+              their plain readings.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from dataclasses import asdict, dataclass
 
 POLICY = "explorer"  # the human-like players the designer page reports
 ENGINE = "fast"
+RIVAL = "greedy"  # the luck share's weaker players, as playtest's default
+HEADLINE = ("lead changes", "drama", "settled share", "luck share", "choices per turn")
 
 
 @dataclass(frozen=True)
@@ -35,14 +39,22 @@ class PlayFigures:
     trapped: float  # share of turns a player spent trapped
     no_way_out: int  # games that reached a state no single tile turn opens
     histogram_svg: str
+    quality: tuple[tuple[str, float, float, str], ...] = ()  # headline measures: (name, value, se, reading)
 
     def context(self) -> dict:
         """The figures the templates see (everything but the picture)."""
         return {k: v for k, v in asdict(self).items() if k != "histogram_svg"}
 
 
-def figures_from_report(report, svg: str) -> PlayFigures:
-    """Play figures from a ``generator.play.PlayReport`` and its histogram."""
+def figures_from_report(report, svg: str, luck=None) -> PlayFigures:
+    """Play figures from a ``generator.play.PlayReport`` (measured or not), its histogram and its luck share."""
+    from generator.play.measures import readings
+
+    quality = ()
+    if report.quality is not None:
+        quality = tuple(
+            (name, m.value, m.se, text) for name, m, text in readings(report.quality, luck) if name in HEADLINE and m
+        )
     return PlayFigures(
         report.players,
         report.games,
@@ -58,6 +70,7 @@ def figures_from_report(report, svg: str) -> PlayFigures:
         report.trapped_share,
         round(report.stuck_games * report.games),
         svg,
+        quality,
     )
 
 
@@ -65,10 +78,11 @@ def simulate_play(tileset, board, rules, games: int, seed: int) -> PlayFigures |
     """``games`` seeded games of the rules' default player count by ``explorer`` players (None when 0)."""
     if games <= 0:
         return None
+    from generator.play.measures import luck_share
     from generator.play.pictures import histogram_svg
-    from generator.play.simulate import simulate
+    from generator.play.simulate import simulate, skill_gap
 
-    report = simulate(
-        tileset, board, rules, players=rules.players_default, games=games, policies=(POLICY,), seed=seed, engine=ENGINE
-    )
-    return figures_from_report(report, histogram_svg(report))
+    players = rules.players_default
+    report = simulate(tileset, board, rules, players, games, (POLICY,), seed, ENGINE, measured=games)
+    gap = skill_gap(tileset, board, rules, players, games, POLICY, RIVAL, seed, ENGINE)
+    return figures_from_report(report, histogram_svg(report), luck_share(gap.win_rate, gap.win_se, players))
