@@ -50,7 +50,7 @@ def figures_from_report(report, svg: str, luck=None) -> PlayFigures:
     """Play figures from a ``generator.play.PlayReport`` (measured or not), its histogram and its luck share."""
     from generator.play.measures import readings
 
-    quality = ()
+    quality: tuple[tuple[str, float, float, str], ...] = ()
     if report.quality is not None:
         quality = tuple(
             (name, m.value, m.se, text) for name, m, text in readings(report.quality, luck) if name in HEADLINE and m
