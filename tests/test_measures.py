@@ -283,3 +283,36 @@ def test_both_engines_write_the_same_logs_and_the_same_measures(board_name, tile
     reference = measures(logs, board, rules, tiles, count_choices=True)
     assert _compiled(logs, board, rules, tiles, count_choices=True) == reference
     assert reference.choices is not None and 1 <= reference.choices.value <= reference.actions.value
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(*[st.integers(-3, 130)] * 6), min_size=0, max_size=30),
+    st.lists(st.integers(-2, 3), min_size=1, max_size=3),
+)
+def test_the_compiled_replay_refuses_rows_from_elsewhere_in_one_line_and_never_reads_past_the_board(junk, winners):
+    """Rows a person or a bad file might hand it: a clear ValueError or numbers, never a crash."""
+    good = to_rows(PAPER)
+    rows = np.concatenate([good, np.array(junk, np.int32).reshape(-1, 6)])
+    offsets = np.array([0, len(rows)])
+    try:
+        m = measures_of_rows(rows, offsets, winners[:1], PAPER.seats, BOARD, RULES, TILES, count_choices=True)
+    except ValueError as err:
+        assert "\n" not in str(err)
+    else:
+        assert m.games == 1
+
+
+def test_a_turn_of_an_empty_slot_is_refused():
+    rows = to_rows(PAPER)
+    rows = np.insert(rows, len(rows) - 3, [[4, 0, 7, 1, 0, 0]], axis=0)  # p0 turns slot 8, never laid
+    with pytest.raises(ValueError, match="turns a tile in an empty slot"):
+        measures_of_rows(rows, np.array([0, len(rows)]), [1], PAPER.seats, BOARD, RULES, TILES)
+
+
+def test_a_log_longer_than_the_round_cap_is_refused():
+    from dataclasses import replace
+
+    short_cap = replace(RULES, round_cap=3)
+    with pytest.raises(ValueError, match="more rounds than the rules' cap of 3"):
+        _compiled([PAPER], rules=short_cap)

@@ -122,7 +122,7 @@ def choices(G, S, W, V, p):
 @njit(**JIT)
 def _replay(G, S, W, V, rows, lo, hi, players, winner, lead, game, seats):
     """Replay one game's rows; fill ``game`` (its readings) and ``seats`` (per seat; choices when
-    ``seats`` has the room for them)."""
+    ``seats`` has the room for them). Returns -1, or the row of a move the state forbids."""
     clear(G, S, players)
     t, moved, turns, stepped = 0, 0, 0, False
     for i in range(lo, hi):
@@ -145,6 +145,8 @@ def _replay(G, S, W, V, rows, lo, hi, players, winner, lead, game, seats):
             S[G[S_TILE] + a], S[G[S_FACE] + a] = b, c
             set_rot(G, S, a, d)
         elif kind == TURN:
+            if S[G[S_TILE] + a] < 0:
+                return i  # a turn of an empty slot
             turn_by(G, S, a, b)
         elif kind == END:
             S[G[S_PAWN] + p], S[G[S_VISITED] + p] = a, b
@@ -153,6 +155,7 @@ def _replay(G, S, W, V, rows, lo, hi, players, winner, lead, game, seats):
                 t += 1
     _read_game(lead, t - 1, winner, game)
     game[TURNS], game[IDLE] = turns, turns - moved
+    return -1
 
 
 @njit(**JIT)
@@ -181,10 +184,14 @@ def measure_rows(G, rows, offsets, winners, players, games, seats):
     """Read every game of ``rows`` (game g's rows are ``offsets[g]`` to ``offsets[g + 1]``, its winning seat
     ``winners[g]`` or -1): ``games`` gets a
     row of ``COLUMNS`` per game and ``seats`` (games x players x 1 or 3) the turns, and the choices when it
-    has three columns."""
+    has three columns. Returns -1, or the first row of a move the state forbids (the rows' numbers are
+    checked by ``logrows.check_rows`` first)."""
     S = np.zeros(G[S_SIZE], np.int64)
     W = np.zeros(G[W_SIZE], np.int64)
     V = np.zeros(4 * G[DW] + 2 * G[SLOTS], np.int64)
     lead = np.zeros(G[CAP] + 2, np.int64)
     for g in range(offsets.shape[0] - 1):
-        _replay(G, S, W, V, rows, offsets[g], offsets[g + 1], players, winners[g], lead, games[g], seats[g])
+        bad = _replay(G, S, W, V, rows, offsets[g], offsets[g + 1], players, winners[g], lead, games[g], seats[g])
+        if bad >= 0:
+            return bad
+    return -1

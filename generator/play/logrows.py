@@ -78,3 +78,38 @@ def from_rows(rows: np.ndarray, seats: tuple[str, ...], slots: int, winner: int)
             name = KINDS[kind]
             events.append((name, p, *values[: width[name]]))
     return GameLog(seats, slots, tuple(rounds), winner)
+
+
+def check_rows(
+    rows: np.ndarray, offsets: np.ndarray, players: int, slots: int, tiles: int, marks: int, cap: int
+) -> None:
+    """Raise ``ValueError`` naming the first game and row whose numbers lie outside the board, the tile set or the
+    seats (a compiled replay reads every number as an index, so a log from elsewhere is checked first)."""
+    rows = np.asarray(rows)
+    if rows.ndim != 2 or rows.shape[1] != ROW:
+        raise ValueError(f"a compact log has rows of {ROW} numbers, not shape {rows.shape}")
+    offsets = np.asarray(offsets)
+    if offsets.ndim != 1 or len(offsets) < 1 or offsets[0] != 0 or np.any(np.diff(offsets) < 0):
+        raise ValueError("the game offsets must start at 0 and never fall")
+    if offsets[-1] > len(rows):
+        raise ValueError(f"the game offsets reach row {offsets[-1]} of {len(rows)}")
+    kind, p, a, b, c, d = (rows[: offsets[-1], i].astype(np.int64) for i in range(ROW))
+    places, masks = 6 * slots + marks, (1 << marks) - 1
+    bad = (kind < 0) | (kind >= len(KINDS)) | (p < 0) | (p >= players)
+    bad |= ((kind == STEP) | (kind == CHASE) | (kind == END)) & ((a < 0) | (a >= places))
+    bad |= (kind == END) & ((b < 0) | (b > masks))
+    bad |= ((kind == LAY) | (kind == TURN)) & ((a < 0) | (a >= slots))
+    bad |= (kind == LAY) & ((b < 0) | (b >= tiles) | (c < 0) | (c > 1) | (d < 0) | (d > 5))
+    bad |= (kind == TURN) & ((b < -5) | (b > 5))
+    if bad.any():
+        row = int(np.argmax(bad))
+        game = int(np.searchsorted(offsets, row, side="right")) - 1
+        raise ValueError(f"game {game}, row {row - offsets[game]}: {rows[row].tolist()} is not a move on this board")
+    ends = np.add.reduceat((kind == END).astype(np.int64), offsets[:-1]) if len(offsets) > 1 else np.zeros(0)
+    counts = np.diff(offsets)
+    short = (counts == 0) | (ends % players != 0) | (ends < players)
+    if short.any():
+        raise ValueError(f"game {int(np.argmax(short))} does not close its rounds with one end row per player")
+    long = ends > (cap + 1) * players
+    if long.any():
+        raise ValueError(f"game {int(np.argmax(long))} has more rounds than the rules' cap of {cap}")

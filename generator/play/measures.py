@@ -31,7 +31,7 @@ from generator.board import Board
 from generator.model import TileSet
 from generator.play.game import Geometry, Table, geometry
 from generator.play.gamelog import GameLog
-from generator.play.logrows import BEGIN, CHASE, END, LAY, STEP, TURN, to_rows
+from generator.play.logrows import BEGIN, CHASE, END, LAY, STEP, TURN, check_rows, to_rows
 from generator.play.policies import explorer_rank, opens_way, plan
 from generator.play.rules import Rules
 
@@ -305,7 +305,12 @@ def measures_of_rows(
     table = np.zeros((n, fm.COLUMNS), np.int64)
     per_seat = np.zeros((n, players, 3 if count_choices else 1), np.int64)
     won = np.asarray(winners[:n], np.int64)
-    fm.measure_rows(game_arrays(tiles, board, rules), rows, offsets, won, players, table, per_seat)
+    if np.any((won < -1) | (won >= players)):
+        raise ValueError(f"a winner is not a seat of {players}")
+    check_rows(rows, offsets, players, len(board.slots), len(tiles), len(board.landmarks), rules.round_cap)
+    bad = fm.measure_rows(game_arrays(tiles, board, rules), rows, offsets, won, players, table, per_seat)
+    if bad >= 0:
+        raise ValueError(f"row {bad}: {rows[bad].tolist()} turns a tile in an empty slot")
     each = [
         GameMeasures(
             finished=bool(row[fm.FINISHED]),
