@@ -108,9 +108,9 @@ def test_bounds_on_the_measures_are_read_recorded_and_cost_limit_weight_per_unit
     rounds, winners = np.full(20, 30.0), np.array([0, 1, 2, 0] * 5)
     readings = {"drama": (0.15, 0.02), "luck_share": (0.9, 0.05), "choices": (3.0, 0.1)}
     s = summarise_games(target, rounds, winners, readings)  # no length target: 30 rounds cost nothing
-    assert s.penalty == pytest.approx(-20 * (0.10 + 0.10))  # drama 0.10 under, luck 0.10 over, choices inside
+    assert s.penalty == pytest.approx(-100 * (0.10 + 0.10))  # drama 0.10 under, luck 0.10 over, choices inside
     assert s.measured == {"drama": 0.15, "luck_share": 0.9, "choices": 3.0}
-    assert summarise_games(target, rounds, winners, {**readings, "drama": None}).penalty == pytest.approx(-2.0)
+    assert summarise_games(target, rounds, winners, {**readings, "drama": None}).penalty == pytest.approx(-10.0)
 
 
 def test_the_game_bank_reads_the_bounded_measures_from_real_games(classic):

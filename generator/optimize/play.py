@@ -101,7 +101,8 @@ class PlayScorer:
             se_bounds = sum(r[1] for r in readings.values() if r is not None)
             self.screens[k] = (
                 est.penalty,
-                SCREEN_Z * (abs(t.weight) * se_centre + abs(t.limit_weight) * (se_unfinished + se_bounds)),
+                SCREEN_Z
+                * (abs(t.weight) * se_centre + abs(t.limit_weight) * se_unfinished + abs(t.bound_weight) * se_bounds),
             )
         return self.screens[k]
 

@@ -10,9 +10,10 @@ play target   a target median game length (rounds until someone wins) for ``play
 centre        the mean of the middle fifth of a bank's game lengths (40th to 60th percentile): the
               median, smoothed, so that a search sees small steps; reports give the median.
 bounds        ``min_<measure>`` and ``max_<measure>`` on the game-quality measures (``MEASURED``, defined
-              in ``generator.play.measures``): over a bound costs ``limit_weight`` per unit of the
-              measure. The luck share is read from a second bank, one explorer among ``rival``
-              players, its seat rotating.
+              in ``generator.play.measures``): over a bound costs ``bound_weight`` per unit of the
+              measure (steep: a drama 0.05 short costs 5 points, more than most trade-offs gain).
+              The luck share is read from a second bank: one explorer among ``rival`` players, its
+              seat rotating.
 play penalty  the term (never positive) the target adds to the fitness (``Objective.fitness``'s extra).
 """
 
@@ -45,6 +46,7 @@ class PlayTarget:
     max_unfinished: float = 0.02
     max_seat_advantage: float = 1.0  # 1.0: no bound
     limit_weight: float = -20.0  # fitness per unit share over the cap or the bound
+    bound_weight: float = -100.0  # fitness per unit a measure lies outside its min_/max_ bounds
     games: int = 200
     policy: str = "explorer"
     seed: int = PLAY_SEED
@@ -74,6 +76,7 @@ def _schema() -> dict:
         "max_unfinished": Number(0, 1),
         "max_seat_advantage": Number(0, 1),
         "limit_weight": Number(-1e6, 0),
+        "bound_weight": Number(-1e6, 0),
         "games": Whole(10, 100_000),
         "policy": OneOf(POLICY_NAMES),
         "seed": Whole(0, MAX_SEED),
@@ -115,7 +118,7 @@ Reading = tuple[float, float] | None  # a measure's (value, standard error); Non
 
 
 def bound_penalty(target: PlayTarget, measured: dict[str, Reading]) -> float:
-    """``limit_weight`` per unit a measure lies outside its bounds (an unmeasurable one costs nothing)."""
+    """``bound_weight`` per unit a measure lies outside its bounds (an unmeasurable one costs nothing)."""
     total = 0.0
     for name, low, high in target.bounds:
         reading = measured.get(name)
@@ -124,7 +127,7 @@ def bound_penalty(target: PlayTarget, measured: dict[str, Reading]) -> float:
         value = reading[0]
         total += max(0.0, (low if low is not None else value) - value)
         total += max(0.0, value - (high if high is not None else value))
-    return target.limit_weight * total
+    return target.bound_weight * total
 
 
 def summarise_games(
