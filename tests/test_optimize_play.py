@@ -200,6 +200,22 @@ def test_optimize_moves_play_towards_the_target_and_records_it(classic, stubbed)
     assert result.fitness == pytest.approx(result.score.fitness + result.play.penalty)
 
 
+def stub_bank_with_drama(tileset, board, rules, target, seed=None, engine="fast", games=None):
+    """The stand-in bank, with a 'drama' that grows with the set's dead ends (a pure function of the tiles)."""
+    rounds, winners = stub_bank(tileset, board, rules, target, seed, engine, games)
+    stubs = sum(len(side.stubs) for side in tileset.sides())
+    return rounds, winners, {"drama": (stubs / 200, 0.01)}
+
+
+def test_optimize_meets_a_bound_on_a_measure_and_reports_it_on_fresh_games(classic, monkeypatch):
+    monkeypatch.setattr(play_module, "game_bank", stub_bank_with_drama)
+    problem = _problem(classic, {"min_drama": 0.4, "games": 40})
+    start = stub_bank_with_drama(problem.start, classic, None, problem.objective.play)[2]["drama"][0]
+    assert start < 0.4
+    result = optimize(problem, Config(generations=300, seed=1, samples=300, max_samples=1500, rescore=4000))
+    assert result.play.measured["drama"] >= 0.4 and result.play.penalty == 0.0
+
+
 def _stub_centre(classic, problem):
     tiles = to_tileset(problem, start_classes(problem, np.random.default_rng(1)))
     return summarise_games(problem.objective.play, *stub_bank(tiles, classic, None, problem.objective.play)).centre
