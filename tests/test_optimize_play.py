@@ -108,9 +108,10 @@ def test_bounds_on_the_measures_are_read_recorded_and_cost_limit_weight_per_unit
     rounds, winners = np.full(20, 30.0), np.array([0, 1, 2, 0] * 5)
     readings = {"drama": (0.15, 0.02), "luck_share": (0.9, 0.05), "choices": (3.0, 0.1)}
     s = summarise_games(target, rounds, winners, readings)  # no length target: 30 rounds cost nothing
-    assert s.penalty == pytest.approx(-100 * (0.10 + 0.10))  # drama 0.10 under, luck 0.10 over, choices inside
+    # drama 0.10 under and luck 0.10 over, each one standard error further; choices inside its bounds
+    assert s.penalty == pytest.approx(-100 * (0.12 + 0.15))
     assert s.measured == {"drama": 0.15, "luck_share": 0.9, "choices": 3.0}
-    assert summarise_games(target, rounds, winners, {**readings, "drama": None}).penalty == pytest.approx(-10.0)
+    assert summarise_games(target, rounds, winners, {**readings, "drama": None}).penalty == pytest.approx(-15.0)
 
 
 def test_the_game_bank_reads_the_bounded_measures_from_real_games(classic):
@@ -213,7 +214,7 @@ def test_optimize_meets_a_bound_on_a_measure_and_reports_it_on_fresh_games(class
     start = stub_bank_with_drama(problem.start, classic, None, problem.objective.play)[2]["drama"][0]
     assert start < 0.4
     result = optimize(problem, Config(generations=300, seed=1, samples=300, max_samples=1500, rescore=4000))
-    assert result.play.measured["drama"] >= 0.4 and result.play.penalty == 0.0
+    assert result.play.measured["drama"] >= 0.4 + 0.01 and result.play.penalty == pytest.approx(0.0)  # 1 se clear
 
 
 def _stub_centre(classic, problem):

@@ -118,15 +118,19 @@ Reading = tuple[float, float] | None  # a measure's (value, standard error); Non
 
 
 def bound_penalty(target: PlayTarget, measured: dict[str, Reading]) -> float:
-    """``bound_weight`` per unit a measure lies outside its bounds (an unmeasurable one costs nothing)."""
+    """``bound_weight`` per unit a measure lies outside its bounds, the measure taken one standard error to the
+    bound's safe side (a search that meets a bound only by its bank's luck would miss it on fresh games); an
+    unmeasurable one costs nothing."""
     total = 0.0
     for name, low, high in target.bounds:
         reading = measured.get(name)
         if reading is None:
             continue
-        value = reading[0]
-        total += max(0.0, (low if low is not None else value) - value)
-        total += max(0.0, value - (high if high is not None else value))
+        value, se = reading
+        if low is not None:  # judged one standard error to the safe side, so fresh games meet it too
+            total += max(0.0, low - (value - se))
+        if high is not None:
+            total += max(0.0, value + se - high)
     return target.bound_weight * total
 
 
