@@ -214,7 +214,9 @@ def test_optimize_meets_a_bound_on_a_measure_and_reports_it_on_fresh_games(class
     start = stub_bank_with_drama(problem.start, classic, None, problem.objective.play)[2]["drama"][0]
     assert start < 0.4
     result = optimize(problem, Config(generations=300, seed=1, samples=300, max_samples=1500, rescore=4000))
-    assert result.play.measured["drama"] >= 0.4 + 0.01 - 1e-9 and result.play.penalty == pytest.approx(0.0)  # 1 se clear
+    assert result.play.measured["drama"] >= 0.4 + 0.01 - 1e-9 and result.play.penalty == pytest.approx(
+        0.0
+    )  # 1 se clear
 
 
 def _stub_centre(classic, problem):

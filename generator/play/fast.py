@@ -193,7 +193,7 @@ def _choose_turn(G, S, W, R, policy, p, bar, start):
     on = pawn // 6 if pawn < 6 * G[SLOTS] else -1  # the slot under the pawn
     for j in range(start, 2 * c):
         s, d = W[cand + j // 2], six if j % 2 == 0 else -six
-        if policy == 1 and S[who + s] >= 0 and S[who + s] != p and S[when + s] > S[G[S_LAST] + p] and S[how + s] == -d:
+        if S[who + s] >= 0 and S[who + s] != p and S[when + s] > S[G[S_LAST] + p] and S[how + s] == -d:
             continue
         if trapped and not touches(G, S, W, s, p):
             continue

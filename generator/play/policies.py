@@ -148,7 +148,7 @@ def greedy_turn(table: Table, p: int, rng):
     if way_out(table, p):
         return None
     for slot, sixths in table.turns_allowed(p):
-        if opens_way(table, p, slot, sixths, way_out):
+        if not table.undoes(p, slot, sixths) and opens_way(table, p, slot, sixths, way_out):
             return slot, sixths
     return None
 

@@ -52,36 +52,60 @@ def _check_trapped(table: Table, p: int, place: int) -> None:
     tally.stuck_turns += stuck
 
 
-def play_turn(table: Table, p: int, policy: Policy) -> bool:
-    """Player ``p`` turns a tile or rolls and walks; True when ``p`` has won."""
-    tally, rng = table.tallies[p], table.rng
-    tally.turns += 1
+def begin_turn(table: Table, p: int) -> None:
+    """Player ``p``'s turn begins: counted, logged, and checked for a way out."""
+    table.tallies[p].turns += 1
     if table.recorder:
         table.recorder.begin_turn(p)
-    place = table.place_index(table.pawns[p])
-    _check_trapped(table, p, place)
-    choice = policy.turn(table, p, rng)
-    if choice is not None:
-        tally.turning_turns += 1
-        table.heat[0, place] += 1
-        table.turn_tile(p, *choice)
-    elif table.doors(table.pawns[p]):
-        roll = draw(rng, table.rules.die) + 1
-        tally.pips += roll
-        if table.recorder:
-            table.recorder.add("roll", p, roll)
-        for used in range(roll):
-            door = table.doors(table.pawns[p])[policy.step(table, p, roll - used, rng)]
-            ended = table.step(p, door)
-            table.note(10_000 * p + table.place_index(table.pawns[p]))
-            if ended:
-                lost = roll - used - 1
-                tally.steps_lost += lost
-                table.heat[2, table.place_index(table.pawns[p])] += lost
-                break
+    _check_trapped(table, p, table.place_index(table.pawns[p]))
+
+
+def turn_instead(table: Table, p: int, slot: int, sixths: int) -> None:
+    """``p`` turns the tile in ``slot`` by ``sixths`` instead of rolling."""
+    table.tallies[p].turning_turns += 1
+    table.heat[0, table.place_index(table.pawns[p])] += 1
+    table.turn_tile(p, slot, sixths)
+
+
+def roll(table: Table, p: int) -> int:
+    """``p`` rolls the die: the pips to walk."""
+    pips = draw(table.rng, table.rules.die) + 1
+    table.tallies[p].pips += pips
+    if table.recorder:
+        table.recorder.add("roll", p, pips)
+    return pips
+
+
+def take_step(table: Table, p: int, door_index: int, left: int) -> bool:
+    """``p`` steps through door ``door_index`` of its place with ``left`` pips left (this one included); True when
+    the move ends, the pips left lost."""
+    ended = table.step(p, table.doors(table.pawns[p])[door_index])
+    table.note(10_000 * p + table.place_index(table.pawns[p]))
+    if ended:
+        table.tallies[p].steps_lost += left - 1
+        table.heat[2, table.place_index(table.pawns[p])] += left - 1
+    return ended
+
+
+def end_turn(table: Table, p: int) -> bool:
+    """``p``'s turn ends; True when ``p`` has won."""
     table.last_turn[p] = table.clock
     table.clock += 1
     return table.won(p)
+
+
+def play_turn(table: Table, p: int, policy: Policy) -> bool:
+    """Player ``p`` turns a tile or rolls and walks, as ``policy`` chooses; True when ``p`` has won."""
+    begin_turn(table, p)
+    choice = policy.turn(table, p, table.rng)
+    if choice is not None:
+        turn_instead(table, p, *choice)
+    elif table.doors(table.pawns[p]):
+        pips = roll(table, p)
+        for used in range(pips):
+            if take_step(table, p, policy.step(table, p, pips - used, table.rng), pips - used):
+                break
+    return end_turn(table, p)
 
 
 def play_game(
