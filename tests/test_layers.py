@@ -10,13 +10,13 @@ PACKAGE = Path(__file__).resolve().parent.parent / "generator"
 
 # each layer may import the ones before it, never one after (the foundation modules come first)
 LAYERS = [
-    {"errors", "units", "players", "inputs", "fileio"},
+    {"errors", "units", "players", "inputs", "fileio", "web"},
     {"model"},
     {"board"},
     {"scoring"},
     {"play", "render"},
     {"optimize"},
-    {"publish", "table", "preflight"},
+    {"publish", "table", "preflight", "host"},
     {"cli"},
 ]
 

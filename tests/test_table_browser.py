@@ -6,54 +6,20 @@ TRAILWRIGHT_SCREENSHOTS=docs/images to refresh the README's picture of a half-pl
 
 import io
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from generator.table import draw_pile, play_files
+from tests.browser_helpers import headless_chromium
 from tests.table_helpers import table_art
-
-CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-HOW = "run `make sysdeps` (or `sudo apt-get install chromium chromium-driver`) and `pip install selenium`"
 
 
 @pytest.fixture(scope="module")
 def browser():
-    missing = [p for p in (CHROMIUM, DRIVER) if not os.access(p, os.X_OK)]
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        missing.append("selenium")
-    if missing:
-        pytest.skip(f"no headless browser ({', '.join(missing)} missing): {HOW}")
-    profile = tempfile.mkdtemp(prefix="trailwright-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM  # with the driver's path given, Selenium Manager never downloads anything
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--user-data-dir={profile}",
-        "--window-size=1400,1000",
-    ):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
-    driver.set_page_load_timeout(30)
-    try:
+    with headless_chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")

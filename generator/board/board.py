@@ -274,6 +274,29 @@ def builtin_boards() -> list[str]:
     return sorted(p.name[:-5] for p in resources.files("generator.board.boards").iterdir() if p.name.endswith(".toml"))
 
 
+def board_data(board: Board) -> dict:
+    """A board as the table a board file holds (``board_from_dict`` reads it back)."""
+
+    def side(s):  # a landmark side: [q, r, direction] of the landmark hex facing the slot
+        h = neighbour(board.slots[s.slot], s.direction)
+        return [h[0], h[1], DIRECTIONS[opposite(s.direction)]]
+
+    return {
+        "format": FORMAT,
+        "name": board.name,
+        "title": board.title,
+        "slots": [list(h) for h in board.slots],
+        "landmark": [
+            {"name": lm.name, "hexes": [list(h) for h in lm.hexes], "sides": [side(s) for s in lm.sides]}
+            for lm in board.landmarks
+        ],
+        "connector": [
+            {"hex": list(c.hex), "joins": [list(board.slots[c.a.slot]), list(board.slots[c.b.slot])]}
+            for c in board.connectors
+        ],
+    }
+
+
 def load_board(name_or_path: str | Path = "classic") -> Board:
     """A built-in board by name, or a board file by path; errors name the file."""
     text_path = str(name_or_path)

@@ -14,7 +14,7 @@ import sys
 from generator import __version__
 from generator.errors import TrailwrightError
 
-COMMANDS = ["score", "optimize", "render", "preview", "publish", "playtest", "calibrate", "check"]
+COMMANDS = ["score", "optimize", "render", "preview", "publish", "playtest", "host", "games", "calibrate", "check"]
 
 
 class OneLineParser(argparse.ArgumentParser):

@@ -25,13 +25,10 @@ from typing import Any
 import numpy as np
 
 from generator import __version__
-from generator.board import Board
-from generator.board.board import FORMAT as BOARD_FORMAT
-from generator.board.board import board_from_dict
-from generator.board.geometry import neighbour
+from generator.board.board import board_data, board_from_dict
 from generator.errors import TrailwrightError
 from generator.inputs import parse_json
-from generator.model import DIRECTIONS, opposite
+from generator.model import DIRECTIONS
 from generator.model.tileset_io import tileset_from_dict, tileset_to_dict
 from generator.optimize.chain import Chain, Config, HistoryPoint, config_strategy
 from generator.optimize.space import DESIGNS, Problem, make_problem
@@ -50,29 +47,6 @@ class Resume:
     chains: tuple[Chain | None, ...]
     init: str | None
     migrants: tuple = ()  # (leg, chain index, designs) decided so far
-
-
-def board_data(board: Board) -> dict:
-    """A board as the table a board file holds (``board_from_dict`` reads it back)."""
-
-    def side(s):  # a landmark side: [q, r, direction] of the landmark hex facing the slot
-        h = neighbour(board.slots[s.slot], s.direction)
-        return [h[0], h[1], DIRECTIONS[opposite(s.direction)]]
-
-    return {
-        "format": BOARD_FORMAT,
-        "name": board.name,
-        "title": board.title,
-        "slots": [list(h) for h in board.slots],
-        "landmark": [
-            {"name": lm.name, "hexes": [list(h) for h in lm.hexes], "sides": [side(s) for s in lm.sides]}
-            for lm in board.landmarks
-        ],
-        "connector": [
-            {"hex": list(c.hex), "joins": [list(board.slots[c.a.slot]), list(board.slots[c.b.slot])]}
-            for c in board.connectors
-        ],
-    }
 
 
 def _objective_data(problem: Problem) -> dict:

@@ -122,24 +122,25 @@ class Match:
             return f"no such door: choose one of {len(self.doors())}"
         return "that tile may not be turned that way now (not next to you, under a pawn, or undoing a turn)"
 
-    def play(self, policy: Policy, rng=None) -> None:
-        """The current player's whole turn, as ``policy`` plays it (the simulator's choices, in its order).
-
-        A policy that guesses draws from ``rng``; by default the game's own stream, as in the simulator,
-        which makes it the simulator's game but not one its actions alone replay. A server's bots pass
-        their own (``rng.game_rng`` of another seed), so the recorded actions replay the game exactly."""
+    def next_action(self, policy: Policy, rng=None) -> Action:
+        """The action ``policy`` takes now: at a turn's start its turn choice, else roll (or pass); while walking
+        its next step. A policy that guesses draws from ``rng`` (default: the game's own stream, as the
+        simulator does; a server's bots pass their own so that the recorded actions replay the game)."""
         p, table = self.current, self.table
         rng = table.rng if rng is None else rng
+        if self.pips:
+            return ("step", policy.step(table, p, self.pips, rng))
         choice = policy.turn(table, p, rng)
         if choice is not None:
-            self.act(("turn", *choice))
-            return
-        if not self.doors():
-            self.act(("pass",))
-            return
-        self.act(("roll",))
+            return ("turn", *choice)
+        return ("roll",) if self.doors() else ("pass",)
+
+    def play(self, policy: Policy, rng=None) -> None:
+        """The current player's whole turn, as ``policy`` plays it (the simulator's choices, in its order)."""
+        p = self.current
+        self.act(self.next_action(policy, rng))
         while not self.over and self.current == p and self.pips:
-            self.act(("step", policy.step(table, p, self.pips, rng)))
+            self.act(self.next_action(policy, rng))
 
     def _next_turn(self) -> None:
         """End the current turn and begin the next, passing every turn whose only action is to pass."""

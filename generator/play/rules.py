@@ -15,7 +15,7 @@ A rules file (``trailwright-rules/1``) has the same keys; see ``rules.toml`` bes
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -172,6 +172,24 @@ def rules_from_dict(data: dict[str, Any]) -> Rules:
         hazards=tuple(_hazard(t, f"hazard[{k + 1}]", die) for k, t in enumerate(raw)),
         turning=Turning(**turning),
     )
+
+
+def rules_to_dict(rules: Rules) -> dict[str, Any]:
+    """``rules`` as the TOML table ``rules_from_dict`` reads back (recorded with every hosted game)."""
+    data: dict[str, Any] = {
+        "start": rules.start,
+        "required": list(rules.required),
+        "goal": rules.goal,
+        "die": rules.die,
+        "stub_blocks": rules.stub_blocks,
+        "round_cap": rules.round_cap,
+        "players": {"min": rules.players_min, "max": rules.players_max, "default": rules.players_default},
+        "hazard": [{"landmark": h.landmark, "rolls": list(h.rolls), "to": h.to} for h in rules.hazards],
+        "turning": asdict(rules.turning),
+    }
+    if rules.move_ending is not None:
+        data["move_ending"] = list(rules.move_ending)
+    return data
 
 
 def check_rules(rules: Rules, board: Board) -> Rules:

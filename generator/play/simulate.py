@@ -188,6 +188,8 @@ class PlayReport:
     stuck_games: float
     places: tuple[str, ...]
     heat: tuple[tuple[int, ...], ...]
+    turning_share: float = 0.0  # share of turns spent turning a tile instead of rolling
+    turns: int = 0  # turns played, every seat and game
     quality: Measures | None = None  # the game-quality measures, when asked for (``measures``)
 
     @property
@@ -252,6 +254,8 @@ def report(
         stuck_games=float(np.mean(fields["stuck_turns"].sum(axis=1) > 0)),
         places=tuple(str(i + 1) for i in range(len(board.slots))) + tuple(lm.name for lm in board.landmarks),
         heat=tuple(tuple(int(v) for v in row) for row in games.heat),
+        turning_share=float(fields["turning_turns"].sum() / turns) if turns else 0.0,
+        turns=int(turns),
         quality=quality,
     )
 

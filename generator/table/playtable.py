@@ -65,7 +65,7 @@ def page_data(table: TableArt, seed: int) -> dict:
     }
 
 
-def _board_svg(table: TableArt) -> str:
+def board_svg(table: TableArt) -> str:
     """The board as printed, with a layer for tiles, a click target on every slot, and the pawns."""
     frame, style = table.frame, table.style
     under, over = board_layers(table.board, style, frame)
@@ -95,7 +95,7 @@ def _board_svg(table: TableArt) -> str:
     )
 
 
-def _side_defs(table: TableArt) -> str:
+def side_defs(table: TableArt) -> str:
     """Every tile side once, hidden, for the script to clone (ids by position, never by tile id)."""
     groups = [
         f'<g id="side-{i}-{face}">{side_inner(table.art(tile, face, 0.0))}</g>'
@@ -122,7 +122,7 @@ def play_table_html(table: TableArt, seed: int) -> str:
         '<span><button id="roll" type="button">Roll the die</button> <span id="die-face"></span> '
         '<output id="die-value"></output></span>'
         '<label><input id="highlight" type="checkbox"> what each landmark reaches</label></header>'
-        f"<main>{_board_svg(table)}<aside>"
+        f"<main>{board_svg(table)}<aside>"
         "<p>Click an empty slot to lay the next tile of the shuffled pile, with the face and turn the coin "
         "and die give it (as the rules booklet says). Click a laid tile to turn it a sixth clockwise "
         "(shift-click or right-click: anticlockwise). Drag the pawns.</p>"
@@ -130,7 +130,7 @@ def play_table_html(table: TableArt, seed: int) -> str:
         "<code>?seed=</code> at the end of its address.</p>"
         '<ul id="legend"></ul>'
         f"<p><small>Made by trailwright {escape(__version__)}.</small></p></aside></main>"
-        f"{_side_defs(table)}"
+        f"{side_defs(table)}"
         f'<script type="application/json" id="trailwright-data">{script_json(page_data(table, seed))}</script>'
         f"<script>{_asset('play.js')}</script></body></html>\n"
     )

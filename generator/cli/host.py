@@ -1,0 +1,107 @@
+"""``trailwright host``: serve the game to people far apart, with bots in empty seats; every move recorded."""
+
+from __future__ import annotations
+
+import argparse
+
+from generator.cli.options import HelpFormatter, add_board_option, bounded_int, flag_value
+
+DEFAULT_DB = "output/games.db"
+
+
+def register(sub) -> None:
+    """Add the ``host`` subcommand."""
+    p = sub.add_parser(
+        "host",
+        help="serve the game for people to play together online, with bots in empty seats; every move recorded",
+        description="Serve rooms of the printed game (see docs/host.md): the server rolls, draws and enforces "
+        "the rules with the simulator's own engine, and records every move in SQLite before anyone sees it.",
+        formatter_class=HelpFormatter,
+    )
+    p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
+    add_board_option(p)
+    p.add_argument("--rules", metavar="FILE", help="a rules TOML file (default: the booklet's game)")
+    p.add_argument("--port", type=bounded_int(1, 65535), default=8765, help="the port to listen on")
+    p.add_argument(
+        "--bind",
+        default="127.0.0.1",
+        metavar="ADDR",
+        help="the address to listen on (default: this machine only; 0.0.0.0 behind a TLS proxy, see docs/host.md)",
+    )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a public host name the server answers to behind a reverse proxy (repeatable)",
+    )
+    p.add_argument("--db", default=DEFAULT_DB, metavar="FILE", help="the games file (SQLite; made if missing)")
+    p.add_argument("--durable", action="store_true", help="sync every move to disk (survives a power cut)")
+    p.add_argument("--bot-delay", type=float, default=0.6, metavar="S", help="seconds a bot waits before a move")
+    p.add_argument("--token", default=None, help=argparse.SUPPRESS)  # tests: a known host token
+    p.set_defaults(run=run)
+
+
+def spec_and_art(tileset_path: str, board_name: str, rules_path: str | None):
+    """The game spec and the table art (the print kit's own art) for a tile set, board and rules."""
+    from generator.board import load_board
+    from generator.host.rooms import GameSpec
+    from generator.model import read_tileset
+    from generator.play import load_rules
+    from generator.publish.art import layout_art
+    from generator.publish.settings import load_settings
+    from generator.render.board import render_board
+    from generator.render.style import load_style
+    from generator.table import TableArt
+
+    with flag_value("--board"):
+        board = load_board(board_name)
+    tiles = read_tileset(tileset_path)
+    with flag_value("--rules"):
+        rules = load_rules(rules_path, board)
+    if len(tiles) != len(board.slots):
+        from generator.errors import TrailwrightError
+
+        raise TrailwrightError(f"has {len(tiles)} tiles but {board.label} has {len(board.slots)} slots", tileset_path)
+    style = load_style(None)
+    art = TableArt(
+        tiles, board, style, layout_art(style, True), render_board(board, style), load_settings().title, "host"
+    )
+    return GameSpec(tiles, board, rules), art
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until Ctrl-C."""
+    import secrets
+    import sqlite3
+    from pathlib import Path
+
+    import uvicorn
+
+    from generator.errors import TrailwrightError
+    from generator.host.server import Hall, Limits, create_app
+    from generator.host.store import Store
+    from generator.web.guard import default_hosts
+
+    spec, art = spec_and_art(args.tileset, args.board, args.rules)
+    Path(args.db).parent.mkdir(parents=True, exist_ok=True)
+    try:
+        store = Store(args.db, args.durable)
+        hall = Hall(spec, art, store, args.token or secrets.token_urlsafe(24), Limits(), max(0.0, args.bot_delay))
+    except (sqlite3.Error, ValueError) as err:
+        raise TrailwrightError(f"cannot use the games file: {err}", args.db) from None
+    hosts = default_hosts(args.bind, args.port) | {h.lower() for h in args.allow_host}
+    shown = "127.0.0.1" if args.bind in ("0.0.0.0", "::") else args.bind
+    print(f"Trailwright game server, {len(hall.rooms)} room(s) restored from {args.db}", flush=True)
+    print(f"  make a room: http://{shown}:{args.port}/?token={hall.token}", flush=True)
+    print("  Ctrl-C stops it; every move is already on disk.", flush=True)
+    uvicorn.run(
+        create_app(hall, hosts),
+        host=args.bind,
+        port=args.port,
+        ws_max_size=Limits().message_bytes * 4,
+        log_level="warning",
+        lifespan="on",
+    )
+    store.close()
+    return 0

@@ -1,0 +1,101 @@
+"""Every hosted game, recorded in SQLite before anyone is told of it.
+
+Glossary
+--------
+room row    a room's id, the game it plays (tile set, board and rules as data, players, seed) and a hash of
+            its owner key: everything a replay needs, so a record never depends on files elsewhere.
+event row   ``(room, n, kind, data)``, numbered from 0 in each room: ``seat`` (a name takes a seat, with the
+            hash of its seat token), ``bot`` (a bot fills a seat), ``act`` (the seat's action and the game
+            events it caused). A room's state is its room row plus its events replayed in order.
+durability  WAL journal, ``synchronous = NORMAL``: a commit has reached the operating system before
+            ``append`` returns, so killing the server (even ``kill -9``) loses nothing acknowledged; a power
+            cut may lose the last moments (``--durable`` syncs every commit to the disk).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+FORMAT = "trailwright-games/1"
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS rooms (
+    id TEXT PRIMARY KEY, n INTEGER NOT NULL UNIQUE, game TEXT NOT NULL, owner TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    room TEXT NOT NULL REFERENCES rooms(id), n INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,
+    PRIMARY KEY (room, n)
+);
+"""
+
+
+def digest(secret: str) -> str:
+    """What is stored of a token: its SHA-256 (a leaked database holds no usable token)."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class RoomRecord:
+    """A room as recorded: its id, the game's data and its events in order."""
+
+    id: str
+    game: dict[str, Any]
+    owner: str
+    events: tuple[tuple[str, dict[str, Any]], ...]
+
+
+class Store:
+    """The SQLite file of a host (one connection, used from the server's event loop)."""
+
+    def __init__(self, path: str | Path, durable: bool = False):
+        self.path = str(path)
+        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)  # one event loop uses it
+        self.db.execute("PRAGMA journal_mode = WAL")
+        self.db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+        self.db.executescript(SCHEMA)
+        found = self.db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        if found is None:
+            self.db.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
+        elif found[0] != FORMAT:
+            raise ValueError(f"{self.path}: a {found[0]} file, not {FORMAT}")
+        self.counts = dict(self.db.execute("SELECT room, COUNT(*) FROM events GROUP BY room").fetchall())
+
+    def create(self, room: str, game: dict[str, Any], owner_hash: str) -> None:
+        """Record a new room."""
+        n = self.db.execute("SELECT COALESCE(MAX(n), -1) + 1 FROM rooms").fetchone()[0]
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT INTO rooms VALUES (?, ?, ?, ?)", (room, n, json.dumps(game), owner_hash))
+        self.counts[room] = 0
+
+    def append(self, room: str, kind: str, data: dict[str, Any]) -> int:
+        """Record one event of ``room``; returns its number. It is committed when this returns."""
+        n = self.counts[room]
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT INTO events VALUES (?, ?, ?, ?)", (room, n, kind, json.dumps(data)))
+        self.counts[room] = n + 1
+        return n
+
+    def rooms(self) -> Iterator[RoomRecord]:
+        """Every room with its events, in the order they were created."""
+        for room, game, owner in self.db.execute("SELECT id, game, owner FROM rooms ORDER BY n").fetchall():
+            events = self.db.execute("SELECT kind, data FROM events WHERE room = ? ORDER BY n", (room,)).fetchall()
+            yield RoomRecord(room, json.loads(game), owner, tuple((k, json.loads(d)) for k, d in events))
+
+    def close(self) -> None:
+        """Close the file."""
+        self.db.close()
+
+
+def open_existing(path: str | Path) -> Store:
+    """A store that must already exist (for export and reports): a missing file is an error, not a new one."""
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"{path}: no such games file")
+    return Store(path)

@@ -1,0 +1,165 @@
+"""What a client of the game server sees: a room's state as JSON (for one seat), its feed in words, and the
+page around the board (the play table's own board and tile art).
+
+Glossary
+--------
+board mm    the board SVG's coordinates (``generator.table.scene``): pawns and targets are placed in them.
+target      a legal action drawn on the board: a step's destination (a slot or a landmark) or a tile that
+            may be turned, with the action to send when it is clicked.
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+from importlib import resources
+
+from generator import __version__
+from generator.board.geometry import neighbour
+from generator.host.rooms import BOTS, Room
+from generator.table.playtable import board_svg, page_data, script_json, side_defs
+from generator.table.scene import PLAYERS, TableArt
+
+FEED = 40  # the most recent events a state carries
+
+
+def _edge_mid(art: TableArt, slot: int, edge: int) -> tuple[float, float]:
+    frame, h = art.frame, art.board.slots[slot]
+    (x0, y0), (x1, y1) = frame.at(h), frame.at(neighbour(h, edge))
+    return (x0 + x1) / 2, (y0 + y1) / 2
+
+
+def place_xy(room: Room, art: TableArt, place: tuple, player: int) -> list[float]:
+    """Where a pawn on ``place`` is drawn: on its trail (towards the trail's edges) or its landmark, each
+    player a little apart."""
+    frame, table = art.frame, room.match.table
+    r = frame.radius_mm
+    if place[0] == "landmark":
+        x, y = frame.at(art.board.landmarks[place[1]].hexes[0])
+    else:
+        _, slot, t = place
+        cx, cy = frame.at(art.board.slots[slot])
+        mids = [_edge_mid(art, slot, e) for e in table.trail_edges(slot, t)]
+        mx, my = sum(m[0] for m in mids) / len(mids) - cx, sum(m[1] for m in mids) / len(mids) - cy
+        length = math.hypot(mx, my)
+        scale = 0.45 * r / length if length > 0.2 * r else 0.0
+        x, y = cx + mx * scale, cy + my * scale
+    angle = math.pi / 2 * player + math.pi / 4
+    return [round(x + 0.16 * r * math.cos(angle), 3), round(y + 0.16 * r * math.sin(angle), 3)]
+
+
+def _targets(room: Room, art: TableArt) -> list[dict]:
+    """The legal actions of the player whose turn it is, drawn on the board."""
+    match, frame, out = room.match, art.frame, []
+    doors = match.doors()
+    for action in match.legal():
+        if action[0] == "step":
+            door = doors[action[1]]
+            if door[0] == "landmark":
+                at = frame.at(art.board.landmarks[door[1]].hexes[0])
+                out.append({"action": list(action), "landmark": door[1], "at": [round(c, 3) for c in at]})
+            else:
+                at = frame.at(art.board.slots[door[1]])
+                out.append({"action": list(action), "slot": door[1], "at": [round(c, 3) for c in at]})
+        elif action[0] == "turn":
+            at = frame.at(art.board.slots[action[1]])
+            out.append({"action": list(action), "slot": action[1], "at": [round(c, 3) for c in at]})
+    return out
+
+
+def describe(room: Room, art: TableArt, seat: int, event: tuple) -> str:
+    """One game event in words (plain text: the page writes it as text, never as markup)."""
+    names = [s.name if s is not None else f"seat {i + 1}" for i, s in enumerate(room.seats)]
+    who, kind, marks = names[seat], event[0], art.board.landmarks
+    slots = len(art.board.slots)
+
+    def where(place: int) -> str:
+        return marks[place - 6 * slots].name if place >= 6 * slots else f"slot {place // 6 + 1}"
+
+    if kind == "roll":
+        return f"{who} rolls {event[2]}"
+    if kind == "step":
+        return f"{who} steps to {where(event[2])}"
+    if kind == "lay":
+        return f"{who} lays tile {room.spec.tiles.tiles[event[3]].id} in slot {event[2] + 1}"
+    if kind == "turn":
+        return f"{who} turns the tile in slot {event[2] + 1} {'clockwise' if event[3] > 0 else 'anticlockwise'}"
+    if kind == "chase":
+        return f"{who} is chased to {where(event[2])}"
+    return f"{who} wins!" if kind == "win" else f"{who}: {kind}"
+
+
+def state(room: Room, art: TableArt, you: int | None) -> dict:
+    """The room as the holder of seat ``you`` (None: a spectator) sees it."""
+    match, table = room.match, room.match.table
+    mine = you is not None and you == match.current and not match.over and None not in room.seats
+    return {
+        "type": "state",
+        "room": room.id,
+        "players": room.players,
+        "seats": [None if s is None else {"name": s.name, "bot": s.bot} for s in room.seats],
+        "you": you,
+        "current": match.current,
+        "round": match.round,
+        "pips": match.pips,
+        "over": match.over,
+        "winner": match.winner,
+        "laid": [[s, *v] for s, v in sorted(table.laid.items())],
+        "pawns": [place_xy(room, art, place, p) for p, place in enumerate(table.pawns)],
+        "ticked": [len(v) for v in table.visited],
+        "required": len(match.geo.required),
+        "targets": _targets(room, art) if mine else [],
+        "legal": [list(a) for a in match.legal()] if mine else [],
+        "feed": [describe(room, art, seat, e) for seat, e in room.feed[-FEED:]],
+        "events": len(room.feed),
+        "actions": len(match.actions),
+        "bots": list(BOTS),
+    }
+
+
+def _asset(name: str) -> str:
+    return resources.files("generator.host").joinpath("static", name).read_text(encoding="utf-8")
+
+
+def room_page(art: TableArt, room_id: str) -> str:
+    """The room's page: the board and tile art inline, the script and style from the package (no network)."""
+    title = escape(art.title)
+    data = {**page_data(art, 0), "room": room_id, "colours": [c for _, c in PLAYERS]}
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<link rel="icon" href="data:,"><title>{title}: a hosted game</title>'
+        f"<style>{_asset('host.css')}</style></head><body>"
+        f'<header><h1>{title}</h1><span id="status">connecting…</span>'
+        '<span id="controls"><button id="roll" type="button" hidden>Roll the die</button>'
+        '<button id="pass" type="button" hidden>Pass</button></span></header>'
+        f"<main>{board_svg(art)}<aside>"
+        '<section id="seats"><h2>Seats</h2><ol id="seat-list"></ol>'
+        '<form id="sit"><input id="name" maxlength="40" placeholder="your name" autocomplete="nickname">'
+        '<button type="submit">Take a seat</button></form></section>'
+        '<section id="replay" hidden><h2>Replay</h2><input id="replay-slider" type="range" min="0" value="0">'
+        ' <output id="replay-at"></output></section>'
+        '<section><h2>What happened</h2><ol id="feed"></ol></section>'
+        '<p id="message" role="alert"></p>'
+        f"<p><small>trailwright {escape(__version__)}: every move is recorded.</small></p></aside></main>"
+        f"{side_defs(art)}"
+        f'<script type="application/json" id="trailwright-data">{script_json(data)}</script>'
+        f"<script>{_asset('host.js')}</script></body></html>\n"
+    )
+
+
+def lobby_page(art: TableArt, rules_players: tuple[int, int, int]) -> str:
+    """The host's own page: make a room (the host token is in the page's address, never in the page)."""
+    low, high, default = rules_players
+    options = "".join(
+        f'<option value="{n}"{" selected" if n == default else ""}>{n}</option>' for n in range(low, high + 1)
+    )
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<link rel="icon" href="data:,"><title>{escape(art.title)}: host</title>'
+        f"<style>{_asset('host.css')}</style></head><body><header><h1>{escape(art.title)}: host a game</h1>"
+        '</header><main><section><form id="create"><label>Players <select id="players">'
+        f'{options}</select></label> <button type="submit">Make a room</button></form>'
+        '<p id="made"></p></section></main>'
+        f"<script>{_asset('lobby.js')}</script></body></html>\n"
+    )
