@@ -10,7 +10,8 @@ message       a websocket text frame of JSON: ``{"type": "sit", "name": ...}``, 
               "token": ...}`` (a returning player), ``{"type": "act", "token": ..., "action": [...]}``,
               ``{"type": "bot", "seat": ..., "policy": ..., "owner": ...}``. The server answers with
               ``state`` (what this client sees), ``seated`` (the seat token to keep) or ``error`` (one
-              line); a refused message changes nothing and the connection stays open.
+              line), carrying ``re`` when the message carried a short ``id``; every other state is a
+              broadcast. A refused message changes nothing and the connection stays open.
 """
 
 from __future__ import annotations
@@ -223,7 +224,7 @@ async def serve_socket(hall: Hall, ws: WebSocket) -> None:
             text = await ws.receive_text()
             reply = await handle(hall, client, text)
             if reply is not None:
-                await ws.send_text(json.dumps(reply))
+                await ws.send_text(json.dumps({**reply, **_echo(text)}))
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
@@ -270,6 +271,15 @@ async def handle(hall: Hall, client: Client, text: str) -> dict | None:
     await hall.broadcast(room)
     hall.kick_bots(room)
     return None
+
+
+def _echo(text: str) -> dict:
+    """``{"re": id}`` when the message carried a short ``id``: the reply to it is told apart from broadcasts."""
+    try:
+        given = json.loads(text).get("id") if len(text) <= 4096 else None
+    except (ValueError, AttributeError):
+        return {}
+    return {"re": given} if isinstance(given, int | str) and len(str(given)) <= 40 else {}
 
 
 def refusal(client: Client, reason: str) -> dict:

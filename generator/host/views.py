@@ -34,8 +34,10 @@ def place_xy(room: Room, art: TableArt, place: tuple, player: int) -> list[float
     player a little apart."""
     frame, table = art.frame, room.match.table
     r = frame.radius_mm
+    spread = 0.16 * r
     if place[0] == "landmark":
         x, y = frame.at(art.board.landmarks[place[1]].hexes[0])
+        spread = 0.36 * r  # round the landmark's name, not on it
     else:
         _, slot, t = place
         cx, cy = frame.at(art.board.slots[slot])
@@ -45,7 +47,7 @@ def place_xy(room: Room, art: TableArt, place: tuple, player: int) -> list[float
         scale = 0.45 * r / length if length > 0.2 * r else 0.0
         x, y = cx + mx * scale, cy + my * scale
     angle = math.pi / 2 * player + math.pi / 4
-    return [round(x + 0.16 * r * math.cos(angle), 3), round(y + 0.16 * r * math.sin(angle), 3)]
+    return [round(x + spread * math.cos(angle), 3), round(y + spread * math.sin(angle), 3)]
 
 
 def _targets(room: Room, art: TableArt) -> list[dict]:

@@ -1,0 +1,62 @@
+"""A real ``trailwright host`` process on loopback for tests: started on a free port, always stopped."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from tests.conftest import EXAMPLES
+
+TOKEN = "process-test-token"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def server(db: Path, port: int, bot_delay: float = 0.02):
+    """``trailwright host`` on ``port`` until the block ends (then SIGINT, and SIGKILL if it lingers)."""
+    exe = Path(sys.executable).with_name("trailwright")
+    cmd = [str(exe), "host", str(EXAMPLES / "best-known.json"), "--db", str(db), "--port", str(port)]
+    proc = subprocess.Popen(
+        [*cmd, "--token", TOKEN, "--bot-delay", str(bot_delay)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/?token={TOKEN}", timeout=2).read()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"the server did not start: {proc.stderr.read().decode()[-2000:]}") from None
+                time.sleep(0.2)
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+
+
+def post_room(port: int, players: int = 3, seed: int = 21) -> dict:
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/rooms",
+        data=json.dumps({"players": players, "seed": seed}).encode(),
+        headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    return json.loads(urllib.request.urlopen(req, timeout=10).read())

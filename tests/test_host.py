@@ -1,0 +1,244 @@
+"""The game server through Starlette's test client: rooms, seats, bots, the rules, the record, and hostile
+requests (each a one-line refusal while the server keeps serving)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from starlette.testclient import TestClient
+
+from generator.host.records import export_line, replay_line
+from generator.host.rooms import Room
+from generator.host.server import Hall, Limits, create_app
+from generator.host.store import Store
+from tests.conftest import EXAMPLES
+
+TOKEN = "host-token-for-tests"
+
+
+@pytest.fixture(scope="module")
+def spec_art():
+    from generator.cli.host import spec_and_art
+
+    return spec_and_art(str(EXAMPLES / "best-known.json"), "classic", None)
+
+
+@pytest.fixture
+def hall(spec_art, tmp_path):
+    spec, art = spec_art
+    store = Store(tmp_path / "games.db")
+    yield Hall(spec, art, store, TOKEN, Limits(messages_per_second=1000, message_burst=1000), 0.0)
+    store.close()
+
+
+@pytest.fixture
+def client(hall):
+    with TestClient(create_app(hall, {"testserver"})) as c:
+        yield c
+
+
+def make_room(client, players=3, seed=7) -> dict:
+    r = client.post("/api/rooms", json={"players": players, "seed": seed}, headers={"authorization": f"Bearer {TOKEN}"})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def until(ws, kind: str, test=lambda m: True) -> dict:
+    """Read messages until one of ``kind`` passes ``test`` (bounded)."""
+    for _ in range(2000):
+        m = ws.receive_json()
+        if m["type"] == kind and test(m):
+            return m
+    raise AssertionError(f"no {kind} message")
+
+
+def sit(ws, name: str) -> tuple[int, str]:
+    ws.send_json({"type": "sit", "name": name})
+    m = until(ws, "seated")
+    return m["seat"], m["token"]
+
+
+@pytest.mark.parametrize(
+    ("path", "headers", "status", "says"),
+    [
+        ("/", {}, 403, "needs the host token"),
+        ("/?token=wrong", {}, 403, "needs the host token"),
+        (f"/?token={TOKEN}", {"host": "evil.example"}, 403, "host 'evil.example' is not served here"),
+        (f"/?token={TOKEN}", {"origin": "http://evil.example"}, 403, "may not use this server"),
+        ("/room/not-a-room-id-at-all", {}, 404, "no such room"),
+        ("/room/..%2F..%2Fetc", {}, 404, ""),
+        ("/api/rooms/AAAAAAAAAAAAAAAAAAAA", {}, 404, "no such room"),
+    ],
+)
+def test_hostile_or_unknown_requests_get_a_one_line_4xx(client, path, headers, status, says):
+    r = client.get(path, headers=headers)
+    assert r.status_code == status and says in r.text and r.text.count("\n") <= 1
+    assert client.get(f"/?token={TOKEN}").status_code == 200  # and it keeps serving
+
+
+@pytest.mark.parametrize(
+    ("body", "headers", "status", "says"),
+    [
+        (b'{"players": 3}', {}, 403, "needs the host token"),
+        (b"{not json", {"authorization": f"Bearer {TOKEN}"}, 400, "not JSON"),
+        (b"[1, 2]", {"authorization": f"Bearer {TOKEN}"}, 400, "a JSON object"),
+        (b'{"players": 9}', {"authorization": f"Bearer {TOKEN}"}, 400, "players: a whole number from 2 to 4"),
+        (b'{"players": true}', {"authorization": f"Bearer {TOKEN}"}, 400, "players"),
+        (b'{"seed": -1}', {"authorization": f"Bearer {TOKEN}"}, 400, "seed"),
+        (b"x" * 70_000, {"authorization": f"Bearer {TOKEN}"}, 413, "at most"),
+    ],
+)
+def test_making_a_room_refuses_bad_requests(client, body, headers, status, says):
+    r = client.post("/api/rooms", content=body, headers={"content-type": "application/json", **headers})
+    assert r.status_code == status and says in r.json()["error"]
+
+
+def test_too_many_requests_are_refused_then_served_again(spec_art, tmp_path):
+    from generator.web.guard import Guard, RateLimit
+
+    spec, art = spec_art
+    hall = Hall(spec, art, Store(tmp_path / "g.db"), TOKEN, Limits(), 0.0)
+    app = create_app(hall, {"testserver"})
+    app.rate = RateLimit(per_second=0.001, burst=3)
+    assert isinstance(app, Guard)
+    with TestClient(app) as c:
+        codes = [c.get(f"/?token={TOKEN}").status_code for _ in range(5)]
+    assert codes == [200, 200, 200, 429, 429]
+
+
+def test_two_players_and_a_bot_play_and_each_sees_the_others_moves(client, hall):
+    made = make_room(client)
+    with client.websocket_connect(f"/ws/{made['room']}") as a, client.websocket_connect(f"/ws/{made['room']}") as b:
+        seat_a, token_a = sit(a, "Ann")
+        seat_b, token_b = sit(b, "Bob")
+        assert (seat_a, seat_b) == (0, 1)
+        a.send_json({"type": "bot", "seat": 2, "policy": "explorer", "owner": made["owner"]})
+        first = until(b, "state", lambda m: None not in m["seats"])
+        assert first["seats"][2] == {"name": "explorer bot", "bot": "explorer"} and first["you"] == 1
+        players = {0: (a, token_a), 1: (b, token_b)}
+        seen = 0
+        for _ in range(200):  # a few turns: each person rolls and walks, the bot moves between
+            state = state_for(a, token_a, client)
+            if state["over"] or state["actions"] >= 40:
+                break
+            if state["current"] in players:
+                ws, token = players[state["current"]]
+                ws.send_json({"type": "act", "token": token, "action": state_for(ws, token, client)["legal"][0]})
+                other = b if ws is a else a
+                seen = until(other, "state", lambda m, n=state["actions"]: m["actions"] > n)["actions"]
+        assert seen > 10  # the other player saw the moves
+    room = hall.rooms[made["room"]]
+    assert hall.store.counts[room.id] == 3 + len(room.match.actions)  # two seats, a bot, then every action
+
+
+def state_for(ws, token, client) -> dict:
+    """The newest state (the reply to a hello, after every broadcast queued before it)."""
+    ws.send_json({"type": "hello", "token": token, "id": "latest"})
+    return until(ws, "state", lambda m: m.get("re") == "latest")
+
+
+def test_hostile_messages_are_refused_in_one_line_and_the_room_goes_on(client, hall):
+    made = make_room(client, players=2)
+    with client.websocket_connect(f"/ws/{made['room']}") as ws:
+        until(ws, "state")
+        _, token = sit(ws, "Eve <img src=x onerror=alert(1)>")
+        for message, says in [
+            ("not json", "a message is JSON"),
+            ("[1, 2]", 'a JSON object with a "type"'),
+            ('{"type": "explode"}', "unknown message type 'explode'"),
+            ('{"type": "act", "token": "forged", "action": ["roll"]}', "that token holds no seat"),
+            ('{"type": "act", "token": "' + token + '", "action": ["roll"]}', "waiting for every seat"),
+            ('{"type": "bot", "seat": 1, "policy": "explorer", "owner": "guess"}', "only the room's owner"),
+            ('{"type": "bot", "seat": 1, "policy": "random", "owner": "' + made["owner"] + '"}', "bots play"),
+            ('{"type": "sit", "name": ""}', "1 to 40 characters"),
+            ('{"type": "sit", "name": 5}', "a name is text"),
+            ('{"type": "sit", "name": "Zed", "seat": 0}', "seat 0 is taken"),
+            ('{"type": "hello", "token": "stolen"}', "holds no seat"),
+            ("x" * 5000, "at most 4096 bytes"),
+        ]:
+            ws.send_text(message)
+            reply = until(ws, "error")
+            assert says in reply["error"] and "\n" not in reply["error"]
+        ws.send_json({"type": "bot", "seat": 1, "policy": "greedy", "owner": made["owner"]})
+        state = until(ws, "state", lambda m: None not in m["seats"])
+        assert state["seats"][0]["name"] == "Eve <img src=x onerror=alert(1)>"  # data, drawn as text by the page
+        if state["current"] == 0:
+            ws.send_json({"type": "act", "token": token, "action": ["step", 0]})
+            assert "roll the die or turn a tile first" in until(ws, "error")["error"]
+            ws.send_json({"type": "act", "token": token, "action": ["roll", "x"]})
+            assert "whole numbers" in until(ws, "error")["error"]
+    assert client.get(f"/api/rooms/{made['room']}").json()["seats"][1]["bot"] == "greedy"
+
+
+def test_a_move_out_of_turn_is_refused(client):
+    made = make_room(client, players=2)
+    with client.websocket_connect(f"/ws/{made['room']}") as a, client.websocket_connect(f"/ws/{made['room']}") as b:
+        _, token_a = sit(a, "Ann")
+        _, token_b = sit(b, "Bob")
+        b.send_json({"type": "act", "token": token_b, "action": ["roll"]})
+        assert until(b, "error")["error"] == "it is seat 0's turn"
+        a.send_json({"type": "act", "token": token_b, "action": ["roll"]})  # a stolen token acts only for its seat
+        assert until(a, "error")["error"] == "it is seat 0's turn"
+
+
+def test_an_unknown_room_closes_the_socket(client):
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect) as err, client.websocket_connect("/ws/AAAAAAAAAAAAAAAAAAAAAA") as ws:
+        ws.receive_json()
+    assert err.value.code == 4404
+
+
+def test_a_bots_game_is_recorded_and_exports_lines_that_replay_exactly(client, hall, tmp_path):
+    made = make_room(client, players=3, seed=11)
+    with client.websocket_connect(f"/ws/{made['room']}") as ws:
+        for seat, policy in ((0, "explorer"), (1, "greedy"), (2, "explorer")):
+            ws.send_json({"type": "bot", "seat": seat, "policy": policy, "owner": made["owner"]})
+        final = until(ws, "state", lambda m: m["over"])
+    assert final["winner"] >= 0 and final["feed"][-1].endswith("wins!")
+    records = list(hall.store.rooms())
+    [record] = [r for r in records if r.id == made["room"]]
+    restored = Room.restore(record)
+    assert restored.match.actions == hall.rooms[made["room"]].match.actions and restored.match.over
+    line = json.loads(json.dumps(export_line(record.game, restored)))
+    assert replay_line(line).table.laid == hall.rooms[made["room"]].match.table.laid
+    line["actions"] = line["actions"][:-1]
+    with pytest.raises(ValueError, match="do not replay to the recorded game"):
+        replay_line(line)
+    frames = client.get(f"/api/rooms/{made['room']}/replay").json()["frames"]
+    assert len(frames) == len(restored.match.actions) + 1 and frames[-1]["laid"] == final["laid"]
+    assert frames[0]["laid"] == [] and frames[-1]["winner"] == final["winner"]
+    with client.websocket_connect(f"/ws/{made['room']}") as ws:  # a finished room refuses moves
+        until(ws, "state")
+        _, token = sit(ws, "Late") if None in final["seats"] else (None, "none")
+        ws.send_json({"type": "act", "token": token, "action": ["roll"]})
+        assert until(ws, "error")["error"] in ("the game is over", "that token holds no seat in this room")
+
+
+def test_the_export_and_report_commands_read_the_record(client, hall, capsys):
+    from generator.cli import main
+
+    made = make_room(client, players=2, seed=3)
+    with client.websocket_connect(f"/ws/{made['room']}") as ws:
+        _, token = sit(ws, "Ann")
+        ws.send_json({"type": "bot", "seat": 1, "policy": "explorer", "owner": made["owner"]})
+        explorer = hall.rooms[made["room"]]
+        from generator.play.policies import POLICIES
+
+        for _ in range(400):
+            state = until(ws, "state")
+            if state["over"]:
+                break
+            if state["current"] == 0 and state["legal"]:
+                action = list(explorer.match.next_action(POLICIES["explorer"], explorer.guesses))
+                ws.send_json({"type": "act", "token": token, "action": action})
+    db = hall.store.path
+    assert main(["games", "export", "--db", db]) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert [x["room"] for x in lines] == [made["room"]] and all(replay_line(x) for x in lines)
+    assert main(["games", "report", "--db", db, "--games", "200", "--json"]) == 0
+    [report] = json.loads(capsys.readouterr().out)
+    assert report["human_games"] == 1 and report["differences"] == []  # one game: too few to claim any
+    names = [f["name"] for f in report["figures"]]
+    assert names[:2] == ["rounds", "turning a tile"] and "drama" in names
