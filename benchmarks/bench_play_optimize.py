@@ -63,7 +63,7 @@ def run_one(
     own = summarise_games(objective.play, *game_bank(result.tileset, board, default_rules(board), objective.play))
     return {
         "target": target,
-        "min_drama": play.get("min_drama"),
+        "floor": next(((k[4:], v) for k, v in play.items() if k.startswith("min_")), None),
         **_quality(check.quality),
         "budget": budget,
         "seed": seed,
@@ -87,11 +87,14 @@ def run_one(
 
 
 def _quality(m) -> dict:
-    """The fresh games' drama and lead changes, with standard errors."""
+    """The fresh games' measures that a walk bounds, with standard errors."""
     return {
         "drama": round(m.drama.value, 4),
         "drama_se": round(m.drama.se, 4),
         "lead_changes": round(m.lead_changes.value, 3),
+        "lead_changes_se": round(m.lead_changes.se, 3),
+        "settled_share": round(m.settled_share.value, 4),
+        "settled_share_se": round(m.settled_share.se, 4),
     }
 
 
@@ -238,7 +241,7 @@ def drama_svg(rows: list[dict], base: dict, note: str) -> str:
         label = (
             "best-known"
             if r["target"] is None
-            else f"{r['target']:g} r" + ("" if r.get("min_drama") is None else f", drama ≥ {r['min_drama']:g}")
+            else f"{r['target']:g} r" + ("" if not r.get("floor") else f", {r['floor'][0]} ≥ {r['floor'][1]:g}")
         )
         out.append(
             f'<text x="{x(mx) + 8:.1f}" y="{y(dy) + 3:.1f}" font-size="9" fill="#333">{label} · {fit:.2f}</text>'
@@ -270,7 +273,7 @@ def draw(out: Path) -> None:
         f"medians of {r0['check_games']} fresh games; machine load {r0['load']:g} on 2 cores (shared)"
     )
     (out / "images").mkdir(parents=True, exist_ok=True)
-    if any(r.get("min_drama") is not None for r in rows):
+    if any(r.get("floor") is not None for r in rows):
         (out / "images" / "play-optimize-drama.svg").write_text(drama_svg(rows, base, note), encoding="utf-8")
     else:
         (out / "images" / "play-optimize-tradeoff.svg").write_text(tradeoff_svg(rows, base, note), encoding="utf-8")
@@ -304,10 +307,16 @@ def main(argv: list[str]) -> int:
         "curve in DIR/images (docs/ for the documented curve)",
     )
     parser.add_argument(
-        "--drama",
+        "--floors",
         default=None,
-        help="drama floors (min_drama), comma-separated, 'none' for no floor: every target runs with each; the "
-        "picture is then drama against length (images/play-optimize-drama.svg)",
+        help="floors on --measure (min_<measure>), comma-separated, 'none' for no floor: every target runs with "
+        "each; the picture is then drama against length (images/play-optimize-drama.svg)",
+    )
+    parser.add_argument(
+        "--measure",
+        default="drama",
+        choices=["drama", "lead_changes", "settled_share"],
+        help="the measure --floors bound",
     )
     parser.add_argument("--redraw", action="store_true", help="only redraw the picture from the last run in --out")
     args = parser.parse_args(argv)
@@ -326,10 +335,10 @@ def main(argv: list[str]) -> int:
     init = None if args.init == "random" else str(ROOT / args.init)
     play = {k: v for k, v in (("weight", args.weight), ("tolerance", args.tolerance)) if v is not None}
     rows, name = [], Path(args.init).name if init else "random"
-    floors = [None if d == "none" else float(d) for d in args.drama.split(",")] if args.drama else [None]
+    floors = [None if d == "none" else float(d) for d in args.floors.split(",")] if args.floors else [None]
     walk = [(float(t), d) for t in args.targets.split(",") for d in floors]
     for target, floor in walk:
-        bounded = play if floor is None else {**play, "min_drama": floor}
+        bounded = play if floor is None else {**play, f"min_{args.measure}": floor}
         row, winner = run_one(
             board, target, args.time, args.seed, args.games, args.check_games, args.rescore, name, init, bounded
         )
@@ -344,7 +353,8 @@ def main(argv: list[str]) -> int:
             )
         rows.append(row)
         print(
-            f"target {target:g}{'' if floor is None else f', drama >= {floor:g}'}: drama {row['drama']:.3f}, "
+            f"target {target:g}{'' if floor is None else f', {args.measure} >= {floor:g}'}: "
+            f"{args.measure} {row[args.measure]:.3f}, drama {row['drama']:.3f}, "
             f"median {row['median']:g} ({row['p10']:g}-{row['p90']:g}) on {args.check_games} "
             f"fresh games, static fitness {row['static_fitness']:.3f} "
             f"(cost {base['static_fitness'] - row['static_fitness']:.3f}), "
@@ -360,9 +370,12 @@ def main(argv: list[str]) -> int:
         if len(rows) > 1:
             draw(out)
     for r in rows:
-        if r["min_drama"] is not None:
-            met = r["drama"] + 2 * r["drama_se"] >= r["min_drama"]
-            print(f"  drama floor {r['min_drama']:g} met on fresh games (within 2 se): {'yes' if met else 'NO'}")
+        if r["floor"] is not None:
+            name, low = r["floor"]
+            met = r[name] >= low
+            print(
+                f"  {name} floor {low:g} met on {r['check_games']} fresh games: {'yes' if met else 'NO'} ({r[name]:g})"
+            )
     hit = [r for r in rows if r["target"] == 15.0]
     ok = all(abs(r["median"] - 15) <= 1 for r in hit)
     print(f"target 15 within ±1 round: {'yes' if ok else 'NO'}" if hit else "", flush=True)

@@ -38,6 +38,21 @@ def register(sub) -> None:
     p.add_argument("--db", default=DEFAULT_DB, metavar="FILE", help="the games file (SQLite; made if missing)")
     p.add_argument("--durable", action="store_true", help="sync every move to disk (survives a power cut)")
     p.add_argument("--bot-delay", type=float, default=0.6, metavar="S", help="seconds a bot waits before a move")
+    p.add_argument("--max-rooms", type=bounded_int(1, 100_000), default=200, metavar="N", help="rooms this host keeps")
+    p.add_argument(
+        "--max-per-address",
+        type=bounded_int(1, 100_000),
+        default=32,
+        metavar="N",
+        help="open connections one address may hold (behind a proxy every player shares its address: raise it)",
+    )
+    p.add_argument(
+        "--rate",
+        type=float,
+        default=20.0,
+        metavar="N",
+        help="requests and connections a second one address may make (three seconds' worth at once)",
+    )
     p.add_argument("--token", default=None, help=argparse.SUPPRESS)  # tests: a known host token
     p.set_defaults(run=run)
 
@@ -81,13 +96,14 @@ def run(args: argparse.Namespace) -> int:
     from generator.errors import TrailwrightError
     from generator.host.server import Hall, Limits, create_app
     from generator.host.store import Store
-    from generator.web.guard import default_hosts
+    from generator.web.guard import RateLimit, default_hosts
 
     spec, art = spec_and_art(args.tileset, args.board, args.rules)
     Path(args.db).parent.mkdir(parents=True, exist_ok=True)
     try:
         store = Store(args.db, args.durable)
-        hall = Hall(spec, art, store, args.token or secrets.token_urlsafe(24), Limits(), max(0.0, args.bot_delay))
+        limits = Limits(rooms=args.max_rooms, connections_per_address=args.max_per_address)
+        hall = Hall(spec, art, store, args.token or secrets.token_urlsafe(24), limits, max(0.0, args.bot_delay))
     except (sqlite3.Error, ValueError) as err:
         raise TrailwrightError(f"cannot use the games file: {err}", args.db) from None
     hosts = default_hosts(args.bind, args.port) | {h.lower() for h in args.allow_host}
@@ -95,8 +111,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"Trailwright game server, {len(hall.rooms)} room(s) restored from {args.db}", flush=True)
     print(f"  make a room: http://{shown}:{args.port}/?token={hall.token}", flush=True)
     print("  Ctrl-C stops it; every move is already on disk.", flush=True)
+    app = create_app(hall, hosts)
+    app.rate = RateLimit(per_second=max(0.1, args.rate), burst=max(1.0, 3 * args.rate))
     uvicorn.run(
-        create_app(hall, hosts),
+        app,
         host=args.bind,
         port=args.port,
         ws_max_size=Limits().message_bytes * 4,

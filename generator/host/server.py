@@ -33,7 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from generator.host.rooms import GameSpec, Room, RoomError
 from generator.host.store import Store, digest
-from generator.host.views import lobby_page, room_page, state
+from generator.host.views import feed_lines, lobby_page, room_page, shared_state, state, state_text
 from generator.table.scene import TableArt
 from generator.web.guard import BodyTooLarge, Guard, RateLimit, client_of
 
@@ -72,6 +72,7 @@ class Hall:
         self.clients: dict[str, set[Client]] = {}
         self.addresses: dict[str, int] = {}
         self.bots: dict[str, asyncio.Task] = {}
+        self.feeds: dict[str, list[str]] = {}
         for record in store.rooms():
             room = Room.restore(record, store)
             self.rooms[room.id] = room
@@ -100,11 +101,20 @@ class Hall:
 
     async def broadcast(self, room: Room) -> None:
         """Every client of ``room`` gets the state it may see (sent after the change is recorded)."""
+        shared = json.dumps(shared_state(room, self.art, self.lines(room)))
         for client in list(self.clients.get(room.id, ())):
             try:
-                await client.ws.send_text(json.dumps(state(room, self.art, client.seat)))
+                await client.ws.send_text(state_text(shared, room, self.art, client.seat))
             except Exception:  # a closed socket: it is dropped, the others carry on
                 self.clients[room.id].discard(client)
+
+    def lines(self, room: Room) -> list[str]:
+        """The room's feed in words, kept up to date (each event described once)."""
+        return feed_lines(room, self.art, self.feeds.setdefault(room.id, []))
+
+    def state(self, room: Room, seat: int | None) -> dict:
+        """What the holder of ``seat`` sees of ``room``."""
+        return state(room, self.art, seat, self.lines(room))
 
     def kick_bots(self, room: Room) -> None:
         """Let the bots of ``room`` move, one action each ``bot_delay`` seconds, until a person's turn."""
@@ -167,7 +177,7 @@ def routes(hall: Hall) -> list:
 
     async def room_json(request: Request) -> Response:
         room = _room(hall, request.path_params["room"])
-        return _error(404, "no such room") if room is None else JSONResponse(state(room, hall.art, None))
+        return _error(404, "no such room") if room is None else JSONResponse(hall.state(room, None))
 
     async def replay(request: Request) -> Response:
         room = _room(hall, request.path_params["room"])
@@ -192,15 +202,16 @@ def replay_frames(room: Room, art: TableArt) -> list[dict]:
     """The room's game after each recorded action (for the replay slider): laid tiles, pawns and the feed so far."""
     again = Room(room.id, room.spec, room.players, room.seed, room.owner)  # no store: nothing is recorded twice
     again.seats = list(room.seats)
-    frames = [_frame(again, art)]
+    lines: list[str] = []
+    frames = [_frame(again, art, lines)]
     for action in room.match.actions:
         again.act_for(again.match.current, list(action))
-        frames.append(_frame(again, art))
+        frames.append(_frame(again, art, lines))
     return frames
 
 
-def _frame(room: Room, art: TableArt) -> dict:
-    s = state(room, art, None)
+def _frame(room: Room, art: TableArt, lines: list[str]) -> dict:
+    s = shared_state(room, art, feed_lines(room, art, lines))
     return {k: s[k] for k in ("laid", "pawns", "round", "current", "feed", "winner", "over")}
 
 
@@ -219,7 +230,7 @@ async def serve_socket(hall: Hall, ws: WebSocket) -> None:
     hall.addresses[address] = hall.addresses.get(address, 0) + 1
     hall.clients[room.id].add(client)
     try:
-        await ws.send_text(json.dumps(state(room, hall.art, None)))
+        await ws.send_text(json.dumps(hall.state(room, None)))
         while True:
             text = await ws.receive_text()
             reply = await handle(hall, client, text)
@@ -253,7 +264,7 @@ async def handle(hall: Hall, client: Client, text: str) -> dict | None:
             client.seat = room.seat_of(message.get("token"))
             if message.get("token") and client.seat is None:
                 return refusal(client, "that token holds no seat in this room")
-            return state(room, hall.art, client.seat)
+            return hall.state(room, client.seat)
         if kind == "sit":
             seat, token = room.sit(message.get("name"), message.get("seat"))
             client.seat = seat

@@ -10,6 +10,7 @@ target      a legal action drawn on the board: a step's destination (a slot or a
 
 from __future__ import annotations
 
+import json
 import math
 from html import escape
 from importlib import resources
@@ -91,16 +92,22 @@ def describe(room: Room, art: TableArt, seat: int, event: tuple) -> str:
     return f"{who} wins!" if kind == "win" else f"{who}: {kind}"
 
 
-def state(room: Room, art: TableArt, you: int | None) -> dict:
-    """The room as the holder of seat ``you`` (None: a spectator) sees it."""
+def feed_lines(room: Room, art: TableArt, lines: list[str]) -> list[str]:
+    """``lines`` (the room's feed in words so far) brought up to date: only new events are described (every
+    event happens once every seat is filled, so its words never change)."""
+    lines.extend(describe(room, art, seat, e) for seat, e in room.feed[len(lines) :])
+    return lines
+
+
+def shared_state(room: Room, art: TableArt, lines: list[str] | None = None) -> dict:
+    """What every client of ``room`` sees alike (computed once a broadcast; ``lines`` from ``feed_lines``)."""
     match, table = room.match, room.match.table
-    mine = you is not None and you == match.current and not match.over and None not in room.seats
+    last = room.feed_actions[-1] if room.feed_actions else None
     return {
         "type": "state",
         "room": room.id,
         "players": room.players,
         "seats": [None if s is None else {"name": s.name, "bot": s.bot} for s in room.seats],
-        "you": you,
         "current": match.current,
         "round": match.round,
         "pips": match.pips,
@@ -110,13 +117,33 @@ def state(room: Room, art: TableArt, you: int | None) -> dict:
         "pawns": [place_xy(room, art, place, p) for p, place in enumerate(table.pawns)],
         "ticked": [len(v) for v in table.visited],
         "required": len(match.geo.required),
-        "targets": _targets(room, art) if mine else [],
-        "legal": [list(a) for a in match.legal()] if mine else [],
-        "feed": [describe(room, art, seat, e) for seat, e in room.feed[-FEED:]],
+        "feed": (feed_lines(room, art, []) if lines is None else lines)[-FEED:],
         "events": len(room.feed),
         "actions": len(match.actions),
+        "last": None if last is None else [last[0], list(last[1])],
         "bots": list(BOTS),
     }
+
+
+def personal(room: Room, art: TableArt, you: int | None) -> dict:
+    """What only the holder of seat ``you`` (None: a spectator) sees: its legal moves when it is its turn."""
+    match = room.match
+    mine = you is not None and you == match.current and not match.over and None not in room.seats
+    return {
+        "you": you,
+        "targets": _targets(room, art) if mine else [],
+        "legal": [list(a) for a in match.legal()] if mine else [],
+    }
+
+
+def state(room: Room, art: TableArt, you: int | None, lines: list[str] | None = None) -> dict:
+    """The room as the holder of seat ``you`` (None: a spectator) sees it."""
+    return {**shared_state(room, art, lines), **personal(room, art, you)}
+
+
+def state_text(shared_json: str, room: Room, art: TableArt, you: int | None) -> str:
+    """``state`` as JSON text, from the shared part's text (encoded once a broadcast)."""
+    return shared_json[:-1] + "," + json.dumps(personal(room, art, you))[1:]
 
 
 def _asset(name: str) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from generator.board import Board
 from generator.model import TileSet
@@ -40,9 +41,9 @@ class TableArt:
     title: str
     provenance: str
 
-    @property
+    @cached_property
     def frame(self) -> BoardFrame:
-        """Where every hex of the board lies, in board mm (the printed board's own geometry)."""
+        """Where every hex of the board lies, in board mm (the printed board's own geometry; worked out once)."""
         return board_frame(self.board, self.style)
 
     def slot_centres(self) -> list[tuple[float, float]]:

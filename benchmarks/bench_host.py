@@ -1,0 +1,186 @@
+"""The game server under load, on loopback only: ``--rooms`` rooms of 4 bot clients over real websockets, each
+game played to its end by the clients (explorers thinking in a local mirror of the match), then every
+recorded game replayed from the export. Each client waits ``--think`` seconds before an action (0.5 by
+default: a quick bot; people take longer); ``--think 0`` plays every game flat out, which measures how many
+moves a second the server takes rather than how quickly a move reaches the table.
+
+Targets (issue 21): every client sees a move within 100 ms on loopback (reported as p50 and p99 over every
+client's receipt of every move), and every game's log replays. Bounded: a game that has not ended after
+``--timeout`` seconds fails the run, and the server is always stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from benchmarks import print_rows
+
+ROOT = Path(__file__).resolve().parent.parent
+TOKEN = "bench-host-token"
+
+
+def _peak_kb(pid: int) -> int:
+    """The process's peak resident memory (Linux), in KiB; 0 when unknown."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def _cpu_s(pid: int) -> float:
+    """The process's user + system CPU seconds (Linux); 0 when unknown."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def _start(db: Path, port: int, rooms: int) -> subprocess.Popen:
+    exe = Path(sys.executable).with_name("trailwright")
+    cmd = [str(exe), "host", str(ROOT / "examples" / "best-known.json"), "--db", str(db), "--port", str(port)]
+    cmd += ["--token", TOKEN, "--max-rooms", str(rooms + 10), "--max-per-address", str(4 * rooms + 50)]
+    cmd += ["--rate", str(10 * rooms + 100)]  # every client is on this one loopback address
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/?token={TOKEN}", timeout=2).read()
+            return proc
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise SystemExit("the server did not start") from None
+            time.sleep(0.2)
+
+
+def _room(port: int, seed: int) -> str:
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/rooms",
+        data=json.dumps({"players": 4, "seed": seed}).encode(),
+        headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
+        method="POST",
+    )
+    return json.loads(urllib.request.urlopen(req, timeout=10).read())["room"]
+
+
+async def _client(port, room, seed, seat_no, spec, sent, latencies, done, think):
+    """One bot client: takes a seat, mirrors the match from the broadcasts, plays its seat as an explorer."""
+    from websockets.asyncio.client import connect
+
+    from generator.play.game import geometry
+    from generator.play.match import Match
+    from generator.play.policies import POLICIES
+    from generator.play.rng import game_rng
+
+    mirror = Match(spec.tiles, geometry(spec.board, spec.rules), spec.rules, 4, seed)
+    guesses = game_rng(seed + 1000 * seat_no, 7)
+    async with connect(f"ws://127.0.0.1:{port}/ws/{room}", max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "sit", "name": f"bot {seat_no}", "seat": seat_no}))
+        token, pending = None, -1  # pending: the move count an action was sent at (sent once)
+        async for text in ws:
+            m = json.loads(text)
+            if m["type"] == "seated":
+                token = m["token"]
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                continue
+            if m["type"] == "error":
+                raise RuntimeError(m["error"])
+            if m["type"] != "state":
+                continue
+            while len(mirror.actions) < m["actions"]:
+                if len(mirror.actions) + 1 != m["actions"]:
+                    raise RuntimeError("a client missed a move")
+                mirror.act(tuple(m["last"][1]))
+                key = (room, m["actions"])
+                if key in sent:
+                    latencies.append(time.perf_counter() - sent[key])
+            if m["over"]:
+                done.add((room, seat_no))
+                return
+            if token and m["you"] == seat_no and m["legal"] and mirror.current == seat_no and pending < m["actions"]:
+                pending = m["actions"]
+                action = list(mirror.next_action(POLICIES["explorer"], guesses))
+                await asyncio.sleep(think)  # a bot's pace (people are slower)
+                sent[(room, m["actions"] + 1)] = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "token": token, "action": action}))
+
+
+async def _load(port, rooms, spec, timeout, think):
+    sent, latencies, done = {}, [], set()
+    ids = [(_room(port, 1000 + i), 1000 + i) for i in range(rooms)]
+    tasks = [_client(port, room, seed, s, spec, sent, latencies, done, think) for room, seed in ids for s in range(4)]
+    await asyncio.wait_for(asyncio.gather(*tasks), timeout)
+    return ids, latencies, done
+
+
+def main(argv: list[str]) -> int:
+    """Run the load and print; exit status 1 when a target is missed."""
+    parser = argparse.ArgumentParser(prog="bench_host")
+    parser.add_argument("--rooms", type=int, default=100)
+    parser.add_argument("--timeout", type=float, default=600.0)
+    parser.add_argument("--port", type=int, default=8911)
+    parser.add_argument(
+        "--think", type=float, default=0.5, help="seconds a client waits before each action (0: every game flat out)"
+    )
+    args, _ = parser.parse_known_args(argv)
+    from generator.cli.host import spec_and_art
+    from generator.host.records import export_line, replay_line, rooms_of
+
+    spec, _ = spec_and_art(str(ROOT / "examples" / "best-known.json"), "classic", None)
+    with tempfile.TemporaryDirectory(prefix="trailwright-bench-host-") as folder:
+        db = Path(folder) / "games.db"
+        proc = _start(db, args.port, args.rooms)
+        began = time.perf_counter()
+        try:
+            ids, latencies, done = asyncio.run(_load(args.port, args.rooms, spec, args.timeout, args.think))
+            wall = time.perf_counter() - began
+            peak, server_cpu = _peak_kb(proc.pid), _cpu_s(proc.pid)
+        finally:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        lines = [json.loads(json.dumps(export_line(g, r))) for g, r in rooms_of(db)]
+        replayed = sum(1 for line in lines if line["over"] and replay_line(line))
+    latencies.sort()
+    p50 = latencies[len(latencies) // 2] * 1000 if latencies else float("nan")
+    p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1000 if latencies else float("nan")
+    moves = sum(len(line["actions"]) for line in lines)
+    rows = [
+        (
+            "rooms of 4 bot clients, each game to its end",
+            f"{len(done) // 4} / {len(ids)}",
+            "all",
+            len(done) == 4 * len(ids),
+        ),
+        ("moves played, wall s", f"{moves:,} in {wall:.1f} s", "", True),
+        ("move sent to each client seeing it, p50 ms", f"{p50:.1f}", "", True),
+        ("  p99 ms", f"{p99:.1f}", "< 100", p99 < 100),
+        ("server peak memory, MiB", f"{peak / 1024:.0f}", "", True),
+        ("server CPU s (the rest of the wall time: the clients, in this process)", f"{server_cpu:.1f}", "", True),
+        ("recorded games that replay exactly", f"{replayed} / {len(ids)}", "all", replayed == len(ids)),
+    ]
+    return print_rows(
+        f"loopback, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; "
+        f"clients think {args.think:g} s a move",
+        rows,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
