@@ -204,25 +204,29 @@ def tradeoff_svg(rows: list[dict], base: dict, note: str) -> str:
 
 
 def drama_svg(rows: list[dict], base: dict, note: str) -> str:
-    """Drama against game length on fresh games, each winner's static fitness as the dot's shade: the walk of
-    targets (median rounds, and a drama floor) and the best-known set."""
-    w, h, left, top, pw, ph = 640, 360, 70, 40, 420, 240
-    pts = [(r["median"], r["drama"], r["static_fitness"], r) for r in rows] + [
-        (base["median"], base["drama"], base["static_fitness"], base)
+    """Drama against game length on fresh games, each winner numbered and listed with its target and static
+    fitness (darker: higher): the walk of targets (median rounds, and a floor on a measure) and the best-known
+    set."""
+    w, h, left, top, pw, ph = 760, 380, 70, 40, 400, 250
+    runs = [(base, "best-known set")] + [
+        (r, f"{r['target']:g} rounds" + ("" if not r.get("floor") else f", {r['floor'][0]} ≥ {r['floor'][1]:g}"))
+        for r in rows
     ]
-    xs, ys, fs = [p[0] for p in pts], [p[1] for p in pts], [p[2] for p in pts]
-    x0, x1, y0, y1 = min(xs) - 1, max(xs) + 1, max(0.0, min(ys) - 0.05), max(ys) + 0.05
+    xs, ys, fs = [r["median"] for r, _ in runs], [r["drama"] for r, _ in runs], [r["static_fitness"] for r, _ in runs]
+    x0, x1 = min(xs) - 1, max(xs) + 1
+    y0, y1 = max(0.0, min(ys) - 0.04), max(ys) + 0.04
     f0, f1 = min(fs), max(fs) + 1e-9
     x = lambda v: left + (v - x0) / (x1 - x0) * pw  # noqa: E731
     y = lambda v: top + ph - (v - y0) / (y1 - y0) * ph  # noqa: E731
     out = [
         f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#888"/>',
-        f'<text x="{left + pw / 2}" y="{top - 14}" text-anchor="middle" font-size="13">drama against game length '
-        "on fresh games (darker: higher static fitness)</text>",
+        f'<text x="{left + pw / 2}" y="{top - 14}" text-anchor="middle" font-size="13">drama against game length, '
+        "fresh games (bars: ±1 se)</text>",
         f'<text x="{left + pw / 2}" y="{top + ph + 34}" text-anchor="middle" font-size="11">median rounds '
         "(3 explorers)</text>",
-        f'<text x="16" y="{top + ph / 2}" font-size="11" transform="rotate(-90 16 {top + ph / 2})" '
+        f'<text x="18" y="{top + ph / 2}" font-size="11" transform="rotate(-90 18 {top + ph / 2})" '
         'text-anchor="middle">drama: winner behind at 2/3</text>',
+        f'<text x="{left + pw + 20}" y="{top}" font-size="11" font-weight="bold">run · static fitness</text>',
     ]
     for k in range(5):
         v = y0 + (y1 - y0) * k / 4
@@ -230,25 +234,26 @@ def drama_svg(rows: list[dict], base: dict, note: str) -> str:
         out.append(f'<line x1="{left}" x2="{left + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#eee"/>')
     for t in range(int(x0) + 1, int(x1) + 1):
         out.append(f'<text x="{x(t):.1f}" y="{top + ph + 16}" text-anchor="middle" font-size="10">{t}</text>')
-    for mx, dy, fit, r in pts:
-        shade = int(200 - 170 * (fit - f0) / (f1 - f0))
+    same: dict[float, int] = {}
+    for n, (r, label) in enumerate(runs, start=1):
+        k = same[r["median"]] = same.get(r["median"], -1) + 1
+        cx, cy = x(r["median"] + 0.12 * (k - 1)), y(r["drama"])  # runs of one length side by side
+        shade = int(210 - 180 * (r["static_fitness"] - f0) / (f1 - f0))
         colour = f"rgb({shade},{int(shade * 0.75)},{int(shade * 0.5)})"
         se = r.get("drama_se", 0.0)
         out.append(
-            f'<line x1="{x(mx):.1f}" x2="{x(mx):.1f}" y1="{y(dy - se):.1f}" y2="{y(dy + se):.1f}" stroke="{colour}"/>'
+            f'<line x1="{cx:.1f}" x2="{cx:.1f}" y1="{y(r["drama"] - se):.1f}" y2="{y(r["drama"] + se):.1f}" '
+            f'stroke="{colour}"/>'
         )
-        out.append(f'<circle cx="{x(mx):.1f}" cy="{y(dy):.1f}" r="5" fill="{colour}"/>')
-        label = (
-            "best-known"
-            if r["target"] is None
-            else f"{r['target']:g} r" + ("" if not r.get("floor") else f", {r['floor'][0]} ≥ {r['floor'][1]:g}")
-        )
+        out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="8" fill="{colour}"/>')
+        out.append(f'<text x="{cx:.1f}" y="{cy + 3.5:.1f}" text-anchor="middle" font-size="9" fill="white">{n}</text>')
         out.append(
-            f'<text x="{x(mx) + 8:.1f}" y="{y(dy) + 3:.1f}" font-size="9" fill="#333">{label} · {fit:.2f}</text>'
+            f'<text x="{left + pw + 20}" y="{top + 16 + 15 * n}" font-size="10">{n}  {label} · '
+            f"{r['static_fitness']:.2f}</text>"
         )
     for k, line in enumerate(note.split("; ")):
         out.append(
-            f'<text x="{w / 2}" y="{h - 36 + 13 * k}" text-anchor="middle" font-size="10" fill="#555">{line}</text>'
+            f'<text x="{w / 2}" y="{h - 40 + 13 * k}" text-anchor="middle" font-size="10" fill="#555">{line}</text>'
         )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
