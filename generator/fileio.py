@@ -38,7 +38,7 @@ def _write_atomic(path: Path, data: str | bytes) -> Path:
     return path
 
 
-def check_out(path: str | Path, kind: str = "folder") -> Path:
+def check_out(path: str | Path, kind: str = "folder", flag: str = "--out") -> Path:
     """Fail early, in one line, if outputs cannot go to ``path`` (a ``"folder"`` or a ``"file"``).
 
     Nothing is left behind: the nearest existing folder above ``path`` must be a writable folder, and
@@ -47,7 +47,7 @@ def check_out(path: str | Path, kind: str = "folder") -> Path:
     from generator.errors import TrailwrightError
 
     path = Path(path)
-    source = f"--out {path}"
+    source = f"{flag} {path}"
     if any(len(part.encode("utf-8", "surrogatepass")) > 255 for part in path.parts):
         raise TrailwrightError("a name in the path is longer than 255 bytes", source)
     try:

@@ -242,3 +242,36 @@ def test_the_export_and_report_commands_read_the_record(client, hall, capsys):
     assert report["human_games"] == 1 and report["differences"] == []  # one game: too few to claim any
     names = [f["name"] for f in report["figures"]]
     assert names[:2] == ["rounds", "turning a tile"] and "drama" in names
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["missing.json"], "missing.json: cannot read"),
+        ([str(EXAMPLES / "best-known.json"), "--board", "hexagon37"], "has 20 tiles but board 'hexagon37' has 37"),
+        ([str(EXAMPLES / "best-known.json"), "--db", "/proc/nowhere/games.db"], "--db /proc/nowhere/games.db"),
+        ([str(EXAMPLES / "best-known.json"), "--port", "0"], "--port"),
+    ],
+)
+def test_host_refuses_bad_inputs_in_one_line(args, says, capsys):
+    from generator.cli import main
+
+    with pytest.raises(SystemExit) as err:
+        raise SystemExit(main(["host", *args]))
+    assert err.value.code == 2
+    message = capsys.readouterr().err
+    assert says in message and message.count("\n") == 1
+
+
+def test_host_refuses_a_file_that_is_not_a_games_file(tmp_path, capsys):
+    from generator.cli import main
+
+    junk = tmp_path / "junk.db"
+    junk.write_text("not a database")
+    assert main(["host", str(EXAMPLES / "best-known.json"), "--db", str(junk)]) == 2
+    assert "junk.db: cannot use the games file: file is not a database" in capsys.readouterr().err
+    for command in (["games", "export"], ["games", "report"]):
+        assert main([*command, "--db", str(junk)]) == 2
+        assert "not a readable games file" in capsys.readouterr().err
+    assert main(["games", "export", "--db", str(tmp_path / "none.db")]) == 2
+    assert "none.db: no such games file" in capsys.readouterr().err

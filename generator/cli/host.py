@@ -94,17 +94,19 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from generator.errors import TrailwrightError
+    from generator.fileio import check_out
     from generator.host.server import Hall, Limits, create_app
     from generator.host.store import Store
     from generator.web.guard import RateLimit, default_hosts
 
     spec, art = spec_and_art(args.tileset, args.board, args.rules)
-    Path(args.db).parent.mkdir(parents=True, exist_ok=True)
+    check_out(args.db, "file", "--db")
     try:
+        Path(args.db).parent.mkdir(parents=True, exist_ok=True)
         store = Store(args.db, args.durable)
         limits = Limits(rooms=args.max_rooms, connections_per_address=args.max_per_address)
         hall = Hall(spec, art, store, args.token or secrets.token_urlsafe(24), limits, max(0.0, args.bot_delay))
-    except (sqlite3.Error, ValueError) as err:
+    except (OSError, sqlite3.Error, ValueError) as err:
         raise TrailwrightError(f"cannot use the games file: {err}", args.db) from None
     hosts = default_hosts(args.bind, args.port) | {h.lower() for h in args.allow_host}
     shown = "127.0.0.1" if args.bind in ("0.0.0.0", "::") else args.bind
