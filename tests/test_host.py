@@ -275,3 +275,18 @@ def test_host_refuses_a_file_that_is_not_a_games_file(tmp_path, capsys):
         assert "not a readable games file" in capsys.readouterr().err
     assert main(["games", "export", "--db", str(tmp_path / "none.db")]) == 2
     assert "none.db: no such games file" in capsys.readouterr().err
+
+
+def test_a_websocket_from_a_page_elsewhere_is_refused(client):
+    from starlette.websockets import WebSocketDisconnect
+
+    made = make_room(client)
+    for headers, code in (({"origin": "http://evil.example"}, 4403), ({"host": "rebound.example"}, 4403)):
+        with (
+            pytest.raises(WebSocketDisconnect) as err,
+            client.websocket_connect(f"/ws/{made['room']}", headers=headers) as ws,
+        ):
+            ws.receive_json()
+        assert err.value.code == code
+    with client.websocket_connect(f"/ws/{made['room']}", headers={"origin": "http://testserver"}) as ws:
+        assert ws.receive_json()["type"] == "state"  # the server's own pages may
