@@ -241,3 +241,33 @@ def write_folder(folder: str | Path, files: Mapping[str, str | bytes], owns=lamb
             ) from None
         raise
     return folder
+
+
+def dumps_toml(data: dict, header: str = "") -> str:
+    """``data`` (strings, numbers, booleans, lists of them, tables and lists of tables) as TOML text."""
+    import json
+
+    def value(v) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, float)):
+            return repr(v)
+        if isinstance(v, str):
+            return json.dumps(v, ensure_ascii=False)
+        return "[" + ", ".join(value(x) for x in v) + "]"
+
+    def table(d: dict, name: str) -> list[str]:
+        lines = [f"{k} = {value(v)}" for k, v in d.items() if not isinstance(v, dict) and not _tables(v)]
+        for k, v in d.items():
+            if isinstance(v, dict):
+                lines += ["", f"[{name}{k}]", *table(v, f"{name}{k}.")]
+            elif _tables(v):
+                for item in v:
+                    lines += ["", f"[[{name}{k}]]", *table(item, f"{name}{k}.")]
+        return lines
+
+    return header + "\n".join(table(data, "")).strip() + "\n"
+
+
+def _tables(v) -> bool:
+    return isinstance(v, list) and bool(v) and all(isinstance(x, dict) for x in v)

@@ -12,9 +12,22 @@ import importlib
 import sys
 
 from generator import __version__
+from generator.cli.options import apply_project
 from generator.errors import TrailwrightError
 
-COMMANDS = ["score", "optimize", "render", "preview", "publish", "playtest", "host", "games", "calibrate", "check"]
+COMMANDS = [
+    "new",
+    "score",
+    "optimize",
+    "render",
+    "preview",
+    "publish",
+    "playtest",
+    "host",
+    "games",
+    "calibrate",
+    "check",
+]
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -48,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
     try:
+        apply_project(args)
         return args.run(args) or 0
     except TrailwrightError as err:
         print(f"trailwright: error: {err}", file=sys.stderr)

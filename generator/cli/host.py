@@ -18,7 +18,7 @@ def register(sub) -> None:
         "the rules with the simulator's own engine, and records every move in SQLite before anyone sees it.",
         formatter_class=HelpFormatter,
     )
-    p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
+    p.add_argument("tileset", metavar="TILESET.json|DIR", help="a hexmaze-tileset/1 file, or a project folder")
     add_board_option(p)
     p.add_argument("--rules", metavar="FILE", help="a rules TOML file (default: the booklet's game)")
     p.add_argument("--port", type=bounded_int(1, 65535), default=8765, help="the port to listen on")

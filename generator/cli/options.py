@@ -41,13 +41,35 @@ seed_int = bounded_int(0, MAX_SEED)
 
 
 def add_board_option(parser: argparse.ArgumentParser) -> None:
-    """``--board NAME|FILE``, defaulting to the classic board."""
+    """``--board NAME|FILE``, defaulting to a project's board, else the classic board (``apply_project``)."""
     parser.add_argument(
         "--board",
-        default="classic",
+        default=DEFAULT_BOARD,
         metavar="NAME|FILE",
         help="a built-in board (classic, hexagon37) or a board TOML file (default: classic)",
     )
+
+
+class _Default(str):
+    """A flag's default value, told apart from the same text typed by the user."""
+
+
+DEFAULT_BOARD = _Default("classic")
+
+
+def apply_project(args: argparse.Namespace) -> None:
+    """A project folder given for the tile set supplies the files no flag names (``generator.project``)."""
+    from generator.project import FILES, resolve
+
+    target = getattr(args, "tileset", None)
+    if isinstance(target, str):
+        given = {kind: getattr(args, kind, None) for kind in FILES if kind != "tileset"}
+        if isinstance(given.get("board"), _Default):
+            given["board"] = None  # not typed: the project's board, if it has one
+        args.tileset, paths = resolve(target, given)
+        for kind, path in paths.items():
+            if hasattr(args, kind) and path is not None:
+                setattr(args, kind, path)
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):

@@ -19,7 +19,7 @@ def register(sub) -> None:
         "ends, lost turns, how often each rule fires, win rate by seat, the skill gap, trapped states.",
         formatter_class=HelpFormatter,
     )
-    p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
+    p.add_argument("tileset", metavar="TILESET.json|DIR", help="a hexmaze-tileset/1 file, or a project folder")
     add_board_option(p)
     p.add_argument("--rules", metavar="FILE", help="a rules TOML file (default: the booklet's game)")
     p.add_argument("--players", type=int, help="players, 2 to 4 (default: the rules' default, 3)")

@@ -62,7 +62,7 @@ def register(sub) -> None:
         "table).",
         formatter_class=HelpFormatter,
     )
-    p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
+    p.add_argument("tileset", metavar="TILESET.json|DIR", help="a hexmaze-tileset/1 file, or a project folder")
     add_board_option(p)
     p.add_argument(
         "--rules",

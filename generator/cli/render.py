@@ -27,7 +27,7 @@ def register(sub) -> None:
         description="Write tile-<id>-front.svg and tile-<id>-back.svg for every tile, and board.svg, in mm.",
         formatter_class=HelpFormatter,
     )
-    p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
+    p.add_argument("tileset", metavar="TILESET.json|DIR", help="a hexmaze-tileset/1 file, or a project folder")
     add_board_option(p)
     p.add_argument("--style", metavar="FILE", default=None, help="a style TOML (default: the built-in style)")
     p.add_argument("--out", metavar="DIR", default="output/tiles", help="output folder")

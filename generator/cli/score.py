@@ -18,7 +18,7 @@ def register(sub) -> None:
         description="Score a tile set on random layouts of a board (the article's scoreTiles).",
         formatter_class=HelpFormatter,
     )
-    p.add_argument("tileset", metavar="TILESET.json", help="a hexmaze-tileset/1 file")
+    p.add_argument("tileset", metavar="TILESET.json|DIR", help="a hexmaze-tileset/1 file, or a project folder")
     add_board_option(p)
     p.add_argument("--samples", type=positive_int, default=500, help="random layouts to average over")
     p.add_argument("--seed", type=seed_int, default=0, help="random seed for the layouts")

@@ -1,0 +1,52 @@
+"""``trailwright new DIR``: a designer's project folder, every file in it, ready for every command."""
+
+from __future__ import annotations
+
+import argparse
+
+from generator.cli.options import HelpFormatter, bounded_int
+
+
+def register(sub) -> None:
+    """Add the ``new`` subcommand."""
+    from generator.board.board import builtin_boards
+
+    p = sub.add_parser(
+        "new",
+        help="make a project folder: tile set, board, rules, objective, style, settings and the booklet's words",
+        description="Make DIR a project: a random tile set of the board's size, copies of the built-in board, "
+        "rules, style and publish settings (with their comments), an objective to edit, the booklet's "
+        "templates, and a README saying what each file is. Every command then takes DIR in place of its files.",
+        formatter_class=HelpFormatter,
+    )
+    p.add_argument("folder", metavar="DIR", help="a new (or empty) folder")
+    p.add_argument("--board", default="classic", choices=builtin_boards(), help="the built-in board to copy")
+    p.add_argument("--seed", type=bounded_int(0, 2**32 - 1), default=0, help="the random tile set's seed")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Make the folder and say what is in it."""
+    import numpy as np
+
+    from generator.board import load_board
+    from generator.fileio import dumps_toml
+    from generator.model.tileset_io import dumps_tileset
+    from generator.optimize import random_tileset
+    from generator.optimize.space import allowed_designs
+    from generator.play import default_rules
+    from generator.play.rules import rules_to_dict
+    from generator.project import new_project
+    from generator.scoring.objective import ARTICLE
+
+    board = load_board(args.board)
+    tiles = random_tileset(board.tile_count, allowed_designs(ARTICLE), np.random.default_rng([args.seed, 0]))
+    rules = None
+    if args.board != "classic":
+        header = f"# The booklet's game on the {args.board} board (see docs/play.md for every key).\n"
+        rules = dumps_toml(rules_to_dict(default_rules(board)), header)
+    folder = new_project(args.folder, args.board, dumps_tileset(tiles, {"made_by": "trailwright new"}), rules)
+    print(f"A new project in {folder}/ (see its README.md). Try:")
+    for command in ("score", "playtest", "publish"):
+        print(f"  trailwright {command} {folder}")
+    return 0

@@ -1,0 +1,122 @@
+"""A designer's project folder: the files every command reads, in one place.
+
+Glossary
+--------
+project   a folder holding ``tileset.json`` and any of ``board.toml``, ``rules.toml``, ``objective.toml``,
+          ``style.toml``, ``settings.toml`` and ``templates/`` (``FILES``). ``trailwright new DIR`` makes one
+          with every file (the built-in ones, copied with their comments) and a README saying what each is.
+resolve   a command given a project folder reads its files where present and the defaults otherwise; a
+          flag that names another file wins over the folder's (the flag is the more specific choice).
+"""
+
+from __future__ import annotations
+
+import shutil
+from importlib import resources
+from pathlib import Path
+
+from generator.errors import TrailwrightError
+
+FILES = {
+    "tileset": "tileset.json",
+    "board": "board.toml",
+    "rules": "rules.toml",
+    "objective": "objective.toml",
+    "style": "style.toml",
+    "settings": "settings.toml",
+    "templates": "templates",
+}
+
+README = """# {title}
+
+A Trailwright project: every command takes this folder in place of its files, for example
+`trailwright publish {name}` or `trailwright studio {name}`. A flag that names another file wins
+over the file here.
+
+| file | what it is |
+|---|---|
+| `tileset.json` | the tile set: each tile's front and back, as trails of directions |
+| `board.toml` | the board: slots, landmarks, connectors (a copy of the built-in `{board}` board) |
+| `rules.toml` | the game's rules as data: start, landmarks to visit, goal, hazards, turning |
+| `objective.toml` | what `optimize` looks for: the fitness weights, forbidden designs, a `[play]` target |
+| `style.toml` | how tiles and board are drawn: colours, widths |
+| `settings.toml` | how the kit is published: title, papers, sizes, play figures |
+| `templates/` | the rules booklet's words (jinja2 templates) |
+"""
+
+OBJECTIVE = """# What `trailwright optimize` looks for (see docs/optimize.md and docs/play-optimize.md).
+# The article's weights are the defaults; uncomment a line to change one.
+# bridges_weight = -0.05
+# dup_weight = -0.02
+# fully_connected_weight = -1.0
+# extra_edges_weight = -0.1
+# pair_weight = 1.0
+# max_trails = 4
+#
+# [play]                 # how the game should play, measured on simulated games
+# median_rounds = 12
+# min_lead_changes = 1.3
+"""
+
+
+def is_project(path: str | Path) -> bool:
+    """Whether ``path`` is a project folder (a folder holding a tile set)."""
+    return Path(path).is_dir() and (Path(path) / FILES["tileset"]).is_file()
+
+
+def project_file(folder: str | Path, kind: str) -> str | None:
+    """The folder's file of ``kind`` (a key of ``FILES``), or None when it has none."""
+    path = Path(folder) / FILES[kind]
+    return str(path) if path.exists() else None
+
+
+def resolve(target: str, given: dict[str, str | None]) -> tuple[str, dict[str, str | None]]:
+    """``target`` (a tile set file or a project folder) as (the tile set path, each file kind's path): a flag's
+    value (``given``) wins; a project supplies the rest; None means the built-in default."""
+    if not target.strip() or not Path(target).is_dir():  # an empty path is the reader's one-line error
+        return target, dict(given)
+    if not is_project(target):
+        raise TrailwrightError(
+            f"a folder without {FILES['tileset']}: not a project (make one with trailwright new)", target
+        )
+    paths = {kind: given.get(kind) or project_file(target, kind) for kind in FILES if kind != "tileset"}
+    return str(Path(target) / FILES["tileset"]), paths
+
+
+def new_project(folder: str | Path, board_name: str, tileset_json: str, rules_text: str | None = None) -> Path:
+    """Make the project ``folder`` (it must not exist, or be empty) for the built-in board ``board_name``; the
+    rules are the booklet's (``rules_text``: the same game mapped onto another board's landmarks)."""
+    folder = Path(folder)
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise TrailwrightError("exists and is not an empty folder: choose a new one", str(folder))
+    stage = folder.with_name(f".{folder.name}.new")
+    shutil.rmtree(stage, ignore_errors=True)
+    stage.mkdir(parents=True)
+    try:
+        copies = {
+            FILES["board"]: resources.files("generator.board.boards") / f"{board_name}.toml",
+            FILES["rules"]: resources.files("generator.play") / "rules.toml",
+            FILES["style"]: resources.files("generator.render") / "style.toml",
+            FILES["settings"]: resources.files("generator.publish") / "publish.toml",
+        }
+        for name, source in copies.items():
+            (stage / name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+        if rules_text is not None:
+            (stage / FILES["rules"]).write_text(rules_text, encoding="utf-8")
+        templates = resources.files("generator.publish.booklet") / "templates"
+        (stage / FILES["templates"]).mkdir()
+        for item in sorted(templates.iterdir(), key=lambda t: t.name):
+            if item.name.endswith(".j2"):
+                (stage / FILES["templates"] / item.name).write_text(item.read_text(encoding="utf-8"), encoding="utf-8")
+        (stage / FILES["objective"]).write_text(OBJECTIVE, encoding="utf-8")
+        (stage / FILES["tileset"]).write_text(tileset_json, encoding="utf-8")
+        title = folder.name.replace("-", " ").replace("_", " ").strip().title() or "My Maze"
+        readme = README.format(title=title, name=folder.name, board=board_name)
+        (stage / "README.md").write_text(readme, encoding="utf-8")
+        if folder.exists():
+            folder.rmdir()
+        stage.rename(folder)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    return folder

@@ -1,0 +1,57 @@
+"""A designer's project folder: ``trailwright new`` makes one, and every command takes it in place of its files
+(a flag naming another file wins)."""
+
+import json
+import tomllib
+
+import pytest
+
+from generator.cli import main
+from generator.project import FILES
+
+
+def test_new_makes_every_file_and_commands_take_the_folder(tmp_path, capsys):
+    folder = tmp_path / "my-maze"
+    assert main(["new", str(folder), "--seed", "3"]) == 0
+    names = {p.name for p in folder.iterdir()}
+    assert names == {*FILES.values(), "README.md"}
+    readme = (folder / "README.md").read_text()
+    assert all(f"`{name}" in readme for name in FILES.values()) and readme.startswith("# My Maze")
+    assert (folder / "templates" / "play.xml.j2").is_file()
+    tomllib.loads((folder / "objective.toml").read_text())  # a valid TOML with every key commented out
+    capsys.readouterr()
+    assert main(["score", str(folder), "--samples", "2000", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["board"] == "classic"
+    assert main(["playtest", str(folder), "--games", "20", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 20
+
+
+def test_a_projects_own_board_and_rules_are_used_and_a_flag_wins(tmp_path, capsys):
+    folder = tmp_path / "big"
+    assert main(["new", str(folder), "--board", "hexagon37"]) == 0
+    rules = tomllib.loads((folder / "rules.toml").read_text())
+    assert rules["start"] == "Gate" and rules["goal"] == "Cave"  # the booklet's game on this board's landmarks
+    capsys.readouterr()
+    assert main(["playtest", str(folder), "--games", "10", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["board"] == "hexagon37"
+    assert main(["playtest", str(folder), "--games", "10", "--board", "classic"]) == 2  # the flag wins
+    assert "is not a landmark of board 'classic'" in capsys.readouterr().err
+    (folder / "rules.toml").write_text('start = "Nowhere"\ngoal = "Cave"\n')
+    assert main(["playtest", str(folder), "--games", "10"]) == 2
+    assert "rules.toml" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("make", ["file", "full"])
+def test_new_refuses_a_folder_in_use_and_commands_refuse_a_folder_without_a_tile_set(tmp_path, capsys, make):
+    target = tmp_path / "taken"
+    if make == "file":
+        target.write_text("x")
+    else:
+        target.mkdir()
+        (target / "notes.txt").write_text("mine")
+    assert main(["new", str(target)]) == 2
+    assert "exists and is not an empty folder" in capsys.readouterr().err
+    assert not (tmp_path / ".taken.new").exists()  # nothing half-made is left behind
+    if make == "full":
+        assert main(["score", str(target)]) == 2
+        assert "not a project" in capsys.readouterr().err
