@@ -60,3 +60,29 @@ def post_room(port: int, players: int = 3, seed: int = 21) -> dict:
         method="POST",
     )
     return json.loads(urllib.request.urlopen(req, timeout=10).read())
+
+
+@contextlib.contextmanager
+def running(cmd: list[str], ready_url: str, headers: dict[str, str] | None = None):
+    """A server process until the block ends: waits until ``ready_url`` answers, then SIGINT (SIGKILL if it
+    lingers)."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(urllib.request.Request(ready_url, headers=headers or {}), timeout=2).read()
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"the server did not start: {proc.stderr.read().decode()[-2000:]}") from None
+                time.sleep(0.2)
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)

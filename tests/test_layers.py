@@ -16,7 +16,7 @@ LAYERS = [
     {"scoring"},
     {"play", "render"},
     {"optimize"},
-    {"publish", "table", "preflight", "host"},
+    {"publish", "table", "preflight", "host", "studio"},
     {"cli"},
 ]
 

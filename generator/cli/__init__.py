@@ -17,6 +17,7 @@ from generator.errors import TrailwrightError
 
 COMMANDS = [
     "new",
+    "studio",
     "score",
     "optimize",
     "render",

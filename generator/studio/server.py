@@ -1,0 +1,138 @@
+"""The studio's web app: Starlette behind ``generator.web.guard``, a session token on every request.
+
+Glossary
+--------
+session token  printed when the studio starts (``/?token=...``, as Jupyter does). The first visit turns it into
+               an HttpOnly, SameSite=Strict cookie; every API call needs the cookie or the
+               ``X-Trailwright-Token`` header. With the guard's Host and Origin checks, a page elsewhere can
+               neither read nor drive the studio.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from generator.errors import TrailwrightError
+from generator.model import FACES
+from generator.studio.session import Conflict, EditError, Studio
+from generator.studio.views import page
+from generator.web.guard import BodyTooLarge, Guard, RateLimit
+
+COOKIE = "trailwright_studio"
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": " ".join(str(message).split())}, status_code=status)
+
+
+def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
+    """The studio's ASGI app for ``studio``."""
+    style = None
+
+    def allowed(request: Request) -> bool:
+        given = request.cookies.get(COOKIE) or request.headers.get("x-trailwright-token") or ""
+        return secrets.compare_digest(given.encode(), token.encode())
+
+    def state() -> dict[str, Any]:
+        return {
+            "project": studio.folder.name,
+            "board": studio.board.name,
+            "tiles": [
+                {"id": t.id, "sides": {f: studio.side_info(i, f) for f in FACES}} for i, t in enumerate(studio.current)
+            ],
+            "figures": studio.figures(),
+            "changed_on_disk": studio.changed_on_disk(),
+        }
+
+    async def body(request: Request) -> Any:
+        try:
+            data = json.loads(await request.body() or b"{}")
+        except BodyTooLarge as err:
+            raise EditError(str(err)) from None
+        except ValueError:
+            raise EditError("the body is not JSON") from None
+        if not isinstance(data, dict):
+            raise EditError("the body is a JSON object")
+        return data
+
+    async def home(request: Request) -> Response:
+        given = request.query_params.get("token")
+        if given is not None:
+            if not secrets.compare_digest(given.encode(), token.encode()):
+                return _error(403, "that is not this studio's token")
+            response = RedirectResponse("/", status_code=303)
+            response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
+            return response
+        if not allowed(request):
+            return _error(403, "open the address the studio printed (it carries the session token)")
+        return HTMLResponse(page(studio), headers={"Cache-Control": "no-store"})
+
+    async def api(request: Request) -> Response:
+        if not allowed(request):
+            return _error(403, "the studio needs its session token")
+        name = request.path_params["name"]
+        try:
+            if request.method == "GET" and name == "state":
+                return JSONResponse(state())
+            if request.method == "GET" and name == "watch":
+                return JSONResponse({"changed_on_disk": studio.changed_on_disk(), "dirty": studio.dirty})
+            if request.method != "POST":
+                return _error(405, f"{request.method} /api/{name} is not served")
+            data = await body(request)
+            if name == "edit":
+                op = data.get("op")
+                if op == "trails":
+                    studio.edit_trails(data.get("tile"), data.get("face"), data.get("trails"))
+                else:
+                    studio.edit(str(op), data)
+            elif name == "undo":
+                studio.undo()
+            elif name == "redo":
+                studio.redo()
+            elif name == "save":
+                studio.save(overwrite=data.get("overwrite") is True)
+            elif name == "reload":
+                studio.reload()
+            else:
+                return _error(404, f"no such call: /api/{name[:40]}")
+        except EditError as err:
+            return _error(400, str(err))
+        except Conflict as err:
+            return _error(409, str(err))
+        except TrailwrightError as err:
+            return _error(422, str(err))
+        return JSONResponse(state())
+
+    async def side_svg(request: Request) -> Response:
+        nonlocal style
+        if not allowed(request):
+            return _error(403, "the studio needs its session token")
+        from generator.project import project_file
+        from generator.render.style import load_style
+        from generator.render.tiles import render_side
+
+        face = request.path_params["face"]
+        try:
+            tile = int(request.path_params["tile"])
+            studio.side(tile, face)
+        except (ValueError, EditError):
+            return _error(404, "no such side")
+        if style is None:
+            style = load_style(project_file(studio.folder, "style"))
+        svg = render_side(studio.current.tiles[tile], face, style, bleed_mm=0.0)
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+    routes = [
+        Route("/", home),
+        Route("/api/{name}", api, methods=["GET", "POST"]),
+        Route("/side/{tile}/{face}.svg", side_svg),
+    ]
+    # one designer's browser: a page loads every side's picture at once, so the rate is a local one
+    return Guard(Starlette(routes=routes), hosts, rate=RateLimit(per_second=200.0, burst=600.0))

@@ -1,0 +1,248 @@
+"""The studio's core: a project's tile set edited side by side, with figures after every edit, undo and redo,
+and saves that never overwrite a file changed on disk. No HTTP here: ``server.py`` translates.
+
+Glossary
+--------
+edit        one change to the tile set being edited: join two exits of a side into one trail, split an exit off
+            as a dead end, turn a side, copy a side onto another, swap two sides. Each is checked by the model
+            (``Side.of``), so a side with an exit twice, or none, is refused in one line.
+saved       the tile set as ``tileset.json`` holds it (read at start, written by ``save``); ``disk_digest`` is
+            the file's SHA-256 then. A save finds the file changed by another program refuses (a conflict),
+            unless told to overwrite it.
+figures     the fitness and its terms, each landmark pair's connectivity, and 1,000 explorer games (median
+            rounds, histogram, trapped turns), all on common random numbers: the same layouts and the same
+            games for every version, so a difference shows the edit, not noise. The difference from the saved
+            version has the standard error of the paired per-layout differences.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from generator.board import Board, load_board
+from generator.errors import TrailwrightError
+from generator.fileio import write_atomic
+from generator.model import FACES, Side, TileSet, read_tileset
+from generator.model.tileset_io import dumps_tileset, read_meta
+from generator.optimize.space import DESIGNS, design_of
+from generator.play import load_rules
+from generator.play.rules import Rules
+from generator.project import FILES, project_file
+from generator.scoring import ARTICLE, Objective, layout_scores, summarise
+from generator.scoring.objective import load_objective
+
+SAMPLES = 20_000  # layouts per figure (classic: about 10 ms)
+GAMES = 1_000  # explorer games per figure
+SEED = 0  # the figures' layouts and games (common random numbers)
+
+
+class EditError(ValueError):
+    """An edit the model refuses (one line)."""
+
+
+class Conflict(Exception):
+    """The file on disk changed since the studio read it."""
+
+
+def digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes ('' when it is missing)."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+def _rejoined(side: Side, op: str, args: dict[str, Any]) -> Side:
+    """``side`` with exits ``a`` and ``b`` joined into one trail (``join``), or exit ``a`` split off (``split``)."""
+    given = [args.get("a")] + ([args.get("b")] if op == "join" else [])
+    if not all(isinstance(e, int) and not isinstance(e, bool) and e in range(6) for e in given):
+        raise EditError("an exit is a direction number from 0 (N) to 5 (NW)")
+    exits = [int(e) for e in given if e is not None]
+    trails = [frozenset(t) for t in side.trails]
+    if op == "join":
+        ta, tb = (next(t for t in trails if e in t) for e in exits)
+        trails = [t for t in trails if t not in (ta, tb)] + [ta | tb]
+    else:
+        trails = [t - {exits[0]} for t in trails if t - {exits[0]}] + [frozenset(exits[:1])]
+    return Side.of(trails)
+
+
+@dataclass
+class Studio:
+    """One project folder being edited."""
+
+    folder: Path
+    board: Board = field(init=False)
+    rules: Rules = field(init=False)
+    objective: Objective = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.folder = Path(self.folder)
+        self.path = self.folder / FILES["tileset"]
+        self.board = load_board(project_file(self.folder, "board") or "classic")
+        self.rules = load_rules(project_file(self.folder, "rules"), self.board)
+        objective = project_file(self.folder, "objective")
+        self.objective = load_objective(objective) if objective else ARTICLE
+        self.reload()
+
+    def reload(self) -> None:
+        """Read the tile set from disk (the new saved version; the edits and their history are dropped)."""
+        tiles = read_tileset(self.path)
+        if len(tiles) != len(self.board.slots):
+            raise TrailwrightError(
+                f"has {len(tiles)} tiles but {self.board.label} has {len(self.board.slots)} slots", str(self.path)
+            )
+        self.meta = read_meta(self.path)
+        self.saved = self.current = tiles
+        self.disk_digest = digest(self.path)
+        self.undo_stack: list[TileSet] = []
+        self.redo_stack: list[TileSet] = []
+        self._saved_scores = layout_scores(tiles, self.board, SAMPLES, SEED)
+
+    # --- edits ---------------------------------------------------------------------------------------
+
+    def side(self, tile: Any, face: Any) -> Side:
+        """The side ``face`` of tile number ``tile`` (0-based), or an ``EditError``."""
+        where = self._where(tile, face)
+        return self.current.tiles[where[0]].face(where[1])
+
+    def _where(self, tile: Any, face: Any) -> tuple[int, str]:
+        if not isinstance(tile, int) or isinstance(tile, bool) or tile not in range(len(self.current)):
+            raise EditError(f"no tile {tile!r}: tiles are 0 to {len(self.current) - 1}")
+        if face not in FACES:
+            raise EditError(f"no face {face!r}: front or back")
+        return tile, str(face)
+
+    def _with_side(self, tiles: TileSet, where: tuple[int, str], side: Side) -> TileSet:
+        tile, face = where
+        old = tiles.tiles[tile]
+        new = replace(old, front=side) if face == "front" else replace(old, back=side)
+        return TileSet(tiles.tiles[:tile] + (new,) + tiles.tiles[tile + 1 :])
+
+    def _commit(self, tiles: TileSet) -> None:
+        if tiles != self.current:
+            self.undo_stack.append(self.current)
+            self.redo_stack.clear()
+            self.current = tiles
+
+    def edit(self, op: str, args: dict[str, Any]) -> None:
+        """Apply one edit (see the module glossary); ``EditError`` changes nothing."""
+        where = self._where(args.get("tile"), args.get("face"))
+        side = self.side(*where)
+        if op in ("copy", "swap"):
+            other = self._where(args.get("to_tile"), args.get("to_face"))
+            tiles = self._with_side(self.current, other, side)
+            if op == "swap":
+                tiles = self._with_side(tiles, where, self.side(*other))
+            self._commit(tiles)
+        elif op == "rotate":
+            k = args.get("sixths", 1)
+            if not isinstance(k, int) or isinstance(k, bool):
+                raise EditError("sixths is a whole number")
+            self._commit(self._with_side(self.current, where, side.rotated(k % 6)))
+        elif op in ("join", "split"):
+            self._commit(self._with_side(self.current, where, _rejoined(side, op, args)))
+        else:
+            raise EditError(f"unknown edit {op!r} (join, split, rotate, copy, swap)")
+
+    def edit_trails(self, tile: Any, face: Any, trails: Any) -> None:
+        """Set a side's trails outright (lists of direction numbers); the model's one-line error when invalid."""
+        where = self._where(tile, face)
+        try:
+            new = Side.of(trails)
+        except (TrailwrightError, TypeError, ValueError) as err:
+            raise EditError(f"tile {tile} {face}: {err}") from None
+        self._commit(self._with_side(self.current, where, new))
+
+    def undo(self) -> None:
+        """Back one edit (nothing when there is none)."""
+        if self.undo_stack:
+            self.redo_stack.append(self.current)
+            self.current = self.undo_stack.pop()
+
+    def redo(self) -> None:
+        """Forward one undone edit."""
+        if self.redo_stack:
+            self.undo_stack.append(self.current)
+            self.current = self.redo_stack.pop()
+
+    # --- the file --------------------------------------------------------------------------------------
+
+    def changed_on_disk(self) -> bool:
+        """Whether ``tileset.json`` differs from what the studio read or last wrote."""
+        return digest(self.path) != self.disk_digest
+
+    def save(self, overwrite: bool = False) -> None:
+        """Write the edited tile set atomically, in the format every command reads; ``Conflict`` when the file
+        changed on disk since (unless ``overwrite``)."""
+        if self.changed_on_disk() and not overwrite:
+            raise Conflict("tileset.json changed on disk since the studio read it: reload it, or save over it")
+        write_atomic(self.path, dumps_tileset(self.current, self.meta))
+        self.saved, self.disk_digest = self.current, digest(self.path)
+        self._saved_scores = layout_scores(self.saved, self.board, SAMPLES, SEED)
+
+    @property
+    def dirty(self) -> bool:
+        """Whether there are edits not saved."""
+        return self.current != self.saved
+
+    # --- what the page shows -----------------------------------------------------------------------------
+
+    def side_info(self, tile: int, face: str) -> dict[str, Any]:
+        """A side's design number (of the 203), the bridges it needs, how many sides of the set share its design."""
+        side = self.current.tiles[tile].face(face)
+        design = design_of(side)
+        copies = sum(design_of(t.face(f)) == design for t in self.current.tiles for f in FACES)
+        return {
+            "tile": tile,
+            "id": self.current.tiles[tile].id,
+            "face": face,
+            "trails": [list(t) for t in side.trails],
+            "design": design + 1,
+            "designs": len(DESIGNS),
+            "bridges": side.min_crossings,
+            "copies": copies,
+        }
+
+    def figures(self) -> dict[str, Any]:
+        """The edited set's figures, and the difference from the saved set's (see the module glossary)."""
+        from generator.play.simulate import simulate
+
+        scores = layout_scores(self.current, self.board, SAMPLES, SEED)
+        now = summarise(self.current, self.board, scores, SEED, "fast", self.objective)
+        base = summarise(self.saved, self.board, self._saved_scores, SEED, "fast", self.objective)
+        per = self.objective.per_layout
+        paired = per(scores.extra.astype(float), scores.joined) - per(
+            self._saved_scores.extra.astype(float), self._saved_scores.joined
+        )
+        games = simulate(self.current, self.board, self.rules, None, GAMES, ("explorer",), SEED)
+        rounds = np.asarray(games.rounds)
+        tail = max(4, int(3 * games.rounds_median))  # longer games share the last bar
+        counts = np.bincount(np.minimum(rounds, tail), minlength=tail + 1)
+        return {
+            "fitness": now.fitness,
+            "fitness_se": now.fitness_se,
+            "difference": now.fitness - base.fitness,
+            "difference_se": float(paired.std(ddof=1) / np.sqrt(len(paired))),
+            "terms": {
+                "bridges": now.bridges,
+                "dup_score": now.dup_score,
+                "fully_connected": now.fully_connected,
+                "extra_edges": now.extra_edges_mean,
+                "pairs_joined": now.path_prob_mean,
+            },
+            "pairs": now.pair_prob,
+            "samples": SAMPLES,
+            "games": GAMES,
+            "median_rounds": games.rounds_median,
+            "trapped": games.trapped_share,
+            "histogram": counts.tolist(),
+            "dirty": self.dirty,
+            "undo": len(self.undo_stack),
+            "redo": len(self.redo_stack),
+        }

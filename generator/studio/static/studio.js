@@ -1,0 +1,190 @@
+/* Trailwright studio: every side as the project's renderer draws it; click one to edit its trails by their
+ * exits, and see the figures after every edit. The server holds the tile set; this page only asks it.
+ * Every name is written as text, never as markup. No network but the studio. */
+"use strict";
+(function () {
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const $ = (id) => document.getElementById(id);
+  const NAMES = ["N", "NE", "SE", "S", "SW", "NW"];
+  const COLOURS = ["#8c4521", "#1f87ff", "#31b32b", "#d1495b", "#7b4fa0", "#c98a1b"];
+  let state = null;
+  let chosen = null; // [tile, face]
+  let picked = null; // an exit clicked first
+  let stamp = 0; // the side pictures' cache stamp
+
+  function say(text) { $("message").textContent = text || ""; }
+
+  async function call(path, body) {
+    const options = body === undefined ? {} : {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    };
+    const reply = await fetch(path, options);
+    const data = await reply.json();
+    if (!reply.ok) { say(data.error); return null; }
+    say("");
+    return data;
+  }
+
+  function midpoint(e, r) { // exit e's edge midpoint, N at the top, clockwise
+    const a = (-90 + 60 * e) * Math.PI / 180;
+    return [r * Math.cos(a), r * Math.sin(a)];
+  }
+
+  function el(name, attrs, parent) {
+    const e = document.createElementNS(SVGNS, name);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+
+  function drawEditor() {
+    const hex = $("hex");
+    hex.textContent = "";
+    if (!chosen) { $("editor").hidden = true; return; }
+    $("editor").hidden = false;
+    const [tile, face] = chosen;
+    const info = state.tiles[tile].sides[face];
+    $("editing").textContent = "Tile " + info.id + ", " + face;
+    const corners = [0, 1, 2, 3, 4, 5].map((k) => {
+      const a = (-120 + 60 * k) * Math.PI / 180;
+      return (55 * Math.cos(a)).toFixed(2) + "," + (55 * Math.sin(a)).toFixed(2);
+    });
+    el("polygon", { points: corners.join(" "), fill: "#e8dcb8", stroke: "#6f6552", "stroke-width": 1.5 }, hex);
+    info.trails.forEach((trail, i) => {
+      const colour = COLOURS[i % COLOURS.length];
+      for (const e of trail) {
+        const [x, y] = midpoint(e, 47.6);
+        if (trail.length === 1) {
+          el("line", { x1: x, y1: y, x2: x * 0.45, y2: y * 0.45, class: "trail", stroke: colour }, hex);
+          el("line", { x1: x * 0.45 - y * 0.12, y1: y * 0.45 + x * 0.12, x2: x * 0.45 + y * 0.12,
+            y2: y * 0.45 - x * 0.12, class: "trail", stroke: colour }, hex);
+        } else {
+          el("path", { d: "M" + x + " " + y + " Q0 0 0 0", class: "trail", stroke: colour }, hex);
+        }
+      }
+    });
+    for (let e = 0; e < 6; e++) {
+      const [x, y] = midpoint(e, 47.6);
+      const c = el("circle", { cx: x, cy: y, r: 6, class: "exit" + (picked === e ? " picked" : "") }, hex);
+      c.setAttribute("data-exit", String(e));
+      const t = el("title", {}, c);
+      t.textContent = NAMES[e];
+      c.addEventListener("click", () => clickExit(e));
+    }
+    $("side-info").textContent = "design " + info.design + " of " + info.designs + " · " + info.bridges +
+      " bridge(s) · " + info.copies + " side(s) of the set share this design";
+  }
+
+  async function clickExit(e) {
+    const [tile, face] = chosen;
+    if (picked === null) { picked = e; drawEditor(); return; }
+    const body = picked === e ? { op: "split", tile: tile, face: face, a: e }
+      : { op: "join", tile: tile, face: face, a: picked, b: e };
+    picked = null;
+    await apply(call("/api/edit", body));
+  }
+
+  function drawGrid() {
+    const grid = $("grid");
+    grid.textContent = "";
+    stamp += 1;
+    state.tiles.forEach((t, i) => {
+      for (const face of ["front", "back"]) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "side" + (chosen && chosen[0] === i && chosen[1] === face ? " chosen" : "");
+        b.setAttribute("data-side", i + "-" + face);
+        const img = document.createElement("img");
+        img.alt = "tile " + t.id + " " + face;
+        img.src = "/side/" + i + "/" + face + ".svg?v=" + stamp;
+        b.appendChild(img);
+        const label = document.createElement("small");
+        label.textContent = t.id + " " + face[0].toUpperCase() + " · d" + t.sides[face].design;
+        b.appendChild(label);
+        b.addEventListener("click", () => { chosen = [i, face]; picked = null; drawGrid(); drawEditor(); });
+        grid.appendChild(b);
+      }
+    });
+  }
+
+  function row(table, name, value, cls) {
+    const tr = document.createElement("tr");
+    const a = document.createElement("td");
+    a.textContent = name;
+    const b = document.createElement("td");
+    b.textContent = value;
+    if (cls) b.className = cls;
+    tr.append(a, b);
+    table.appendChild(tr);
+  }
+
+  function drawFigures() {
+    const f = state.figures;
+    const t = $("figure-table");
+    t.textContent = "";
+    row(t, "fitness", f.fitness.toFixed(3) + " ± " + f.fitness_se.toFixed(3));
+    const d = f.difference;
+    row(t, "since the last save", (d >= 0 ? "+" : "") + d.toFixed(3) + " ± " + f.difference_se.toFixed(3),
+      d > 2 * f.difference_se ? "better" : d < -2 * f.difference_se ? "worse" : "");
+    row(t, "sides with bridges", String(f.terms.bridges));
+    row(t, "dupScore", String(f.terms.dup_score));
+    row(t, "fully connected tiles", String(f.terms.fully_connected));
+    row(t, "extra edges (mean)", f.terms.extra_edges.toFixed(3));
+    row(t, "pairs joined (mean)", (100 * f.terms.pairs_joined).toFixed(1) + "%");
+    const p = $("pairs");
+    p.textContent = "";
+    for (const [name, value] of Object.entries(f.pairs)) row(p, name, (100 * value).toFixed(1) + "%");
+    const h = $("histogram");
+    h.textContent = "";
+    const top = Math.max(...f.histogram, 1);
+    const width = 300 / Math.max(f.histogram.length, 1);
+    f.histogram.forEach((n, k) => {
+      const height = 80 * n / top;
+      el("rect", { x: k * width, y: 85 - height, width: Math.max(width - 1, 0.5), height: height, fill: "#8c4521" }, h);
+    });
+    $("games").textContent = "median " + f.median_rounds + " rounds · " + (100 * f.trapped).toFixed(1) +
+      "% of turns trapped (" + f.games + " games, the same games every time)";
+    $("undo").disabled = f.undo === 0;
+    $("redo").disabled = f.redo === 0;
+    $("status").textContent = f.dirty ? "edited, not saved" : "saved";
+  }
+
+  async function apply(promise) {
+    const data = await promise;
+    if (!data) return;
+    state = data;
+    drawGrid();
+    drawEditor();
+    drawFigures();
+  }
+
+  $("undo").addEventListener("click", () => apply(call("/api/undo", {})));
+  $("redo").addEventListener("click", () => apply(call("/api/redo", {})));
+  $("rotate").addEventListener("click", () => {
+    if (chosen) apply(call("/api/edit", { op: "rotate", tile: chosen[0], face: chosen[1], sixths: 1 }));
+  });
+  $("save").addEventListener("click", async () => {
+    const reply = await fetch("/api/save", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    if (reply.status === 409) {
+      if (window.confirm("tileset.json changed on disk since the studio read it. Save over it?")) {
+        await apply(call("/api/save", { overwrite: true }));
+      }
+      return;
+    }
+    const data = await reply.json();
+    if (!reply.ok) { say(data.error); return; }
+    apply(Promise.resolve(data));
+  });
+
+  async function watch() { // a file changed by another program: picked up, never silently overwritten
+    const w = await call("/api/watch");
+    if (w && w.changed_on_disk) {
+      if (!w.dirty || window.confirm("tileset.json changed on disk. Load it and drop your unsaved edits?")) {
+        await apply(call("/api/reload", {}));
+      }
+    }
+    setTimeout(watch, 2000);
+  }
+
+  apply(call("/api/state")).then(() => setTimeout(watch, 2000));
+})();

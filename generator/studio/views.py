@@ -1,0 +1,40 @@
+"""The studio's page: a shell the script fills from ``/api/state`` (no user string is written into it but the
+project's name, escaped)."""
+
+from __future__ import annotations
+
+from html import escape
+from importlib import resources
+
+from generator import __version__
+from generator.studio.session import Studio
+
+
+def _asset(name: str) -> str:
+    return resources.files("generator.studio").joinpath("static", name).read_text(encoding="utf-8")
+
+
+def page(studio: Studio) -> str:
+    """The studio page for ``studio``'s project."""
+    name = escape(studio.folder.name)
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<link rel="icon" href="data:,"><title>{name}: Trailwright studio</title>'
+        f"<style>{_asset('studio.css')}</style></head><body>"
+        f'<header><h1>{name}</h1><button id="undo" type="button">Undo</button>'
+        '<button id="redo" type="button">Redo</button><button id="save" type="button">Save</button>'
+        '<span id="status"></span></header><main>'
+        '<section id="sides"><h2>Tiles: click a side to edit it</h2><div id="grid"></div></section>'
+        '<section id="editor" hidden><h2 id="editing"></h2>'
+        '<svg id="hex" viewBox="-60 -60 120 120" role="img" aria-label="the side, its exits and trails"></svg>'
+        "<p>Click two exits to join them into one trail; click an exit twice to make it a dead end.</p>"
+        '<p><button id="rotate" type="button">Turn a sixth</button> <span id="side-info"></span></p></section>'
+        '<section id="figures"><h2>Figures</h2><table id="figure-table"></table><h3>Landmark pairs joined</h3>'
+        '<table id="pairs"></table><h3>1,000 explorer games</h3><svg id="histogram" viewBox="0 0 300 90"></svg>'
+        '<p id="games"></p></section></main>'
+        '<p id="message" role="alert"></p>'
+        f"<footer><small>trailwright {escape(__version__)} studio: saves write tileset.json, as every command "
+        "reads it.</small></footer>"
+        f"<script>{_asset('studio.js')}</script></body></html>\n"
+    )

@@ -1,0 +1,174 @@
+"""The studio: edits by the API (and by clicks in a real browser), figures on common random numbers, undo and
+redo, saves that never silently overwrite a file changed on disk, and a server that refuses strangers."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from generator.cli import main
+from generator.model import read_tileset
+from generator.studio.server import COOKIE, create_app
+from generator.studio.session import Studio
+
+TOKEN = "studio-token-for-tests"
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    folder = tmp_path / "maze"
+    assert main(["new", str(folder), "--seed", "2"]) == 0
+    return folder
+
+
+@pytest.fixture
+def client(project):
+    with TestClient(create_app(Studio(project), TOKEN, {"testserver"})) as c:
+        c.cookies.set(COOKIE, TOKEN)
+        yield c
+
+
+def test_strangers_get_one_line_refusals(project):
+    with TestClient(create_app(Studio(project), TOKEN, {"testserver"})) as c:
+        assert c.get("/").status_code == 403 and c.get("/api/state").status_code == 403
+        assert c.get("/?token=guess").status_code == 403
+        assert c.get("/api/state", headers={"x-trailwright-token": TOKEN}).status_code == 200
+        r = c.get(f"/?token={TOKEN}", follow_redirects=False)
+        assert (
+            r.status_code == 303
+            and "HttpOnly" in r.headers["set-cookie"]
+            and "SameSite=strict" in r.headers["set-cookie"]
+        )
+        c.cookies.set(COOKIE, TOKEN)
+        assert c.get("/", headers={"host": "evil.example"}).status_code == 403  # DNS rebinding
+        assert c.post("/api/undo", json={}, headers={"origin": "http://evil.example"}).status_code == 403
+        assert c.get("/side/99/front.svg").status_code == 404 and c.get("/side/0/../../x.svg").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "says"),
+    [
+        (
+            {"op": "trails", "tile": 0, "face": "front", "trails": [[0, 0, 1], [2, 3, 4, 5]]},
+            400,
+            "direction N repeated",
+        ),
+        ({"op": "trails", "tile": 0, "face": "front", "trails": "N-S"}, 400, "tile 0 front"),
+        ({"op": "join", "tile": 99, "face": "front", "a": 0, "b": 1}, 400, "no tile 99"),
+        ({"op": "join", "tile": 0, "face": "side", "a": 0, "b": 1}, 400, "no face 'side'"),
+        ({"op": "join", "tile": 0, "face": "front", "a": 0, "b": 9}, 400, "a direction number from 0"),
+        ({"op": "paint", "tile": 0, "face": "front"}, 400, "unknown edit 'paint'"),
+        ({"op": "rotate", "tile": 0, "face": "front", "sixths": "one"}, 400, "whole number"),
+    ],
+)
+def test_a_bad_edit_is_a_one_line_400_and_changes_nothing(client, body, status, says):
+    before = client.get("/api/state").json()
+    r = client.post("/api/edit", json=body)
+    assert r.status_code == status and says in r.json()["error"] and "\n" not in r.json()["error"]
+    assert client.get("/api/state").json()["tiles"] == before["tiles"]
+
+
+def test_bad_bodies_and_unknown_calls_are_refused(client):
+    assert client.post("/api/edit", content=b"{oops", headers={"content-type": "application/json"}).status_code == 400
+    assert client.post("/api/edit", content=b"x" * 70_000).status_code == 413
+    assert client.post("/api/explode", json={}).status_code == 404
+    assert client.get("/api/edit").status_code == 405
+
+
+def test_an_edit_changes_the_figures_on_common_random_numbers_and_undo_restores_them(client, project):
+    first = client.get("/api/state").json()
+    assert first["figures"]["difference"] == 0 and not first["figures"]["dirty"]
+    apart = [[0], [1], [2], [3], [4], [5]]  # six dead ends: no random set has it (at most four trails)
+    client.post("/api/edit", json={"op": "trails", "tile": 0, "face": "front", "trails": apart})
+    r = client.post("/api/edit", json={"op": "join", "tile": 0, "face": "front", "a": 0, "b": 3})
+    edited = r.json()
+    side = edited["tiles"][0]["sides"]["front"]
+    assert side["trails"] == [[0, 3], [1], [2], [4], [5]] and edited["figures"]["dirty"]
+    diff = edited["figures"]["difference"]
+    assert diff == pytest.approx(edited["figures"]["fitness"] - first["figures"]["fitness"])
+    assert 0 < edited["figures"]["difference_se"] < edited["figures"]["fitness_se"]  # paired: far smaller
+    again = client.post("/api/edit", json={"op": "rotate", "tile": 0, "face": "front", "sixths": 1}).json()
+    assert again["tiles"][0]["sides"]["front"]["trails"] == [[0], [1, 4], [2], [3], [5]]
+    for _ in range(3):
+        undone = client.post("/api/undo", json={}).json()
+    assert undone["figures"] == {**first["figures"], "redo": 3} and undone["tiles"] == first["tiles"]
+    client.post("/api/redo", json={})
+    redone = client.post("/api/redo", json={}).json()
+    assert redone["tiles"][0]["sides"]["front"]["trails"] == side["trails"]
+    assert read_tileset(project / "tileset.json").tiles[0].front.trails != tuple(map(tuple, side["trails"]))
+
+
+def test_a_save_writes_what_every_command_reads_and_never_overwrites_a_changed_file(client, project):
+    client.post("/api/edit", json={"op": "split", "tile": 1, "face": "back", "a": 2})
+    saved = client.post("/api/save", json={}).json()
+    assert not saved["figures"]["dirty"] and saved["figures"]["difference"] == 0
+    assert read_tileset(project / "tileset.json").tiles[1].back.trails == tuple(
+        tuple(t) for t in saved["tiles"][1]["sides"]["back"]["trails"]
+    )
+    assert main(["score", str(project), "--samples", "1000"]) == 0  # the CLI reads the studio's file
+    client.post("/api/edit", json={"op": "split", "tile": 2, "face": "back", "a": 2})
+    other = json.loads((project / "tileset.json").read_text())
+    other["tiles"][3]["id"] = "changed elsewhere"
+    (project / "tileset.json").write_text(json.dumps(other))
+    watch = client.get("/api/watch").json()
+    assert watch == {"changed_on_disk": True, "dirty": True}
+    r = client.post("/api/save", json={})
+    assert r.status_code == 409 and "changed on disk" in r.json()["error"]
+    assert read_tileset(project / "tileset.json").tiles[3].id == "changed elsewhere"  # not overwritten
+    reloaded = client.post("/api/reload", json={}).json()
+    assert reloaded["tiles"][3]["id"] == "changed elsewhere" and not reloaded["figures"]["dirty"]
+    client.post("/api/edit", json={"op": "copy", "tile": 0, "face": "front", "to_tile": 4, "to_face": "back"})
+    (project / "tileset.json").write_text(json.dumps(other) + "\n")
+    assert client.post("/api/save", json={"overwrite": True}).status_code == 200  # when the designer says so
+
+
+def test_swap_and_copy_move_sides_between_tiles(client):
+    state = client.get("/api/state").json()
+    a, b = state["tiles"][0]["sides"]["front"]["trails"], state["tiles"][5]["sides"]["back"]["trails"]
+    swapped = client.post(
+        "/api/edit", json={"op": "swap", "tile": 0, "face": "front", "to_tile": 5, "to_face": "back"}
+    ).json()
+    assert swapped["tiles"][0]["sides"]["front"]["trails"] == b and swapped["tiles"][5]["sides"]["back"]["trails"] == a
+    info = swapped["tiles"][0]["sides"]["front"]
+    assert 1 <= info["design"] <= info["designs"] and info["copies"] >= 1 and info["bridges"] >= 0
+
+
+@pytest.mark.slow
+def test_a_designer_edits_a_side_by_clicks_and_sees_the_score_change(project):
+    import sys
+
+    from tests.browser_helpers import headless_chromium
+    from tests.host_helpers import free_port, running
+
+    port = free_port()
+    exe = Path(sys.executable).with_name("trailwright")
+    cmd = [str(exe), "studio", str(project), "--no-browser", "--port", str(port), "--token", TOKEN]
+    ready = f"http://127.0.0.1:{port}/api/watch"
+    with running(cmd, ready, {"x-trailwright-token": TOKEN}), headless_chromium("1500,1000") as d:
+        d.get(f"http://127.0.0.1:{port}/?token={TOKEN}")
+        deadline = time.monotonic() + 30
+        while d.execute_script("return document.querySelectorAll('[data-side]').length") != 40:
+            assert time.monotonic() < deadline, "the studio page did not fill"
+            time.sleep(0.2)
+        figures = "return document.getElementById('figure-table').textContent"
+        before = d.execute_script(figures)
+        d.execute_script("document.querySelector('[data-side=\"2-front\"]').click()")
+        for exit_ in (0, 3):
+            d.execute_script(
+                f"document.querySelector('circle[data-exit=\"{exit_}\"]').dispatchEvent(new MouseEvent('click'))"
+            )
+            time.sleep(0.4)
+        deadline = time.monotonic() + 10
+        while d.execute_script(figures) == before and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert d.execute_script(figures) != before  # the score changed on screen
+        assert "edited, not saved" in d.execute_script("return document.getElementById('status').textContent")
+        assert [e for e in d.get_log("browser") if e["level"] == "SEVERE"] == []
+        shots = os.environ.get("TRAILWRIGHT_SCREENSHOTS")
+        if shots:
+            d.save_screenshot(str(Path(shots) / "studio.png"))
