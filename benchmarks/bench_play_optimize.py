@@ -64,7 +64,9 @@ def run_one(
     return {
         "target": target,
         "floor": next(((k[4:], v) for k, v in play.items() if k.startswith("min_")), None),
+        "ceiling": next(((k[4:], v) for k, v in play.items() if k.startswith("max_") and k[4:] in MEASURES), None),
         **_quality(check.quality),
+        **_luck(result.tileset, board, check_games, seed),
         "budget": budget,
         "seed": seed,
         "init": start_name,
@@ -98,6 +100,20 @@ def _quality(m) -> dict:
     }
 
 
+MEASURES = ("drama", "lead_changes", "settled_share", "luck_share")
+
+
+def _luck(tiles, board, games: int, seed: int) -> dict:
+    """The luck share on fresh games: one explorer among greedy players, its seat rotating."""
+    from generator.play import default_rules
+    from generator.play.measures import luck_share
+    from generator.play.simulate import skill_gap
+
+    gap = skill_gap(tiles, board, default_rules(board), 3, games, "explorer", "greedy", 10_000 + seed)
+    luck = luck_share(gap.win_rate, gap.win_se, 3)
+    return {"luck_share": round(luck.value, 4), "luck_share_se": round(luck.se, 4)}
+
+
 def baseline(board, check_games: int, seed: int, rescore: int) -> dict:
     """The best-known set itself: its static fitness and how it plays."""
     from generator.model import read_tileset
@@ -111,6 +127,7 @@ def baseline(board, check_games: int, seed: int, rescore: int) -> dict:
     return {
         "target": None,
         **_quality(check.quality),
+        **_luck(tiles, board, check_games, seed),
         "median": check.rounds_median,
         "p10": check.rounds_p10,
         "p90": check.rounds_p90,
@@ -203,15 +220,20 @@ def tradeoff_svg(rows: list[dict], base: dict, note: str) -> str:
     )
 
 
+def _bound_label(r: dict) -> str:
+    if r.get("floor"):
+        return f", {r['floor'][0]} ≥ {r['floor'][1]:g}"
+    if r.get("ceiling"):
+        return f", {r['ceiling'][0]} ≤ {r['ceiling'][1]:g}"
+    return ""
+
+
 def drama_svg(rows: list[dict], base: dict, note: str) -> str:
     """Drama against game length on fresh games, each winner numbered and listed with its target and static
     fitness (darker: higher): the walk of targets (median rounds, and a floor on a measure) and the best-known
     set."""
     w, h, left, top, pw, ph = 760, 380, 70, 40, 400, 250
-    runs = [(base, "best-known set")] + [
-        (r, f"{r['target']:g} rounds" + ("" if not r.get("floor") else f", {r['floor'][0]} ≥ {r['floor'][1]:g}"))
-        for r in rows
-    ]
+    runs = [(base, "best-known set")] + [(r, f"{r['target']:g} rounds" + _bound_label(r)) for r in rows]
     xs, ys, fs = [r["median"] for r, _ in runs], [r["drama"] for r, _ in runs], [r["static_fitness"] for r, _ in runs]
     x0, x1 = min(xs) - 1, max(xs) + 1
     y0, y1 = max(0.0, min(ys) - 0.04), max(ys) + 0.04
@@ -278,7 +300,7 @@ def draw(out: Path) -> None:
         f"medians of {r0['check_games']} fresh games; machine load {r0['load']:g} on 2 cores (shared)"
     )
     (out / "images").mkdir(parents=True, exist_ok=True)
-    if any(r.get("floor") is not None for r in rows):
+    if any(r.get("floor") or r.get("ceiling") for r in rows):
         (out / "images" / "play-optimize-drama.svg").write_text(drama_svg(rows, base, note), encoding="utf-8")
     else:
         (out / "images" / "play-optimize-tradeoff.svg").write_text(tradeoff_svg(rows, base, note), encoding="utf-8")
@@ -320,8 +342,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--measure",
         default="drama",
-        choices=["drama", "lead_changes", "settled_share"],
+        choices=list(MEASURES),
         help="the measure --floors bound",
+    )
+    parser.add_argument(
+        "--ceilings", action="store_true", help="the --floors values are ceilings (max_<measure>), e.g. luck_share"
     )
     parser.add_argument("--redraw", action="store_true", help="only redraw the picture from the last run in --out")
     args = parser.parse_args(argv)
@@ -343,7 +368,8 @@ def main(argv: list[str]) -> int:
     floors = [None if d == "none" else float(d) for d in args.floors.split(",")] if args.floors else [None]
     walk = [(float(t), d) for t in args.targets.split(",") for d in floors]
     for target, floor in walk:
-        bounded = play if floor is None else {**play, f"min_{args.measure}": floor}
+        side = "max" if args.ceilings else "min"
+        bounded = play if floor is None else {**play, f"{side}_{args.measure}": floor}
         row, winner = run_one(
             board, target, args.time, args.seed, args.games, args.check_games, args.rescore, name, init, bounded
         )
@@ -358,7 +384,7 @@ def main(argv: list[str]) -> int:
             )
         rows.append(row)
         print(
-            f"target {target:g}{'' if floor is None else f', {args.measure} >= {floor:g}'}: "
+            f"target {target:g}{'' if floor is None else f', {side}_{args.measure} {floor:g}'}: "
             f"{args.measure} {row[args.measure]:.3f}, drama {row['drama']:.3f}, "
             f"median {row['median']:g} ({row['p10']:g}-{row['p90']:g}) on {args.check_games} "
             f"fresh games, static fitness {row['static_fitness']:.3f} "
@@ -375,6 +401,9 @@ def main(argv: list[str]) -> int:
         if len(rows) > 1:
             draw(out)
     for r in rows:
+        if r["ceiling"] is not None:
+            name, high = r["ceiling"]
+            print(f"  {name} ceiling {high:g} met on fresh games: {'yes' if r[name] <= high else 'NO'} ({r[name]:g})")
         if r["floor"] is not None:
             name, low = r["floor"]
             met = r[name] >= low
