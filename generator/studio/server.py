@@ -82,7 +82,9 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
             if request.method == "GET" and name == "state":
                 return JSONResponse(state())
             if request.method == "GET" and name == "watch":
-                return JSONResponse({"changed_on_disk": studio.changed_on_disk(), "dirty": studio.dirty})
+                return JSONResponse(
+                    {"changed_on_disk": studio.changed_on_disk(), "dirty": studio.dirty, "disk": studio.disk_now()[:16]}
+                )
             if request.method != "POST":
                 return _error(405, f"{request.method} /api/{name} is not served")
             data = await body(request)

@@ -173,9 +173,13 @@ class Studio:
 
     # --- the file --------------------------------------------------------------------------------------
 
+    def disk_now(self) -> str:
+        """The SHA-256 of ``tileset.json`` as it is on disk now."""
+        return digest(self.path)
+
     def changed_on_disk(self) -> bool:
         """Whether ``tileset.json`` differs from what the studio read or last wrote."""
-        return digest(self.path) != self.disk_digest
+        return self.disk_now() != self.disk_digest
 
     def save(self, overwrite: bool = False) -> None:
         """Write the edited tile set atomically, in the format every command reads; ``Conflict`` when the file

@@ -176,11 +176,15 @@
     apply(Promise.resolve(data));
   });
 
+  let declined = null; // the file version the designer chose not to load (asked once per version)
+
   async function watch() { // a file changed by another program: picked up, never silently overwritten
     const w = await call("/api/watch");
-    if (w && w.changed_on_disk) {
+    if (w && w.changed_on_disk && w.disk !== declined) {
       if (!w.dirty || window.confirm("tileset.json changed on disk. Load it and drop your unsaved edits?")) {
         await apply(call("/api/reload", {}));
+      } else {
+        declined = w.disk;
       }
     }
     setTimeout(watch, 2000);
