@@ -145,6 +145,14 @@ def wait_until(predicate, seconds: float = 15.0) -> None:
         time.sleep(0.2)
 
 
+def test_a_random_maze_of_the_edited_set_with_a_seed(client):
+    one, again = client.get("/maze.svg?seed=7"), client.get("/maze.svg?seed=7")
+    assert one.headers["content-type"] == "image/svg+xml" and one.content == again.content  # the seed decides
+    assert one.content.startswith(b"<") and b"<svg" in one.content[:400]
+    assert client.get("/maze.svg?seed=8").content != one.content
+    assert client.get("/maze.svg?seed=-1").status_code == 400 and client.get("/maze.svg?seed=x").status_code == 400
+
+
 @pytest.mark.slow
 def test_a_designer_edits_a_side_by_clicks_and_sees_the_score_change(project):
     import sys

@@ -128,11 +128,33 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
             return _error(404, "no such side")
         if style is None:
             style = load_style(project_file(studio.folder, "style"))
-        svg = render_side(studio.current.tiles[tile], face, style, bleed_mm=0.0)
+        side = studio.current.tiles[tile]
+        drawn = [side.id, [list(t) for t in side.face(face).trails]]
+        keyed = request.query_params.get("t") == json.dumps(drawn, separators=(",", ":"), ensure_ascii=False)
+        svg = render_side(side, face, style, bleed_mm=0.0)
+        # an address naming the side's trails always shows that picture: the browser may keep it
+        cache = "private, max-age=86400" if keyed else "no-store"
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": cache})
+
+    async def maze(request: Request) -> Response:
+        nonlocal style
+        if not allowed(request):
+            return _error(403, "the studio needs its session token")
+        from generator.project import project_file
+        from generator.render import render_sheet
+        from generator.render.style import load_style
+
+        seed = request.query_params.get("seed", "0")
+        if not seed.isdigit() or int(seed) >= 2**32:
+            return _error(400, "seed: a whole number from 0 to 2**32 - 1")
+        if style is None:
+            style = load_style(project_file(studio.folder, "style"))
+        svg = render_sheet(studio.current, studio.board, style, int(seed), 1, highlight=True)
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
     routes = [
         Route("/", home),
+        Route("/maze.svg", maze),
         Route("/api/{name}", api, methods=["GET", "POST"]),
         Route("/side/{tile}/{face}.svg", side_svg),
     ]

@@ -40,8 +40,8 @@
   function drawEditor() {
     const hex = $("hex");
     hex.textContent = "";
-    if (!chosen) { $("editor").hidden = true; return; }
-    $("editor").hidden = false;
+    if (!chosen) { $("side-editor").hidden = true; return; }
+    $("side-editor").hidden = false;
     const [tile, face] = chosen;
     const info = state.tiles[tile].sides[face];
     $("editing").textContent = "Tile " + info.id + ", " + face;
@@ -96,15 +96,36 @@
         b.setAttribute("data-side", i + "-" + face);
         const img = document.createElement("img");
         img.alt = "tile " + t.id + " " + face;
-        img.src = "/side/" + i + "/" + face + ".svg?v=" + stamp;
+        // keyed by the side's trails: an unchanged side comes from the browser's cache, not the renderer
+        img.src = "/side/" + i + "/" + face + ".svg?t=" + encodeURIComponent(JSON.stringify([t.id, t.sides[face].trails]));
         b.appendChild(img);
         const label = document.createElement("small");
         label.textContent = t.id + " " + face[0].toUpperCase() + " · d" + t.sides[face].design;
         b.appendChild(label);
-        b.addEventListener("click", () => { chosen = [i, face]; picked = null; drawGrid(); drawEditor(); });
+        b.addEventListener("click", () => pickSide(i, face));
         grid.appendChild(b);
       }
     });
+  }
+
+  let pending = null; // "copy" or "swap": the next side clicked in the grid is the other one
+
+  async function pickSide(i, face) {
+    if (pending && chosen) {
+      const op = pending;
+      pending = null;
+      await apply(call("/api/edit", { op: op, tile: chosen[0], face: chosen[1], to_tile: i, to_face: face }));
+      return;
+    }
+    chosen = [i, face];
+    picked = null;
+    drawGrid();
+    drawEditor();
+  }
+
+  function drawMaze() {
+    const seed = Math.max(0, Math.floor(Number($("maze-seed").value) || 0));
+    $("maze").src = "/maze.svg?seed=" + seed + "&v=" + stamp;
   }
 
   function row(table, name, value, cls) {
@@ -156,8 +177,17 @@
     drawGrid();
     drawEditor();
     drawFigures();
+    drawMaze();
   }
 
+  for (const op of ["copy", "swap"]) {
+    $(op).addEventListener("click", () => {
+      pending = op;
+      say(op === "copy" ? "Click the side to copy this one onto." : "Click the side to swap this one with.");
+    });
+  }
+  $("maze-seed").addEventListener("change", drawMaze);
+  $("maze-new").addEventListener("click", () => { $("maze-seed").value = String(Number($("maze-seed").value) + 1); drawMaze(); });
   $("undo").addEventListener("click", () => apply(call("/api/undo", {})));
   $("redo").addEventListener("click", () => apply(call("/api/redo", {})));
   $("rotate").addEventListener("click", () => {
