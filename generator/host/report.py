@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from generator.host.rooms import Room
-from generator.play.measures import Measure, measures
+from generator.play.measures import Measure, mean_of, measures, ratio_of
 from generator.play.simulate import simulate
 
 Z95 = 1.96
@@ -51,18 +51,12 @@ class Figure:
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> tuple[float, float]:
-    """sum(num) / sum(den), with games as clusters."""
-    total = float(den.sum())
-    if not total:
-        return 0.0, 0.0
-    r, n = float(num.sum()) / total, len(den)
-    se = math.sqrt(float(((num - r * den) ** 2).sum()) * n / max(n - 1, 1)) / total if n > 1 else 0.0
-    return r, se
+    """sum(num) / sum(den) over games and its error (``measures.ratio_of``); (0, 0) when nothing was counted."""
+    return _m(ratio_of(num, den), empty=(0.0, 0.0))
 
 
 def _mean(values: Sequence[float]) -> tuple[float, float]:
-    x = np.asarray(values, float)
-    return float(x.mean()), float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else 0.0
+    return _m(mean_of(values))
 
 
 def _tallies(rooms: Sequence[Room], humans_only: bool) -> dict[str, np.ndarray]:
@@ -77,8 +71,8 @@ def _tallies(rooms: Sequence[Room], humans_only: bool) -> dict[str, np.ndarray]:
     return {f: np.asarray(v, float) for f, v in out.items()}
 
 
-def _m(m: Measure | None) -> tuple[float, float]:
-    return (m.value, m.se) if m is not None else (float("nan"), 0.0)
+def _m(m: Measure | None, empty: tuple[float, float] = (float("nan"), 0.0)) -> tuple[float, float]:
+    return (m.value, m.se) if m is not None else empty
 
 
 def compare(rooms: Sequence[Room], games: int = 2000, seed: int = 0) -> tuple[list[Figure], int]:

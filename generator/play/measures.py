@@ -221,7 +221,8 @@ def game_measures(
 # --- many games ---------------------------------------------------------------------------------
 
 
-def _mean(values: Sequence[float]) -> Measure | None:
+def mean_of(values: Sequence[float]) -> Measure | None:
+    """The mean over games and its standard error (None: no game)."""
     if not values:
         return None
     x = np.asarray(values, dtype=float)
@@ -229,7 +230,7 @@ def _mean(values: Sequence[float]) -> Measure | None:
     return Measure(float(x.mean()), se, len(x))
 
 
-def _ratio(num: np.ndarray, den: np.ndarray) -> Measure | None:
+def ratio_of(num: np.ndarray, den: np.ndarray) -> Measure | None:
     """sum(num) / sum(den) over games, with the games as clusters (a ratio estimator's standard error)."""
     total = float(den.sum())
     if not total:
@@ -254,16 +255,16 @@ def summarise(each: Sequence[GameMeasures], winners: Sequence[int], seats: Seque
         if not counted or not which:
             return None
         num = np.array([sum(getattr(m, field)[q] for q in which) for m in each], float)
-        return _ratio(num, np.array([sum(m.seat_turns[q] for q in which) for m in each], float))
+        return ratio_of(num, np.array([sum(m.seat_turns[q] for q in which) for m in each], float))
 
     return Measures(
         games=len(each),
-        completion=_mean([float(m.finished) for m in each]) or Measure(0.0, 0.0, 0),
-        duration=_mean([m.length for m in done]),
-        lead_changes=_mean([m.lead_changes for m in done]),
-        drama=_mean([float(m.drama) for m in done]),
-        settled_share=_mean([m.settled_share for m in done]),
-        downtime=_ratio(np.array([m.idle_turns for m in each], float), np.array([m.turns for m in each], float))
+        completion=mean_of([float(m.finished) for m in each]) or Measure(0.0, 0.0, 0),
+        duration=mean_of([m.length for m in done]),
+        lead_changes=mean_of([m.lead_changes for m in done]),
+        drama=mean_of([float(m.drama) for m in done]),
+        settled_share=mean_of([m.settled_share for m in done]),
+        downtime=ratio_of(np.array([m.idle_turns for m in each], float), np.array([m.turns for m in each], float))
         or Measure(0.0, 0.0, len(each)),
         seat_advantage=float(np.max(np.abs(wins - 1 / players))),
         choices=per_turn("seat_choices", explorers),
