@@ -35,7 +35,7 @@ from generator.host.rooms import GameSpec, Room, RoomError
 from generator.host.store import Store, digest
 from generator.host.views import feed_lines, lobby_page, room_page, shared_state, state, state_text
 from generator.table.scene import TableArt
-from generator.web.guard import BodyTooLarge, Guard, RateLimit, client_of
+from generator.web.guard import BodyTooLarge, Guard, RateLimit, client_of, error_response, same_secret
 
 log = logging.getLogger("trailwright.host")
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -130,16 +130,12 @@ class Hall:
             await self.broadcast(room)
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
-
-
 def _room(hall: Hall, room_id: str) -> Room | None:
     return hall.rooms.get(room_id) if ROOM_ID.fullmatch(room_id) else None
 
 
 def _host_token_ok(hall: Hall, given: str | None) -> bool:
-    return isinstance(given, str) and secrets.compare_digest(given.encode(), hall.token.encode())
+    return same_secret(given, hall.token)
 
 
 def routes(hall: Hall) -> list:
@@ -147,42 +143,42 @@ def routes(hall: Hall) -> list:
 
     async def lobby(request: Request) -> Response:
         if not _host_token_ok(hall, request.query_params.get("token")):
-            return _error(403, "the lobby needs the host token (printed when the server started)")
+            return error_response(403, "the lobby needs the host token (printed when the server started)")
         r = hall.spec.rules
         return HTMLResponse(lobby_page(hall.art, (r.players_min, r.players_max, r.players_default)))
 
     async def make_room(request: Request) -> Response:
         bearer = request.headers.get("authorization", "")
         if not _host_token_ok(hall, bearer.removeprefix("Bearer ")):
-            return _error(403, "making a room needs the host token")
+            return error_response(403, "making a room needs the host token")
         try:
             body = json.loads(await request.body() or b"{}")
         except BodyTooLarge as err:
-            return _error(413, str(err))
+            return error_response(413, str(err))
         except ValueError:
-            return _error(400, "the body is not JSON")
+            return error_response(400, "the body is not JSON")
         if not isinstance(body, dict):
-            return _error(400, "the body is a JSON object")
+            return error_response(400, "the body is a JSON object")
         try:
             room, owner = hall.create(body.get("players", hall.spec.rules.players_default), body.get("seed"))
         except RoomError as err:
-            return _error(400, str(err))
+            return error_response(400, str(err))
         return JSONResponse({"room": room.id, "url": f"/room/{room.id}", "owner": owner}, status_code=201)
 
     async def room_html(request: Request) -> Response:
         room = _room(hall, request.path_params["room"])
         if room is None:
-            return _error(404, "no such room")
+            return error_response(404, "no such room")
         return HTMLResponse(room_page(hall.art, room.id), headers={"Cache-Control": "no-store"})
 
     async def room_json(request: Request) -> Response:
         room = _room(hall, request.path_params["room"])
-        return _error(404, "no such room") if room is None else JSONResponse(hall.state(room, None))
+        return error_response(404, "no such room") if room is None else JSONResponse(hall.state(room, None))
 
     async def replay(request: Request) -> Response:
         room = _room(hall, request.path_params["room"])
         if room is None:
-            return _error(404, "no such room")
+            return error_response(404, "no such room")
         return JSONResponse({"frames": replay_frames(room, hall.art)})
 
     async def table(ws: WebSocket) -> None:

@@ -11,7 +11,6 @@ session token  printed when the studio starts (``/?token=...``, as Jupyter does)
 from __future__ import annotations
 
 import json
-import secrets
 from typing import Any
 
 from starlette.applications import Starlette
@@ -23,13 +22,9 @@ from generator.errors import TrailwrightError
 from generator.model import FACES
 from generator.studio.session import Conflict, EditError, Studio
 from generator.studio.views import page
-from generator.web.guard import BodyTooLarge, Guard, RateLimit
+from generator.web.guard import BodyTooLarge, Guard, RateLimit, error_response, same_secret
 
 COOKIE = "trailwright_studio"
-
-
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": " ".join(str(message).split())}, status_code=status)
 
 
 def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
@@ -37,8 +32,7 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
     style = None
 
     def allowed(request: Request) -> bool:
-        given = request.cookies.get(COOKIE) or request.headers.get("x-trailwright-token") or ""
-        return secrets.compare_digest(given.encode(), token.encode())
+        return same_secret(request.cookies.get(COOKIE) or request.headers.get("x-trailwright-token"), token)
 
     def state() -> dict[str, Any]:
         return {
@@ -65,18 +59,18 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
     async def home(request: Request) -> Response:
         given = request.query_params.get("token")
         if given is not None:
-            if not secrets.compare_digest(given.encode(), token.encode()):
-                return _error(403, "that is not this studio's token")
+            if not same_secret(given, token):
+                return error_response(403, "that is not this studio's token")
             response = RedirectResponse("/", status_code=303)
             response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
             return response
         if not allowed(request):
-            return _error(403, "open the address the studio printed (it carries the session token)")
+            return error_response(403, "open the address the studio printed (it carries the session token)")
         return HTMLResponse(page(studio), headers={"Cache-Control": "no-store"})
 
     async def api(request: Request) -> Response:
         if not allowed(request):
-            return _error(403, "the studio needs its session token")
+            return error_response(403, "the studio needs its session token")
         name = request.path_params["name"]
         try:
             if request.method == "GET" and name == "state":
@@ -86,7 +80,7 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
                     {"changed_on_disk": studio.changed_on_disk(), "dirty": studio.dirty, "disk": studio.disk_now()[:16]}
                 )
             if request.method != "POST":
-                return _error(405, f"{request.method} /api/{name} is not served")
+                return error_response(405, f"{request.method} /api/{name} is not served")
             data = await body(request)
             if name == "edit":
                 op = data.get("op")
@@ -103,19 +97,19 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
             elif name == "reload":
                 studio.reload()
             else:
-                return _error(404, f"no such call: /api/{name[:40]}")
+                return error_response(404, f"no such call: /api/{name[:40]}")
         except EditError as err:
-            return _error(400, str(err))
+            return error_response(400, str(err))
         except Conflict as err:
-            return _error(409, str(err))
+            return error_response(409, str(err))
         except TrailwrightError as err:
-            return _error(422, str(err))
+            return error_response(422, str(err))
         return JSONResponse(state())
 
     async def side_svg(request: Request) -> Response:
         nonlocal style
         if not allowed(request):
-            return _error(403, "the studio needs its session token")
+            return error_response(403, "the studio needs its session token")
         from generator.project import project_file
         from generator.render.style import load_style
         from generator.render.tiles import render_side
@@ -125,7 +119,7 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
             tile = int(request.path_params["tile"])
             studio.side(tile, face)
         except (ValueError, EditError):
-            return _error(404, "no such side")
+            return error_response(404, "no such side")
         if style is None:
             style = load_style(project_file(studio.folder, "style"))
         side = studio.current.tiles[tile]
@@ -139,14 +133,14 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
     async def maze(request: Request) -> Response:
         nonlocal style
         if not allowed(request):
-            return _error(403, "the studio needs its session token")
+            return error_response(403, "the studio needs its session token")
         from generator.project import project_file
         from generator.render import render_sheet
         from generator.render.style import load_style
 
         seed = request.query_params.get("seed", "0")
         if not seed.isdigit() or int(seed) >= 2**32:
-            return _error(400, "seed: a whole number from 0 to 2**32 - 1")
+            return error_response(400, "seed: a whole number from 0 to 2**32 - 1")
         if style is None:
             style = load_style(project_file(studio.folder, "style"))
         svg = render_sheet(studio.current, studio.board, style, int(seed), 1, highlight=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -27,8 +28,20 @@ MAX_BODY = 64 * 1024  # bytes: every request body the servers take is small JSON
 
 
 def refuse_body(status: int, message: str) -> bytes:
-    """The one-line JSON error every refusal carries."""
-    return json.dumps({"error": " ".join(message.split())}, ensure_ascii=True).encode("ascii") + b"\n"
+    """The one-line JSON error every refusal carries (the guard's and the apps' alike)."""
+    return json.dumps({"error": " ".join(str(message).split())}, ensure_ascii=True).encode("ascii") + b"\n"
+
+
+def error_response(status: int, message: str):
+    """An app's refusal: ``status`` with the one-line JSON error."""
+    from starlette.responses import Response
+
+    return Response(refuse_body(status, message), status_code=status, media_type="application/json")
+
+
+def same_secret(given, secret: str) -> bool:
+    """Whether ``given`` is ``secret`` (text, compared in constant time)."""
+    return isinstance(given, str) and secrets.compare_digest(given.encode(), secret.encode())
 
 
 async def send_error(send, status: int, message: str) -> None:
