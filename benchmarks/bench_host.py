@@ -15,8 +15,6 @@ import argparse
 import asyncio
 import json
 import os
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -49,22 +47,15 @@ def _cpu_s(pid: int) -> float:
         return 0.0
 
 
-def _start(db: Path, port: int, rooms: int) -> subprocess.Popen:
+def _server(db: Path, port: int, rooms: int):
+    """The host on ``port`` with room for the load (the tests' ``running``: started, then always stopped)."""
+    from tests.host_helpers import running
+
     exe = Path(sys.executable).with_name("trailwright")
     cmd = [str(exe), "host", str(ROOT / "examples" / "best-known.json"), "--db", str(db), "--port", str(port)]
     cmd += ["--token", TOKEN, "--max-rooms", str(rooms + 10), "--max-per-address", str(4 * rooms + 50)]
     cmd += ["--rate", str(10 * rooms + 100)]  # every client is on this one loopback address
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/?token={TOKEN}", timeout=2).read()
-            return proc
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise SystemExit("the server did not start") from None
-            time.sleep(0.2)
+    return running(cmd, f"http://127.0.0.1:{port}/?token={TOKEN}")
 
 
 def _room(port: int, seed: int) -> str:
@@ -137,24 +128,18 @@ def main(argv: list[str]) -> int:
         "--think", type=float, default=0.5, help="seconds a client waits before each action (0: every game flat out)"
     )
     args, _ = parser.parse_known_args(argv)
+    sys.path.insert(0, str(ROOT))
     from generator.cli.host import spec_and_art
     from generator.host.records import export_line, replay_line, rooms_of
 
     spec, _ = spec_and_art(str(ROOT / "examples" / "best-known.json"), "classic", None)
     with tempfile.TemporaryDirectory(prefix="trailwright-bench-host-") as folder:
         db = Path(folder) / "games.db"
-        proc = _start(db, args.port, args.rooms)
-        began = time.perf_counter()
-        try:
+        with _server(db, args.port, args.rooms) as proc:
+            began = time.perf_counter()
             ids, latencies, done = asyncio.run(_load(args.port, args.rooms, spec, args.timeout, args.think))
             wall = time.perf_counter() - began
             peak, server_cpu = _peak_kb(proc.pid), _cpu_s(proc.pid)
-        finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
         lines = [json.loads(json.dumps(export_line(g, r))) for g, r in rooms_of(db)]
         replayed = sum(1 for line in lines if line["over"] and replay_line(line))
     latencies.sort()

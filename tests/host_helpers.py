@@ -28,28 +28,10 @@ def server(db: Path, port: int, bot_delay: float = 0.02):
     """``trailwright host`` on ``port`` until the block ends (then SIGINT, and SIGKILL if it lingers)."""
     exe = Path(sys.executable).with_name("trailwright")
     cmd = [str(exe), "host", str(EXAMPLES / "best-known.json"), "--db", str(db), "--port", str(port)]
-    proc = subprocess.Popen(
-        [*cmd, "--token", TOKEN, "--bot-delay", str(bot_delay)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/?token={TOKEN}", timeout=2).read()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"the server did not start: {proc.stderr.read().decode()[-2000:]}") from None
-                time.sleep(0.2)
-        yield proc
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
+    with running(
+        [*cmd, "--token", TOKEN, "--bot-delay", str(bot_delay)], f"http://127.0.0.1:{port}/?token={TOKEN}"
+    ) as p:
+        yield p
 
 
 def post_room(port: int, players: int = 3, seed: int = 21) -> dict:
@@ -65,7 +47,7 @@ def post_room(port: int, players: int = 3, seed: int = 21) -> dict:
 @contextlib.contextmanager
 def running(cmd: list[str], ready_url: str, headers: dict[str, str] | None = None):
     """A server process until the block ends: waits until ``ready_url`` answers, then SIGINT (SIGKILL if it
-    lingers)."""
+    lingers). The benchmarks start their servers with it too."""
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 60
@@ -86,3 +68,14 @@ def running(cmd: list[str], ready_url: str, headers: dict[str, str] | None = Non
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=10)
+
+
+def wait_for(predicate, seconds: float = 20.0):
+    """``predicate()``'s first true value, asked every tenth of a second (an AssertionError after ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = predicate()
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError("the page did not get there in time")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser_helpers import headless_chromium
-from tests.host_helpers import free_port, post_room, server
+from tests.host_helpers import free_port, post_room, server, wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -19,16 +19,6 @@ def by_css(driver, selector):
     from selenium.webdriver.common.by import By
 
     return driver.find_elements(By.CSS_SELECTOR, selector)
-
-
-def wait_for(predicate, seconds: float = 20.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = predicate()
-        if found:
-            return found
-        time.sleep(0.1)
-    raise AssertionError("the page did not get there in time")
 
 
 def status(driver) -> str:

@@ -138,13 +138,6 @@ def test_swap_and_copy_move_sides_between_tiles(client):
     assert 1 <= info["design"] <= info["designs"] and info["copies"] >= 1 and info["bridges"] >= 0
 
 
-def wait_until(predicate, seconds: float = 15.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        assert time.monotonic() < deadline, "the page did not get there in time"
-        time.sleep(0.2)
-
-
 def test_a_random_maze_of_the_edited_set_with_a_seed(client):
     one, again = client.get("/maze.svg?seed=7"), client.get("/maze.svg?seed=7")
     assert one.headers["content-type"] == "image/svg+xml" and one.content == again.content  # the seed decides
