@@ -231,7 +231,7 @@ async def serve_socket(hall: Hall, ws: WebSocket) -> None:
             text = await ws.receive_text()
             reply = await handle(hall, client, text)
             if reply is not None:
-                await ws.send_text(json.dumps({**reply, **_echo(text)}))
+                await ws.send_text(json.dumps(reply))
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
@@ -242,19 +242,30 @@ async def serve_socket(hall: Hall, ws: WebSocket) -> None:
 
 
 async def handle(hall: Hall, client: Client, text: str) -> dict | None:
-    """One message: its reply to the sender (the others hear of any change through ``broadcast``)."""
-    room = client.room
+    """One message: its reply to the sender, carrying ``re`` when the message carried a short ``id`` (the others
+    hear of any change through ``broadcast``)."""
     if len(text.encode("utf-8")) > hall.limits.message_bytes:
         return refusal(client, f"a message is at most {hall.limits.message_bytes} bytes")
-    if not client.budget.allow("me"):
-        return refusal(client, "too many messages: slow down")
     try:
         message = json.loads(text)
     except ValueError:
-        return refusal(client, "a message is JSON")
-    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-        return refusal(client, 'a message is a JSON object with a "type"')
-    kind = message["type"]
+        message = None
+    given = message.get("id") if isinstance(message, dict) else None
+    echo = {"re": given} if isinstance(given, int | str) and len(str(given)) <= 40 else {}
+    if not client.budget.allow("me"):
+        reply: dict | None = refusal(client, "too many messages: slow down")
+    elif message is None:
+        reply = refusal(client, "a message is JSON")
+    elif not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        reply = refusal(client, 'a message is a JSON object with a "type"')
+    else:
+        reply = await _dispatch(hall, client, message)
+    return None if reply is None else {**reply, **echo}
+
+
+async def _dispatch(hall: Hall, client: Client, message: dict) -> dict | None:
+    """A well-formed message acted on: the sender's reply, or None (a change everyone hears of)."""
+    room, kind = client.room, message["type"]
     try:
         if kind == "hello":
             client.seat = room.seat_of(message.get("token"))
@@ -278,15 +289,6 @@ async def handle(hall: Hall, client: Client, text: str) -> dict | None:
     await hall.broadcast(room)
     hall.kick_bots(room)
     return None
-
-
-def _echo(text: str) -> dict:
-    """``{"re": id}`` when the message carried a short ``id``: the reply to it is told apart from broadcasts."""
-    try:
-        given = json.loads(text).get("id") if len(text) <= 4096 else None
-    except (ValueError, AttributeError):
-        return {}
-    return {"re": given} if isinstance(given, int | str) and len(str(given)) <= 40 else {}
 
 
 def refusal(client: Client, reason: str) -> dict:
