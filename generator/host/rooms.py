@@ -95,7 +95,7 @@ class Room:
     store: Store | None = None
     seats: list[Seat | None] = field(default_factory=list)
     feed: list[tuple] = field(default_factory=list)  # (seat, event) of every game event so far
-    feed_actions: list[tuple] = field(default_factory=list)  # (seat, action) of every action so far
+    last: tuple | None = None  # (seat, action) of the latest action
 
     def __post_init__(self) -> None:
         self.seats = [None] * self.players
@@ -174,7 +174,7 @@ class Room:
         caused = _events_since(recorder, mark)
         self._record("act", {"seat": seat, "action": list(move), "events": [list(e) for e in caused]})
         self.feed += [(seat, e) for e in caused]
-        self.feed_actions.append((seat, move))
+        self.last = (seat, move)
         return caused
 
     def bot_move(self) -> list[tuple] | None:

@@ -102,7 +102,7 @@ def feed_lines(room: Room, art: TableArt, lines: list[str]) -> list[str]:
 def shared_state(room: Room, art: TableArt, lines: list[str] | None = None) -> dict:
     """What every client of ``room`` sees alike (computed once a broadcast; ``lines`` from ``feed_lines``)."""
     match, table = room.match, room.match.table
-    last = room.feed_actions[-1] if room.feed_actions else None
+    last = room.last
     return {
         "type": "state",
         "room": room.id,
