@@ -7,6 +7,7 @@ game spec    what every room of one host plays: a tile set, a board and rules (`
 seat         a player's place at the table: a person's name and the hash of the seat token that person
              holds (a reconnecting player presents it and gets the seat back), or a bot's policy.
 owner key    given to whoever creates the room: it may fill empty seats with bots.
+bots         the simulator's explorer or greedy players, thinking in the fast engine (``play.fastbot``).
 bot guesses  a bot that must guess draws from the room's own stream (seeded from the room's seed), never
              from the game's: the recorded actions alone replay the game exactly.
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from generator.board import Board
@@ -25,6 +27,7 @@ from generator.board.board import board_data, board_from_dict
 from generator.host.store import RoomRecord, Store, digest
 from generator.model import TileSet
 from generator.model.tileset_io import tileset_from_dict, tileset_to_dict
+from generator.play.fastbot import FastBots
 from generator.play.game import geometry
 from generator.play.match import IllegalMove, Match
 from generator.play.policies import POLICIES
@@ -46,6 +49,11 @@ class GameSpec:
     tiles: TileSet
     board: Board
     rules: Rules
+
+    @cached_property
+    def bots(self) -> FastBots:
+        """The bots' thinking, compiled (built once per spec, on the first bot's move)."""
+        return FastBots(self.tiles, self.board, self.rules)
 
     def record(self, players: int, seed: int) -> dict[str, Any]:
         """The room row's game: everything a replay needs, as data."""
@@ -184,7 +192,7 @@ class Room:
         seat = self.seats[self.match.current]
         if seat is None or seat.bot is None:
             return None
-        action = self.match.next_action(POLICIES[seat.bot], self.guesses)
+        action = self.spec.bots.next_action(self.match, POLICIES[seat.bot], self.guesses)
         return self.act_for(self.match.current, list(action))
 
     # --- restored from the record ------------------------------------------------------------------

@@ -165,7 +165,7 @@ def turns_allowed(G, S, W, p):
 
 
 @njit(**JIT)
-def _choose_turn(G, S, W, R, policy, p, bar, start):
+def choose_turn(G, S, W, R, policy, p, bar, start):
     """The policy's ``turn`` when it may turn (random: no door here; the others: trapped, or the explorer
     knowing only empty slots): (slot, sixths) of the best trial turn ranked below ``bar``, or (-1, 0) to roll.
     Trials before ``start`` are known to open no way (``_count_trapped``).
@@ -214,7 +214,7 @@ def _choose_turn(G, S, W, R, policy, p, bar, start):
 
 
 @njit(inline="always", **JIT)
-def _planned(G, S, W, policy, p):
+def planned(G, S, W, policy, p):
     """The explorer's (tier 0, then tier 1 ranked from 10**6) or the greedy player's planned first door
     and its rank; -1 when it knows no way out, at once when the component labels are current and say so."""
     if S[G[S_LABELLED]] != 0 and not way_out_now(G, S, W, p):
@@ -229,9 +229,21 @@ def _planned(G, S, W, policy, p):
 
 
 @njit(inline="always", **JIT)
-def _choose_step(G, S, W, R, policy, p, count):
+def turn_bar(G, policy, trapped, rank):
+    """The rank a trial turn of the explorer (1) or the greedy player (2) must beat, given its planned route's
+    ``rank``: any way out (NO_RANK) when it knows none; for the explorer who knows only empty slots, a route to
+    a needed landmark within half a roll; -1 when it does not look for a turn at all."""
+    if trapped:
+        return NO_RANK
+    if policy == 1 and rank % 1_000_000 >= 100_000:
+        return (G[DIE] + 1) // 2 + 1  # it knows only empty slots: a turn must clearly open a better way
+    return np.int64(-1)
+
+
+@njit(inline="always", **JIT)
+def choose_step(G, S, W, R, policy, p, count):
     if policy != 0:
-        door = _planned(G, S, W, policy, p)[0]
+        door = planned(G, S, W, policy, p)[0]
         if door >= 0:
             return door
     return draw(R, count)
@@ -334,15 +346,13 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat, L):
     if policy == 0:
         trapped = not way_out_now(G, S, W, p)
     else:
-        first, rank = _planned(G, S, W, policy, p)
+        first, rank = planned(G, S, W, policy, p)
         trapped = first < 0
     opens = _count_trapped(G, S, W, p, place, tally, heat) if trapped else 0  # trials before it open nothing
     here = doors(G, S, W, S[pawn])
-    bar = NO_RANK  # a trial turn must rank below it
-    if policy == 1 and not trapped and rank % 1_000_000 >= 100_000:
-        bar = (G[DIE] + 1) // 2 + 1  # it knows only empty slots: a turn must clearly open a better way
-    may = here == 0 if policy == 0 else trapped or bar < NO_RANK
-    s, d = _choose_turn(G, S, W, R, policy, p, bar, opens) if may else (-1, 0)
+    bar = NO_RANK if policy == 0 else turn_bar(G, policy, trapped, rank)
+    may = here == 0 if policy == 0 else bar >= 0
+    s, d = choose_turn(G, S, W, R, policy, p, bar, opens) if may else (-1, 0)
     if s >= 0:
         tally[p, 1] += 1
         heat[0, place] += 1
@@ -356,7 +366,7 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat, L):
         _log(L, ROLL, p, roll, 0, 0, 0)
         for used in range(roll):
             count = doors(G, S, W, S[pawn])
-            i = first if used == 0 and first >= 0 else _choose_step(G, S, W, R, policy, p, count)
+            i = first if used == 0 and first >= 0 else choose_step(G, S, W, R, policy, p, count)
             ended = _step(G, S, R, tally, p, W[o + i], W[o + dw + i], W[o + 2 * dw + i], W[o + 3 * dw + i], L)
             _note(R, 10_000 * p + _place(G, S[pawn]))
             if ended:
