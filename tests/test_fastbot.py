@@ -14,7 +14,6 @@ from generator.play.policies import POLICIES
 from generator.play.rng import game_rng
 from tests.conftest import EXAMPLES
 
-
 ANYWHERE = {"turning": {"next_to_pawn": False, "under_pawn": True, "sixths": 2}}
 
 

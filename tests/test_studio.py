@@ -180,3 +180,70 @@ def test_a_designer_edits_a_side_by_clicks_and_sees_the_score_change(project):
         shots = os.environ.get("TRAILWRIGHT_SCREENSHOTS")
         if shots:
             d.save_screenshot(str(Path(shots) / "studio.png"))
+        playtest_against_a_bot(d)
+
+
+def playtest_against_a_bot(d) -> None:
+    """The Playtest view: a room of the edited set, the designer in seat 0 and a bot in seat 1, a turn each."""
+    from selenium.webdriver.common.by import By
+
+    from tests.host_helpers import wait_for
+    from tests.test_host_browser import take_turn, texts
+
+    d.execute_script("document.querySelector('[data-view=\"playtest\"]').click()")
+    wait_for(lambda: d.execute_script("return document.getElementById('pt-players').options.length") > 0)
+    d.execute_script("document.getElementById('pt-players').value = '2'")
+    d.execute_script("document.getElementById('pt-start').click()")
+    link = wait_for(lambda: d.execute_script("const a = document.getElementById('pt-link'); return a && a.href"))
+    d.switch_to.window(d.window_handles[0])
+    d.get(link)
+    wait_for(lambda: texts(d, "#seat-list li"))
+    d.find_element(By.ID, "name").send_keys("Designer")
+    d.find_element(By.CSS_SELECTOR, "#sit button").click()
+    wait_for(lambda: "your turn" in d.execute_script("return document.getElementById('status').textContent"))
+    take_turn(d)
+    wait_for(lambda: any(line.startswith("explorer bot ") for line in texts(d, "#feed li")), 20)
+
+
+def test_a_playtest_room_plays_the_tiles_as_edited_with_bots_in_the_other_seats(client, project):
+    """The studio shares the game server: its room plays the edited (unsaved) set, and its record replays."""
+    from generator.host.records import export_line, replay_line
+    from generator.host.rooms import Room
+    from generator.host.store import Store
+    from generator.model.tileset_io import tileset_from_dict
+
+    edit = {"op": "trails", "tile": 0, "face": "front", "trails": [[0, 3], [1, 2], [4, 5]]}
+    assert client.post("/api/edit", json=edit).status_code == 200
+    made = client.post("/api/playtest", json={"players": 2, "policy": "greedy"})
+    assert made.status_code == 201, made.text
+    room = made.json()["room"]
+    assert made.json()["url"].startswith(f"/room/{room}#owner=")
+    assert client.get(f"/room/{room}").status_code == 200  # the host's own room page, in the studio
+    with client.websocket_connect(f"/ws/{room}") as ws:
+        assert ws.receive_json()["seats"][1]["name"] == "greedy bot"
+        ws.send_json({"type": "sit", "name": "<i>Designer</i>"})
+        bot_moved, token = False, None
+        for _ in range(400):  # the designer plays the first legal move each time, until the bot has moved too
+            m = ws.receive_json()
+            assert m["type"] != "error", m
+            if m["type"] == "state" and m["last"] and m["last"][0] == 1:
+                bot_moved = True
+                break
+            if m["type"] == "seated":  # after the broadcast of the seat: ask for the state this seat sees
+                token = m["token"]
+                ws.send_json({"type": "hello", "token": token})
+            elif m["type"] == "state" and m["legal"] and token:
+                ws.send_json({"type": "act", "token": token, "action": m["legal"][0]})
+        assert bot_moved
+    listed = client.get("/api/playtests").json()["rooms"]
+    assert [r["room"] for r in listed] == [room] and listed[0]["seats"] == ["<i>Designer</i>", "greedy bot"]
+    assert listed[0]["moves"] >= 2
+    store = Store(project / "output" / "games.db")
+    (record,) = store.rooms()
+    played = tileset_from_dict(record.game["tileset"]).tiles[0].front
+    assert sorted(sorted(t) for t in played.trails) == [[0, 3], [1, 2], [4, 5]]  # the edited set, not the saved
+    line = export_line(record.game, Room.restore(record))
+    assert replay_line(line).actions == [tuple(a) for a in line["actions"]]  # the record replays exactly
+    for body, says in [({"players": 9}, "players: a whole number"), ({"policy": "random"}, "bots play explorer")]:
+        r = client.post("/api/playtest", json=body)
+        assert r.status_code == 400 and says in r.json()["error"]

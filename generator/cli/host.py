@@ -63,11 +63,9 @@ def spec_and_art(tileset_path: str, board_name: str, rules_path: str | None):
     from generator.host.rooms import GameSpec
     from generator.model import read_tileset
     from generator.play import load_rules
-    from generator.publish.art import layout_art
     from generator.publish.settings import load_settings
-    from generator.render.board import render_board
     from generator.render.style import load_style
-    from generator.table import TableArt
+    from generator.table.scene import layout_table_art
 
     with flag_value("--board"):
         board = load_board(board_name)
@@ -78,10 +76,7 @@ def spec_and_art(tileset_path: str, board_name: str, rules_path: str | None):
         from generator.errors import TrailwrightError
 
         raise TrailwrightError(f"has {len(tiles)} tiles but {board.label} has {len(board.slots)} slots", tileset_path)
-    style = load_style(None)
-    art = TableArt(
-        tiles, board, style, layout_art(style, True), render_board(board, style), load_settings().title, "host"
-    )
+    art = layout_table_art(tiles, board, load_style(None), load_settings().title, "host")
     return GameSpec(tiles, board, rules), art
 
 

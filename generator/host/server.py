@@ -22,7 +22,7 @@ import json
 import logging
 import re
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from starlette.applications import Starlette
@@ -34,6 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from generator.host.rooms import GameSpec, Room, RoomError
 from generator.host.store import Store, digest
 from generator.host.views import feed_lines, lobby_page, room_page, shared_state, state, state_text
+from generator.render.board import render_board
 from generator.table.scene import TableArt
 from generator.web.guard import BodyTooLarge, Guard, RateLimit, client_of, error_response, same_secret
 
@@ -73,14 +74,32 @@ class Hall:
         self.addresses: dict[str, int] = {}
         self.bots: dict[str, asyncio.Task] = {}
         self.feeds: dict[str, list[str]] = {}
+        self.arts: dict[str, TableArt] = {}  # per room id, the art of its game
         for record in store.rooms():
             room = Room.restore(record, store)
             self.rooms[room.id] = room
             self.clients[room.id] = set()
 
-    def create(self, players: Any, seed: Any = None) -> tuple[Room, str]:
-        """A new room for ``players`` (the rules' range) and its owner key."""
-        rules = self.spec.rules
+    def art_of(self, room: Room) -> TableArt:
+        """The art of ``room``'s game: the host's, or the same look drawn for a room of another tile set or board
+        (a studio's playtest of an edit, a record from an earlier tile set)."""
+        art = self.arts.get(room.id)
+        if art is None:
+            spec = room.spec
+            same = [a for a in (self.art, *self.arts.values()) if a.tileset == spec.tiles and a.board == spec.board]
+            if same:
+                art = same[0]
+            else:
+                board = self.art.board_svg if spec.board == self.art.board else render_board(spec.board, self.art.style)
+                art = replace(self.art, tileset=spec.tiles, board=spec.board, board_svg=board)
+            self.arts[room.id] = art
+        return art
+
+    def create(self, players: Any, seed: Any = None, spec: GameSpec | None = None) -> tuple[Room, str]:
+        """A new room for ``players`` (the rules' range) and its owner key; it plays ``spec`` (default: the
+        host's game)."""
+        spec = spec or self.spec
+        rules = spec.rules
         if (
             not isinstance(players, int)
             or isinstance(players, bool)
@@ -94,27 +113,28 @@ class Hall:
         if len(self.rooms) >= self.limits.rooms:
             raise RoomError(f"this host holds at most {self.limits.rooms} rooms")
         room_id, owner = secrets.token_urlsafe(16), secrets.token_urlsafe(24)
-        self.store.create(room_id, self.spec.record(players, seed), digest(owner))
-        room = Room(room_id, self.spec, players, seed, digest(owner), self.store)
+        self.store.create(room_id, spec.record(players, seed), digest(owner))
+        room = Room(room_id, spec, players, seed, digest(owner), self.store)
         self.rooms[room_id], self.clients[room_id] = room, set()
         return room, owner
 
     async def broadcast(self, room: Room) -> None:
         """Every client of ``room`` gets the state it may see (sent after the change is recorded)."""
-        shared = json.dumps(shared_state(room, self.art, self.lines(room)))
+        art = self.art_of(room)
+        shared = json.dumps(shared_state(room, art, self.lines(room)))
         for client in list(self.clients.get(room.id, ())):
             try:
-                await client.ws.send_text(state_text(shared, room, self.art, client.seat))
+                await client.ws.send_text(state_text(shared, room, art, client.seat))
             except Exception:  # a closed socket: it is dropped, the others carry on
                 self.clients[room.id].discard(client)
 
     def lines(self, room: Room) -> list[str]:
         """The room's feed in words, kept up to date (each event described once)."""
-        return feed_lines(room, self.art, self.feeds.setdefault(room.id, []))
+        return feed_lines(room, self.art_of(room), self.feeds.setdefault(room.id, []))
 
     def state(self, room: Room, seat: int | None) -> dict:
         """What the holder of ``seat`` sees of ``room``."""
-        return state(room, self.art, seat, self.lines(room))
+        return state(room, self.art_of(room), seat, self.lines(room))
 
     def kick_bots(self, room: Room) -> None:
         """Let the bots of ``room`` move, one action each ``bot_delay`` seconds, until a person's turn."""
@@ -169,7 +189,7 @@ def routes(hall: Hall) -> list:
         room = _room(hall, request.path_params["room"])
         if room is None:
             return error_response(404, "no such room")
-        return HTMLResponse(room_page(hall.art, room.id), headers={"Cache-Control": "no-store"})
+        return HTMLResponse(room_page(hall.art_of(room), room.id), headers={"Cache-Control": "no-store"})
 
     async def room_json(request: Request) -> Response:
         room = _room(hall, request.path_params["room"])
@@ -179,7 +199,7 @@ def routes(hall: Hall) -> list:
         room = _room(hall, request.path_params["room"])
         if room is None:
             return error_response(404, "no such room")
-        return JSONResponse({"frames": replay_frames(room, hall.art)})
+        return JSONResponse({"frames": replay_frames(room, hall.art_of(room))})
 
     async def table(ws: WebSocket) -> None:
         await serve_socket(hall, ws)
@@ -297,15 +317,20 @@ def refusal(client: Client, reason: str) -> dict:
     return {"type": "error", "error": reason}
 
 
-def create_app(hall: Hall, hosts: set[str]) -> Guard:
-    """The ASGI app: the routes behind the guard."""
+def lifespan(hall: Hall):
+    """The app's life: restored rooms whose turn is a bot's go on when it starts; the bots stop when it stops."""
 
     @contextlib.asynccontextmanager
-    async def lifespan(app):
+    async def life(app):
         for room in hall.rooms.values():
-            hall.kick_bots(room)  # a restored room whose turn is a bot's goes on
+            hall.kick_bots(room)
         yield
         for task in hall.bots.values():
             task.cancel()
 
-    return Guard(Starlette(routes=routes(hall), lifespan=lifespan), hosts)
+    return life
+
+
+def create_app(hall: Hall, hosts: set[str]) -> Guard:
+    """The ASGI app: the routes behind the guard."""
+    return Guard(Starlette(routes=routes(hall), lifespan=lifespan(hall)), hosts)

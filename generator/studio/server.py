@@ -2,6 +2,9 @@
 
 Glossary
 --------
+playtest       the game server (``generator.host``) shares this app: the studio's Playtest view makes a room that
+               plays the tile set as edited now, with bots in every seat but the designer's, and the room page,
+               its websocket and its replay are the host's own routes. Its games go to ``output/games.db``.
 session token  printed when the studio starts (``/?token=...``, as Jupyter does). The first visit turns it into
                an HttpOnly, SameSite=Strict cookie; every API call needs the cookie or the
                ``X-Trailwright-Token`` header. With the guard's Host and Origin checks, a page elsewhere can
@@ -19,6 +22,10 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from generator.errors import TrailwrightError
+from generator.host.rooms import BOTS, GameSpec, RoomError
+from generator.host.server import Hall, Limits, lifespan
+from generator.host.server import routes as host_routes
+from generator.host.store import Store
 from generator.model import FACES
 from generator.studio.session import Conflict, EditError, Studio
 from generator.studio.views import page
@@ -27,9 +34,59 @@ from generator.web.guard import BodyTooLarge, Guard, RateLimit, error_response, 
 COOKIE = "trailwright_studio"
 
 
+GAMES_DB = "output/games.db"  # the playtests' record, inside the project
+
+
+def playtest_hall(studio: Studio, token: str) -> Hall:
+    """The game server of the studio's playtests, its rooms restored from the project's games file."""
+    from generator.project import project_file
+    from generator.publish.settings import load_settings
+    from generator.render.style import load_style
+    from generator.table.scene import layout_table_art
+
+    style = load_style(project_file(studio.folder, "style"))
+    title = load_settings(project_file(studio.folder, "settings")).title
+    art = layout_table_art(studio.current, studio.board, style, title, "studio")
+    path = studio.folder / GAMES_DB
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return Hall(GameSpec(studio.current, studio.board, studio.rules), art, Store(path), token, Limits(), 0.4)
+
+
+def playtest(hall: Hall, studio: Studio, data: dict) -> dict[str, Any]:
+    """A room that plays the tile set as edited now: the designer's seat 0, bots (``policy``) in the others."""
+    policy = data.get("policy", "explorer")
+    if policy not in BOTS:
+        raise EditError(f"bots play {' or '.join(BOTS)}, not {str(policy)[:40]!r}")
+    room, owner = hall.create(
+        data.get("players", studio.rules.players_default), None, GameSpec(studio.current, studio.board, studio.rules)
+    )
+    for seat in range(1, room.players):
+        room.add_bot(seat, policy, owner)
+    return {"room": room.id, "url": f"/room/{room.id}#owner={owner}"}
+
+
+def playtests(hall: Hall) -> list[dict[str, Any]]:
+    """The studio's rooms, newest last: who sits where, the round, and the winner once it is over."""
+    out = []
+    for room in hall.rooms.values():
+        match = room.match
+        out.append(
+            {
+                "room": room.id,
+                "seats": [None if s is None else s.name for s in room.seats],
+                "round": match.round,
+                "over": match.over,
+                "winner": match.winner,
+                "moves": len(match.actions),
+            }
+        )
+    return out
+
+
 def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
-    """The studio's ASGI app for ``studio``."""
+    """The studio's ASGI app for ``studio``, the game server's rooms included."""
     style = None
+    hall = playtest_hall(studio, token)
 
     def allowed(request: Request) -> bool:
         return same_secret(request.cookies.get(COOKIE) or request.headers.get("x-trailwright-token"), token)
@@ -43,6 +100,7 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
             ],
             "figures": studio.figures(),
             "changed_on_disk": studio.changed_on_disk(),
+            "players": [studio.rules.players_min, studio.rules.players_max, studio.rules.players_default],
         }
 
     async def body(request: Request) -> Any:
@@ -75,6 +133,8 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
         try:
             if request.method == "GET" and name == "state":
                 return JSONResponse(state())
+            if request.method == "GET" and name == "playtests":
+                return JSONResponse({"rooms": playtests(hall)})
             if request.method == "GET" and name == "watch":
                 return JSONResponse(
                     {"changed_on_disk": studio.changed_on_disk(), "dirty": studio.dirty, "disk": studio.disk_now()[:16]}
@@ -96,9 +156,11 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
                 studio.save(overwrite=data.get("overwrite") is True)
             elif name == "reload":
                 studio.reload()
+            elif name == "playtest":
+                return JSONResponse(playtest(hall, studio, data), status_code=201)
             else:
                 return error_response(404, f"no such call: /api/{name[:40]}")
-        except EditError as err:
+        except (EditError, RoomError) as err:
             return error_response(400, str(err))
         except Conflict as err:
             return error_response(409, str(err))
@@ -146,11 +208,14 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
         svg = render_sheet(studio.current, studio.board, style, int(seed), 1, highlight=True)
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
-    routes = [
+    # the host's routes but its lobby (the studio's page makes the rooms): room pages, websockets, replays
+    routes = [r for r in host_routes(hall) if getattr(r, "path", "") != "/"] + [
         Route("/", home),
         Route("/maze.svg", maze),
         Route("/api/{name}", api, methods=["GET", "POST"]),
         Route("/side/{tile}/{face}.svg", side_svg),
     ]
     # one designer's browser: a page loads every side's picture at once, so the rate is a local one
-    return Guard(Starlette(routes=routes), hosts, rate=RateLimit(per_second=200.0, burst=600.0))
+    return Guard(
+        Starlette(routes=routes, lifespan=lifespan(hall)), hosts, rate=RateLimit(per_second=200.0, burst=600.0)
+    )

@@ -14,6 +14,29 @@ def _asset(name: str) -> str:
     return resources.files("generator.studio").joinpath("static", name).read_text(encoding="utf-8")
 
 
+VIEWS = (("tiles", "Tiles"), ("playtest", "Playtest"))
+
+
+def _tabs() -> str:
+    return "".join(
+        f'<button type="button" data-view="{key}"{" class=on" if key == "tiles" else ""}>{label}</button>'
+        for key, label in VIEWS
+    )
+
+
+def _playtest() -> str:
+    return (
+        '<main id="view-playtest" class="view" hidden><section><h2>Play the tiles as they are now</h2>'
+        "<p>A room of the game server plays the tile set as edited (saved or not), with the simulator's bots in "
+        "every seat but yours. Every move is recorded in <code>output/games.db</code>; "
+        "<code>trailwright games report</code> compares the games with the simulation.</p>"
+        '<p><label>players <select id="pt-players"></select></label> '
+        '<label>bots <select id="pt-policy"><option>explorer</option><option>greedy</option></select></label> '
+        '<button id="pt-start" type="button">Play against the bots</button></p>'
+        '<p id="pt-made"></p></section><section><h2>Games so far</h2><table id="pt-rooms"></table></section></main>'
+    )
+
+
 def page(studio: Studio) -> str:
     """The studio page for ``studio``'s project."""
     name = escape(studio.folder.name)
@@ -22,9 +45,9 @@ def page(studio: Studio) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<link rel="icon" href="data:,"><title>{name}: Trailwright studio</title>'
         f"<style>{_asset('studio.css')}</style></head><body>"
-        f'<header><h1>{name}</h1><button id="undo" type="button">Undo</button>'
+        f'<header><h1>{name}</h1><nav id="views">{_tabs()}</nav><button id="undo" type="button">Undo</button>'
         '<button id="redo" type="button">Redo</button><button id="save" type="button">Save</button>'
-        '<span id="status"></span></header><main>'
+        '<span id="status"></span></header><main id="view-tiles" class="view">'
         '<section id="sides"><h2>Tiles: click a side to edit it</h2><div id="grid"></div></section>'
         '<section id="editor"><div id="side-editor" hidden><h2 id="editing"></h2>'
         '<svg id="hex" viewBox="-60 -60 120 120" role="img" aria-label="the side, its exits and trails"></svg>'
@@ -37,8 +60,9 @@ def page(studio: Studio) -> str:
         '<section id="figures"><h2>Figures</h2><table id="figure-table"></table><h3>Landmark pairs joined</h3>'
         '<table id="pairs"></table><h3>1,000 explorer games</h3><svg id="histogram" viewBox="0 0 300 90"></svg>'
         '<p id="games"></p></section></main>'
+        f"{_playtest()}"
         '<p id="message" role="alert"></p>'
         f"<footer><small>trailwright {escape(__version__)} studio: saves write tileset.json, as every command "
         "reads it.</small></footer>"
-        f"<script>{_asset('studio.js')}</script></body></html>\n"
+        f"<script>{_asset('studio.js')}</script><script>{_asset('playtest.js')}</script></body></html>\n"
     )

@@ -60,6 +60,14 @@ class TableArt:
         return name, self.frame.at(h)
 
 
+def layout_table_art(tiles: TileSet, board: Board, style: Style, title: str, provenance: str) -> TableArt:
+    """Table art in the layout stage's own look: its side art (labelled) and its board, drawn in ``style``."""
+    from generator.publish.art import layout_art
+    from generator.render.board import render_board
+
+    return TableArt(tiles, board, style, layout_art(style, True), render_board(board, style), title, provenance)
+
+
 def stem(index: int, tile_id: str) -> str:
     """``tile-07-<id made safe>``: unique by position, readable when the id allows, never a path."""
     slug = re.sub(r"[^A-Za-z0-9_-]+", "_", tile_id).strip("_-")[:24]

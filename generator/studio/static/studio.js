@@ -220,5 +220,15 @@
     setTimeout(watch, 2000);
   }
 
+  function show(view) { // one view at a time; the others' scripts hear of it through the "studio-view" event
+    for (const b of document.querySelectorAll("#views button")) b.classList.toggle("on", b.dataset.view === view);
+    for (const m of document.querySelectorAll("main.view")) m.hidden = m.id !== "view-" + view;
+    document.dispatchEvent(new CustomEvent("studio-view", { detail: view }));
+  }
+  for (const b of document.querySelectorAll("#views button")) b.addEventListener("click", () => show(b.dataset.view));
+
+  // what the other views' scripts share: the calls, the message line, the state and its redraw
+  window.studio = { call: call, say: say, el: el, row: row, apply: apply, state: () => state };
+
   apply(call("/api/state")).then(() => setTimeout(watch, 2000));
 })();
