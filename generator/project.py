@@ -52,6 +52,8 @@ OBJECTIVE = """# What `trailwright optimize` looks for (see docs/optimize.md and
 # extra_edges_weight = -0.1
 # pair_weight = 1.0
 # max_trails = 4
+# pinned = ["t01"]                 # tiles the search keeps (the studio's pins write this)
+# forbid = [[["N", "S"], ["NE"]]]  # designs the search never uses (the studio's forbids write this)
 #
 # [play]                 # how the game should play, measured on simulated games
 # median_rounds = 12

@@ -317,7 +317,7 @@ OPTIMIZE_FLAGS = [
     (["--board", "nosuch"], "--board: no such board file or built-in board 'nosuch'"),
     (["--objective", "nosuch.toml"], "nosuch.toml: cannot read"),
     (["--init", "nosuch.json"], "nosuch.json: cannot read"),
-    (["--pin", "1"], "--pin needs --init"),
+    (["--pin", "1"], "need --init"),
     (["--init", TILESET, "--pin", "nosuch"], "--pin"),
     (["--resume", "x.checkpoint", "--seed", "3"], "--seed cannot change a resumed run"),
     (["--resume", "nosuch.checkpoint"], "nosuch.checkpoint: cannot read"),

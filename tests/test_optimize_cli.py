@@ -166,7 +166,7 @@ def test_resume_may_set_a_new_budget(tmp_path):
         (["--objective", "{badtoml}"], "unknown key 'bridge_weight'"),
         (["--objective", "{target}"], "'Hut-Moon' is not a landmark pair"),
         (["--init", "{example}", "--pin", "99"], "--pin '99': no tile with that id"),
-        (["--pin", "1"], "--pin needs --init"),
+        (["--pin", "1"], "need --init"),
         (["--strategy", "pool", "--preset", "article"], "preset 'article' is for strategy 'ga'"),
         (["--resume", "{bad}"], "not a trailwright checkpoint"),
         (["--resume", "{bad}", "--seed", "2"], "--seed cannot change a resumed run"),

@@ -247,3 +247,32 @@ def test_a_playtest_room_plays_the_tiles_as_edited_with_bots_in_the_other_seats(
     for body, says in [({"players": 9}, "players: a whole number"), ({"policy": "random"}, "bots play explorer")]:
         r = client.post("/api/playtest", json=body)
         assert r.status_code == 400 and says in r.json()["error"]
+
+
+def test_pins_and_forbidden_designs_go_to_objective_toml_keeping_its_comments(client, project):
+    from generator.optimize.space import make_problem
+    from generator.scoring.objective import load_objective
+
+    path = project / "objective.toml"
+    comments = [line for line in path.read_text().splitlines() if line.startswith("#")]
+    state = client.post("/api/pin", json={"tile": 3, "on": True}).json()
+    tile_id = state["tiles"][3]["id"]
+    assert state["tiles"][3]["sides"]["back"]["pinned"] and not state["tiles"][2]["sides"]["back"]["pinned"]
+    state = client.post("/api/forbid", json={"tile": 5, "face": "back", "on": True}).json()
+    assert state["tiles"][5]["sides"]["back"]["forbidden"]
+    objective = load_objective(path)  # the file every command reads
+    assert objective.pinned == (tile_id,) and len(objective.forbid) == 1
+    assert [line for line in path.read_text().splitlines() if line.startswith("#")] == comments
+    studio_set = read_tileset(project / "tileset.json")
+    assert make_problem(Studio(project).board, objective, studio_set).pinned == (3,)  # the optimizer keeps it
+    # pinning a tile that carries a forbidden design is refused in one line, and changes nothing
+    r = client.post("/api/pin", json={"tile": 5, "on": True})
+    assert r.status_code == 400 and "has a forbidden design" in r.json()["error"]
+    before = path.read_bytes()
+    r = client.post("/api/forbid", json={"tile": 3, "face": "front", "on": True})
+    assert r.status_code == 400 and "is pinned" in r.json()["error"] and path.read_bytes() == before
+    client.post("/api/pin", json={"tile": 3, "on": False})
+    client.post("/api/forbid", json={"tile": 5, "face": "back", "on": False})
+    assert load_objective(path).pinned == () and load_objective(path).forbid == ()
+    for body in ({"tile": 99, "on": True}, {"tile": "x", "on": True}):
+        assert client.post("/api/pin", json=body).status_code == 400

@@ -223,8 +223,10 @@ def _setup(args):
             raise err.within(args.objective) if args.objective else err from None
         start = random_tileset(board.tile_count, designs, np.random.default_rng([seed, 0]))
     pinned = tuple(i.strip() for item in args.pin for i in item.split(",") if i.strip())
-    if pinned and args.init is None:
-        raise TrailwrightError("--pin needs --init (the tile set whose tiles to keep)")
+    if (pinned or objective.pinned) and args.init is None:
+        raise TrailwrightError(
+            "pinned tiles (--pin, or the objective's pinned) need --init: the set whose tiles to keep"
+        )
     try:
         problem = make_problem(board, objective, start, pinned)
     except SettingError:

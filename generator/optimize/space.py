@@ -88,14 +88,15 @@ def random_tileset(count: int, allowed: tuple[int, ...], rng: np.random.Generato
 
 
 def make_problem(board: Board, objective: Objective, start: TileSet, pinned: tuple[str, ...] = ()) -> Problem:
-    """Check the start against the board and the rules, and name the pinned tiles by index."""
+    """Check the start against the board and the rules, and name the pinned tiles (``pinned`` and the
+    objective's) by index."""
     if len(start) != board.tile_count:
         raise TrailwrightError(
             f"has {len(start)} tiles but {board.label} has {board.tile_count} slots", start.source or "the start"
         )
     ids = [t.id for t in start]
     index = []
-    for tile_id in pinned:
+    for tile_id in dict.fromkeys((*pinned, *objective.pinned)):
         if tile_id not in ids:
             raise SettingError("pinned", f"{tile_id!r}: no tile with that id (ids: {', '.join(ids)})")
         index.append(ids.index(tile_id))

@@ -18,11 +18,13 @@ The defaults are the article's weights. The rules limit the search (``trailwrigh
 forbid        designs (sides up to rotation) the search never puts on a tile.
 max_trails    the most trails a side may have (4, as in the article's 2-bit genome).
 pair_targets  landmark pairs (``"Hut-Well"``) with the probability the designer wants them joined.
+pinned        ids of tiles the search keeps as the start set has them (the studio's pins; ``--pin`` adds more).
 
 Objective files are TOML with these same keys at the top level, for example::
 
     pair_weight = 1.0
     max_trails = 3
+    pinned = ["t01", "t07"]
     forbid = [[["N", "NE", "SE", "S", "SW", "NW"]]]   # a list of sides, each a list of trails
     [pair_targets]
     "Hut-Lair" = 0.5
@@ -57,6 +59,7 @@ class Objective:
     max_trails: int = 4
     forbid: tuple[Design, ...] = ()
     pair_targets: tuple[tuple[str, float], ...] = ()
+    pinned: tuple[str, ...] = ()
     play: PlayTarget | None = None  # a target for how the game plays ([play], see scoring/play_target.py)
 
     def allows(self, side) -> bool:
@@ -134,6 +137,11 @@ def objective_from_dict(data: dict[str, Any]) -> Objective:
             except TrailwrightError as err:
                 raise TrailwrightError(f"forbid[{i}] = {side!r}: {err}") from None
         values["forbid"] = tuple(sorted(set(designs)))
+    if "pinned" in data:
+        raw = data["pinned"]
+        if not isinstance(raw, list) or not all(isinstance(t, str) and 1 <= len(t) <= 64 for t in raw):
+            raise TrailwrightError(f"pinned = {str(raw)[:60]} is not a list of tile ids")
+        values["pinned"] = tuple(dict.fromkeys(raw))
     if "pair_targets" in data:
         raw = data["pair_targets"]
         if not isinstance(raw, dict):

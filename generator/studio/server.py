@@ -148,6 +148,10 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
                     studio.edit_trails(data.get("tile"), data.get("face"), data.get("trails"))
                 else:
                     studio.edit(str(op), data)
+            elif name == "pin":
+                studio.pin(data.get("tile"), data.get("on"))
+            elif name == "forbid":
+                studio.forbid(data.get("tile"), data.get("face"), data.get("on"))
             elif name == "undo":
                 studio.undo()
             elif name == "redo":

@@ -6,6 +6,8 @@ Glossary
 edit        one change to the tile set being edited: join two exits of a side into one trail, split an exit off
             as a dead end, turn a side, copy a side onto another, swap two sides. Each is checked by the model
             (``Side.of``), so a side with an exit twice, or none, is refused in one line.
+rules       the optimizer's pins (tile ids the search keeps) and forbidden designs, kept in ``objective.toml``
+            (``pinned``, ``forbid``): a toggle rewrites those two keys and keeps every other line and comment.
 saved       the tile set as ``tileset.json`` holds it (read at start, written by ``save``); ``disk_digest`` is
             the file's SHA-256 then. A save finds the file changed by another program refuses (a conflict),
             unless told to overwrite it.
@@ -190,6 +192,52 @@ class Studio:
         self.saved, self.disk_digest = self.current, digest(self.path)
         self._saved_scores = layout_scores(self.saved, self.board, SAMPLES, SEED)
 
+    # --- the optimizer's rules -------------------------------------------------------------------------
+
+    def pin(self, tile: Any, on: Any) -> None:
+        """Pin tile number ``tile`` for the optimizer (``on``), or unpin it; written to ``objective.toml``."""
+        tile_id = self.current.tiles[self._where(tile, "front")[0]].id
+        pinned = [t for t in self.objective.pinned if t != tile_id] + ([tile_id] if on is True else [])
+        self._write_rules(pinned, list(self.objective.forbid))
+
+    def forbid(self, tile: Any, face: Any, on: Any) -> None:
+        """Forbid the design of a side (up to rotation) to the optimizer (``on``), or allow it again."""
+        design = self.side(tile, face).canonical.trails
+        forbid = [d for d in self.objective.forbid if d != design] + ([design] if on is True else [])
+        self._write_rules(list(self.objective.pinned), forbid)
+
+    def _write_rules(self, pinned: list[str], forbid: list) -> None:
+        import tomlkit
+
+        from generator.model.tiles import DIRECTIONS
+        from generator.scoring.objective import objective_from_dict
+
+        path = self.folder / FILES["objective"]
+        try:
+            doc = tomlkit.parse(path.read_text(encoding="utf-8")) if path.exists() else tomlkit.document()
+        except (OSError, ValueError) as err:
+            raise EditError(f"{FILES['objective']} cannot be read: {str(err).splitlines()[0]}") from None
+        for key, value in (
+            ("pinned", pinned),
+            ("forbid", [[[DIRECTIONS[d] for d in trail] for trail in design] for design in forbid]),
+        ):
+            if value:
+                doc[key] = value
+            elif key in doc:
+                del doc[key]
+        try:
+            objective = objective_from_dict(doc.unwrap())
+        except TrailwrightError as err:
+            raise EditError(f"{FILES['objective']}: {err}") from None
+        for tile in self.current:
+            for face in FACES:
+                if tile.id in objective.pinned and not objective.allows(tile.face(face)):
+                    raise EditError(
+                        f"tile {tile.id} is pinned and its {face} has a forbidden design: unpin it or allow the design"
+                    )
+        write_atomic(path, tomlkit.dumps(doc))
+        self.objective = objective
+
     @property
     def dirty(self) -> bool:
         """Whether there are edits not saved."""
@@ -203,6 +251,8 @@ class Studio:
         design = design_of(side)
         copies = sum(design_of(t.face(f)) == design for t in self.current.tiles for f in FACES)
         return {
+            "pinned": self.current.tiles[tile].id in self.objective.pinned,
+            "forbidden": side.canonical.trails in self.objective.forbid,
             "tile": tile,
             "id": self.current.tiles[tile].id,
             "face": face,

@@ -53,7 +53,10 @@ def page(studio: Studio) -> str:
         '<svg id="hex" viewBox="-60 -60 120 120" role="img" aria-label="the side, its exits and trails"></svg>'
         "<p>Click two exits to join them into one trail; click an exit twice to make it a dead end.</p>"
         '<p><button id="rotate" type="button">Turn a sixth</button> <button id="copy" type="button">Copy to…</button> '
-        '<button id="swap" type="button">Swap with…</button></p><p id="side-info"></p></div>'
+        '<button id="swap" type="button">Swap with…</button></p><p id="side-info"></p>'
+        '<p><label><input id="pin" type="checkbox"> pin this tile (the optimizer keeps it)</label><br>'
+        '<label><input id="forbid" type="checkbox"> forbid this design (the optimizer never uses it)</label>'
+        "<br><small>Both are written to objective.toml at once.</small></p></div>"
         '<h2>A random maze</h2><p><label>seed <input id="maze-seed" type="number" min="0" value="0"></label> '
         '<button id="maze-new" type="button">Another</button></p>'
         '<img id="maze" alt="a random layout of the tiles, what each landmark reaches coloured"></section>'

@@ -71,6 +71,8 @@
       t.textContent = NAMES[e];
       c.addEventListener("click", () => clickExit(e));
     }
+    $("pin").checked = info.pinned;
+    $("forbid").checked = info.forbidden;
     $("side-info").textContent = "design " + info.design + " of " + info.designs + " · " + info.bridges +
       " bridge(s) · " + info.copies + " side(s) of the set share this design";
   }
@@ -92,7 +94,8 @@
       for (const face of ["front", "back"]) {
         const b = document.createElement("button");
         b.type = "button";
-        b.className = "side" + (chosen && chosen[0] === i && chosen[1] === face ? " chosen" : "");
+        b.className = "side" + (chosen && chosen[0] === i && chosen[1] === face ? " chosen" : "") +
+          (t.sides[face].pinned ? " pinned" : "") + (t.sides[face].forbidden ? " forbidden" : "");
         b.setAttribute("data-side", i + "-" + face);
         const img = document.createElement("img");
         img.alt = "tile " + t.id + " " + face;
@@ -100,7 +103,8 @@
         img.src = "/side/" + i + "/" + face + ".svg?t=" + encodeURIComponent(JSON.stringify([t.id, t.sides[face].trails]));
         b.appendChild(img);
         const label = document.createElement("small");
-        label.textContent = t.id + " " + face[0].toUpperCase() + " · d" + t.sides[face].design;
+        label.textContent = (t.sides[face].pinned ? "📌 " : "") + t.id + " " + face[0].toUpperCase() + " · d" +
+          t.sides[face].design;
         b.appendChild(label);
         b.addEventListener("click", () => pickSide(i, face));
         grid.appendChild(b);
@@ -186,6 +190,12 @@
       say(op === "copy" ? "Click the side to copy this one onto." : "Click the side to swap this one with.");
     });
   }
+  $("pin").addEventListener("change", () => {
+    if (chosen) apply(call("/api/pin", { tile: chosen[0], on: $("pin").checked })).then(drawEditor); // a refusal unticks
+  });
+  $("forbid").addEventListener("change", () => {
+    if (chosen) apply(call("/api/forbid", { tile: chosen[0], face: chosen[1], on: $("forbid").checked })).then(drawEditor);
+  });
   $("maze-seed").addEventListener("change", drawMaze);
   $("maze-new").addEventListener("click", () => { $("maze-seed").value = String(Number($("maze-seed").value) + 1); drawMaze(); });
   $("undo").addEventListener("click", () => apply(call("/api/undo", {})));
