@@ -180,7 +180,28 @@ def test_a_designer_edits_a_side_by_clicks_and_sees_the_score_change(project):
         shots = os.environ.get("TRAILWRIGHT_SCREENSHOTS")
         if shots:
             d.save_screenshot(str(Path(shots) / "studio.png"))
+        optimize_for_five_seconds_and_accept(d)
         playtest_against_a_bot(d)
+
+
+def optimize_for_five_seconds_and_accept(d) -> None:
+    """The Optimize view: a 5-second search streams its progress; its result is accepted as an edit."""
+    from tests.host_helpers import wait_for
+
+    d.execute_script("document.querySelector('[data-view=\"optimize\"]').click()")
+    d.execute_script("document.getElementById('op-seconds').value = '5'")
+    d.execute_script("document.getElementById('op-start').click()")
+    wait_for(lambda: "searching" in d.execute_script("return document.getElementById('op-status').textContent"))
+    wait_for(lambda: d.execute_script("return !document.getElementById('op-offer').hidden"), 90)
+    assert d.execute_script("return document.querySelectorAll('#op-chart polyline').length") == 1
+    assert d.execute_script("return document.querySelectorAll('#op-changed img').length") >= 2
+    shots = os.environ.get("TRAILWRIGHT_SCREENSHOTS")
+    if shots:
+        wait_for(lambda: d.execute_script("return [...document.images].every((i) => i.complete)"))
+        d.save_screenshot(str(Path(shots) / "studio-optimize.png"))
+    d.execute_script("document.getElementById('op-accept').click()")
+    wait_for(lambda: d.execute_script("return document.getElementById('op-offer').hidden"))
+    assert "edited, not saved" in d.execute_script("return document.getElementById('status').textContent")
 
 
 def playtest_against_a_bot(d) -> None:
@@ -276,3 +297,30 @@ def test_pins_and_forbidden_designs_go_to_objective_toml_keeping_its_comments(cl
     assert load_objective(path).pinned == () and load_objective(path).forbid == ()
     for body in ({"tile": 99, "on": True}, {"tile": "x", "on": True}):
         assert client.post("/api/pin", json=body).status_code == 400
+
+
+def test_a_search_from_the_page_streams_progress_and_its_result_is_accepted_as_one_edit(client):
+    before = client.get("/api/state").json()
+    for body, says in [({"seconds": 1}, "at least 2"), ({"seconds": "x"}, "seconds: a whole number")]:
+        r = client.post("/api/search/start", json=body)
+        assert r.status_code == 400 and says in r.json()["error"]
+    assert client.post("/api/search/accept", json={}).status_code == 400  # nothing to accept yet
+    assert client.post("/api/search/start", json={"seconds": 3, "seed": 1}).json()["state"] == "running"
+    assert client.post("/api/search/start", json={"seconds": 3}).status_code == 400  # one at a time
+    deadline = time.monotonic() + 120
+    with client.stream("GET", "/api/search/events") as events:  # server-sent events until it is over
+        views = [json.loads(line[6:]) for line in events.iter_lines() if line.startswith("data: ")]
+        assert time.monotonic() < deadline
+    assert views[-1]["state"] == "done", views[-1]["error"]
+    assert any(v["history"] for v in views[:-1])  # progress arrived while it ran
+    offer = views[-1]["offer"]
+    assert offer["changed"] and offer["before"]["fitness"] == before["figures"]["fitness"]
+    assert offer["figures"]["fitness"] > offer["before"]["fitness"]  # a search from a random set improves it
+    t, face = offer["changed"][0]
+    assert client.get(f"/side/{t}/{face}.svg?of=offer").content != client.get(f"/side/{t}/{face}.svg").content
+    after = client.post("/api/search/accept", json={}).json()
+    assert [tile["sides"]["front"]["trails"] for tile in after["tiles"]] == [x["front"] for x in offer["trails"]]
+    assert after["figures"]["fitness"] == offer["figures"]["fitness"] and after["figures"]["undo"] == 1
+    assert client.post("/api/undo", json={}).json()["figures"]["fitness"] == before["figures"]["fitness"]
+    assert client.get("/api/search/state").json()["offer"] is None
+    assert client.get("/side/0/front.svg?of=offer").status_code == 404

@@ -209,7 +209,12 @@ def connect(address: str | None, workers: int | None = None) -> Iterator:
     try:
         with dask.config.set({"distributed.worker.multiprocessing-method": method}):
             cluster = LocalCluster(
-                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+                n_workers=n,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",  # nothing listens beyond this machine
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
             )
     finally:
         if main:

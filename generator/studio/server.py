@@ -13,12 +13,14 @@ session token  printed when the studio starts (``/?token=...``, as Jupyter does)
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from generator.errors import TrailwrightError
@@ -27,6 +29,7 @@ from generator.host.server import Hall, Limits, lifespan
 from generator.host.server import routes as host_routes
 from generator.host.store import Store
 from generator.model import FACES
+from generator.studio.search import Search
 from generator.studio.session import Conflict, EditError, Studio
 from generator.studio.views import page
 from generator.web.guard import BodyTooLarge, Guard, RateLimit, error_response, same_secret
@@ -83,10 +86,23 @@ def playtests(hall: Hall) -> list[dict[str, Any]]:
     return out
 
 
+async def search_events(search: Search, every: float = 0.25):
+    """Server-sent events: the search's view each time it changes, until the search is over."""
+    sent = -1
+    while True:
+        if search.version != sent:
+            sent = search.version
+            yield f"data: {json.dumps(search.view())}\n\n"
+            if search.state not in ("running", "stopping"):
+                return
+        await asyncio.sleep(every)
+
+
 def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
     """The studio's ASGI app for ``studio``, the game server's rooms included."""
     style = None
     hall = playtest_hall(studio, token)
+    search = Search(studio)
 
     def allowed(request: Request) -> bool:
         return same_secret(request.cookies.get(COOKIE) or request.headers.get("x-trailwright-token"), token)
@@ -188,7 +204,10 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
             return error_response(404, "no such side")
         if style is None:
             style = load_style(project_file(studio.folder, "style"))
-        side = studio.current.tiles[tile]
+        offered = search.offered() if request.query_params.get("of") == "offer" else None
+        if request.query_params.get("of") == "offer" and offered is None:
+            return error_response(404, "no search result")
+        side = (offered or studio.current).tiles[tile]
         drawn = [side.id, [list(t) for t in side.face(face).trails]]
         keyed = request.query_params.get("t") == json.dumps(drawn, separators=(",", ":"), ensure_ascii=False)
         svg = render_side(side, face, style, bleed_mm=0.0)
@@ -213,13 +232,45 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
     # the host's routes but its lobby (the studio's page makes the rooms): room pages, websockets, replays
+    async def searching(request: Request) -> Response:
+        if not allowed(request):
+            return error_response(403, "the studio needs its session token")
+        action = request.path_params["action"]
+        if action == "events":
+            return StreamingResponse(search_events(search), media_type="text/event-stream")
+        if request.method == "GET" and action == "state":
+            return JSONResponse(search.view())
+        if request.method != "POST":
+            return error_response(405, f"{request.method} /api/search/{action[:20]} is not served")
+        try:
+            data = await body(request)
+            if action == "start":
+                search.start(data.get("seconds", 20), data.get("seed", 0))
+            elif action == "stop":
+                search.stop()
+            elif action == "accept":
+                search.accept()
+                return JSONResponse(state())
+            elif action == "discard":
+                search.discard()
+            else:
+                return error_response(404, f"no such call: /api/search/{action[:20]}")
+        except EditError as err:
+            return error_response(400, str(err))
+        return JSONResponse(search.view())
+
+    @contextlib.asynccontextmanager
+    async def life(app):
+        async with lifespan(hall)(app):
+            yield
+        await asyncio.to_thread(search.shut)
+
     routes = [r for r in host_routes(hall) if getattr(r, "path", "") != "/"] + [
         Route("/", home),
+        Route("/api/search/{action}", searching, methods=["GET", "POST"]),
         Route("/maze.svg", maze),
         Route("/api/{name}", api, methods=["GET", "POST"]),
         Route("/side/{tile}/{face}.svg", side_svg),
     ]
     # one designer's browser: a page loads every side's picture at once, so the rate is a local one
-    return Guard(
-        Starlette(routes=routes, lifespan=lifespan(hall)), hosts, rate=RateLimit(per_second=200.0, burst=600.0)
-    )
+    return Guard(Starlette(routes=routes, lifespan=life), hosts, rate=RateLimit(per_second=200.0, burst=600.0))

@@ -126,7 +126,8 @@ class Studio:
         new = replace(old, front=side) if face == "front" else replace(old, back=side)
         return TileSet(tiles.tiles[:tile] + (new,) + tiles.tiles[tile + 1 :])
 
-    def _commit(self, tiles: TileSet) -> None:
+    def commit(self, tiles: TileSet) -> None:
+        """Make ``tiles`` the edited set: one edit, undone by ``undo``."""
         if tiles != self.current:
             self.undo_stack.append(self.current)
             self.redo_stack.clear()
@@ -141,14 +142,14 @@ class Studio:
             tiles = self._with_side(self.current, other, side)
             if op == "swap":
                 tiles = self._with_side(tiles, where, self.side(*other))
-            self._commit(tiles)
+            self.commit(tiles)
         elif op == "rotate":
             k = args.get("sixths", 1)
             if not isinstance(k, int) or isinstance(k, bool):
                 raise EditError("sixths is a whole number")
-            self._commit(self._with_side(self.current, where, side.rotated(k % 6)))
+            self.commit(self._with_side(self.current, where, side.rotated(k % 6)))
         elif op in ("join", "split"):
-            self._commit(self._with_side(self.current, where, _rejoined(side, op, args)))
+            self.commit(self._with_side(self.current, where, _rejoined(side, op, args)))
         else:
             raise EditError(f"unknown edit {op!r} (join, split, rotate, copy, swap)")
 
@@ -159,7 +160,7 @@ class Studio:
             new = Side.of(trails)
         except (TrailwrightError, TypeError, ValueError) as err:
             raise EditError(f"tile {tile} {face}: {err}") from None
-        self._commit(self._with_side(self.current, where, new))
+        self.commit(self._with_side(self.current, where, new))
 
     def undo(self) -> None:
         """Back one edit (nothing when there is none)."""
@@ -263,18 +264,20 @@ class Studio:
             "copies": copies,
         }
 
-    def figures(self) -> dict[str, Any]:
-        """The edited set's figures, and the difference from the saved set's (see the module glossary)."""
+    def figures(self, tiles: TileSet | None = None) -> dict[str, Any]:
+        """The edited set's figures (or ``tiles``'), and the difference from the saved set's (see the module
+        glossary)."""
         from generator.play.simulate import simulate
 
-        scores = layout_scores(self.current, self.board, SAMPLES, SEED)
-        now = summarise(self.current, self.board, scores, SEED, "fast", self.objective)
+        tiles = self.current if tiles is None else tiles
+        scores = layout_scores(tiles, self.board, SAMPLES, SEED)
+        now = summarise(tiles, self.board, scores, SEED, "fast", self.objective)
         base = summarise(self.saved, self.board, self._saved_scores, SEED, "fast", self.objective)
         per = self.objective.per_layout
         paired = per(scores.extra.astype(float), scores.joined) - per(
             self._saved_scores.extra.astype(float), self._saved_scores.joined
         )
-        games = simulate(self.current, self.board, self.rules, None, GAMES, ("explorer",), SEED)
+        games = simulate(tiles, self.board, self.rules, None, GAMES, ("explorer",), SEED)
         rounds = np.asarray(games.rounds)
         tail = max(4, int(3 * games.rounds_median))  # longer games share the last bar
         counts = np.bincount(np.minimum(rounds, tail), minlength=tail + 1)

@@ -14,13 +14,30 @@ def _asset(name: str) -> str:
     return resources.files("generator.studio").joinpath("static", name).read_text(encoding="utf-8")
 
 
-VIEWS = (("tiles", "Tiles"), ("playtest", "Playtest"))
+VIEWS = (("tiles", "Tiles"), ("optimize", "Optimize"), ("playtest", "Playtest"))
 
 
 def _tabs() -> str:
     return "".join(
         f'<button type="button" data-view="{key}"{" class=on" if key == "tiles" else ""}>{label}</button>'
         for key, label in VIEWS
+    )
+
+
+def _optimize() -> str:
+    return (
+        '<main id="view-optimize" class="view" hidden><section><h2>Search for a better tile set</h2>'
+        "<p>The optimizer starts from the tiles as edited, with the project's objective: its weights, the pinned "
+        "tiles and the forbidden designs (objective.toml). Its result changes nothing until you accept it.</p>"
+        '<p><label>seconds <input id="op-seconds" type="number" min="2" max="3600" value="20"></label> '
+        '<label>seed <input id="op-seed" type="number" min="0" value="0"></label> '
+        '<button id="op-start" type="button">Start</button> <button id="op-stop" type="button" disabled>Stop</button>'
+        '</p><p id="op-status">No search yet.</p>'
+        '<svg id="op-chart" viewBox="0 0 320 140" role="img" aria-label="best fitness over time"></svg></section>'
+        '<section id="op-offer" hidden><h2>The result beside your set</h2><table id="op-compare"></table>'
+        '<h3 id="op-changed-title"></h3><div id="op-changed"></div>'
+        '<p><button id="op-accept" type="button">Accept it</button> '
+        '<button id="op-discard" type="button">Discard it</button></p></section></main>'
     )
 
 
@@ -63,9 +80,9 @@ def page(studio: Studio) -> str:
         '<section id="figures"><h2>Figures</h2><table id="figure-table"></table><h3>Landmark pairs joined</h3>'
         '<table id="pairs"></table><h3>1,000 explorer games</h3><svg id="histogram" viewBox="0 0 300 90"></svg>'
         '<p id="games"></p></section></main>'
-        f"{_playtest()}"
+        f"{_optimize()}{_playtest()}"
         '<p id="message" role="alert"></p>'
         f"<footer><small>trailwright {escape(__version__)} studio: saves write tileset.json, as every command "
         "reads it.</small></footer>"
-        f"<script>{_asset('studio.js')}</script><script>{_asset('playtest.js')}</script></body></html>\n"
+        f"<script>{_asset('studio.js')}</script><script>{_asset('optimize.js')}</script><script>{_asset('playtest.js')}</script></body></html>\n"
     )

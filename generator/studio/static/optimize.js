@@ -1,0 +1,101 @@
+/* Trailwright studio, Optimize view: start and stop a search, its best fitness over time streamed from the
+ * server (server-sent events), and its result beside the edited set: the sides it changed and both sets'
+ * figures, to accept (one edit, undone by Undo) or discard. */
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const s = window.studio;
+  let stream = null;
+
+  function chart(history) {
+    const svg = $("op-chart");
+    svg.textContent = "";
+    if (history.length < 1) return;
+    const ts = history.map((h) => h.t), bs = history.map((h) => h.best);
+    const t1 = Math.max(...ts, 1), b0 = Math.min(...bs), b1 = Math.max(...bs);
+    const x = (t) => 30 + 280 * t / t1, y = (b) => 120 - 100 * (b1 > b0 ? (b - b0) / (b1 - b0) : 0.5);
+    s.el("line", { x1: 30, y1: 120, x2: 310, y2: 120, stroke: "#6f6552" }, svg);
+    s.el("polyline", { points: history.map((h) => x(h.t).toFixed(1) + "," + y(h.best).toFixed(1)).join(" "),
+      fill: "none", stroke: "#8c4521", "stroke-width": 2 }, svg);
+    const low = s.el("text", { x: 0, y: 124, "font-size": 9 }, svg);
+    low.textContent = b0.toFixed(3);
+    const high = s.el("text", { x: 0, y: 24, "font-size": 9 }, svg);
+    high.textContent = b1.toFixed(3);
+    const end = s.el("text", { x: 280, y: 134, "font-size": 9 }, svg);
+    end.textContent = t1.toFixed(0) + " s";
+  }
+
+  function sideImage(tile, face, offer) {
+    const img = document.createElement("img");
+    img.src = "/side/" + tile + "/" + face + ".svg" + (offer ? "?of=offer&v=" + Date.now() : "?v=" + Date.now());
+    img.alt = (offer ? "the result's " : "your ") + "tile " + (tile + 1) + " " + face;
+    return img;
+  }
+
+  function show(v) {
+    const running = v.state === "running" || v.state === "stopping";
+    $("op-start").disabled = running;
+    $("op-stop").disabled = v.state !== "running";
+    const last = v.history.length ? v.history[v.history.length - 1] : null;
+    $("op-status").textContent = v.state === "failed" ? "The search failed: " + v.error
+      : running ? (v.state === "stopping" ? "stopping… " : "searching… ") +
+        (last ? last.t.toFixed(0) + " s, best " + last.best.toFixed(4) +
+          (last.rate ? ", " + last.rate + " evaluations/s" : "") : "starting the workers")
+      : v.offer ? "Done: fitness " + v.offer.fitness.toFixed(4) + " re-scored on fresh layouts (" + v.offer.seconds + " s)."
+      : "No search yet.";
+    chart(v.history);
+    $("op-offer").hidden = !v.offer;
+    if (!v.offer) return;
+    const t = $("op-compare");
+    t.textContent = "";
+    const b = v.offer.before, a = v.offer.figures;
+    s.row(t, "", "yours → the result");
+    s.row(t, "fitness", b.fitness.toFixed(3) + " → " + a.fitness.toFixed(3), a.fitness > b.fitness ? "better" : "worse");
+    s.row(t, "sides with bridges", b.terms.bridges + " → " + a.terms.bridges);
+    s.row(t, "dupScore", b.terms.dup_score + " → " + a.terms.dup_score);
+    s.row(t, "pairs joined (mean)", (100 * b.terms.pairs_joined).toFixed(1) + "% → " + (100 * a.terms.pairs_joined).toFixed(1) + "%");
+    s.row(t, "median rounds (explorers)", b.median_rounds + " → " + a.median_rounds);
+    s.row(t, "turns trapped", (100 * b.trapped).toFixed(1) + "% → " + (100 * a.trapped).toFixed(1) + "%");
+    $("op-changed-title").textContent = v.offer.changed.length + " side(s) changed";
+    const box = $("op-changed");
+    box.textContent = "";
+    for (const [tile, face] of v.offer.changed) {
+      const pair = document.createElement("figure");
+      pair.className = "changed";
+      pair.append(sideImage(tile, face, false), sideImage(tile, face, true));
+      const cap = document.createElement("figcaption");
+      cap.textContent = s.state().tiles[tile].id + " " + face;
+      pair.appendChild(cap);
+      box.appendChild(pair);
+    }
+  }
+
+  function listen() {
+    if (stream) stream.close();
+    stream = new EventSource("/api/search/events");
+    stream.onmessage = (event) => {
+      const v = JSON.parse(event.data);
+      show(v);
+      if (v.state !== "running" && v.state !== "stopping") { stream.close(); stream = null; }
+    };
+    stream.onerror = () => { if (stream) { stream.close(); stream = null; } };
+  }
+
+  $("op-start").addEventListener("click", async () => {
+    const v = await s.call("/api/search/start", { seconds: Math.floor(Number($("op-seconds").value)),
+      seed: Math.floor(Number($("op-seed").value)) });
+    if (v) { show(v); listen(); }
+  });
+  $("op-stop").addEventListener("click", async () => { const v = await s.call("/api/search/stop", {}); if (v) show(v); });
+  $("op-accept").addEventListener("click", async () => {
+    await s.apply(s.call("/api/search/accept", {}));
+    const v = await s.call("/api/search/state");
+    if (v) show(v);
+  });
+  $("op-discard").addEventListener("click", async () => { const v = await s.call("/api/search/discard", {}); if (v) show(v); });
+  document.addEventListener("studio-view", async (event) => {
+    if (event.detail !== "optimize") return;
+    const v = await s.call("/api/search/state");
+    if (v) { show(v); if (v.state === "running" || v.state === "stopping") listen(); }
+  });
+})();
