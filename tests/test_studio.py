@@ -181,7 +181,27 @@ def test_a_designer_edits_a_side_by_clicks_and_sees_the_score_change(project):
         if shots:
             d.save_screenshot(str(Path(shots) / "studio.png"))
         optimize_for_five_seconds_and_accept(d)
+        publish_the_kit(d)
         playtest_against_a_bot(d)
+
+
+def publish_the_kit(d) -> None:
+    """Save, then the Publish view: the kit is made and checked, and its PDF pages are shown."""
+    from tests.host_helpers import wait_for
+
+    d.execute_script("document.getElementById('save').click()")
+    wait_for(lambda: d.execute_script("return document.getElementById('status').textContent") == "saved")
+    d.execute_script("document.querySelector('[data-view=\"publish\"]').click()")
+    d.execute_script("document.getElementById('pb-start').click()")
+    checks = "return document.getElementById('pb-checks').textContent"
+    assert "0 failed" in wait_for(lambda: d.execute_script(checks), 120)
+    pictures = "return document.querySelectorAll('#pb-kit figure.kit-file img').length"
+    assert wait_for(lambda: d.execute_script(pictures) > 20 and d.execute_script(pictures), 60)
+    shots = os.environ.get("TRAILWRIGHT_SCREENSHOTS")
+    if shots:
+        d.execute_script("document.querySelectorAll('#pb-kit img').forEach((i) => { i.loading = 'eager'; })")
+        wait_for(lambda: d.execute_script("return [...document.images].every((i) => i.complete)"))
+        d.save_screenshot(str(Path(shots) / "studio-publish.png"))
 
 
 def optimize_for_five_seconds_and_accept(d) -> None:
@@ -324,3 +344,33 @@ def test_a_search_from_the_page_streams_progress_and_its_result_is_accepted_as_o
     assert client.post("/api/undo", json={}).json()["figures"]["fitness"] == before["figures"]["fitness"]
     assert client.get("/api/search/state").json()["offer"] is None
     assert client.get("/side/0/front.svg?of=offer").status_code == 404
+
+
+def test_publish_from_the_page_makes_the_kit_checks_it_and_shows_every_pdf_page(client, project):
+    import shutil
+
+    client.post("/api/edit", json={"op": "trails", "tile": 1, "face": "back", "trails": [[0, 3], [1, 2], [4, 5]]})
+    r = client.post("/api/publish/start", json={})
+    assert r.status_code == 400 and "save your edits first" in r.json()["error"]
+    client.post("/api/save", json={})
+    assert client.post("/api/publish/start", json={}).json()["state"] == "running"
+    with client.stream("GET", "/api/publish/events") as events:
+        views = [json.loads(line[6:]) for line in events.iter_lines() if line.startswith("data: ")]
+    done = views[-1]
+    assert done["state"] == "done", done["error"] + "\n".join(done["lines"])
+    assert any("publish:" in line for v in views for line in v["lines"])  # its progress was streamed
+    assert done["checks"]["checks"] > 100 and done["checks"]["failed"] == []
+    paths = {f["path"]: f for f in done["kit"]}
+    assert "print/rules.pdf" in paths and "kit.json" in paths
+    if shutil.which("pdftoppm"):
+        from pypdf import PdfReader
+
+        for name in ("print/rules.pdf", "print/tiles-a4-duplex.pdf"):
+            pages = len(PdfReader(project / "output" / "kit" / name).pages)
+            assert len(paths[name]["pages"]) == pages  # a picture of every page
+        picture = client.get("/kit-pages/" + paths["print/rules.pdf"]["pages"][0])
+        assert picture.status_code == 200 and picture.content.startswith(b"\x89PNG")
+    kit = client.get("/kit/print/rules.pdf")
+    assert kit.status_code == 200 and kit.content.startswith(b"%PDF")
+    for hostile in ("/kit/../tileset.json", "/kit/%2e%2e/tileset.json", "/kit-pages/../../tileset.json", "/kit/nope"):
+        assert client.get(hostile).status_code == 404

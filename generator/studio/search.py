@@ -12,14 +12,13 @@ offer      the search's tile set, the sides it changed, and both sets' figures. 
 
 from __future__ import annotations
 
-import threading
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from generator.errors import TrailwrightError
 from generator.model import FACES, TileSet
 from generator.optimize.chain import Config, Progress
+from generator.studio.jobs import BUSY, Job
 from generator.studio.session import EditError, Studio
 
 RESCORE = 200_000  # fresh layouts that re-score the result (the page wants it soon)
@@ -27,23 +26,22 @@ MAX_SECONDS = 3600
 
 
 @dataclass
-class Search:
+class Search(Job):
     """The studio's one search (see the module glossary); its fields are read by the server's thread."""
 
-    studio: Studio
-    state: str = "idle"  # idle, running, stopping, done, failed
+    studio: Studio | None = None
     history: list[dict[str, Any]] = field(default_factory=list)  # per progress report: time, best, evals/s
     offer: dict[str, Any] | None = None
-    error: str = ""
-    version: int = 0  # grows at every change, so a stream sends only news
-    _stop: threading.Event = field(default_factory=threading.Event)
     _result: TileSet | None = None
     _latest: dict[int, Progress] = field(default_factory=dict)
 
+    @property
+    def _studio(self) -> Studio:
+        assert self.studio is not None
+        return self.studio
+
     def start(self, seconds: Any, seed: Any = 0, workers: int = 2) -> None:
         """Search for ``seconds`` from the edited set; ``EditError`` when a search runs or a value is wrong."""
-        if self.state in ("running", "stopping"):
-            raise EditError("a search is running: stop it first")
         for name, value, high in (("seconds", seconds, MAX_SECONDS), ("seed", seed, 2**32 - 1)):
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= high:
                 raise EditError(f"{name}: a whole number from 0 to {high}")
@@ -51,35 +49,23 @@ class Search:
             raise EditError("seconds: at least 2")
         from generator.optimize.space import make_problem
 
+        studio = self._studio
         try:
-            problem = make_problem(self.studio.board, self.studio.objective, self.studio.current)
+            problem = make_problem(studio.board, studio.objective, studio.current)
         except TrailwrightError as err:
             raise EditError(str(err)) from None
         if not problem.free:
             raise EditError("every tile is pinned: nothing to optimize")
         config = Config(time=float(seconds), seed=seed, chains=workers, rescore=RESCORE)
-        self._stop.clear()
-        self.state, self.history, self.offer, self.error, self._latest = "running", [], None, "", {}
-        self._changed()
-        threading.Thread(target=self._run, args=(problem, config, workers), daemon=True, name="studio-search").start()
-
-    def stop(self) -> None:
-        """Ask the search to stop: it finishes its generation and offers the best so far."""
-        if self.state == "running":
-            self.state = "stopping"
-            self._stop.set()
-            self._changed()
+        if self.state not in BUSY:
+            self.history, self.offer, self._latest = [], None, {}
+        self.begin(self._run, problem, config, workers)
 
     def _run(self, problem, config: Config, workers: int) -> None:
         from generator.optimize import optimize
 
-        began = self.studio.current
-        try:
-            result = optimize(problem, config, stop=self._stop, workers=workers, on_progress=self._progress)
-        except Exception as err:  # the page shows it in one line; the server keeps serving
-            self.state, self.error = "failed", str(err).splitlines()[0] if str(err) else type(err).__name__
-            self._changed()
-            return
+        studio, began = self._studio, self._studio.current
+        result = optimize(problem, config, stop=self._stop, workers=workers, on_progress=self._progress)
         self._result = result.tileset
         changed = [
             [t, face]
@@ -92,12 +78,12 @@ class Search:
             "stopped": result.stopped,
             "seconds": round(result.seconds, 1),
             "changed": changed,
-            "figures": self.studio.figures(result.tileset),
-            "before": self.studio.figures(began),
+            "figures": studio.figures(result.tileset),
+            "before": studio.figures(began),
             "trails": [{f: [list(t) for t in tile.face(f).trails] for f in FACES} for tile in result.tileset],
         }
         self.state = "done"
-        self._changed()
+        self.changed()
 
     def _progress(self, p: Progress) -> None:
         self._latest[p.chain] = p
@@ -108,18 +94,15 @@ class Search:
             {"t": round(elapsed, 2), "best": best, "rate": round(evaluations / elapsed) if elapsed > 0.5 else None}
         )
         del self.history[:-500]  # enough points for the chart
-        self._changed()
-
-    def _changed(self) -> None:
-        self.version += 1
+        self.changed()
 
     def accept(self) -> None:
         """Make the offered set the edited one (one edit: undo takes it back)."""
         if self._result is None or self.offer is None:
             raise EditError("no search result to accept")
-        if len(self._result) != len(self.studio.current):
+        if len(self._result) != len(self._studio.current):
             raise EditError("the board changed since the search: discard it")
-        self.studio.commit(self._result)
+        self._studio.commit(self._result)
         self.discard()
 
     def discard(self) -> None:
@@ -127,7 +110,7 @@ class Search:
         self._result, self.offer = None, None
         if self.state == "done":
             self.state = "idle"
-        self._changed()
+        self.changed()
 
     def offered(self) -> TileSet | None:
         """The offered tile set (None: no offer)."""
@@ -135,17 +118,4 @@ class Search:
 
     def view(self) -> dict[str, Any]:
         """What the page shows."""
-        return {
-            "state": self.state,
-            "history": self.history,
-            "offer": self.offer,
-            "error": self.error,
-            "version": self.version,
-        }
-
-    def shut(self, timeout: float = 10.0) -> None:
-        """Stop a running search and wait a little for it (the server is stopping)."""
-        self._stop.set()
-        deadline = time.monotonic() + timeout
-        while self.state in ("running", "stopping") and time.monotonic() < deadline:
-            time.sleep(0.1)
+        return {**super().view(), "history": self.history, "offer": self.offer}

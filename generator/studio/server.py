@@ -16,11 +16,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
 from starlette.routing import Route
 
 from generator.errors import TrailwrightError
@@ -29,6 +37,8 @@ from generator.host.server import Hall, Limits, lifespan
 from generator.host.server import routes as host_routes
 from generator.host.store import Store
 from generator.model import FACES
+from generator.studio.jobs import Job, events
+from generator.studio.publishing import KIT, PAGES, Publish, served
 from generator.studio.search import Search
 from generator.studio.session import Conflict, EditError, Studio
 from generator.studio.views import page
@@ -86,23 +96,11 @@ def playtests(hall: Hall) -> list[dict[str, Any]]:
     return out
 
 
-async def search_events(search: Search, every: float = 0.25):
-    """Server-sent events: the search's view each time it changes, until the search is over."""
-    sent = -1
-    while True:
-        if search.version != sent:
-            sent = search.version
-            yield f"data: {json.dumps(search.view())}\n\n"
-            if search.state not in ("running", "stopping"):
-                return
-        await asyncio.sleep(every)
-
-
 def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
     """The studio's ASGI app for ``studio``, the game server's rooms included."""
     style = None
     hall = playtest_hall(studio, token)
-    search = Search(studio)
+    search, publish = Search(studio=studio), Publish(studio=studio)
 
     def allowed(request: Request) -> bool:
         return same_secret(request.cookies.get(COOKIE) or request.headers.get("x-trailwright-token"), token)
@@ -232,42 +230,61 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
     # the host's routes but its lobby (the studio's page makes the rooms): room pages, websockets, replays
-    async def searching(request: Request) -> Response:
+    def job_calls(job: Job, calls: dict[str, Callable[[dict], Any]]):
+        """A job's endpoint: GET state and events (server-sent), POST its ``calls`` (the reply: the job's view,
+        unless the call returns another)."""
+
+        async def endpoint(request: Request) -> Response:
+            if not allowed(request):
+                return error_response(403, "the studio needs its session token")
+            action, where = request.path_params["action"], request.url.path.rsplit("/", 1)[0]
+            if request.method == "GET" and action in ("state", "events"):
+                if action == "events":
+                    return StreamingResponse(events(job), media_type="text/event-stream")
+                return JSONResponse(job.view())
+            if request.method != "POST" or action not in calls:
+                return error_response(404, f"no such call: {request.method} {where}/{action[:20]}")
+            try:
+                reply = calls[action](await body(request))
+            except EditError as err:
+                return error_response(400, str(err))
+            return JSONResponse(job.view() if reply is None else reply)
+
+        return endpoint
+
+    def accepted() -> dict[str, Any]:
+        search.accept()
+        return state()
+
+    search_calls = {
+        "start": lambda d: search.start(d.get("seconds", 20), d.get("seed", 0)),
+        "stop": lambda d: search.stop(),
+        "accept": lambda d: accepted(),
+        "discard": lambda d: search.discard(),
+    }
+    publish_calls = {"start": lambda d: publish.start(), "stop": lambda d: publish.stop()}
+
+    async def kit_file(request: Request) -> Response:
         if not allowed(request):
             return error_response(403, "the studio needs its session token")
-        action = request.path_params["action"]
-        if action == "events":
-            return StreamingResponse(search_events(search), media_type="text/event-stream")
-        if request.method == "GET" and action == "state":
-            return JSONResponse(search.view())
-        if request.method != "POST":
-            return error_response(405, f"{request.method} /api/search/{action[:20]} is not served")
-        try:
-            data = await body(request)
-            if action == "start":
-                search.start(data.get("seconds", 20), data.get("seed", 0))
-            elif action == "stop":
-                search.stop()
-            elif action == "accept":
-                search.accept()
-                return JSONResponse(state())
-            elif action == "discard":
-                search.discard()
-            else:
-                return error_response(404, f"no such call: /api/search/{action[:20]}")
-        except EditError as err:
-            return error_response(400, str(err))
-        return JSONResponse(search.view())
+        where = KIT if request.url.path.startswith("/kit/") else PAGES
+        path = served(studio.folder, where, request.path_params["name"])
+        if path is None:
+            return error_response(404, "no such file in the kit")
+        return FileResponse(path, headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
 
     @contextlib.asynccontextmanager
     async def life(app):
         async with lifespan(hall)(app):
             yield
-        await asyncio.to_thread(search.shut)
+        await asyncio.gather(asyncio.to_thread(search.shut), asyncio.to_thread(publish.shut))
 
     routes = [r for r in host_routes(hall) if getattr(r, "path", "") != "/"] + [
         Route("/", home),
-        Route("/api/search/{action}", searching, methods=["GET", "POST"]),
+        Route("/api/search/{action}", job_calls(search, search_calls), methods=["GET", "POST"]),
+        Route("/api/publish/{action}", job_calls(publish, publish_calls), methods=["GET", "POST"]),
+        Route("/kit/{name:path}", kit_file),
+        Route("/kit-pages/{name:path}", kit_file),
         Route("/maze.svg", maze),
         Route("/api/{name}", api, methods=["GET", "POST"]),
         Route("/side/{tile}/{face}.svg", side_svg),

@@ -14,7 +14,7 @@ def _asset(name: str) -> str:
     return resources.files("generator.studio").joinpath("static", name).read_text(encoding="utf-8")
 
 
-VIEWS = (("tiles", "Tiles"), ("optimize", "Optimize"), ("playtest", "Playtest"))
+VIEWS = (("tiles", "Tiles"), ("optimize", "Optimize"), ("publish", "Publish"), ("playtest", "Playtest"))
 
 
 def _tabs() -> str:
@@ -38,6 +38,19 @@ def _optimize() -> str:
         '<h3 id="op-changed-title"></h3><div id="op-changed"></div>'
         '<p><button id="op-accept" type="button">Accept it</button> '
         '<button id="op-discard" type="button">Discard it</button></p></section></main>'
+    )
+
+
+def _publish() -> str:
+    return (
+        '<main id="view-publish" class="view" hidden><section><h2>Publish the kit</h2>'
+        "<p>Runs <code>trailwright publish</code> on the project's saved files into <code>output/kit/</code> "
+        "(the print-and-play PDFs, the booklet, the manufacturer files, the Tabletop Simulator object and the "
+        "play table), then <code>trailwright check</code> on the kit.</p>"
+        '<p><button id="pb-start" type="button">Publish</button> '
+        '<button id="pb-stop" type="button" disabled>Stop</button></p>'
+        '<pre id="pb-log"></pre><p id="pb-checks"></p><ul id="pb-failed"></ul></section>'
+        '<section><h2>The kit</h2><p id="pb-note"></p><div id="pb-kit"></div></section></main>'
     )
 
 
@@ -80,9 +93,9 @@ def page(studio: Studio) -> str:
         '<section id="figures"><h2>Figures</h2><table id="figure-table"></table><h3>Landmark pairs joined</h3>'
         '<table id="pairs"></table><h3>1,000 explorer games</h3><svg id="histogram" viewBox="0 0 300 90"></svg>'
         '<p id="games"></p></section></main>'
-        f"{_optimize()}{_playtest()}"
+        f"{_optimize()}{_publish()}{_playtest()}"
         '<p id="message" role="alert"></p>'
         f"<footer><small>trailwright {escape(__version__)} studio: saves write tileset.json, as every command "
         "reads it.</small></footer>"
-        f"<script>{_asset('studio.js')}</script><script>{_asset('optimize.js')}</script><script>{_asset('playtest.js')}</script></body></html>\n"
+        f"<script>{_asset('studio.js')}</script><script>{_asset('optimize.js')}</script><script>{_asset('publish.js')}</script><script>{_asset('playtest.js')}</script></body></html>\n"
     )

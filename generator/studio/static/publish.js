@@ -1,0 +1,91 @@
+/* Trailwright studio, Publish view: run the publish, watch what it prints (server-sent events), then the
+ * preflight's verdict and every file of the kit, each PDF with a thumbnail of each page. */
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const s = window.studio;
+  let stream = null;
+
+  function fileLink(path, text) {
+    const a = document.createElement("a");
+    a.href = "/kit/" + path.split("/").map(encodeURIComponent).join("/");
+    a.target = "_blank";
+    a.textContent = text;
+    return a;
+  }
+
+  function drawKit(v) {
+    const box = $("pb-kit");
+    box.textContent = "";
+    $("pb-note").textContent = v.note || (v.kit.length ? v.kit.length + " files in output/kit/" : "Not published yet.");
+    const pdfs = v.kit.filter((f) => f.pages.length);
+    const others = v.kit.filter((f) => !f.pages.length);
+    for (const f of pdfs) {
+      const fig = document.createElement("figure");
+      fig.className = "kit-file";
+      for (const page of f.pages.slice(0, 16)) {
+        const img = document.createElement("img");
+        img.src = "/kit-pages/" + encodeURIComponent(page);
+        img.alt = f.path + ", " + page;
+        img.loading = "lazy";
+        fig.appendChild(img);
+      }
+      const cap = document.createElement("figcaption");
+      cap.appendChild(fileLink(f.path, f.path));
+      cap.append(" · " + f.pages.length + " page(s) · " + Math.round(f.bytes / 1024) + " KiB");
+      fig.appendChild(cap);
+      box.appendChild(fig);
+    }
+    if (others.length) {
+      const list = document.createElement("ul");
+      for (const f of others) {
+        const li = document.createElement("li");
+        li.appendChild(fileLink(f.path, f.path));
+        li.append(" · " + Math.round(f.bytes / 1024) + " KiB");
+        list.appendChild(li);
+      }
+      box.appendChild(list);
+    }
+  }
+
+  function show(v) {
+    const running = v.state === "running" || v.state === "stopping";
+    $("pb-start").disabled = running;
+    $("pb-stop").disabled = v.state !== "running";
+    $("pb-log").textContent = v.lines.join("\n") + (v.state === "failed" ? "\n" + v.error : "");
+    const c = v.checks;
+    $("pb-checks").textContent = c ? "check: " + c.files + " files, " + c.checks + " checks, " + c.failed.length +
+      " failed" : "";
+    $("pb-checks").className = c ? (c.failed.length ? "worse" : "better") : "";
+    const failed = $("pb-failed");
+    failed.textContent = "";
+    for (const line of c ? c.failed : []) {
+      const li = document.createElement("li");
+      li.textContent = line;
+      failed.appendChild(li);
+    }
+    if (!running) drawKit(v);
+  }
+
+  function listen() {
+    if (stream) stream.close();
+    stream = new EventSource("/api/publish/events");
+    stream.onmessage = (event) => {
+      const v = JSON.parse(event.data);
+      show(v);
+      if (v.state !== "running" && v.state !== "stopping") { stream.close(); stream = null; }
+    };
+    stream.onerror = () => { if (stream) { stream.close(); stream = null; } };
+  }
+
+  $("pb-start").addEventListener("click", async () => {
+    const v = await s.call("/api/publish/start", {});
+    if (v) { show(v); listen(); }
+  });
+  $("pb-stop").addEventListener("click", async () => { const v = await s.call("/api/publish/stop", {}); if (v) show(v); });
+  document.addEventListener("studio-view", async (event) => {
+    if (event.detail !== "publish") return;
+    const v = await s.call("/api/publish/state");
+    if (v) { show(v); if (v.state === "running" || v.state === "stopping") listen(); }
+  });
+})();
