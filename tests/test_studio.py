@@ -180,9 +180,41 @@ def test_a_designer_edits_a_side_by_clicks_and_sees_the_score_change(project):
         shots = os.environ.get("TRAILWRIGHT_SCREENSHOTS")
         if shots:
             d.save_screenshot(str(Path(shots) / "studio.png"))
+        paint_a_landmark(d, project)
         optimize_for_five_seconds_and_accept(d)
         publish_the_kit(d)
         playtest_against_a_bot(d)
+
+
+def paint_a_landmark(d, project: Path) -> None:
+    """The Board view: a landmark painted onto a wall hex by clicks, checked, drawn and saved."""
+    from generator.board import load_board
+    from tests.host_helpers import wait_for
+
+    d.execute_script("document.querySelector('[data-view=\"board\"]').click()")
+    wait_for(lambda: d.execute_script("return document.querySelectorAll('.bd-hex').length") > 40)
+    d.execute_script("document.querySelector('input[name=bd-tool][value=landmark]').click()")
+    d.find_element("id", "bd-name").send_keys("Tower")
+    d.execute_script("document.querySelector('[data-hex=\"5,2\"]').dispatchEvent(new MouseEvent('click'))")
+    wait_for(lambda: d.execute_script("return document.querySelector('[data-hex=\"5,2\"]').dataset.kind") == "landmark")
+    assert d.execute_script("return document.getElementById('bd-error').textContent") == "The board is valid."
+    wait_for(
+        lambda: d.execute_script("const i = document.getElementById('bd-picture'); return i.complete && i.naturalWidth")
+    )
+    shots = os.environ.get("TRAILWRIGHT_SCREENSHOTS")
+    if shots:
+        d.save_screenshot(str(Path(shots) / "studio-board.png"))
+    d.execute_script("document.getElementById('bd-save').click()")  # refused: the tile edits are not saved
+    wait_for(
+        lambda: (
+            "save or undo your tile edits" in d.execute_script("return document.getElementById('message').textContent")
+        )
+    )
+    d.execute_script("document.getElementById('save').click()")
+    wait_for(lambda: d.execute_script("return document.getElementById('status').textContent") == "saved")
+    d.execute_script("document.getElementById('bd-save').click()")
+    wait_for(lambda: "Board saved" in d.execute_script("return document.getElementById('message').textContent"))
+    assert "Tower" in [lm.name for lm in load_board(project / "board.toml").landmarks]
 
 
 def publish_the_kit(d) -> None:
@@ -374,3 +406,46 @@ def test_publish_from_the_page_makes_the_kit_checks_it_and_shows_every_pdf_page(
     assert kit.status_code == 200 and kit.content.startswith(b"%PDF")
     for hostile in ("/kit/../tileset.json", "/kit/%2e%2e/tileset.json", "/kit-pages/../../tileset.json", "/kit/nope"):
         assert client.get(hostile).status_code == 404
+
+
+def test_the_board_is_painted_checked_by_the_loader_and_saved_with_the_tile_set_resized(client, project):
+    from generator.board import load_board
+
+    classic = load_board("classic")
+    view = client.get("/api/board/state").json()
+    assert view["error"] == "" and view["slots"] == 20
+    assert len(view["cells"]) == 20 + sum(len(lm.hexes) for lm in classic.landmarks) + len(classic.connectors)
+    tower = client.post("/api/board/paint", json={"hex": [5, 2], "kind": "landmark", "name": "Tower"}).json()
+    assert tower["error"] == "" and {"hex": [5, 2], "kind": "landmark", "label": "Tower"} in tower["cells"]
+    svg = client.get("/board.svg")
+    assert svg.status_code == 200 and b"Tower" in svg.content  # drawn by the renderer, name and all
+    # a connector to a hex that is no slot: the loader's own one-line message, live, and no save
+    bad = client.post("/api/board/paint", json={"hex": [2, 5], "kind": "connector", "joins": [[2, 4], [9, 9]]}).json()
+    assert bad["error"] == "connector at [2, 5]: hex [9, 9] is not a slot"
+    assert client.get("/board.svg").status_code == 422
+    assert client.post("/api/board/save", json={}).status_code == 422
+    client.post("/api/board/paint", json={"hex": [2, 5], "kind": "slot"})
+    r = client.post("/api/board/save", json={})  # 21 slots for 20 tiles: the designer is asked first
+    assert r.status_code == 409 and "1 tile(s) added at random" in r.json()["error"]
+    assert load_board(project / "board.toml").tile_count == 20  # nothing written yet
+    saved = client.post("/api/board/save", json={"confirm": True}).json()
+    assert "added at random: t21" in saved["saved"] and saved["slots"] == 21 and saved["tiles"] == 21
+    board = load_board(project / "board.toml")
+    assert board.tile_count == 21 and "Tower" in [lm.name for lm in board.landmarks]
+    assert (project / "board.toml").read_text().startswith("# ")  # the designer's header comments stay
+    assert len(read_tileset(project / "tileset.json")) == 21
+    assert len(client.get("/api/state").json()["tiles"]) == 21
+    assert main(["score", str(project), "--samples", "2000"]) == 0  # every command reads what was saved
+    # a board the rules cannot play on (the Hut painted over) is refused in one line
+    client.post("/api/board/paint", json={"hex": [1, -1], "kind": "wall"})
+    r = client.post("/api/board/save", json={"confirm": True})
+    assert r.status_code == 400 and "Hut" in r.json()["error"] and "\n" not in r.json()["error"]
+    assert client.post("/api/board/revert", json={}).json()["error"] == ""
+    for body, says in [
+        ({"hex": [999, 0], "kind": "slot"}, "a hex is [q, r]"),
+        ({"hex": [1, 1], "kind": "lava"}, "paint a hex as"),
+        ({"hex": [6, 6], "kind": "landmark"}, "needs a name"),
+        ({"hex": "x", "kind": "wall"}, "a hex is"),
+    ]:
+        r = client.post("/api/board/paint", json=body)
+        assert r.status_code == 400 and says in r.json()["error"]

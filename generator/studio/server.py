@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -37,6 +38,7 @@ from generator.host.server import Hall, Limits, lifespan
 from generator.host.server import routes as host_routes
 from generator.host.store import Store
 from generator.model import FACES
+from generator.studio.boards import BoardDraft
 from generator.studio.jobs import Job, events
 from generator.studio.publishing import KIT, PAGES, Publish, served
 from generator.studio.search import Search
@@ -98,9 +100,17 @@ def playtests(hall: Hall) -> list[dict[str, Any]]:
 
 def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
     """The studio's ASGI app for ``studio``, the game server's rooms included."""
-    style = None
     hall = playtest_hall(studio, token)
     search, publish = Search(studio=studio), Publish(studio=studio)
+    draft = BoardDraft(studio.board)
+
+    @functools.cache
+    def drawn_style():
+        """The project's style (read once)."""
+        from generator.project import project_file
+        from generator.render.style import load_style
+
+        return load_style(project_file(studio.folder, "style"))
 
     def allowed(request: Request) -> bool:
         return same_secret(request.cookies.get(COOKIE) or request.headers.get("x-trailwright-token"), token)
@@ -187,11 +197,8 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
         return JSONResponse(state())
 
     async def side_svg(request: Request) -> Response:
-        nonlocal style
         if not allowed(request):
             return error_response(403, "the studio needs its session token")
-        from generator.project import project_file
-        from generator.render.style import load_style
         from generator.render.tiles import render_side
 
         face = request.path_params["face"]
@@ -200,8 +207,7 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
             studio.side(tile, face)
         except (ValueError, EditError):
             return error_response(404, "no such side")
-        if style is None:
-            style = load_style(project_file(studio.folder, "style"))
+        style = drawn_style()
         offered = search.offered() if request.query_params.get("of") == "offer" else None
         if request.query_params.get("of") == "offer" and offered is None:
             return error_response(404, "no search result")
@@ -214,18 +220,14 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": cache})
 
     async def maze(request: Request) -> Response:
-        nonlocal style
         if not allowed(request):
             return error_response(403, "the studio needs its session token")
-        from generator.project import project_file
         from generator.render import render_sheet
-        from generator.render.style import load_style
 
         seed = request.query_params.get("seed", "0")
         if not seed.isdigit() or int(seed) >= 2**32:
             return error_response(400, "seed: a whole number from 0 to 2**32 - 1")
-        if style is None:
-            style = load_style(project_file(studio.folder, "style"))
+        style = drawn_style()
         svg = render_sheet(studio.current, studio.board, style, int(seed), 1, highlight=True)
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
@@ -264,6 +266,59 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
     }
     publish_calls = {"start": lambda d: publish.start(), "stop": lambda d: publish.stop()}
 
+    def board_view(saved: str = "") -> dict[str, Any]:
+        try:
+            board, error = draft.check(), ""
+        except TrailwrightError as err:
+            board, error = None, str(err)
+        return {
+            "cells": draft.cells(),
+            "error": error,
+            "slots": len(board.slots) if board else len(draft.data["slots"]),
+            "tiles": len(studio.saved),
+            "saved": saved,
+        }
+
+    async def board_api(request: Request) -> Response:
+        nonlocal draft
+        if not allowed(request):
+            return error_response(403, "the studio needs its session token")
+        action = request.path_params["action"]
+        if request.method == "GET" and action == "state":
+            return JSONResponse(board_view())
+        if request.method != "POST" or action not in ("paint", "save", "revert"):
+            return error_response(404, f"no such call: {request.method} /api/board/{action[:20]}")
+        try:
+            data = await body(request)
+            if action == "paint":
+                draft.paint(data)
+            elif action == "revert":
+                draft = BoardDraft(studio.board)
+            else:
+                words = studio.save_board(draft.check(), confirmed=data.get("confirm") is True)
+                draft = BoardDraft(studio.board)
+                return JSONResponse(board_view(words))
+        except EditError as err:
+            return error_response(400, str(err))
+        except Conflict as err:
+            return error_response(409, str(err))
+        except TrailwrightError as err:
+            return error_response(422, str(err))
+        return JSONResponse(board_view())
+
+    async def board_svg(request: Request) -> Response:
+        if not allowed(request):
+            return error_response(403, "the studio needs its session token")
+        from generator.render.board import render_board
+
+        try:
+            board = draft.check()
+        except TrailwrightError as err:
+            return error_response(422, str(err))
+        return Response(
+            render_board(board, drawn_style()), media_type="image/svg+xml", headers={"Cache-Control": "no-store"}
+        )
+
     async def kit_file(request: Request) -> Response:
         if not allowed(request):
             return error_response(403, "the studio needs its session token")
@@ -283,6 +338,8 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
         Route("/", home),
         Route("/api/search/{action}", job_calls(search, search_calls), methods=["GET", "POST"]),
         Route("/api/publish/{action}", job_calls(publish, publish_calls), methods=["GET", "POST"]),
+        Route("/api/board/{action}", board_api, methods=["GET", "POST"]),
+        Route("/board.svg", board_svg),
         Route("/kit/{name:path}", kit_file),
         Route("/kit-pages/{name:path}", kit_file),
         Route("/maze.svg", maze),

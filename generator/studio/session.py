@@ -239,6 +239,30 @@ class Studio:
         write_atomic(path, tomlkit.dumps(doc))
         self.objective = objective
 
+    # --- the board ---------------------------------------------------------------------------------------
+
+    def save_board(self, board: Board, confirmed: bool = False) -> str:
+        """Write ``board`` to ``board.toml`` and the tile set resized to it (``boards.resized``); what happened to
+        the tiles, in words. ``Conflict`` (saying what would happen) when the slot count changes unconfirmed."""
+        from generator.studio.boards import resized
+
+        if self.dirty:
+            raise EditError("save or undo your tile edits first: the board's save rewrites tileset.json too")
+        try:
+            rules = load_rules(project_file(self.folder, "rules"), board)
+            tiles, words = resized(self.saved, len(board.slots), self.objective)
+        except TrailwrightError as err:
+            raise EditError(str(err)) from None
+        if len(tiles) != len(self.saved) and not confirmed:
+            raise Conflict(f"the board has {len(board.slots)} slots and the set {len(self.saved)} tiles: {words}")
+        if self.changed_on_disk():
+            raise Conflict("tileset.json changed on disk since the studio read it: reload it first")
+        write_atomic(self.folder / FILES["board"], _board_toml(self.folder / FILES["board"], board))
+        write_atomic(self.path, dumps_tileset(tiles, self.meta))
+        self.board, self.rules = load_board(self.folder / FILES["board"]), rules
+        self.reload()
+        return words
+
     @property
     def dirty(self) -> bool:
         """Whether there are edits not saved."""
@@ -303,3 +327,27 @@ class Studio:
             "undo": len(self.undo_stack),
             "redo": len(self.redo_stack),
         }
+
+
+def _board_toml(path: Path, board: Board) -> str:
+    """``board`` as board-file TOML, keeping the comments of the file at ``path`` that come before its tables."""
+    import tomlkit
+
+    from generator.board.board import board_data
+
+    data = board_data(board)
+    try:
+        doc = tomlkit.parse(path.read_text(encoding="utf-8")) if path.exists() else tomlkit.document()
+    except (OSError, ValueError):
+        doc = tomlkit.document()  # a file the loader read, but tomlkit cannot: written afresh
+    for key in ("format", "name", "title", "slots"):
+        doc[key] = data[key]
+    for key in ("landmark", "connector"):
+        tables = tomlkit.aot()
+        for table in data[key]:
+            tables.append(table)
+        if key in doc:
+            del doc[key]
+        if tables:
+            doc[key] = tables
+    return tomlkit.dumps(doc)

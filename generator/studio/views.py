@@ -14,13 +14,38 @@ def _asset(name: str) -> str:
     return resources.files("generator.studio").joinpath("static", name).read_text(encoding="utf-8")
 
 
-VIEWS = (("tiles", "Tiles"), ("optimize", "Optimize"), ("publish", "Publish"), ("playtest", "Playtest"))
+VIEWS = (
+    ("tiles", "Tiles"),
+    ("board", "Board"),
+    ("optimize", "Optimize"),
+    ("publish", "Publish"),
+    ("playtest", "Playtest"),
+)
 
 
 def _tabs() -> str:
     return "".join(
         f'<button type="button" data-view="{key}"{" class=on" if key == "tiles" else ""}>{label}</button>'
         for key, label in VIEWS
+    )
+
+
+def _board() -> str:
+    tools = "".join(
+        f'<label><input type="radio" name="bd-tool" value="{k}"{" checked" if k == "slot" else ""}> {k}</label> '
+        for k in ("slot", "landmark", "connector", "wall")
+    )
+    return (
+        '<main id="view-board" class="view" hidden><section><h2>Paint the board</h2>'
+        f"<p>{tools}"
+        '<input id="bd-name" maxlength="60" placeholder="landmark name" size="14"></p>'
+        '<p id="bd-help">Click a hex to paint it. A connector: click its hex, then the two slots it joins.</p>'
+        '<svg id="bd-grid" role="img" aria-label="the board as a hex grid"></svg>'
+        '<p id="bd-error" role="status"></p>'
+        '<p><button id="bd-save" type="button">Save the board</button> '
+        '<button id="bd-revert" type="button">Revert</button> <span id="bd-count"></span></p></section>'
+        "<section><h2>As the renderer draws it</h2>"
+        '<img id="bd-picture" alt="the board as trailwright render draws it"></section></main>'
     )
 
 
@@ -93,9 +118,9 @@ def page(studio: Studio) -> str:
         '<section id="figures"><h2>Figures</h2><table id="figure-table"></table><h3>Landmark pairs joined</h3>'
         '<table id="pairs"></table><h3>1,000 explorer games</h3><svg id="histogram" viewBox="0 0 300 90"></svg>'
         '<p id="games"></p></section></main>'
-        f"{_optimize()}{_publish()}{_playtest()}"
+        f"{_board()}{_optimize()}{_publish()}{_playtest()}"
         '<p id="message" role="alert"></p>'
         f"<footer><small>trailwright {escape(__version__)} studio: saves write tileset.json, as every command "
         "reads it.</small></footer>"
-        f"<script>{_asset('studio.js')}</script><script>{_asset('optimize.js')}</script><script>{_asset('publish.js')}</script><script>{_asset('playtest.js')}</script></body></html>\n"
+        f"<script>{_asset('studio.js')}</script><script>{_asset('board.js')}</script><script>{_asset('optimize.js')}</script><script>{_asset('publish.js')}</script><script>{_asset('playtest.js')}</script></body></html>\n"
     )

@@ -1,0 +1,98 @@
+/* Trailwright studio, Board view: a hex grid painted hex by hex (slot, landmark, connector, wall), checked by the
+ * server after every stroke with the board loader's own one-line message, and drawn by the renderer. */
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const s = window.studio;
+  const SIZE = 18, R3 = Math.sqrt(3);
+  const FILL = { slot: "#e8dcb8", landmark: "#c98a1b", connector: "#8fb3d9", wall: "#f8f5ec" };
+  let board = null;
+  let connector = null; // the connector hex being painted, then the slot hexes it joins
+  let version = 0;
+
+  const odd = (q) => ((q % 2) + 2) % 2;
+  const centre = (q, r) => [1.5 * SIZE * q, R3 * SIZE * (r + 0.5 * odd(q))];
+  const key = (h) => h[0] + "," + h[1];
+
+  function corners(x, y) {
+    return [0, 1, 2, 3, 4, 5].map((k) => {
+      const a = Math.PI / 3 * k;
+      return (x + 0.96 * SIZE * Math.cos(a)).toFixed(1) + "," + (y + 0.96 * SIZE * Math.sin(a)).toFixed(1);
+    }).join(" ");
+  }
+
+  function draw() {
+    const svg = $("bd-grid");
+    svg.textContent = "";
+    const painted = new Map(board.cells.map((c) => [key(c.hex), c]));
+    const qs = board.cells.map((c) => c.hex[0]), rs = board.cells.map((c) => c.hex[1]);
+    const q0 = Math.min(0, ...qs) - 2, q1 = Math.max(4, ...qs) + 2, r0 = Math.min(0, ...rs) - 2, r1 = Math.max(4, ...rs) + 2;
+    const [x0, y0] = centre(q0, r0), [x1, y1] = centre(q1, r1);
+    svg.setAttribute("viewBox", [x0 - SIZE, y0 - SIZE, x1 - x0 + 2 * SIZE, y1 - y0 + 2.5 * SIZE].join(" "));
+    for (let q = q0; q <= q1; q++) {
+      for (let r = r0; r <= r1; r++) {
+        const [x, y] = centre(q, r);
+        const cell = painted.get(q + "," + r);
+        const kind = cell ? cell.kind : "wall";
+        const chosen = connector && connector.some((h) => h[0] === q && h[1] === r);
+        const hex = s.el("polygon", { points: corners(x, y), fill: FILL[kind], stroke: chosen ? "#d1495b" : "#b5a98c",
+          "stroke-width": chosen ? 3 : 1, class: "bd-hex", "data-hex": q + "," + r, "data-kind": kind }, svg);
+        const tip = s.el("title", {}, hex);
+        tip.textContent = "[" + q + ", " + r + "] " + kind + (cell && cell.label ? " " + cell.label : "");
+        hex.addEventListener("click", () => paint([q, r]));
+        if (cell && cell.label) {
+          const t = s.el("text", { x: x, y: y + 4, "text-anchor": "middle", "font-size": kind === "slot" ? 10 : 7,
+            "pointer-events": "none" }, svg);
+          t.textContent = cell.label.slice(0, 8);
+        }
+      }
+    }
+    $("bd-error").textContent = board.error ? board.error : "The board is valid.";
+    $("bd-error").className = board.error ? "worse" : "better";
+    $("bd-count").textContent = board.slots + " slots · the tile set has " + board.tiles + " tiles";
+    if (!board.error) $("bd-picture").src = "/board.svg?v=" + (++version);
+  }
+
+  function tool() { return document.querySelector("input[name=bd-tool]:checked").value; }
+
+  async function paint(h) {
+    const kind = tool();
+    if (kind === "connector") {
+      connector = (connector || []).concat([h]);
+      if (connector.length < 3) { draw(); return; }
+      const [at, a, b] = connector;
+      connector = null;
+      return stroke({ hex: at, kind: "connector", joins: [a, b] });
+    }
+    connector = null;
+    return stroke({ hex: h, kind: kind, name: $("bd-name").value });
+  }
+
+  async function stroke(body) {
+    const v = await s.call("/api/board/paint", body);
+    if (v) { board = v; draw(); }
+  }
+
+  async function save(confirm) {
+    const reply = await fetch("/api/board/save", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ confirm: confirm }) });
+    const data = await reply.json();
+    if (reply.status === 409 && !confirm) {
+      if (window.confirm(data.error + ". Save the board and change the tile set?")) await save(true);
+      return;
+    }
+    if (!reply.ok) { s.say(data.error); return; }
+    board = data;
+    s.say("Board saved; " + data.saved + ".");
+    draw();
+    await s.apply(s.call("/api/state"));
+  }
+
+  $("bd-save").addEventListener("click", () => save(false));
+  $("bd-revert").addEventListener("click", async () => { const v = await s.call("/api/board/revert", {}); if (v) { board = v; draw(); } });
+  document.addEventListener("studio-view", async (event) => {
+    if (event.detail !== "board") return;
+    const v = await s.call("/api/board/state");
+    if (v) { board = v; draw(); }
+  });
+})();
