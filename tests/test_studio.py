@@ -449,3 +449,20 @@ def test_the_board_is_painted_checked_by_the_loader_and_saved_with_the_tile_set_
     ]:
         r = client.post("/api/board/paint", json=body)
         assert r.status_code == 400 and says in r.json()["error"]
+
+
+def test_the_board_rules_and_objective_changed_on_disk_are_read_again(client, project):
+    board = project / "board.toml"
+    assert client.get("/api/watch").json()["files_changed"] == []
+    board.write_text(board.read_text() + '\n[[landmark]]\nname = "Tower"\nhexes = [[4, 5]]\n')
+    (project / "objective.toml").write_text("max_trails = 3\n")
+    assert client.get("/api/watch").json()["files_changed"] == ["board.toml", "objective.toml"]
+    assert client.post("/api/reload-files", json={}).status_code == 200
+    assert client.get("/api/watch").json()["files_changed"] == []
+    assert {"hex": [4, 5], "kind": "landmark", "label": "Tower"} in client.get("/api/board/state").json()["cells"]
+    assert "Hut-Tower" in client.get("/api/state").json()["figures"]["pairs"]  # the figures read the new board
+    good = board.read_text()
+    board.write_text(good.replace("[[landmark]]", "[[landmark]]\nname = 3", 1))  # broken by another program
+    r = client.post("/api/reload-files", json={})
+    assert r.status_code == 400 and "board.toml" in r.json()["error"] and "\n" not in r.json()["error"]
+    assert "Hut-Tower" in client.get("/api/state").json()["figures"]["pairs"]  # the last good board stays

@@ -23,7 +23,7 @@ from generator.board.board import MAX_SLOTS, board_data, board_from_dict
 from generator.errors import TrailwrightError
 from generator.model import TileSet
 from generator.scoring.objective import Objective
-from generator.studio.session import EditError
+from generator.studio.errors import EditError
 
 KINDS = ("slot", "landmark", "connector", "wall")
 REACH = 60  # the furthest hex from the origin a draft may paint (a board of 1,000 slots fits well inside)

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.studio.session import EditError
+from generator.studio.errors import EditError
 
 BUSY = ("running", "stopping")
 

@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from generator.studio.errors import EditError
 from generator.studio.jobs import Job
-from generator.studio.session import EditError, Studio
+from generator.studio.session import Studio
 
 KIT = "output/kit"
 PAGES = "output/kit-pages"

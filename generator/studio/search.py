@@ -18,8 +18,9 @@ from typing import Any
 from generator.errors import TrailwrightError
 from generator.model import FACES, TileSet
 from generator.optimize.chain import Config, Progress
+from generator.studio.errors import EditError
 from generator.studio.jobs import BUSY, Job
-from generator.studio.session import EditError, Studio
+from generator.studio.session import Studio
 
 RESCORE = 200_000  # fresh layouts that re-score the result (the page wants it soon)
 MAX_SECONDS = 3600

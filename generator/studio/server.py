@@ -39,10 +39,11 @@ from generator.host.server import routes as host_routes
 from generator.host.store import Store
 from generator.model import FACES
 from generator.studio.boards import BoardDraft
+from generator.studio.errors import Conflict, EditError
 from generator.studio.jobs import Job, events
 from generator.studio.publishing import KIT, PAGES, Publish, served
 from generator.studio.search import Search
-from generator.studio.session import Conflict, EditError, Studio
+from generator.studio.session import Studio
 from generator.studio.views import page
 from generator.web.guard import BodyTooLarge, Guard, RateLimit, error_response, same_secret
 
@@ -151,6 +152,7 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
         return HTMLResponse(page(studio), headers={"Cache-Control": "no-store"})
 
     async def api(request: Request) -> Response:
+        nonlocal draft
         if not allowed(request):
             return error_response(403, "the studio needs its session token")
         name = request.path_params["name"]
@@ -161,7 +163,12 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
                 return JSONResponse({"rooms": playtests(hall)})
             if request.method == "GET" and name == "watch":
                 return JSONResponse(
-                    {"changed_on_disk": studio.changed_on_disk(), "dirty": studio.dirty, "disk": studio.disk_now()[:16]}
+                    {
+                        "changed_on_disk": studio.changed_on_disk(),
+                        "dirty": studio.dirty,
+                        "disk": studio.disk_now()[:16],
+                        "files_changed": studio.files_changed(),
+                    }
                 )
             if request.method != "POST":
                 return error_response(405, f"{request.method} /api/{name} is not served")
@@ -184,6 +191,9 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
                 studio.save(overwrite=data.get("overwrite") is True)
             elif name == "reload":
                 studio.reload()
+            elif name == "reload-files":
+                studio.reload_files()
+                draft = BoardDraft(studio.board)
             elif name == "playtest":
                 return JSONResponse(playtest(hall, studio, data), status_code=201)
             else:

@@ -37,18 +37,12 @@ from generator.play.rules import Rules
 from generator.project import FILES, project_file
 from generator.scoring import ARTICLE, Objective, layout_scores, summarise
 from generator.scoring.objective import load_objective
+from generator.studio.errors import Conflict, EditError
 
 SAMPLES = 20_000  # layouts per figure (classic: about 10 ms)
 GAMES = 1_000  # explorer games per figure
 SEED = 0  # the figures' layouts and games (common random numbers)
-
-
-class EditError(ValueError):
-    """An edit the model refuses (one line)."""
-
-
-class Conflict(Exception):
-    """The file on disk changed since the studio read it."""
+WATCHED = ("board", "rules", "objective")  # the files besides the tile set that the studio reads
 
 
 def digest(path: Path) -> str:
@@ -86,11 +80,37 @@ class Studio:
     def __post_init__(self) -> None:
         self.folder = Path(self.folder)
         self.path = self.folder / FILES["tileset"]
-        self.board = load_board(project_file(self.folder, "board") or "classic")
-        self.rules = load_rules(project_file(self.folder, "rules"), self.board)
-        objective = project_file(self.folder, "objective")
-        self.objective = load_objective(objective) if objective else ARTICLE
+        self._read_files()
         self.reload()
+
+    def _read_files(self) -> None:
+        """Read the board, the rules and the objective (``TrailwrightError``: one line naming the file)."""
+        board = load_board(project_file(self.folder, "board") or "classic")
+        rules = load_rules(project_file(self.folder, "rules"), board)
+        objective = project_file(self.folder, "objective")
+        self.board, self.rules = board, rules
+        self.objective = load_objective(objective) if objective else ARTICLE
+        self.file_digests = {kind: digest(self.folder / FILES[kind]) for kind in WATCHED}
+
+    def files_changed(self) -> list[str]:
+        """The project's other files (``WATCHED``) that changed on disk since the studio read or wrote them."""
+        return [FILES[k] for k in WATCHED if digest(self.folder / FILES[k]) != self.file_digests[k]]
+
+    def reload_files(self) -> None:
+        """Read the board, the rules and the objective again; ``EditError`` (nothing changes) when they do not
+        load, or the board no longer fits the tile set."""
+        before = (self.board, self.rules, self.objective, self.file_digests)
+        try:
+            self._read_files()
+            if len(self.board.slots) != len(self.current):
+                raise TrailwrightError(
+                    f"has {len(self.board.slots)} slots but the tile set has {len(self.current)} tiles",
+                    FILES["board"],
+                )
+        except TrailwrightError as err:
+            self.board, self.rules, self.objective, self.file_digests = before
+            raise EditError(str(err)) from None
+        self._saved_scores = layout_scores(self.saved, self.board, SAMPLES, SEED)
 
     def reload(self) -> None:
         """Read the tile set from disk (the new saved version; the edits and their history are dropped)."""
@@ -237,7 +257,7 @@ class Studio:
                         f"tile {tile.id} is pinned and its {face} has a forbidden design: unpin it or allow the design"
                     )
         write_atomic(path, tomlkit.dumps(doc))
-        self.objective = objective
+        self.objective, self.file_digests["objective"] = objective, digest(path)
 
     # --- the board ---------------------------------------------------------------------------------------
 
@@ -255,11 +275,12 @@ class Studio:
             raise EditError(str(err)) from None
         if len(tiles) != len(self.saved) and not confirmed:
             raise Conflict(f"the board has {len(board.slots)} slots and the set {len(self.saved)} tiles: {words}")
-        if self.changed_on_disk():
-            raise Conflict("tileset.json changed on disk since the studio read it: reload it first")
+        if self.changed_on_disk() or FILES["board"] in self.files_changed():
+            raise Conflict("the tile set or the board changed on disk since the studio read it: reload first")
         write_atomic(self.folder / FILES["board"], _board_toml(self.folder / FILES["board"], board))
         write_atomic(self.path, dumps_tileset(tiles, self.meta))
         self.board, self.rules = load_board(self.folder / FILES["board"]), rules
+        self.file_digests["board"] = digest(self.folder / FILES["board"])
         self.reload()
         return words
 

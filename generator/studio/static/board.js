@@ -90,6 +90,9 @@
 
   $("bd-save").addEventListener("click", () => save(false));
   $("bd-revert").addEventListener("click", async () => { const v = await s.call("/api/board/revert", {}); if (v) { board = v; draw(); } });
+  document.addEventListener("studio-files", async () => { // the board file changed on disk: drawn again
+    if (!$("view-board").hidden) { const v = await s.call("/api/board/state"); if (v) { board = v; draw(); } }
+  });
   document.addEventListener("studio-view", async (event) => {
     if (event.detail !== "board") return;
     const v = await s.call("/api/board/state");

@@ -227,6 +227,14 @@
         declined = w.disk;
       }
     }
+    if (w && w.files_changed.length) { // the board, rules or objective: nothing of them is edited here unsaved
+      const loaded = await call("/api/reload-files", {});
+      if (loaded) {
+        await apply(Promise.resolve(loaded));
+        say(w.files_changed.join(", ") + " changed on disk: read again.");
+        document.dispatchEvent(new CustomEvent("studio-files"));
+      }
+    }
     setTimeout(watch, 2000);
   }
 
