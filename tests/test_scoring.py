@@ -324,7 +324,8 @@ def test_memory_does_not_grow_with_the_samples(counted):
 
     (small, a), (large, b) = peak(100_000), peak(600_000)
     assert a.hist.shape == b.hist.shape and a.hits.shape == b.hits.shape
-    assert large - small < 100_000  # per-layout arrays would add 11 bytes a layout: 5.5 MB
+    # per-layout arrays would add 11 bytes a layout (5.5 MB); the threads' own small allocations vary by ~0.1 MB
+    assert large - small < 1_000_000
     assert large < 4_000_000  # the jump-ahead map's 2 MB of temporaries, and little else
 
 

@@ -139,7 +139,7 @@ def objective_from_dict(data: dict[str, Any]) -> Objective:
         values["forbid"] = tuple(sorted(set(designs)))
     if "pinned" in data:
         raw = data["pinned"]
-        if not isinstance(raw, list) or not all(isinstance(t, str) and 1 <= len(t) <= 64 for t in raw):
+        if not isinstance(raw, list | tuple) or not all(isinstance(t, str) and 1 <= len(t) <= 64 for t in raw):
             raise TrailwrightError(f"pinned = {str(raw)[:60]} is not a list of tile ids")
         values["pinned"] = tuple(dict.fromkeys(raw))
     if "pair_targets" in data:
