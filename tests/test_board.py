@@ -196,3 +196,21 @@ def test_landmark_sides_can_be_listed_explicitly():
         {"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": [[1, -1, "SW"]]}]}
     )
     assert board.landmarks[0].sides == (SlotSide(0, DIRECTION_INDEX["NE"]),)
+
+
+@pytest.mark.parametrize(("radius", "name"), [(5, "hexagon91"), (8, "hexagon217")])
+def test_the_big_hexagon_boards_are_the_generators_output_and_a_proper_hexagon(radius, name):
+    from importlib import resources
+
+    from generator.board.geometry import hex_distance
+    from generator.board.hexagon import hexagon_toml
+
+    shipped = resources.files("generator.board.boards").joinpath(f"{name}.toml").read_text(encoding="utf-8")
+    assert shipped == hexagon_toml(radius)
+    board = load_board(name)
+    assert board.tile_count == 3 * radius * (radius + 1) + 1
+    centre = board.slots[len(board.slots) // 2]
+    assert max(hex_distance(centre, h) for h in board.slots) == radius  # every slot within the radius
+    assert {len(lm.sides) for lm in board.landmarks} == {2} and len(board.landmarks) == 6
+    assert all(hex_distance(centre, lm.hexes[0]) == radius + 1 for lm in board.landmarks)  # on the rim
+    assert len(board.connectors) == 6

@@ -430,3 +430,38 @@ def test_fast_equals_reference_on_a_board_of_two_islands(tmp_path, seed):
         (fused.extra, fused.mask, fused.joined), reference.score_layouts(tileset, board, perm, flip, rot), strict=True
     ):
         np.testing.assert_array_equal(a, b)
+
+
+def test_a_size_aware_objective_is_the_articles_on_the_classic_board_and_scales_on_bigger_ones(classic):
+    """Terms that grow with the board are scaled to the classic board's 40 sides; the search and the scorer agree."""
+    from dataclasses import replace
+
+    from generator.model import read_tileset
+    from generator.optimize.search import Search
+    from generator.optimize.space import design_of, make_problem, random_tileset
+    from generator.scoring.objective import ARTICLE, objective_from_dict
+
+    aware = objective_from_dict({"size_aware": True})
+    from tests.conftest import EXAMPLES
+
+    best = read_tileset(EXAMPLES / "best-known.json")
+    assert score(best, classic, 5000, 3, objective=aware).fitness == score(best, classic, 5000, 3).fitness
+    big = load_board("hexagon91")
+    tiles = random_tileset(91, tuple(range(43)), np.random.default_rng(1))
+    plain, scaled = score(tiles, big, 4000, 3), score(tiles, big, 4000, 3, objective=aware)
+    k = 40 / 182
+    expected = (
+        plain.fitness
+        - (-0.05 * tiles.bridges - 0.02 * tiles.dup_score - 1.0 * tiles.fully_connected - 0.1 * plain.extra_edges_mean)
+        + (-0.05 * k * tiles.bridges - 0.02 * k * k * tiles.dup_score - k * tiles.fully_connected)
+        - 0.1 * k * plain.extra_edges_mean
+    )
+    assert scaled.fitness == pytest.approx(expected, abs=1e-9)
+    assert scaled.fitness > plain.fitness + 15  # the duplicate term no longer swamps the rest
+    assert scaled.objective["size_aware"] is True and scaled.objective["sides"] == 182  # recorded in the report
+    problem = make_problem(big, aware, tiles)  # the search's fitness is the scorer's on the same layouts
+    classes = np.array([[design_of(t.front), design_of(t.back)] for t in tiles], dtype=np.int16)
+    searched = Search(problem, 3, 4000, 4000).full(classes).fitness
+    unaware = Search(make_problem(big, ARTICLE, tiles), 3, 4000, 4000).full(classes).fitness
+    assert searched - unaware == pytest.approx(scaled.fitness - plain.fitness, rel=0.05)
+    assert replace(aware, sides=40).static(3, 50, 1) == ARTICLE.static(3, 50, 1)

@@ -46,7 +46,7 @@ def add_board_option(parser: argparse.ArgumentParser) -> None:
         "--board",
         default=DEFAULT_BOARD,
         metavar="NAME|FILE",
-        help="a built-in board (classic, hexagon37) or a board TOML file (default: classic)",
+        help="a built-in board (classic, hexagon37, hexagon91, hexagon217) or a board TOML file (default: classic)",
     )
 
 

@@ -98,7 +98,10 @@ def print_report(name: str, report) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    w = report.objective
+    from generator.scoring.objective import term_scales
+
+    scales = term_scales(report.objective.get("size_aware", False), report.objective.get("sides", 40))
+    w = {k: v * scales[k] if k in scales else v for k, v in report.objective.items()}  # the weights as applied
     console = Console()
     head = Table(
         title=f"{escape(name)} on board {escape(repr(report.board))}: {report.samples} layouts, seed {report.seed}, "

@@ -64,9 +64,17 @@ def neighbours(problem: Problem, classes: np.ndarray, swaps: bool = True):
 
 
 def check_local(
-    problem: Problem, tileset: TileSet, samples: int, seed: int, swaps: bool = True, margin: float = 0.01
+    problem: Problem,
+    tileset: TileSet,
+    samples: int,
+    seed: int,
+    swaps: bool = True,
+    margin: float = 0.01,
+    part: int = 0,
+    parts: int = 1,
 ) -> LocalCheck:
-    """Try every move from ``tileset`` on ``samples`` layouts drawn from ``seed``.
+    """Try every move from ``tileset`` on ``samples`` layouts drawn from ``seed`` (with ``parts``, only every
+    ``parts``-th move from the ``part``-th: one worker's share of the neighbourhood, on the same bank).
 
     Neighbours worse by more than ``margin`` (with 3 standard errors to spare) stop early and
     are only counted.
@@ -77,7 +85,9 @@ def check_local(
     per_layout = problem.objective.per_layout(base.arrays[0].astype(np.float64), base.arrays[2])
     close = []
     tried = 0
-    for changes in neighbours(problem, classes, swaps):
+    for index, changes in enumerate(neighbours(problem, classes, swaps)):
+        if index % parts != part:
+            continue
         child = classes.copy()
         for t, f, d in changes:
             child[t, f] = d

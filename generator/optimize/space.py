@@ -105,7 +105,7 @@ def make_problem(board: Board, objective: Objective, start: TileSet, pinned: tup
         for face, side in (("front", tile.front), ("back", tile.back)):
             if not objective.allows(side) and t in index:
                 raise TrailwrightError(f"pinned tile {tile.id!r} {face} ({side}) breaks the objective's rules")
-    return Problem(board, objective, start, tuple(sorted(set(index))), allowed)
+    return Problem(board, objective.on(board), start, tuple(sorted(set(index))), allowed)
 
 
 def start_classes(problem: Problem, rng: np.random.Generator) -> Classes:

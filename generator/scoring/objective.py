@@ -19,6 +19,11 @@ forbid        designs (sides up to rotation) the search never puts on a tile.
 max_trails    the most trails a side may have (4, as in the article's 2-bit genome).
 pair_targets  landmark pairs (``"Hut-Well"``) with the probability the designer wants them joined.
 pinned        ids of tiles the search keeps as the start set has them (the studio's pins; ``--pin`` adds more).
+size_aware    the terms that grow with the board scaled to the classic board's 40 sides (``CLASSIC_SIDES``), so
+              the article's weights mean on a board of 91 or 217 tiles what they mean on the classic one:
+              bridges, fully connected tiles and extra edges times 40 / sides, the duplicate score (a sum of
+              squares) times (40 / sides) squared. On the classic board it is the article's fitness exactly.
+              ``sides`` is the board's (``Objective.on``); the default is the article's, unscaled.
 
 Objective files are TOML with these same keys at the top level, for example::
 
@@ -60,21 +65,39 @@ class Objective:
     forbid: tuple[Design, ...] = ()
     pair_targets: tuple[tuple[str, float], ...] = ()
     pinned: tuple[str, ...] = ()
+    size_aware: bool = False
+    sides: int = 40  # the board's sides (tiles times two): set by ``on``, read only with size_aware
     play: PlayTarget | None = None  # a target for how the game plays ([play], see scoring/play_target.py)
 
     def allows(self, side) -> bool:
         """Whether a side obeys the rules: not a forbidden design, not too many trails."""
         return len(side.trails) <= self.max_trails and side.canonical.trails not in self.forbid
 
+    def on(self, board) -> Objective:
+        """This objective for ``board`` (its side count, which a size-aware objective scales by)."""
+        return replace(self, sides=2 * board.tile_count)
+
     def static(self, bridges: int, dup_score: int, fully_connected: int) -> float:
         """The part of the fitness that does not depend on layouts."""
+        if not self.size_aware:
+            return (
+                self.bridges_weight * bridges
+                + self.dup_weight * dup_score
+                + self.fully_connected_weight * fully_connected
+            )
+        k = term_scales(self.size_aware, self.sides)
         return (
-            self.bridges_weight * bridges + self.dup_weight * dup_score + self.fully_connected_weight * fully_connected
+            k["bridges_weight"] * self.bridges_weight * bridges
+            + k["dup_weight"] * self.dup_weight * dup_score
+            + k["fully_connected_weight"] * self.fully_connected_weight * fully_connected
         )
 
     def per_layout(self, extra_edges, pairs_joined):
         """The per-layout part of each layout (numbers or arrays); the fitness takes its mean."""
-        return self.extra_edges_weight * extra_edges + self.pair_weight * pairs_joined
+        if not self.size_aware:
+            return self.extra_edges_weight * extra_edges + self.pair_weight * pairs_joined
+        k = term_scales(self.size_aware, self.sides)["extra_edges_weight"]
+        return k * self.extra_edges_weight * extra_edges + self.pair_weight * pairs_joined
 
     def target_penalty(self, pair_prob: Mapping[str, float]) -> float:
         """``target_weight`` times the summed distance of each targeted pair from its target."""
@@ -103,6 +126,20 @@ class Objective:
 
 
 ARTICLE = Objective()
+CLASSIC_SIDES = 40  # the classic board's 20 tiles, two sides each
+
+
+def term_scales(size_aware: bool, sides: int) -> dict[str, float]:
+    """What each weight is multiplied by (see ``size_aware`` in the module docstring): 1 for the article's."""
+    k = CLASSIC_SIDES / sides if size_aware else 1.0
+    return {
+        "bridges_weight": k,
+        "dup_weight": k * k,
+        "fully_connected_weight": k,
+        "extra_edges_weight": k,
+        "pair_weight": 1.0,
+    }
+
 
 _WEIGHT = Number(-1e6, 1e6)  # finite and bounded: a fitness stays a finite number
 _WEIGHTS = (
@@ -137,6 +174,13 @@ def objective_from_dict(data: dict[str, Any]) -> Objective:
             except TrailwrightError as err:
                 raise TrailwrightError(f"forbid[{i}] = {side!r}: {err}") from None
         values["forbid"] = tuple(sorted(set(designs)))
+    for key in ("size_aware",):
+        if key in data:
+            if not isinstance(data[key], bool):
+                raise TrailwrightError(f"{key} = {data[key]!r} is not true or false")
+            values[key] = data[key]
+    if "sides" in data:  # a record's (checkpoint, output meta); ``on`` sets it from the board
+        values["sides"] = Whole(2, 100_000)(data["sides"], "sides")
     if "pinned" in data:
         raw = data["pinned"]
         if not isinstance(raw, list | tuple) or not all(isinstance(t, str) and 1 <= len(t) <= 64 for t in raw):

@@ -150,6 +150,7 @@ def summarise(
 
     The fitness includes any pair-target penalty.
     """
+    objective = objective.on(board)
     if isinstance(scores, LayoutScores):
         scores = Counts.of(board_arrays(board), *_terms(scores))
     n, hist = scores.samples, scores.hist

@@ -89,7 +89,7 @@ class Studio:
         rules = load_rules(project_file(self.folder, "rules"), board)
         objective = project_file(self.folder, "objective")
         self.board, self.rules = board, rules
-        self.objective = load_objective(objective) if objective else ARTICLE
+        self.objective = (load_objective(objective) if objective else ARTICLE).on(board)
         self.file_digests = {kind: digest(self.folder / FILES[kind]) for kind in WATCHED}
 
     def files_changed(self) -> list[str]:
@@ -257,7 +257,7 @@ class Studio:
                         f"tile {tile.id} is pinned and its {face} has a forbidden design: unpin it or allow the design"
                     )
         write_atomic(path, tomlkit.dumps(doc))
-        self.objective, self.file_digests["objective"] = objective, digest(path)
+        self.objective, self.file_digests["objective"] = objective.on(self.board), digest(path)
 
     # --- the board ---------------------------------------------------------------------------------------
 
