@@ -112,7 +112,8 @@ def main(argv: list[str]) -> int:
     print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(
-            f"| {r['board']} | {r['slots']} | {r['ns']:,.0f} | {r['evals_per_s']:,.0f} | {r['optimize_mib']:,.0f} MiB | "
+            f"| {r['board']} | {r['slots']} | {r['ns']:,.0f} | {r['evals_per_s']:,.0f} | "
+            f"{r['optimize_mib']:,.0f} MiB | "
             f"{r['publish_s']:.1f} s | {r['publish_mib']:,.0f} MiB | {r['check_s']:.1f} s | {r['games_per_s']:,.0f} |"
         )
     return 0
