@@ -54,6 +54,7 @@ OBJECTIVE = """# What `trailwright optimize` looks for (see docs/optimize.md and
 # max_trails = 4
 # pinned = ["t01"]                 # tiles the search keeps (the studio's pins write this)
 # forbid = [[["N", "S"], ["NE"]]]  # designs the search never uses (the studio's forbids write this)
+# size_aware = true                # on a board far from 20 tiles: terms scaled to the classic board's size
 #
 # [play]                 # how the game should play, measured on simulated games
 # median_rounds = 12

@@ -540,3 +540,20 @@ def test_plan_gives_each_wave_of_chains_its_share_of_the_time():
     assert plan(Config(generations=50, chains=8), workers=2) == (Budget(None, 50), 1)  # generations: any cluster
     with pytest.raises(TrailwrightError, match="migrate: needs a time budget"):
         Config(generations=50, migrate=10)
+
+
+def test_the_polish_takes_only_confirmed_gains_and_is_the_same_whatever_the_workers():
+    from generator.board import load_board
+    from generator.optimize.polish import here, polish
+    from generator.optimize.space import make_problem, random_tileset
+    from generator.scoring import ARTICLE, score
+
+    board = load_board("classic")
+    start = random_tileset(20, tuple(range(43)), np.random.default_rng(4))
+    problem = make_problem(board, ARTICLE, start)
+    one = polish(problem, start, 2000, seed=5, run=here, workers=1, rounds=1)
+    three = polish(problem, start, 2000, seed=5, run=here, workers=3, rounds=1)
+    assert one.steps and one.steps == three.steps and (one.classes == three.classes).all()
+    assert all(s.gain > 2 * s.gain_se for s in one.steps) and "tile" in one.steps[0].change
+    assert one.neighbours == three.neighbours > 2000  # every side's every design, and the swaps
+    assert score(one.tileset, board, 40_000, 9).fitness > score(start, board, 40_000, 9).fitness

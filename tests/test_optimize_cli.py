@@ -53,6 +53,18 @@ def test_writes_tileset_history_plot_and_checkpoint(tmp_path):
     assert out.read_bytes() == first  # same seed and generations: the same bytes
 
 
+@pytest.mark.slow
+@pytest.mark.usefixtures("dask_scheduler")
+def test_the_polish_reports_what_it_changed(tmp_path):
+    out = tmp_path / "polished.json"
+    assert main(["optimize", *QUICK, "--generations", "5", "--seed", "3", "--polish", "1500", "--out", str(out)]) == 0
+    meta = read_meta(out)
+    steps = meta["search"]["polish"]
+    assert meta["settings"]["polish"] == 1500 and steps  # five generations leave clear gains to take
+    assert all(s["gain"] > 2 * s["gain_se"] and s["change"].startswith("tile ") for s in steps)
+    assert meta["score"]["fitness"] > meta["search"]["search_fitness"] - 0.5
+
+
 @pytest.mark.usefixtures("dask_scheduler")
 def test_init_pin_and_objective(tmp_path, random20):
     taste = tmp_path / "taste.toml"

@@ -43,6 +43,7 @@ class Config:
     migrate: float | None = None  # seconds between migrations (island mode); None: independent chains
     rescore: int = RESCORE_SAMPLES
     checkpoint_every: float = 5.0
+    polish: int = 0  # layouts of the final polish's screen (0: no polish; see optimize.polish)
 
     def __post_init__(self):
         if self.time is None and self.generations is None:

@@ -175,10 +175,13 @@ _CONFIG_TYPES = {
     "migrate": (int, float, type(None)),
     "rescore": (int,),
     "checkpoint_every": (int, float),
+    "polish": (int,),
 }
 
 
 def _config(data: dict) -> Config:
+    if isinstance(data, dict):
+        data = {"polish": 0, **data}  # a checkpoint from before the polish: none
     if set(data) != set(_CONFIG_TYPES):
         raise TrailwrightError(f"config must have exactly the keys {', '.join(sorted(_CONFIG_TYPES))}")
     for key, value in data.items():

@@ -17,6 +17,7 @@ round          one screen and its confirmation; the polish stops after a round t
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -43,6 +44,7 @@ class Polished:
     """The polished set and the steps that made it."""
 
     tileset: TileSet
+    classes: np.ndarray  # the same set as designs
     steps: tuple[Step, ...]
     rounds: int
     neighbours: int  # neighbours screened in all
@@ -96,6 +98,7 @@ def polish(
     workers: int = 1,
     rounds: int = 8,
     on_step: Callable[[Step], None] = lambda s: None,
+    stop: threading.Event | None = None,
 ) -> Polished:
     """Polish ``tileset`` (see the module glossary): screens of ``screen`` layouts, confirmed on ten times as many.
 
@@ -105,7 +108,10 @@ def polish(
     steps: list[Step] = []
     tried = 0
     done = 0
+    classes = np.array([[design_of(t.front), design_of(t.back)] for t in tileset], dtype=np.int16)
     for done in range(1, rounds + 1):
+        if stop is not None and stop.is_set():
+            break
         shares = run(screen_part, problem, tileset, screen, seed + done, parts=workers)
         tried += sum(n for n, _ in shares)
         close = sorted((c for _, found in shares for c in found if c.gain > 0), key=lambda c: (-c.gain, c.changes))
@@ -116,10 +122,10 @@ def polish(
         if not clear:
             break
         best = max(clear, key=lambda c: (c.gain, [-x for t in c.changes for x in t]))
-        classes = np.array([[design_of(t.front), design_of(t.back)] for t in tileset], dtype=np.int16)
+        classes = classes.copy()
         for t, f, d in best.changes:
             classes[t, f] = d
         steps.append(Step(describe(problem, best), best.gain, best.gain_se))
         on_step(steps[-1])
         tileset = to_tileset(problem, classes)
-    return Polished(tileset, tuple(steps), done, tried)
+    return Polished(tileset, classes, tuple(steps), done, tried)

@@ -25,6 +25,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from typing import cast
 
 import numpy as np
 
@@ -34,6 +35,7 @@ from generator.model import TileSet
 from generator.optimize import cluster
 from generator.optimize.chain import Budget, Chain, Config, Progress, chain_best, config_strategy
 from generator.optimize.play import final_play
+from generator.optimize.polish import Step, on_cluster, polish
 from generator.optimize.search import Scored
 from generator.optimize.space import Problem, to_tileset
 from generator.optimize.strategies import Strategy
@@ -65,6 +67,7 @@ class Result:
     migrants: tuple[Migrant, ...] = ()
     play: PlayScore | None = None  # the winner's score on fresh games, when the objective has a [play] target
     play_target: PlayTarget | None = None  # that target
+    polished: tuple[Step, ...] = ()  # what the final polish changed, in order
 
 
 def _stream_seed(seed: int, *purpose: int) -> int:
@@ -78,6 +81,11 @@ def selection_seed(seed: int) -> int:
 
 def final_seed(seed: int) -> int:
     """The fresh layouts of the final re-score (disjoint from every bank and the selection)."""
+    return _stream_seed(seed, 3)
+
+
+def polish_seed(seed: int) -> int:
+    """The seed of the final polish's banks."""
     return _stream_seed(seed, 3)
 
 
@@ -251,14 +259,26 @@ def _optimize(client, problem, strategy, config, chains, migrants, stop, on_prog
         picked = time.perf_counter()
         winner, best = _best_of(client, problem, strategy, config, finished)
         selection = time.perf_counter() - picked
+        classes, polished = best.classes, cast(tuple[Step, ...], ())
+        if config.polish:
+            done = polish(
+                problem,
+                to_tileset(problem, classes),
+                config.polish,
+                polish_seed(config.seed),
+                on_cluster(client),
+                cluster.worker_count(client),
+                stop=stop,
+            )
+            classes, polished = done.classes, done.steps
         report = client.submit(
-            cluster.score_task, problem, best.classes.tolist(), config.rescore, final_seed(config.seed), pure=False
+            cluster.score_task, problem, classes.tolist(), config.rescore, final_seed(config.seed), pure=False
         ).result()
         rescoring = time.perf_counter() - picked - selection
         startup = (run.first_report or picked) - began
     finally:
         run.close()
-    tileset = to_tileset(problem, best.classes)
+    tileset = to_tileset(problem, classes)
     spent = all(budget.progress(c.elapsed, c.generation) >= 1.0 for c in finished)
     play = final_play(problem, tileset, final_seed(config.seed))
     fitness = report.fitness + (play.penalty if play else 0.0)
@@ -277,6 +297,7 @@ def _optimize(client, problem, strategy, config, chains, migrants, stop, on_prog
         tuple(run.migrants),
         play,
         problem.objective.play,
+        polished,
     )
 
 
@@ -316,6 +337,9 @@ def meta(problem: Problem, config: Config, result: Result, init: str | None, boa
             "winner_chain": result.winner,
             "migrations": len(result.migrants),
             "search_fitness": round(result.search_fitness, 6),
+            "polish": [
+                {"change": p.change, "gain": round(p.gain, 6), "gain_se": round(p.gain_se, 6)} for p in result.polished
+            ],
         },
         "score": score_record(s, result.fitness, result.tileset, problem.board),
         **(
