@@ -54,7 +54,8 @@ class Publish(Job):
         self.begin(self._run)
 
     def _run(self) -> None:
-        command = [sys.executable, "-m", "generator.cli", "publish", ".", "--out", KIT]
+        # -P: the project folder (the working directory) is not put on the import path, so no file in it is run
+        command = [sys.executable, "-P", "-m", "generator.cli", "publish", ".", "--out", KIT]
         with subprocess.Popen(
             command, cwd=self.folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace"
         ) as process:

@@ -2,13 +2,15 @@
 
 Glossary
 --------
-playtest       the game server (``generator.host``) shares this app: the studio's Playtest view makes a room that
-               plays the tile set as edited now, with bots in every seat but the designer's, and the room page,
-               its websocket and its replay are the host's own routes. Its games go to ``output/games.db``.
 session token  printed when the studio starts (``/?token=...``, as Jupyter does). The first visit turns it into
                an HttpOnly, SameSite=Strict cookie; every API call needs the cookie or the
                ``X-Trailwright-Token`` header. With the guard's Host and Origin checks, a page elsewhere can
                neither read nor drive the studio.
+calls          each API path is a table of calls by name (``GET /api/state``, ``POST /api/edit``, ``POST
+               /api/search/start`` ...) answered by ``endpoint``: the token checked, the body read as one JSON
+               object, and a refusal turned into a one-line JSON 4xx (``EditError`` and a room's refusal 400, a
+               ``Conflict`` 409, a file or board the loaders refuse 422).
+playtest       the game server's routes (but its lobby) are this app's too (``studio.playtest``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import asyncio
 import contextlib
 import functools
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -33,14 +35,14 @@ from starlette.responses import (
 from starlette.routing import Route
 
 from generator.errors import TrailwrightError
-from generator.host.rooms import BOTS, GameSpec, RoomError
-from generator.host.server import Hall, Limits, lifespan
+from generator.host.rooms import RoomError
+from generator.host.server import lifespan
 from generator.host.server import routes as host_routes
-from generator.host.store import Store
 from generator.model import FACES
 from generator.studio.boards import BoardDraft
 from generator.studio.errors import Conflict, EditError
-from generator.studio.jobs import Job, events
+from generator.studio.jobs import events
+from generator.studio.playtest import playtest, playtest_hall, playtests
 from generator.studio.publishing import KIT, PAGES, Publish, served
 from generator.studio.search import Search
 from generator.studio.session import Studio
@@ -48,75 +50,81 @@ from generator.studio.views import page
 from generator.web.guard import BodyTooLarge, Guard, RateLimit, error_response, same_secret
 
 COOKIE = "trailwright_studio"
+Calls = dict[str, Callable[[dict], Any]]
 
 
-GAMES_DB = "output/games.db"  # the playtests' record, inside the project
+async def read_body(request: Request) -> dict:
+    """The request's body as one JSON object (empty: ``{}``), or an ``EditError``."""
+    try:
+        data = json.loads(await request.body() or b"{}")
+    except BodyTooLarge as err:
+        raise EditError(str(err)) from None
+    except ValueError:
+        raise EditError("the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise EditError("the body is a JSON object")
+    return data
 
 
-def playtest_hall(studio: Studio, token: str) -> Hall:
-    """The game server of the studio's playtests, its rooms restored from the project's games file."""
-    from generator.project import project_file
-    from generator.publish.settings import load_settings
-    from generator.render.style import load_style
-    from generator.table.scene import layout_table_art
-
-    style = load_style(project_file(studio.folder, "style"))
-    title = load_settings(project_file(studio.folder, "settings")).title
-    art = layout_table_art(studio.current, studio.board, style, title, "studio")
-    path = studio.folder / GAMES_DB
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return Hall(GameSpec(studio.current, studio.board, studio.rules), art, Store(path), token, Limits(), 0.4)
+def refusal(err: Exception) -> Response:
+    """A refused call as its one-line JSON 4xx (see ``calls`` in the module glossary)."""
+    if isinstance(err, EditError | RoomError):
+        return error_response(400, str(err))
+    if isinstance(err, Conflict):
+        return error_response(409, str(err))
+    return error_response(422, str(err))
 
 
-def playtest(hall: Hall, studio: Studio, data: dict) -> dict[str, Any]:
-    """A room that plays the tile set as edited now: the designer's seat 0, bots (``policy``) in the others."""
-    policy = data.get("policy", "explorer")
-    if policy not in BOTS:
-        raise EditError(f"bots play {' or '.join(BOTS)}, not {str(policy)[:40]!r}")
-    room, owner = hall.create(
-        data.get("players", studio.rules.players_default), None, GameSpec(studio.current, studio.board, studio.rules)
-    )
-    for seat in range(1, room.players):
-        room.add_bot(seat, policy, owner)
-    return {"room": room.id, "url": f"/room/{room.id}#owner={owner}"}
+class App:
+    """The studio's state behind the routes: the project, its playtest rooms, its search, publish and board draft."""
 
+    def __init__(self, studio: Studio, token: str):
+        self.studio, self.token = studio, token
+        self.hall = playtest_hall(studio, token)
+        self.search, self.publish = Search(studio=studio), Publish(studio=studio)
+        self.draft = BoardDraft(studio.board)
 
-def playtests(hall: Hall) -> list[dict[str, Any]]:
-    """The studio's rooms, newest last: who sits where, the round, and the winner once it is over."""
-    out = []
-    for room in hall.rooms.values():
-        match = room.match
-        out.append(
-            {
-                "room": room.id,
-                "seats": [None if s is None else s.name for s in room.seats],
-                "round": match.round,
-                "over": match.over,
-                "winner": match.winner,
-                "moves": len(match.actions),
-            }
-        )
-    return out
+    def allowed(self, request: Request) -> bool:
+        """Whether the request carries the session token (cookie or header)."""
+        given = request.cookies.get(COOKIE) or request.headers.get("x-trailwright-token")
+        return same_secret(given, self.token)
 
+    def endpoint(self, gets: Calls, posts: Calls, reply: Callable[[], Any]) -> Callable[[Request], Awaitable[Response]]:
+        """A path's calls (see the module glossary); a POST answers with its call's result, else ``reply()``."""
 
-def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
-    """The studio's ASGI app for ``studio``, the game server's rooms included."""
-    hall = playtest_hall(studio, token)
-    search, publish = Search(studio=studio), Publish(studio=studio)
-    draft = BoardDraft(studio.board)
+        async def answer(request: Request) -> Response:
+            if not self.allowed(request):
+                return error_response(403, "the studio needs its session token")
+            name = request.path_params["name"]
+            calls, other = (gets, posts) if request.method == "GET" else (posts, gets)
+            if name not in calls:
+                if name in other:
+                    return error_response(405, f"{request.method} {request.url.path[:60]} is not served")
+                return error_response(404, f"no such call: {request.method} {request.url.path[:60]}")
+            try:
+                data = await read_body(request) if request.method == "POST" else {}
+                result = calls[name](data)
+            except (EditError, RoomError, Conflict, TrailwrightError) as err:
+                return refusal(err)
+            if isinstance(result, Response):
+                return result
+            return JSONResponse(reply() if result is None else result)
 
-    @functools.cache
-    def drawn_style():
+        return answer
+
+    @functools.cached_property
+    def style(self):
         """The project's style (read once)."""
         from generator.project import project_file
         from generator.render.style import load_style
 
-        return load_style(project_file(studio.folder, "style"))
+        return load_style(project_file(self.studio.folder, "style"))
 
-    def allowed(request: Request) -> bool:
-        return same_secret(request.cookies.get(COOKIE) or request.headers.get("x-trailwright-token"), token)
+    # --- what the calls answer ---------------------------------------------------------------------
 
-    def state() -> dict[str, Any]:
+    def state(self) -> dict[str, Any]:
+        """The tiles, their sides and the figures: what the Tiles view draws."""
+        studio = self.studio
         return {
             "project": studio.folder.name,
             "board": studio.board.name,
@@ -128,233 +136,204 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
             "players": [studio.rules.players_min, studio.rules.players_max, studio.rules.players_default],
         }
 
-    async def body(request: Request) -> Any:
+    def watch(self, data: dict) -> dict[str, Any]:
+        """What changed on disk (the page asks every two seconds)."""
+        studio = self.studio
+        return {
+            "changed_on_disk": studio.changed_on_disk(),
+            "dirty": studio.dirty,
+            "disk": studio.disk_now()[:16],
+            "files_changed": studio.files_changed(),
+        }
+
+    def edit(self, data: dict) -> None:
+        """One edit of a side (see ``Studio.edit``)."""
+        if data.get("op") == "trails":
+            self.studio.edit_trails(data.get("tile"), data.get("face"), data.get("trails"))
+        else:
+            self.studio.edit(str(data.get("op")), data)
+
+    def reload_files(self, data: dict) -> None:
+        """The board, rules and objective read again; the board draft starts from the board read."""
+        self.studio.reload_files()
+        self.draft = BoardDraft(self.studio.board)
+
+    def board_view(self, saved: str = "") -> dict[str, Any]:
+        """The board draft: its hexes, the loader's verdict, and the slot and tile counts."""
         try:
-            data = json.loads(await request.body() or b"{}")
-        except BodyTooLarge as err:
-            raise EditError(str(err)) from None
-        except ValueError:
-            raise EditError("the body is not JSON") from None
-        if not isinstance(data, dict):
-            raise EditError("the body is a JSON object")
-        return data
-
-    async def home(request: Request) -> Response:
-        given = request.query_params.get("token")
-        if given is not None:
-            if not same_secret(given, token):
-                return error_response(403, "that is not this studio's token")
-            response = RedirectResponse("/", status_code=303)
-            response.set_cookie(COOKIE, token, httponly=True, samesite="strict")
-            return response
-        if not allowed(request):
-            return error_response(403, "open the address the studio printed (it carries the session token)")
-        return HTMLResponse(page(studio), headers={"Cache-Control": "no-store"})
-
-    async def api(request: Request) -> Response:
-        nonlocal draft
-        if not allowed(request):
-            return error_response(403, "the studio needs its session token")
-        name = request.path_params["name"]
-        try:
-            if request.method == "GET" and name == "state":
-                return JSONResponse(state())
-            if request.method == "GET" and name == "playtests":
-                return JSONResponse({"rooms": playtests(hall)})
-            if request.method == "GET" and name == "watch":
-                return JSONResponse(
-                    {
-                        "changed_on_disk": studio.changed_on_disk(),
-                        "dirty": studio.dirty,
-                        "disk": studio.disk_now()[:16],
-                        "files_changed": studio.files_changed(),
-                    }
-                )
-            if request.method != "POST":
-                return error_response(405, f"{request.method} /api/{name} is not served")
-            data = await body(request)
-            if name == "edit":
-                op = data.get("op")
-                if op == "trails":
-                    studio.edit_trails(data.get("tile"), data.get("face"), data.get("trails"))
-                else:
-                    studio.edit(str(op), data)
-            elif name == "pin":
-                studio.pin(data.get("tile"), data.get("on"))
-            elif name == "forbid":
-                studio.forbid(data.get("tile"), data.get("face"), data.get("on"))
-            elif name == "undo":
-                studio.undo()
-            elif name == "redo":
-                studio.redo()
-            elif name == "save":
-                studio.save(overwrite=data.get("overwrite") is True)
-            elif name == "reload":
-                studio.reload()
-            elif name == "reload-files":
-                studio.reload_files()
-                draft = BoardDraft(studio.board)
-            elif name == "playtest":
-                return JSONResponse(playtest(hall, studio, data), status_code=201)
-            else:
-                return error_response(404, f"no such call: /api/{name[:40]}")
-        except (EditError, RoomError) as err:
-            return error_response(400, str(err))
-        except Conflict as err:
-            return error_response(409, str(err))
-        except TrailwrightError as err:
-            return error_response(422, str(err))
-        return JSONResponse(state())
-
-    async def side_svg(request: Request) -> Response:
-        if not allowed(request):
-            return error_response(403, "the studio needs its session token")
-        from generator.render.tiles import render_side
-
-        face = request.path_params["face"]
-        try:
-            tile = int(request.path_params["tile"])
-            studio.side(tile, face)
-        except (ValueError, EditError):
-            return error_response(404, "no such side")
-        style = drawn_style()
-        offered = search.offered() if request.query_params.get("of") == "offer" else None
-        if request.query_params.get("of") == "offer" and offered is None:
-            return error_response(404, "no search result")
-        side = (offered or studio.current).tiles[tile]
-        drawn = [side.id, [list(t) for t in side.face(face).trails]]
-        keyed = request.query_params.get("t") == json.dumps(drawn, separators=(",", ":"), ensure_ascii=False)
-        svg = render_side(side, face, style, bleed_mm=0.0)
-        # an address naming the side's trails always shows that picture: the browser may keep it
-        cache = "private, max-age=86400" if keyed else "no-store"
-        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": cache})
-
-    async def maze(request: Request) -> Response:
-        if not allowed(request):
-            return error_response(403, "the studio needs its session token")
-        from generator.render import render_sheet
-
-        seed = request.query_params.get("seed", "0")
-        if not seed.isdigit() or int(seed) >= 2**32:
-            return error_response(400, "seed: a whole number from 0 to 2**32 - 1")
-        style = drawn_style()
-        svg = render_sheet(studio.current, studio.board, style, int(seed), 1, highlight=True)
-        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
-
-    # the host's routes but its lobby (the studio's page makes the rooms): room pages, websockets, replays
-    def job_calls(job: Job, calls: dict[str, Callable[[dict], Any]]):
-        """A job's endpoint: GET state and events (server-sent), POST its ``calls`` (the reply: the job's view,
-        unless the call returns another)."""
-
-        async def endpoint(request: Request) -> Response:
-            if not allowed(request):
-                return error_response(403, "the studio needs its session token")
-            action, where = request.path_params["action"], request.url.path.rsplit("/", 1)[0]
-            if request.method == "GET" and action in ("state", "events"):
-                if action == "events":
-                    return StreamingResponse(events(job), media_type="text/event-stream")
-                return JSONResponse(job.view())
-            if request.method != "POST" or action not in calls:
-                return error_response(404, f"no such call: {request.method} {where}/{action[:20]}")
-            try:
-                reply = calls[action](await body(request))
-            except EditError as err:
-                return error_response(400, str(err))
-            return JSONResponse(job.view() if reply is None else reply)
-
-        return endpoint
-
-    def accepted() -> dict[str, Any]:
-        search.accept()
-        return state()
-
-    search_calls = {
-        "start": lambda d: search.start(d.get("seconds", 20), d.get("seed", 0)),
-        "stop": lambda d: search.stop(),
-        "accept": lambda d: accepted(),
-        "discard": lambda d: search.discard(),
-    }
-    publish_calls = {"start": lambda d: publish.start(), "stop": lambda d: publish.stop()}
-
-    def board_view(saved: str = "") -> dict[str, Any]:
-        try:
-            board, error = draft.check(), ""
+            board, error = self.draft.check(), ""
         except TrailwrightError as err:
             board, error = None, str(err)
         return {
-            "cells": draft.cells(),
+            "cells": self.draft.cells(),
             "error": error,
-            "slots": len(board.slots) if board else len(draft.data["slots"]),
-            "tiles": len(studio.saved),
+            "slots": len(board.slots) if board else len(self.draft.data["slots"]),
+            "tiles": len(self.studio.saved),
             "saved": saved,
         }
 
-    async def board_api(request: Request) -> Response:
-        nonlocal draft
-        if not allowed(request):
-            return error_response(403, "the studio needs its session token")
-        action = request.path_params["action"]
-        if request.method == "GET" and action == "state":
-            return JSONResponse(board_view())
-        if request.method != "POST" or action not in ("paint", "save", "revert"):
-            return error_response(404, f"no such call: {request.method} /api/board/{action[:20]}")
-        try:
-            data = await body(request)
-            if action == "paint":
-                draft.paint(data)
-            elif action == "revert":
-                draft = BoardDraft(studio.board)
-            else:
-                words = studio.save_board(draft.check(), confirmed=data.get("confirm") is True)
-                draft = BoardDraft(studio.board)
-                return JSONResponse(board_view(words))
-        except EditError as err:
-            return error_response(400, str(err))
-        except Conflict as err:
-            return error_response(409, str(err))
-        except TrailwrightError as err:
-            return error_response(422, str(err))
-        return JSONResponse(board_view())
+    def save_board(self, data: dict) -> dict[str, Any]:
+        """The draft saved (with the tile set resized, once confirmed)."""
+        words = self.studio.save_board(self.draft.check(), confirmed=data.get("confirm") is True)
+        self.draft = BoardDraft(self.studio.board)
+        return self.board_view(words)
 
-    async def board_svg(request: Request) -> Response:
-        if not allowed(request):
-            return error_response(403, "the studio needs its session token")
+    def revert_board(self, data: dict) -> None:
+        self.draft = BoardDraft(self.studio.board)
+
+    def accept(self, data: dict) -> dict[str, Any]:
+        """The search's result made the edited set; the Tiles view's state."""
+        self.search.accept()
+        return self.state()
+
+    def job_stream(self, job) -> Callable[[dict], Response]:
+        return lambda data: StreamingResponse(events(job), media_type="text/event-stream")
+
+    # --- pictures and files --------------------------------------------------------------------------
+
+    async def home(self, request: Request) -> Response:
+        given = request.query_params.get("token")
+        if given is not None:
+            if not same_secret(given, self.token):
+                return error_response(403, "that is not this studio's token")
+            response = RedirectResponse("/", status_code=303)
+            response.set_cookie(COOKIE, self.token, httponly=True, samesite="strict")
+            return response
+        if not self.allowed(request):
+            return error_response(403, "open the address the studio printed (it carries the session token)")
+        return HTMLResponse(page(self.studio), headers={"Cache-Control": "no-store"})
+
+    def side_svg(self, tile: str, face: str, of: str | None, key: str | None) -> Response:
+        """A side as the renderer draws it: the edited set's, or (``of=offer``) the search result's."""
+        from generator.render.tiles import render_side
+
+        try:
+            index = int(tile)
+            self.studio.side(index, face)
+        except (ValueError, EditError):
+            return error_response(404, "no such side")
+        offered = self.search.offered() if of == "offer" else None
+        if of == "offer" and offered is None:
+            return error_response(404, "no search result")
+        side = (offered or self.studio.current).tiles[index]
+        drawn = [side.id, [list(t) for t in side.face(face).trails]]
+        keyed = key == json.dumps(drawn, separators=(",", ":"), ensure_ascii=False)
+        # an address naming the side's trails always shows that picture: the browser may keep it
+        cache = "private, max-age=86400" if keyed else "no-store"
+        svg = render_side(side, face, self.style, bleed_mm=0.0)
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": cache})
+
+    def maze_svg(self, seed: str) -> Response:
+        """A random layout of the edited set (the ``preview`` picture)."""
+        from generator.render import render_sheet
+
+        if not seed.isdigit() or int(seed) >= 2**32:
+            return error_response(400, "seed: a whole number from 0 to 2**32 - 1")
+        svg = render_sheet(self.studio.current, self.studio.board, self.style, int(seed), 1, highlight=True)
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+    def board_svg(self) -> Response:
+        """The board draft as ``trailwright render`` draws it (422 while the loader refuses it)."""
         from generator.render.board import render_board
 
         try:
-            board = draft.check()
+            board = self.draft.check()
         except TrailwrightError as err:
             return error_response(422, str(err))
-        return Response(
-            render_board(board, drawn_style()), media_type="image/svg+xml", headers={"Cache-Control": "no-store"}
-        )
+        svg = render_board(board, self.style)
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
-    async def kit_file(request: Request) -> Response:
-        if not allowed(request):
-            return error_response(403, "the studio needs its session token")
-        where = KIT if request.url.path.startswith("/kit/") else PAGES
-        path = served(studio.folder, where, request.path_params["name"])
-        if path is None:
+    def kit_file(self, path: str, name: str) -> Response:
+        """A file of the published kit, or a page picture; nothing outside them."""
+        found = served(self.studio.folder, KIT if path.startswith("/kit/") else PAGES, name)
+        if found is None:
             return error_response(404, "no such file in the kit")
-        return FileResponse(path, headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
+        return FileResponse(found, headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
+
+    def picture(self, make: Callable[[Request], Response]) -> Callable[[Request], Awaitable[Response]]:
+        """A GET route answered by ``make(request)`` once the token is checked."""
+
+        async def answer(request: Request) -> Response:
+            if not self.allowed(request):
+                return error_response(403, "the studio needs its session token")
+            return make(request)
+
+        return answer
+
+
+def routes(app: App) -> list:
+    """Every route: the studio's calls and pictures, and the game server's but its lobby."""
+    studio, search, publish = app.studio, app.search, app.publish
+    api = app.endpoint(
+        {
+            "state": lambda d: app.state(),
+            "watch": app.watch,
+            "playtests": lambda d: {"rooms": playtests(app.hall)},
+        },
+        {
+            "edit": app.edit,
+            "pin": lambda d: studio.pin(d.get("tile"), d.get("on")),
+            "forbid": lambda d: studio.forbid(d.get("tile"), d.get("face"), d.get("on")),
+            "undo": lambda d: studio.undo(),
+            "redo": lambda d: studio.redo(),
+            "save": lambda d: studio.save(overwrite=d.get("overwrite") is True),
+            "reload": lambda d: studio.reload(),
+            "reload-files": app.reload_files,
+            "playtest": lambda d: JSONResponse(playtest(app.hall, studio, d), status_code=201),
+        },
+        app.state,
+    )
+    searching = app.endpoint(
+        {"state": lambda d: search.view(), "events": app.job_stream(search)},
+        {
+            "start": lambda d: search.start(d.get("seconds", 20), d.get("seed", 0)),
+            "stop": lambda d: search.stop(),
+            "accept": app.accept,
+            "discard": lambda d: search.discard(),
+        },
+        search.view,
+    )
+    publishing = app.endpoint(
+        {"state": lambda d: publish.view(), "events": app.job_stream(publish)},
+        {"start": lambda d: publish.start(), "stop": lambda d: publish.stop()},
+        publish.view,
+    )
+    board = app.endpoint(
+        {"state": lambda d: app.board_view()},
+        {"paint": lambda d: app.draft.paint(d), "save": app.save_board, "revert": app.revert_board},
+        app.board_view,
+    )
+    return [r for r in host_routes(app.hall) if getattr(r, "path", "") != "/"] + [
+        Route("/", app.home),
+        Route("/api/search/{name}", searching, methods=["GET", "POST"]),
+        Route("/api/publish/{name}", publishing, methods=["GET", "POST"]),
+        Route("/api/board/{name}", board, methods=["GET", "POST"]),
+        Route("/api/{name}", api, methods=["GET", "POST"]),
+        Route("/board.svg", app.picture(lambda r: app.board_svg())),
+        Route("/maze.svg", app.picture(lambda r: app.maze_svg(r.query_params.get("seed", "0")))),
+        Route("/kit/{name:path}", app.picture(lambda r: app.kit_file(r.url.path, r.path_params["name"]))),
+        Route("/kit-pages/{name:path}", app.picture(lambda r: app.kit_file(r.url.path, r.path_params["name"]))),
+        Route(
+            "/side/{tile}/{face}.svg",
+            app.picture(
+                lambda r: app.side_svg(
+                    r.path_params["tile"], r.path_params["face"], r.query_params.get("of"), r.query_params.get("t")
+                )
+            ),
+        ),
+    ]
+
+
+def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
+    """The studio's ASGI app for ``studio``, the game server's rooms included."""
+    app = App(studio, token)
 
     @contextlib.asynccontextmanager
-    async def life(app):
-        async with lifespan(hall)(app):
+    async def life(starlette):
+        async with lifespan(app.hall)(starlette):
             yield
-        await asyncio.gather(asyncio.to_thread(search.shut), asyncio.to_thread(publish.shut))
+        await asyncio.gather(asyncio.to_thread(app.search.shut), asyncio.to_thread(app.publish.shut))
 
-    routes = [r for r in host_routes(hall) if getattr(r, "path", "") != "/"] + [
-        Route("/", home),
-        Route("/api/search/{action}", job_calls(search, search_calls), methods=["GET", "POST"]),
-        Route("/api/publish/{action}", job_calls(publish, publish_calls), methods=["GET", "POST"]),
-        Route("/api/board/{action}", board_api, methods=["GET", "POST"]),
-        Route("/board.svg", board_svg),
-        Route("/kit/{name:path}", kit_file),
-        Route("/kit-pages/{name:path}", kit_file),
-        Route("/maze.svg", maze),
-        Route("/api/{name}", api, methods=["GET", "POST"]),
-        Route("/side/{tile}/{face}.svg", side_svg),
-    ]
     # one designer's browser: a page loads every side's picture at once, so the rate is a local one
-    return Guard(Starlette(routes=routes, lifespan=life), hosts, rate=RateLimit(per_second=200.0, burst=600.0))
+    starlette = Starlette(routes=routes(app), lifespan=life)
+    return Guard(starlette, hosts, rate=RateLimit(per_second=200.0, burst=600.0))
