@@ -40,9 +40,16 @@ from generator.scoring.objective import load_objective
 from generator.studio.errors import Conflict, EditError
 
 SAMPLES = 20_000  # layouts per figure (classic: about 10 ms)
-GAMES = 1_000  # explorer games per figure
+GAMES = 1_000  # explorer games per figure, on boards of up to 40 slots (fewer on bigger ones: ``games_for``)
 SEED = 0  # the figures' layouts and games (common random numbers)
 WATCHED = ("board", "rules", "objective")  # the files besides the tile set that the studio reads
+
+
+def games_for(board: Board) -> int:
+    """Explorer games per figure: ``GAMES`` up to 40 slots, then fewer in proportion (a game's cost grows with the
+    board; at least 100), so that an edit's figures keep coming within a second or two on a big board."""
+    slots = len(board.slots)
+    return GAMES if slots <= 40 else max(100, GAMES * 40 // slots)
 
 
 def digest(path: Path) -> str:
@@ -322,7 +329,7 @@ class Studio:
         paired = per(scores.extra.astype(float), scores.joined) - per(
             self._saved_scores.extra.astype(float), self._saved_scores.joined
         )
-        games = simulate(tiles, self.board, self.rules, None, GAMES, ("explorer",), SEED)
+        games = simulate(tiles, self.board, self.rules, None, games_for(self.board), ("explorer",), SEED)
         rounds = np.asarray(games.rounds)
         tail = max(4, int(3 * games.rounds_median))  # longer games share the last bar
         counts = np.bincount(np.minimum(rounds, tail), minlength=tail + 1)
@@ -340,7 +347,7 @@ class Studio:
             },
             "pairs": now.pair_prob,
             "samples": SAMPLES,
-            "games": GAMES,
+            "games": games_for(self.board),
             "median_rounds": games.rounds_median,
             "trapped": games.trapped_share,
             "histogram": counts.tolist(),
