@@ -128,5 +128,8 @@ class Publish(Job):
 def served(folder: Path, where: str, name: str) -> Path | None:
     """The file ``name`` of the kit (``where`` KIT) or its page pictures (PAGES), or None: nothing outside them."""
     root = (folder / where).resolve()
-    path = (root / name).resolve()
-    return path if path.is_file() and path.is_relative_to(root) else None
+    try:
+        path = (root / name).resolve()
+        return path if path.is_relative_to(root) and path.is_file() else None
+    except (OSError, ValueError):  # a name no file system takes (a NUL byte, too long)
+        return None

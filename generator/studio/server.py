@@ -227,7 +227,7 @@ class App:
         """A random layout of the edited set (the ``preview`` picture)."""
         from generator.render import render_sheet
 
-        if not seed.isdigit() or int(seed) >= 2**32:
+        if not (seed.isascii() and seed.isdigit()) or int(seed) >= 2**32:  # "²" is a digit to str.isdigit
             return error_response(400, "seed: a whole number from 0 to 2**32 - 1")
         svg = render_sheet(self.studio.current, self.studio.board, self.style, int(seed), 1, highlight=True)
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})

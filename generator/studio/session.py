@@ -224,14 +224,18 @@ class Studio:
 
     def pin(self, tile: Any, on: Any) -> None:
         """Pin tile number ``tile`` for the optimizer (``on``), or unpin it; written to ``objective.toml``."""
+        if not isinstance(on, bool):
+            raise EditError("on: true or false")
         tile_id = self.current.tiles[self._where(tile, "front")[0]].id
-        pinned = [t for t in self.objective.pinned if t != tile_id] + ([tile_id] if on is True else [])
+        pinned = [t for t in self.objective.pinned if t != tile_id] + ([tile_id] if on else [])
         self._write_rules(pinned, list(self.objective.forbid))
 
     def forbid(self, tile: Any, face: Any, on: Any) -> None:
         """Forbid the design of a side (up to rotation) to the optimizer (``on``), or allow it again."""
+        if not isinstance(on, bool):
+            raise EditError("on: true or false")
         design = self.side(tile, face).canonical.trails
-        forbid = [d for d in self.objective.forbid if d != design] + ([design] if on is True else [])
+        forbid = [d for d in self.objective.forbid if d != design] + ([design] if on else [])
         self._write_rules(list(self.objective.pinned), forbid)
 
     def _write_rules(self, pinned: list[str], forbid: list) -> None:

@@ -125,7 +125,7 @@ class Guard:
             return 403, f"origin {origin!r} may not use this server"
         if scope["type"] == "http":
             length = header(scope, b"content-length")
-            if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            if length is not None and (not (length.isascii() and length.isdigit()) or int(length) > self.max_body):
                 return 413, f"a request body is at most {self.max_body} bytes"
         if not self.rate.allow(client_of(scope)):
             return 429, "too many requests: slow down"

@@ -30,7 +30,7 @@ class At:
     def parse(cls, text: str | None) -> At | None:
         """A ``tw-at`` value (``"name:line"``) as an ``At``; None when absent or malformed."""
         name, _, line = (text or "").rpartition(":")
-        return cls(name, int(line)) if name and line.isdigit() else None
+        return cls(name, int(line)) if name and line.isascii() and line.isdigit() else None
 
 
 @dataclass(frozen=True)
