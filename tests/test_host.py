@@ -290,3 +290,24 @@ def test_a_websocket_from_a_page_elsewhere_is_refused(client):
         assert err.value.code == code
     with client.websocket_connect(f"/ws/{made['room']}", headers={"origin": "http://testserver"}) as ws:
         assert ws.receive_json()["type"] == "state"  # the server's own pages may
+
+
+def test_a_bot_whose_fast_choice_the_rules_refuse_still_moves_by_the_reference_engine(spec_art):
+    """Never seen (the fast choice is the reference one), but a room must never wait on a bot forever."""
+    spec, _ = spec_art
+    from generator.host.rooms import Seat
+
+    room = Room("r" * 20, spec, 2, 3, "owner-hash")
+    room.seats = [Seat("explorer bot", bot="explorer"), Seat("greedy bot", bot="greedy")]
+
+    class Wrong:
+        def next_action(self, match, policy, rng):
+            return ("fly",)
+
+    spec.__dict__["bots"] = Wrong()  # the cached fast bots, replaced for this test
+    try:
+        for _ in range(20):
+            assert room.bot_move() is not None
+    finally:
+        del spec.__dict__["bots"]
+    assert len(room.match.actions) == 20 and all(a[0] in ("roll", "step", "turn", "pass") for a in room.match.actions)
