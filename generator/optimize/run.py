@@ -25,7 +25,6 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import cast
 
 import numpy as np
 
@@ -259,18 +258,7 @@ def _optimize(client, problem, strategy, config, chains, migrants, stop, on_prog
         picked = time.perf_counter()
         winner, best = _best_of(client, problem, strategy, config, finished)
         selection = time.perf_counter() - picked
-        classes, polished = best.classes, cast(tuple[Step, ...], ())
-        if config.polish:
-            done = polish(
-                problem,
-                to_tileset(problem, classes),
-                config.polish,
-                polish_seed(config.seed),
-                on_cluster(client),
-                cluster.worker_count(client),
-                stop=stop,
-            )
-            classes, polished = done.classes, done.steps
+        classes, polished = _polished(client, problem, config, best.classes, stop)
         report = client.submit(
             cluster.score_task, problem, classes.tolist(), config.rescore, final_seed(config.seed), pure=False
         ).result()
@@ -299,6 +287,22 @@ def _optimize(client, problem, strategy, config, chains, migrants, stop, on_prog
         problem.objective.play,
         polished,
     )
+
+
+def _polished(client, problem: Problem, config: Config, classes, stop) -> tuple[np.ndarray, tuple[Step, ...]]:
+    """The winner after the final polish over every worker (``config.polish``; none: the winner as it is)."""
+    if not config.polish:
+        return classes, ()
+    done = polish(
+        problem,
+        to_tileset(problem, classes),
+        config.polish,
+        polish_seed(config.seed),
+        on_cluster(client),
+        cluster.worker_count(client),
+        stop=stop,
+    )
+    return done.classes, done.steps
 
 
 def _best_of(client, problem: Problem, strategy: Strategy, config: Config, chains: list[Chain]) -> tuple[int, Scored]:
