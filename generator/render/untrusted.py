@@ -24,6 +24,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from generator.errors import TrailwrightError
+from generator.units import MM_PER_IN
 
 SVG, XLINK = "http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"
 MAX_BYTES = 4_000_000
@@ -158,7 +159,7 @@ def raster_dpi(path: Path, width_mm: float, height_mm: float) -> tuple[float, st
         raise TrailwrightError(f"{path}: too many pixels to decode safely (over {Image.MAX_IMAGE_PIXELS:,})") from None
     except (OSError, SyntaxError, ValueError) as err:
         raise TrailwrightError(f"{path}: not an image Pillow reads ({str(err).splitlines()[0][:80]})") from None
-    dpi = min(width / (width_mm / 25.4), height / (height_mm / 25.4))
+    dpi = min(width / (width_mm / MM_PER_IN), height / (height_mm / MM_PER_IN))
     if dpi < LEAST_DPI:
         raise TrailwrightError(f"{path}: {dpi:.0f} dpi at {width_mm:g} x {height_mm:g} mm, at least {LEAST_DPI} needed")
     warning = (
