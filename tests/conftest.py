@@ -37,7 +37,9 @@ def dask_client():
     warm_up(load_board("classic"))  # as the command does before it starts its workers
 
     with (
-        LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster,
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, host="127.0.0.1", dashboard_address=None
+        ) as cluster,
         Client(cluster) as client,
     ):
         yield client

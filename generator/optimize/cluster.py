@@ -202,9 +202,11 @@ def connect(address: str | None, workers: int | None = None) -> Iterator:
 
     n = workers or os.cpu_count() or 1
     main = threading.current_thread() is threading.main_thread()
-    # On Linux the workers are forked: they start at once, with the kernel this process has loaded
-    # (``optimize`` warms it first); elsewhere they are spawned and load it from numba's disk cache.
-    method = "fork" if sys.platform.startswith("linux") else "spawn"
+    # On Linux the workers are forked when the command line's main thread asks: they start at once, with the
+    # kernel this process has loaded (``optimize`` warms it first). Elsewhere, or from another thread (the
+    # studio's search runs beside a web server's threads, and a fork copies a lock another thread holds,
+    # locked for ever), they are spawned and load the kernel from numba's disk cache.
+    method = "fork" if sys.platform.startswith("linux") and main else "spawn"
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None  # the workers start ignoring it
     try:
         with dask.config.set({"distributed.worker.multiprocessing-method": method}):
