@@ -37,8 +37,14 @@ def dask_client():
     warm_up(load_board("classic"))  # as the command does before it starts its workers
 
     with (
+        # in-process workers on loopback TCP (an in-process cluster's default serves HTTP on every interface)
         LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=False, host="127.0.0.1", dashboard_address=None
+            n_workers=2,
+            threads_per_worker=1,
+            processes=False,
+            host="127.0.0.1",
+            protocol="tcp://",
+            dashboard_address=None,
         ) as cluster,
         Client(cluster) as client,
     ):
