@@ -44,7 +44,7 @@ def dask_client():
             processes=False,
             host="127.0.0.1",
             protocol="tcp://",
-            dashboard_address=None,
+            dashboard_address="127.0.0.1:0",
         ) as cluster,
         Client(cluster) as client,
     ):

@@ -215,7 +215,7 @@ def connect(address: str | None, workers: int | None = None) -> Iterator:
                 threads_per_worker=1,
                 processes=True,
                 host="127.0.0.1",  # nothing listens beyond this machine
-                dashboard_address=None,
+                dashboard_address="127.0.0.1:0",  # its HTTP routes on a free loopback port (no dashboard installed)
                 silence_logs=logging.ERROR,
             )
     finally:
