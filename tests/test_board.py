@@ -214,3 +214,13 @@ def test_the_big_hexagon_boards_are_the_generators_output_and_a_proper_hexagon(r
     assert {len(lm.sides) for lm in board.landmarks} == {2} and len(board.landmarks) == 6
     assert all(hex_distance(centre, lm.hexes[0]) == radius + 1 for lm in board.landmarks)  # on the rim
     assert len(board.connectors) == 6
+
+
+def test_the_big_board_example_fits_its_board_and_records_how_it_was_made():
+    from generator.model import read_meta, read_tileset
+    from tests.conftest import EXAMPLES
+
+    path = EXAMPLES / "optimized-hexagon91.json"
+    assert len(read_tileset(path)) == load_board("hexagon91").tile_count
+    settings = read_meta(path)["settings"]
+    assert settings["board"] == "hexagon91" and settings["objective"]["size_aware"] is True
