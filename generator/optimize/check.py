@@ -15,7 +15,7 @@ import numpy as np
 
 from generator.model import TileSet
 from generator.optimize.search import Search
-from generator.optimize.space import DESIGNS, Problem, design_of
+from generator.optimize.space import DESIGNS, Problem, classes_of
 from generator.optimize.strategies import swap_changes_set
 
 Change = tuple[int, int, int]  # tile index, face (0 front, 1 back), new design
@@ -63,6 +63,37 @@ def neighbours(problem: Problem, classes: np.ndarray, swaps: bool = True):
                         yield ((t, f, int(classes[u, g])), (u, g, int(classes[t, f])))
 
 
+class Paired:
+    """A set scored on one bank, against which each neighbour's gain comes with the standard error of the
+    paired per-layout difference (common random numbers)."""
+
+    def __init__(self, problem: Problem, tileset: TileSet, samples: int, seed: int):
+        self.problem, self.samples = problem, samples
+        self.search = Search(problem, seed, samples, samples)
+        self.classes = classes_of(tileset)
+        self.base = self.search.full(self.classes)
+        self.per_layout = self._per_layout(self.base)
+
+    def _per_layout(self, scored):
+        return self.problem.objective.per_layout(scored.arrays[0].astype(np.float64), scored.arrays[2])
+
+    def moved(self, changes: tuple[Change, ...]) -> tuple[np.ndarray, list[tuple[int, int]]]:
+        """The set's designs with ``changes`` made, and the sides they move."""
+        child = self.classes.copy()
+        for t, f, d in changes:
+            child[t, f] = d
+        return child, [(t, f) for t, f, _ in changes]
+
+    def neighbour(self, changes: tuple[Change, ...], scored=None) -> Neighbour:
+        """The neighbour's gain over the set on the whole bank (``scored``: already scored there)."""
+        if scored is None:
+            child, moved = self.moved(changes)
+            scored = self.search.score(child, self.base, moved)
+        diff = self._per_layout(scored) - self.per_layout
+        se = float(diff.std(ddof=1) / np.sqrt(self.samples))
+        return Neighbour(tuple(changes), scored.fitness - self.base.fitness, se)
+
+
 def check_local(
     problem: Problem,
     tileset: TileSet,
@@ -79,27 +110,17 @@ def check_local(
     Neighbours worse by more than ``margin`` (with 3 standard errors to spare) stop early and
     are only counted.
     """
-    search = Search(problem, seed, samples, samples)
-    classes = np.array([[design_of(t.front), design_of(t.back)] for t in tileset], dtype=np.int16)
-    base = search.full(classes)
-    per_layout = problem.objective.per_layout(base.arrays[0].astype(np.float64), base.arrays[2])
-    close = []
-    tried = 0
-    for index, changes in enumerate(neighbours(problem, classes, swaps)):
+    bank = Paired(problem, tileset, samples, seed)
+    base, close, tried = bank.base, [], 0
+    for index, changes in enumerate(neighbours(problem, bank.classes, swaps)):
         if index % parts != part:
             continue
-        child = classes.copy()
-        for t, f, d in changes:
-            child[t, f] = d
-        moved = [(t, f) for t, f, _ in changes]
+        child, moved = bank.moved(changes)
         tried += 1
-        ev = search.evaluate(child, base, moved, threshold=base.fitness - margin)
+        ev = bank.search.evaluate(child, base, moved, threshold=base.fitness - margin)
         if ev.fitness < base.fitness - margin:
             continue
-        scored = ev.scored or search.score(child, base, moved)
-        diff = problem.objective.per_layout(scored.arrays[0].astype(np.float64), scored.arrays[2]) - per_layout
-        se = float(diff.std(ddof=1) / np.sqrt(samples))
-        close.append(Neighbour(tuple(changes), scored.fitness - base.fitness, se))
+        close.append(bank.neighbour(changes, ev.scored or bank.search.score(child, base, moved)))
     close.sort(key=lambda n: -n.gain)
     return LocalCheck(base.fitness, samples, tried, tuple(close))
 

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from generator.model import TileSet
-from generator.optimize.check import Neighbour, check_local, describe
-from generator.optimize.space import Problem, design_of, to_tileset
+from generator.optimize.check import Neighbour, Paired, check_local, describe
+from generator.optimize.space import Problem, classes_of, to_tileset
 
 CONFIRMED = 16  # neighbours of a screen confirmed on the larger bank
 
@@ -58,21 +58,8 @@ def screen_part(problem: Problem, tileset: TileSet, samples: int, seed: int, par
 
 def confirm(problem: Problem, tileset: TileSet, candidates, samples: int, seed: int) -> list[Neighbour]:
     """``candidates`` (neighbours) scored again against ``tileset`` on ``samples`` fresh layouts from ``seed``."""
-    from generator.optimize.search import Search
-
-    search = Search(problem, seed, samples, samples)
-    classes = np.array([[design_of(t.front), design_of(t.back)] for t in tileset], dtype=np.int16)
-    base = search.full(classes)
-    per_layout = problem.objective.per_layout(base.arrays[0].astype(np.float64), base.arrays[2])
-    out = []
-    for n in candidates:
-        child = classes.copy()
-        for t, f, d in n.changes:
-            child[t, f] = d
-        scored = search.score(child, base, [(t, f) for t, f, _ in n.changes])
-        diff = problem.objective.per_layout(scored.arrays[0].astype(np.float64), scored.arrays[2]) - per_layout
-        out.append(Neighbour(n.changes, scored.fitness - base.fitness, float(diff.std(ddof=1) / np.sqrt(samples))))
-    return out
+    bank = Paired(problem, tileset, samples, seed)
+    return [bank.neighbour(n.changes) for n in candidates]
 
 
 def here(f: Callable, *args, parts: int) -> list:
@@ -108,7 +95,7 @@ def polish(
     steps: list[Step] = []
     tried = 0
     done = 0
-    classes = np.array([[design_of(t.front), design_of(t.back)] for t in tileset], dtype=np.int16)
+    classes = classes_of(tileset)
     for done in range(1, rounds + 1):
         if stop is not None and stop.is_set():
             break

@@ -108,9 +108,14 @@ def make_problem(board: Board, objective: Objective, start: TileSet, pinned: tup
     return Problem(board, objective.on(board), start, tuple(sorted(set(index))), allowed)
 
 
+def classes_of(tiles: TileSet) -> Classes:
+    """A tile set as designs: a row per tile, its front's and back's design numbers."""
+    return np.array([[design_of(t.front), design_of(t.back)] for t in tiles], dtype=np.int16)
+
+
 def start_classes(problem: Problem, rng: np.random.Generator) -> Classes:
     """The start as designs; a free side that breaks the rules is replaced by an allowed one."""
-    classes = np.array([[design_of(t.front), design_of(t.back)] for t in problem.start], dtype=np.int16)
+    classes = classes_of(problem.start)
     allowed = set(problem.allowed)
     for t in problem.free:
         for f in range(2):
