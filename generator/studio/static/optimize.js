@@ -5,7 +5,6 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const s = window.studio;
-  let stream = null;
 
   function chart(history) {
     const svg = $("op-chart");
@@ -70,21 +69,10 @@
     }
   }
 
-  function listen() {
-    if (stream) stream.close();
-    stream = new EventSource("/api/search/events");
-    stream.onmessage = (event) => {
-      const v = JSON.parse(event.data);
-      show(v);
-      if (v.state !== "running" && v.state !== "stopping") { stream.close(); stream = null; }
-    };
-    stream.onerror = () => { if (stream) { stream.close(); stream = null; } };
-  }
-
   $("op-start").addEventListener("click", async () => {
     const v = await s.call("/api/search/start", { seconds: Math.floor(Number($("op-seconds").value)),
       seed: Math.floor(Number($("op-seed").value)) });
-    if (v) { show(v); listen(); }
+    if (v) follow(v);
   });
   $("op-stop").addEventListener("click", async () => { const v = await s.call("/api/search/stop", {}); if (v) show(v); });
   $("op-accept").addEventListener("click", async () => {
@@ -93,9 +81,5 @@
     if (v) show(v);
   });
   $("op-discard").addEventListener("click", async () => { const v = await s.call("/api/search/discard", {}); if (v) show(v); });
-  document.addEventListener("studio-view", async (event) => {
-    if (event.detail !== "optimize") return;
-    const v = await s.call("/api/search/state");
-    if (v) { show(v); if (v.state === "running" || v.state === "stopping") listen(); }
-  });
+  const follow = s.job("/api/search", "optimize", show);
 })();

@@ -4,7 +4,6 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   const s = window.studio;
-  let stream = null;
 
   function fileLink(path, text) {
     const a = document.createElement("a");
@@ -67,25 +66,10 @@
     if (!running) drawKit(v);
   }
 
-  function listen() {
-    if (stream) stream.close();
-    stream = new EventSource("/api/publish/events");
-    stream.onmessage = (event) => {
-      const v = JSON.parse(event.data);
-      show(v);
-      if (v.state !== "running" && v.state !== "stopping") { stream.close(); stream = null; }
-    };
-    stream.onerror = () => { if (stream) { stream.close(); stream = null; } };
-  }
-
   $("pb-start").addEventListener("click", async () => {
     const v = await s.call("/api/publish/start", {});
-    if (v) { show(v); listen(); }
+    if (v) follow(v);
   });
   $("pb-stop").addEventListener("click", async () => { const v = await s.call("/api/publish/stop", {}); if (v) show(v); });
-  document.addEventListener("studio-view", async (event) => {
-    if (event.detail !== "publish") return;
-    const v = await s.call("/api/publish/state");
-    if (v) { show(v); if (v.state === "running" || v.state === "stopping") listen(); }
-  });
+  const follow = s.job("/api/publish", "publish", show);
 })();

@@ -245,8 +245,32 @@
   }
   for (const b of document.querySelectorAll("#views button")) b.addEventListener("click", () => show(b.dataset.view));
 
-  // what the other views' scripts share: the calls, the message line, the state and its redraw
-  window.studio = { call: call, say: say, el: el, row: row, apply: apply, state: () => state };
+  // a job on the server (a search, a publish) at path: show draws its view, and while it runs the view follows it
+  // as server-sent events; opening the page's view asks for it again
+  function job(path, view, show) {
+    let stream = null;
+    const busy = (v) => v.state === "running" || v.state === "stopping";
+    function follow(v) {
+      show(v);
+      if (!busy(v) || stream) return;
+      stream = new EventSource(path + "/events");
+      stream.onmessage = (event) => {
+        const w = JSON.parse(event.data);
+        show(w);
+        if (!busy(w)) { stream.close(); stream = null; }
+      };
+      stream.onerror = () => { stream.close(); stream = null; };
+    }
+    document.addEventListener("studio-view", async (event) => {
+      if (event.detail !== view) return;
+      const v = await call(path + "/state");
+      if (v) follow(v);
+    });
+    return follow;
+  }
+
+  // what the other views' scripts share: the calls, the message line, the state and its redraw, jobs
+  window.studio = { call: call, say: say, el: el, row: row, apply: apply, state: () => state, job: job };
 
   apply(call("/api/state")).then(() => setTimeout(watch, 2000));
 })();
