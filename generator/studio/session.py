@@ -239,26 +239,19 @@ class Studio:
         self._write_rules(list(self.objective.pinned), forbid)
 
     def _write_rules(self, pinned: list[str], forbid: list) -> None:
-        import tomlkit
+        import tomllib
 
         from generator.model.tiles import DIRECTIONS
         from generator.scoring.objective import objective_from_dict
 
         path = self.folder / FILES["objective"]
+        names = [[[DIRECTIONS[d] for d in trail] for trail in design] for design in forbid]
         try:
-            doc = tomlkit.parse(path.read_text(encoding="utf-8")) if path.exists() else tomlkit.document()
+            text = toml_with(path.read_text(encoding="utf-8") if path.exists() else "", pinned=pinned, forbid=names)
         except (OSError, ValueError) as err:
             raise EditError(f"{FILES['objective']} cannot be read: {str(err).splitlines()[0]}") from None
-        for key, value in (
-            ("pinned", pinned),
-            ("forbid", [[[DIRECTIONS[d] for d in trail] for trail in design] for design in forbid]),
-        ):
-            if value:
-                doc[key] = value
-            elif key in doc:
-                del doc[key]
         try:
-            objective = objective_from_dict(doc.unwrap())
+            objective = objective_from_dict(tomllib.loads(text))
         except TrailwrightError as err:
             raise EditError(f"{FILES['objective']}: {err}") from None
         for tile in self.current:
@@ -267,7 +260,7 @@ class Studio:
                     raise EditError(
                         f"tile {tile.id} is pinned and its {face} has a forbidden design: unpin it or allow the design"
                     )
-        write_atomic(path, tomlkit.dumps(doc))
+        write_atomic(path, text)
         self.objective, self.file_digests["objective"] = objective.on(self.board), digest(path)
 
     # --- the board ---------------------------------------------------------------------------------------
@@ -361,25 +354,31 @@ class Studio:
         }
 
 
-def _board_toml(path: Path, board: Board) -> str:
-    """``board`` as board-file TOML, keeping the comments of the file at ``path`` that come before its tables."""
+def toml_with(text: str, **values: Any) -> str:
+    """The TOML ``text`` (its comments and other keys kept, tomlkit) with top-level ``values`` set: an empty value
+    removes its key, and a list of tables is written as ``[[tables]]``. ``ValueError`` when it is no TOML."""
     import tomlkit
 
+    doc = tomlkit.parse(text)
+    for key, value in values.items():
+        tables = bool(value) and isinstance(value, list) and all(isinstance(v, dict) for v in value)
+        if key in doc and (tables or not value):
+            del doc[key]
+        if tables:
+            doc[key] = tomlkit.aot()
+            for table in value:
+                doc[key].append(table)
+        elif value:
+            doc[key] = value  # in place: the comments around it stay
+    return tomlkit.dumps(doc)
+
+
+def _board_toml(path: Path, board: Board) -> str:
+    """``board`` as board-file TOML, keeping the comments of the file at ``path`` that come before its tables."""
     from generator.board.board import board_data
 
     data = board_data(board)
     try:
-        doc = tomlkit.parse(path.read_text(encoding="utf-8")) if path.exists() else tomlkit.document()
-    except (OSError, ValueError):
-        doc = tomlkit.document()  # a file the loader read, but tomlkit cannot: written afresh
-    for key in ("format", "name", "title", "slots"):
-        doc[key] = data[key]
-    for key in ("landmark", "connector"):
-        tables = tomlkit.aot()
-        for table in data[key]:
-            tables.append(table)
-        if key in doc:
-            del doc[key]
-        if tables:
-            doc[key] = tables
-    return tomlkit.dumps(doc)
+        return toml_with(path.read_text(encoding="utf-8") if path.exists() else "", **data)
+    except (OSError, ValueError):  # a file the loader read, but tomlkit cannot: written afresh
+        return toml_with("", **data)
