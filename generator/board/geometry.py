@@ -24,13 +24,19 @@ def neighbour(h: Hex, d: Direction) -> Hex:
     return (q + dq, r + dr)
 
 
+def cube(h: Hex) -> tuple[int, int]:
+    """Hex ``h`` in cube coordinates (x, z; y is -x - z), where steps add up as vectors."""
+    q, r = h
+    return q, r - (q - (q & 1)) // 2
+
+
+def offset(x: int, z: int) -> Hex:
+    """Cube coordinates (x, z) back to an offset hex (the inverse of ``cube``)."""
+    return x, z + (x - (x & 1)) // 2
+
+
 def hex_distance(a: Hex, b: Hex) -> int:
     """Steps between two hexes (through neighbours, ignoring what lies between)."""
-
-    def cube(h: Hex) -> tuple[int, int]:
-        q, r = h
-        return q, r - (q - (q & 1)) // 2
-
     (x1, z1), (x2, z2) = cube(a), cube(b)
     return (abs(x1 - x2) + abs(z1 - z2) + abs(x1 + z1 - x2 - z2)) // 2
 

@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import sys
 
+from generator.board.geometry import cube, neighbour, offset
+
 NAMES = ("Gate", "Tower", "Mill", "Grove", "Shrine", "Cave")
 # cube directions, counter-clockwise with y down: a ring is walked from corner k along direction k + 2
 _CUBE = ((1, -1, 0), (1, 0, -1), (0, 1, -1), (-1, 1, 0), (-1, 0, 1), (0, -1, 1))
-
-
-def _offset(x: int, z: int) -> tuple[int, int]:
-    """Cube (x, z) as offset (q, r) of flat-topped hexes, odd columns half a hex lower."""
-    return x, z + (x - (x & 1)) // 2
 
 
 def _ring(radius: int, centre: tuple[int, int]) -> list[tuple[int, int]]:
@@ -29,16 +26,16 @@ def _ring(radius: int, centre: tuple[int, int]) -> list[tuple[int, int]]:
     for k in range(6):
         dx, _, dz = _CUBE[k]
         for _ in range(radius):
-            out.append(_offset(x, z))
+            out.append(offset(x, z))
             x, z = x + dx, z + dz
     return out
 
 
 def hexagon_toml(radius: int) -> str:
     """The board file of the hexagon of ``radius`` (see the module docstring)."""
-    centre = (radius, radius - (radius - (radius & 1)) // 2)  # the cube coordinates of offset (R, R)
+    centre = cube((radius, radius))
     slots = sorted(
-        _offset(centre[0] + dx, centre[1] + dz)
+        offset(centre[0] + dx, centre[1] + dz)
         for dx in range(-radius, radius + 1)
         for dz in range(max(-radius, -dx - radius), min(radius, -dx + radius) + 1)
     )
@@ -62,16 +59,10 @@ def hexagon_toml(radius: int) -> str:
         lines += ["", "[[landmark]]", f'name = "{name}"', f"hexes = [[{q}, {r}]]"]
     slot_set = set(slots)
     for q, r in connectors:
-        touching = sorted(h for h in _neighbours((q, r)) if h in slot_set)
+        touching = sorted(h for d in range(6) if (h := neighbour((q, r), d)) in slot_set)
         joins = ", ".join(f"[{a}, {b}]" for a, b in touching)
         lines += ["", "[[connector]]", f"hex = [{q}, {r}]", f"joins = [{joins}]"]
     return "\n".join(lines) + "\n"
-
-
-def _neighbours(h: tuple[int, int]) -> list[tuple[int, int]]:
-    from generator.board.geometry import neighbour
-
-    return [neighbour(h, d) for d in range(6)]
 
 
 if __name__ == "__main__":
