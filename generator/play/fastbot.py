@@ -30,6 +30,7 @@ from generator.play.arrays import (
     game_arrays,
 )
 from generator.play.fast import TRACE, choose_step, choose_turn, clear, doors, planned, set_rot, turn_bar
+from generator.play.gamelog import place_number
 from generator.play.match import Action, Match
 from generator.play.policies import Policy
 from generator.play.routes import needs
@@ -88,8 +89,7 @@ class FastBots:
         for slot, (when, who, how) in table.turned_at.items():
             S[G[S_WHEN] + slot], S[G[S_WHO] + slot], S[G[S_HOW] + slot] = when, who, how
         for q in range(table.players):
-            place = table.pawns[q]
-            S[G[S_PAWN] + q] = 6 * place[1] + place[2] if place[0] == "trail" else 6 * n + place[1]
+            S[G[S_PAWN] + q] = place_number(table.pawns[q], n)
             S[G[S_VISITED] + q] = sum(1 << k for k in table.visited[q])
             S[G[S_LAST] + q] = table.last_turn[q]
             needs(G, S, q)

@@ -91,6 +91,12 @@ class GameLog:
         return GameLog(tuple(data["seats"]), int(data["slots"]), rounds, int(data["winner"]))
 
 
+def place_number(place: tuple, slots: int) -> int:
+    """A reference-engine place (``("trail", s, t)`` or ``("landmark", k)``) as the fast engine's number: trail
+    ``t`` of slot ``s`` is ``6 s + t``, landmark ``k`` is ``6 slots + k``."""
+    return 6 * place[1] + place[2] if place[0] == "trail" else 6 * slots + place[1]
+
+
 @dataclass
 class Recorder:
     """Collects a game's events as they happen; ``end_round`` closes a round with the pawns' places."""
@@ -101,8 +107,8 @@ class Recorder:
     rounds: list = field(default_factory=list)
 
     def place(self, place: tuple) -> int:
-        """A reference-engine place (``("trail", s, t)`` or ``("landmark", k)``) as a number."""
-        return 6 * place[1] + place[2] if place[0] == "trail" else 6 * self.slots + place[1]
+        """A reference-engine place as a number (``place_number``)."""
+        return place_number(place, self.slots)
 
     def begin_turn(self, player: int) -> None:
         """Player ``player`` takes a turn."""
