@@ -17,12 +17,14 @@ import sys
 import time
 from pathlib import Path
 
+from generator.scoring.play_target import MEASURED
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_one(
     board,
-    target: float,
+    target: float | None,
     budget: float,
     seed: int,
     games: int,
@@ -45,7 +47,8 @@ def run_one(
     from generator.scoring.objective import objective_from_dict
     from generator.scoring.play_target import summarise_games
 
-    objective = objective_from_dict({"play": {"median_rounds": target, "players": 3, "games": games, **play}})
+    length = {} if target is None else {"median_rounds": target}
+    objective = objective_from_dict({"play": {**length, "players": 3, "games": games, **play}})
     start = (
         read_tileset(init)
         if isinstance(init, str)
@@ -97,10 +100,12 @@ def _quality(m) -> dict:
         "lead_changes_se": round(m.lead_changes.se, 3),
         "settled_share": round(m.settled_share.value, 4),
         "settled_share_se": round(m.settled_share.se, 4),
+        **{k: round(getattr(m, k).value, 4) for k in ("choices", "downtime") if getattr(m, k) is not None},
+        **{f"{k}_se": round(getattr(m, k).se, 4) for k in ("choices", "downtime") if getattr(m, k) is not None},
     }
 
 
-MEASURES = ("drama", "lead_changes", "settled_share", "luck_share")
+MEASURES = MEASURED  # the measures a [play] table may bound
 
 
 def _luck(tiles, board, games: int, seed: int) -> dict:
@@ -114,14 +119,16 @@ def _luck(tiles, board, games: int, seed: int) -> dict:
     return {"luck_share": round(luck.value, 4), "luck_share_se": round(luck.se, 4)}
 
 
-def baseline(board, check_games: int, seed: int, rescore: int) -> dict:
-    """The best-known set itself: its static fitness and how it plays."""
+def baseline(
+    board, check_games: int, seed: int, rescore: int, path: Path = ROOT / "examples" / "best-known.json"
+) -> dict:
+    """A set itself (the best-known one by default): its static fitness and how it plays."""
     from generator.model import read_tileset
     from generator.play import default_rules
     from generator.play.simulate import simulate
     from generator.scoring import score
 
-    tiles = read_tileset(ROOT / "examples" / "best-known.json")
+    tiles = read_tileset(path)
     check = simulate(tiles, board, default_rules(board), 3, check_games, seed=10_000 + seed, measured=check_games)
     s = score(tiles, board, samples=rescore, seed=seed)
     return {

@@ -47,6 +47,7 @@ class PlayTarget:
     max_seat_advantage: float = 1.0  # 1.0: no bound
     limit_weight: float = -20.0  # fitness per unit share over the cap or the bound
     bound_weight: float = -100.0  # fitness per unit a measure lies outside its min_/max_ bounds
+    bound_margin: float = 2.0  # standard errors a bound is judged to its safe side (see bound_penalty)
     games: int = 200
     policy: str = "explorer"
     seed: int = PLAY_SEED
@@ -77,6 +78,7 @@ def _schema() -> dict:
         "max_seat_advantage": Number(0, 1),
         "limit_weight": Number(-1e6, 0),
         "bound_weight": Number(-1e6, 0),
+        "bound_margin": Number(0, 10),
         "games": Whole(10, 100_000),
         "policy": OneOf(POLICY_NAMES),
         "seed": Whole(0, MAX_SEED),
@@ -118,16 +120,16 @@ Reading = tuple[float, float] | None  # a measure's (value, standard error); Non
 
 
 def bound_penalty(target: PlayTarget, measured: dict[str, Reading]) -> float:
-    """``bound_weight`` per unit a measure lies outside its bounds, the measure taken one standard error to the
-    bound's safe side (a search that meets a bound only by its bank's luck would miss it on fresh games); an
-    unmeasurable one costs nothing."""
+    """``bound_weight`` per unit a measure lies outside its bounds, the measure taken ``bound_margin`` standard
+    errors to the bound's safe side (a search that meets a bound only by its bank's luck would miss it on fresh
+    games); an unmeasurable one costs nothing."""
     total = 0.0
     for name, low, high in target.bounds:
         reading = measured.get(name)
         if reading is None:
             continue
-        value, se = reading
-        if low is not None:  # judged one standard error to the safe side, so fresh games meet it too
+        value, se = reading[0], target.bound_margin * reading[1]
+        if low is not None:  # judged to the safe side, so fresh games meet it too
             total += max(0.0, low - (value - se))
         if high is not None:
             total += max(0.0, value + se - high)
