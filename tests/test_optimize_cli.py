@@ -53,6 +53,18 @@ def test_writes_tileset_history_plot_and_checkpoint(tmp_path):
     assert out.read_bytes() == first  # same seed and generations: the same bytes
 
 
+@pytest.mark.usefixtures("dask_scheduler")
+def test_cooperating_chains_on_a_scheduler_record_their_exchanges(tmp_path):
+    out = tmp_path / "together.json"
+    args = ["optimize", *QUICK[:-3], "--chains", "3", "--exchanges", "2", "--seed", "2", "--quiet", "--out", str(out)]
+    assert main(args) == 0
+    meta = read_meta(out)
+    assert meta["settings"]["exchanges"] == 2 and meta["settings"]["chains"] == 3
+    assert meta["search"]["migrations"] > 0 and meta["search"]["generations"] == [30, 30, 30]
+    first = out.read_bytes()
+    assert main(args) == 0 and out.read_bytes() == first  # same seed, chains and generations: the same bytes
+
+
 @pytest.mark.slow
 @pytest.mark.usefixtures("dask_scheduler")
 def test_the_polish_reports_what_it_changed(tmp_path):
@@ -185,6 +197,7 @@ def test_resume_may_set_a_new_budget(tmp_path):
         (["--resume", "{bad}", "--board", "hexagon37"], "--board cannot change a resumed run"),
         (["--objective", "{onetrail}"], "one.toml: the objective's forbid and max_trails leave fewer than two designs"),
         (["--generations", "10", "--migrate", "5"], "--migrate needs a time budget"),
+        (["--exchanges", "3"], "--exchanges needs at least 2 chains to cooperate"),
         (["--resume", "{bad}", "--chains", "3"], "--chains cannot change a resumed run"),
     ],
 )

@@ -105,6 +105,14 @@ def register(sub) -> None:
         metavar="S",
         help="island mode: every S seconds the best chain's set restarts the worst chain (default: independent chains)",
     )
+    p.add_argument(
+        "--exchanges",
+        type=positive_int,
+        default=0,
+        metavar="N",
+        help="cooperating chains: they share their bests N times, evenly over the budget, and the best "
+        "lineages take over the others (population annealing; default: independent chains)",
+    )
     p.add_argument("--init", metavar="TILESET", default=None, help="start from this tile set (default: random)")
     p.add_argument(
         "--pin",
@@ -258,6 +266,7 @@ def _setup(args):
         seed=seed,
         chains=chains,
         migrate=args.migrate,
+        exchanges=args.exchanges,
         rescore=rescore,
         checkpoint_every=args.checkpoint_every,
         polish=args.polish or 0,
@@ -266,7 +275,13 @@ def _setup(args):
 
 
 # the flag of each setting the core names in its errors (``SettingError.setting``)
-FLAGS = {"pinned": "--pin", "budget": "--time or --generations", "chains": "--chains", "migrate": "--migrate"}
+FLAGS = {
+    "pinned": "--pin",
+    "budget": "--time or --generations",
+    "chains": "--chains",
+    "migrate": "--migrate",
+    "exchanges": "--exchanges",
+}
 
 
 def run(args: argparse.Namespace) -> int:

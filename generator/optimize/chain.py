@@ -41,6 +41,7 @@ class Config:
     seed: int = 0
     chains: int = 1
     migrate: float | None = None  # seconds between migrations (island mode); None: independent chains
+    exchanges: int = 0  # times the chains cooperate (population annealing, see optimize.cooperate); 0: none
     rescore: int = RESCORE_SAMPLES
     checkpoint_every: float = 5.0
     polish: int = 0  # layouts of the final polish's screen (0: no polish; see optimize.polish)
@@ -52,6 +53,10 @@ class Config:
             raise SettingError("chains", f"must be at least 1, not {self.chains}")
         if self.migrate is not None and self.time is None:
             raise SettingError("migrate", "needs a time budget (migrations are every so many seconds)")
+        if self.exchanges and self.migrate is not None:
+            raise SettingError("exchanges", "cannot be combined with island migrations")
+        if self.exchanges and self.chains < 2:
+            raise SettingError("exchanges", "needs at least 2 chains to cooperate")
 
 
 @dataclass(frozen=True)

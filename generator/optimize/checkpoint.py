@@ -173,6 +173,7 @@ _CONFIG_TYPES = {
     "seed": (int,),
     "chains": (int,),
     "migrate": (int, float, type(None)),
+    "exchanges": (int,),
     "rescore": (int,),
     "checkpoint_every": (int, float),
     "polish": (int,),
@@ -181,7 +182,7 @@ _CONFIG_TYPES = {
 
 def _config(data: dict) -> Config:
     if isinstance(data, dict):
-        data = {"polish": 0, **data}  # a checkpoint from before the polish: none
+        data = {"polish": 0, "exchanges": 0, **data}  # a checkpoint from before the polish or cooperation
     if set(data) != set(_CONFIG_TYPES):
         raise TrailwrightError(f"config must have exactly the keys {', '.join(sorted(_CONFIG_TYPES))}")
     for key, value in data.items():

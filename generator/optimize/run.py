@@ -9,6 +9,9 @@ run         ``chains`` chains of one strategy from the same start, each with its
 island      with ``migrate`` seconds, the chains stop together every ``migrate`` seconds (a leg);
             their bests are scored on shared fresh layouts and the best of them restarts the
             worst chain. Without it the chains are independent: one leg.
+cooperate   with ``exchanges`` E, the chains run alone for the first half of the budget, then E more legs;
+            between two legs they are resampled by their bests' fitness on shared fresh layouts
+            (population annealing: ``optimize.cooperate``).
 winner      each chain's best scored on the same ``SELECTION_SAMPLES`` fresh layouts; the best wins.
 re-score    the winner's fitness on ``rescore`` fresh layouts (1,000,000 by default) from a seed the
             search never used; the figure reported and written out (never the noisy score it was
@@ -33,6 +36,7 @@ from generator.errors import TrailwrightError
 from generator.model import TileSet
 from generator.optimize import cluster
 from generator.optimize.chain import Budget, Chain, Config, Progress, chain_best, config_strategy
+from generator.optimize.cooperate import beta_step, gentle, leg_ends, resample
 from generator.optimize.play import final_play
 from generator.optimize.polish import Step, on_cluster, polish
 from generator.optimize.search import Scored
@@ -100,6 +104,8 @@ def plan(config: Config, workers: int) -> tuple[Budget, int]:
     """Each chain's budget and the number of legs, for a cluster of ``workers``."""
     waves = math.ceil(config.chains / workers)
     seconds = None if config.time is None else config.time / waves
+    if config.exchanges:
+        return Budget(seconds, config.generations), config.exchanges + 1
     legs = 1 if config.migrate is None or seconds is None else max(1, round(seconds / config.migrate))
     return Budget(seconds, config.generations), legs
 
@@ -140,7 +146,7 @@ class _Run:
                 self.config.seed,
                 i,
                 leg,
-                (leg + 1) / legs,
+                leg_ends(self.config.exchanges)[leg] if self.config.exchanges else (leg + 1) / legs,
                 migrants.get(i),
                 snapshot_every=self.config.checkpoint_every,
             )
@@ -181,13 +187,20 @@ class _Run:
             on_progress(Progress(**{f.name: message[f.name] for f in fields(Progress)}))  # the log adds "worker"
 
     def migrate(self, leg: int) -> None:
-        """Before leg ``leg``: the best of the chains' bests (on shared fresh layouts) restarts the worst chain."""
+        """Before leg ``leg``, the chains' bests scored on shared fresh layouts: cooperating chains are resampled
+        (``cooperate.resample``); islands: the best restarts the worst chain."""
         bests = [chain_best(self.strategy, c) for c in _reported(self.chains)]
-        values = _scores(self.client, self.problem, bests, MIGRATION_SAMPLES, migration_seed(self.config.seed, leg))
-        best, worst = int(np.argmax(values)), int(np.argmin(values))
-        if best != worst:
-            designs = tuple((int(front), int(back)) for front, back in bests[best].classes)
-            self.migrants.append((leg, worst, designs))
+        seed = migration_seed(self.config.seed, leg)
+        values = _scores(self.client, self.problem, bests, MIGRATION_SAMPLES, seed)
+        if self.config.exchanges:
+            step = beta_step(leg, leg_ends(self.config.exchanges))
+            moves = resample(values, gentle(values, step), np.random.default_rng(seed))
+        else:
+            best, worst = int(np.argmax(values)), int(np.argmin(values))
+            moves = {worst: best} if best != worst else {}
+        for chain, source in sorted(moves.items()):
+            designs = tuple((int(front), int(back)) for front, back in bests[source].classes)
+            self.migrants.append((leg, chain, designs))
 
 
 def _reported(chains: list[Chain | None]) -> list[Chain]:

@@ -1,0 +1,130 @@
+"""Workers become quality (issue 23): cooperating chains against independent ones, at equal generations per chain.
+
+Every run starts from the same random set (seed ``[seed, 0]``) and gives each chain ``--generations``
+generations, so on 2 cores it emulates a cluster of as many workers as chains (a generation budget
+is the same work on any cluster). Three settings per board and seed: 2 independent chains, 8
+independent chains (the best on shared layouts wins), 8 cooperating chains (``--exchanges``: population
+annealing over the chains). Each winner is re-scored on ``--rescore`` fresh layouts (its [play]
+penalty measured on fresh games), and the cooperating winner is compared with each other winner on one
+more bank of fresh layouts, paired (common random numbers: the standard error of the difference
+itself). Target: on the median of the seeds, 8 cooperating chains beat 8 independent ones, and beat
+2 chains by at least 3 standard errors of the difference.
+
+    python -m benchmarks cooperate -- --boards classic-play,hexagon37 --seeds 1,2,3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+PLAY = {"median_rounds": 12, "players": 3}  # the [play] target of the "classic-play" case
+SETTINGS = (("2 independent", 2, 0), ("8 independent", 8, 0), ("8 cooperating", 8, None))
+
+
+def run_one(case: str, generations: int, seed: int, chains: int, exchanges: int, rescore: int, workers: int):
+    """One run from a random start: the row (the winner re-scored on fresh layouts and games), the problem and
+    the winner."""
+    import numpy as np
+
+    from generator.board import load_board
+    from generator.optimize import Config, make_problem, optimize, random_tileset
+    from generator.optimize.space import allowed_designs
+    from generator.scoring.objective import objective_from_dict
+
+    board = load_board(case.removesuffix("-play"))
+    objective = objective_from_dict({"play": PLAY} if case.endswith("-play") else {})
+    start = random_tileset(board.tile_count, allowed_designs(objective), np.random.default_rng([seed, 0]))
+    problem = make_problem(board, objective, start)
+    began = time.perf_counter()
+    config = Config(generations=generations, seed=seed, chains=chains, exchanges=exchanges, rescore=rescore)
+    result = optimize(problem, config, workers=workers)
+    row = {
+        "case": case,
+        "seed": seed,
+        "chains": chains,
+        "exchanges": exchanges,
+        "generations": generations,
+        "fitness": round(result.fitness, 5),
+        "se": round(result.score.fitness_se, 5),
+        "play_penalty": round(result.fitness - result.score.fitness, 5),
+        "wall": round(time.perf_counter() - began, 1),
+    }
+    return row, problem, result.tileset
+
+
+def paired_gap(problem, a, b, samples: int, seed: int) -> tuple[float, float]:
+    """``a``'s static fitness minus ``b``'s on one bank of fresh layouts, with the paired standard error."""
+    from generator.optimize.check import Paired
+    from generator.optimize.space import classes_of
+
+    bank = Paired(problem, b, samples, seed)
+    n = bank.neighbour((), bank.search.full(classes_of(a)))
+    return n.gain, n.gain_se
+
+
+def run_case(case: str, args) -> list[dict]:
+    """Every seed's three settings, and the cooperating winner's paired gap over each of the others."""
+    rows = []
+    for seed in (int(s) for s in args.seeds.split(",")):
+        won = {}
+        for setting, chains, exchanges in SETTINGS:
+            exchanges = args.exchanges if exchanges is None else exchanges
+            row, problem, won[setting] = run_one(
+                case, args.generations, seed, chains, exchanges, args.rescore, args.workers
+            )
+            rows.append({**row, "setting": setting})
+            print(f"  seed {seed}, {setting}: {row['fitness']:.4f} ± {row['se']:.4f} ({row['wall']:.0f} s)", flush=True)
+        coop = rows[-1]
+        for other in rows[-3:-1]:
+            gap, se = paired_gap(problem, won[coop["setting"]], won[other["setting"]], args.rescore, 7000 + seed)
+            gap += coop["play_penalty"] - other["play_penalty"]  # the [play] penalties, from the same fresh games
+            other.update(gap=round(gap, 5), gap_se=round(se, 5))
+            print(f"    cooperating - {other['setting']}: {gap:+.4f} ± {se:.4f} (paired)", flush=True)
+        if args.out:
+            with Path(args.out).open("a", encoding="utf-8") as f:
+                f.writelines(json.dumps(r) + "\n" for r in rows[-3:])
+    return rows
+
+
+def verdict(rows: list[dict]) -> tuple[bool, str]:
+    """The medians over the seeds, and whether cooperation beats both others as the target asks."""
+    med = {s: statistics.median(r["fitness"] for r in rows if r["setting"] == s) for s, _, _ in SETTINGS}
+    gap = {s: statistics.median(r["gap"] for r in rows if r["setting"] == s) for s, _, _ in SETTINGS[:2]}
+    gap_se = {s: statistics.median(r["gap_se"] for r in rows if r["setting"] == s) for s, _, _ in SETTINGS[:2]}
+    two, indep = "2 independent", "8 independent"
+    ok = gap[indep] > 0 and gap[two] >= 3 * gap_se[two]
+    text = (
+        f"medians: 2 independent {med[two]:.4f}, 8 independent {med[indep]:.4f}, "
+        f"8 cooperating {med['8 cooperating']:.4f}; paired gaps (median of seeds): "
+        f"over 2 chains {gap[two]:+.4f} ± {gap_se[two]:.4f} ({gap[two] / gap_se[two]:.1f} standard errors), "
+        f"over 8 independent {gap[indep]:+.4f} ± {gap_se[indep]:.4f}"
+    )
+    return ok, text
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks cooperate")
+    parser.add_argument("--boards", default="classic-play,hexagon37", help="boards; NAME-play adds a [play] target")
+    parser.add_argument("--seeds", default="1,2,3")
+    parser.add_argument("--generations", type=int, default=400, help="generations of every chain")
+    parser.add_argument("--exchanges", type=int, default=7, help="exchanges of the cooperating chains")
+    parser.add_argument("--rescore", type=int, default=1_000_000, help="fresh layouts of each winner's re-score")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", default=None, help="append the runs to this JSON-lines file")
+    args = parser.parse_args(argv)
+    status = 0
+    for case in args.boards.split(","):
+        print(f"{case}: {args.generations} generations a chain, seeds {args.seeds}", flush=True)
+        ok, text = verdict(run_case(case, args))
+        print(f"  {text}\n  cooperation pays as the target asks: {'yes' if ok else 'NO'}", flush=True)
+        status |= 0 if ok else 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
