@@ -46,11 +46,16 @@ def beta_step(leg: int, ends: list[float]) -> float:
     return inverse_temperature(ends[leg - 1]) - inverse_temperature(ends[leg - 2] if leg > 1 else 0.0)
 
 
-def effective_share(values, step: float) -> float:
-    """The effective sample size of the weights ``exp(step · value)`` as a share of the chains (1: all equal)."""
+def weights(values, step: float) -> np.ndarray:
+    """The chains' Boltzmann weights ``exp(step · value)``, scaled so the largest is 1."""
     v = np.asarray(values, dtype=np.float64)
-    w = np.exp(step * (v - v.max()))
-    return float(w.sum() ** 2 / (w**2).sum() / len(v))
+    return np.exp(step * (v - v.max()))
+
+
+def effective_share(values, step: float) -> float:
+    """The effective sample size of the weights as a share of the chains (1: all equal)."""
+    w = weights(values, step)
+    return float(w.sum() ** 2 / (w**2).sum() / len(w))
 
 
 def gentle(values, step: float, share: float = ESS_SHARE) -> float:
@@ -71,10 +76,9 @@ def resample(values, step: float, rng: np.random.Generator) -> dict[int, int]:
     A chain with k ≥ 1 copies keeps itself and gives k − 1 copies to chains with none; the extra
     copies go, best first, to the chains without copies in index order. Deterministic for ``rng``.
     """
-    v = np.asarray(values, dtype=np.float64)
+    v, w = np.asarray(values, dtype=np.float64), weights(values, step)
     k = len(v)
-    weights = np.exp(step * (v - v.max()))
-    edges = np.cumsum(weights / weights.sum())
+    edges = np.cumsum(w / w.sum())
     picks = np.searchsorted(edges, (rng.random() + np.arange(k)) / k, side="right").clip(max=k - 1)
     copies = np.bincount(picks, minlength=k)
     order = sorted(range(k), key=lambda i: (-v[i], i))
@@ -83,4 +87,4 @@ def resample(values, step: float, rng: np.random.Generator) -> dict[int, int]:
     return dict(zip(dead, extra, strict=True))
 
 
-__all__ = ["beta_step", "effective_share", "gentle", "inverse_temperature", "leg_ends", "resample"]
+__all__ = ["beta_step", "effective_share", "gentle", "inverse_temperature", "leg_ends", "resample", "weights"]

@@ -185,11 +185,24 @@ def play_aware(evaluator, problem):
     return PlayAware(evaluator, PlayScorer(problem, target, default_rules(problem.board)))
 
 
+FRESH_GAMES = 1000  # at least this many fresh games judge a set outside the search (see final_play)
+
+
+def fresh_games(target: PlayTarget) -> int:
+    """How many fresh games ``final_play`` plays for ``target``."""
+    return max(target.games, FRESH_GAMES)
+
+
 def final_play(problem, tileset, seed: int) -> PlayScore | None:
-    """The winner's play score on a fresh bank of games from ``seed`` (None without a [play] target)."""
+    """A set's play score on a fresh bank of games from ``seed``, at least ``FRESH_GAMES`` of them (None without a
+    [play] target): the winner's report, and the chains' ranking at a selection or an exchange. The search's own
+    bank is smaller; judged on it, a round's noise in the centre is five points of fitness, and ranking chains on
+    200 games picked the luckiest rather than the best."""
     target = problem.objective.play
     if target is None:
         return None
     from generator.play import default_rules
 
-    return summarise_games(target, *game_bank(tileset, problem.board, default_rules(problem.board), target, seed))
+    games = fresh_games(target)
+    rules = default_rules(problem.board)
+    return summarise_games(target, *game_bank(tileset, problem.board, rules, target, seed, games=games))

@@ -37,7 +37,7 @@ from generator.model import TileSet
 from generator.optimize import cluster
 from generator.optimize.chain import Budget, Chain, Config, Progress, chain_best, config_strategy
 from generator.optimize.cooperate import beta_step, gentle, leg_ends, resample
-from generator.optimize.play import final_play
+from generator.optimize.play import final_play, fresh_games
 from generator.optimize.polish import Step, on_cluster, polish
 from generator.optimize.search import Scored
 from generator.optimize.space import Problem, to_tileset
@@ -360,7 +360,7 @@ def meta(problem: Problem, config: Config, result: Result, init: str | None, boa
         },
         "score": score_record(s, result.fitness, result.tileset, problem.board),
         **(
-            {"play": {**asdict(result.play), "games": result.play_target.games, "seed": final_seed(config.seed)}}
+            {"play": {**asdict(result.play), "games": fresh_games(result.play_target), "seed": final_seed(config.seed)}}
             if result.play is not None and result.play_target is not None
             else {}
         ),
