@@ -9,10 +9,11 @@ TW     := $(VENV)/bin/trailwright
 SEED   ?= 1
 TIME   ?= 60
 TILESET ?= output/tileset.json
-# make print options, each passed on only when set: BOARD=name|file STYLE=file PAPER=a4|letter (one paper)
+# make print options, each passed on only when set: BOARD=name|file STYLE=file THEME=river|folder PAPER=a4|letter (one paper)
 # TITLE="Game name" SETTINGS=file ONLY=sheets,booklet SKIP=manufacturer FOR=factory (adds output/factory/)
 BOARD   ?=
 STYLE   ?=
+THEME   ?=
 PAPER   ?=
 TITLE   ?=
 SETTINGS ?=
@@ -20,7 +21,7 @@ ONLY    ?=
 SKIP    ?=
 FOR     ?=
 BOARD_ARG := $(if $(BOARD),--board "$(BOARD)")
-PUBLISH_ARGS := $(BOARD_ARG) $(if $(STYLE),--style "$(STYLE)") $(if $(PAPER),--paper "$(PAPER)") \
+PUBLISH_ARGS := $(BOARD_ARG) $(if $(STYLE),--style "$(STYLE)") $(if $(THEME),--theme "$(THEME)") $(if $(PAPER),--paper "$(PAPER)") \
 	$(if $(TITLE),--title "$(TITLE)") $(if $(SETTINGS),--settings "$(SETTINGS)") $(if $(ONLY),--only "$(ONLY)") \
 	$(if $(SKIP),--skip "$(SKIP)") $(if $(FOR),--for "$(FOR)")
 

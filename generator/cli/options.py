@@ -50,6 +50,18 @@ def add_board_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_style_option(parser: argparse.ArgumentParser, what: str = "style") -> None:
+    """``--style FILE`` or ``--theme DIR`` (one option, two names): the look of the art."""
+    parser.add_argument(
+        "--style",
+        "--theme",
+        dest="style",
+        metavar="FILE|DIR|NAME",
+        default=None,
+        help=f"a {what} TOML, a theme folder with its art, or a built-in theme (river); see docs/themes.md",
+    )
+
+
 class _Default(str):
     """A flag's default value, told apart from the same text typed by the user."""
 

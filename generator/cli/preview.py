@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from generator.cli.options import HelpFormatter, add_board_option, bounded_int, flag_value, positive_int, seed_int
+from generator.cli.options import (
+    HelpFormatter,
+    add_board_option,
+    add_style_option,
+    bounded_int,
+    flag_value,
+    positive_int,
+    seed_int,
+)
 
 
 def register(sub) -> None:
@@ -21,7 +29,7 @@ def register(sub) -> None:
     add_board_option(p)
     p.add_argument("--seed", type=seed_int, default=0, help="the scorer's layout seed")
     p.add_argument("--count", type=positive_int, default=1, help="layouts on one sheet")
-    p.add_argument("--style", metavar="FILE", default=None, help="a style TOML (default: the built-in style)")
+    add_style_option(p)
     p.add_argument("--out", metavar="FILE.svg", default="output/preview.svg", help="the SVG to write")
     p.add_argument("--no-highlight", action="store_true", help="do not colour what each landmark reaches")
     p.add_argument("--tiles", action="store_true", help="draw every tile side (fronts, then backs) instead of layouts")

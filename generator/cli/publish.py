@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.cli.calibrate import add_back_offset_option
-from generator.cli.options import HelpFormatter, add_board_option, flag_value, positive_int
+from generator.cli.options import HelpFormatter, add_board_option, add_style_option, flag_value, positive_int
 
 
 def default_templates() -> Path:
@@ -70,7 +70,7 @@ def register(sub) -> None:
         default=None,
         help="the game's rules TOML the booklet words (default: generator/play/rules.toml)",
     )
-    p.add_argument("--style", metavar="FILE", default=None, help="a layout style TOML (default: the built-in style)")
+    add_style_option(p, "layout style")
     p.add_argument(
         "--settings",
         metavar="FILE",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from generator.cli.options import HelpFormatter, add_board_option, flag_value
+from generator.cli.options import HelpFormatter, add_board_option, add_style_option, flag_value
 
 
 def non_negative_mm(text: str) -> float:
@@ -29,7 +29,7 @@ def register(sub) -> None:
     )
     p.add_argument("tileset", metavar="TILESET.json|DIR", help="a hexmaze-tileset/1 file, or a project folder")
     add_board_option(p)
-    p.add_argument("--style", metavar="FILE", default=None, help="a style TOML (default: the built-in style)")
+    add_style_option(p)
     p.add_argument("--out", metavar="DIR", default="output/tiles", help="output folder")
     p.add_argument("--bleed", type=non_negative_mm, default=0.0, metavar="MM", help="art past the cut on every side")
     p.add_argument(

@@ -19,6 +19,7 @@ from typing import Any
 
 from generator.errors import TrailwrightError
 from generator.inputs import is_number, load_toml
+from generator.render.theme import THEME_FILE, ThemeArt, theme_art
 from generator.units import MM_PER_PT
 
 MIN_LINE_PT = 0.25
@@ -65,6 +66,7 @@ class Style:
     board_font_size_pt: float
     preview_highlight: tuple[str, ...]
     preview_unreached_opacity: float
+    art: ThemeArt | None = None  # a theme's art (render.theme); None: the built-in look
 
     @property
     def tile_height_mm(self) -> float:
@@ -83,11 +85,18 @@ class Style:
     def to_dict(self) -> dict:
         """The style as TOML-shaped tables (for recording in outputs)."""
         out: dict[str, dict] = {}
-        for f in fields(self):
+        if self.art is not None:
+            out["theme"] = {"name": self.art.name, "folder": self.art.folder, "credits": list(self.art.credits)}
+        for f in _style_fields():
             table, key = f.name.split("_", 1)
             value = getattr(self, f.name)
             out.setdefault(table, {})[key] = list(value) if isinstance(value, tuple) else value
         return out
+
+
+def _style_fields():
+    """The style's keys (every field but the theme's art)."""
+    return [f for f in fields(Style) if f.name != "art"]
 
 
 def _colour(v: Any) -> bool:
@@ -130,10 +139,28 @@ def _rule(name: str, default: Any) -> tuple[Any, str]:
     return _colour, 'a colour like "#6b4a2b"'
 
 
+def builtin_themes() -> list[str]:
+    """The names of the themes shipped in the package (``generator/themes``)."""
+    folder = resources.files("generator").joinpath("themes")
+    return sorted(t.name for t in folder.iterdir() if t.joinpath(THEME_FILE).is_file())
+
+
+def style_path(path: str | Path | None) -> str | Path | None:
+    """``path`` as given, or the folder of the built-in theme it names (``river``) when no such file exists."""
+    if path is not None and not Path(path).exists() and str(path) in builtin_themes():
+        return Path(str(resources.files("generator").joinpath("themes", str(path))))
+    return path
+
+
 def _read(path: str | Path | None) -> tuple[str, dict]:
     if path is None:
         source = "the default style"
         return source, load_toml(resources.files("generator.render").joinpath("style.toml"), source)
+    if Path(path).is_dir():  # a theme: its theme.toml
+        theme = Path(path) / THEME_FILE
+        if not theme.is_file():
+            raise TrailwrightError(f"a theme folder needs a {THEME_FILE}", str(path))
+        return str(theme), load_toml(theme)
     return str(path), load_toml(path)
 
 
@@ -155,13 +182,18 @@ def _flatten(source: str, data: dict, known: dict[str, Any]) -> dict[str, Any]:
 
 
 def load_style(path: str | Path | None = None) -> Style:
-    """The default style, with the keys of the TOML file at ``path`` (if any) overriding it."""
-    names = {f.name: None for f in fields(Style)}
+    """The default style, with the keys of the TOML file at ``path`` (if any) overriding it; ``path`` may be a
+    theme's folder (``render.theme``), whose ``theme.toml`` overrides the style and brings its art."""
+    names = {f.name: None for f in _style_fields()}
     default_source, data = _read(None)
     defaults = _flatten(default_source, data, names)
     values, origin = dict(defaults), dict.fromkeys(defaults, default_source)
+    art, path = None, style_path(path)
     if path is not None:
         source, data = _read(path)
+        if Path(path).is_dir():
+            art = theme_art(Path(path), data, source)
+            data = {k: v for k, v in data.items() if k not in ("theme", "art")}
         overrides = _flatten(source, data, names)
         values.update(overrides)
         origin.update(dict.fromkeys(overrides, source))
@@ -174,7 +206,7 @@ def load_style(path: str | Path | None = None) -> Style:
             raise TrailwrightError(f"{table}.{key} = {values[name]!r}: expected {expected}", origin[name])
     _check_together(values, origin)
     values["preview_highlight"] = tuple(values["preview_highlight"])
-    return Style(**values)
+    return Style(**values, art=art)
 
 
 def _check_together(values: dict[str, Any], origin: dict[str, str]) -> None:

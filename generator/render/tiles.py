@@ -28,6 +28,8 @@ from generator.render.svg import curves_path, escape, hexagon_points, num, point
 from generator.units import MM_PER_PT
 
 SAFE_ZONE_MM = 3.175  # 1/8 in inside the cut (The Game Crafter)
+TEXTURE = "url(#tw-trail)"  # the theme's trail texture, a pattern in the side's <defs>
+DECORATION = 0.045  # half the box of a theme's decoration, in tile units (tufts' spots are 0.07 clear of trails)
 
 
 def side_layout(side: Side, style: Style) -> SideLayout:
@@ -64,9 +66,12 @@ def _bridge(layout: SideLayout, k: int, style: Style, scale: float, ground: str)
         f'fill="{style.bridge_shadow}" fill-opacity="{num(style.bridge_shadow_opacity)}"/>',
         f'<polygon class="deck" points="{box(-half_l, -half_w, half_l, half_w)}" fill="{style.bridge_deck}" '
         f'stroke="{style.bridge_rail}" stroke-width="{num(plank)}" stroke-linejoin="round"/>',
-        f'<g transform="translate({num(cx)} {num(cy)}) rotate({num(math.degrees(b.angle))})" '
-        f'stroke="{style.bridge_rail}" fill="none">',
     ]
+    frame = f'<g transform="translate({num(cx)} {num(cy)}) rotate({num(math.degrees(b.angle))})"'
+    if style.art is not None and style.art.bridge is not None:  # the theme's bridge, stretched to the deck, cut to it
+        out.append(f"{frame}>{style.art.bridge.placed(-half_l, -half_w, 2 * half_l, 2 * half_w)}</g></g>")
+        return "".join(out)
+    out.append(f'{frame} stroke="{style.bridge_rail}" fill="none">')
     planks = max(3, int(2 * half_l / (0.16 * w)))
     step = 2 * half_l / planks
     lines = "".join(f"M{num(-half_l + i * step)} {num(-half_w + rail)}V{num(half_w - rail)}" for i in range(1, planks))
@@ -91,11 +96,13 @@ def side_body(
     bleed_mm: float = 0.0,
     fills: tuple[str | None, ...] | None = None,
     ground: str | None = None,
+    textured: bool = False,
 ) -> str:
     """The SVG elements of a side centred at the origin (mm): trails, stubs and bridges, no ground.
 
     ``fills`` overrides the sand colour of trail ``i`` (for previews); ``ground`` is the colour
-    a bridge's gap is painted in (the side's ground by default).
+    a bridge's gap is painted in (the side's ground by default); ``textured`` paints the theme's
+    trail texture over the sand (its pattern defined by ``theme_defs``).
     """
     layout = side_layout(side, style)
     scale = style.tile_width_mm / 2
@@ -114,11 +121,13 @@ def side_body(
         if shape.junction is not None:
             jx, jy = scale * shape.junction[0], scale * shape.junction[1]
             out.append(f'<circle cx="{num(jx)}" cy="{num(jy)}" r="{num(w / 2)}" fill="{style.trail_edge}"/>')
-        out.append(
-            f'<path d="{d}" fill="none" stroke="{fill}" stroke-width="{num(w - 2 * edge)}" stroke-linejoin="round"/>'
-        )
-        if shape.junction is not None:
-            out.append(f'<circle cx="{num(jx)}" cy="{num(jy)}" r="{num(w / 2 - edge)}" fill="{fill}"/>')
+        for paint in (fill, TEXTURE) if textured else (fill,):
+            out.append(
+                f'<path d="{d}" fill="none" stroke="{paint}" stroke-width="{num(w - 2 * edge)}" '
+                'stroke-linejoin="round"/>'
+            )
+            if shape.junction is not None:
+                out.append(f'<circle cx="{num(jx)}" cy="{num(jy)}" r="{num(w / 2 - edge)}" fill="{paint}"/>')
         if shape.terminator is not None:
             (x1, y1), (x2, y2) = shape.terminator
             out.append(
@@ -374,9 +383,32 @@ def _tuft_spots(side: Side, width: float, avoid: tuple[tuple[float, float], ...]
     return tuple(spots)
 
 
+def _theme_defs(art, grown: float, trail_mm: float) -> str:
+    """The theme's shared pieces of a side: the cut (which clips the ground art) and the trail texture's pattern."""
+    defs = [f'<clipPath id="tw-cut"><polygon points="{points(hexagon_points(grown))}"/></clipPath>']
+    if art.trail is not None:
+        t = 2 * trail_mm
+        defs.append(
+            f'<pattern id="tw-trail" patternUnits="userSpaceOnUse" width="{num(t)}" height="{num(t)}">'
+            f"{art.trail.placed(0, 0, t, t)}</pattern>"
+        )
+    return f"<defs>{''.join(defs)}</defs>"
+
+
+def _decorations(spots, decorations, scale: float) -> str:
+    """The theme's decorations on the tufts' spots, in turn, each cut to a box that keeps clear of the trails."""
+    r = DECORATION * scale
+    return "".join(
+        decorations[k % len(decorations)].placed(scale * x - r, scale * y - r, 2 * r, 2 * r, "xMidYMid meet")
+        for k, (x, y) in enumerate(spots)
+    )
+
+
 def _tufts(side: Side, style: Style, scale: float, avoid) -> str:
-    """Small tufts of grass on the ground: texture that never touches a trail."""
+    """Small tufts of grass on the ground (or the theme's decorations): texture that never touches a trail."""
     spots = _tuft_spots(side, round(2 * style.trail_width, 6), tuple(avoid))
+    if style.art is not None and style.art.decorations:
+        return _decorations(spots, style.art.decorations, scale)
     s = 0.03 * scale
     blades = "".join(
         f"M{num(scale * x - 0.5 * s)} {num(scale * y)}l{num(-0.35 * s)} {num(-0.9 * s)}"
@@ -421,6 +453,13 @@ def render_side(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.0, l
         f"<metadata>{escape(meta)}</metadata>",
         f'<polygon points="{points(hexagon_points(grown))}" fill="{ground}"/>',
     ]
+    art = style.art
+    textured = art is not None and art.trail is not None
+    if art is not None:
+        out.append(_theme_defs(art, grown, layout.width * scale))
+        if art.ground(face) is not None:
+            box = art.ground(face).placed(-w / 2 - b, -h / 2 - b, w + 2 * b, h + 2 * b, "xMidYMid slice")  # type: ignore[union-attr]
+            out.append(f'<g clip-path="url(#tw-cut)">{box}</g>')
     show_label = style.label_show if label is None else label
     spot = None
     if show_label:  # "120 front", or "120F" where the long form has no room
@@ -447,7 +486,7 @@ def render_side(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.0, l
         out.append(_tufts(side, style, scale, avoid))
     if face == "back" and style.tile_back_mark:
         out.append(_back_marks(style, scale))
-    out.append(side_body(side, face, style, bleed_mm=b))
+    out.append(side_body(side, face, style, bleed_mm=b, textured=textured))
     if spot is not None:
         out.append(_label(spot, style, text, scale))
     out.append("</svg>\n")

@@ -1,0 +1,152 @@
+"""Themes: a designer's own art for the tiles, read as data and placed where it cannot break the maze.
+
+A theme is a folder holding ``theme.toml`` and its art. ``theme.toml`` has the style file's tables
+(``[tile] [trail] [bridge] [label] [board] [preview]``, any keys of them) and three of its own:
+
+    [theme]
+    name = "River"
+    credits = ["Water, stones and reeds: drawn for Trailwright, CC0"]
+
+    [art]                     # SVG files in the folder, each checked by render.untrusted
+    front = "sand.svg"        # the front's ground, cut to the hexagon
+    back = "shingle.svg"      # the back's ground
+    trail = "water.svg"       # a texture repeated along every trail, inside its verges
+    bridge = "stones.svg"     # drawn into each bridge's deck, stretched to it and cut to it
+    decorations = ["reed.svg", "stone.svg"]   # small art on the ground, in place of the grass tufts
+
+Glossary
+--------
+art         one checked SVG file: its drawing (the children of its ``<svg>``), its ``viewBox``, and its
+            ids prefixed with the file's name so two pieces never share an id.
+placed      art drawn as a nested ``<svg>`` with its own viewport: whatever the file draws, nothing shows
+            outside the box it is placed in (a bridge's deck, a decoration's spot, the tile). So art
+            too big for its place is cut, never drawn over an exit or a trail.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.errors import TrailwrightError
+from generator.render.svg import num
+from generator.render.untrusted import SVG, XLINK, safe_svg
+
+THEME_FILE = "theme.toml"
+ART_KEYS = ("front", "back", "trail", "bridge")
+MAX_DECORATIONS = 8
+
+
+@dataclass(frozen=True)
+class Art:
+    """One checked SVG file, ready to place (see the glossary)."""
+
+    name: str
+    body: str
+    view: tuple[float, float, float, float]
+
+    def placed(self, x: float, y: float, width: float, height: float, fit: str = "none") -> str:
+        """The art in the box (x, y, width, height) mm, cut to it; ``fit`` is SVG's ``preserveAspectRatio``."""
+        return (
+            f'<svg x="{num(x)}" y="{num(y)}" width="{num(width)}" height="{num(height)}" '
+            f'viewBox="{" ".join(num(v) for v in self.view)}" preserveAspectRatio="{fit}" overflow="hidden">'
+            f"{self.body}</svg>"
+        )
+
+
+@dataclass(frozen=True)
+class ThemeArt:
+    """A theme's name, credits and art (any piece may be absent)."""
+
+    name: str
+    folder: str
+    credits: tuple[str, ...] = ()
+    front: Art | None = None
+    back: Art | None = None
+    trail: Art | None = None
+    bridge: Art | None = None
+    decorations: tuple[Art, ...] = ()
+
+    def ground(self, face: str) -> Art | None:
+        """The ground art of a ``"front"`` or ``"back"`` side."""
+        return self.front if face == "front" else self.back
+
+
+def _view(root: ET.Element, source: str) -> tuple[float, float, float, float]:
+    box = root.get("viewBox")
+    if box is None:
+        try:
+            width, height = (float(re.sub(r"[a-z%]+$", "", root.get(k, ""))) for k in ("width", "height"))
+        except ValueError:
+            raise TrailwrightError(f"{source}: <svg> needs a viewBox (or a plain width and height)") from None
+        return 0.0, 0.0, width, height
+    try:
+        x, y, w, h = (float(v) for v in box.replace(",", " ").split())
+    except ValueError:
+        raise TrailwrightError(f"{source}: <svg> viewBox {box[:40]!r} is not four numbers") from None
+    if w <= 0 or h <= 0:
+        raise TrailwrightError(f"{source}: <svg> viewBox {box[:40]!r} has no area")
+    return x, y, w, h
+
+
+def _prefixed(root: ET.Element, prefix: str) -> None:
+    """Every id in ``root`` and every reference to one renamed ``prefix + id``."""
+    for e in root.iter():
+        if e.get("id"):
+            e.set("id", prefix + e.get("id", ""))
+        for key, value in list(e.attrib.items()):
+            if key in ("href", f"{{{XLINK}}}href") and value.strip().startswith("#"):
+                e.set(key, "#" + prefix + value.strip()[1:])
+            elif "url(" in value:
+                e.set(key, re.sub(r"url\(\s*(['\"]?)#", lambda m: f"url({m.group(1)}#{prefix}", value))
+
+
+def load_art(folder: Path, name: str, source: str) -> Art:
+    """The SVG file ``name`` inside ``folder``, checked (``untrusted.safe_svg``) and made ready to place."""
+    if not isinstance(name, str) or not re.fullmatch(r"[\w.-]+(/[\w.-]+)*\.svg", name) or ".." in name.split("/"):
+        raise TrailwrightError(f"{source}: art {str(name)[:60]!r} must be an .svg file inside the theme's folder")
+    path = folder / name
+    if not path.resolve().is_relative_to(folder.resolve()):
+        raise TrailwrightError(f"{source}: art {name!r} leads outside the theme's folder")
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise TrailwrightError(f"{path}: cannot read the art ({err.strerror})") from None
+    root = ET.fromstring(safe_svg(data, str(path), folder))
+    view = _view(root, str(path))
+    _prefixed(root, "tw-" + re.sub(r"\W", "-", name) + "-")
+    body = "".join(ET.tostring(child, encoding="unicode") for child in root)
+    return Art(name, body.replace(f' xmlns="{SVG}"', ""), view)
+
+
+def theme_art(folder: Path, data: dict, source: str) -> ThemeArt:
+    """The ``[theme]`` and ``[art]`` tables of a theme file, their art loaded from ``folder``."""
+    about, art = data.get("theme", {}), data.get("art", {})
+    for table, known in (("theme", ("name", "credits")), ("art", (*ART_KEYS, "decorations"))):
+        value = data.get(table, {})
+        if not isinstance(value, dict):
+            raise TrailwrightError(f"{table} must be a table [{table}]", source)
+        for key in value:
+            if key not in known:
+                raise TrailwrightError(f"unknown key {table}.{key} (expected one of {', '.join(known)})", source)
+    name, credits = about.get("name", folder.name), about.get("credits", [])
+    if not isinstance(name, str) or not name.strip() or len(name) > 80:
+        raise TrailwrightError(f"theme.name = {str(name)[:40]!r}: expected a name of 1 to 80 characters", source)
+    if not isinstance(credits, list) or not all(isinstance(c, str) and len(c) <= 300 for c in credits):
+        raise TrailwrightError("theme.credits: expected a list of lines (at most 300 characters each)", source)
+    decorations = art.get("decorations", [])
+    if not isinstance(decorations, list) or len(decorations) > MAX_DECORATIONS:
+        raise TrailwrightError(f"art.decorations: expected a list of at most {MAX_DECORATIONS} .svg files", source)
+    pieces = {key: load_art(folder, art[key], source) for key in ART_KEYS if key in art}
+    return ThemeArt(
+        name.strip(),
+        folder.name,
+        tuple(credits),
+        decorations=tuple(load_art(folder, d, source) for d in decorations),
+        **pieces,
+    )
+
+
+__all__ = ["Art", "THEME_FILE", "ThemeArt", "load_art", "theme_art"]

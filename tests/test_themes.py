@@ -1,0 +1,170 @@
+"""Themes: a designer's art on the tiles, with the maze's guarantees kept whatever the art draws."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import cairosvg
+import numpy as np
+import pytest
+from PIL import Image
+from shapely.geometry import Point
+from shapely.ops import unary_union
+
+from generator.cli import main
+from generator.errors import TrailwrightError
+from generator.model import Tile
+from generator.render import load_style, render_side
+from tests.conftest import EXAMPLES
+from tests.test_render_geometry import ALL_SIDES, check_side, drawn
+
+RIVER = Path(__file__).resolve().parents[1] / "generator" / "themes" / "river"
+RED = '<rect x="-500" y="-500" width="1000" height="1000" fill="#ff0000"/>'  # far bigger than any box it is put in
+
+
+def theme(tmp_path: Path, toml: str = "", **art: str) -> Path:
+    """A theme folder: ``theme.toml`` (``toml``, then an [art] table naming each file of ``art``) and the files."""
+    folder = tmp_path / "theme"
+    folder.mkdir(exist_ok=True)
+    lines = [toml, "[art]"] + [f'{key} = "{key}.svg"' for key in art]
+    (folder / "theme.toml").write_text("\n".join(lines) + "\n")
+    for key, svg in art.items():
+        (folder / f"{key}.svg").write_text(svg)
+    return folder
+
+
+def svg(inner: str, view: str = "0 0 10 10") -> str:
+    return f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{view}">{inner}</svg>'
+
+
+def test_the_river_theme_loads_with_its_name_credits_and_art():
+    style = load_style(RIVER)
+    assert style.art is not None and style.art.name == "River" and "CC0" in style.art.credits[0]
+    assert style.trail_fill == "#4f8fc0" and style.tile_width_mm == load_style().tile_width_mm  # style keys overlay
+    assert style.art.bridge is not None and len(style.art.decorations) == 4
+    assert style.to_dict()["theme"]["name"] == "River"
+
+
+@pytest.mark.parametrize("side", ALL_SIDES, ids=str)
+def test_every_partition_keeps_its_promises_in_the_river_theme(side):
+    check_side(side, RIVER_STYLE)
+
+
+RIVER_STYLE = load_style(RIVER)
+
+
+def _red_mask(text: str, px_per_mm: float) -> tuple[np.ndarray, float]:
+    png = cairosvg.svg2png(bytestring=text.encode(), scale=px_per_mm * 25.4 / 96)  # cairosvg: 96 px an inch
+    image = np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+    red = (image[..., 0] > 200) & (image[..., 1] < 60) & (image[..., 2] < 60)
+    return red, image.shape[1]
+
+
+def _pixels_mm(mask: np.ndarray, width_px: int, style) -> list[tuple[float, float]]:
+    w, h = style.tile_width_mm, style.tile_height_mm
+    ys, xs = np.nonzero(mask)
+    per = width_px / w
+    return [(x / per - w / 2, y / per - h / 2) for x, y in zip(xs + 0.5, ys + 0.5, strict=True)]
+
+
+BRIDGED = [s for s in ALL_SIDES if s.min_crossings][:12]
+
+
+@pytest.mark.parametrize("side", BRIDGED, ids=str)
+def test_oversized_bridge_art_is_cut_to_its_deck_and_never_covers_an_exit(tmp_path, side):
+    style = load_style(theme(tmp_path, bridge=svg(RED)))
+    check_side(side, style)  # the geometry read back is unchanged
+    text = render_side(Tile("7", side, side), "front", style, label=False)
+    _, decks, _, _ = drawn(text)
+    red, width_px = _red_mask(text, 8)
+    assert red.any()
+    near = unary_union(decks).buffer(0.3)  # a pixel's width of antialiasing
+    outside = [p for p in _pixels_mm(red, width_px, style) if not near.contains(Point(p))]
+    assert not outside, f"{side}: bridge art drawn outside its deck at {outside[:3]}"
+
+
+def test_oversized_decorations_never_touch_a_trail(tmp_path):
+    folder = theme(tmp_path, front=svg(""))
+    (folder / "red.svg").write_text(svg(RED))
+    (folder / "theme.toml").write_text('[art]\ndecorations = ["red.svg"]\n')
+    style = load_style(folder)
+    for side in ALL_SIDES[::17]:
+        text = render_side(Tile("7", side, side), "front", style, label=False)
+        trails, _, _, _ = drawn(text)
+        red, width_px = _red_mask(text, 8)
+        assert red.any()
+        area = unary_union([shape for shape, _ in trails.values()])
+        hits = [p for p in _pixels_mm(red, width_px, style) if area.contains(Point(p))]
+        assert not hits, f"{side}: a decoration drawn on a trail at {hits[:3]}"
+
+
+def test_theme_art_is_placed_the_same_every_time_and_its_ids_cannot_clash(tmp_path):
+    gradient = svg(
+        '<defs><linearGradient id="g"><stop offset="0" stop-color="#123456"/></linearGradient></defs>'
+        '<rect width="10" height="10" fill="url(#g)"/>'
+    )
+    style = load_style(theme(tmp_path, bridge=gradient, trail=gradient))
+    side = BRIDGED[0]
+    first = render_side(Tile("7", side, side), "front", style)
+    assert first == render_side(Tile("7", side, side), "front", load_style(tmp_path / "theme"))
+    assert 'id="tw-bridge-svg-g"' in first and 'id="tw-trail-svg-g"' in first and "url(#tw-bridge-svg-g)" in first
+
+
+@pytest.mark.parametrize(
+    "setup, says",
+    [
+        ({"bridge": svg("<script>alert(1)</script>")}, "bridge.svg: <script>"),
+        ({"trail": svg('<rect width="1" height="1" onclick="x()"/>')}, "event attribute 'onclick'"),
+        ({"front": svg('<image href="http://example.com/a.png" width="1" height="1"/>')}, "leaves the file"),
+        ({"back": '<!DOCTYPE svg [<!ENTITY a "aaaa">]><svg xmlns="http://www.w3.org/2000/svg">&a;</svg>'}, "DTDs"),
+        ({"bridge": svg("<rect/>", view="0 0 0 10")}, "has no area"),
+    ],
+)
+def test_hostile_art_is_one_line_naming_the_file(tmp_path, setup, says):
+    folder = theme(tmp_path, **setup)
+    with pytest.raises(TrailwrightError, match=says) as err:
+        load_style(folder)
+    assert "\n" not in str(err.value) and str(folder) in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "toml, says",
+    [
+        ('[art]\nbridge = "../outside.svg"\n', "must be an .svg file inside the theme's folder"),
+        ('[art]\nbridge = "/etc/passwd.svg"\n', "must be an .svg file inside the theme's folder"),
+        ('[art]\nbridge = "missing.svg"\n', "cannot read the art"),
+        ('[art]\nsky = "a.svg"\n', "unknown key art.sky"),
+        ('[theme]\ncredits = "me"\n', "theme.credits"),
+        ("[trail]\nwidth = 2\n", "trail.width = 2"),
+    ],
+)
+def test_a_bad_theme_file_is_one_line(tmp_path, toml, says):
+    folder = tmp_path / "theme"
+    folder.mkdir()
+    (folder / "theme.toml").write_text(toml)
+    (tmp_path / "outside.svg").write_text(svg(""))
+    with pytest.raises(TrailwrightError, match=says):
+        load_style(folder)
+
+
+def test_a_folder_without_theme_toml_and_the_command_line(tmp_path, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(TrailwrightError, match="needs a theme.toml"):
+        load_style(empty)
+    out = tmp_path / "tiles"
+    assert main(["render", str(EXAMPLES / "random-20.json"), "--theme", str(RIVER), "--out", str(out)]) == 0
+    assert 'id="tw-trail"' in (out / "tile-01-front.svg").read_text()
+    folder = theme(tmp_path, bridge=svg("<script/>"))
+    assert main(["render", str(EXAMPLES / "random-20.json"), "--theme", str(folder), "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bridge.svg" in err and not (tmp_path / "x").exists()
+
+
+def test_the_shipped_theme_is_package_data():
+    from importlib import resources
+
+    folder = resources.files("generator") / "themes" / "river"
+    assert folder.joinpath("theme.toml").is_file() and load_style("river") == RIVER_STYLE  # by name
+    assert "themes/**/*" in (RIVER.parents[2] / "pyproject.toml").read_text()
