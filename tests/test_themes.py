@@ -168,3 +168,44 @@ def test_the_shipped_theme_is_package_data():
     folder = resources.files("generator") / "themes" / "river"
     assert folder.joinpath("theme.toml").is_file() and load_style("river") == RIVER_STYLE  # by name
     assert "themes/**/*" in (RIVER.parents[2] / "pyproject.toml").read_text()
+
+
+@pytest.mark.parametrize("name", ["river", "station"])
+def test_golden_tile_and_board_in_each_shipped_theme(name, classic):
+    from generator.model import Side
+    from generator.render import render_board
+    from tests.test_render_output import _golden
+
+    style = load_style(name)
+    side = Side.of([[0, 2, 4], [1, 3, 5]])  # two crossing triples: two bridges
+    _golden(f"theme-{name}-side-interleaved-triples-front", render_side(Tile("7", side, side), "front", style))
+    _golden(f"theme-{name}-board-classic", render_board(classic, style))
+
+
+def test_landmark_art_is_drawn_inside_its_landmark_hex(classic):
+    import xml.etree.ElementTree as ET
+
+    from shapely.geometry import Polygon, box
+
+    from generator.board.geometry import hexagon_corners
+    from generator.render import render_board
+    from generator.render.board import board_frame
+
+    style = load_style("river")
+    root = ET.fromstring(render_board(classic, style))
+    frame = board_frame(classic, style)
+    nested = [e for e in root.iter("{http://www.w3.org/2000/svg}svg") if e is not root]
+    assert len(nested) == len(classic.landmarks) == 6  # one illustration each
+    cells = [Polygon(hexagon_corners(frame.radius_mm, frame.at(lm.hexes[0]))) for lm in classic.landmarks]
+    for e in nested:
+        x, y, w, h = (float(e.get(k)) for k in ("x", "y", "width", "height"))
+        assert any(cell.contains(box(x, y, x + w, y + h)) for cell in cells), (x, y)
+    assert [name for name, _ in style.art.landmarks][:2] == ["Exit", "Hut"]  # sorted by landmark name
+
+
+def test_a_landmarks_table_must_name_svg_files(tmp_path):
+    folder = tmp_path / "theme"
+    folder.mkdir()
+    (folder / "theme.toml").write_text('[landmarks]\nWell = "http://x/well.svg"\n')
+    with pytest.raises(TrailwrightError, match="must be an .svg file inside the theme's folder"):
+        load_style(folder)

@@ -202,8 +202,12 @@ def board_layers(
             f'stroke="{fills.get(("landmark", k)) or style.board_landmark}" '
             f'stroke-width="{num(2.4 * MM_PER_PT)}"/>'
         )
+        art = style.art.landmark(lm.name) if style.art is not None else None
+        if art is not None:  # the theme's illustration above the name, its box inside the disc
+            over.append(art.placed(hub[0] - 0.55 * r, hub[1] - 0.75 * r, 1.1 * r, 1.1 * r, "xMidYMid meet"))
+        text_y = hub[1] + (0.62 * r if art is not None else size * 0.35)
         over.append(
-            f'<text x="{num(hub[0])}" y="{num(hub[1] + size * 0.35)}" {font} font-size="{num(size)}" '
+            f'<text x="{num(hub[0])}" y="{num(text_y)}" {font} font-size="{num(size)}" '
             f'font-weight="bold" fill="{style.board_label_colour}" text-anchor="middle">'
             f"{escape(lm.name)}</text>"
         )

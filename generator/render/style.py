@@ -193,7 +193,7 @@ def load_style(path: str | Path | None = None) -> Style:
         source, data = _read(path)
         if Path(path).is_dir():
             art = theme_art(Path(path), data, source)
-            data = {k: v for k, v in data.items() if k not in ("theme", "art")}
+            data = {k: v for k, v in data.items() if k not in ("theme", "art", "landmarks")}
         overrides = _flatten(source, data, names)
         values.update(overrides)
         origin.update(dict.fromkeys(overrides, source))

@@ -14,6 +14,9 @@ A theme is a folder holding ``theme.toml`` and its art. ``theme.toml`` has the s
     bridge = "stones.svg"     # drawn into each bridge's deck, stretched to it and cut to it
     decorations = ["reed.svg", "stone.svg"]   # small art on the ground, in place of the grass tufts
 
+    [landmarks]               # an illustration for each landmark, by its name on the board
+    Well = "well.svg"
+
 Glossary
 --------
 art         one checked SVG file: its drawing (the children of its ``<svg>``), its ``viewBox``, and its
@@ -37,6 +40,7 @@ from generator.render.untrusted import SVG, XLINK, safe_svg
 THEME_FILE = "theme.toml"
 ART_KEYS = ("front", "back", "trail", "bridge")
 MAX_DECORATIONS = 8
+MAX_LANDMARKS = 64
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,11 @@ class ThemeArt:
     trail: Art | None = None
     bridge: Art | None = None
     decorations: tuple[Art, ...] = ()
+    landmarks: tuple[tuple[str, Art], ...] = ()  # (landmark name, its illustration on the board)
+
+    def landmark(self, name: str) -> Art | None:
+        """The illustration of the landmark called ``name``, if the theme has one."""
+        return next((art for n, art in self.landmarks if n == name), None)
 
     def ground(self, face: str) -> Art | None:
         """The ground art of a ``"front"`` or ``"back"`` side."""
@@ -123,7 +132,9 @@ def load_art(folder: Path, name: str, source: str) -> Art:
 
 def theme_art(folder: Path, data: dict, source: str) -> ThemeArt:
     """The ``[theme]`` and ``[art]`` tables of a theme file, their art loaded from ``folder``."""
-    about, art = data.get("theme", {}), data.get("art", {})
+    about, art, marks = data.get("theme", {}), data.get("art", {}), data.get("landmarks", {})
+    if not isinstance(marks, dict) or len(marks) > MAX_LANDMARKS:
+        raise TrailwrightError(f"landmarks must be a table of at most {MAX_LANDMARKS} names = .svg files", source)
     for table, known in (("theme", ("name", "credits")), ("art", (*ART_KEYS, "decorations"))):
         value = data.get(table, {})
         if not isinstance(value, dict):
@@ -145,6 +156,7 @@ def theme_art(folder: Path, data: dict, source: str) -> ThemeArt:
         folder.name,
         tuple(credits),
         decorations=tuple(load_art(folder, d, source) for d in decorations),
+        landmarks=tuple((name, load_art(folder, file, source)) for name, file in sorted(marks.items())),
         **pieces,
     )
 
