@@ -62,6 +62,16 @@ def add_style_option(parser: argparse.ArgumentParser, what: str = "style") -> No
     )
 
 
+def style_flag(value) -> str:
+    """The name an error gives the look's option: ``--theme`` for a theme (a folder or a shipped name), else
+    ``--style``."""
+    from pathlib import Path
+
+    from generator.render.style import builtin_themes
+
+    return "--theme" if value is not None and (Path(value).is_dir() or str(value) in builtin_themes()) else "--style"
+
+
 class _Default(str):
     """A flag's default value, told apart from the same text typed by the user."""
 

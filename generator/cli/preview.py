@@ -13,6 +13,7 @@ from generator.cli.options import (
     flag_value,
     positive_int,
     seed_int,
+    style_flag,
 )
 
 
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     folder = check_folder(out.parent)  # before any work
     if args.count > 64:
         raise TrailwrightError(f"--count {args.count}: at most 64 layouts fit a sheet")
-    with flag_value("--style"):
+    with flag_value(style_flag(args.style)):
         style = load_style(args.style)
     with flag_value("--board"):
         board = load_board(args.board)

@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from generator.cli.calibrate import add_back_offset_option
-from generator.cli.options import HelpFormatter, add_board_option, add_style_option, flag_value, positive_int
+from generator.cli.options import (
+    HelpFormatter,
+    add_board_option,
+    add_style_option,
+    flag_value,
+    positive_int,
+    style_flag,
+)
 
 
 def default_templates() -> Path:
@@ -207,7 +214,7 @@ def make_sources(args: argparse.Namespace, tileset, board, settings):
         from generator.render.style import load_style
     except ImportError:
         raise TrailwrightError("the layout stage (generator.render) is not installed") from None
-    with flag_value("--style"):
+    with flag_value(style_flag(args.style)):
         style = load_style(args.style)
     rules = load_rules(args.rules, board)
     play = simulate_play(tileset, board, rules, settings.play_games, settings.seed)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from generator.cli.options import HelpFormatter, add_board_option, add_style_option, flag_value
+from generator.cli.options import HelpFormatter, add_board_option, add_style_option, flag_value, style_flag
 
 
 def non_negative_mm(text: str) -> float:
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.scoring.tables import check_size
 
     out = check_folder(args.out)  # before any work
-    with flag_value("--style"):
+    with flag_value(style_flag(args.style)):
         style = load_style(args.style)
     with flag_value("--board"):
         board = load_board(args.board)
