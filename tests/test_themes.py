@@ -131,8 +131,8 @@ def test_hostile_art_is_one_line_naming_the_file(tmp_path, setup, says):
 @pytest.mark.parametrize(
     "toml, says",
     [
-        ('[art]\nbridge = "../outside.svg"\n', "must be an .svg file inside the theme's folder"),
-        ('[art]\nbridge = "/etc/passwd.svg"\n', "must be an .svg file inside the theme's folder"),
+        ('[art]\nbridge = "../outside.svg"\n', "must be a .svg file inside the theme's folder"),
+        ('[art]\nbridge = "/etc/passwd.svg"\n', "must be a .svg file inside the theme's folder"),
         ('[art]\nbridge = "missing.svg"\n', "cannot read the art"),
         ('[art]\nsky = "a.svg"\n', "unknown key art.sky"),
         ('[theme]\ncredits = "me"\n', "theme.credits"),
@@ -207,5 +207,41 @@ def test_a_landmarks_table_must_name_svg_files(tmp_path):
     folder = tmp_path / "theme"
     folder.mkdir()
     (folder / "theme.toml").write_text('[landmarks]\nWell = "http://x/well.svg"\n')
-    with pytest.raises(TrailwrightError, match="must be an .svg file inside the theme's folder"):
+    with pytest.raises(TrailwrightError, match="must be a .svg file inside the theme's folder"):
+        load_style(folder)
+
+
+def test_an_oversized_back_mark_stays_in_the_corners_off_every_trail(tmp_path):
+    folder = theme(tmp_path, back_mark=svg(RED))
+    style = load_style(folder)
+    for side in ALL_SIDES[::7]:
+        text = render_side(Tile("7", side, side), "back", style, label=False)
+        trails, _, _, _ = drawn(text)
+        red, width_px = _red_mask(text, 8)
+        assert red.any()
+        area = unary_union([shape for shape, _ in trails.values()])
+        hits = [p for p in _pixels_mm(red, width_px, style) if area.contains(Point(p))]
+        assert not hits, f"{side}: the back's mark drawn on a trail at {hits[:3]}"
+
+
+def test_a_raster_ground_is_checked_for_its_resolution_at_the_tiles_size(tmp_path):
+    folder = tmp_path / "theme"
+    folder.mkdir()
+    w_mm = load_style().tile_width_mm
+    for name, px in (("fine.png", 800), ("soft.png", 500), ("blurry.png", 200)):  # 320, 200 and 80 dpi
+        Image.new("RGB", (px, px), (200, 180, 120)).save(folder / name)
+    (folder / "theme.toml").write_text('[art]\nfront = "fine.png"\nback = "soft.png"\n')
+    style = load_style(folder)
+    assert style.art.front.body.startswith('<image width="800" height="800" href="data:image/png;base64,')
+    assert (
+        len(style.art.warnings) == 1 and "soft.png" in style.art.warnings[0] and "300 wanted" in style.art.warnings[0]
+    )
+    side = ALL_SIDES[40]
+    check_side(side, style)
+    (folder / "theme.toml").write_text('[art]\nfront = "blurry.png"\n')
+    with pytest.raises(TrailwrightError, match=r"blurry.png: \d+ dpi .* at least 150 needed"):
+        load_style(folder)
+    assert 800 / (w_mm / 25.4) > 300 > 500 / (w_mm / 25.4) > 150 > 200 / (w_mm / 25.4)
+    (folder / "theme.toml").write_text('[art]\nfront = "fine.gif"\n')
+    with pytest.raises(TrailwrightError, match="must be a .svg or .png or .jpg or .jpeg file"):
         load_style(folder)

@@ -62,14 +62,20 @@ def add_style_option(parser: argparse.ArgumentParser, what: str = "style") -> No
     )
 
 
-def style_flag(value) -> str:
-    """The name an error gives the look's option: ``--theme`` for a theme (a folder or a shipped name), else
-    ``--style``."""
+def load_look(value, command: str):
+    """The style or theme ``value`` names (``--style``/``--theme``); an error names the option as a theme or a
+    style, and a theme's warnings (raster art under print resolution) go to stderr."""
+    import sys
     from pathlib import Path
 
-    from generator.render.style import builtin_themes
+    from generator.render.style import builtin_themes, load_style
 
-    return "--theme" if value is not None and (Path(value).is_dir() or str(value) in builtin_themes()) else "--style"
+    is_theme = value is not None and (Path(value).is_dir() or str(value) in builtin_themes())
+    with flag_value("--theme" if is_theme else "--style"):
+        style = load_style(value)
+    for line in style.art.warnings if style.art is not None else ():
+        print(f"{command}: warning: {line}", file=sys.stderr, flush=True)
+    return style
 
 
 class _Default(str):

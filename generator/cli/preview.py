@@ -11,9 +11,9 @@ from generator.cli.options import (
     add_style_option,
     bounded_int,
     flag_value,
+    load_look,
     positive_int,
     seed_int,
-    style_flag,
 )
 
 
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.errors import TrailwrightError
     from generator.fileio import check_folder, check_out, write_folder
     from generator.model import read_tileset
-    from generator.render import load_style, render_sheet
+    from generator.render import render_sheet
     from generator.render.preview import render_contact_sheet
     from generator.scoring.tables import check_size
 
@@ -73,8 +73,7 @@ def run(args: argparse.Namespace) -> int:
     folder = check_folder(out.parent)  # before any work
     if args.count > 64:
         raise TrailwrightError(f"--count {args.count}: at most 64 layouts fit a sheet")
-    with flag_value(style_flag(args.style)):
-        style = load_style(args.style)
+    style = load_look(args.style, "preview")
     with flag_value("--board"):
         board = load_board(args.board)
     tileset = read_tileset(args.tileset)

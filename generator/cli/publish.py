@@ -14,8 +14,8 @@ from generator.cli.options import (
     add_board_option,
     add_style_option,
     flag_value,
+    load_look,
     positive_int,
-    style_flag,
 )
 
 
@@ -211,11 +211,9 @@ def make_sources(args: argparse.Namespace, tileset, board, settings):
     from generator.publish.playpage import simulate_play
 
     try:
-        from generator.render.style import load_style
+        style = load_look(args.style, "publish")
     except ImportError:
         raise TrailwrightError("the layout stage (generator.render) is not installed") from None
-    with flag_value(style_flag(args.style)):
-        style = load_style(args.style)
     rules = load_rules(args.rules, board)
     play = simulate_play(tileset, board, rules, settings.play_games, settings.seed)
     return layout_sources(

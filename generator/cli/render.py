@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from generator.cli.options import HelpFormatter, add_board_option, add_style_option, flag_value, style_flag
+from generator.cli.options import HelpFormatter, add_board_option, add_style_option, flag_value, load_look
 
 
 def non_negative_mm(text: str) -> float:
@@ -52,12 +52,11 @@ def run(args: argparse.Namespace) -> int:
     from generator.fileio import check_folder, write_folder
     from generator.model import FACES, read_tileset
     from generator.model.ids import id_width, side_file_name
-    from generator.render import load_style, render_board, render_side
+    from generator.render import render_board, render_side
     from generator.scoring.tables import check_size
 
     out = check_folder(args.out)  # before any work
-    with flag_value(style_flag(args.style)):
-        style = load_style(args.style)
+    style = load_look(args.style, "render")
     with flag_value("--board"):
         board = load_board(args.board)
     tileset = read_tileset(args.tileset)

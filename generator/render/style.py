@@ -188,12 +188,10 @@ def load_style(path: str | Path | None = None) -> Style:
     default_source, data = _read(None)
     defaults = _flatten(default_source, data, names)
     values, origin = dict(defaults), dict.fromkeys(defaults, default_source)
-    art, path = None, style_path(path)
+    art, theme, path = None, None, style_path(path)
     if path is not None:
         source, data = _read(path)
-        if Path(path).is_dir():
-            art = theme_art(Path(path), data, source)
-            data = {k: v for k, v in data.items() if k not in ("theme", "art", "landmarks")}
+        theme = {k: data.pop(k) for k in ("theme", "art", "landmarks") if k in data} if Path(path).is_dir() else None
         overrides = _flatten(source, data, names)
         values.update(overrides)
         origin.update(dict.fromkeys(overrides, source))
@@ -206,6 +204,9 @@ def load_style(path: str | Path | None = None) -> Style:
             raise TrailwrightError(f"{table}.{key} = {values[name]!r}: expected {expected}", origin[name])
     _check_together(values, origin)
     values["preview_highlight"] = tuple(values["preview_highlight"])
+    if path is not None and theme is not None:  # the art last: a raster ground is checked at the tile's size
+        side_mm = (values["tile_width_mm"], values["tile_width_mm"] * 3**0.5 / 2)
+        art = theme_art(Path(path), theme, source, side_mm)
     return Style(**values, art=art)
 
 

@@ -8,11 +8,12 @@ A theme is a folder holding ``theme.toml`` and its art. ``theme.toml`` has the s
     credits = ["Water, stones and reeds: drawn for Trailwright, CC0"]
 
     [art]                     # SVG files in the folder, each checked by render.untrusted
-    front = "sand.svg"        # the front's ground, cut to the hexagon
+    front = "sand.svg"        # the front's ground, cut to the hexagon (SVG, or PNG/JPEG of 300 dpi at print size)
     back = "shingle.svg"      # the back's ground
     trail = "water.svg"       # a texture repeated along every trail, inside its verges
     bridge = "stones.svg"     # drawn into each bridge's deck, stretched to it and cut to it
     decorations = ["reed.svg", "stone.svg"]   # small art on the ground, in place of the grass tufts
+    back_mark = "logo.svg"    # in each corner of every back, in place of the moons (tile.back_mark = true)
 
     [landmarks]               # an illustration for each landmark, by its name on the board
     Well = "well.svg"
@@ -35,10 +36,10 @@ from pathlib import Path
 
 from generator.errors import TrailwrightError
 from generator.render.svg import num
-from generator.render.untrusted import SVG, XLINK, safe_svg
+from generator.render.untrusted import SVG, XLINK, raster_dpi, safe_svg
 
 THEME_FILE = "theme.toml"
-ART_KEYS = ("front", "back", "trail", "bridge")
+ART_KEYS = ("front", "back", "trail", "bridge", "back_mark")
 MAX_DECORATIONS = 8
 MAX_LANDMARKS = 64
 
@@ -71,8 +72,10 @@ class ThemeArt:
     back: Art | None = None
     trail: Art | None = None
     bridge: Art | None = None
+    back_mark: Art | None = None
     decorations: tuple[Art, ...] = ()
     landmarks: tuple[tuple[str, Art], ...] = ()  # (landmark name, its illustration on the board)
+    warnings: tuple[str, ...] = ()  # raster art below print resolution (300 dpi), one line each
 
     def landmark(self, name: str) -> Art | None:
         """The illustration of the landmark called ``name``, if the theme has one."""
@@ -112,13 +115,21 @@ def _prefixed(root: ET.Element, prefix: str) -> None:
                 e.set(key, re.sub(r"url\(\s*(['\"]?)#", lambda m: f"url({m.group(1)}#{prefix}", value))
 
 
-def load_art(folder: Path, name: str, source: str) -> Art:
-    """The SVG file ``name`` inside ``folder``, checked (``untrusted.safe_svg``) and made ready to place."""
-    if not isinstance(name, str) or not re.fullmatch(r"[\w.-]+(/[\w.-]+)*\.svg", name) or ".." in name.split("/"):
-        raise TrailwrightError(f"{source}: art {str(name)[:60]!r} must be an .svg file inside the theme's folder")
+def _inside(folder: Path, name, source: str, kinds: str) -> Path:
+    """The file ``name`` inside ``folder``: a relative path of plain names ending in one of ``kinds``."""
+    pattern = rf"[\w.-]+(/[\w.-]+)*\.({kinds})"
+    if not isinstance(name, str) or not re.fullmatch(pattern, name, re.I) or ".." in name.split("/"):
+        what = " or ".join(f".{k}" for k in kinds.split("|"))
+        raise TrailwrightError(f"{source}: art {str(name)[:60]!r} must be a {what} file inside the theme's folder")
     path = folder / name
     if not path.resolve().is_relative_to(folder.resolve()):
         raise TrailwrightError(f"{source}: art {name!r} leads outside the theme's folder")
+    return path
+
+
+def load_art(folder: Path, name: str, source: str) -> Art:
+    """The SVG file ``name`` inside ``folder``, checked (``untrusted.safe_svg``) and made ready to place."""
+    path = _inside(folder, name, source, "svg")
     try:
         data = path.read_bytes()
     except OSError as err:
@@ -130,8 +141,34 @@ def load_art(folder: Path, name: str, source: str) -> Art:
     return Art(name, body.replace(f' xmlns="{SVG}"', ""), view)
 
 
-def theme_art(folder: Path, data: dict, source: str) -> ThemeArt:
-    """The ``[theme]`` and ``[art]`` tables of a theme file, their art loaded from ``folder``."""
+def load_raster(folder: Path, name: str, source: str, size_mm: tuple[float, float]) -> tuple[Art, str | None]:
+    """A PNG or JPEG ground inside ``folder``, decoded safely and checked for its resolution when it covers
+    ``size_mm`` (``untrusted.raster_dpi``: an error below 150 dpi), as art, and the warning below 300 dpi."""
+    import base64
+
+    from PIL import Image
+
+    path = _inside(folder, name, source, "png|jpg|jpeg")
+    _, warning = raster_dpi(path, *size_mm)
+    with Image.open(path) as image:
+        width, height, kind = image.size[0], image.size[1], image.format
+    if kind not in ("PNG", "JPEG"):
+        raise TrailwrightError(f"{path}: a {kind} image; a theme's raster art is PNG or JPEG")
+    data = base64.b64encode(path.read_bytes()).decode("ascii")
+    body = f'<image width="{width}" height="{height}" href="data:image/{kind.lower()};base64,{data}"/>'
+    return Art(name, body, (0.0, 0.0, float(width), float(height))), warning
+
+
+def _ground(folder: Path, name, source: str, size_mm: tuple[float, float]) -> tuple[Art, str | None]:
+    """A side's ground art: SVG, or a PNG or JPEG checked at the side's printed size."""
+    if _inside(folder, name, source, "svg|png|jpg|jpeg").suffix.lower() == ".svg":
+        return load_art(folder, name, source), None
+    return load_raster(folder, name, source, size_mm)
+
+
+def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float]) -> ThemeArt:
+    """The ``[theme]``, ``[art]`` and ``[landmarks]`` tables of a theme file, their art loaded from ``folder``
+    (a raster ground checked for its resolution on a side of ``side_mm``)."""
     about, art, marks = data.get("theme", {}), data.get("art", {}), data.get("landmarks", {})
     if not isinstance(marks, dict) or len(marks) > MAX_LANDMARKS:
         raise TrailwrightError(f"landmarks must be a table of at most {MAX_LANDMARKS} names = .svg files", source)
@@ -150,11 +187,14 @@ def theme_art(folder: Path, data: dict, source: str) -> ThemeArt:
     decorations = art.get("decorations", [])
     if not isinstance(decorations, list) or len(decorations) > MAX_DECORATIONS:
         raise TrailwrightError(f"art.decorations: expected a list of at most {MAX_DECORATIONS} .svg files", source)
-    pieces = {key: load_art(folder, art[key], source) for key in ART_KEYS if key in art}
+    grounds = {key: _ground(folder, art[key], source, side_mm) for key in ("front", "back") if key in art}
+    pieces = {key: load_art(folder, art[key], source) for key in ART_KEYS if key in art and key not in grounds}
     return ThemeArt(
         name.strip(),
         folder.name,
         tuple(credits),
+        warnings=tuple(w for _, w in grounds.values() if w),
+        **{key: art for key, (art, _) in grounds.items()},
         decorations=tuple(load_art(folder, d, source) for d in decorations),
         landmarks=tuple((name, load_art(folder, file, source)) for name, file in sorted(marks.items())),
         **pieces,

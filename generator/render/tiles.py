@@ -343,7 +343,13 @@ def _label(spot: tuple[float, float, float, float], style: Style, text: str, sca
 
 
 def _back_marks(style: Style, scale: float) -> str:
-    """A small moon in each corner of a back, so a back reads at a glance in any rotation."""
+    """A small moon in each corner of a back (or the theme's mark), so a back reads at a glance in any rotation."""
+    if style.art is not None and style.art.back_mark is not None:
+        mark = style.art.back_mark
+        return "".join(
+            mark.placed(scale * (x - r), scale * (y - r), 2 * r * scale, 2 * r * scale, "xMidYMid meet")
+            for x, y, r in moon_discs()
+        )
     out = []
     for k, (x, y, radius) in enumerate(moon_discs()):
         a = math.radians(60 * k)
