@@ -66,12 +66,10 @@ def load_look(value, command: str):
     """The style or theme ``value`` names (``--style``/``--theme``); an error names the option as a theme or a
     style, and a theme's warnings (raster art under print resolution) go to stderr."""
     import sys
-    from pathlib import Path
 
-    from generator.render.style import builtin_themes, load_style
+    from generator.render.style import is_theme, load_style
 
-    is_theme = value is not None and (Path(value).is_dir() or str(value) in builtin_themes())
-    with flag_value("--theme" if is_theme else "--style"):
+    with flag_value("--theme" if is_theme(value) else "--style"):
         style = load_style(value)
     for line in style.art.warnings if style.art is not None else ():
         print(f"{command}: warning: {line}", file=sys.stderr, flush=True)

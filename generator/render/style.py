@@ -145,6 +145,13 @@ def builtin_themes() -> list[str]:
     return sorted(t.name for t in folder.iterdir() if t.joinpath(THEME_FILE).is_file())
 
 
+def is_theme(path: str | Path | None) -> bool:
+    """Whether ``path`` names a theme: a folder (an empty name is never one), or a shipped theme's name."""
+    if path is None or not str(path).strip():
+        return False
+    return Path(path).is_dir() or (not Path(path).exists() and str(path) in builtin_themes())
+
+
 def style_path(path: str | Path | None) -> str | Path | None:
     """``path`` as given, or the folder of the built-in theme it names (``river``) when no such file exists."""
     if path is not None and not Path(path).exists() and str(path) in builtin_themes():
@@ -156,7 +163,7 @@ def _read(path: str | Path | None) -> tuple[str, dict]:
     if path is None:
         source = "the default style"
         return source, load_toml(resources.files("generator.render").joinpath("style.toml"), source)
-    if Path(path).is_dir():  # a theme: its theme.toml
+    if is_theme(path):  # a theme: its theme.toml
         theme = Path(path) / THEME_FILE
         if not theme.is_file():
             raise TrailwrightError(f"a theme folder needs a {THEME_FILE}", str(path))
@@ -191,7 +198,7 @@ def load_style(path: str | Path | None = None) -> Style:
     art, theme, path = None, None, style_path(path)
     if path is not None:
         source, data = _read(path)
-        theme = {k: data.pop(k) for k in ("theme", "art", "landmarks") if k in data} if Path(path).is_dir() else None
+        theme = {k: data.pop(k) for k in ("theme", "art", "landmarks") if k in data} if is_theme(path) else None
         overrides = _flatten(source, data, names)
         values.update(overrides)
         origin.update(dict.fromkeys(overrides, source))
