@@ -7,7 +7,8 @@ independent chains (the best on shared layouts wins), 8 cooperating chains (``--
 annealing over the chains). Each winner is re-scored on ``--rescore`` fresh layouts (its [play]
 penalty measured on fresh games), and the cooperating winner is compared with each other winner on one
 more bank of fresh layouts, paired (common random numbers: the standard error of the difference
-itself). Target: on the median of the seeds, 8 cooperating chains beat 8 independent ones, and beat
+itself; with a [play] target, plus the play penalty on ``--play-games`` more fresh games, its standard error
+from resampling them). Target: on the median of the seeds, 8 cooperating chains beat 8 independent ones, and beat
 2 chains by at least 3 standard errors of the difference.
 
     python -m benchmarks cooperate -- --boards classic-play,hexagon37 --seeds 1,2,3
@@ -23,6 +24,7 @@ import time
 from pathlib import Path
 
 PLAY = {"median_rounds": 12, "players": 3}  # the [play] target of the "classic-play" case
+BOOTSTRAP = 200  # resamples of the games for the play penalty's standard error
 SETTINGS = (("2 independent", 2, 0), ("8 independent", 8, 0), ("8 cooperating", 8, None))
 
 
@@ -67,6 +69,26 @@ def paired_gap(problem, a, b, samples: int, seed: int) -> tuple[float, float]:
     return n.gain, n.gain_se
 
 
+def play_gap(problem, a, b, games: int, seed: int) -> tuple[float, float]:
+    """``a``'s play penalty minus ``b``'s on the same ``games`` fresh games (common random numbers), with a standard
+    error from resampling the games (pairs of game g kept together)."""
+    import numpy as np
+
+    from generator.optimize.play import game_bank
+    from generator.play import default_rules
+    from generator.scoring.play_target import summarise_games
+
+    target, rules = problem.objective.play, default_rules(problem.board)
+    (ra, wa, _), (rb, wb, _) = (game_bank(t, problem.board, rules, target, seed, games=games) for t in (a, b))
+
+    def gap(i):
+        return summarise_games(target, ra[i], wa[i]).penalty - summarise_games(target, rb[i], wb[i]).penalty
+
+    rng = np.random.default_rng(seed)
+    boot = [gap(rng.integers(0, games, games)) for _ in range(BOOTSTRAP)]
+    return gap(np.arange(games)), float(np.std(boot, ddof=1))
+
+
 def run_case(case: str, args) -> list[dict]:
     """Every seed's three settings, and the cooperating winner's paired gap over each of the others."""
     rows = []
@@ -81,8 +103,11 @@ def run_case(case: str, args) -> list[dict]:
             print(f"  seed {seed}, {setting}: {row['fitness']:.4f} ± {row['se']:.4f} ({row['wall']:.0f} s)", flush=True)
         coop = rows[-1]
         for other in rows[-3:-1]:
-            gap, se = paired_gap(problem, won[coop["setting"]], won[other["setting"]], args.rescore, 7000 + seed)
-            gap += coop["play_penalty"] - other["play_penalty"]  # the [play] penalties, from the same fresh games
+            a, b = won[coop["setting"]], won[other["setting"]]
+            gap, se = paired_gap(problem, a, b, args.rescore, 7000 + seed)
+            if problem.objective.play is not None:  # and the play penalties, on many more fresh games
+                more, more_se = play_gap(problem, a, b, args.play_games, 8000 + seed)
+                gap, se = gap + more, (se**2 + more_se**2) ** 0.5
             other.update(gap=round(gap, 5), gap_se=round(se, 5))
             print(f"    cooperating - {other['setting']}: {gap:+.4f} ± {se:.4f} (paired)", flush=True)
         if args.out:
@@ -115,6 +140,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--exchanges", type=int, default=7, help="exchanges of the cooperating chains")
     parser.add_argument("--rescore", type=int, default=1_000_000, help="fresh layouts of each winner's re-score")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--play-games", type=int, default=20_000, help="fresh games of each [play] comparison")
     parser.add_argument("--out", default=None, help="append the runs to this JSON-lines file")
     args = parser.parse_args(argv)
     status = 0

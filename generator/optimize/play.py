@@ -185,7 +185,7 @@ def play_aware(evaluator, problem):
     return PlayAware(evaluator, PlayScorer(problem, target, default_rules(problem.board)))
 
 
-FRESH_GAMES = 1000  # at least this many fresh games judge a set outside the search (see final_play)
+FRESH_GAMES = 2000  # at least this many fresh games judge a set outside the search (see final_play)
 
 
 def fresh_games(target: PlayTarget) -> int:

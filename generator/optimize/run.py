@@ -220,9 +220,15 @@ def _result(future, index: int) -> str:
 
 
 def _scores(client, problem: Problem, bests: list[Scored], samples: int, seed: int) -> list[float]:
+    """Each set's fitness on the same fresh layouts (and, with a [play] target, fresh games), on the workers."""
     futures = [client.submit(cluster.score_task, problem, b.classes.tolist(), samples, seed, pure=False) for b in bests]
-    plays = [final_play(problem, to_tileset(problem, b.classes), seed) for b in bests]  # None without [play]
-    return [s.fitness + (play.penalty if play else 0.0) for s, play in zip(client.gather(futures), plays, strict=True)]
+    plays = [
+        client.submit(final_play, problem, to_tileset(problem, b.classes), seed, pure=False)
+        for b in bests
+        if problem.objective.play is not None
+    ]
+    penalties = [p.penalty for p in client.gather(plays)] if plays else [0.0] * len(bests)
+    return [s.fitness + penalty for s, penalty in zip(client.gather(futures), penalties, strict=True)]
 
 
 def optimize(
