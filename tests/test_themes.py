@@ -245,3 +245,21 @@ def test_a_raster_ground_is_checked_for_its_resolution_at_the_tiles_size(tmp_pat
     (folder / "theme.toml").write_text('[art]\nfront = "fine.gif"\n')
     with pytest.raises(TrailwrightError, match="must be a .svg or .png or .jpg or .jpeg file"):
         load_style(folder)
+
+
+def test_a_theme_sets_the_booklets_colours_and_an_unknown_one_is_named(tmp_path):
+    from generator.publish.booklet.styles import load_look
+    from generator.publish.kit import themed_look
+
+    look = themed_look(load_style("river"))
+    assert look.hex("accent") == "#2d6f96" and look.hex("ink") == load_look().hex("ink")  # the rest as packaged
+    assert themed_look(load_style()) == load_look()
+    folder = tmp_path / "theme"
+    folder.mkdir()
+    (folder / "theme.toml").write_text('[booklet]\nsky = "#112233"\n')
+    with pytest.raises(TrailwrightError, match="booklet.sky: not a booklet colour") as err:
+        themed_look(load_style(folder))
+    assert str(folder / "theme.toml") in str(err.value)
+    (folder / "theme.toml").write_text('[booklet]\naccent = "blue"\n')
+    with pytest.raises(TrailwrightError, match="booklet must be a table of colours"):
+        load_style(folder)

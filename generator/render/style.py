@@ -19,7 +19,7 @@ from typing import Any
 
 from generator.errors import TrailwrightError
 from generator.inputs import is_number, load_toml
-from generator.render.theme import THEME_FILE, ThemeArt, theme_art
+from generator.render.theme import THEME_FILE, THEME_TABLES, ThemeArt, theme_art
 from generator.units import MM_PER_PT
 
 MIN_LINE_PT = 0.25
@@ -198,7 +198,7 @@ def load_style(path: str | Path | None = None) -> Style:
     art, theme, path = None, None, style_path(path)
     if path is not None:
         source, data = _read(path)
-        theme = {k: data.pop(k) for k in ("theme", "art", "landmarks") if k in data} if is_theme(path) else None
+        theme = {k: data.pop(k) for k in THEME_TABLES if k in data} if is_theme(path) else None
         overrides = _flatten(source, data, names)
         values.update(overrides)
         origin.update(dict.fromkeys(overrides, source))

@@ -1,7 +1,7 @@
 """Themes: a designer's own art for the tiles, read as data and placed where it cannot break the maze.
 
 A theme is a folder holding ``theme.toml`` and its art. ``theme.toml`` has the style file's tables
-(``[tile] [trail] [bridge] [label] [board] [preview]``, any keys of them) and three of its own:
+(``[tile] [trail] [bridge] [label] [board] [preview]``, any keys of them) and tables of its own:
 
     [theme]
     name = "River"
@@ -17,6 +17,9 @@ A theme is a folder holding ``theme.toml`` and its art. ``theme.toml`` has the s
 
     [landmarks]               # an illustration for each landmark, by its name on the board
     Well = "well.svg"
+
+    [booklet]                 # the rules booklet's colours (ink, soft, accent, tint, rule)
+    accent = "#2d4f66"
 
 Glossary
 --------
@@ -39,6 +42,7 @@ from generator.render.svg import num
 from generator.render.untrusted import SVG, XLINK, raster_dpi, safe_svg
 
 THEME_FILE = "theme.toml"
+THEME_TABLES = ("theme", "art", "landmarks", "booklet")  # a theme file's own tables (the rest are the style's)
 ART_KEYS = ("front", "back", "trail", "bridge", "back_mark")
 MAX_DECORATIONS = 8
 MAX_LANDMARKS = 64
@@ -76,6 +80,8 @@ class ThemeArt:
     decorations: tuple[Art, ...] = ()
     landmarks: tuple[tuple[str, Art], ...] = ()  # (landmark name, its illustration on the board)
     warnings: tuple[str, ...] = ()  # raster art below print resolution (300 dpi), one line each
+    booklet: tuple[tuple[str, str], ...] = ()  # the booklet's colours by name ("accent", "#2d4f66"), for publish
+    source: str = ""  # the theme file, for errors found where the art is used
 
     def landmark(self, name: str) -> Art | None:
         """The illustration of the landmark called ``name``, if the theme has one."""
@@ -170,6 +176,11 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
     """The ``[theme]``, ``[art]`` and ``[landmarks]`` tables of a theme file, their art loaded from ``folder``
     (a raster ground checked for its resolution on a side of ``side_mm``)."""
     about, art, marks = data.get("theme", {}), data.get("art", {}), data.get("landmarks", {})
+    booklet = data.get("booklet", {})
+    if not isinstance(booklet, dict) or not all(
+        isinstance(v, str) and re.fullmatch(r"#[0-9a-fA-F]{6}", v) for v in booklet.values()
+    ):
+        raise TrailwrightError('booklet must be a table of colours like accent = "#2d4f66"', source)
     if not isinstance(marks, dict) or len(marks) > MAX_LANDMARKS:
         raise TrailwrightError(f"landmarks must be a table of at most {MAX_LANDMARKS} names = .svg files", source)
     for table, known in (("theme", ("name", "credits")), ("art", (*ART_KEYS, "decorations"))):
@@ -197,8 +208,10 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
         **{key: art for key, (art, _) in grounds.items()},
         decorations=tuple(load_art(folder, d, source) for d in decorations),
         landmarks=tuple((name, load_art(folder, file, source)) for name, file in sorted(marks.items())),
+        booklet=tuple(sorted(booklet.items())),
+        source=source,
         **pieces,
     )
 
 
-__all__ = ["Art", "THEME_FILE", "ThemeArt", "load_art", "theme_art"]
+__all__ = ["Art", "THEME_FILE", "THEME_TABLES", "ThemeArt", "load_art", "theme_art"]
