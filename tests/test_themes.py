@@ -248,8 +248,8 @@ def test_a_raster_ground_is_checked_for_its_resolution_at_the_tiles_size(tmp_pat
 
 
 def test_a_theme_sets_the_booklets_colours_and_an_unknown_one_is_named(tmp_path):
+    from generator.publish.booklet import themed_look
     from generator.publish.booklet.styles import load_look
-    from generator.publish.kit import themed_look
 
     look = themed_look(load_style("river"))
     assert look.hex("accent") == "#2d6f96" and look.hex("ink") == load_look().hex("ink")  # the rest as packaged

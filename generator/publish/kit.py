@@ -160,23 +160,6 @@ def booklet_markup(src: Sources, settings: PublishSettings):
     return bk.parse_markup(booklet_text(src, settings), src.templates)
 
 
-def themed_look(style):
-    """The booklet's look, its colours as the theme names them (``[booklet]``; an unknown name is an error)."""
-    from dataclasses import replace
-
-    from generator.publish.booklet.styles import COLOURS, load_look
-
-    look = load_look()
-    if style is None or style.art is None or not style.art.booklet:
-        return look
-    given = dict(style.art.booklet)
-    for name in given:
-        if name not in COLOURS:
-            raise TrailwrightError(f"booklet.{name}: not a booklet colour ({', '.join(COLOURS)})", style.art.source)
-    rgb = {n: (int(v[1:3], 16) / 255, int(v[3:5], 16) / 255, int(v[5:7], 16) / 255) for n, v in given.items()}
-    return replace(look, colours=tuple((n, rgb.get(n, c)) for n, c in look.colours))
-
-
 def make_booklet(
     src: Sources, settings: PublishSettings, art: ArtCache, board_svg: str, root=None
 ) -> tuple[bytes, bytes]:
@@ -208,7 +191,7 @@ def make_booklet(
     resources = bk.Resources(thumb, small_board, (bw, bh), src.figures.pairs, cover, pictures)
     paper, sheet = booklet_papers(settings)
     frame_width = paper.width_mm - 26.0
-    look = themed_look(src.style)
+    look = bk.themed_look(src.style)
     story = bk.build_story(root, resources, frame_width, src.templates, look)
     info = DocInfo(f"{settings.title}: rules", provenance(src, settings), f"trailwright {__version__}")
     reading = bk.booklet_pdf(story, paper, info, settings.title, src.templates, look)

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.errors import TrailwrightError
-from generator.render.svg import num
+from generator.render.svg import hexagon_points, num, points
 from generator.render.untrusted import SVG, XLINK, raster_dpi, safe_svg
 
 THEME_FILE = "theme.toml"
@@ -214,4 +214,26 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
     )
 
 
-__all__ = ["Art", "THEME_FILE", "THEME_TABLES", "ThemeArt", "load_art", "theme_art"]
+def side_defs(art: ThemeArt, grown: float, trail_mm: float) -> str:
+    """A side's shared theme pieces: the cut (``#tw-cut``, the hexagon grown by the bleed, ``grown`` mm to a
+    corner), which clips the ground art, and the trail texture's pattern (``#tw-trail``)."""
+    defs = [f'<clipPath id="tw-cut"><polygon points="{points(hexagon_points(grown))}"/></clipPath>']
+    if art.trail is not None:
+        t = 2 * trail_mm
+        defs.append(
+            f'<pattern id="tw-trail" patternUnits="userSpaceOnUse" width="{num(t)}" height="{num(t)}">'
+            f"{art.trail.placed(0, 0, t, t)}</pattern>"
+        )
+    return f"<defs>{''.join(defs)}</defs>"
+
+
+def decorations(spots, pieces: tuple[Art, ...], half_mm: float, scale: float) -> str:
+    """The pieces in turn on ``spots`` (tile units), each cut to a square ``2 * half_mm`` wide on its spot."""
+    r = half_mm
+    return "".join(
+        pieces[k % len(pieces)].placed(scale * x - r, scale * y - r, 2 * r, 2 * r, "xMidYMid meet")
+        for k, (x, y) in enumerate(spots)
+    )
+
+
+__all__ = ["Art", "THEME_FILE", "THEME_TABLES", "ThemeArt", "decorations", "load_art", "side_defs", "theme_art"]

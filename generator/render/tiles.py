@@ -25,6 +25,7 @@ from generator.model import Side, Tile
 from generator.render.geometry import APOTHEM, SideLayout, layout_side, sample
 from generator.render.style import Style
 from generator.render.svg import curves_path, escape, hexagon_points, num, points
+from generator.render.theme import decorations, side_defs
 from generator.units import MM_PER_PT
 
 SAFE_ZONE_MM = 3.175  # 1/8 in inside the cut (The Game Crafter)
@@ -389,32 +390,11 @@ def _tuft_spots(side: Side, width: float, avoid: tuple[tuple[float, float], ...]
     return tuple(spots)
 
 
-def _theme_defs(art, grown: float, trail_mm: float) -> str:
-    """The theme's shared pieces of a side: the cut (which clips the ground art) and the trail texture's pattern."""
-    defs = [f'<clipPath id="tw-cut"><polygon points="{points(hexagon_points(grown))}"/></clipPath>']
-    if art.trail is not None:
-        t = 2 * trail_mm
-        defs.append(
-            f'<pattern id="tw-trail" patternUnits="userSpaceOnUse" width="{num(t)}" height="{num(t)}">'
-            f"{art.trail.placed(0, 0, t, t)}</pattern>"
-        )
-    return f"<defs>{''.join(defs)}</defs>"
-
-
-def _decorations(spots, decorations, scale: float) -> str:
-    """The theme's decorations on the tufts' spots, in turn, each cut to a box that keeps clear of the trails."""
-    r = DECORATION * scale
-    return "".join(
-        decorations[k % len(decorations)].placed(scale * x - r, scale * y - r, 2 * r, 2 * r, "xMidYMid meet")
-        for k, (x, y) in enumerate(spots)
-    )
-
-
 def _tufts(side: Side, style: Style, scale: float, avoid) -> str:
     """Small tufts of grass on the ground (or the theme's decorations): texture that never touches a trail."""
     spots = _tuft_spots(side, round(2 * style.trail_width, 6), tuple(avoid))
     if style.art is not None and style.art.decorations:
-        return _decorations(spots, style.art.decorations, scale)
+        return decorations(spots, style.art.decorations, scale * DECORATION, scale)
     s = 0.03 * scale
     blades = "".join(
         f"M{num(scale * x - 0.5 * s)} {num(scale * y)}l{num(-0.35 * s)} {num(-0.9 * s)}"
@@ -462,7 +442,7 @@ def render_side(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.0, l
     art = style.art
     textured = art is not None and art.trail is not None
     if art is not None:
-        out.append(_theme_defs(art, grown, layout.width * scale))
+        out.append(side_defs(art, grown, layout.width * scale))
         if art.ground(face) is not None:
             box = art.ground(face).placed(-w / 2 - b, -h / 2 - b, w + 2 * b, h + 2 * b, "xMidYMid slice")  # type: ignore[union-attr]
             out.append(f'<g clip-path="url(#tw-cut)">{box}</g>')

@@ -6,7 +6,7 @@ Loaded into frozen values and checked with messages naming the file, the key and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from reportlab.lib.colors import Color
@@ -128,6 +128,20 @@ def load_look(path: str | Path | None = None) -> Look:
     """The packaged ``booklet.toml``, or another file with the same keys."""
     source, data = _packaged("booklet.toml") if path is None else (str(path), load_toml(path))
     return look_from_dict(data, source)
+
+
+def themed_look(style) -> Look:
+    """The packaged look, its colours as a theme's ``[booklet]`` table names them (an unknown name is an error
+    naming the theme's file); without a theme, the packaged look."""
+    look = load_look()
+    if style is None or style.art is None or not style.art.booklet:
+        return look
+    given = dict(style.art.booklet)
+    for name in given:
+        if name not in COLOURS:
+            raise TrailwrightError(f"booklet.{name}: not a booklet colour ({', '.join(COLOURS)})", style.art.source)
+    rgb = {n: (int(v[1:3], 16) / 255, int(v[3:5], 16) / 255, int(v[5:7], 16) / 255) for n, v in given.items()}
+    return replace(look, colours=tuple((n, rgb.get(n, c)) for n, c in look.colours))
 
 
 def paragraph_styles(look: Look) -> dict[str, ParagraphStyle]:
