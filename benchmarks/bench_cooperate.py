@@ -11,7 +11,7 @@ itself; with a [play] target, plus the play penalty on ``--play-games`` more fre
 from resampling them). Target: on the median of the seeds, 8 cooperating chains beat 8 independent ones, and beat
 2 chains by at least 3 standard errors of the difference.
 
-    python -m benchmarks cooperate -- --boards classic-play,hexagon37 --seeds 1,2,3
+    python -m benchmarks cooperate -- --boards hexagon37 --generations 800 --seeds 1,2,3
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks cooperate")
     parser.add_argument("--boards", default="classic-play,hexagon37", help="boards; NAME-play adds a [play] target")
     parser.add_argument("--seeds", default="1,2,3")
-    parser.add_argument("--generations", type=int, default=400, help="generations of every chain")
+    parser.add_argument("--generations", type=int, default=800, help="generations of every chain")
     parser.add_argument("--exchanges", type=int, default=7, help="exchanges of the cooperating chains")
     parser.add_argument("--rescore", type=int, default=1_000_000, help="fresh layouts of each winner's re-score")
     parser.add_argument("--workers", type=int, default=2)
