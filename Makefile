@@ -43,7 +43,7 @@ install: $(STAMP)
 # System packages some stages and tests use: ghostscript and qpdf (PDF/X for factories), poppler-utils
 # (pdftoppm), icc-profiles-free (CMYK press profiles), chromium and its driver (the browser play table).
 # Installed with apt-get when missing and run as root; otherwise the tests that need them skip and say so.
-SYSDEPS := ghostscript qpdf poppler-utils icc-profiles-free chromium chromium-driver
+SYSDEPS := ghostscript qpdf poppler-utils icc-profiles-free chromium chromium-driver fonts-droid-fallback
 sysdeps:
 	@missing=$$(for p in $(SYSDEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
 	if [ -z "$$missing" ]; then exit 0; fi; \

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import shutil
 from pathlib import Path
 
 import cairosvg
@@ -263,3 +264,43 @@ def test_a_theme_sets_the_booklets_colours_and_an_unknown_one_is_named(tmp_path)
     (folder / "theme.toml").write_text('[booklet]\naccent = "blue"\n')
     with pytest.raises(TrailwrightError, match="booklet must be a table of colours"):
         load_style(folder)
+
+
+DROID = Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf")
+
+
+@pytest.mark.skipif(not DROID.exists(), reason="no CJK font: make sysdeps installs fonts-droid-fallback")
+def test_a_theme_font_that_covers_cjk_prints_a_cjk_title(tmp_path, capsys):
+    from pypdf import PdfReader
+
+    folder = tmp_path / "cjk"
+    folder.mkdir()
+    shutil.copy(DROID, folder / "title.ttf")
+    (folder / "theme.toml").write_text('[theme]\nname = "Forest"\n[fonts]\ntitle = "title.ttf"\n')
+    out = tmp_path / "kit"
+    title = "迷路の森"
+    args = ["publish", str(EXAMPLES / "best-known.json"), "--theme", str(folder), "--only", "booklet"]
+    assert main([*args, "--title", title, "--out", str(out)]) == 0
+    reader = PdfReader(out / "print" / "rules.pdf")
+    cover = reader.pages[0]
+    assert title in cover.extract_text()
+    fonts = {str(f["/BaseFont"]) for f in cover["/Resources"]["/Font"].values()}
+    assert any("DroidSansFallback" in f for f in fonts), fonts  # the theme's font, embedded
+    with pytest.raises(TrailwrightError, match="not a font with TrueType outlines"):
+        (folder / "title.ttf").write_bytes(b"not a font")
+        from generator.publish.booklet import themed_look
+
+        themed_look(load_style(folder))
+
+
+def test_a_fonts_table_names_only_title_and_text_fonts_in_the_folder(tmp_path):
+    folder = tmp_path / "theme"
+    folder.mkdir()
+    for toml, says in (
+        ('[fonts]\nheading = "a.ttf"\n', "fonts must be a table of title and text"),
+        ('[fonts]\ntitle = "../a.ttf"\n', "must be a .ttf or .otf file inside"),
+        ('[fonts]\ntitle = "a.woff"\n', "must be a .ttf or .otf file inside"),
+    ):
+        (folder / "theme.toml").write_text(toml)
+        with pytest.raises(TrailwrightError, match=says):
+            load_style(folder)

@@ -21,6 +21,9 @@ A theme is a folder holding ``theme.toml`` and its art. ``theme.toml`` has the s
     [booklet]                 # the rules booklet's colours (ink, soft, accent, tint, rule)
     accent = "#2d4f66"
 
+    [fonts]                   # TrueType-outline fonts embedded in the PDFs: the title and headings, the rest
+    title = "MyDisplay.ttf"
+
 Glossary
 --------
 art         one checked SVG file: its drawing (the children of its ``<svg>``), its ``viewBox``, and its
@@ -42,7 +45,8 @@ from generator.render.svg import hexagon_points, num, points
 from generator.render.untrusted import SVG, XLINK, raster_dpi, safe_svg
 
 THEME_FILE = "theme.toml"
-THEME_TABLES = ("theme", "art", "landmarks", "booklet")  # a theme file's own tables (the rest are the style's)
+THEME_TABLES = ("theme", "art", "landmarks", "booklet", "fonts")  # its own tables; the rest are the style's
+FONT_ROLES = ("title", "text")  # the booklet's title and headings; every other text
 ART_KEYS = ("front", "back", "trail", "bridge", "back_mark")
 MAX_DECORATIONS = 8
 MAX_LANDMARKS = 64
@@ -82,6 +86,7 @@ class ThemeArt:
     warnings: tuple[str, ...] = ()  # raster art below print resolution (300 dpi), one line each
     booklet: tuple[tuple[str, str], ...] = ()  # the booklet's colours by name ("accent", "#2d4f66"), for publish
     source: str = ""  # the theme file, for errors found where the art is used
+    fonts: tuple[tuple[str, str], ...] = ()  # ("title" or "text", a TTF/OTF file's path) for the PDFs
 
     def landmark(self, name: str) -> Art | None:
         """The illustration of the landmark called ``name``, if the theme has one."""
@@ -176,6 +181,9 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
     """The ``[theme]``, ``[art]`` and ``[landmarks]`` tables of a theme file, their art loaded from ``folder``
     (a raster ground checked for its resolution on a side of ``side_mm``)."""
     about, art, marks = data.get("theme", {}), data.get("art", {}), data.get("landmarks", {})
+    fonts = data.get("fonts", {})
+    if not isinstance(fonts, dict) or set(fonts) - set(FONT_ROLES):
+        raise TrailwrightError(f"fonts must be a table of {' and '.join(FONT_ROLES)} = a .ttf or .otf file", source)
     booklet = data.get("booklet", {})
     if not isinstance(booklet, dict) or not all(
         isinstance(v, str) and re.fullmatch(r"#[0-9a-fA-F]{6}", v) for v in booklet.values()
@@ -209,6 +217,9 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
         decorations=tuple(load_art(folder, d, source) for d in decorations),
         landmarks=tuple((name, load_art(folder, file, source)) for name, file in sorted(marks.items())),
         booklet=tuple(sorted(booklet.items())),
+        fonts=tuple(
+            (role, str(_inside(folder, fonts[role], source, "ttf|otf"))) for role in FONT_ROLES if role in fonts
+        ),
         source=source,
         **pieces,
     )

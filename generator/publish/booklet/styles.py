@@ -130,18 +130,53 @@ def load_look(path: str | Path | None = None) -> Look:
     return look_from_dict(data, source)
 
 
+TITLE_STYLES = ("title", "h1", "h2")  # what a theme's title font sets; its text font sets the rest
+
+
+def theme_font(path: str, role: str) -> str:
+    """Register the font file at ``path`` with reportlab (once) under a name from its bytes; the name, or a
+    one-line error naming the file (a font without TrueType outlines, say)."""
+    import hashlib
+
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise TrailwrightError(f"cannot read the {role} font ({err.strerror})", path) from None
+    name = f"tw-{role}-{hashlib.sha256(data).hexdigest()[:12]}"
+    if name not in pdfmetrics.getRegisteredFontNames():
+        try:
+            pdfmetrics.registerFont(TTFont(name, path))
+        except (TTFError, ValueError, KeyError, OSError) as err:
+            raise TrailwrightError(f"not a font with TrueType outlines reportlab can embed ({err})", path) from None
+        pdfmetrics.registerFontFamily(name, normal=name, bold=name, italic=name, boldItalic=name)
+    return name
+
+
 def themed_look(style) -> Look:
-    """The packaged look, its colours as a theme's ``[booklet]`` table names them (an unknown name is an error
-    naming the theme's file); without a theme, the packaged look."""
+    """The packaged look with a theme's ``[booklet]`` colours and ``[fonts]`` (an unknown colour is an error naming
+    the theme's file); without a theme, the packaged look."""
     look = load_look()
-    if style is None or style.art is None or not style.art.booklet:
+    art = style.art if style is not None else None
+    if art is None:
         return look
-    given = dict(style.art.booklet)
+    given = dict(art.booklet)
     for name in given:
         if name not in COLOURS:
-            raise TrailwrightError(f"booklet.{name}: not a booklet colour ({', '.join(COLOURS)})", style.art.source)
+            raise TrailwrightError(f"booklet.{name}: not a booklet colour ({', '.join(COLOURS)})", art.source)
     rgb = {n: (int(v[1:3], 16) / 255, int(v[3:5], 16) / 255, int(v[5:7], 16) / 255) for n, v in given.items()}
-    return replace(look, colours=tuple((n, rgb.get(n, c)) for n, c in look.colours))
+    fonts = {role: theme_font(path, role) for role, path in art.fonts}
+
+    def font(name: str, current: str) -> str:
+        return fonts.get("title" if name in TITLE_STYLES else "text", current)
+
+    return replace(
+        look,
+        colours=tuple((n, rgb.get(n, c)) for n, c in look.colours),
+        styles=tuple((n, replace(t, font=font(n, t.font))) for n, t in look.styles),
+    )
 
 
 def paragraph_styles(look: Look) -> dict[str, ParagraphStyle]:
