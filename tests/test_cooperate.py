@@ -117,3 +117,16 @@ def test_a_cooperative_run_resumed_from_its_checkpoint_ends_as_an_uninterrupted_
     resumed = optimize(saved.problem, saved.config, list(saved.chains), migrants=saved.migrants, client=dask_client)
     assert resumed.tileset == whole.tileset and resumed.migrants == whole.migrants
     assert [c.state for c in resumed.chains] == [c.state for c in whole.chains]
+
+
+def test_a_chain_already_in_a_later_leg_keeps_its_leg_so_its_migrant_is_not_taken_twice(classic):
+    """A resumed run replays the legs from the slowest chain's; a chain already past them must not be set back a
+    leg, or it would take its next leg's migrant again (found with kill -9 of a cooperating run)."""
+    problem = _problem(classic)
+    strategy = config_strategy(CONFIG)
+    budget, _ = plan(CONFIG, 2)
+    quiet = lambda *a: None  # noqa: E731
+    ends = leg_ends(CONFIG.exchanges)
+    ahead = run_chain(problem, strategy, budget, 3, 0, None, lambda: False, quiet, until=ends[1], leg=1)
+    again = run_chain(problem, strategy, budget, 3, 0, ahead, lambda: False, quiet, until=ends[0], leg=0)
+    assert again.leg == 1 and again.generation == ahead.generation and again.state == ahead.state

@@ -204,6 +204,8 @@ def run_chain(
         )
     if migrant is not None and (chain is None or chain.leg < leg):
         state = strategy.start(search, migrant, rng)
+    if chain is not None and chain.leg > leg:  # resumed ahead of this leg: it returns as it is, never a leg back
+        leg = chain.leg
     began = time.perf_counter() - elapsed
     best = strategy.best(state)
     last_best = history[-1].best if history else best.fitness
