@@ -304,3 +304,13 @@ def test_a_fonts_table_names_only_title_and_text_fonts_in_the_folder(tmp_path):
         (folder / "theme.toml").write_text(toml)
         with pytest.raises(TrailwrightError, match=says):
             load_style(folder)
+
+
+def test_art_for_landmarks_the_board_lacks_is_a_warning_naming_them(tmp_path, capsys):
+    out = tmp_path / "tiles"
+    args = ["render", str(EXAMPLES / "optimized-hexagon91.json"), "--board", "hexagon91", "--theme", "river"]
+    assert main([*args, "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "theme 'River' has art for Exit, Hut" in err and "'hexagon91'" in err and "Gate" in err
+    assert main(["render", str(EXAMPLES / "random-20.json"), "--theme", "river", "--out", str(tmp_path / "c")]) == 0
+    assert "warning" not in capsys.readouterr().err  # the classic board has every landmark the river theme draws

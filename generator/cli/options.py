@@ -76,6 +76,20 @@ def load_look(value, command: str):
     return style
 
 
+def warn_strangers(style, board, command: str) -> None:
+    """A warning when the theme has art for landmarks the board does not have (it is drawn nowhere)."""
+    import sys
+
+    strangers = style.art.strangers(board) if style.art is not None else []
+    if strangers:
+        print(
+            f"{command}: warning: theme {style.art.name!r} has art for {', '.join(strangers)}, which board "
+            f"{board.name!r} does not have (its landmarks: {', '.join(lm.name for lm in board.landmarks)})",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
 class _Default(str):
     """A flag's default value, told apart from the same text typed by the user."""
 

@@ -14,6 +14,7 @@ from generator.cli.options import (
     load_look,
     positive_int,
     seed_int,
+    warn_strangers,
 )
 
 
@@ -78,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         board = load_board(args.board)
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
+    warn_strangers(style, board, "preview")
     if args.tiles:
         svg = render_contact_sheet(tileset, style)
     else:

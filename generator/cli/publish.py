@@ -16,6 +16,7 @@ from generator.cli.options import (
     flag_value,
     load_look,
     positive_int,
+    warn_strangers,
 )
 
 
@@ -214,6 +215,7 @@ def make_sources(args: argparse.Namespace, tileset, board, settings):
         style = load_look(args.style, "publish")
     except ImportError:
         raise TrailwrightError("the layout stage (generator.render) is not installed") from None
+    warn_strangers(style, board, "publish")
     rules = load_rules(args.rules, board)
     play = simulate_play(tileset, board, rules, settings.play_games, settings.seed)
     return layout_sources(

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 import re
 
-from generator.cli.options import HelpFormatter, add_board_option, add_style_option, flag_value, load_look
+from generator.cli.options import (
+    HelpFormatter,
+    add_board_option,
+    add_style_option,
+    flag_value,
+    load_look,
+    warn_strangers,
+)
 
 
 def non_negative_mm(text: str) -> float:
@@ -61,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         board = load_board(args.board)
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
+    warn_strangers(style, board, "render")
     width = id_width(t.id for t in tileset)
     label = False if args.no_labels else None
     files = {}

@@ -92,6 +92,11 @@ class ThemeArt:
         """The illustration of the landmark called ``name``, if the theme has one."""
         return next((art for n, art in self.landmarks if n == name), None)
 
+    def strangers(self, board) -> list[str]:
+        """The landmarks this theme draws that ``board`` does not have (a typo, or a theme for another board)."""
+        names = {lm.name for lm in board.landmarks}
+        return [name for name, _ in self.landmarks if name not in names]
+
     def ground(self, face: str) -> Art | None:
         """The ground art of a ``"front"`` or ``"back"`` side."""
         return self.front if face == "front" else self.back
