@@ -314,3 +314,13 @@ def test_art_for_landmarks_the_board_lacks_is_a_warning_naming_them(tmp_path, ca
     assert "theme 'River' has art for Exit, Hut" in err and "'hexagon91'" in err and "Gate" in err
     assert main(["render", str(EXAMPLES / "random-20.json"), "--theme", "river", "--out", str(tmp_path / "c")]) == 0
     assert "warning" not in capsys.readouterr().err  # the classic board has every landmark the river theme draws
+
+
+def test_an_image_an_svg_art_names_is_carried_inside_the_art(tmp_path):
+    folder = theme(tmp_path, bridge=svg('<image href="stones.png" width="10" height="10"/>'))
+    Image.new("RGB", (40, 16), (120, 120, 110)).save(folder / "stones.png")
+    style = load_style(folder)
+    assert 'href="data:image/png;base64,' in style.art.bridge.body and "stones.png" not in style.art.bridge.body
+    (folder / "stones.png").write_bytes(b"not a png")
+    with pytest.raises(TrailwrightError, match="stones.png: not an image Pillow reads"):
+        load_style(folder)

@@ -42,7 +42,7 @@ from pathlib import Path
 
 from generator.errors import TrailwrightError
 from generator.render.svg import hexagon_points, num, points
-from generator.render.untrusted import SVG, XLINK, raster_dpi, safe_svg
+from generator.render.untrusted import SVG, XLINK, image_info, raster_dpi, safe_svg
 
 THEME_FILE = "theme.toml"
 THEME_TABLES = ("theme", "art", "landmarks", "booklet", "fonts")  # its own tables; the rest are the style's
@@ -143,6 +143,26 @@ def _inside(folder: Path, name, source: str, kinds: str) -> Path:
     return path
 
 
+def _data_uri(path: Path) -> tuple[str, int, int]:
+    """A PNG or JPEG file as a ``data:`` URI, with its size in pixels (decoded safely first)."""
+    import base64
+
+    width, height, kind = image_info(path)
+    if kind not in ("PNG", "JPEG"):
+        raise TrailwrightError(f"{path}: a {kind} image; a theme's raster art is PNG or JPEG")
+    return f"data:image/{kind.lower()};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}", width, height
+
+
+def _inline_images(root: ET.Element, folder: Path, source: str) -> None:
+    """Every ``<image>`` that names a file of the theme made a ``data:`` URI, so the placed art needs no folder
+    (and a renderer never looks for the file beside whatever it is rendering)."""
+    for e in root.iter(f"{{{SVG}}}image"):
+        for key in ("href", f"{{{XLINK}}}href"):
+            value = (e.get(key) or "").strip()
+            if value and not value.startswith(("#", "data:")):
+                e.set(key, _data_uri(_inside(folder, value, source, "png|jpg|jpeg"))[0])
+
+
 def load_art(folder: Path, name: str, source: str) -> Art:
     """The SVG file ``name`` inside ``folder``, checked (``untrusted.safe_svg``) and made ready to place."""
     path = _inside(folder, name, source, "svg")
@@ -152,6 +172,7 @@ def load_art(folder: Path, name: str, source: str) -> Art:
         raise TrailwrightError(f"{path}: cannot read the art ({err.strerror})") from None
     root = ET.fromstring(safe_svg(data, str(path), folder))
     view = _view(root, str(path))
+    _inline_images(root, folder, str(path))
     _prefixed(root, "tw-" + re.sub(r"\W", "-", name) + "-")
     body = "".join(ET.tostring(child, encoding="unicode") for child in root)
     return Art(name, body.replace(f' xmlns="{SVG}"', ""), view)
@@ -160,18 +181,10 @@ def load_art(folder: Path, name: str, source: str) -> Art:
 def load_raster(folder: Path, name: str, source: str, size_mm: tuple[float, float]) -> tuple[Art, str | None]:
     """A PNG or JPEG ground inside ``folder``, decoded safely and checked for its resolution when it covers
     ``size_mm`` (``untrusted.raster_dpi``: an error below 150 dpi), as art, and the warning below 300 dpi."""
-    import base64
-
-    from PIL import Image
-
     path = _inside(folder, name, source, "png|jpg|jpeg")
     _, warning = raster_dpi(path, *size_mm)
-    with Image.open(path) as image:
-        width, height, kind = image.size[0], image.size[1], image.format
-    if kind not in ("PNG", "JPEG"):
-        raise TrailwrightError(f"{path}: a {kind} image; a theme's raster art is PNG or JPEG")
-    data = base64.b64encode(path.read_bytes()).decode("ascii")
-    body = f'<image width="{width}" height="{height}" href="data:image/{kind.lower()};base64,{data}"/>'
+    uri, width, height = _data_uri(path)
+    body = f'<image width="{width}" height="{height}" href="{uri}"/>'
     return Art(name, body, (0.0, 0.0, float(width), float(height))), warning
 
 

@@ -141,10 +141,9 @@ def _no_reuse_of_reuse(root: ET.Element, source: str) -> None:
                 raise TrailwrightError(f"{source}: <use>: #{target[:40]} holds a <use> itself (reuse of reuse)")
 
 
-def raster_dpi(path: Path, width_mm: float, height_mm: float) -> tuple[float, str | None]:
-    """The effective resolution of an image printed ``width_mm`` by ``height_mm`` (the lower of the two axes),
-    and a warning below ``PRINT_DPI``; below ``LEAST_DPI``, or an image too large to decode safely, a
-    one-line ``TrailwrightError``."""
+def image_info(path: Path) -> tuple[int, int, str]:
+    """An image's width, height (pixels) and format, decoded under Pillow's decompression-bomb limit; a file that
+    is too large or not an image is a one-line ``TrailwrightError``."""
     import warnings
 
     from PIL import Image
@@ -153,12 +152,20 @@ def raster_dpi(path: Path, width_mm: float, height_mm: float) -> tuple[float, st
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(path) as image:
-                width, height = image.size
+                width, height, kind = image.size[0], image.size[1], str(image.format)
                 image.verify()
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise TrailwrightError(f"{path}: too many pixels to decode safely (over {Image.MAX_IMAGE_PIXELS:,})") from None
     except (OSError, SyntaxError, ValueError) as err:
         raise TrailwrightError(f"{path}: not an image Pillow reads ({str(err).splitlines()[0][:80]})") from None
+    return width, height, kind
+
+
+def raster_dpi(path: Path, width_mm: float, height_mm: float) -> tuple[float, str | None]:
+    """The effective resolution of an image printed ``width_mm`` by ``height_mm`` (the lower of the two axes),
+    and a warning below ``PRINT_DPI``; below ``LEAST_DPI``, or an image too large to decode safely, a
+    one-line ``TrailwrightError``."""
+    width, height, _ = image_info(path)
     dpi = min(width / (width_mm / MM_PER_IN), height / (height_mm / MM_PER_IN))
     if dpi < LEAST_DPI:
         raise TrailwrightError(f"{path}: {dpi:.0f} dpi at {width_mm:g} x {height_mm:g} mm, at least {LEAST_DPI} needed")
