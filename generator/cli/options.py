@@ -62,7 +62,7 @@ def add_style_option(parser: argparse.ArgumentParser, what: str = "style") -> No
     )
 
 
-def load_look(value, command: str):
+def load_style_option(value, command: str):
     """The style or theme ``value`` names (``--style``/``--theme``); an error names the option as a theme or a
     style, and a theme's warnings (raster art under print resolution) go to stderr."""
     import sys

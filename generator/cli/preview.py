@@ -11,7 +11,7 @@ from generator.cli.options import (
     add_style_option,
     bounded_int,
     flag_value,
-    load_look,
+    load_style_option,
     positive_int,
     seed_int,
     warn_strangers,
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     folder = check_folder(out.parent)  # before any work
     if args.count > 64:
         raise TrailwrightError(f"--count {args.count}: at most 64 layouts fit a sheet")
-    style = load_look(args.style, "preview")
+    style = load_style_option(args.style, "preview")
     with flag_value("--board"):
         board = load_board(args.board)
     tileset = read_tileset(args.tileset)

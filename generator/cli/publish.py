@@ -14,7 +14,7 @@ from generator.cli.options import (
     add_board_option,
     add_style_option,
     flag_value,
-    load_look,
+    load_style_option,
     positive_int,
     warn_strangers,
 )
@@ -212,7 +212,7 @@ def make_sources(args: argparse.Namespace, tileset, board, settings):
     from generator.publish.playpage import simulate_play
 
     try:
-        style = load_look(args.style, "publish")
+        style = load_style_option(args.style, "publish")
     except ImportError:
         raise TrailwrightError("the layout stage (generator.render) is not installed") from None
     warn_strangers(style, board, "publish")

@@ -10,7 +10,7 @@ from generator.cli.options import (
     add_board_option,
     add_style_option,
     flag_value,
-    load_look,
+    load_style_option,
     warn_strangers,
 )
 
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.scoring.tables import check_size
 
     out = check_folder(args.out)  # before any work
-    style = load_look(args.style, "render")
+    style = load_style_option(args.style, "render")
     with flag_value("--board"):
         board = load_board(args.board)
     tileset = read_tileset(args.tileset)
