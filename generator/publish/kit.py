@@ -87,6 +87,11 @@ def references(board_name: str) -> dict | None:
     )
 
 
+def theme_record(src: Sources) -> dict:
+    """The theme the art was drawn in, as outputs record it (name, folder, credits); empty without one."""
+    return src.style.to_dict().get("theme", {}) if src.style is not None else {}
+
+
 def booklet_context(src: Sources, settings: PublishSettings) -> dict:
     """Everything the booklet templates may show, as plain data."""
     ts, board = src.tileset, src.board
@@ -142,8 +147,8 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
             "version": __version__,
             "source": src.source,
             "settings": f"Tiles {src.tile_width_mm:g} mm, bleed {settings.bleed_mm:g} mm, art at {settings.dpi} dpi.",
-            "theme": src.style.art.name if src.style is not None and src.style.art is not None else None,
-            "credits": list(src.style.art.credits) if src.style is not None and src.style.art is not None else [],
+            "theme": theme_record(src).get("name"),
+            "credits": theme_record(src).get("credits", []),
         },
     }
 
@@ -473,7 +478,7 @@ def kit_manifest(src: Sources, settings: PublishSettings, chosen, files: dict[st
         "tile_width_mm": src.tile_width_mm,
         "documents": list(chosen),
         "settings": settings.__dict__,
-        **({"theme": src.style.to_dict()["theme"]} if src.style is not None and src.style.art is not None else {}),
+        **({"theme": theme_record(src)} if theme_record(src) else {}),
         "files": {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())},
     }
     return (dumps_json(record, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")

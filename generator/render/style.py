@@ -154,7 +154,7 @@ def is_theme(path: str | Path | None) -> bool:
 
 def style_path(path: str | Path | None) -> str | Path | None:
     """``path`` as given, or the folder of the built-in theme it names (``river``) when no such file exists."""
-    if path is not None and not Path(path).exists() and str(path) in builtin_themes():
+    if is_theme(path) and not Path(str(path)).exists():
         return Path(str(resources.files("generator").joinpath("themes", str(path))))
     return path
 
