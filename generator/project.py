@@ -41,7 +41,7 @@ over the file here.
 | `objective.toml` | what `optimize` looks for: the fitness weights, forbidden designs, a `[play]` target |
 | `style.toml` | how tiles and board are drawn: colours, widths |
 | `settings.toml` | how the kit is published: title, papers, sizes, play figures |
-| `templates/` | the rules booklet's words (jinja2 templates) |
+| `templates/` | the rules booklet's words (jinja2 templates): English here, French in `fr/` (`publish --lang fr`) |
 """
 
 OBJECTIVE = """# What `trailwright optimize` looks for (see docs/optimize.md and docs/play-optimize.md).
@@ -86,6 +86,17 @@ def resolve(target: str, given: dict[str, str | None]) -> tuple[str, dict[str, s
     return str(Path(target) / FILES["tileset"]), paths
 
 
+def _copy_words(source, target: Path) -> None:
+    """The booklet's templates and language files under ``source`` (package data), copied into ``target``
+    with their subfolders (one per language)."""
+    target.mkdir()
+    for item in sorted(source.iterdir(), key=lambda t: t.name):
+        if item.is_dir():
+            _copy_words(item, target / item.name)
+        elif item.name.endswith((".j2", ".toml")):
+            (target / item.name).write_text(item.read_text(encoding="utf-8"), encoding="utf-8")
+
+
 def new_project(folder: str | Path, board_name: str, tileset_json: str, rules_text: str | None = None) -> Path:
     """Make the project ``folder`` (it must not exist, or be empty) for the built-in board ``board_name``; the
     rules are the booklet's (``rules_text``: the same game mapped onto another board's landmarks)."""
@@ -106,11 +117,7 @@ def new_project(folder: str | Path, board_name: str, tileset_json: str, rules_te
             (stage / name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
         if rules_text is not None:
             (stage / FILES["rules"]).write_text(rules_text, encoding="utf-8")
-        templates = resources.files("generator.publish.booklet") / "templates"
-        (stage / FILES["templates"]).mkdir()
-        for item in sorted(templates.iterdir(), key=lambda t: t.name):
-            if item.name.endswith(".j2"):
-                (stage / FILES["templates"] / item.name).write_text(item.read_text(encoding="utf-8"), encoding="utf-8")
+        _copy_words(resources.files("generator.publish.booklet") / "templates", stage / FILES["templates"])
         (stage / FILES["objective"]).write_text(OBJECTIVE, encoding="utf-8")
         (stage / FILES["tileset"]).write_text(tileset_json, encoding="utf-8")
         title = folder.name.replace("-", " ").replace("_", " ").strip().title() or "My Maze"

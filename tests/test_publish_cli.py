@@ -17,7 +17,11 @@ def standin(monkeypatch):
     """Draw with the stand-in art instead of the layout stage."""
     import generator.cli.publish as cli
 
-    monkeypatch.setattr(cli, "make_sources", lambda args, tileset, board, settings: standin_sources(args.templates))
+    monkeypatch.setattr(
+        cli,
+        "make_sources",
+        lambda args, tileset, board, settings, language: standin_sources(language.templates, language),
+    )
 
 
 def run(capsys, *argv):

@@ -35,7 +35,11 @@ def test_1_a_profile_that_cuts_another_size_than_the_style_draws_is_an_error():
 def test_1_the_cli_says_so_in_one_line_and_writes_nothing(tmp_path, capsys, monkeypatch):
     import generator.cli.publish as cli
 
-    monkeypatch.setattr(cli, "make_sources", lambda args, tileset, board, settings: standin_sources(args.templates))
+    monkeypatch.setattr(
+        cli,
+        "make_sources",
+        lambda args, tileset, board, settings, language: standin_sources(language.templates, language),
+    )
     status = main(["publish", TILESET, "--out", str(tmp_path / "out"), "--profile", "thegamecrafter-large-hex"])
     err = capsys.readouterr().err
     assert status == 2 and err.count("\n") == 1 and "cuts 95.25 mm tiles" in err
@@ -170,7 +174,7 @@ def test_4_the_booklet_follows_the_paper_at_100_percent(paper, page_mm, sheet_mm
 
 
 def test_9_the_designer_page_has_no_number_of_its_own():
-    text = (ROOT / "generator/publish/booklet/templates/designer.xml.j2").read_text()
+    text = (ROOT / "templates/designer.xml.j2").read_text()
     words = re.sub(r"\{\{.*?\}\}|\{%.*?%\}|<[^>]*>", " ", text, flags=re.S)
     assert not re.findall(r"\d", words)
 

@@ -163,7 +163,7 @@ def test_publish_warns_in_one_line_and_still_writes_the_kit(monkeypatch, capsys,
     monkeypatch.setattr(
         cli,
         "make_sources",
-        lambda args, tileset, board, settings: replace(standin_sources(claiming), play=figures(no_way_out=5)),
+        lambda args, tileset, board, settings, language: replace(standin_sources(claiming), play=figures(no_way_out=5)),
     )
     monkeypatch.setattr(kit, "publish_kit", lambda src, settings, **_: {"print/rules.pdf": b"%PDF stand-in"})
     status = main(["publish", str(ROOT / "examples" / "random-20.json"), "--out", str(tmp_path)])

@@ -57,7 +57,11 @@ def test_a_template_reaching_for_internals_is_one_line_naming_template_and_line(
 def test_publish_refuses_a_sandbox_escape_with_exit_2_and_writes_nothing(templates, tmp_path, capsys, monkeypatch):
     import generator.cli.publish as cli
 
-    monkeypatch.setattr(cli, "make_sources", lambda args, tileset, board, settings: standin_sources(args.templates))
+    monkeypatch.setattr(
+        cli,
+        "make_sources",
+        lambda args, tileset, board, settings, language: standin_sources(language.templates, language),
+    )
     monkeypatch.chdir(tmp_path)
     line = _insert(templates / "cover.xml.j2", 0, "{{ cycler.__init__.__globals__.os.system('touch PWNED') }}")
     status = main(["publish", TILESET, "--templates", str(templates), "--out", str(tmp_path / "out")])

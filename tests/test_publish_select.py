@@ -18,7 +18,11 @@ TILESET = str(ROOT / "examples" / "random-20.json")
 def standin(monkeypatch):
     import generator.cli.publish as cli
 
-    monkeypatch.setattr(cli, "make_sources", lambda args, tileset, board, settings: standin_sources(args.templates))
+    monkeypatch.setattr(
+        cli,
+        "make_sources",
+        lambda args, tileset, board, settings, language: standin_sources(language.templates, language),
+    )
 
 
 def test_only_the_chosen_documents_are_made():

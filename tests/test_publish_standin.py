@@ -9,6 +9,7 @@ from generator.board import load_board
 from generator.model import read_tileset
 from generator.publish.booklet import TEMPLATES
 from generator.publish.kit import Sources, publish_kit
+from generator.publish.language import ENGLISH
 from generator.publish.settings import load_settings
 from generator.scoring.figures import Figures
 
@@ -72,8 +73,9 @@ FIGURES = Figures(
 )
 
 
-def standin_sources(templates=TEMPLATES):
-    """Sources for the random-20 example on the classic board, drawn by the stand-in."""
+def standin_sources(templates=TEMPLATES, language=ENGLISH):
+    """Sources for the random-20 example on the classic board, drawn by the stand-in, its booklet in
+    ``language``."""
     tileset = read_tileset(ROOT / "examples" / "random-20.json")
     return Sources(
         tileset,
@@ -84,6 +86,7 @@ def standin_sources(templates=TEMPLATES):
         FIGURES,
         "examples/random-20.json",
         Path(templates),
+        language=language,
     )
 
 

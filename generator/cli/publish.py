@@ -90,7 +90,7 @@ def register(sub) -> None:
         metavar="DIR",
         default=None,
         help="a folder of rules booklet templates (default: the package's own, "
-        "generator/publish/booklet/templates/); they run sandboxed",
+        "templates/, or a project's own); they run sandboxed",
     )
     p.add_argument("--out", metavar="DIR", default="output", help="output folder")
     p.add_argument(
@@ -102,6 +102,13 @@ def register(sub) -> None:
     p.add_argument("--profile", metavar="NAME", default=None, help="manufacturer profile (default: from settings)")
     p.add_argument("--cut-lines", action="store_true", help="draw the hexagonal cut line over the art")
     p.add_argument("--title", default=None, help="the game's name (default: from settings)")
+    p.add_argument(
+        "--lang",
+        metavar="CODE",
+        default=None,
+        help="the rules booklet's language: en (the templates folder) or a subfolder of it, e.g. fr "
+        "(default: from settings, en)",
+    )
     p.add_argument(
         "--only",
         type=name_list,
@@ -146,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.play import load_rules
     from generator.publish.claims import claim_warnings
     from generator.publish.kit import KIT_FOLDERS, publish_kit
+    from generator.publish.language import load_language
     from generator.publish.settings import check_settings, load_settings
     from generator.scoring.tables import check_size
     from generator.table.tabletop import check_asset_base
@@ -161,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
         ("profile", "--profile", args.profile),
         ("cut_lines", "--cut-lines", args.cut_lines),
         ("title", "--title", args.title),
+        ("language", "--lang", args.lang),
         ("back_offset_mm", "--back-offset", args.back_offset),
     ):
         if value not in (None, (), False):
@@ -170,16 +179,17 @@ def run(args: argparse.Namespace) -> int:
     with flag_value("--asset-url"):
         asset_url = check_asset_base(args.asset_url or (Path(args.out) / "tabletop").resolve().as_uri())
     templates = Path(args.templates) if args.templates else default_templates()
-    args.templates = str(templates)
     if not (templates / "booklet.xml.j2").is_file():
         raise TrailwrightError("missing template 'booklet.xml.j2'", str(templates))
+    with flag_value("--lang" if args.lang else f"{settings_source}: language"):
+        language = load_language(templates, settings.language)
     with flag_value("--board"):
         board = load_board(args.board)
     with flag_value("--rules"):
         load_rules(args.rules, board)  # a bad rules file fails here, before any work
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
-    sources = replace(make_sources(args, tileset, board, settings), asset_url=asset_url)
+    sources = replace(make_sources(args, tileset, board, settings, language), asset_url=asset_url)
     warnings: list[str] = []
 
     def warn(message: str) -> None:
@@ -203,9 +213,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def make_sources(args: argparse.Namespace, tileset, board, settings):
+def make_sources(args: argparse.Namespace, tileset, board, settings, language):
     """The layout stage's art in the chosen style, the rules, the designer's figures (see ``figures``) and
-    play figures."""
+    play figures, the booklet in ``language`` (``generator.publish.language.Language``)."""
     from generator.errors import TrailwrightError
     from generator.play import load_rules
     from generator.publish.kit import layout_sources
@@ -217,16 +227,17 @@ def make_sources(args: argparse.Namespace, tileset, board, settings):
         raise TrailwrightError("the layout stage (generator.render) is not installed") from None
     warn_strangers(style, board, "publish")
     rules = load_rules(args.rules, board)
-    play = simulate_play(tileset, board, rules, settings.play_games, settings.seed)
+    play = simulate_play(tileset, board, rules, settings.play_games, settings.seed, language)
     return layout_sources(
         tileset,
         board,
         style,
         figures(args.tileset, tileset, board, settings),
         args.tileset,
-        Path(args.templates),
+        language.templates,
         rules,
         play,
+        language,
     )
 
 

@@ -34,6 +34,7 @@ from generator.play.gamelog import GameLog
 from generator.play.logrows import BEGIN, CHASE, END, LAY, STEP, TURN, check_rows, to_rows
 from generator.play.policies import explorer_rank, opens_way, plan
 from generator.play.rules import Rules
+from generator.units import ENGLISH, Numbers
 
 INF = math.inf
 
@@ -347,57 +348,57 @@ REFERENCE_SETS = {
 }
 
 
-def readings(m: Measures, luck: Measure | None = None) -> list[tuple[str, Measure | None, str]]:
-    """Each measure with a one-line plain-language reading: (name, measure, reading)."""
+READINGS = {  # each measure's plain reading in English; a booklet's language.toml may word them again
+    "completion": "{share} of games end before the round cap",
+    "duration": "a finished game lasts {value} rounds on average",
+    "lead changes": "the lead changes {value} times a game",
+    "drama": "in {share} of games the winner was behind at two thirds of the game",
+    "settled share": "the winner leads for good over the last {share} of the game",
+    "luck share": "{value}: {verdict} (0: the better player always wins; 1: it wins as often as chance)",
+    "luck share.lottery": "a lottery",
+    "luck share.mostly": "mostly luck",
+    "luck share.skill": "skill shows",
+    "choices per turn": "an explorer sees {value} moves within one step of its best ({share}): {verdict}",
+    "choices per turn.one": "one move stands out",
+    "choices per turn.equal": "most moves are as good: little to decide",
+    "choices per turn.few": "a few good moves among worse ones",
+    "legal actions": "a turn offers {value} legal first steps and tile turns",
+    "downtime": "{share} of turns take no step",
+}
+
+
+def readings(
+    m: Measures, luck: Measure | None = None, words: dict[str, str] = READINGS, numbers: Numbers = ENGLISH
+) -> list[tuple[str, Measure | None, str]]:
+    """Each measure with a one-line plain-language reading: (name, measure, reading), in the language of
+    ``words`` (``READINGS``'s keys) and ``numbers``."""
 
     def pct(x: Measure | None) -> str:
-        return "-" if x is None else f"{x.value:.0%}"
+        return "-" if x is None else numbers.percent(x.value)
 
-    out: list[tuple[str, Measure | None, str]] = [
-        ("completion", m.completion, f"{m.completion.value:.1%} of games end before the round cap"),
-    ]
+    def say(name: str, measure: Measure | None, **fields) -> tuple[str, Measure | None, str]:
+        return name, measure, words[name].format(**fields)
+
+    out = [say("completion", m.completion, share=numbers.percent(m.completion.value, 1))]
     if m.duration is not None:
-        out.append(("duration", m.duration, f"a finished game lasts {m.duration.value:.1f} rounds on average"))
+        out.append(say("duration", m.duration, value=numbers.number(m.duration.value, 1)))
     if m.lead_changes is not None and m.drama is not None and m.settled_share is not None:
         out += [
-            ("lead changes", m.lead_changes, f"the lead changes {m.lead_changes.value:.1f} times a game"),
-            ("drama", m.drama, f"in {pct(m.drama)} of games the winner was behind at two thirds of the game"),
-            (
-                "settled share",
-                m.settled_share,
-                f"the winner leads for good over the last {pct(m.settled_share)} of the game",
-            ),
+            say("lead changes", m.lead_changes, value=numbers.number(m.lead_changes.value, 1)),
+            say("drama", m.drama, share=pct(m.drama)),
+            say("settled share", m.settled_share, share=pct(m.settled_share)),
         ]
     if luck is not None:
-        verdict = "a lottery" if luck.value >= 0.95 else "mostly luck" if luck.value >= 0.75 else "skill shows"
-        out.append(
-            (
-                "luck share",
-                luck,
-                f"{luck.value:.2f}: {verdict} (0: the better player always wins; 1: it wins as often as chance)",
-            )
-        )
+        verdict = "lottery" if luck.value >= 0.95 else "mostly" if luck.value >= 0.75 else "skill"
+        out.append(say("luck share", luck, value=numbers.number(luck.value, 2), verdict=words[f"luck share.{verdict}"]))
     if m.choices is not None:
         share = m.choices.value / m.actions.value if m.actions is not None and m.actions.value else 1.0
-        verdict = (
-            "one move stands out"
-            if m.choices.value < 1.5
-            else "most moves are as good: little to decide"
-            if share >= 0.75
-            else "a few good moves among worse ones"
-        )
-        out.append(
-            (
-                "choices per turn",
-                m.choices,
-                f"an explorer sees {m.choices.value:.1f} moves within one step of its best ({share:.0%}): {verdict}",
-            )
-        )
+        verdict = "one" if m.choices.value < 1.5 else "equal" if share >= 0.75 else "few"
+        value, verdict = numbers.number(m.choices.value, 1), words[f"choices per turn.{verdict}"]
+        out.append(say("choices per turn", m.choices, value=value, share=numbers.percent(share), verdict=verdict))
     if m.actions is not None:
-        out.append(
-            ("legal actions", m.actions, f"a turn offers {m.actions.value:.1f} legal first steps and tile turns")
-        )
-    out.append(("downtime", m.downtime, f"{pct(m.downtime)} of turns take no step"))
+        out.append(say("legal actions", m.actions, value=numbers.number(m.actions.value, 1)))
+    out.append(say("downtime", m.downtime, share=pct(m.downtime)))
     return out
 
 

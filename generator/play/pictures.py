@@ -14,6 +14,7 @@ from generator.play.simulate import PlayReport
 from generator.render.board import board_frame, board_layers
 from generator.render.style import Style, load_style
 from generator.render.svg import escape, hexagon_points, num, points
+from generator.units import ENGLISH, Numbers
 
 HEAT_COLOUR = "#d7301f"
 
@@ -27,8 +28,24 @@ def _meta(report: PlayReport) -> str:
     return escape(json.dumps({**settings, "generator": f"trailwright {__version__}"}))
 
 
-def histogram_svg(report: PlayReport, width: int = 640, height: int = 320) -> str:
-    """Bars of how many games ended in each round (the last bar holds games stopped at the cap)."""
+HISTOGRAM = {  # the histogram's words in English; a booklet's language.toml may word them again
+    "title": "{games} games on {board}, {players} players: {policies}",
+    "figures": "median {median} rounds (p10 {p10}, p90 {p90})",
+    "unfinished": "; {share} unfinished at the cap of {cap} (grey)",
+    "x": "rounds until the game ends",
+    "y": "games",
+}
+
+
+def histogram_svg(
+    report: PlayReport,
+    width: int = 640,
+    height: int = 320,
+    words: dict[str, str] = HISTOGRAM,
+    numbers: Numbers = ENGLISH,
+) -> str:
+    """Bars of how many games ended in each round (the last bar holds games stopped at the cap), labelled in
+    the language of ``words`` (``HISTOGRAM``'s keys) and ``numbers``."""
     counts = Counter(report.rounds)
     lo, hi = min(counts), max(counts)
     left, right, top, bottom = 48, 16, 44, 40
@@ -55,10 +72,13 @@ def histogram_svg(report: PlayReport, width: int = 640, height: int = 320) -> st
         f'y2="{top + plot_h}" stroke="#222222" stroke-dasharray="{dash}"/>'
         for v, dash in ((report.rounds_median, "none"), (report.rounds_p10, "4 3"), (report.rounds_p90, "4 3"))
     )
-    title = f"{report.games} games on {report.board}, {report.players} players: {', '.join(report.policies)}"
-    figures = f"median {report.rounds_median:g} rounds (p10 {report.rounds_p10:g}, p90 {report.rounds_p90:g})"
+    title = words["title"].format(
+        games=report.games, board=report.board, players=report.players, policies=", ".join(report.policies)
+    )
+    median, p10, p90 = (numbers.short(v) for v in (report.rounds_median, report.rounds_p10, report.rounds_p90))
+    figures = words["figures"].format(median=median, p10=p10, p90=p90)
     if report.unfinished:
-        figures += f"; {report.unfinished:.1%} unfinished at the cap of {report.round_cap} (grey)"
+        figures += words["unfinished"].format(share=numbers.percent(report.unfinished, 1), cap=report.round_cap)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">'
@@ -69,9 +89,9 @@ def histogram_svg(report: PlayReport, width: int = 640, height: int = 320) -> st
         f"{''.join(parts)}{marks}"
         f'<line x1="{left}" x2="{left + plot_w}" y1="{top + plot_h}" y2="{top + plot_h}" stroke="#222222"/>'
         f'<g text-anchor="middle">{ticks}</g>'
-        f'<text x="{left + plot_w / 2}" y="{height - 6}" text-anchor="middle">rounds until the game ends</text>'
+        f'<text x="{left + plot_w / 2}" y="{height - 6}" text-anchor="middle">{escape(words["x"])}</text>'
         f'<text x="14" y="{top + plot_h / 2}" transform="rotate(-90 14 {top + plot_h / 2})" '
-        f'text-anchor="middle">games</text></svg>\n'
+        f'text-anchor="middle">{escape(words["y"])}</text></svg>\n'
     )
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import re
 
-from generator.publish import booklet as bk
-from generator.publish.kit import booklet_context
+from generator.publish.kit import rendered_templates
 from generator.publish.rulesbook import false_claims
 
 
@@ -19,4 +18,4 @@ def claim_warnings(src, settings) -> list[str]:
     """One line for each claim of the booklet's text (for kit sources ``src``) that its play figures contradict."""
     if src.play is None:
         return []
-    return false_claims(markup_text(bk.render_markup(src.templates, booklet_context(src, settings))), src.play)
+    return false_claims(markup_text(rendered_templates(src, settings)), src.play, language=src.language)

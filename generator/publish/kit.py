@@ -25,6 +25,7 @@ from generator.publish import booklet as bk
 from generator.publish.art import MAX_PIXELS, ArtCache, SideArt, px, render_pixels
 from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled_pdf, fitting_dpi, svg_size_mm
 from generator.publish.impose import impose_booklet
+from generator.publish.language import ENGLISH, Language
 from generator.publish.layout import DoesNotFit, TileMarks, plan_duplex, plan_foldover
 from generator.publish.manufacturer import ArtForWidth, manufacturer_files, profile_art, zip_bytes
 from generator.publish.pdf import DocInfo, glyph_warning
@@ -61,6 +62,7 @@ class Sources:
     play: PlayFigures | None = None  # a playtest of the default player count for the designer's page
     style: Style | None = None  # the layout style the art was drawn in (None: the built-in one at tile_width_mm)
     asset_url: str = ""  # where Tabletop Simulator loads tabletop/ from (the CLI: file:// of --out, or --asset-url)
+    language: Language = ENGLISH  # the booklet's numbers and phrases (its words: the templates)
 
 
 def provenance(src: Sources, settings: PublishSettings) -> str:
@@ -95,7 +97,7 @@ def theme_record(src: Sources) -> dict:
 def booklet_context(src: Sources, settings: PublishSettings) -> dict:
     """Everything the booklet templates may show, as plain data."""
     ts, board = src.tileset, src.board
-    rules = rules_context(src.rules or default_rules(board), board)
+    rules = rules_context(src.rules or default_rules(board), board, src.language)
     groups: dict = {}
     for tile in ts:
         for face in FACES:
@@ -146,16 +148,26 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
         "made": {
             "version": __version__,
             "source": src.source,
-            "settings": f"Tiles {src.tile_width_mm:g} mm, bleed {settings.bleed_mm:g} mm, art at {settings.dpi} dpi.",
+            "settings": src.language.say(
+                "settings",
+                tile=src.language.numbers.short(src.tile_width_mm),
+                bleed=src.language.numbers.short(settings.bleed_mm),
+                dpi=settings.dpi,
+            ),
             "theme": theme_record(src).get("name"),
             "credits": theme_record(src).get("credits", []),
         },
     }
 
 
+def rendered_templates(src: Sources, settings: PublishSettings) -> str:
+    """The booklet's templates rendered with the kit's context, in its language."""
+    return bk.render_markup(src.templates, booklet_context(src, settings), src.language.numbers)
+
+
 def booklet_text(src: Sources, settings: PublishSettings) -> str:
     """The booklet's templates rendered, and checked to parse (done first, so template errors come early)."""
-    markup = bk.render_markup(src.templates, booklet_context(src, settings))
+    markup = rendered_templates(src, settings)
     bk.parse_markup(markup, src.templates)
     return markup
 
@@ -193,7 +205,7 @@ def make_booklet(
                 hh / hw,
             ),
         )
-    resources = bk.Resources(thumb, small_board, (bw, bh), src.figures.pairs, cover, pictures)
+    resources = bk.Resources(thumb, small_board, (bw, bh), src.figures.pairs, cover, pictures, src.language.numbers)
     paper, sheet = booklet_papers(settings)
     frame_width = paper.width_mm - 26.0
     look = bk.themed_look(src.style)
@@ -493,6 +505,7 @@ def layout_sources(
     templates: Path,
     rules: Rules | None = None,
     play=None,
+    language: Language = ENGLISH,
 ) -> Sources:
     """Sources drawn by the layout stage (``generator.render``) in ``style``."""
     from dataclasses import replace
@@ -516,4 +529,5 @@ def layout_sources(
         rules,
         play,
         style,
+        language=language,
     )

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from generator.publish.language import ENGLISH, Language
+
 POLICY = "explorer"  # the human-like players the designer page reports
 ENGINE = "fast"
 RIVAL = "greedy"  # the luck share's weaker players, as playtest's default
@@ -46,14 +48,18 @@ class PlayFigures:
         return {k: v for k, v in asdict(self).items() if k != "histogram_svg"}
 
 
-def figures_from_report(report, svg: str, luck=None) -> PlayFigures:
-    """Play figures from a ``generator.play.PlayReport`` (measured or not), its histogram and its luck share."""
+def figures_from_report(report, svg: str, luck=None, language: Language = ENGLISH) -> PlayFigures:
+    """Play figures from a ``generator.play.PlayReport`` (measured or not), its histogram and its luck share;
+    the measures named and read in ``language``."""
     from generator.play.measures import readings
 
     quality: tuple[tuple[str, float, float, str], ...] = ()
     if report.quality is not None:
+        read = readings(report.quality, luck, language.group("readings"), language.numbers)
         quality = tuple(
-            (name, m.value, m.se, text) for name, m, text in readings(report.quality, luck) if name in HEADLINE and m
+            (language.phrases[f"measures.{name}"], m.value, m.se, text)
+            for name, m, text in read
+            if name in HEADLINE and m
         )
     return PlayFigures(
         report.players,
@@ -74,7 +80,7 @@ def figures_from_report(report, svg: str, luck=None) -> PlayFigures:
     )
 
 
-def simulate_play(tileset, board, rules, games: int, seed: int) -> PlayFigures | None:
+def simulate_play(tileset, board, rules, games: int, seed: int, language: Language = ENGLISH) -> PlayFigures | None:
     """``games`` seeded games of the rules' default player count by ``explorer`` players (None when 0)."""
     if games <= 0:
         return None
@@ -85,4 +91,5 @@ def simulate_play(tileset, board, rules, games: int, seed: int) -> PlayFigures |
     players = rules.players_default
     report = simulate(tileset, board, rules, players, games, (POLICY,), seed, ENGINE, measured=games)
     gap = skill_gap(tileset, board, rules, players, games, POLICY, RIVAL, seed, ENGINE)
-    return figures_from_report(report, histogram_svg(report), luck_share(gap.win_rate, gap.win_se, players))
+    svg = histogram_svg(report, words=language.group("histogram"), numbers=language.numbers)
+    return figures_from_report(report, svg, luck_share(gap.win_rate, gap.win_se, players), language)

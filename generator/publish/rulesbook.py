@@ -17,8 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from generator.publish.language import ENGLISH, Language
 
-def spans(values) -> str:
+
+def spans(values, language: Language = ENGLISH) -> str:
     """Die faces as the booklet says them: ``[1, 2, 3]`` -> "1–3", ``[1, 2, 5]`` -> "1, 2 or 5"."""
     values = sorted(set(values))
     if not values:
@@ -30,19 +32,22 @@ def spans(values) -> str:
         else:
             runs.append([v])
     words = [w for r in runs for w in ([f"{r[0]}–{r[-1]}"] if len(r) > 2 else map(str, r))]
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+    return language.choice(words)
 
 
-SIXTHS = {1: "one sixth", 2: "two sixths", 3: "half a turn"}
-
-
-def rules_context(rules, board) -> dict:
-    """What the templates may say about the game, from ``rules`` (``generator.play.Rules``) and ``board``."""
+def rules_context(rules, board, language: Language = ENGLISH) -> dict:
+    """What the templates may say about the game, from ``rules`` (``generator.play.Rules``) and ``board``, with
+    the few words it composes in ``language``."""
     names = [lm.name for lm in board.landmarks]
     enders = [n for n in names if rules.ends_move(n)]
     faces = set(range(1, rules.die + 1))
     hazards = [
-        {"name": h.landmark, "chase": spans(h.rolls), "escape": spans(faces - set(h.rolls)), "to": h.to}
+        {
+            "name": h.landmark,
+            "chase": spans(h.rolls, language),
+            "escape": spans(faces - set(h.rolls), language),
+            "to": h.to,
+        }
         for h in rules.hazards
     ]
     turning = rules.turning
@@ -51,13 +56,13 @@ def rules_context(rules, board) -> dict:
         "goal": rules.goal,
         "required": list(rules.required),
         "die": rules.die,
-        "a_die": f"{'an' if str(rules.die).startswith('8') or rules.die in (11, 18) else 'a'} {rules.die}-sided die",
+        "a_die": language.a_die(rules.die),
         "move_enders": enders,
         "pass_through": [n for n in names if n not in enders and n != rules.start],
         "hazards": hazards,
         "turn": {
             "allowed": turning.allowed,
-            "by": SIXTHS.get(turning.sixths, f"{turning.sixths} sixths"),
+            "by": language.sixths(turning.sixths),
             "next_to_pawn": turning.next_to_pawn,
             "under_pawn": turning.under_pawn,
         },
@@ -80,25 +85,26 @@ def rules_context(rules, board) -> dict:
 class Claim:
     """A phrase of the rules text and the test a playtest report must pass for it to hold."""
 
-    phrase: str  # a regular expression, matched case-insensitively across line breaks
+    key: str  # the phrase is the language's ``claims.<key>``: a regular expression, matched case-insensitively
     holds: Callable[[Any], bool]  # given the playtest report (generator.play.simulate.Report)
     why: Callable[[Any], str]
 
 
 CLAIMS = (
     Claim(
-        r"no explorer is ever stuck for good",
+        "no_way_out",
         lambda play: play.no_way_out == 0,
         lambda play: f"{play.no_way_out} of {play.games} simulated games reached a state that no tile turn opens",
     ),
 )
 
 
-def false_claims(text: str, play, claims=CLAIMS) -> list[str]:
-    """One line for each claim ``text`` makes that the playtest ``play`` contradicts."""
+def false_claims(text: str, play, claims=CLAIMS, language: Language = ENGLISH) -> list[str]:
+    """One line for each claim ``text`` (in ``language``) makes that the playtest ``play`` contradicts."""
     flat = " ".join(text.split())
+    found = [(language.say(f"claims.{claim.key}"), claim) for claim in claims]
     return [
-        f"the rules say {claim.phrase!r}, but {claim.why(play)}"
-        for claim in claims
-        if re.search(claim.phrase, flat, re.I) and not claim.holds(play)
+        f"the rules say {phrase!r}, but {claim.why(play)}"
+        for phrase, claim in found
+        if re.search(phrase, flat, re.I) and not claim.holds(play)
     ]

@@ -79,6 +79,7 @@ class PublishSettings:
     score_samples: int = 100000
     seed: int = 1
     play_games: int = 400
+    language: str = "en"  # the booklet's language: templates/ (en) or templates/<language>/
     back_offset_mm: tuple[float, float] = (0.0, 0.0)  # [printer] back_offset_mm: shift of every duplex back page
 
 
@@ -126,6 +127,7 @@ SETTINGS: dict = {
     "score_samples": Whole(1, 10_000_000),
     "seed": Whole(0, MAX_SEED),
     "play_games": Whole(0, 100_000),
+    "language": Text(longest=16),
 }  # the schema of a settings file: every key of PublishSettings, each with its bounds
 
 

@@ -27,10 +27,11 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from generator.publish.booklet.flowables import HexImage, Mosaic, Picture, pair_chart
+from generator.publish.booklet.flowables import CHART_CAPTION, HexImage, Mosaic, Picture, pair_chart
 from generator.publish.booklet.markup import At, Block, MarkupError, source_error
 from generator.publish.booklet.styles import Look, load_look, paragraph_styles
 from generator.publish.pdf import pt
+from generator.units import ENGLISH, Numbers
 
 Thumb = Callable[[str, str], Any]  # (tile id, face) -> a reportlab ImageReader of the side's art
 INLINE = ("b", "i", "u", "sup", "sub")  # passed through to reportlab as they are
@@ -46,6 +47,7 @@ class Resources:
     pairs: tuple[tuple[str, float], ...]
     cover_images: tuple
     pictures: tuple[tuple[str, Any, float], ...] = ()  # (name, image, height / width) for <picture name="">
+    numbers: Numbers = ENGLISH  # how the figures write numbers (the booklet's language)
 
 
 @dataclass(frozen=True)
@@ -269,7 +271,7 @@ def _thumbs(b: Block, kit: Kit) -> list:
 
 
 def _chart(b: Block, kit: Kit) -> list:
-    return [pair_chart(list(kit.art.pairs), kit.width, kit.look)]
+    return [pair_chart(list(kit.art.pairs), kit.width, kit.look, b.get("caption") or CHART_CAPTION, kit.art.numbers)]
 
 
 def _board(b: Block, kit: Kit) -> list:
@@ -319,9 +321,7 @@ def _piece(b: Block, kit: Kit, section: str) -> Piece:
         return Piece((KeepTogether([f for p in inner for f in p.flowables]),), b.at, section, inner)
     build = BUILDERS.get(b.tag)
     if build is None:
-        raise MarkupError(
-            b, f"unknown markup element <{b.tag}> (booklet.xml.j2 in generator/publish/booklet/templates/ lists them)"
-        )
+        raise MarkupError(b, f"unknown markup element <{b.tag}> (booklet.xml.j2 in templates/ lists them)")
     return Piece(tuple(build(b, kit)), b.at, section)
 
 

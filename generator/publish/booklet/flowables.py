@@ -12,6 +12,7 @@ from reportlab.platypus import Flowable
 from generator.publish.booklet.styles import Look
 from generator.publish.layout import hex_corners
 from generator.publish.pdf import pt
+from generator.units import ENGLISH, Numbers
 
 
 def _hex_path(c, corners):
@@ -99,8 +100,18 @@ class Mosaic(Flowable):
         c.restoreState()
 
 
-def pair_chart(pairs: list[tuple[str, float]], width_mm: float, look: Look) -> Drawing:
-    """Connectivity per landmark pair as horizontal bars, weakest at the top."""
+CHART_CAPTION = "share of random layouts in which the pair is joined"  # <chart caption=""> words it again
+
+
+def pair_chart(
+    pairs: list[tuple[str, float]],
+    width_mm: float,
+    look: Look,
+    caption: str = CHART_CAPTION,
+    numbers: Numbers = ENGLISH,
+) -> Drawing:
+    """Connectivity per landmark pair as horizontal bars, weakest at the top, its percentages and ``caption``
+    in the booklet's language."""
     soft, rule, accent = look.colour("soft"), look.colour("rule"), look.colour("accent")
     rows = len(pairs)
     height_mm = 11 + rows * 4.2
@@ -120,7 +131,7 @@ def pair_chart(pairs: list[tuple[str, float]], width_mm: float, look: Look) -> D
     chart.valueAxis.valueStep = 25
     chart.valueAxis.labels.fontName = "Sans"
     chart.valueAxis.labels.fontSize = 6
-    chart.valueAxis.labelTextFormat = "%d%%"
+    chart.valueAxis.labelTextFormat = lambda v: numbers.percent(v / 100)
     chart.valueAxis.strokeColor = soft
     chart.valueAxis.visibleGrid = True
     chart.valueAxis.gridStrokeColor = rule
@@ -128,7 +139,7 @@ def pair_chart(pairs: list[tuple[str, float]], width_mm: float, look: Look) -> D
     chart.bars[0].fillColor = accent
     chart.bars[0].strokeColor = None
     chart.barWidth = pt(2.6)
-    chart.barLabelFormat = "%.0f%%"
+    chart.barLabelFormat = lambda v: numbers.percent(v / 100)
     chart.barLabels.fontName = "Sans"
     chart.barLabels.fontSize = 5.5
     chart.barLabels.fillColor = white
@@ -139,7 +150,7 @@ def pair_chart(pairs: list[tuple[str, float]], width_mm: float, look: Look) -> D
         String(
             pt(width_mm),
             pt(0),
-            "share of random layouts in which the pair is joined",
+            caption,
             fontName="Sans",
             fontSize=5.5,
             fillColor=soft,

@@ -11,6 +11,7 @@ from jinja2.sandbox import SandboxedEnvironment, SecurityError
 
 from generator.errors import TrailwrightError
 from generator.publish.booklet.markup import AT, MAIN_TEMPLATE
+from generator.units import ENGLISH, Numbers
 
 _JINJA = re.compile(r"(\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\})", re.S)
 _START_TAG = re.compile(r"<([A-Za-z_][\w.-]*)")
@@ -69,9 +70,10 @@ class _Sandbox(SandboxedEnvironment):
         return super().call_binop(context, operator, left, right)
 
 
-def render_markup(folder: Path, context: dict) -> str:
-    """Render the booklet's templates from ``folder`` in a sandbox: data in, markup out, nothing else.
-    Template errors, reaching for Python internals among them, name the template and line."""
+def render_markup(folder: Path, context: dict, numbers: Numbers = ENGLISH) -> str:
+    """Render the booklet's templates from ``folder`` in a sandbox: data in, markup out, nothing else. The
+    filters ``num(places)``, ``pct(places)`` and ``short`` write numbers as ``numbers`` says. Template errors,
+    reaching for Python internals among them, name the template and line."""
     env = _Sandbox(
         loader=_AnnotatingLoader(str(folder)),
         undefined=jinja2.StrictUndefined,
@@ -80,6 +82,7 @@ def render_markup(folder: Path, context: dict) -> str:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.filters.update(num=numbers.number, pct=numbers.percent, short=numbers.short)
     try:
         return env.get_template(MAIN_TEMPLATE).render(**context)
     except jinja2.TemplateNotFound as err:

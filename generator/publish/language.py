@@ -1,0 +1,163 @@
+"""The booklet's language: the templates that hold its words, how it writes numbers, and the few phrases the
+Python side composes, all read from the templates folder (the words are data).
+
+Glossary
+--------
+language   a code such as ``en`` or ``fr``. A templates folder holds the default language's templates (English in
+           the package's ``templates/``) and each other language's in a subfolder named by its code
+           (``templates/fr/``), each beside its ``language.toml``.
+numbers    how the language writes 1234.5 and 0.125 (``generator.units.Numbers``): ``[numbers]`` in language.toml.
+phrases    the sentences the Python side composes (the die's name, a turn's size, "or", the histogram's
+           labels, the measures' readings and names, the rules' claims). ``PHRASES`` holds the
+           English ones; ``[phrases]`` in language.toml words any of them again, with the same ``{fields}``.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.errors import TrailwrightError
+from generator.inputs import load_toml
+from generator.play.measures import READINGS
+from generator.play.pictures import HISTOGRAM
+from generator.units import ENGLISH as ENGLISH_NUMBERS
+from generator.units import Numbers
+
+LANGUAGE_FILE = "language.toml"
+CODE = re.compile(r"[a-z]{2,3}(-[A-Za-z]{2,4})?")  # a BCP 47 language and optional region: en, fr, pt-BR
+DEFAULT = "en"
+BOOKLET = {
+    "or": "or",
+    "sixths.1": "one sixth",
+    "sixths.2": "two sixths",
+    "sixths.3": "half a turn",
+    "sixths.n": "{n} sixths",
+    "a_die.n": "a {n}-sided die",
+    **{f"a_die.{n}": f"an {n}-sided die" for n in (8, 11, 18, *range(80, 90))},
+    "settings": "Tiles {tile} mm, bleed {bleed} mm, art at {dpi} dpi.",
+    "claims.no_way_out": "no explorer is ever stuck for good",
+}
+PHRASES = {
+    **BOOKLET,
+    **{f"histogram.{k}": v for k, v in HISTOGRAM.items()},
+    **{f"readings.{k}": v for k, v in READINGS.items()},
+    **{f"measures.{k}": k for k in READINGS if "." not in k},  # a measure's name in the booklet's tables
+}
+NUMBER_KEYS = {"decimal": "decimal", "group": "group", "percent": "percent_pattern"}
+
+
+@dataclass(frozen=True)
+class Language:
+    """A booklet language: its code, its templates folder, its numbers and its phrases (``PHRASES``' keys)."""
+
+    code: str = DEFAULT
+    templates: Path | None = None
+    numbers: Numbers = ENGLISH_NUMBERS
+    phrases: dict[str, str] = field(default_factory=lambda: dict(PHRASES))
+
+    def say(self, key: str, **fields) -> str:
+        """The phrase ``key`` with its fields filled in."""
+        return self.phrases[key].format(**fields)
+
+    def group(self, prefix: str) -> dict[str, str]:
+        """The phrases under ``prefix.`` without it: ``group("histogram")`` -> {"title": ..., ...}."""
+        return {k[len(prefix) + 1 :]: v for k, v in self.phrases.items() if k.startswith(prefix + ".")}
+
+    def sixths(self, n: int) -> str:
+        return self.phrases.get(f"sixths.{n}") or self.say("sixths.n", n=n)
+
+    def a_die(self, n: int) -> str:
+        return self.phrases.get(f"a_die.{n}") or self.say("a_die.n", n=n)
+
+    def choice(self, words: list[str]) -> str:
+        """``["1", "2", "5"]`` -> "1, 2 or 5" (with the language's "or")."""
+        return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {self.phrases['or']} " + words[-1]
+
+
+ENGLISH = Language()  # the built-in phrases and numbers (its templates: the caller's folder)
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def _flat(table: dict, prefix: str = "") -> dict:
+    out: dict = {}
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        out.update(_flat(value, name + ".") if isinstance(value, dict) else {name: value})
+    return out
+
+
+def _phrases(table: dict, source: str) -> dict[str, str]:
+    given = _flat(table)
+    phrases = dict(PHRASES)
+    for family in ("sixths", "a_die"):  # a language that words a family words its numbered cases itself
+        if any(k.startswith(family + ".") for k in given):
+            phrases = {k: v for k, v in phrases.items() if not (k.startswith(family + ".") and k[-1].isdigit())}
+    for key, text in given.items():
+        where = f"{source}: [phrases] {key}"
+        if key not in PHRASES and not (key.split(".")[0] in ("sixths", "a_die") and key.split(".")[-1].isdigit()):
+            known = sorted(k for k in PHRASES if not k.split(".")[-1].isdigit())
+            raise TrailwrightError(f"unknown phrase (known: {', '.join(known)}, and sixths.N, a_die.N)", where)
+        if not isinstance(text, str) or not text.strip():
+            raise TrailwrightError("must be a non-empty string", where)
+        try:
+            extra = _fields(text) - _fields(PHRASES.get(key, "{n}" if key.endswith(".n") else ""))
+        except ValueError as err:
+            raise TrailwrightError(f"a broken {{field}}: {err}", where) from None
+        if extra:
+            raise TrailwrightError(
+                f"names {', '.join('{' + f + '}' for f in sorted(extra))}, which it is not given", where
+            )
+        phrases[key] = text
+    return phrases
+
+
+def _numbers(table: dict, source: str) -> Numbers:
+    for key, value in table.items():
+        where = f"{source}: [numbers] {key}"
+        if key not in NUMBER_KEYS:
+            raise TrailwrightError("unknown key (known: decimal, group, percent)", where)
+        if not isinstance(value, str) or (key == "percent" and "{}" not in value):
+            raise TrailwrightError('must be a string (percent: holding "{}" where the number goes)', where)
+    return Numbers(**{NUMBER_KEYS[k]: v for k, v in table.items()})
+
+
+def language_folder(templates: Path, code: str) -> Path:
+    """The folder of ``code``'s templates inside ``templates``: the folder itself for the default language."""
+    if not CODE.fullmatch(code):
+        raise TrailwrightError(f"{code!r} is not a language code such as en, fr or pt-BR")
+    if code == DEFAULT:
+        return templates
+    folder = templates / code
+    if not (folder / "booklet.xml.j2").is_file():
+        known = (
+            sorted(p.name for p in templates.iterdir() if (p / "booklet.xml.j2").is_file())
+            if templates.is_dir()
+            else []
+        )
+        have = ", ".join([DEFAULT, *known])
+        raise TrailwrightError(
+            f"no booklet templates for the language {code!r} (this folder has: {have})", str(templates)
+        )
+    return folder
+
+
+def load_language(templates: Path, code: str = DEFAULT) -> Language:
+    """The language ``code`` of the templates folder ``templates``: its templates folder and its
+    language.toml (English numbers and phrases where it has none)."""
+    folder = language_folder(templates, code)
+    path = folder / LANGUAGE_FILE
+    if not path.is_file():
+        return Language(code, folder)
+    data = load_toml(path, str(path))
+    unknown = set(data) - {"numbers", "phrases"}
+    if unknown:
+        raise TrailwrightError(f"unknown table [{sorted(unknown)[0]}] (known: numbers, phrases)", str(path))
+    return Language(
+        code, folder, _numbers(data.get("numbers", {}), str(path)), _phrases(data.get("phrases", {}), str(path))
+    )

@@ -1,0 +1,206 @@
+"""The booklet's words are data: the templates at the project's root, a complete French booklet (``--lang fr``)
+with the landmarks' names from the board and numbers written the French way, and clear errors for a bad language."""
+
+import fnmatch
+import io
+import re
+import tomllib
+from dataclasses import replace
+
+import pdfplumber
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from generator.cli import main
+from generator.errors import TrailwrightError
+from generator.play import default_rules
+from generator.play.pictures import histogram_svg
+from generator.publish import booklet as bk
+from generator.publish.art import ArtCache
+from generator.publish.booklet import TEMPLATES
+from generator.publish.kit import booklet_context, make_booklet
+from generator.publish.language import BOOKLET, ENGLISH, PHRASES, load_language
+from generator.publish.rulesbook import false_claims, rules_context
+from generator.publish.settings import load_settings
+from generator.units import ENGLISH as ENGLISH_NUMBERS
+from generator.units import Numbers
+from tests.test_publish_play_page import figures
+from tests.test_publish_rules_text import NEW, OLD, _sources, _words, renamed  # noqa: F401 (a fixture)
+from tests.test_publish_standin import FIGURES, ROOT, TILE_MM, standin_sources
+
+FRENCH = load_language(TEMPLATES, "fr")
+NNBSP = "\u202f"  # the narrow no-break space French puts in 100 000 and before %
+ENGLISH_WORDS = ("the", "and", "your", "you", "tile", "tiles", "trail", "board", "player", "roll", "step", "of")
+
+
+def _text(src) -> str:
+    markup = bk.render_markup(src.templates, booklet_context(src, load_settings()), src.language.numbers)
+    bk.parse_markup(markup, src.templates)  # well formed
+    inline = re.sub(r"</?(b|i|em)>", "", markup)
+    return re.sub(r"[ \t\n]+", " ", re.sub(r"<[^>]+>", " ", inline)).strip()  # U+202F kept
+
+
+def _french(**changes):
+    return replace(standin_sources(FRENCH.templates, FRENCH), **changes)
+
+
+def test_the_templates_live_at_the_project_root_and_are_package_data():
+    assert (ROOT / "templates" / "booklet.xml.j2").is_file()
+    assert TEMPLATES.resolve() == (ROOT / "templates").resolve()
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["generator.publish.booklet"]
+    shipped = [p.relative_to(ROOT).as_posix() for p in ROOT.glob("templates/**/*") if p.is_file()]
+    assert shipped and all(any(fnmatch.fnmatch(f, pat) for pat in patterns) for f in shipped)
+
+
+def test_every_english_template_has_a_french_one():
+    english = {p.name for p in TEMPLATES.glob("*.j2")}
+    assert english == {p.name for p in (TEMPLATES / "fr").glob("*.j2")}
+
+
+def test_the_english_language_file_states_the_built_in_phrases():
+    english = load_language(TEMPLATES)
+    assert english.numbers == ENGLISH_NUMBERS
+    written = {k: v for k, v in english.phrases.items() if k in BOOKLET}
+    assert written == {k: v for k, v in PHRASES.items() if k in BOOKLET}  # the file cannot drift from the code
+
+
+@given(st.floats(-1e9, 1e9, allow_nan=False), st.integers(0, 4))
+def test_english_numbers_are_pythons_and_french_ones_swap_the_marks(x, places):
+    assert ENGLISH_NUMBERS.number(x, places) == f"{x:,.{places}f}"
+    french = FRENCH.numbers.number(x, places)
+    assert french == f"{x:,.{places}f}".replace(",", NNBSP).replace(".", ",")
+    assert FRENCH.numbers.percent(x / 100, places).endswith(f"{NNBSP}%")
+
+
+def test_the_french_booklet_is_french_throughout(classic):
+    text = _text(_french(play=replace(figures(), quality=(("changements de tête", 1.2, 0.05, "…"),))))
+    plain = text.replace(classic.title, " ")  # the board's own name stays as the board file says it
+    for name in OLD:
+        plain = plain.replace(name, " ")
+    assert not {w for w in ENGLISH_WORDS if re.search(rf"\b{w}\b", plain)}, plain[:300]
+    for heading in ("Contenu de la boîte", "Mise en place", "Jouer", "Les ponts", "Catalogue des tuiles"):
+        assert heading in text
+    assert "Visitez Well, Spring et Orchard dans l'ordre de votre choix, puis sortez par Exit" in text
+
+
+def test_french_numbers_and_units():
+    text = _text(_french(play=figures()))
+    assert FIGURES.samples >= 1000 and f"{FRENCH.numbers.number(FIGURES.samples)} plans aléatoires" in text
+    assert f"{FIGURES.samples:,}".replace(",", NNBSP) in text
+    assert re.search(r"-?\d+,\d{3} ± 0,\d{3}", text)  # the fitness
+    assert re.search(rf"paires de lieux reliées, moyenne \d\d,\d{NNBSP}%", text)
+    assert re.search(rf"parties inachevées à la limite 0,\d{NNBSP}%", text)  # 0.25% unfinished, one decimal
+    tile = f"{TILE_MM:g}".replace(".", ",")
+    assert f"Tuiles de {tile} mm, fond perdu de 3 mm, images à 300 dpi." in text
+
+
+def test_the_french_rules_word_the_rules_data(classic):
+    base = default_rules(classic)
+    rules = replace(
+        base,
+        die=8,
+        hazards=(replace(base.hazards[0], rolls=(1, 2)),),
+        turning=replace(base.turning, sixths=2, next_to_pawn=False),
+    )
+    ctx = rules_context(rules, classic, FRENCH)
+    assert ctx["hazards"][0]["chase"] == "1 ou 2" and ctx["a_die"] == "un dé à 8 faces"
+    text = _text(_french(rules=rules))
+    assert "un dé à 8 faces pour avancer" in text
+    assert "Sur 1 ou 2, vous êtes chassé jusqu'à Hut ; sur 3–8, vous vous faufilez" in text
+    assert "faire pivoter une tuile posée de deux sixièmes de tour" in text
+
+
+def test_landmark_names_in_the_french_booklet_come_from_the_board(renamed):  # noqa: F811
+    board, rules = renamed
+    src = replace(_sources(board, rules), templates=FRENCH.templates, language=FRENCH)
+    settings = load_settings()
+    art = ArtCache.covering(src.art_for_width(TILE_MM), TILE_MM, settings.dpi, settings.bleed_mm)
+    reading, _ = make_booklet(src, settings, art, src.board_svg)
+    with pdfplumber.open(io.BytesIO(reading)) as doc:
+        text = " ".join(" ".join((p.extract_text() or "").split()) for p in doc.pages)
+    assert _words(text, NEW) == set(NEW) and _words(text, OLD) == set()
+    assert "Visitez Fountain, Brook et Vineyard dans l'ordre de votre choix" in text
+    assert "Pour l'auteur du jeu" in text and "Catalogue des tuiles" in text
+
+
+def test_the_histogram_and_the_readings_speak_french(classic):
+    from generator.model import read_tileset
+    from generator.play.simulate import simulate
+
+    tiles = read_tileset(ROOT / "examples" / "best-known.json")
+    rules = replace(default_rules(classic), round_cap=9)
+    report = simulate(tiles, classic, rules, 3, 40, ("explorer",), seed=2)
+    report = replace(report, rounds_median=9.5)
+    svg = histogram_svg(report, words=FRENCH.group("histogram"), numbers=FRENCH.numbers)
+    assert "40 parties sur classic, 3 joueurs : explorer" in svg and "médiane 9,5 tours" in svg
+    assert f"{FRENCH.numbers.percent(report.unfinished, 1)} inachevées à la limite de 9 tours" in svg
+    assert report.unfinished > 0 and f"{NNBSP}%" in svg
+    assert "tours avant la fin de la partie" in svg and "rounds" not in svg
+
+
+def test_a_claim_is_checked_in_the_booklets_language():
+    stuck = type("Play", (), {"no_way_out": 3, "games": 400})()
+    french = "Rassurez-vous : aucun explorateur n'est jamais bloqué pour de bon."
+    assert len(false_claims(french, stuck, language=FRENCH)) == 1
+    assert false_claims(french, stuck, language=ENGLISH) == []
+    assert false_claims("no explorer is ever stuck for good", stuck, language=FRENCH) == []
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('[phrases]\nsettingz = "x"\n', "[phrases] settingz: unknown phrase"),
+        ('[phrases]\nsettings = "{tile} {foo}"\n', "[phrases] settings: names {foo}, which it is not given"),
+        ('[phrases]\nsettings = "{tile.__class__}"\n', "names {tile.__class__}"),
+        ('[phrases]\nsettings = "{tile"\n', "a broken {field}"),
+        ('[phrases]\nor = ""\n', "[phrases] or: must be a non-empty string"),
+        ('[numbers]\npercent = "%"\n', "[numbers] percent: must be a string"),
+        ('[numbers]\nradix = ","\n', "[numbers] radix: unknown key"),
+        ("[words]\n", "unknown table [words]"),
+    ],
+)
+def test_a_bad_language_file_is_one_line_naming_the_file_and_key(tmp_path, content, message):
+    (tmp_path / "fr").mkdir()
+    (tmp_path / "fr" / "booklet.xml.j2").write_text("<booklet/>")
+    (tmp_path / "fr" / "language.toml").write_text(content)
+    with pytest.raises(TrailwrightError) as err:
+        load_language(tmp_path, "fr")
+    assert message in str(err.value) and "language.toml" in str(err.value)
+
+
+@pytest.mark.parametrize(("code", "message"), [("de", "has: en, fr"), ("../fr", "not a language code"), ("", "not")])
+def test_publish_names_a_missing_or_bad_language_in_one_line(capsys, tmp_path, code, message):
+    status = main(["publish", str(ROOT / "examples" / "random-20.json"), "--lang", code, "--out", str(tmp_path)])
+    err = capsys.readouterr().err.strip()
+    assert status == 2 and len(err.splitlines()) == 1 and message in err
+    assert not any(tmp_path.iterdir())  # nothing written
+
+
+def test_publish_lang_fr_prints_a_french_booklet(tmp_path):
+    out = tmp_path / "kit"
+    assert main(["publish", str(ROOT / "examples" / "random-20.json"), "--lang", "fr", "--only", "booklet",
+                 "--out", str(out)]) == 0  # fmt: skip
+    with pdfplumber.open(out / "print" / "rules.pdf") as doc:
+        pages = [" ".join((p.extract_text() or "").split()) for p in doc.pages]
+    text = " ".join(pages)
+    assert "Un labyrinthe jamais deux fois le même" in pages[0]
+    assert "Comment le jeu se joue" in text and "Est-ce un bon jeu ?" in text and "part de chance" in text
+    assert re.search(r"fitness \(la note de l.article\) -?\d+,\d{3} ± 0,\d{3}", text)
+    assert "suspense" in text and "lead changes" not in text and "luck share" not in text
+    assert '"language": "fr"' in (out / "kit.json").read_text()  # the settings that made it
+
+
+def test_a_new_project_carries_every_language(tmp_path):
+    assert main(["new", str(tmp_path / "p")]) == 0
+    words = tmp_path / "p" / "templates"
+    for path in TEMPLATES.rglob("*"):
+        if path.is_file():
+            assert (words / path.relative_to(TEMPLATES)).read_text() == path.read_text()
+    assert load_language(words, "fr").numbers == FRENCH.numbers
+
+
+def test_numbers_default_to_english():
+    assert Numbers() == ENGLISH_NUMBERS and ENGLISH_NUMBERS.percent(0.125, 1) == "12.5%"
+    assert ENGLISH_NUMBERS.short(12.0) == "12" and FRENCH.numbers.short(12.5) == "12,5"
