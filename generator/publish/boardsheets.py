@@ -107,7 +107,8 @@ def board_large_pdf(board_svg: str, paper: Paper, settings: PublishSettings, inf
     c.setTrimBox([pt(x), pt(y), pt(x + w), pt(y + h)])
     c.setBleedBox([pt(x - b), pt(y - b), pt(x + w + b), pt(y + h + b)])
     draw_trim_marks(c, x, y, w, h, settings, MARK)
-    footer(c, sheet, settings.margin_mm, settings.title, 1, 1, f"the board on {sheet.title} · cut along the trim marks")
+    what = f"the board on {sheet.title} · cut along the trim marks"
+    footer(c, sheet, settings.margin_mm, settings.title, 1, 1, what, info.title_font)
     c.showPage()
     c.save()
     art = svg_pdf(bled_svg(board_svg, w, h, b))
@@ -222,7 +223,9 @@ def board_tiled_pdf(art: BoardArt, paper: Paper, settings: PublishSettings, info
             )
             c.restoreState()
             what = f"the board on {t.columns} × {t.rows} {t.paper.title} sheets"
-            footer(c, t.paper, settings.margin_mm, settings.title, row * t.columns + col + 1, pages, what)
+            footer(
+                c, t.paper, settings.margin_mm, settings.title, row * t.columns + col + 1, pages, what, info.title_font
+            )
             c.showPage()
     c.save()
     return t, place_images(buffer.getvalue(), placements)

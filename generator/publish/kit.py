@@ -28,7 +28,7 @@ from generator.publish.impose import impose_booklet
 from generator.publish.language import ENGLISH, Language
 from generator.publish.layout import DoesNotFit, TileMarks, plan_duplex, plan_foldover
 from generator.publish.manufacturer import ArtForWidth, manufacturer_files, profile_art, zip_bytes
-from generator.publish.pdf import DocInfo, glyph_warning
+from generator.publish.pdf import DEJAVU_FACES, DocInfo, glyph_warning
 from generator.publish.playpage import PlayFigures
 from generator.publish.rulesbook import rules_context
 from generator.publish.settings import Profile, PublishSettings, booklet_papers, load_paper, load_profile
@@ -92,6 +92,11 @@ def references(board_name: str) -> dict | None:
 def theme_record(src: Sources) -> dict:
     """The theme the art was drawn in, as outputs record it (name, folder, credits); empty without one."""
     return src.style.to_dict().get("theme", {}) if src.style is not None else {}
+
+
+def title_font(src: Sources) -> str:
+    """The face the game's name is drawn in on the kit's pages: the theme's title font, else DejaVu Sans Bold."""
+    return bk.theme_fonts(src.style).get("title", "Sans-Bold")
 
 
 def booklet_context(src: Sources, settings: PublishSettings) -> dict:
@@ -247,8 +252,8 @@ class Kit:
         return f"trailwright {__version__}"
 
     def info(self, title: str) -> DocInfo:
-        """A PDF's title, with the kit's provenance as its subject."""
-        return DocInfo(f"{self.settings.title}: {title}", self.provenance, self.made_with)
+        """A PDF's title, with the kit's provenance as its subject, and the face of the game's name."""
+        return DocInfo(f"{self.settings.title}: {title}", self.provenance, self.made_with, title_font(self.src))
 
     def each(self, parts: Mapping[str, Callable[[], dict[str, bytes]]]) -> dict[str, bytes]:
         """Every part's files; a part that does not fit its paper is skipped with a warning naming it."""
@@ -434,15 +439,16 @@ def publish_kit(
     Documents are built on ``workers`` threads (the bytes do not depend on how many); one that cannot
     fit its paper is skipped with a ``warn`` naming it, and the rest are made."""
     chosen = select_documents(settings.documents, documents)
-    for text, where in (
-        (settings.title, f"title {settings.title!r}"),
+    fonts = bk.theme_fonts(src.style)
+    for text, where, faces in (
+        (settings.title, f"title {settings.title!r}", (fonts["title"],) if "title" in fonts else DEJAVU_FACES),
         *(
-            ((booklet_text(src, settings).replace(settings.title, ""), "the rules booklet"),)
+            ((booklet_text(src, settings).replace(settings.title, ""), "the rules booklet", DEJAVU_FACES),)
             if "booklet" in chosen
             else ()
         ),
     ):
-        message = glyph_warning(text, where)  # template errors, too, come before any drawing
+        message = glyph_warning(text, where, faces)  # template errors, too, come before any drawing
         if message:
             warn(message)
     profile = load_profile(settings.profile)

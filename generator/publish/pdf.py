@@ -82,20 +82,24 @@ def register_fonts() -> dict[str, Path]:
     return files
 
 
-def missing_glyphs(text: str, faces=("Sans", "Sans-Bold", "Serif", "Serif-Bold")) -> list[str]:
+DEJAVU_FACES = ("Sans", "Sans-Bold", "Serif", "Serif-Bold")  # the embedded faces the pages use without a theme font
+
+
+def missing_glyphs(text: str, faces=DEJAVU_FACES) -> list[str]:
     """The characters of ``text`` that some of the embedded ``faces`` cannot draw (they would print as boxes)."""
     register_fonts()
     maps = [pdfmetrics.getFont(face).face.charToGlyph for face in faces]
     return sorted({ch for ch in text if ord(ch) >= 32 and any(ord(ch) not in m for m in maps)})
 
 
-def glyph_warning(text: str, where: str) -> str | None:
-    """One line naming every character of ``text`` the fonts lack, or None."""
-    missing = missing_glyphs(text)
+def glyph_warning(text: str, where: str, faces=DEJAVU_FACES) -> str | None:
+    """One line naming every character of ``text`` the ``faces`` lack, or None."""
+    missing = missing_glyphs(text, faces)
     if not missing:
         return None
     named = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:12]) + (" ..." if len(missing) > 12 else "")
-    return f"{where}: the fonts (DejaVu) have no glyph for {named}; it would print as an empty box"
+    fonts = "DejaVu" if faces == DEJAVU_FACES else "the theme's font"
+    return f"{where}: the fonts ({fonts}) have no glyph for {named}; it would print as an empty box"
 
 
 class _DatelessInfo(PDFInfo):
@@ -128,6 +132,7 @@ class DocInfo:
     title: str
     subject: str
     made_with: str = ""
+    title_font: str = "Sans-Bold"  # the face the game's name is drawn in on the pages (a theme's title font)
 
 
 def new_canvas(buffer: io.BytesIO, paper: Paper, info: DocInfo, *, duplex: str | None = None) -> Canvas:
@@ -182,13 +187,17 @@ def ruler(c: Canvas, x: float, y: float, unit: str) -> float:
     return length
 
 
-def footer(c: Canvas, paper: Paper, margin: float, game: str, page: int, pages: int, what: str) -> None:
-    """Game name and page number, "Print at 100% / Actual size", and both check rulers."""
+def footer(
+    c: Canvas, paper: Paper, margin: float, game: str, page: int, pages: int, what: str, game_font: str = "Sans-Bold"
+) -> None:
+    """Game name (in ``game_font``) and page number, "Print at 100% / Actual size", and both check rulers."""
     c.saveState()
     y = margin + 1.0
     c.setFillColor(INK)
+    c.setFont(game_font, 7.5)
+    c.drawString(pt(margin), pt(y + 5.0), game)
     c.setFont("Sans-Bold", 7.5)
-    c.drawString(pt(margin), pt(y + 5.0), f"{game}  ·  page {page} of {pages}")
+    c.drawString(pt(margin) + c.stringWidth(game, game_font, 7.5), pt(y + 5.0), f"  ·  page {page} of {pages}")
     c.setFont("Sans", 6.5)
     c.setFillColor(SOFT)
     c.drawString(pt(margin), pt(y + 1.0), what)

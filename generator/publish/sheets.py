@@ -88,7 +88,7 @@ def sheets_pdf(plan: SheetPlan, tileset: TileSet, art: ArtCache, settings: Publi
             draw_marks(c, cx, cy, plan, settings)
         if plan.fold_x is not None:
             _fold_line(c, plan, settings)
-        footer(c, plan.paper, settings.margin_mm, settings.title, number, pages, what)
+        footer(c, plan.paper, settings.margin_mm, settings.title, number, pages, what, info.title_font)
         c.showPage()
     c.save()
     made = place_images(buffer.getvalue(), placements)

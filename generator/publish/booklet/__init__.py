@@ -20,7 +20,7 @@ from generator.publish.booklet.blocks import BUILDERS, Piece, Resources, build_s
 from generator.publish.booklet.document import booklet_pdf
 from generator.publish.booklet.loader import render_markup
 from generator.publish.booklet.markup import AT, MAIN_TEMPLATE, At, Block, parse_markup
-from generator.publish.booklet.styles import Look, load_look, themed_look
+from generator.publish.booklet.styles import Look, load_look, theme_fonts, themed_look
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"  # the booklet's own templates (package data)
 
@@ -37,6 +37,7 @@ __all__ = [
     "booklet_pdf",
     "build_story",
     "load_look",
+    "theme_fonts",
     "themed_look",
     "parse_markup",
     "render_markup",

@@ -61,6 +61,7 @@ def _check_fits(
 def _page_templates(paper: Paper, look: Look, title: str, frame: Frame) -> list[PageTemplate]:
     tint, rule, soft = look.colour("tint"), look.colour("rule"), look.colour("soft")
     mx = look.margin_x_mm
+    title_face = look.name_font
 
     def cover(c, _doc):
         c.saveState()
@@ -74,12 +75,15 @@ def _page_templates(paper: Paper, look: Look, title: str, frame: Frame) -> list[
         c.setLineWidth(0.4)
         y = pt(look.margin_bottom_mm - 6)
         c.line(pt(mx), y + pt(3.6), pt(paper.width_mm - mx), y + pt(3.6))
-        c.setFont("Sans", 7)
         c.setFillColor(soft)
         page = c.getPageNumber()
-        left, right = (str(page), title) if page % 2 == 0 else (title, str(page))
-        c.drawString(pt(mx), y, left)
-        c.drawRightString(pt(paper.width_mm - mx), y, right)
+        left, right = (
+            ((str(page), "Sans"), (title, title_face)) if page % 2 == 0 else ((title, title_face), (str(page), "Sans"))
+        )
+        c.setFont(left[1], 7)
+        c.drawString(pt(mx), y, left[0])
+        c.setFont(right[1], 7)
+        c.drawRightString(pt(paper.width_mm - mx), y, right[0])
         c.restoreState()
 
     return [PageTemplate("body", [frame], onPage=body), PageTemplate("cover", [frame], onPage=cover)]

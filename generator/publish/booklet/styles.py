@@ -58,6 +58,7 @@ class Look:
     margin_bottom_mm: float
     colours: tuple[tuple[str, tuple[float, float, float]], ...]
     styles: tuple[tuple[str, TextStyle], ...]
+    name_font: str = "Sans"  # the game's name in the page footers (a theme's title font)
 
     def colour(self, name: str) -> Color:
         """A named colour as reportlab's ``Color``."""
@@ -155,6 +156,12 @@ def theme_font(path: str, role: str) -> str:
     return name
 
 
+def theme_fonts(style) -> dict[str, str]:
+    """A theme's ``[fonts]`` registered with reportlab: role (``title``, ``text``) -> font name; empty without."""
+    art = style.art if style is not None else None
+    return {role: theme_font(path, role) for role, path in art.fonts} if art is not None else {}
+
+
 def themed_look(style) -> Look:
     """The packaged look with a theme's ``[booklet]`` colours and ``[fonts]`` (an unknown colour is an error naming
     the theme's file); without a theme, the packaged look."""
@@ -167,7 +174,7 @@ def themed_look(style) -> Look:
         if name not in COLOURS:
             raise TrailwrightError(f"booklet.{name}: not a booklet colour ({', '.join(COLOURS)})", art.source)
     rgb = {n: (int(v[1:3], 16) / 255, int(v[3:5], 16) / 255, int(v[5:7], 16) / 255) for n, v in given.items()}
-    fonts = {role: theme_font(path, role) for role, path in art.fonts}
+    fonts = theme_fonts(style)
 
     def font(name: str, current: str) -> str:
         return fonts.get("title" if name in TITLE_STYLES else "text", current)
@@ -176,6 +183,7 @@ def themed_look(style) -> Look:
         look,
         colours=tuple((n, rgb.get(n, c)) for n, c in look.colours),
         styles=tuple((n, replace(t, font=font(n, t.font))) for n, t in look.styles),
+        name_font=fonts.get("title", look.name_font),
     )
 
 
