@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import cairosvg
@@ -167,7 +168,9 @@ def test_the_shipped_theme_is_package_data():
     from importlib import resources
 
     folder = resources.files("generator") / "themes" / "river"
-    assert folder.joinpath("theme.toml").is_file() and load_style("river") == RIVER_STYLE  # by name
+    by_name = load_style("river")
+    assert folder.joinpath("theme.toml").is_file() and by_name.art.folder == "river"  # recorded as given
+    assert by_name == replace(RIVER_STYLE, art=replace(RIVER_STYLE.art, folder="river"))  # the same art
     assert "themes/**/*" in (RIVER.parents[2] / "pyproject.toml").read_text()
 
 
@@ -279,13 +282,15 @@ def test_a_theme_font_that_covers_cjk_prints_a_cjk_title(tmp_path, capsys):
     (folder / "theme.toml").write_text('[theme]\nname = "Forest"\n[fonts]\ntitle = "title.ttf"\n')
     out = tmp_path / "kit"
     title = "迷路の森"
-    args = ["publish", str(EXAMPLES / "best-known.json"), "--theme", str(folder), "--only", "booklet"]
-    assert main([*args, "--title", title, "--out", str(out)]) == 0
-    reader = PdfReader(out / "print" / "rules.pdf")
-    cover = reader.pages[0]
-    assert title in cover.extract_text()
-    fonts = {str(f["/BaseFont"]) for f in cover["/Resources"]["/Font"].values()}
-    assert any("DroidSansFallback" in f for f in fonts), fonts  # the theme's font, embedded
+    args = ["publish", str(EXAMPLES / "best-known.json"), "--theme", str(folder), "--only", "booklet,sheets"]
+    assert main([*args, "--paper", "a4", "--title", title, "--out", str(out)]) == 0
+    assert "no glyph" not in capsys.readouterr().err  # the theme's font has them: no warning
+    booklet = PdfReader(out / "print" / "rules.pdf").pages
+    sheets = PdfReader(out / "print" / "tiles-a4-duplex.pdf").pages
+    for page in (booklet[0], booklet[1], sheets[0]):  # the cover, a booklet footer, a tile sheet's footer
+        assert title in page.extract_text()
+        fonts = {str(f["/BaseFont"]) for f in page["/Resources"]["/Font"].values()}
+        assert any("DroidSansFallback" in f for f in fonts), fonts  # the theme's font, embedded
     with pytest.raises(TrailwrightError, match="not a font with TrueType outlines"):
         (folder / "title.ttf").write_bytes(b"not a font")
         from generator.publish.booklet import themed_look
@@ -324,3 +329,36 @@ def test_an_image_an_svg_art_names_is_carried_inside_the_art(tmp_path):
     (folder / "stones.png").write_bytes(b"not a png")
     with pytest.raises(TrailwrightError, match="stones.png: not an image Pillow reads"):
         load_style(folder)
+
+
+def test_preflight_checks_the_theme_art_a_kit_records(tmp_path, capsys):
+    folder = tmp_path / "theme"
+    folder.mkdir()
+    for name, px in (("fine.png", 800), ("soft.png", 500)):  # 320 and 200 dpi at the tile's width
+        Image.new("RGB", (px, px), (200, 180, 120)).save(folder / name)
+    (folder / "theme.toml").write_text('[theme]\nname = "Dunes"\n[art]\nfront = "fine.png"\nback = "soft.png"\n')
+    out = tmp_path / "kit"
+    args = ["publish", str(EXAMPLES / "best-known.json"), "--theme", str(folder), "--only", "booklet"]
+    assert main([*args, "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["check", str(out), "--all"]) == 1  # the back's ground is under 300 dpi
+    lines = capsys.readouterr().out.splitlines()
+    theme_lines = [line for line in lines if str(folder) in line]
+    assert any(line.startswith("ok") and "fine.png: resolution printed at 63.5 x" in line for line in theme_lines)
+    [soft] = [line for line in theme_lines if "soft.png" in line]
+    assert soft.startswith("FAIL") and "measured 200 dpi, expected at least 300 dpi" in soft
+    (folder / "bad.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')
+    (folder / "theme.toml").write_text('[art]\nfront = "fine.png"\nbridge = "bad.svg"\n')  # changed since the kit
+    assert main(["check", str(out)]) == 1
+    [bad] = [line for line in capsys.readouterr().out.splitlines() if line.startswith("FAIL")]
+    assert "theme art" in bad and "bad.svg" in bad and "script" in bad
+    shutil.rmtree(folder)  # a kit made elsewhere: its theme is named, not checked
+    assert main(["check", str(out)]) == 0
+    note = capsys.readouterr().out.splitlines()[0]
+    assert (
+        note == f"check: the theme {str(folder)!r} that kit.json records is not here; pass --theme DIR to check its art"
+    )
+    assert main(["check", str(out), "--theme", "river", "--all"]) == 0
+    assert "river/theme.toml: theme art: measured" in capsys.readouterr().out
+    assert main(["check", str(out), "--theme", str(folder)]) == 2
+    assert "--theme: " in capsys.readouterr().err

@@ -35,19 +35,32 @@ def register(sub) -> None:
         default=None,
         help="manufacturer profile (default: the folder's manufacturer/NAME/, else the settings')",
     )
+    p.add_argument(
+        "--theme",
+        metavar="DIR|NAME",
+        default=None,
+        help="also check this theme's art: SVG through the untrusted-art gate, raster dpi at print size, fonts "
+        "(default: the theme the folder's kit.json records, when it is here)",
+    )
     p.add_argument("--all", action="store_true", help="print the checks that pass too")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print one line per finding and a summary; 1 when anything failed."""
-    from generator.preflight import preflight
+    from generator.errors import TrailwrightError
+    from generator.preflight import preflight, themes_to_check
     from generator.publish.settings import load_profile
+    from generator.render.style import is_theme
 
     if args.profile:
         with flag_value("--profile"):
             load_profile(args.profile)
-    findings = preflight(args.paths, args.target, args.profile)
+    if args.theme is not None and not is_theme(args.theme):
+        raise TrailwrightError(f"{args.theme!r} is neither a theme folder nor a shipped theme", "--theme")
+    for missing in themes_to_check(args.paths, args.theme)[1]:
+        print(f"check: the theme {missing!r} that kit.json records is not here; pass --theme DIR to check its art")
+    findings = preflight(args.paths, args.target, args.profile, args.theme)
     failed = [f for f in findings if not f.ok]
     for finding in findings if args.all else failed:
         print(finding.line())

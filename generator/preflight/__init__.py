@@ -2,6 +2,7 @@
 
 - ``scan``    what a PDF page draws (strokes and their widths, images and clips, inks, fonts)
 - ``checks``  the rules, each returning ``Finding`` values (file, page, what, measured, expected, ok)
+- ``theme``   a theme's art, the files a kit was drawn from (``kit.json`` records the theme)
 
 ``preflight(paths)`` reads the files (the only I/O here) and returns every finding.
 """
@@ -16,7 +17,7 @@ from generator.errors import TrailwrightError
 from generator.preflight.checks import TARGETS, Context, Finding, check_pdf, check_png, check_tile_sizes, target_of
 from generator.publish.settings import Profile, load_profile, load_settings, profile_names
 
-__all__ = ["Finding", "TARGETS", "files_to_check", "preflight"]
+__all__ = ["Finding", "TARGETS", "files_to_check", "preflight", "themes_to_check"]
 
 
 def files_to_check(paths) -> list[Path]:
@@ -50,9 +51,24 @@ def _profile_for(path: Path, default: Profile) -> Profile:
     return default
 
 
-def preflight(paths, target: str | None = None, profile: str | None = None) -> list[Finding]:
-    """Every finding for the files under ``paths``; ``target`` and ``profile`` override what folders imply."""
+def themes_to_check(paths, theme: str | None = None) -> tuple[list[str], list[str]]:
+    """The themes to check: ``theme`` if given, else those the folders' ``kit.json`` record; and the recorded
+    themes not found here (they are named, not checked)."""
+    from generator.preflight.theme import recorded_theme
+    from generator.render.style import is_theme
+
+    if theme is not None:
+        return [theme], []
+    recorded = sorted({t for p in map(Path, paths) if p.is_dir() and (t := recorded_theme(p))})
+    return [t for t in recorded if is_theme(t)], [t for t in recorded if not is_theme(t)]
+
+
+def preflight(paths, target: str | None = None, profile: str | None = None, theme: str | None = None) -> list[Finding]:
+    """Every finding for the files under ``paths`` and their theme's art (``theme``, else the one their
+    ``kit.json`` records); ``target`` and ``profile`` override what folders imply."""
     from pypdf import PdfReader
+
+    from generator.preflight.theme import theme_findings
 
     default = load_profile(profile or load_settings().profile)
     files = files_to_check(paths)
@@ -76,4 +92,6 @@ def preflight(paths, target: str | None = None, profile: str | None = None) -> l
             findings += check_png(path, data, ctx)
     for maker in sorted(makers, key=lambda p: p.name):
         findings += check_tile_sizes(subjects, maker)
+    for name in themes_to_check(paths, theme)[0]:
+        findings += theme_findings(name)
     return findings

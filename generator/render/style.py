@@ -12,7 +12,7 @@ fraction    ``trail.width`` is a fraction of the tile's width, so the art scales
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -195,6 +195,7 @@ def load_style(path: str | Path | None = None) -> Style:
     default_source, data = _read(None)
     defaults = _flatten(default_source, data, names)
     values, origin = dict(defaults), dict.fromkeys(defaults, default_source)
+    given = path
     art, theme, path = None, None, style_path(path)
     if path is not None:
         source, data = _read(path)
@@ -213,7 +214,7 @@ def load_style(path: str | Path | None = None) -> Style:
     values["preview_highlight"] = tuple(values["preview_highlight"])
     if path is not None and theme is not None:  # the art last: a raster ground is checked at the tile's size
         side_mm = (values["tile_width_mm"], values["tile_width_mm"] * 3**0.5 / 2)
-        art = theme_art(Path(path), theme, source, side_mm)
+        art = replace(theme_art(Path(path), theme, source, side_mm), folder=str(given))  # as given: a name or a path
     return Style(**values, art=art)
 
 

@@ -84,6 +84,7 @@ class ThemeArt:
     decorations: tuple[Art, ...] = ()
     landmarks: tuple[tuple[str, Art], ...] = ()  # (landmark name, its illustration on the board)
     warnings: tuple[str, ...] = ()  # raster art below print resolution (300 dpi), one line each
+    rasters: tuple[tuple[str, float, str], ...] = ()  # (file, effective dpi, printed size "W x H mm") of raster art
     booklet: tuple[tuple[str, str], ...] = ()  # the booklet's colours by name ("accent", "#2d4f66"), for publish
     source: str = ""  # the theme file, for errors found where the art is used
     fonts: tuple[tuple[str, str], ...] = ()  # ("title" or "text", a TTF/OTF file's path) for the PDFs
@@ -178,20 +179,20 @@ def load_art(folder: Path, name: str, source: str) -> Art:
     return Art(name, body.replace(f' xmlns="{SVG}"', ""), view)
 
 
-def load_raster(folder: Path, name: str, source: str, size_mm: tuple[float, float]) -> tuple[Art, str | None]:
+def load_raster(folder: Path, name: str, source: str, size_mm: tuple[float, float]) -> tuple[Art, float, str | None]:
     """A PNG or JPEG ground inside ``folder``, decoded safely and checked for its resolution when it covers
-    ``size_mm`` (``untrusted.raster_dpi``: an error below 150 dpi), as art, and the warning below 300 dpi."""
+    ``size_mm`` (``untrusted.raster_dpi``: an error below 150 dpi), as art, its dpi and the warning below 300."""
     path = _inside(folder, name, source, "png|jpg|jpeg")
-    _, warning = raster_dpi(path, *size_mm)
+    dpi, warning = raster_dpi(path, *size_mm)
     uri, width, height = _data_uri(path)
     body = f'<image width="{width}" height="{height}" href="{uri}"/>'
-    return Art(name, body, (0.0, 0.0, float(width), float(height))), warning
+    return Art(name, body, (0.0, 0.0, float(width), float(height))), dpi, warning
 
 
-def _ground(folder: Path, name, source: str, size_mm: tuple[float, float]) -> tuple[Art, str | None]:
-    """A side's ground art: SVG, or a PNG or JPEG checked at the side's printed size."""
+def _ground(folder: Path, name, source: str, size_mm: tuple[float, float]) -> tuple[Art, float | None, str | None]:
+    """A side's ground art: SVG, or a PNG or JPEG checked at the side's printed size (its dpi; None for SVG)."""
     if _inside(folder, name, source, "svg|png|jpg|jpeg").suffix.lower() == ".svg":
-        return load_art(folder, name, source), None
+        return load_art(folder, name, source), None, None
     return load_raster(folder, name, source, size_mm)
 
 
@@ -230,8 +231,13 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
         name.strip(),
         folder.name,
         tuple(credits),
-        warnings=tuple(w for _, w in grounds.values() if w),
-        **{key: art for key, (art, _) in grounds.items()},
+        warnings=tuple(w for _, _, w in grounds.values() if w),
+        rasters=tuple(
+            (str(folder / art[key]), dpi, f"{side_mm[0]:g} x {side_mm[1]:.4g} mm")
+            for key, (_, dpi, _) in grounds.items()
+            if dpi is not None
+        ),
+        **{key: piece for key, (piece, _, _) in grounds.items()},
         decorations=tuple(load_art(folder, d, source) for d in decorations),
         landmarks=tuple((name, load_art(folder, file, source)) for name, file in sorted(marks.items())),
         booklet=tuple(sorted(booklet.items())),

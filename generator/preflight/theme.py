@@ -1,0 +1,55 @@
+"""Preflight of a theme's art: the files a kit was drawn from, checked as the kit's own pages are.
+
+A theme (``generator.render.theme``) is checked by loading it as ``publish`` does: every SVG through the
+untrusted-art gate, every raster decoded safely and measured at its printed size, every font registered for
+embedding. Each raster is a finding (effective dpi against 300); a file the gate refuses, or a font that cannot be
+embedded, is one failed finding naming it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from generator.errors import TrailwrightError
+from generator.preflight.checks import Finding
+from generator.render.untrusted import PRINT_DPI
+
+
+def recorded_theme(folder: Path) -> str | None:
+    """The theme a published folder's ``kit.json`` records (a shipped theme's name or the folder as given)."""
+    try:
+        record = json.loads((folder / "kit.json").read_text(encoding="utf-8")).get("theme") or {}
+    except (OSError, ValueError, AttributeError):
+        return None
+    value = record.get("folder") if isinstance(record, dict) else None
+    return value if isinstance(value, str) and value else None
+
+
+def theme_findings(theme: str) -> list[Finding]:
+    """Every finding for the theme ``theme`` (a folder or a shipped theme's name)."""
+    from generator.publish.booklet import theme_fonts
+    from generator.render.style import is_theme, load_style
+
+    if not is_theme(theme):
+        return [Finding(theme, None, "theme", "no such theme folder", "a theme folder or a shipped theme", False)]
+    try:
+        style = load_style(theme)
+        theme_fonts(style)  # registered as the PDFs embed them
+    except TrailwrightError as err:
+        return [Finding(theme, None, "theme art", str(err), "art the untrusted-art gate accepts", False)]
+    art = style.art
+    assert art is not None  # a theme folder always brings its art
+    pieces = sum(
+        1
+        for piece in (art.front, art.back, art.trail, art.bridge, art.back_mark, *art.decorations)
+        if piece is not None
+    ) + len(art.landmarks)
+    found = [Finding(art.source, None, "theme art", f"{pieces} pieces, {len(art.fonts)} fonts", "safe", True)]
+    found += [
+        Finding(
+            path, None, f"resolution printed at {size}", f"{dpi:.0f} dpi", f"at least {PRINT_DPI} dpi", dpi >= PRINT_DPI
+        )
+        for path, dpi, size in art.rasters
+    ]
+    return found
