@@ -198,7 +198,8 @@ def test_landmark_art_is_drawn_inside_its_landmark_hex(classic):
     style = load_style("river")
     root = ET.fromstring(render_board(classic, style))
     frame = board_frame(classic, style)
-    nested = [e for e in root.iter("{http://www.w3.org/2000/svg}svg") if e is not root]
+    patterns = {e for p in root.iter("{http://www.w3.org/2000/svg}pattern") for e in p.iter()}  # wall, trails
+    nested = [e for e in root.iter("{http://www.w3.org/2000/svg}svg") if e is not root and e not in patterns]
     assert len(nested) == len(classic.landmarks) == 6  # one illustration each
     cells = [Polygon(hexagon_corners(frame.radius_mm, frame.at(lm.hexes[0]))) for lm in classic.landmarks]
     for e in nested:
@@ -362,3 +363,72 @@ def test_preflight_checks_the_theme_art_a_kit_records(tmp_path, capsys):
     assert "river/theme.toml: theme art: measured" in capsys.readouterr().out
     assert main(["check", str(out), "--theme", str(folder)]) == 2
     assert "--theme: " in capsys.readouterr().err
+
+
+STUBBED = [s for s in ALL_SIDES if s.stubs][::9][:12]
+
+
+def _stop_bars(text: str):
+    """Each stop bar drawn in a side's SVG as a shapely line, and the bar's stroke width (mm)."""
+    import re
+
+    from shapely.geometry import LineString
+
+    found = re.findall(
+        r'class="terminator" d="M([-\d.]+) ([-\d.]+)L([-\d.]+) ([-\d.]+)"[^>]*stroke-width="([\d.]+)"', text
+    )
+    return [(LineString([(float(a), float(b)), (float(c), float(d))]), float(w)) for a, b, c, d, w in found]
+
+
+@pytest.mark.parametrize("side", STUBBED, ids=str)
+def test_oversized_dead_end_art_is_cut_to_its_stop_bar(tmp_path, side):
+    style = load_style(theme(tmp_path, dead_end=svg(RED)))
+    check_side(side, style)  # the geometry read back is unchanged
+    text = render_side(Tile("7", side, side), "front", style, label=False)
+    bars = _stop_bars(text)
+    assert len(bars) == len(side.stubs) and text.count('class="dead-end-art"') == len(side.stubs)
+    red, width_px = _red_mask(text, 8)
+    assert red.any()
+    near = unary_union([line.buffer(width / 2 + 0.3) for line, width in bars])  # the bar's own round-capped stroke
+    outside = [p for p in _pixels_mm(red, width_px, style) if not near.contains(Point(p))]
+    assert not outside, f"{side}: dead-end art drawn off its stop bar at {outside[:3]}"
+
+
+def test_the_board_wears_the_themes_wall_and_printed_trails(tmp_path, classic):
+    import xml.etree.ElementTree as ET
+
+    from generator.render import render_board
+
+    folder = theme(tmp_path, wall=svg('<rect width="10" height="10" fill="#ff0000"/>'), trail=svg(""))
+    board = render_board(classic, load_style(folder))
+    root = ET.fromstring(board)
+    ids = {p.get("id") for p in root.iter("{http://www.w3.org/2000/svg}pattern")}
+    assert ids == {"tw-wall", "tw-connector"}  # the connectors take the trail texture when the theme has no own
+    assert 'fill="url(#tw-wall)"' in board and "<ellipse" not in board  # the wall's art replaces the stones
+    assert board.count('stroke="url(#tw-connector)"') == len(classic.connectors)
+    plain = render_board(classic, load_style())
+    assert "url(#tw-" not in plain and "<ellipse" in plain  # without a theme, as before
+
+
+def test_a_theme_cover_replaces_the_booklets_mosaic(tmp_path):
+    import pdfplumber
+
+    out = tmp_path / "kit"
+    args = ["publish", str(EXAMPLES / "best-known.json"), "--only", "booklet", "--out"]
+    assert main([*args, str(out), "--theme", "river"]) == 0
+    assert main([*args, str(tmp_path / "plain")]) == 0
+    with (
+        pdfplumber.open(out / "print" / "rules.pdf") as themed,
+        pdfplumber.open(tmp_path / "plain" / "print" / "rules.pdf") as plain,
+    ):
+        [picture] = themed.pages[0].images  # one picture where the mosaic's many sides were
+        assert len(plain.pages[0].images) > 20
+        river = load_style("river").art.cover
+        aspect = river.view[3] / river.view[2]
+        assert picture["height"] / picture["width"] == pytest.approx(aspect, rel=0.01)
+    folder = tmp_path / "theme"
+    folder.mkdir()
+    Image.new("RGB", (500, 480), (20, 60, 90)).save(folder / "cover.png")  # 104 dpi at 122 mm: too coarse
+    (folder / "theme.toml").write_text('[art]\ncover = "cover.png"\n')
+    with pytest.raises(TrailwrightError, match=r"cover.png: \d+ dpi at 122 x 118 mm, at least 150 needed"):
+        load_style(folder)

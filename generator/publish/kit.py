@@ -182,6 +182,20 @@ def booklet_markup(src: Sources, settings: PublishSettings):
     return bk.parse_markup(booklet_text(src, settings), src.templates)
 
 
+def cover_art(src: Sources) -> tuple | None:
+    """The theme's cover picture drawn at the booklet's resolution, and its height / width; None without one."""
+    from reportlab.lib.utils import ImageReader
+
+    from generator.render.theme import COVER_MM
+
+    art = src.style.art if src.style is not None else None
+    if art is None or art.cover is None:
+        return None
+    svg, height_mm = art.cover.picture(COVER_MM[0])
+    width_px = px(COVER_MM[0], THUMB_DPI)
+    return ImageReader(render_pixels(svg, width_px, round(width_px * height_mm / COVER_MM[0]))), height_mm / COVER_MM[0]
+
+
 def make_booklet(
     src: Sources, settings: PublishSettings, art: ArtCache, board_svg: str, root=None
 ) -> tuple[bytes, bytes]:
@@ -210,7 +224,9 @@ def make_booklet(
                 hh / hw,
             ),
         )
-    resources = bk.Resources(thumb, small_board, (bw, bh), src.figures.pairs, cover, pictures, src.language.numbers)
+    resources = bk.Resources(
+        thumb, small_board, (bw, bh), src.figures.pairs, cover, pictures, src.language.numbers, cover_art(src)
+    )
     paper, sheet = booklet_papers(settings)
     frame_width = paper.width_mm - 26.0
     look = bk.themed_look(src.style)

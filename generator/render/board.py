@@ -23,6 +23,7 @@ from generator.model import opposite
 from generator.render.geometry import APOTHEM, pair_curves, unit
 from generator.render.style import Style
 from generator.render.svg import curves_path, escape, hexagon_points, num, points
+from generator.render.theme import board_defs
 from generator.units import MM_PER_PT
 
 MARGIN_MM = 6.0
@@ -85,13 +86,39 @@ def board_frame(board: Board, style: Style, clearance_mm: float = 0.5) -> BoardF
     )
 
 
-def _trail(d: str, style: Style, w: float, fill: str | None = None) -> str:
+def _trail(d: str, style: Style, w: float, fill: str | None = None, textured: bool = False) -> str:
+    """A printed trail: its edge, its sand (or ``fill``) and, ``textured``, the theme's ``#tw-connector`` over it."""
     edge = style.trail_edge_pt * MM_PER_PT
+    paints = (fill or style.trail_fill, "url(#tw-connector)") if textured else (fill or style.trail_fill,)
     return (
         f'<path d="{d}" fill="none" stroke="{style.trail_edge}" stroke-width="{num(w)}" stroke-linejoin="round"/>'
-        f'<path d="{d}" fill="none" stroke="{fill or style.trail_fill}" stroke-width="{num(w - 2 * edge)}" '
-        f'stroke-linejoin="round"/>'
+        + "".join(
+            f'<path d="{d}" fill="none" stroke="{paint}" stroke-width="{num(w - 2 * edge)}" stroke-linejoin="round"/>'
+            for paint in paints
+        )
     )
+
+
+def _wall(frame: BoardFrame, style: Style, scale: float) -> list[str]:
+    """The wall's hexes: filled with the theme's wall art (``#tw-wall``), else the wall colour and its stones."""
+    wall = "".join(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"/>' for h in frame.walls)
+    themed = style.art is not None and style.art.wall is not None
+    out = [
+        f'<g fill="{"url(#tw-wall)" if themed else style.board_wall}" stroke="{style.board_wall_edge}" '
+        f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{wall}</g>'
+    ]
+    if themed:
+        return out
+    stones = "".join(
+        f'<ellipse cx="{num(frame.at(h)[0] + scale * dx)}" cy="{num(frame.at(h)[1] + scale * dy)}" '
+        f'rx="{num(scale * rx)}" ry="{num(scale * 0.6 * rx)}"/>'
+        for h in frame.walls
+        for dx, dy, rx in _STONES
+    )
+    return out + [
+        f'<g fill="none" stroke="{style.board_wall_edge}" '
+        f'stroke-width="{num(2 * style.board_slot_edge_pt * MM_PER_PT)}">{stones}</g>'
+    ]
 
 
 def _landmark_faces(board: Board, k: int) -> list[tuple[Hex, int]]:
@@ -127,22 +154,11 @@ def board_layers(
     scale = frame.tile_radius_mm
     w = 2 * style.trail_width * scale
     reach = 2 * (frame.radius_mm - frame.tile_radius_mm) * math.sqrt(3) / 2 / scale  # to the tile's edge
-    under = [f'<rect width="{num(frame.width_mm)}" height="{num(frame.height_mm)}" fill="{style.board_ground}"/>']
-    wall = "".join(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"/>' for h in frame.walls)
-    under.append(
-        f'<g fill="{style.board_wall}" stroke="{style.board_wall_edge}" '
-        f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{wall}</g>'
-    )
-    stones = "".join(
-        f'<ellipse cx="{num(frame.at(h)[0] + scale * dx)}" cy="{num(frame.at(h)[1] + scale * dy)}" '
-        f'rx="{num(scale * rx)}" ry="{num(scale * 0.6 * rx)}"/>'
-        for h in frame.walls
-        for dx, dy, rx in _STONES
-    )
-    under.append(
-        f'<g fill="none" stroke="{style.board_wall_edge}" '
-        f'stroke-width="{num(2 * style.board_slot_edge_pt * MM_PER_PT)}">{stones}</g>'
-    )
+    art = style.art
+    under = [board_defs(art, w, 2 * frame.radius_mm)] if art is not None else []
+    under.append(f'<rect width="{num(frame.width_mm)}" height="{num(frame.height_mm)}" fill="{style.board_ground}"/>')
+    under += _wall(frame, style, scale)
+    textured = art is not None and (art.connector or art.trail) is not None
     slots = "".join(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"/>' for h in board.slots)
     under.append(
         f'<g fill="{style.board_slot}" stroke="{style.board_slot_edge}" '
@@ -165,7 +181,7 @@ def board_layers(
             f'fill="{style.board_connector_ground}" stroke="{style.board_slot_edge}" '
             f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}"/>'
         )
-        under.append(_trail(connector_path(board, frame, i), style, w, fills.get(("connector", i))))
+        under.append(_trail(connector_path(board, frame, i), style, w, fills.get(("connector", i)), textured))
     over = []
     for k, lm in enumerate(board.landmarks):
         cells = "".join(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"/>' for h in lm.hexes)
@@ -202,10 +218,10 @@ def board_layers(
             f'stroke="{fills.get(("landmark", k)) or style.board_landmark}" '
             f'stroke-width="{num(2.4 * MM_PER_PT)}"/>'
         )
-        art = style.art.landmark(lm.name) if style.art is not None else None
-        if art is not None:  # the theme's illustration above the name, its box inside the disc
-            over.append(art.placed(hub[0] - 0.55 * r, hub[1] - 0.75 * r, 1.1 * r, 1.1 * r, "xMidYMid meet"))
-        text_y = hub[1] + (0.62 * r if art is not None else size * 0.35)
+        picture = style.art.landmark(lm.name) if style.art is not None else None
+        if picture is not None:  # the theme's illustration above the name, its box inside the disc
+            over.append(picture.placed(hub[0] - 0.55 * r, hub[1] - 0.75 * r, 1.1 * r, 1.1 * r, "xMidYMid meet"))
+        text_y = hub[1] + (0.62 * r if picture is not None else size * 0.35)
         over.append(
             f'<text x="{num(hub[0])}" y="{num(text_y)}" {font} font-size="{num(size)}" '
             f'font-weight="bold" fill="{style.board_label_colour}" text-anchor="middle">'

@@ -12,8 +12,12 @@ A theme is a folder holding ``theme.toml`` and its art. ``theme.toml`` has the s
     back = "shingle.svg"      # the back's ground
     trail = "water.svg"       # a texture repeated along every trail, inside its verges
     bridge = "stones.svg"     # drawn into each bridge's deck, stretched to it and cut to it
+    dead_end = "cap.svg"      # drawn over each dead end's stop bar, cut to the bar
     decorations = ["reed.svg", "stone.svg"]   # small art on the ground, in place of the grass tufts
     back_mark = "logo.svg"    # in each corner of every back, in place of the moons (tile.back_mark = true)
+    wall = "bricks.svg"       # a texture filling the board's wall hexes
+    connector = "planks.svg"  # a texture along the board's printed trails (default: the trail texture)
+    cover = "cover.svg"       # the booklet cover's picture, in place of the mosaic (SVG, or PNG/JPEG)
 
     [landmarks]               # an illustration for each landmark, by its name on the board
     Well = "well.svg"
@@ -47,7 +51,8 @@ from generator.render.untrusted import SVG, XLINK, image_info, raster_dpi, safe_
 THEME_FILE = "theme.toml"
 THEME_TABLES = ("theme", "art", "landmarks", "booklet", "fonts")  # its own tables; the rest are the style's
 FONT_ROLES = ("title", "text")  # the booklet's title and headings; every other text
-ART_KEYS = ("front", "back", "trail", "bridge", "back_mark")
+ART_KEYS = ("front", "back", "trail", "bridge", "back_mark", "dead_end", "wall", "connector", "cover")
+COVER_MM = (122.0, 118.0)  # the booklet cover's picture box at most (a raster cover is checked at this size)
 MAX_DECORATIONS = 8
 MAX_LANDMARKS = 64
 
@@ -68,6 +73,12 @@ class Art:
             f"{self.body}</svg>"
         )
 
+    def picture(self, width_mm: float) -> tuple[str, float]:
+        """The art alone as an SVG document ``width_mm`` wide at its own aspect, and its height in mm."""
+        height = width_mm * self.view[3] / self.view[2]
+        size = f'width="{num(width_mm)}mm" height="{num(height)}mm" viewBox="0 0 {num(width_mm)} {num(height)}"'
+        return f'<svg xmlns="{SVG}" {size}>{self.placed(0, 0, width_mm, height)}</svg>', height
+
 
 @dataclass(frozen=True)
 class ThemeArt:
@@ -81,6 +92,10 @@ class ThemeArt:
     trail: Art | None = None
     bridge: Art | None = None
     back_mark: Art | None = None
+    dead_end: Art | None = None
+    wall: Art | None = None
+    connector: Art | None = None
+    cover: Art | None = None
     decorations: tuple[Art, ...] = ()
     landmarks: tuple[tuple[str, Art], ...] = ()  # (landmark name, its illustration on the board)
     warnings: tuple[str, ...] = ()  # raster art below print resolution (300 dpi), one line each
@@ -225,7 +240,8 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
     decorations = art.get("decorations", [])
     if not isinstance(decorations, list) or len(decorations) > MAX_DECORATIONS:
         raise TrailwrightError(f"art.decorations: expected a list of at most {MAX_DECORATIONS} .svg files", source)
-    grounds = {key: _ground(folder, art[key], source, side_mm) for key in ("front", "back") if key in art}
+    sizes = {"front": side_mm, "back": side_mm, "cover": COVER_MM}
+    grounds = {key: _ground(folder, art[key], source, size) for key, size in sizes.items() if key in art}
     pieces = {key: load_art(folder, art[key], source) for key in ART_KEYS if key in art and key not in grounds}
     return ThemeArt(
         name.strip(),
@@ -233,7 +249,7 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
         tuple(credits),
         warnings=tuple(w for _, _, w in grounds.values() if w),
         rasters=tuple(
-            (str(folder / art[key]), dpi, f"{side_mm[0]:g} x {side_mm[1]:.4g} mm")
+            (str(folder / art[key]), dpi, f"{sizes[key][0]:g} x {sizes[key][1]:.4g} mm")
             for key, (_, dpi, _) in grounds.items()
             if dpi is not None
         ),
@@ -249,17 +265,31 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
     )
 
 
+def pattern(pattern_id: str, art: Art, size: float) -> str:
+    """``art`` repeated in squares ``size`` mm wide, as the pattern ``#pattern_id`` (for ``fill`` or ``stroke``)."""
+    return (
+        f'<pattern id="{pattern_id}" patternUnits="userSpaceOnUse" width="{num(size)}" height="{num(size)}">'
+        f"{art.placed(0, 0, size, size)}</pattern>"
+    )
+
+
 def side_defs(art: ThemeArt, grown: float, trail_mm: float) -> str:
     """A side's shared theme pieces: the cut (``#tw-cut``, the hexagon grown by the bleed, ``grown`` mm to a
     corner), which clips the ground art, and the trail texture's pattern (``#tw-trail``)."""
     defs = [f'<clipPath id="tw-cut"><polygon points="{points(hexagon_points(grown))}"/></clipPath>']
     if art.trail is not None:
-        t = 2 * trail_mm
-        defs.append(
-            f'<pattern id="tw-trail" patternUnits="userSpaceOnUse" width="{num(t)}" height="{num(t)}">'
-            f"{art.trail.placed(0, 0, t, t)}</pattern>"
-        )
+        defs.append(pattern("tw-trail", art.trail, 2 * trail_mm))
     return f"<defs>{''.join(defs)}</defs>"
+
+
+def board_defs(art: ThemeArt, trail_mm: float, hex_mm: float) -> str:
+    """The board's theme patterns: the wall's (``#tw-wall``, a hex wide) and the printed trails'
+    (``#tw-connector``: the connector art, else the trail texture)."""
+    defs = [pattern("tw-wall", art.wall, hex_mm)] if art.wall is not None else []
+    texture = art.connector or art.trail
+    if texture is not None:
+        defs.append(pattern("tw-connector", texture, 2 * trail_mm))
+    return f"<defs>{''.join(defs)}</defs>" if defs else ""
 
 
 def decorations(spots, pieces: tuple[Art, ...], half_mm: float, scale: float) -> str:

@@ -89,6 +89,17 @@ def _bridge(layout: SideLayout, k: int, style: Style, scale: float, ground: str)
     return "".join(out)
 
 
+def _dead_end(bar, art, scale: float, thickness: float) -> str:
+    """The theme's dead-end art over a stop bar (tile units), stretched along it and cut to the bar's own
+    footprint (its length by ``thickness`` mm), so it covers nothing the bar does not."""
+    (x1, y1), (x2, y2) = bar
+    length = scale * math.hypot(x2 - x1, y2 - y1)
+    angle = math.degrees(math.atan2(y2 - y1, x2 - x1))
+    frame = f"translate({num(scale * (x1 + x2) / 2)} {num(scale * (y1 + y2) / 2)}) rotate({num(angle)})"
+    placed = art.placed(-length / 2, -thickness / 2, length, thickness)
+    return f'<g class="dead-end-art" transform="{frame}">{placed}</g>'
+
+
 def side_body(
     side: Side,
     face: str,
@@ -137,6 +148,8 @@ def side_body(
                 f'stroke-width="{num(0.34 * w)}" stroke-linecap="round"/>'
             )
         out.append("</g>")
+        if shape.terminator is not None and style.art is not None and style.art.dead_end is not None:
+            out.append(_dead_end(shape.terminator, style.art.dead_end, scale, 0.34 * w))
     for k in range(len(layout.bridges)):
         out.append(_bridge(layout, k, style, scale, ground))
     return "".join(out)

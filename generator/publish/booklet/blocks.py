@@ -15,6 +15,7 @@ from typing import Any
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (
     CondPageBreak,
+    Flowable,
     KeepTogether,
     ListFlowable,
     ListItem,
@@ -48,6 +49,7 @@ class Resources:
     cover_images: tuple
     pictures: tuple[tuple[str, Any, float], ...] = ()  # (name, image, height / width) for <picture name="">
     numbers: Numbers = ENGLISH  # how the figures write numbers (the booklet's language)
+    cover_art: tuple[Any, float] | None = None  # a theme's cover picture and its height / width, for the mosaic
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,13 @@ def _cover(b: Block, kit: Kit) -> list:
     subtitle = b.get("subtitle")
     if subtitle:
         out.append(Paragraph(_escape(subtitle), st["subtitle"]))
-    out += [Spacer(1, pt(8)), Mosaic(list(kit.art.cover_images), kit.width, mosaic, 30), Spacer(1, pt(8))]
+    if kit.art.cover_art is not None:  # the theme's picture, as large as the mosaic's box allows
+        image, aspect = kit.art.cover_art
+        width = min(kit.width, mosaic / aspect)
+        picture: Flowable = Picture(image, width, width * aspect)
+    else:
+        picture = Mosaic(list(kit.art.cover_images), kit.width, mosaic, 30)
+    out += [Spacer(1, pt(8)), picture, Spacer(1, pt(8))]
     out += [Paragraph(inline(line, kit), st["centred"]) for line in b]
     return out + [NextPageTemplate("body"), PageBreak()]
 
