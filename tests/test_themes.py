@@ -292,7 +292,7 @@ def test_a_theme_font_that_covers_cjk_prints_a_cjk_title(tmp_path, capsys):
         assert title in page.extract_text()
         fonts = {str(f["/BaseFont"]) for f in page["/Resources"]["/Font"].values()}
         assert any("DroidSansFallback" in f for f in fonts), fonts  # the theme's font, embedded
-    with pytest.raises(TrailwrightError, match="not a font with TrueType outlines"):
+    with pytest.raises(TrailwrightError, match="not a TrueType or OpenType font reportlab can embed"):
         (folder / "title.ttf").write_bytes(b"not a font")
         from generator.publish.booklet import themed_look
 
@@ -432,3 +432,73 @@ def test_a_theme_cover_replaces_the_booklets_mosaic(tmp_path):
     (folder / "theme.toml").write_text('[art]\ncover = "cover.png"\n')
     with pytest.raises(TrailwrightError, match=r"cover.png: \d+ dpi at 122 x 118 mm, at least 150 needed"):
         load_style(folder)
+
+
+def _cff_font(path: Path) -> None:
+    """A small OpenType font with PostScript (CFF) outlines: a round "O" and a square "D" of cubic curves."""
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+
+    order = [".notdef", "space", "O", "D"]
+    fb = FontBuilder(1000, isTTF=False)
+    fb.setupGlyphOrder(order)
+    fb.setupCharacterMap({0x20: "space", 0x4F: "O", 0x44: "D"})
+    strings = {}
+    for name in order:
+        pen = T2CharStringPen(600, None)
+        if name == "O":  # a circle of four cubic arcs
+            k = 0.5523 * 250
+            pen.moveTo((300, 50))
+            pen.curveTo((300 + k, 50), (550, 300 - k), (550, 300))
+            pen.curveTo((550, 300 + k), (300 + k, 550), (300, 550))
+            pen.curveTo((300 - k, 550), (50, 300 + k), (50, 300))
+            pen.curveTo((50, 300 - k), (300 - k, 50), (300, 50))
+            pen.closePath()
+        elif name in ("D", ".notdef"):
+            pen.moveTo((60, 0)), pen.lineTo((60, 700)), pen.lineTo((400, 700))
+            pen.curveTo((560, 700), (560, 0), (400, 0)), pen.closePath()
+        strings[name] = pen.getCharString()
+    fb.setupCFF("TwTestCFF", {"FullName": "Tw Test CFF"}, strings, {})
+    fb.setupHorizontalMetrics({name: (600, 50) for name in order})
+    fb.setupHorizontalHeader(ascent=800, descent=-200)
+    fb.setupNameTable({"familyName": "TwTestCFF", "styleName": "Regular"})
+    fb.setupOS2(sTypoAscender=800, usWinAscent=800, usWinDescent=200)
+    fb.setupPost()
+    fb.save(str(path))
+
+
+def test_an_opentype_font_with_cff_outlines_is_converted_and_embedded(tmp_path):
+    from fontTools.pens.boundsPen import BoundsPen
+    from fontTools.ttLib import TTFont
+    from pypdf import PdfReader
+
+    from generator.publish.fonts import truetype
+
+    folder = tmp_path / "theme"
+    folder.mkdir()
+    _cff_font(folder / "display.otf")
+    data = (folder / "display.otf").read_bytes()
+    assert data.startswith(b"OTTO")
+    converted = TTFont(io.BytesIO(truetype(data)))
+    original = TTFont(folder / "display.otf")
+    assert "glyf" in converted and "CFF " not in converted
+    for name in ("O", "D"):  # the outlines keep their place within a unit of the em
+        bounds = []
+        for font in (original, converted):
+            pen = BoundsPen(font.getGlyphSet())
+            font.getGlyphSet()[name].draw(pen)
+            bounds.append(pen.bounds)
+        assert bounds[1] == pytest.approx(bounds[0], abs=1.0)
+    (folder / "theme.toml").write_text('[fonts]\ntitle = "display.otf"\n')
+    out = tmp_path / "kit"
+    args = ["publish", str(EXAMPLES / "best-known.json"), "--theme", str(folder), "--only", "booklet"]
+    assert main([*args, "--title", "DODO", "--out", str(out)]) == 0
+    cover = PdfReader(out / "print" / "rules.pdf").pages[0]
+    assert "DODO" in cover.extract_text()
+    fonts = {str(f["/BaseFont"]) for f in cover["/Resources"]["/Font"].values()}
+    assert any("TwTestCFF" in f for f in fonts), fonts
+    (folder / "display.otf").write_bytes(b"OTTO" + bytes(200))  # claims to be OpenType, is not
+    from generator.publish.booklet import themed_look
+
+    with pytest.raises(TrailwrightError, match="display.otf: not a TrueType or OpenType font"):
+        themed_look(load_style(folder))

@@ -135,12 +135,17 @@ TITLE_STYLES = ("title", "h1", "h2")  # what a theme's title font sets; its text
 
 
 def theme_font(path: str, role: str) -> str:
-    """Register the font file at ``path`` with reportlab (once) under a name from its bytes; the name, or a
-    one-line error naming the file (a font without TrueType outlines, say)."""
+    """Register the font file at ``path`` with reportlab (once) under a name from its bytes (an OpenType font
+    with PostScript outlines converted to TrueType ones, ``publish.fonts``); the name, or a one-line error
+    naming the file (a file that is no font, say)."""
     import hashlib
+    import io
+    import struct
 
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+    from generator.publish.fonts import truetype
 
     try:
         data = Path(path).read_bytes()
@@ -149,9 +154,9 @@ def theme_font(path: str, role: str) -> str:
     name = f"tw-{role}-{hashlib.sha256(data).hexdigest()[:12]}"
     if name not in pdfmetrics.getRegisteredFontNames():
         try:
-            pdfmetrics.registerFont(TTFont(name, path))
-        except (TTFError, ValueError, KeyError, OSError) as err:
-            raise TrailwrightError(f"not a font with TrueType outlines reportlab can embed ({err})", path) from None
+            pdfmetrics.registerFont(TTFont(name, io.BytesIO(truetype(data))))  # CFF outlines converted first
+        except (TTFError, ValueError, KeyError, OSError, struct.error) as err:
+            raise TrailwrightError(f"not a TrueType or OpenType font reportlab can embed ({err})", path) from None
         pdfmetrics.registerFontFamily(name, normal=name, bold=name, italic=name, boldItalic=name)
     return name
 
