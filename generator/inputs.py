@@ -204,12 +204,13 @@ class Whole:
 
 @dataclass(frozen=True)
 class Text:
-    """One line of text: 1 to ``longest`` characters, no control characters at all."""
+    """One line of text: 1 to ``longest`` characters (0 too when ``empty``), no control characters at all."""
 
     longest: int = 200
+    empty: bool = False
 
     def __call__(self, value: Any, where: str, source: str | None = None) -> str:
-        if not isinstance(value, str) or not value:
+        if not isinstance(value, str) or not (value or self.empty):
             raise _fail(where, f"{_short(value)} is not a non-empty string", source)
         if len(value) > self.longest:
             raise _fail(where, f"longer than {self.longest} characters", source)

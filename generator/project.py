@@ -3,7 +3,8 @@
 Glossary
 --------
 project   a folder holding ``tileset.json`` and any of ``board.toml``, ``rules.toml``, ``objective.toml``,
-          ``style.toml``, ``settings.toml`` and ``templates/`` (``FILES``). ``trailwright new DIR`` makes one
+          ``style.toml``, ``settings.toml`` and ``templates/`` (``FILES``); ``theme = ...`` in its settings picks a
+          theme for every command's art in place of ``style.toml``. ``trailwright new DIR`` makes one
           with every file (the built-in ones, copied with their comments) and a README saying what each is.
 resolve   a command given a project folder reads its files where present and the defaults otherwise; a
           flag that names another file wins over the folder's (the flag is the more specific choice).
@@ -40,7 +41,7 @@ over the file here.
 | `rules.toml` | the game's rules as data: start, landmarks to visit, goal, hazards, turning |
 | `objective.toml` | what `optimize` looks for: the fitness weights, forbidden designs, a `[play]` target |
 | `style.toml` | how tiles and board are drawn: colours, widths |
-| `settings.toml` | how the kit is published: title, papers, sizes, play figures |
+| `settings.toml` | how the kit is published: title, papers, sizes, play figures, the booklet's language, the theme |
 | `templates/` | the rules booklet's words (jinja2 templates): English here, French in `fr/` (`publish --lang fr`) |
 """
 
@@ -83,7 +84,40 @@ def resolve(target: str, given: dict[str, str | None]) -> tuple[str, dict[str, s
             f"a folder without {FILES['tileset']}: not a project (make one with trailwright new)", target
         )
     paths = {kind: given.get(kind) or project_file(target, kind) for kind in FILES if kind != "tileset"}
+    paths["style"] = given.get("style") or project_style(target)
     return str(Path(target) / FILES["tileset"]), paths
+
+
+def project_style(folder: str | Path) -> str | None:
+    """The look of the project's art: the theme its ``settings.toml`` names (``theme = "river"``, a shipped theme,
+    or a folder relative to the project), else its ``style.toml``, else None (the built-in style)."""
+    from generator.inputs import load_toml
+
+    settings = project_file(folder, "settings")
+    theme = load_toml(settings).get("theme") if settings is not None else None
+    if theme is None or theme == "":
+        return project_file(folder, "style")
+    if not isinstance(theme, str):
+        raise TrailwrightError(f"theme = {theme!r}: expected a theme folder or a shipped theme's name", settings)
+    return theme_beside(theme, folder, settings)
+
+
+def builtin_themes() -> list[str]:
+    """The names of the themes shipped in the package (``generator/themes``)."""
+    found = resources.files("generator").joinpath("themes")
+    return sorted(t.name for t in found.iterdir() if t.joinpath("theme.toml").is_file())
+
+
+def theme_beside(theme: str, folder: str | Path, source: str | None = None) -> str:
+    """A settings file's ``theme`` (the file is ``source``, in ``folder``): the folder of that name beside the
+    file, else a shipped theme's name; anything else is an error naming the file."""
+    inside = Path(folder) / theme
+    if inside.is_dir():
+        return str(inside)
+    if theme in builtin_themes():
+        return theme
+    shipped = ", ".join(builtin_themes())
+    raise TrailwrightError(f"theme = {theme!r}: no such folder beside it, and no shipped theme ({shipped})", source)
 
 
 def _copy_words(source, target: Path) -> None:

@@ -55,3 +55,25 @@ def test_new_refuses_a_folder_in_use_and_commands_refuse_a_folder_without_a_tile
     if make == "full":
         assert main(["score", str(target)]) == 2
         assert "not a project" in capsys.readouterr().err
+
+
+def test_a_projects_settings_may_name_a_theme_for_every_command(tmp_path, capsys):
+    folder = tmp_path / "maze"
+    assert main(["new", str(folder)]) == 0
+    settings = folder / "settings.toml"
+    own = folder / "dunes"
+    own.mkdir()
+    (own / "theme.toml").write_text('[theme]\nname = "Dunes"\n[trail]\nfill = "#123456"\n')
+    settings.write_text(settings.read_text().replace('theme = ""', 'theme = "dunes"'))  # a folder of the project
+    assert main(["render", str(folder), "--out", str(tmp_path / "tiles")]) == 0
+    assert "#123456" in (tmp_path / "tiles" / "tile-01-front.svg").read_text()
+    settings.write_text(settings.read_text().replace('theme = "dunes"', 'theme = "river"'))  # a shipped theme
+    assert main(["publish", str(folder), "--only", "booklet", "--out", str(tmp_path / "kit")]) == 0
+    assert json.loads((tmp_path / "kit" / "kit.json").read_text())["theme"]["name"] == "River"
+    assert main(["render", str(folder), "--theme", str(own), "--out", str(tmp_path / "flag")]) == 0  # the flag wins
+    assert "#123456" in (tmp_path / "flag" / "tile-01-front.svg").read_text()
+    settings.write_text(settings.read_text().replace('theme = "river"', 'theme = "nowhere"'))
+    capsys.readouterr()
+    assert main(["render", str(folder), "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert "settings.toml: theme = 'nowhere': no such folder" in err and not (tmp_path / "x").exists()

@@ -504,3 +504,45 @@ def test_a_content_length_that_is_no_number_is_refused_by_the_guard():
         }
         asyncio.run(Guard(app, {"testserver"})(scope, receive, send))
         assert sent[0]["status"] == 413
+
+
+def test_the_studio_draws_in_the_theme_the_projects_settings_name(project):
+    settings = project / "settings.toml"
+    settings.write_text(settings.read_text().replace('theme = ""', 'theme = "station"'))
+    with TestClient(create_app(Studio(project), TOKEN, {"testserver"})) as c:
+        c.cookies.set(COOKIE, TOKEN)
+        side, board = c.get("/side/0/front.svg").text, c.get("/board.svg").text
+    assert 'id="tw-trail"' in side and 'fill="url(#tw-wall)"' in board  # the station's corridors and bulkheads
+    assert "#f2a900" in side  # its amber trail edge
+
+
+@pytest.mark.slow
+def test_a_real_browser_shows_the_projects_theme(project, tmp_path):
+    import io
+    import sys
+
+    import numpy as np
+    from PIL import Image
+
+    from tests.browser_helpers import headless_chromium
+    from tests.host_helpers import free_port, running
+
+    settings = project / "settings.toml"
+    settings.write_text(settings.read_text().replace('theme = ""', 'theme = "station"'))
+    port = free_port()
+    exe = Path(sys.executable).with_name("trailwright")
+    cmd = [str(exe), "studio", str(project), "--no-browser", "--port", str(port), "--token", TOKEN]
+    with running(cmd, f"http://127.0.0.1:{port}/api/watch", {"x-trailwright-token": TOKEN}), headless_chromium() as d:
+        d.get(f"http://127.0.0.1:{port}/?token={TOKEN}")
+        deadline = time.monotonic() + 30
+        loaded = "return [...document.querySelectorAll('img')].filter(i => i.complete && i.naturalWidth > 0).length"
+        while d.execute_script("return document.querySelectorAll('[data-side]').length") != 40 or (
+            d.execute_script(loaded) < 10
+        ):
+            assert time.monotonic() < deadline, "the studio page did not fill"
+            time.sleep(0.2)
+        time.sleep(0.5)
+        shot = np.asarray(Image.open(io.BytesIO(d.get_screenshot_as_png())).convert("RGB")).astype(int)
+        assert [e for e in d.get_log("browser") if e["level"] == "SEVERE"] == []
+    amber = (abs(shot[..., 0] - 0xF2) < 12) & (abs(shot[..., 1] - 0xA9) < 12) & (shot[..., 2] < 30)
+    assert amber.sum() > 500  # the station's amber corridor edges on the sides shown

@@ -151,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.fileio import check_folder, write_folder
     from generator.model import read_tileset
     from generator.play import load_rules
+    from generator.project import theme_beside
     from generator.publish.claims import claim_warnings
     from generator.publish.kit import KIT_FOLDERS, publish_kit
     from generator.publish.language import load_language
@@ -162,6 +163,8 @@ def run(args: argparse.Namespace) -> int:
     with flag_value("--settings"):
         settings = load_settings(args.settings)
     settings_source = args.settings or "the default settings"
+    if args.style is None and settings.theme:  # a settings file outside a project may name the theme too
+        args.style = theme_beside(settings.theme, Path(args.settings).parent if args.settings else ".", settings_source)
     overrides: dict[str, Any] = {}
     flags: dict[str, str] = {}
     for key, flag, value in (

@@ -80,6 +80,7 @@ class PublishSettings:
     seed: int = 1
     play_games: int = 400
     language: str = "en"  # the booklet's language: templates/ (en) or templates/<language>/
+    theme: str = ""  # a project's theme (``generator.project.project_style``): a folder or a shipped theme's name
     back_offset_mm: tuple[float, float] = (0.0, 0.0)  # [printer] back_offset_mm: shift of every duplex back page
 
 
@@ -128,6 +129,7 @@ SETTINGS: dict = {
     "seed": Whole(0, MAX_SEED),
     "play_games": Whole(0, 100_000),
     "language": Text(longest=16),
+    "theme": Text(longest=400, empty=True),
 }  # the schema of a settings file: every key of PublishSettings, each with its bounds
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from generator.errors import TrailwrightError
 from generator.inputs import is_number, load_toml
+from generator.project import builtin_themes
 from generator.render.theme import THEME_FILE, THEME_TABLES, ThemeArt, theme_art
 from generator.units import MM_PER_PT
 
@@ -137,12 +138,6 @@ def _rule(name: str, default: Any) -> tuple[Any, str]:
     if isinstance(default, bool):
         return (lambda v: isinstance(v, bool)), "true or false"
     return _colour, 'a colour like "#6b4a2b"'
-
-
-def builtin_themes() -> list[str]:
-    """The names of the themes shipped in the package (``generator/themes``)."""
-    folder = resources.files("generator").joinpath("themes")
-    return sorted(t.name for t in folder.iterdir() if t.joinpath(THEME_FILE).is_file())
 
 
 def is_theme(path: str | Path | None) -> bool:

@@ -18,12 +18,12 @@ GAMES_DB = "output/games.db"  # the playtests' record, inside the project
 
 def playtest_hall(studio: Studio, token: str) -> Hall:
     """The game server of the studio's playtests, its rooms restored from the project's games file."""
-    from generator.project import project_file
+    from generator.project import project_file, project_style
     from generator.publish.settings import load_settings
     from generator.render.style import load_style
     from generator.table.scene import layout_table_art
 
-    style = load_style(project_file(studio.folder, "style"))
+    style = load_style(project_style(studio.folder))
     title = load_settings(project_file(studio.folder, "settings")).title
     art = layout_table_art(studio.current, studio.board, style, title, "studio")
     path = studio.folder / GAMES_DB

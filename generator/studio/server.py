@@ -115,10 +115,10 @@ class App:
     @functools.cached_property
     def style(self):
         """The project's style (read once)."""
-        from generator.project import project_file
+        from generator.project import project_style
         from generator.render.style import load_style
 
-        return load_style(project_file(self.studio.folder, "style"))
+        return load_style(project_style(self.studio.folder))
 
     # --- what the calls answer ---------------------------------------------------------------------
 
