@@ -292,18 +292,16 @@ def test_a_theme_font_that_covers_cjk_prints_a_cjk_title(tmp_path, capsys):
         assert title in page.extract_text()
         fonts = {str(f["/BaseFont"]) for f in page["/Resources"]["/Font"].values()}
         assert any("DroidSansFallback" in f for f in fonts), fonts  # the theme's font, embedded
-    with pytest.raises(TrailwrightError, match="not a TrueType or OpenType font reportlab can embed"):
-        (folder / "title.ttf").write_bytes(b"not a font")
-        from generator.publish.booklet import themed_look
-
-        themed_look(load_style(folder))
+    (folder / "title.ttf").write_bytes(b"not a font")
+    with pytest.raises(TrailwrightError, match=r"title.ttf: not a font with glyph outlines \(TTLibError\)"):
+        load_style(folder)  # refused as the theme loads, before anything is drawn
 
 
 def test_a_fonts_table_names_only_title_and_text_fonts_in_the_folder(tmp_path):
     folder = tmp_path / "theme"
     folder.mkdir()
     for toml, says in (
-        ('[fonts]\nheading = "a.ttf"\n', "fonts must be a table of title and text"),
+        ('[fonts]\nheading = "a.ttf"\n', "fonts must be a table of title, text, label"),
         ('[fonts]\ntitle = "../a.ttf"\n', "must be a .ttf or .otf file inside"),
         ('[fonts]\ntitle = "a.woff"\n', "must be a .ttf or .otf file inside"),
     ):
@@ -498,7 +496,34 @@ def test_an_opentype_font_with_cff_outlines_is_converted_and_embedded(tmp_path):
     fonts = {str(f["/BaseFont"]) for f in cover["/Resources"]["/Font"].values()}
     assert any("TwTestCFF" in f for f in fonts), fonts
     (folder / "display.otf").write_bytes(b"OTTO" + bytes(200))  # claims to be OpenType, is not
-    from generator.publish.booklet import themed_look
+    with pytest.raises(TrailwrightError, match="display.otf: not a font with glyph outlines"):
+        load_style(folder)
 
-    with pytest.raises(TrailwrightError, match="display.otf: not a TrueType or OpenType font"):
-        themed_look(load_style(folder))
+
+SERIF_BOLD = Path("/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf")  # the PDFs' own font family
+
+
+@pytest.mark.parametrize("tile_id", ["7", "120"])
+def test_a_label_font_draws_the_tiles_labels_as_outlines_inside_the_safe_zone_and_off_the_art(tmp_path, tile_id):
+    from generator.render.tiles import SAFE_ZONE_MM
+    from tests.test_render_geometry import DESIGNS, hexagon
+
+    folder = tmp_path / "theme"
+    folder.mkdir()
+    shutil.copy(SERIF_BOLD, folder / "label.ttf")
+    (folder / "theme.toml").write_text('[fonts]\nlabel = "label.ttf"\n[label]\ncolour = "#ff0000"\n')
+    style = load_style(folder)
+    safe = hexagon(style.tile_width_mm / 2).buffer(-SAFE_ZONE_MM + 0.3, join_style="mitre")
+    for side in DESIGNS[::9]:
+        text = render_side(Tile(tile_id, side, side), "front", style)
+        assert "<text" not in text and f'class="label" data-text="{tile_id} ' in text.replace(
+            f"{tile_id}F", f"{tile_id} F"
+        )
+        assert text == render_side(Tile(tile_id, side, side), "front", style)  # the same bytes every time
+        trails, decks, _, _ = drawn(text)
+        red, width_px = _red_mask(text, 8)
+        assert red.sum() > 30, side  # the label is drawn
+        art = unary_union([t for t, _ in trails.values()] + decks)
+        pixels = [Point(p) for p in _pixels_mm(red, width_px, style)]
+        assert all(safe.contains(p) for p in pixels), side
+        assert min(art.distance(p) for p in pixels) > 0.05, side  # clear of the trails and bridges

@@ -45,12 +45,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.errors import TrailwrightError
+from generator.render.outlines import check_font
 from generator.render.svg import hexagon_points, num, points
 from generator.render.untrusted import SVG, XLINK, image_info, raster_dpi, safe_svg
 
 THEME_FILE = "theme.toml"
 THEME_TABLES = ("theme", "art", "landmarks", "booklet", "fonts")  # its own tables; the rest are the style's
-FONT_ROLES = ("title", "text")  # the booklet's title and headings; every other text
+FONT_ROLES = ("title", "text", "label")  # the title and headings; every other text; the tiles' labels
 ART_KEYS = ("front", "back", "trail", "bridge", "back_mark", "dead_end", "wall", "connector", "cover")
 COVER_MM = (122.0, 118.0)  # the booklet cover's picture box at most (a raster cover is checked at this size)
 MAX_DECORATIONS = 8
@@ -103,6 +104,12 @@ class ThemeArt:
     booklet: tuple[tuple[str, str], ...] = ()  # the booklet's colours by name ("accent", "#2d4f66"), for publish
     source: str = ""  # the theme file, for errors found where the art is used
     fonts: tuple[tuple[str, str], ...] = ()  # ("title" or "text", a TTF/OTF file's path) for the PDFs
+
+    @property
+    def label_font(self) -> str | None:
+        """The font the tiles' labels are drawn in, as outlines: the ``label`` font, else the ``text`` font."""
+        fonts = dict(self.fonts)
+        return fonts.get("label") or fonts.get("text")
 
     def landmark(self, name: str) -> Art | None:
         """The illustration of the landmark called ``name``, if the theme has one."""
@@ -179,6 +186,13 @@ def _inline_images(root: ET.Element, folder: Path, source: str) -> None:
                 e.set(key, _data_uri(_inside(folder, value, source, "png|jpg|jpeg"))[0])
 
 
+def _font(folder: Path, name, source: str) -> str:
+    """A font file inside ``folder`` whose glyph outlines can be read (a one-line error naming it otherwise)."""
+    path = str(_inside(folder, name, source, "ttf|otf"))
+    check_font(path)
+    return path
+
+
 def load_art(folder: Path, name: str, source: str) -> Art:
     """The SVG file ``name`` inside ``folder``, checked (``untrusted.safe_svg``) and made ready to place."""
     path = _inside(folder, name, source, "svg")
@@ -217,7 +231,7 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
     about, art, marks = data.get("theme", {}), data.get("art", {}), data.get("landmarks", {})
     fonts = data.get("fonts", {})
     if not isinstance(fonts, dict) or set(fonts) - set(FONT_ROLES):
-        raise TrailwrightError(f"fonts must be a table of {' and '.join(FONT_ROLES)} = a .ttf or .otf file", source)
+        raise TrailwrightError(f"fonts must be a table of {', '.join(FONT_ROLES)} = a .ttf or .otf file", source)
     booklet = data.get("booklet", {})
     if not isinstance(booklet, dict) or not all(
         isinstance(v, str) and re.fullmatch(r"#[0-9a-fA-F]{6}", v) for v in booklet.values()
@@ -257,9 +271,7 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
         decorations=tuple(load_art(folder, d, source) for d in decorations),
         landmarks=tuple((name, load_art(folder, file, source)) for name, file in sorted(marks.items())),
         booklet=tuple(sorted(booklet.items())),
-        fonts=tuple(
-            (role, str(_inside(folder, fonts[role], source, "ttf|otf"))) for role in FONT_ROLES if role in fonts
-        ),
+        fonts=tuple((role, _font(folder, fonts[role], source)) for role in FONT_ROLES if role in fonts),
         source=source,
         **pieces,
     )

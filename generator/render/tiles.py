@@ -23,6 +23,7 @@ from generator.errors import TrailwrightError
 from generator.fileio import dumps_json
 from generator.model import Side, Tile
 from generator.render.geometry import APOTHEM, SideLayout, layout_side, sample
+from generator.render.outlines import fitted
 from generator.render.style import Style
 from generator.render.svg import curves_path, escape, hexagon_points, num, points
 from generator.render.theme import decorations, side_defs
@@ -349,6 +350,13 @@ def _label_spot(side: Side, style: Style, text: str, moons: bool = False) -> tup
 def _label(spot: tuple[float, float, float, float], style: Style, text: str, scale: float) -> str:
     x, y, angle, pt = spot
     size = pt * MM_PER_PT
+    font = style.art.label_font if style.art is not None else None
+    if font is not None:  # the theme's font, as outlines fitted to the box the label was placed by
+        d, shrink = fitted(font, text, size)
+        place = f"translate({num(scale * x)} {num(scale * y)}) rotate({num(angle)}) scale({num(shrink)})"
+        return (
+            f'<path class="label" data-text="{escape(text)}" d="{d}" transform="{place}" fill="{style.label_colour}"/>'
+        )
     return (
         f'<text x="0" y="0" transform="translate({num(scale * x)} {num(scale * y)}) rotate({num(angle)})" '
         f'font-family="{escape(style.label_font_family)}" font-size="{num(size)}" fill="{style.label_colour}" '

@@ -162,9 +162,10 @@ def theme_font(path: str, role: str) -> str:
 
 
 def theme_fonts(style) -> dict[str, str]:
-    """A theme's ``[fonts]`` registered with reportlab: role (``title``, ``text``) -> font name; empty without."""
+    """A theme's ``[fonts]`` for the pages registered with reportlab: role (``title``, ``text``) -> font name
+    (the ``label`` font is drawn as outlines in the tiles' art); empty without a theme."""
     art = style.art if style is not None else None
-    return {role: theme_font(path, role) for role, path in art.fonts} if art is not None else {}
+    return {role: theme_font(path, role) for role, path in art.fonts if role != "label"} if art is not None else {}
 
 
 def themed_look(style) -> Look:

@@ -1,0 +1,79 @@
+"""Text as glyph outlines: a theme's font drawn into the SVG as paths, so a tile's label prints in the designer's
+font wherever the SVG goes (the sheets' raster art, the manufacturer's PNGs, a browser) without the font being
+installed anywhere.
+
+Glossary
+--------
+run      the text's glyphs side by side at their advance widths (no kerning or shaping: labels are short ids);
+         a character the font lacks is its ``.notdef`` glyph.
+fitted   the run scaled, about its centre on the baseline, to lie inside the box the label was placed by
+         (``tiles.label_box``: 0.6 em a character, 0.75 em above the baseline, 0.075 em below), so the
+         clearance the placement proved still holds.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+
+from generator.errors import TrailwrightError
+from generator.render.svg import num
+
+
+def _font(path: str):
+    """The font at ``path``, parsed (once for the same bytes: a file edited since is read again)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as err:
+        raise TrailwrightError(f"{path}: cannot read the font ({err.strerror})") from None
+    try:
+        return _parsed(data)
+    except Exception as err:  # fontTools raises many kinds on a broken file
+        raise TrailwrightError(f"{path}: not a font with glyph outlines ({type(err).__name__})") from None
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed(data: bytes):
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(io.BytesIO(data))
+    font.getGlyphSet(), font.getBestCmap(), font["hmtx"], font["head"]  # every table a run needs, read now
+    return font
+
+
+def check_font(path: str) -> None:
+    """A one-line error naming ``path`` unless it is a font whose outlines can be drawn."""
+    _font(path)
+
+
+def outline(path: str, text: str, size: float) -> tuple[str, tuple[float, float, float, float]]:
+    """``text`` in the font at ``path``, ``size`` units to the em, as SVG path data with its baseline's centre at
+    the origin (y down), and its bounds (x0, y0, x1, y1)."""
+    from fontTools.pens.boundsPen import BoundsPen
+    from fontTools.pens.svgPathPen import SVGPathPen
+    from fontTools.pens.transformPen import TransformPen
+
+    font = _font(path)
+    glyphs, cmap, metrics = font.getGlyphSet(), font.getBestCmap() or {}, font["hmtx"].metrics
+    scale = size / font["head"].unitsPerEm
+    names = [cmap.get(ord(ch), ".notdef") for ch in text]
+    width = sum(metrics[n][0] for n in names if n in metrics) * scale
+    pen, bounds = SVGPathPen(glyphs, ntos=num), BoundsPen(glyphs)
+    x = -width / 2
+    for name in names:
+        if name not in glyphs:
+            continue
+        for target in (pen, bounds):
+            glyphs[name].draw(TransformPen(target, (scale, 0, 0, -scale, x, 0)))
+        x += metrics[name][0] * scale
+    return pen.getCommands(), bounds.bounds or (0.0, 0.0, 0.0, 0.0)
+
+
+def fitted(path: str, text: str, size: float) -> tuple[str, float]:
+    """``text`` as outlines (see ``outline``), and the factor (at most 1) that scales them about the origin into
+    the label box of ``size``."""
+    d, (x0, y0, x1, y1) = outline(path, text, size)
+    half, above, below = 0.3 * size * len(text), 0.75 * size, 0.075 * size
+    limits = [half / max(-x0, 1e-9), half / max(x1, 1e-9), above / max(-y0, 1e-9), below / max(y1, 1e-9)]
+    return d, min(1.0, *limits)
