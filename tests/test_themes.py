@@ -527,3 +527,25 @@ def test_a_label_font_draws_the_tiles_labels_as_outlines_inside_the_safe_zone_an
         pixels = [Point(p) for p in _pixels_mm(red, width_px, style)]
         assert all(safe.contains(p) for p in pixels), side
         assert min(art.distance(p) for p in pixels) > 0.05, side  # clear of the trails and bridges
+
+
+def test_a_ground_may_repeat_as_a_pattern_checked_at_its_repeated_size(tmp_path):
+    folder = tmp_path / "theme"
+    folder.mkdir()
+    tile = Image.new("RGB", (200, 100), (255, 0, 0))
+    tile.paste((0, 0, 255), (100, 0, 200, 100))  # half red, half blue: 508 dpi printed 10 x 5 mm
+    tile.save(folder / "cobbles.png")
+    (folder / "theme.toml").write_text('[art]\nfront = "cobbles.png"\nground_repeat_mm = 10\n')
+    style = load_style(folder)
+    assert style.art.rasters == ((str(folder / "cobbles.png"), pytest.approx(508), "10 x 5 mm"),)
+    text = render_side(Tile("7", ALL_SIDES[3], ALL_SIDES[3]), "front", style, label=False)
+    assert '<pattern id="tw-ground" patternUnits="userSpaceOnUse" width="10" height="5">' in text
+    red, width_px = _red_mask(text, 8)
+    xs = sorted({round(x) for x, _ in _pixels_mm(red, width_px, style)})
+    assert len(xs) > 20 and max(xs) - min(xs) > 40  # red stripes across the whole side, not one stretched half
+    Image.new("RGB", (50, 50)).save(folder / "cobbles.png")  # 127 dpi at 10 mm
+    with pytest.raises(TrailwrightError, match=r"cobbles.png: 127 dpi at 10 x 10 mm, at least 150 needed"):
+        load_style(folder)
+    (folder / "theme.toml").write_text("[art]\nground_repeat_mm = -1\n")
+    with pytest.raises(TrailwrightError, match="art.ground_repeat_mm = -1: expected a width in mm from 0 to 300"):
+        load_style(folder)

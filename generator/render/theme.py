@@ -97,6 +97,7 @@ class ThemeArt:
     wall: Art | None = None
     connector: Art | None = None
     cover: Art | None = None
+    ground_repeat_mm: float = 0.0  # the grounds repeated in tiles this wide (mm); 0: each stretched over the side
     decorations: tuple[Art, ...] = ()
     landmarks: tuple[tuple[str, Art], ...] = ()  # (landmark name, its illustration on the board)
     warnings: tuple[str, ...] = ()  # raster art below print resolution (300 dpi), one line each
@@ -225,6 +226,36 @@ def _ground(folder: Path, name, source: str, size_mm: tuple[float, float]) -> tu
     return load_raster(folder, name, source, size_mm)
 
 
+def _printed(folder: Path, name, source: str, side_mm: tuple[float, float], repeat: float) -> tuple[float, float]:
+    """The size a ground prints at: the side's, or one repeat of it (``repeat`` mm wide, at the image's aspect)."""
+    path = _inside(folder, name, source, "svg|png|jpg|jpeg")
+    if not repeat or path.suffix.lower() == ".svg":
+        return side_mm if not repeat else (repeat, repeat)
+    width, height, _ = image_info(path)
+    return repeat, repeat * height / width
+
+
+def ground_layer(art: ThemeArt, face: str, box: tuple[float, float, float, float]) -> str:
+    """The side's ground art over ``box`` (x, y, width, height mm), cut to the hexagon (``#tw-cut``): stretched
+    to cover it, or repeated in tiles ``ground_repeat_mm`` wide; empty when the theme has none for ``face``."""
+    piece = art.ground(face)
+    if piece is None:
+        return ""
+    if not art.ground_repeat_mm:
+        return f'<g clip-path="url(#tw-cut)">{piece.placed(*box, "xMidYMid slice")}</g>'
+    w = art.ground_repeat_mm
+    h = w * piece.view[3] / piece.view[2]
+    tiles = (
+        f'<pattern id="tw-ground" patternUnits="userSpaceOnUse" width="{num(w)}" height="{num(h)}">'
+        f"{piece.placed(0, 0, w, h)}</pattern>"
+    )
+    x, y, bw, bh = box
+    return (
+        f'<defs>{tiles}</defs><rect x="{num(x)}" y="{num(y)}" width="{num(bw)}" height="{num(bh)}" '
+        'fill="url(#tw-ground)" clip-path="url(#tw-cut)"/>'
+    )
+
+
 def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float]) -> ThemeArt:
     """The ``[theme]``, ``[art]`` and ``[landmarks]`` tables of a theme file, their art loaded from ``folder``
     (a raster ground checked for its resolution on a side of ``side_mm``)."""
@@ -239,7 +270,7 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
         raise TrailwrightError('booklet must be a table of colours like accent = "#2d4f66"', source)
     if not isinstance(marks, dict) or len(marks) > MAX_LANDMARKS:
         raise TrailwrightError(f"landmarks must be a table of at most {MAX_LANDMARKS} names = .svg files", source)
-    for table, known in (("theme", ("name", "credits")), ("art", (*ART_KEYS, "decorations"))):
+    for table, known in (("theme", ("name", "credits")), ("art", (*ART_KEYS, "decorations", "ground_repeat_mm"))):
         value = data.get(table, {})
         if not isinstance(value, dict):
             raise TrailwrightError(f"{table} must be a table [{table}]", source)
@@ -254,7 +285,11 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
     decorations = art.get("decorations", [])
     if not isinstance(decorations, list) or len(decorations) > MAX_DECORATIONS:
         raise TrailwrightError(f"art.decorations: expected a list of at most {MAX_DECORATIONS} .svg files", source)
-    sizes = {"front": side_mm, "back": side_mm, "cover": COVER_MM}
+    repeat = art.get("ground_repeat_mm", 0)
+    if isinstance(repeat, bool) or not isinstance(repeat, (int, float)) or not 0 <= repeat <= 300:
+        raise TrailwrightError(f"art.ground_repeat_mm = {repeat!r}: expected a width in mm from 0 to 300", source)
+    sizes = {key: _printed(folder, art[key], source, side_mm, repeat) for key in ("front", "back") if key in art}
+    sizes["cover"] = COVER_MM
     grounds = {key: _ground(folder, art[key], source, size) for key, size in sizes.items() if key in art}
     pieces = {key: load_art(folder, art[key], source) for key in ART_KEYS if key in art and key not in grounds}
     return ThemeArt(
@@ -271,6 +306,7 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
         decorations=tuple(load_art(folder, d, source) for d in decorations),
         landmarks=tuple((name, load_art(folder, file, source)) for name, file in sorted(marks.items())),
         booklet=tuple(sorted(booklet.items())),
+        ground_repeat_mm=float(repeat),
         fonts=tuple((role, _font(folder, fonts[role], source)) for role in FONT_ROLES if role in fonts),
         source=source,
         **pieces,

@@ -26,7 +26,7 @@ from generator.render.geometry import APOTHEM, SideLayout, layout_side, sample
 from generator.render.outlines import fitted
 from generator.render.style import Style
 from generator.render.svg import curves_path, escape, hexagon_points, num, points
-from generator.render.theme import decorations, side_defs
+from generator.render.theme import decorations, ground_layer, side_defs
 from generator.units import MM_PER_PT
 
 SAFE_ZONE_MM = 3.175  # 1/8 in inside the cut (The Game Crafter)
@@ -464,9 +464,7 @@ def render_side(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.0, l
     textured = art is not None and art.trail is not None
     if art is not None:
         out.append(side_defs(art, grown, layout.width * scale))
-        if art.ground(face) is not None:
-            box = art.ground(face).placed(-w / 2 - b, -h / 2 - b, w + 2 * b, h + 2 * b, "xMidYMid slice")  # type: ignore[union-attr]
-            out.append(f'<g clip-path="url(#tw-cut)">{box}</g>')
+        out.append(ground_layer(art, face, (-w / 2 - b, -h / 2 - b, w + 2 * b, h + 2 * b)))
     show_label = style.label_show if label is None else label
     spot = None
     if show_label:  # "120 front", or "120F" where the long form has no room
