@@ -13,8 +13,8 @@ from pypdf import PdfReader
 from generator.errors import TrailwrightError
 from generator.publish import booklet as bk
 from generator.publish.booklet import TEMPLATES
+from generator.publish.bookletkit import booklet_context
 from generator.publish.impose import saddle_order
-from generator.publish.kit import booklet_context
 from generator.publish.settings import load_settings
 from tests.test_publish_standin import standin_kit, standin_sources
 
@@ -102,7 +102,7 @@ def test_booklet_pdfs_embed_their_fonts_and_are_reproducible():
                 assert "/FontDescriptor" in font and "/FontFile2" in font["/FontDescriptor"].get_object()
     src = standin_sources()
     from generator.publish.art import ArtCache
-    from generator.publish.kit import make_booklet
+    from generator.publish.bookletkit import make_booklet
 
     settings = load_settings()
     art = ArtCache.covering(src.art_for_width(63.5), 63.5, settings.dpi, settings.bleed_mm)
@@ -190,7 +190,7 @@ def test_an_unknown_element_names_the_template_and_line(templates):
 
 def _booklet_with(templates, name, old, new):
     from generator.publish.art import ArtCache
-    from generator.publish.kit import make_booklet
+    from generator.publish.bookletkit import make_booklet
 
     path = templates / name
     text = path.read_text()

@@ -138,7 +138,7 @@ def test_10_the_tiles_document_is_what_render_writes(tmp_path):
     """The same bytes as ``trailwright render`` for the real layout stage."""
     from generator.board import load_board
     from generator.model import read_tileset
-    from generator.publish.kit import Figures, layout_sources
+    from generator.publish.sources import Figures, layout_sources
     from generator.render import load_style
 
     assert main(["render", TILESET, "--out", str(tmp_path / "render")]) == 0
@@ -182,7 +182,7 @@ def test_9_the_designer_page_has_no_number_of_its_own():
 def test_9_the_comparison_comes_from_data_that_matches_its_source():
     import json
 
-    from generator.publish.kit import booklet_context, references
+    from generator.publish.bookletkit import booklet_context, references
 
     recorded = json.loads((ROOT / "examples/best-known.json").read_text())["meta"]["score"]["fitness"]
     assert references("classic")["best_known"] == round(recorded, 3)

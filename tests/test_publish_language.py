@@ -19,7 +19,7 @@ from generator.play.pictures import histogram_svg
 from generator.publish import booklet as bk
 from generator.publish.art import ArtCache
 from generator.publish.booklet import TEMPLATES
-from generator.publish.kit import booklet_context, make_booklet
+from generator.publish.bookletkit import booklet_context, make_booklet
 from generator.publish.language import BOOKLET, ENGLISH, PHRASES, load_language
 from generator.publish.rulesbook import false_claims, rules_context
 from generator.publish.settings import load_settings

@@ -10,8 +10,8 @@ from generator.cli import main
 from generator.publish import booklet as bk
 from generator.publish.art import ArtCache
 from generator.publish.booklet import TEMPLATES
+from generator.publish.bookletkit import make_booklet
 from generator.publish.claims import claim_warnings
-from generator.publish.kit import make_booklet
 from generator.publish.playpage import PlayFigures
 from generator.publish.settings import load_settings
 from tests.test_publish_standin import ROOT, TILE_MM, standin_sources
@@ -99,7 +99,7 @@ def test_the_play_figures_carry_the_measures_of_their_own_games(classic):
 
 
 def _markup(src):
-    from generator.publish.kit import booklet_context
+    from generator.publish.bookletkit import booklet_context
 
     return bk.render_markup(src.templates, booklet_context(src, load_settings()))
 
@@ -176,7 +176,7 @@ def test_publish_warns_in_one_line_and_still_writes_the_kit(monkeypatch, capsys,
 
 def test_the_shipped_templates_parse_with_play_figures():
     src = replace(standin_sources(), play=figures())
-    from generator.publish.kit import booklet_context
+    from generator.publish.bookletkit import booklet_context
 
     markup = bk.render_markup(src.templates, booklet_context(src, load_settings()))
     assert "<picture" in markup and bk.parse_markup(markup, src.templates).tag == "booklet"

@@ -14,7 +14,7 @@ from generator.board import load_board
 from generator.play import default_rules, load_rules
 from generator.publish import booklet as bk
 from generator.publish.art import ArtCache
-from generator.publish.kit import booklet_context, make_booklet
+from generator.publish.bookletkit import booklet_context, make_booklet
 from generator.publish.rulesbook import false_claims, rules_context, spans
 from generator.publish.settings import load_settings
 from tests.test_publish_standin import FIGURES, ROOT, TILE_MM, standin_sources

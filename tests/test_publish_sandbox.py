@@ -7,7 +7,7 @@ import pytest
 
 from generator.cli import main
 from generator.publish.booklet import TEMPLATES, render_markup
-from generator.publish.kit import booklet_context
+from generator.publish.bookletkit import booklet_context
 from generator.publish.settings import load_settings
 from tests.test_publish_standin import ROOT, standin_sources
 

@@ -8,9 +8,10 @@ from pathlib import Path
 from generator.board import load_board
 from generator.model import read_tileset
 from generator.publish.booklet import TEMPLATES
-from generator.publish.kit import Sources, publish_kit
+from generator.publish.kit import publish_kit
 from generator.publish.language import ENGLISH
 from generator.publish.settings import load_settings
+from generator.publish.sources import Sources
 from generator.scoring.figures import Figures
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -221,8 +221,8 @@ def make_sources(args: argparse.Namespace, tileset, board, settings, language):
     play figures, the booklet in ``language`` (``generator.publish.language.Language``)."""
     from generator.errors import TrailwrightError
     from generator.play import load_rules
-    from generator.publish.kit import layout_sources
     from generator.publish.playpage import simulate_play
+    from generator.publish.sources import layout_sources
 
     try:
         style = load_style_option(args.style, "publish")

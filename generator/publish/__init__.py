@@ -10,13 +10,18 @@ Everything returns data (plans, PDF bytes, ``{path: bytes}``); only the CLI writ
 - ``sheets``        duplex and fold-over tile sheets
 - ``boardsheets``   the board on one large sheet, or tiled over small ones
 - ``booklet``       the rules from jinja2 templates; ``impose`` lays it out for saddle stitching
+- ``language``      the booklet's language: its templates folder, numbers and phrases (``--lang fr``)
+- ``bookletkit``    a kit's booklet: the context its templates see, rendered in its language, its two PDFs
+- ``fonts``         a theme's font made embeddable (CFF outlines converted to TrueType ones)
 - ``manufacturer``  per-face PNG and vector PDF, die line, manifest, zip
+- ``sources``       what a kit is made from (``Sources``, ``layout_sources``) and its ``provenance``
 - ``kit``           the named documents (``DOCUMENTS``: sheets, board, booklet, manufacturer), each a builder
                     returning ``{relative path: bytes}``; ``publish_kit`` makes the chosen ones
 """
 
-from generator.publish.kit import Sources, layout_sources, publish_kit
+from generator.publish.kit import publish_kit
 from generator.publish.settings import PublishSettings, load_paper, load_profile, load_settings
+from generator.publish.sources import Sources, layout_sources
 from generator.scoring.figures import Figures, figures_from_score
 
 __all__ = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from generator.publish.kit import rendered_templates
+from generator.publish.bookletkit import rendered_templates
 from generator.publish.rulesbook import false_claims
 
 

@@ -12,238 +12,30 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import __version__
-from generator.board import Board
 from generator.errors import TrailwrightError
 from generator.fileio import dumps_json
-from generator.model import FACES, TileSet
-from generator.play import Rules, default_rules
+from generator.model import FACES
 from generator.publish import booklet as bk
-from generator.publish.art import MAX_PIXELS, ArtCache, SideArt, px, render_pixels
-from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled_pdf, fitting_dpi, svg_size_mm
-from generator.publish.impose import impose_booklet
-from generator.publish.language import ENGLISH, Language
+from generator.publish.art import MAX_PIXELS, ArtCache
+from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled_pdf, fitting_dpi
+from generator.publish.bookletkit import booklet_text, make_booklet
 from generator.publish.layout import DoesNotFit, TileMarks, plan_duplex, plan_foldover
-from generator.publish.manufacturer import ArtForWidth, manufacturer_files, profile_art, zip_bytes
+from generator.publish.manufacturer import manufacturer_files, profile_art, zip_bytes
 from generator.publish.pdf import DEJAVU_FACES, DocInfo, glyph_warning
-from generator.publish.playpage import PlayFigures
-from generator.publish.rulesbook import rules_context
-from generator.publish.settings import Profile, PublishSettings, booklet_papers, load_paper, load_profile
+from generator.publish.settings import Profile, PublishSettings, load_paper, load_profile
 from generator.publish.sheets import sheets_pdf
-from generator.scoring.figures import Figures, tileset_digest
+from generator.publish.sources import Sources, provenance, theme_record, title_font
+from generator.scoring.figures import tileset_digest
 
 # a kit's top-level folders and files: publish replaces these as a whole (the documents not chosen this time
 # are gone with the rest of the old kit), and keeps everything else in the output folder
 KIT_FOLDERS = ("print", "manufacturer", "tiles", "factory", "tabletop", "play", "kit.json")
 
 if TYPE_CHECKING:
-    from generator.render.style import Style
-
-THUMB_DPI = 200
-THUMB_WIDTH_MM = 32.0  # the largest a thumbnail is drawn in the booklet
-
-
-@dataclass(frozen=True)
-class Sources:
-    """What the kit is made from: the model, the art, and where they came from."""
-
-    tileset: TileSet
-    board: Board
-    art_for_width: ArtForWidth
-    tile_width_mm: float
-    board_svg: str
-    figures: Figures
-    source: str
-    templates: Path
-    rules: Rules | None = None  # the game the booklet words (None: the default rules for the board)
-    play: PlayFigures | None = None  # a playtest of the default player count for the designer's page
-    style: Style | None = None  # the layout style the art was drawn in (None: the built-in one at tile_width_mm)
-    asset_url: str = ""  # where Tabletop Simulator loads tabletop/ from (the CLI: file:// of --out, or --asset-url)
-    language: Language = ENGLISH  # the booklet's numbers and phrases (its words: the templates)
-
-
-def provenance(src: Sources, settings: PublishSettings) -> str:
-    """One line recording how the kit was made: version, tile set digest, board, settings."""
-    digest = tileset_digest(src.tileset)[:12]
-    return (
-        f"trailwright {__version__}; tile set {src.source} (sha256 {digest}); board {src.board.name}; "
-        f"tile {src.tile_width_mm:g} mm; settings {dumps_json(settings.__dict__, sort_keys=True)}"
-    )
-
-
-def _where(sides: list[tuple[str, str]]) -> str:
-    return ", ".join(f"{t}{'F' if f == 'front' else 'B'}" for t, f in sides)
-
-
-def references(board_name: str) -> dict | None:
-    """The scores the designer's page compares with on this board (``references.toml``), or None."""
-    from importlib import resources
-
-    from generator.inputs import load_toml
-
-    return load_toml(resources.files("generator.publish") / "references.toml", "generator/publish/references.toml").get(
-        board_name
-    )
-
-
-def theme_record(src: Sources) -> dict:
-    """The theme the art was drawn in, as outputs record it (name, folder, credits); empty without one."""
-    return src.style.to_dict().get("theme", {}) if src.style is not None else {}
-
-
-def title_font(src: Sources) -> str:
-    """The face the game's name is drawn in on the kit's pages: the theme's title font, else DejaVu Sans Bold."""
-    return bk.theme_fonts(src.style).get("title", "Sans-Bold")
-
-
-def booklet_context(src: Sources, settings: PublishSettings) -> dict:
-    """Everything the booklet templates may show, as plain data."""
-    ts, board = src.tileset, src.board
-    rules = rules_context(src.rules or default_rules(board), board, src.language)
-    groups: dict = {}
-    for tile in ts:
-        for face in FACES:
-            groups.setdefault(tile.face(face).canonical, []).append((tile.id, face))
-    catalogue = [
-        {
-            "number": n,
-            "tile": sides[0][0],
-            "face": sides[0][1],
-            "count": len(sides),
-            "where": _where(sides),
-            "sides": [{"tile": t, "face": f} for t, f in sides],
-            "trails": len(design.trails),
-            "crossings": design.min_crossings,
-        }
-        for n, (design, sides) in enumerate(sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])), start=1)
-    ]
-    bridged = [
-        {"tile": t.id, "face": f, "crossings": t.face(f).min_crossings}
-        for t in ts
-        for f in FACES
-        if t.face(f).min_crossings
-    ]
-    return {
-        "game": {"title": settings.title, "players": rules["players"]["text"]},
-        "rules": rules,
-        "play": src.play.context() if src.play else None,
-        "tiles": {
-            "count": len(ts),
-            "sides": 2 * len(ts),
-            "designs": len(groups),
-            "bridge_sides": ts.bridges,
-            "bridges": ts.crossings,
-            "dup_score": ts.dup_score,
-            "stubs": sum(len(s.stubs) for s in ts.sides()),
-        },
-        "board": {
-            "name": board.title or board.name,
-            "slots": board.tile_count,
-            "landmarks": [lm.name for lm in board.landmarks],
-            "connectors": len(board.connectors),
-            "wide_landmarks": [lm.name for lm in board.landmarks if len(lm.hexes) > 1],
-        },
-        "catalogue": catalogue,
-        "catalogue_bridges": bridged[:8],
-        "figures": src.figures.__dict__,
-        "reference": references(src.board.name),
-        "made": {
-            "version": __version__,
-            "source": src.source,
-            "settings": src.language.say(
-                "settings",
-                tile=src.language.numbers.short(src.tile_width_mm),
-                bleed=src.language.numbers.short(settings.bleed_mm),
-                dpi=settings.dpi,
-            ),
-            "theme": theme_record(src).get("name"),
-            "credits": theme_record(src).get("credits", []),
-        },
-    }
-
-
-def rendered_templates(src: Sources, settings: PublishSettings) -> str:
-    """The booklet's templates rendered with the kit's context, in its language."""
-    return bk.render_markup(src.templates, booklet_context(src, settings), src.language.numbers)
-
-
-def booklet_text(src: Sources, settings: PublishSettings) -> str:
-    """The booklet's templates rendered, and checked to parse (done first, so template errors come early)."""
-    markup = rendered_templates(src, settings)
-    bk.parse_markup(markup, src.templates)
-    return markup
-
-
-def booklet_markup(src: Sources, settings: PublishSettings):
-    """The booklet's templates rendered and parsed."""
-    return bk.parse_markup(booklet_text(src, settings), src.templates)
-
-
-def cover_art(src: Sources) -> tuple | None:
-    """The theme's cover picture drawn at the booklet's resolution, and its height / width; None without one."""
-    from reportlab.lib.utils import ImageReader
-
-    from generator.render.theme import COVER_MM
-
-    art = src.style.art if src.style is not None else None
-    if art is None or art.cover is None:
-        return None
-    svg, height_mm = art.cover.picture(COVER_MM[0])
-    width_px = px(COVER_MM[0], THUMB_DPI)
-    return ImageReader(render_pixels(svg, width_px, round(width_px * height_mm / COVER_MM[0]))), height_mm / COVER_MM[0]
-
-
-def make_booklet(
-    src: Sources, settings: PublishSettings, art: ArtCache, board_svg: str, root=None
-) -> tuple[bytes, bytes]:
-    """``rules.pdf`` (reading order) and ``rules-booklet.pdf`` (imposed for saddle stitching)."""
-    root = booklet_markup(src, settings) if root is None else root
-    by_id = {t.id: t for t in src.tileset}
-
-    def thumb(tile_id: str, face: str):
-        if tile_id not in by_id or face not in FACES:
-            raise KeyError(tile_id)
-        return art.thumb(by_id[tile_id], face, px(THUMB_WIDTH_MM, THUMB_DPI))
-
-    bw, bh = svg_size_mm(board_svg)
-    from reportlab.lib.utils import ImageReader
-
-    small_w = px(110.0, THUMB_DPI)  # wide enough for any booklet page
-    small_board = ImageReader(render_pixels(board_svg, small_w, round(small_w * bh / bw)))
-    cover = tuple(thumb(t.id, f) for t in src.tileset for f in FACES)
-    pictures: tuple = ()
-    if src.play is not None:  # the game-length histogram, drawn at the booklet's width
-        hw, hh = svg_size_mm(src.play.histogram_svg)
-        pictures = (
-            (
-                "histogram",
-                ImageReader(render_pixels(src.play.histogram_svg, small_w, round(small_w * hh / hw))),
-                hh / hw,
-            ),
-        )
-    resources = bk.Resources(
-        thumb, small_board, (bw, bh), src.figures.pairs, cover, pictures, src.language.numbers, cover_art(src)
-    )
-    paper, sheet = booklet_papers(settings)
-    frame_width = paper.width_mm - 26.0
-    look = bk.themed_look(src.style)
-    story = bk.build_story(root, resources, frame_width, src.templates, look)
-    info = DocInfo(f"{settings.title}: rules", provenance(src, settings), f"trailwright {__version__}")
-    reading = bk.booklet_pdf(story, paper, info, settings.title, src.templates, look)
-    imposed = impose_booklet(
-        reading,
-        sheet,
-        {
-            "/Title": f"{settings.title}: rules booklet (saddle stitch)",
-            "/Creator": f"trailwright {__version__}",
-            "/Producer": "trailwright (reportlab, pypdf)",
-            "/Subject": info.subject,
-        },
-    )
-    return reading, imposed
+    pass
 
 
 Builder = Callable[["Kit"], dict[str, bytes]]
@@ -516,40 +308,3 @@ def kit_manifest(src: Sources, settings: PublishSettings, chosen, files: dict[st
         "files": {name: hashlib.sha256(data).hexdigest() for name, data in sorted(files.items())},
     }
     return (dumps_json(record, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
-
-
-def layout_sources(
-    tileset: TileSet,
-    board: Board,
-    style,
-    figures: Figures,
-    source: str,
-    templates: Path,
-    rules: Rules | None = None,
-    play=None,
-    language: Language = ENGLISH,
-) -> Sources:
-    """Sources drawn by the layout stage (``generator.render``) in ``style``."""
-    from dataclasses import replace
-
-    from generator.publish.art import layout_art
-    from generator.render.board import render_board
-
-    def art_for_width(width_mm: float, labels: bool = True) -> SideArt:
-        drawn = style if width_mm == style.tile_width_mm else replace(style, tile_width_mm=width_mm)
-        return layout_art(drawn, labels)
-
-    return Sources(
-        tileset,
-        board,
-        art_for_width,
-        style.tile_width_mm,
-        render_board(board, style),
-        figures,
-        source,
-        templates,
-        rules,
-        play,
-        style,
-        language=language,
-    )
