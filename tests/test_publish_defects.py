@@ -243,7 +243,7 @@ def _label_and_decorations(svg: str):
     """The label's box and the moons' discs and grass tufts' points of a side's SVG, in mm."""
     from shapely.geometry import LineString, Point
 
-    from generator.render.tiles import label_box
+    from generator.render.labels import label_box
 
     m = re.search(
         r'<text x="0" y="0" transform="translate\(([-\d.]+) ([-\d.]+)\) rotate\(([-\d.]+)\)" '

@@ -307,7 +307,7 @@ SHORT = {
 @pytest.mark.parametrize("product", sorted(GAME_CRAFTER_WIDTHS_MM))
 @pytest.mark.parametrize("tile_id", ["7", "120"])
 def test_every_design_gets_a_label_in_the_safe_zone_clear_of_the_art(product, tile_id):
-    from generator.render.tiles import SAFE_ZONE_MM, label_box
+    from generator.render.labels import SAFE_ZONE_MM, label_box
 
     style = replace(STYLE, tile_width_mm=GAME_CRAFTER_WIDTHS_MM[product])
     safe = hexagon(style.tile_width_mm / 2).buffer(-SAFE_ZONE_MM, join_style="mitre")

@@ -195,7 +195,7 @@ def test_forty_sides_and_the_board_render_in_well_under_a_few_seconds(random20, 
 def test_labels_sit_inside_the_safe_zone_clear_of_trails():
     from shapely.geometry import Point
 
-    from generator.render.tiles import SAFE_ZONE_MM, _trail_area
+    from generator.render.labels import SAFE_ZONE_MM, trail_area
     from tests.test_render_geometry import DESIGNS
 
     scale = STYLE.tile_width_mm / 2
@@ -207,4 +207,4 @@ def test_labels_sit_inside_the_safe_zone_clear_of_trails():
             for d in range(6)
         )
         assert inside >= SAFE_ZONE_MM, side
-        assert _trail_area(side, 2 * STYLE.trail_width).distance(Point(x / scale, y / scale)) > 0.03, side
+        assert trail_area(side, 2 * STYLE.trail_width).distance(Point(x / scale, y / scale)) > 0.03, side

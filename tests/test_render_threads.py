@@ -12,7 +12,7 @@ import pytest
 
 from generator.board import load_board
 from generator.model import read_tileset
-from generator.render import tiles as rt
+from generator.render import labels as rt
 from generator.scoring.tables import check_size
 from tests.test_publish_standin import ROOT
 

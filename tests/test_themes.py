@@ -505,7 +505,7 @@ SERIF_BOLD = Path("/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf")  # th
 
 @pytest.mark.parametrize("tile_id", ["7", "120"])
 def test_a_label_font_draws_the_tiles_labels_as_outlines_inside_the_safe_zone_and_off_the_art(tmp_path, tile_id):
-    from generator.render.tiles import SAFE_ZONE_MM
+    from generator.render.labels import SAFE_ZONE_MM
     from tests.test_render_geometry import DESIGNS, hexagon
 
     folder = tmp_path / "theme"
