@@ -208,11 +208,35 @@ def test_landmark_art_is_drawn_inside_its_landmark_hex(classic):
     assert [name for name, _ in style.art.landmarks][:2] == ["Exit", "Hut"]  # sorted by landmark name
 
 
-def test_a_landmarks_table_must_name_svg_files(tmp_path):
+def test_a_landmarks_table_must_name_art_files(tmp_path):
     folder = tmp_path / "theme"
     folder.mkdir()
     (folder / "theme.toml").write_text('[landmarks]\nWell = "http://x/well.svg"\n')
-    with pytest.raises(TrailwrightError, match="must be a .svg file inside the theme's folder"):
+    with pytest.raises(
+        TrailwrightError, match="must be a .svg or .png or .jpg or .jpeg file inside the theme's folder"
+    ):
+        load_style(folder)
+
+
+def test_a_landmark_may_be_a_png_checked_at_its_printed_size_and_drawn_inside_its_hex(tmp_path, classic):
+    import xml.etree.ElementTree as ET
+
+    from generator.render import render_board
+
+    folder = tmp_path / "theme"
+    folder.mkdir()
+    Image.new("RGB", (300, 300), (200, 30, 30)).save(folder / "well.png")  # about 496 dpi at 15.4 mm
+    Image.new("RGB", (120, 120), (30, 30, 200)).save(folder / "hut.png")  # about 200 dpi: a warning
+    (folder / "theme.toml").write_text('[landmarks]\nWell = "well.png"\nHut = "hut.png"\n')
+    style = load_style(folder)
+    [warning] = style.art.warnings
+    assert "hut.png: 198 dpi at 15.367 x 15.367 mm, 300 wanted" in warning
+    assert [(Path(p).name, round(dpi)) for p, dpi, _ in style.art.rasters] == [("hut.png", 198), ("well.png", 496)]
+    root = ET.fromstring(render_board(classic, style))
+    images = list(root.iter("{http://www.w3.org/2000/svg}image"))
+    assert len(images) == 2 and all(i.get("href").startswith("data:image/png;base64,") for i in images)
+    Image.new("RGB", (60, 60)).save(folder / "hut.png")  # 99 dpi
+    with pytest.raises(TrailwrightError, match=r"hut.png: 99 dpi at 15.367 x 15.367 mm, at least 150 needed"):
         load_style(folder)
 
 

@@ -23,7 +23,7 @@ from generator.model import opposite
 from generator.render.geometry import APOTHEM, pair_curves, unit
 from generator.render.style import Style
 from generator.render.svg import curves_path, escape, hexagon_points, num, points
-from generator.render.theme import board_defs
+from generator.render.theme import LANDMARK_ART, LANDMARK_DISC, board_defs
 from generator.units import MM_PER_PT
 
 MARGIN_MM = 6.0
@@ -207,7 +207,7 @@ def board_layers(
                 f'stroke-width="{num(1.2 * MM_PER_PT)}"/>'
             )
         hub = centres[0]
-        r = 0.44 * scale
+        r = LANDMARK_DISC * scale
         size = style.board_font_size_pt * MM_PER_PT
         over.append(
             f'<circle cx="{num(hub[0])}" cy="{num(hub[1])}" r="{num(r)}" fill="{style.board_ground}" '
@@ -220,7 +220,8 @@ def board_layers(
         )
         picture = style.art.landmark(lm.name) if style.art is not None else None
         if picture is not None:  # the theme's illustration above the name, its box inside the disc
-            over.append(picture.placed(hub[0] - 0.55 * r, hub[1] - 0.75 * r, 1.1 * r, 1.1 * r, "xMidYMid meet"))
+            box = LANDMARK_ART * r
+            over.append(picture.placed(hub[0] - box / 2, hub[1] - 0.75 * r, box, box, "xMidYMid meet"))
         text_y = hub[1] + (0.62 * r if picture is not None else size * 0.35)
         over.append(
             f'<text x="{num(hub[0])}" y="{num(text_y)}" {font} font-size="{num(size)}" '

@@ -56,6 +56,7 @@ ART_KEYS = ("front", "back", "trail", "bridge", "back_mark", "dead_end", "wall",
 COVER_MM = (122.0, 118.0)  # the booklet cover's picture box at most (a raster cover is checked at this size)
 MAX_DECORATIONS = 8
 MAX_LANDMARKS = 64
+LANDMARK_DISC, LANDMARK_ART = 0.44, 1.1  # a landmark's disc on the board (tile radii), its art's box (disc radii)
 
 
 @dataclass(frozen=True)
@@ -219,8 +220,8 @@ def load_raster(folder: Path, name: str, source: str, size_mm: tuple[float, floa
     return Art(name, body, (0.0, 0.0, float(width), float(height))), dpi, warning
 
 
-def _ground(folder: Path, name, source: str, size_mm: tuple[float, float]) -> tuple[Art, float | None, str | None]:
-    """A side's ground art: SVG, or a PNG or JPEG checked at the side's printed size (its dpi; None for SVG)."""
+def _picture(folder: Path, name, source: str, size_mm: tuple[float, float]) -> tuple[Art, float | None, str | None]:
+    """A ground, cover or landmark: SVG, or a PNG or JPEG checked at its printed size (its dpi; None for SVG)."""
     if _inside(folder, name, source, "svg|png|jpg|jpeg").suffix.lower() == ".svg":
         return load_art(folder, name, source), None, None
     return load_raster(folder, name, source, size_mm)
@@ -269,7 +270,7 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
     ):
         raise TrailwrightError('booklet must be a table of colours like accent = "#2d4f66"', source)
     if not isinstance(marks, dict) or len(marks) > MAX_LANDMARKS:
-        raise TrailwrightError(f"landmarks must be a table of at most {MAX_LANDMARKS} names = .svg files", source)
+        raise TrailwrightError(f"landmarks must be a table of at most {MAX_LANDMARKS} names = art files", source)
     for table, known in (("theme", ("name", "credits")), ("art", (*ART_KEYS, "decorations", "ground_repeat_mm"))):
         value = data.get(table, {})
         if not isinstance(value, dict):
@@ -288,23 +289,26 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
     repeat = art.get("ground_repeat_mm", 0)
     if isinstance(repeat, bool) or not isinstance(repeat, (int, float)) or not 0 <= repeat <= 300:
         raise TrailwrightError(f"art.ground_repeat_mm = {repeat!r}: expected a width in mm from 0 to 300", source)
+    mark = LANDMARK_ART * (LANDMARK_DISC * side_mm[0] / 2)  # the printed size of a landmark's art, square
+    files = {key: art[key] for key in ("front", "back", "cover") if key in art}
+    files.update({("landmark", name): file for name, file in sorted(marks.items())})
     sizes = {key: _printed(folder, art[key], source, side_mm, repeat) for key in ("front", "back") if key in art}
-    sizes["cover"] = COVER_MM
-    grounds = {key: _ground(folder, art[key], source, size) for key, size in sizes.items() if key in art}
-    pieces = {key: load_art(folder, art[key], source) for key in ART_KEYS if key in art and key not in grounds}
+    sizes.update({"cover": COVER_MM, **{key: (mark, mark) for key in files if isinstance(key, tuple)}})
+    pictures = {key: _picture(folder, file, source, sizes[key]) for key, file in files.items()}
+    pieces = {key: load_art(folder, art[key], source) for key in ART_KEYS if key in art and key not in pictures}
     return ThemeArt(
         name.strip(),
         folder.name,
         tuple(credits),
-        warnings=tuple(w for _, _, w in grounds.values() if w),
+        warnings=tuple(w for _, _, w in pictures.values() if w),
         rasters=tuple(
-            (str(folder / art[key]), dpi, f"{sizes[key][0]:g} x {sizes[key][1]:.4g} mm")
-            for key, (_, dpi, _) in grounds.items()
+            (str(folder / files[key]), dpi, f"{sizes[key][0]:g} x {sizes[key][1]:.4g} mm")
+            for key, (_, dpi, _) in pictures.items()
             if dpi is not None
         ),
-        **{key: piece for key, (piece, _, _) in grounds.items()},
+        **{key: piece for key, (piece, _, _) in pictures.items() if isinstance(key, str)},
         decorations=tuple(load_art(folder, d, source) for d in decorations),
-        landmarks=tuple((name, load_art(folder, file, source)) for name, file in sorted(marks.items())),
+        landmarks=tuple((key[1], piece) for key, (piece, _, _) in pictures.items() if isinstance(key, tuple)),
         booklet=tuple(sorted(booklet.items())),
         ground_repeat_mm=float(repeat),
         fonts=tuple((role, _font(folder, fonts[role], source)) for role in FONT_ROLES if role in fonts),
