@@ -81,7 +81,16 @@ ENGLISH = Language()  # the built-in phrases and numbers (its templates: the cal
 
 
 def _fields(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    """The ``{fields}`` ``text`` names ("" for a bare ``{}``); a format spec or conversion is refused, since the
+    program writes every number itself (``ValueError``)."""
+    found = set()
+    for _, name, spec, conversion in string.Formatter().parse(text):
+        if name is None:
+            continue
+        if spec or conversion:
+            raise ValueError(f"{{{name}}} with a format of its own (the program writes the numbers)")
+        found.add(name)
+    return found
 
 
 def _flat(table: dict, prefix: str = "") -> dict:
@@ -108,7 +117,7 @@ def _phrases(table: dict, source: str) -> dict[str, str]:
         try:
             extra = _fields(text) - _fields(PHRASES.get(key, "{n}" if key.endswith(".n") else ""))
         except ValueError as err:
-            raise TrailwrightError(f"a broken {{field}}: {err}", where) from None
+            raise TrailwrightError(f"a bad {{field}}: {err}", where) from None
         if extra:
             raise TrailwrightError(
                 f"names {', '.join('{' + f + '}' for f in sorted(extra))}, which it is not given", where
