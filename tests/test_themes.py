@@ -519,6 +519,11 @@ def test_an_opentype_font_with_cff_outlines_is_converted_and_embedded(tmp_path):
     assert "DODO" in cover.extract_text()
     fonts = {str(f["/BaseFont"]) for f in cover["/Resources"]["/Font"].values()}
     assert any("TwTestCFF" in f for f in fonts), fonts
+    from generator.render import outlines
+
+    (folder / "display.otf").write_bytes(bytes(outlines.MAX_FONT_BYTES + 1))  # too large to read
+    with pytest.raises(TrailwrightError, match="display.otf: a font file over 64,000,000 bytes"):
+        load_style(folder)
     (folder / "display.otf").write_bytes(b"OTTO" + bytes(200))  # claims to be OpenType, is not
     with pytest.raises(TrailwrightError, match="display.otf: not a font with glyph outlines"):
         load_style(folder)
@@ -570,6 +575,7 @@ def test_a_ground_may_repeat_as_a_pattern_checked_at_its_repeated_size(tmp_path)
     Image.new("RGB", (50, 50)).save(folder / "cobbles.png")  # 127 dpi at 10 mm
     with pytest.raises(TrailwrightError, match=r"cobbles.png: 127 dpi at 10 x 10 mm, at least 150 needed"):
         load_style(folder)
-    (folder / "theme.toml").write_text("[art]\nground_repeat_mm = -1\n")
-    with pytest.raises(TrailwrightError, match="art.ground_repeat_mm = -1: expected a width in mm from 0 to 300"):
-        load_style(folder)
+    for bad in ("-1", "0.01", "true", '"10"'):  # a hair-thin repeat would be millions of copies to draw
+        (folder / "theme.toml").write_text(f"[art]\nground_repeat_mm = {bad}\n")
+        with pytest.raises(TrailwrightError, match=r"art.ground_repeat_mm = .*: expected 0 \(stretched\) or a width"):
+            load_style(folder)

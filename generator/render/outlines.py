@@ -19,14 +19,18 @@ import io
 from generator.errors import TrailwrightError
 from generator.render.svg import num
 
+MAX_FONT_BYTES = 64_000_000  # a full CJK font is 5-25 MB; a theme's font larger than this is refused unread
+
 
 def _font(path: str):
     """The font at ``path``, parsed (once for the same bytes: a file edited since is read again)."""
     try:
         with open(path, "rb") as handle:
-            data = handle.read()
+            data = handle.read(MAX_FONT_BYTES + 1)
     except OSError as err:
         raise TrailwrightError(f"{path}: cannot read the font ({err.strerror})") from None
+    if len(data) > MAX_FONT_BYTES:
+        raise TrailwrightError(f"{path}: a font file over {MAX_FONT_BYTES:,} bytes")
     try:
         return _parsed(data)
     except Exception as err:  # fontTools raises many kinds on a broken file

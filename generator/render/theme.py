@@ -287,8 +287,10 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
     if not isinstance(decorations, list) or len(decorations) > MAX_DECORATIONS:
         raise TrailwrightError(f"art.decorations: expected a list of at most {MAX_DECORATIONS} .svg files", source)
     repeat = art.get("ground_repeat_mm", 0)
-    if isinstance(repeat, bool) or not isinstance(repeat, (int, float)) or not 0 <= repeat <= 300:
-        raise TrailwrightError(f"art.ground_repeat_mm = {repeat!r}: expected a width in mm from 0 to 300", source)
+    if isinstance(repeat, bool) or not isinstance(repeat, (int, float)) or not (repeat == 0 or 2 <= repeat <= 300):
+        raise TrailwrightError(
+            f"art.ground_repeat_mm = {repeat!r}: expected 0 (stretched) or a width in mm from 2 to 300", source
+        )
     mark = LANDMARK_ART * (LANDMARK_DISC * side_mm[0] / 2)  # the printed size of a landmark's art, square
     files = {key: art[key] for key in ("front", "back", "cover") if key in art}
     files.update({("landmark", name): file for name, file in sorted(marks.items())})
