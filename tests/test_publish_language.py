@@ -146,6 +146,11 @@ def test_a_claim_is_checked_in_the_booklets_language():
     assert len(false_claims(french, stuck, language=FRENCH)) == 1
     assert false_claims(french, stuck, language=ENGLISH) == []
     assert false_claims("no explorer is ever stuck for good", stuck, language=FRENCH) == []
+    from dataclasses import replace as changed
+
+    hostile = changed(FRENCH, phrases={**FRENCH.phrases, "claims.no_way_out": "(a+)+$"})  # words, never a regex
+    assert false_claims("a" * 40 + "!", stuck, language=hostile) == []  # at once: no catastrophic backtracking
+    assert len(false_claims("so (a+)+$ it says", stuck, language=hostile)) == 1
 
 
 @pytest.mark.parametrize(

@@ -85,7 +85,7 @@ def rules_context(rules, board, language: Language = ENGLISH) -> dict:
 class Claim:
     """A phrase of the rules text and the test a playtest report must pass for it to hold."""
 
-    key: str  # the phrase is the language's ``claims.<key>``: a regular expression, matched case-insensitively
+    key: str  # the phrase is the language's ``claims.<key>``: plain words, matched case-insensitively, any spacing
     holds: Callable[[Any], bool]  # given the playtest report (generator.play.simulate.Report)
     why: Callable[[Any], str]
 
@@ -106,5 +106,5 @@ def false_claims(text: str, play, claims=CLAIMS, language: Language = ENGLISH) -
     return [
         f"the rules say {phrase!r}, but {claim.why(play)}"
         for phrase, claim in found
-        if re.search(phrase, flat, re.I) and not claim.holds(play)
+        if re.search(r"\s+".join(map(re.escape, phrase.split())), flat, re.I) and not claim.holds(play)
     ]
