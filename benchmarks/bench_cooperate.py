@@ -140,7 +140,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--exchanges", type=int, default=7, help="exchanges of the cooperating chains")
     parser.add_argument("--rescore", type=int, default=1_000_000, help="fresh layouts of each winner's re-score")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--play-games", type=int, default=20_000, help="fresh games of each [play] comparison")
+    parser.add_argument("--play-games", type=int, default=200_000, help="fresh games of each [play] comparison")
     parser.add_argument("--out", default=None, help="append the runs to this JSON-lines file")
     args = parser.parse_args(argv)
     status = 0
