@@ -579,3 +579,16 @@ def test_a_ground_may_repeat_as_a_pattern_checked_at_its_repeated_size(tmp_path)
         (folder / "theme.toml").write_text(f"[art]\nground_repeat_mm = {bad}\n")
         with pytest.raises(TrailwrightError, match=r"art.ground_repeat_mm = .*: expected 0 \(stretched\) or a width"):
             load_style(folder)
+
+
+def test_a_hostile_tile_id_in_an_outlined_label_leaves_the_svg_well_formed(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    folder = tmp_path / "theme"
+    folder.mkdir()
+    shutil.copy(SERIF_BOLD, folder / "label.ttf")
+    (folder / "theme.toml").write_text('[fonts]\nlabel = "label.ttf"\n')
+    side = ALL_SIDES[5]
+    text = render_side(Tile('<b>&"x', side, side), "front", load_style(folder))
+    labels = [e for e in ET.fromstring(text).iter("{http://www.w3.org/2000/svg}path") if e.get("class") == "label"]
+    assert [e.get("data-text") for e in labels] in (['<b>&"x front'], ['<b>&"xF'])

@@ -19,7 +19,7 @@ from generator.model import Side
 from generator.render.geometry import APOTHEM, layout_side, sample
 from generator.render.outlines import fitted
 from generator.render.style import Style
-from generator.render.svg import escape, num
+from generator.render.svg import escape, num, quoteattr
 from generator.units import MM_PER_PT
 
 SAFE_ZONE_MM = 3.175  # 1/8 in inside the cut (The Game Crafter)
@@ -224,7 +224,7 @@ def label_svg(spot: tuple[float, float, float, float], style: Style, text: str, 
         d, shrink = fitted(font, text, size)
         place = f"translate({num(scale * x)} {num(scale * y)}) rotate({num(angle)}) scale({num(shrink)})"
         return (
-            f'<path class="label" data-text="{escape(text)}" d="{d}" transform="{place}" fill="{style.label_colour}"/>'
+            f'<path class="label" data-text={quoteattr(text)} d="{d}" transform="{place}" fill="{style.label_colour}"/>'
         )
     return (
         f'<text x="0" y="0" transform="translate({num(scale * x)} {num(scale * y)}) rotate({num(angle)})" '
