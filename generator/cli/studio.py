@@ -46,13 +46,14 @@ def run(args: argparse.Namespace) -> int:
     token = args.token or secrets.token_urlsafe(24)
     shown = "127.0.0.1" if args.bind in ("0.0.0.0", "::") else args.bind
     address = f"http://{shown}:{args.port}/?token={token}"
+    app = create_app(studio, token, default_hosts(args.bind, args.port))  # a bad project fails before the address
     print(f"Trailwright studio for {studio.folder}", flush=True)
     print(f"  open: {address}", flush=True)
     print("  Ctrl-C stops it (save your edits first).", flush=True)
     if not args.no_browser:
         threading.Timer(1.0, webbrowser.open, (address,)).start()
     uvicorn.run(
-        create_app(studio, token, default_hosts(args.bind, args.port)),
+        app,
         host=args.bind,
         port=args.port,
         log_level="warning",
