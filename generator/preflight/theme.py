@@ -13,6 +13,7 @@ from pathlib import Path
 
 from generator.errors import TrailwrightError
 from generator.preflight.checks import Finding
+from generator.render.theme import ART_KEYS
 from generator.render.untrusted import PRINT_DPI
 
 
@@ -40,11 +41,7 @@ def theme_findings(theme: str) -> list[Finding]:
         return [Finding(theme, None, "theme art", str(err), "art the untrusted-art gate accepts", False)]
     art = style.art
     assert art is not None  # a theme folder always brings its art
-    pieces = sum(
-        1
-        for piece in (art.front, art.back, art.trail, art.bridge, art.back_mark, *art.decorations)
-        if piece is not None
-    ) + len(art.landmarks)
+    pieces = sum(getattr(art, key) is not None for key in ART_KEYS) + len(art.decorations) + len(art.landmarks)
     found = [Finding(art.source, None, "theme art", f"{pieces} pieces, {len(art.fonts)} fonts", "safe", True)]
     found += [
         Finding(

@@ -52,6 +52,7 @@ from generator.render.untrusted import SVG, XLINK, image_info, raster_dpi, safe_
 THEME_FILE = "theme.toml"
 THEME_TABLES = ("theme", "art", "landmarks", "booklet", "fonts")  # its own tables; the rest are the style's
 FONT_ROLES = ("title", "text", "label")  # the title and headings; every other text; the tiles' labels
+RASTER, PICTURE = "png|jpg|jpeg", "svg|png|jpg|jpeg"  # the file kinds of raster art, and of art that may be either
 ART_KEYS = ("front", "back", "trail", "bridge", "back_mark", "dead_end", "wall", "connector", "cover")
 COVER_MM = (122.0, 118.0)  # the booklet cover's picture box at most (a raster cover is checked at this size)
 MAX_DECORATIONS = 8
@@ -105,7 +106,7 @@ class ThemeArt:
     rasters: tuple[tuple[str, float, str], ...] = ()  # (file, effective dpi, printed size "W x H mm") of raster art
     booklet: tuple[tuple[str, str], ...] = ()  # the booklet's colours by name ("accent", "#2d4f66"), for publish
     source: str = ""  # the theme file, for errors found where the art is used
-    fonts: tuple[tuple[str, str], ...] = ()  # ("title" or "text", a TTF/OTF file's path) for the PDFs
+    fonts: tuple[tuple[str, str], ...] = ()  # (a role of FONT_ROLES, a TTF/OTF file's path): the PDFs, the labels
 
     @property
     def label_font(self) -> str | None:
@@ -185,7 +186,7 @@ def _inline_images(root: ET.Element, folder: Path, source: str) -> None:
         for key in ("href", f"{{{XLINK}}}href"):
             value = (e.get(key) or "").strip()
             if value and not value.startswith(("#", "data:")):
-                e.set(key, _data_uri(_inside(folder, value, source, "png|jpg|jpeg"))[0])
+                e.set(key, _data_uri(_inside(folder, value, source, RASTER))[0])
 
 
 def _font(folder: Path, name, source: str) -> str:
@@ -213,7 +214,7 @@ def load_art(folder: Path, name: str, source: str) -> Art:
 def load_raster(folder: Path, name: str, source: str, size_mm: tuple[float, float]) -> tuple[Art, float, str | None]:
     """A PNG or JPEG ground inside ``folder``, decoded safely and checked for its resolution when it covers
     ``size_mm`` (``untrusted.raster_dpi``: an error below 150 dpi), as art, its dpi and the warning below 300."""
-    path = _inside(folder, name, source, "png|jpg|jpeg")
+    path = _inside(folder, name, source, RASTER)
     dpi, warning = raster_dpi(path, *size_mm)
     uri, width, height = _data_uri(path)
     body = f'<image width="{width}" height="{height}" href="{uri}"/>'
@@ -222,16 +223,19 @@ def load_raster(folder: Path, name: str, source: str, size_mm: tuple[float, floa
 
 def _picture(folder: Path, name, source: str, size_mm: tuple[float, float]) -> tuple[Art, float | None, str | None]:
     """A ground, cover or landmark: SVG, or a PNG or JPEG checked at its printed size (its dpi; None for SVG)."""
-    if _inside(folder, name, source, "svg|png|jpg|jpeg").suffix.lower() == ".svg":
+    if _inside(folder, name, source, PICTURE).suffix.lower() == ".svg":
         return load_art(folder, name, source), None, None
     return load_raster(folder, name, source, size_mm)
 
 
 def _printed(folder: Path, name, source: str, side_mm: tuple[float, float], repeat: float) -> tuple[float, float]:
-    """The size a ground prints at: the side's, or one repeat of it (``repeat`` mm wide, at the image's aspect)."""
-    path = _inside(folder, name, source, "svg|png|jpg|jpeg")
-    if not repeat or path.suffix.lower() == ".svg":
-        return side_mm if not repeat else (repeat, repeat)
+    """The size a ground prints at: the side's, or one repeat of it (``repeat`` mm wide, at the image's aspect;
+    an SVG, which has no resolution to check, square)."""
+    if not repeat:
+        return side_mm
+    path = _inside(folder, name, source, PICTURE)
+    if path.suffix.lower() == ".svg":
+        return repeat, repeat
     width, height, _ = image_info(path)
     return repeat, repeat * height / width
 
@@ -245,11 +249,7 @@ def ground_layer(art: ThemeArt, face: str, box: tuple[float, float, float, float
     if not art.ground_repeat_mm:
         return f'<g clip-path="url(#tw-cut)">{piece.placed(*box, "xMidYMid slice")}</g>'
     w = art.ground_repeat_mm
-    h = w * piece.view[3] / piece.view[2]
-    tiles = (
-        f'<pattern id="tw-ground" patternUnits="userSpaceOnUse" width="{num(w)}" height="{num(h)}">'
-        f"{piece.placed(0, 0, w, h)}</pattern>"
-    )
+    tiles = pattern("tw-ground", piece, w, w * piece.view[3] / piece.view[2])
     x, y, bw, bh = box
     return (
         f'<defs>{tiles}</defs><rect x="{num(x)}" y="{num(y)}" width="{num(bw)}" height="{num(bh)}" '
@@ -319,11 +319,13 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
     )
 
 
-def pattern(pattern_id: str, art: Art, size: float) -> str:
-    """``art`` repeated in squares ``size`` mm wide, as the pattern ``#pattern_id`` (for ``fill`` or ``stroke``)."""
+def pattern(pattern_id: str, art: Art, width: float, height: float | None = None) -> str:
+    """``art`` repeated in tiles ``width`` by ``height`` mm (square by default), as the pattern ``#pattern_id``
+    (for ``fill`` or ``stroke``)."""
+    height = width if height is None else height
     return (
-        f'<pattern id="{pattern_id}" patternUnits="userSpaceOnUse" width="{num(size)}" height="{num(size)}">'
-        f"{art.placed(0, 0, size, size)}</pattern>"
+        f'<pattern id="{pattern_id}" patternUnits="userSpaceOnUse" width="{num(width)}" height="{num(height)}">'
+        f"{art.placed(0, 0, width, height)}</pattern>"
     )
 
 
@@ -355,4 +357,18 @@ def decorations(spots, pieces: tuple[Art, ...], half_mm: float, scale: float) ->
     )
 
 
-__all__ = ["Art", "THEME_FILE", "THEME_TABLES", "ThemeArt", "decorations", "load_art", "side_defs", "theme_art"]
+__all__ = [
+    "ART_KEYS",
+    "Art",
+    "COVER_MM",
+    "THEME_FILE",
+    "THEME_TABLES",
+    "ThemeArt",
+    "board_defs",
+    "decorations",
+    "ground_layer",
+    "load_art",
+    "pattern",
+    "side_defs",
+    "theme_art",
+]
