@@ -311,3 +311,21 @@ def test_a_bot_whose_fast_choice_the_rules_refuse_still_moves_by_the_reference_e
     finally:
         del spec.__dict__["bots"]
     assert len(room.match.actions) == 20 and all(a[0] in ("roll", "step", "turn", "pass") for a in room.match.actions)
+
+
+def test_the_game_server_draws_its_table_in_the_projects_theme(tmp_path):
+    from generator.cli import build_parser, main
+    from generator.cli.host import spec_and_art
+    from generator.cli.options import apply_project
+
+    project = tmp_path / "maze"
+    assert main(["new", str(project)]) == 0
+    settings = project / "settings.toml"
+    settings.write_text(settings.read_text().replace('theme = ""', 'theme = "station"'))
+    args = build_parser("host").parse_args(["host", str(project)])
+    apply_project(args)
+    _, art = spec_and_art(args.tileset, args.board, args.rules, args.style)
+    assert art.style.art.name == "Station" and 'fill="url(#tw-wall)"' in art.board_svg
+    args = build_parser("host").parse_args(["host", str(project), "--theme", "river"])  # the flag wins
+    apply_project(args)
+    assert spec_and_art(args.tileset, args.board, args.rules, args.style)[1].style.art.name == "River"

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from generator.cli.options import HelpFormatter, add_board_option, bounded_int, flag_value
+from generator.cli.options import (
+    HelpFormatter,
+    add_board_option,
+    add_style_option,
+    bounded_int,
+    flag_value,
+    load_style_option,
+    warn_strangers,
+)
 
 DEFAULT_DB = "output/games.db"
 
@@ -21,6 +29,7 @@ def register(sub) -> None:
     p.add_argument("tileset", metavar="TILESET.json|DIR", help="a hexmaze-tileset/1 file, or a project folder")
     add_board_option(p)
     p.add_argument("--rules", metavar="FILE", help="a rules TOML file (default: the booklet's game)")
+    add_style_option(p, "table style")
     p.add_argument("--port", type=bounded_int(1, 65535), default=8765, help="the port to listen on")
     p.add_argument(
         "--bind",
@@ -57,14 +66,14 @@ def register(sub) -> None:
     p.set_defaults(run=run)
 
 
-def spec_and_art(tileset_path: str, board_name: str, rules_path: str | None):
-    """The game spec and the table art (the print kit's own art) for a tile set, board and rules."""
+def spec_and_art(tileset_path: str, board_name: str, rules_path: str | None, style_path: str | None = None):
+    """The game spec and the table art (the print kit's own art, in the style or theme ``style_path``) for a tile
+    set, board and rules."""
     from generator.board import load_board
     from generator.host.rooms import GameSpec
     from generator.model import read_tileset
     from generator.play import load_rules
     from generator.publish.settings import load_settings
-    from generator.render.style import load_style
     from generator.table.scene import layout_table_art
 
     with flag_value("--board"):
@@ -76,7 +85,9 @@ def spec_and_art(tileset_path: str, board_name: str, rules_path: str | None):
         from generator.errors import TrailwrightError
 
         raise TrailwrightError(f"has {len(tiles)} tiles but {board.label} has {len(board.slots)} slots", tileset_path)
-    art = layout_table_art(tiles, board, load_style(None), load_settings().title, "host")
+    style = load_style_option(style_path, "host")
+    warn_strangers(style, board, "host")
+    art = layout_table_art(tiles, board, style, load_settings().title, "host")
     return GameSpec(tiles, board, rules), art
 
 
@@ -94,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.host.store import Store
     from generator.web.guard import RateLimit, default_hosts
 
-    spec, art = spec_and_art(args.tileset, args.board, args.rules)
+    spec, art = spec_and_art(args.tileset, args.board, args.rules, args.style)
     check_out(args.db, "file", "--db")
     try:
         Path(args.db).parent.mkdir(parents=True, exist_ok=True)
