@@ -56,3 +56,14 @@ def dask_scheduler(dask_client, monkeypatch):
     """``TRAILWRIGHT_SCHEDULER`` pointing at the in-process cluster, so ``trailwright optimize`` uses it."""
     monkeypatch.setenv("TRAILWRIGHT_SCHEDULER", dask_client.scheduler.address)
     return dask_client.scheduler.address
+
+
+@pytest.fixture
+def reap():
+    """``reap(proc)`` returns ``proc`` and kills it when the test ends, so a failed test never leaves it running."""
+    procs = []
+    yield lambda proc: procs.append(proc) or proc
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)

@@ -134,7 +134,7 @@ def _wait_for_progress(checkpoint: Path, proc, limit: float = 240.0) -> None:
 
 
 @pytest.mark.slow
-def test_resume_continues_to_the_same_result(tmp_path):
+def test_resume_continues_to_the_same_result(tmp_path, reap):
     """SIGTERM part-way, then --resume: the same tile set and score as one uninterrupted run."""
     budget = [
         "--generations",
@@ -158,7 +158,7 @@ def test_resume_continues_to_the_same_result(tmp_path):
     whole, part = tmp_path / "whole.json", tmp_path / "part.json"
     assert main(["optimize", *budget, "--out", str(whole)]) == 0
     exe = Path(sys.executable).with_name("trailwright")
-    proc = subprocess.Popen([str(exe), "optimize", *budget, "--out", str(part)], stderr=subprocess.PIPE)
+    proc = reap(subprocess.Popen([str(exe), "optimize", *budget, "--out", str(part)], stderr=subprocess.PIPE))
     _wait_until_it_catches_sigterm(proc)
     _wait_for_progress(tmp_path / "part.checkpoint", proc)
     proc.send_signal(signal.SIGTERM)
@@ -243,12 +243,14 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, message):
 
 
 @pytest.mark.slow
-def test_sigterm_writes_the_best_so_far(tmp_path):
+def test_sigterm_writes_the_best_so_far(tmp_path, reap):
     out = tmp_path / "stopped.json"
     exe = Path(sys.executable).with_name("trailwright")
-    proc = subprocess.Popen(
-        [str(exe), "optimize", "--time", "60", "--workers", "2", "--rescore", "3000", "--out", str(out), "--quiet"],
-        stderr=subprocess.PIPE,
+    proc = reap(
+        subprocess.Popen(
+            [str(exe), "optimize", "--time", "60", "--workers", "2", "--rescore", "3000", "--out", str(out), "--quiet"],
+            stderr=subprocess.PIPE,
+        )
     )
     _wait_until_it_catches_sigterm(proc)
     time.sleep(6)

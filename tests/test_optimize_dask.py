@@ -241,3 +241,19 @@ def test_a_real_cluster_loses_a_worker_and_the_run_completes_with_the_same_resul
                     p.wait(timeout=20)
                 except subprocess.TimeoutExpired:
                     p.kill()
+
+
+def _inherited() -> bool:
+    from generator.optimize import cluster
+
+    return hasattr(cluster, "_set_in_the_parent")
+
+
+def test_the_local_cluster_spawns_its_workers_and_never_forks_a_threaded_process(monkeypatch, dask_client):
+    """A fork copies every lock another thread holds (here: the in-process cluster's), so a worker could hang at
+    its start; a spawned worker starts from nothing, so it cannot see what the parent set."""
+    from generator.optimize import cluster
+
+    monkeypatch.setattr(cluster, "_set_in_the_parent", True, raising=False)
+    with cluster.connect(None, 1) as client:
+        assert client.submit(_inherited, pure=False).result(timeout=60) is False

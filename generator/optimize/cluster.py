@@ -195,21 +195,19 @@ def connect(address: str | None, workers: int | None = None) -> Iterator:
             yield client
         return
     import signal
-    import sys
     import threading
 
     import dask
 
     n = workers or os.cpu_count() or 1
     main = threading.current_thread() is threading.main_thread()
-    # On Linux the workers are forked when the command line's main thread asks: they start at once, with the
-    # kernel this process has loaded (``optimize`` warms it first). Elsewhere, or from another thread (the
-    # studio's search runs beside a web server's threads, and a fork copies a lock another thread holds,
-    # locked for ever), they are spawned and load the kernel from numba's disk cache.
-    method = "fork" if sys.platform.startswith("linux") and main else "spawn"
+    # The workers are spawned (Dask's default), never forked: Dask forks from a thread of its own while other
+    # threads run (its event loop, a web server's, an in-process cluster's), and a fork copies any lock one of them
+    # holds, locked for ever in the child, which then hangs its start. A spawned worker loads the kernel from
+    # numba's disk cache (``optimize`` warms it first) in about a fifth of a second.
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None  # the workers start ignoring it
     try:
-        with dask.config.set({"distributed.worker.multiprocessing-method": method}):
+        with dask.config.set({"distributed.worker.multiprocessing-method": "spawn"}):
             cluster = LocalCluster(
                 n_workers=n,
                 threads_per_worker=1,

@@ -251,7 +251,7 @@ def optimize(
     chains = list(chains) if chains is not None else [None] * config.chains
     stop = stop or threading.Event()
     if client is None:
-        if not scheduler:  # a local cluster: load the kernel here once, and its forked workers share it
+        if not scheduler:  # a local cluster: compile the kernel here once; its workers load it from the cache
             from generator.scoring import warm_up
 
             warm_up(problem.board)

@@ -117,7 +117,7 @@ def warm_up(board: Board) -> None:
     """Compile every fast-engine kernel now (or load it from numba's disk cache).
 
     The first use on a fresh checkout compiles for several seconds; a search calls this before
-    it starts its clock and forks its workers, so they share the compiled code.
+    it starts its clock and its workers, which then load the compiled code from the disk cache.
     """
     from generator.model import Side, Tile
 
