@@ -196,10 +196,13 @@ def test_the_game_bank_is_redrawn_and_grows_as_the_layout_bank_grows(classic, st
     assert (resumed.scorer.epoch, resumed.scorer.size) == (2, 63)
 
 
-def test_optimize_moves_play_towards_the_target_and_records_it(classic, stubbed):
+def test_optimize_moves_play_towards_the_target_and_records_it(classic, stubbed, dask_client):
     start_rounds = _stub_centre(classic, _problem(classic, {"median_rounds": 30}))
     problem = _problem(classic, {"median_rounds": 30, "weight": -1.0, "games": 40})
-    result = optimize(problem, Config(generations=300, seed=1, samples=300, max_samples=1500, rescore=4000))
+    # on the in-process cluster, whose workers see the stand-in (a local cluster's spawned workers would not)
+    result = optimize(
+        problem, Config(generations=300, seed=1, samples=300, max_samples=1500, rescore=4000), client=dask_client
+    )
     assert result.play is not None
     assert abs(result.play.centre - 30) < abs(start_rounds - 30)  # the stand-in rewards dead ends
     assert result.fitness == pytest.approx(result.score.fitness + result.play.penalty)
@@ -212,12 +215,14 @@ def stub_bank_with_drama(tileset, board, rules, target, seed=None, engine="fast"
     return rounds, winners, {"drama": (stubs / 200, 0.01)}
 
 
-def test_optimize_meets_a_bound_on_a_measure_and_reports_it_on_fresh_games(classic, monkeypatch):
+def test_optimize_meets_a_bound_on_a_measure_and_reports_it_on_fresh_games(classic, monkeypatch, dask_client):
     monkeypatch.setattr(play_module, "game_bank", stub_bank_with_drama)
     problem = _problem(classic, {"min_drama": 0.4, "games": 40})
     start = stub_bank_with_drama(problem.start, classic, None, problem.objective.play)[2]["drama"][0]
     assert start < 0.4
-    result = optimize(problem, Config(generations=300, seed=1, samples=300, max_samples=1500, rescore=4000))
+    result = optimize(
+        problem, Config(generations=300, seed=1, samples=300, max_samples=1500, rescore=4000), client=dask_client
+    )
     assert result.play.measured["drama"] >= 0.4 + 0.02 - 1e-9  # two standard errors clear
     assert result.play.penalty == pytest.approx(0.0)
 
