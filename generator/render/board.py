@@ -24,6 +24,7 @@ from generator.render.geometry import APOTHEM, pair_curves, unit
 from generator.render.style import Style
 from generator.render.svg import curves_path, escape, hexagon_points, num, points
 from generator.render.theme import LANDMARK_ART, LANDMARK_DISC, board_defs
+from generator.render.tiles import painted_trail
 from generator.units import MM_PER_PT
 
 MARGIN_MM = 6.0
@@ -88,15 +89,8 @@ def board_frame(board: Board, style: Style, clearance_mm: float = 0.5) -> BoardF
 
 def _trail(d: str, style: Style, w: float, fill: str | None = None, textured: bool = False) -> str:
     """A printed trail: its edge, its sand (or ``fill``) and, ``textured``, the theme's ``#tw-connector`` over it."""
-    edge = style.trail_edge_pt * MM_PER_PT
-    paints = (fill or style.trail_fill, "url(#tw-connector)") if textured else (fill or style.trail_fill,)
-    return (
-        f'<path d="{d}" fill="none" stroke="{style.trail_edge}" stroke-width="{num(w)}" stroke-linejoin="round"/>'
-        + "".join(
-            f'<path d="{d}" fill="none" stroke="{paint}" stroke-width="{num(w - 2 * edge)}" stroke-linejoin="round"/>'
-            for paint in paints
-        )
-    )
+    paint = fill or style.trail_fill
+    return painted_trail(d, style, w, (paint, "url(#tw-connector)") if textured else (paint,))
 
 
 def _wall(frame: BoardFrame, style: Style, scale: float) -> list[str]:

@@ -99,6 +99,26 @@ def _dead_end(bar, art, scale: float, thickness: float) -> str:
     return f'<g class="dead-end-art" transform="{frame}">{placed}</g>'
 
 
+def painted_trail(
+    d: str, style: Style, w: float, paints: tuple[str, ...], junction: tuple[float, float] | None = None
+) -> str:
+    """A trail ``w`` mm wide along path ``d``: its edge, then each paint (the sand, a texture) inside the edge; a
+    ``junction`` (mm) where three exits meet is rounded with a disc in each. The tiles and the board's printed
+    trails both draw theirs with it."""
+    edge = style.trail_edge_pt * MM_PER_PT
+    disc = "" if junction is None else f'<circle cx="{num(junction[0])}" cy="{num(junction[1])}" '
+    out = [f'<path d="{d}" fill="none" stroke="{style.trail_edge}" stroke-width="{num(w)}" stroke-linejoin="round"/>']
+    if disc:
+        out.append(f'{disc}r="{num(w / 2)}" fill="{style.trail_edge}"/>')
+    for paint in paints:
+        out.append(
+            f'<path d="{d}" fill="none" stroke="{paint}" stroke-width="{num(w - 2 * edge)}" stroke-linejoin="round"/>'
+        )
+        if disc:
+            out.append(f'{disc}r="{num(w / 2 - edge)}" fill="{paint}"/>')
+    return "".join(out)
+
+
 def side_body(
     side: Side,
     face: str,
@@ -118,7 +138,6 @@ def side_body(
     layout = side_layout(side, style)
     scale = style.tile_width_mm / 2
     w = layout.width * scale
-    edge = style.trail_edge_pt * MM_PER_PT
     extend = bleed_mm / scale + (1e-3 if bleed_mm > 0 else 0.0)
     ground = ground or style.ground(face)
     out = []
@@ -126,19 +145,8 @@ def side_body(
         d = curves_path(shape.curves, scale, extend)
         fill = fills[i] if fills and fills[i] else style.trail_fill
         out.append(f'<g class="trail" data-trail="{i}">')
-        out.append(
-            f'<path d="{d}" fill="none" stroke="{style.trail_edge}" stroke-width="{num(w)}" stroke-linejoin="round"/>'
-        )
-        if shape.junction is not None:
-            jx, jy = scale * shape.junction[0], scale * shape.junction[1]
-            out.append(f'<circle cx="{num(jx)}" cy="{num(jy)}" r="{num(w / 2)}" fill="{style.trail_edge}"/>')
-        for paint in (fill, TEXTURE) if textured else (fill,):
-            out.append(
-                f'<path d="{d}" fill="none" stroke="{paint}" stroke-width="{num(w - 2 * edge)}" '
-                'stroke-linejoin="round"/>'
-            )
-            if shape.junction is not None:
-                out.append(f'<circle cx="{num(jx)}" cy="{num(jy)}" r="{num(w / 2 - edge)}" fill="{paint}"/>')
+        junction = None if shape.junction is None else (scale * shape.junction[0], scale * shape.junction[1])
+        out.append(painted_trail(d, style, w, (fill, TEXTURE) if textured else (fill,), junction))
         if shape.terminator is not None:
             (x1, y1), (x2, y2) = shape.terminator
             out.append(
