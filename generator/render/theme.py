@@ -47,7 +47,7 @@ from pathlib import Path
 from generator.errors import TrailwrightError
 from generator.render.outlines import check_font
 from generator.render.svg import hexagon_points, num, points
-from generator.render.untrusted import SVG, XLINK, image_info, raster_dpi, safe_svg
+from generator.render.untrusted import SVG, XLINK, image_info, raster_dpi, safe_svg, stays_inside
 
 THEME_FILE = "theme.toml"
 THEME_TABLES = ("theme", "art", "landmarks", "booklet", "fonts")  # its own tables; the rest are the style's
@@ -163,10 +163,9 @@ def _inside(folder: Path, name, source: str, kinds: str) -> Path:
     if not isinstance(name, str) or not re.fullmatch(pattern, name, re.I) or ".." in name.split("/"):
         what = " or ".join(f".{k}" for k in kinds.split("|"))
         raise TrailwrightError(f"{source}: art {str(name)[:60]!r} must be a {what} file inside the theme's folder")
-    path = folder / name
-    if not path.resolve().is_relative_to(folder.resolve()):
+    if not stays_inside(folder, name):
         raise TrailwrightError(f"{source}: art {name!r} leads outside the theme's folder")
-    return path
+    return folder / name
 
 
 def _data_uri(path: Path) -> tuple[str, int, int]:

@@ -50,6 +50,12 @@ def _local(name: str) -> str:
     return name.rsplit("}", 1)[-1]
 
 
+def stays_inside(folder: Path, name: str) -> bool:
+    """Whether ``folder / name`` resolves inside ``folder`` (no ``..``, absolute part or link leads out)."""
+    root = folder.resolve()
+    return (root / name).resolve().is_relative_to(root)
+
+
 def _reference(value: str, folder: Path | None, where: str, image: bool) -> None:
     """Refuse a reference that leaves the file, or the theme's folder for an image (see the glossary)."""
     value = value.strip()
@@ -58,9 +64,7 @@ def _reference(value: str, folder: Path | None, where: str, image: bool) -> None
     if image and _DATA.fullmatch(value):
         return
     if image and folder is not None and re.fullmatch(r"[\w./ -]+", value) and not value.startswith("/"):
-        root = folder.resolve()
-        target = (root / value).resolve()
-        if target.is_relative_to(root):
+        if stays_inside(folder, value):
             return
         raise TrailwrightError(f"{where}: {value[:60]!r} leads outside the theme's folder")
     raise TrailwrightError(
