@@ -143,7 +143,7 @@ def side_body(
     out = []
     for i, shape in enumerate(layout.shapes):
         d = curves_path(shape.curves, scale, extend)
-        fill = fills[i] if fills and fills[i] else style.trail_fill
+        fill = (fills[i] if fills else None) or style.trail_fill
         out.append(f'<g class="trail" data-trail="{i}">')
         junction = None if shape.junction is None else (scale * shape.junction[0], scale * shape.junction[1])
         out.append(painted_trail(d, style, w, (fill, TEXTURE) if textured else (fill,), junction))
