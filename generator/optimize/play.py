@@ -185,24 +185,28 @@ def play_aware(evaluator, problem):
     return PlayAware(evaluator, PlayScorer(problem, target, default_rules(problem.board)))
 
 
-FRESH_GAMES = 2000  # at least this many fresh games judge a set outside the search (see final_play)
+FRESH_GAMES = 2000  # at least this many fresh games describe the winner (see final_play)
+RANK_GAMES = 20_000  # at least this many rank the chains at a selection or an exchange (see final_play)
 
 
-def fresh_games(target: PlayTarget) -> int:
-    """How many fresh games ``final_play`` plays for ``target``."""
-    return max(target.games, FRESH_GAMES)
+def fresh_games(target: PlayTarget, ranking: bool = False) -> int:
+    """How many fresh games ``final_play`` plays for ``target``: to describe the winner, or to rank chains."""
+    return max(target.games, RANK_GAMES if ranking else FRESH_GAMES)
 
 
-def final_play(problem, tileset, seed: int) -> PlayScore | None:
-    """A set's play score on a fresh bank of games from ``seed``, at least ``FRESH_GAMES`` of them (None without a
-    [play] target): the winner's report, and the chains' ranking at a selection or an exchange. The search's own
-    bank is smaller; judged on it, a round's noise in the centre is five points of fitness, and ranking chains on
-    200 games picked the luckiest rather than the best."""
+def final_play(problem, tileset, seed: int, ranking: bool = False) -> PlayScore | None:
+    """A set's play score on a fresh bank of games from ``seed`` (None without a [play] target): the winner's report
+    on at least ``FRESH_GAMES``, or, ``ranking``, a chain's rank at a selection or an exchange on at least
+    ``RANK_GAMES``. The search's own bank is smaller; judged on it, a round's noise in the centre is five points of
+    fitness, and ranking chains on 200 games picked the luckiest rather than the best. On 2,000 games two chains'
+    penalties still differ by noise of about 0.75 on the classic board, more than most chains truly differ by, and
+    cooperating chains did no better than two; on 20,000 (about 0.25; 0.8 s of a worker a chain) they beat both two
+    and eight independent chains (docs/optimize.md, "Cooperating chains")."""
     target = problem.objective.play
     if target is None:
         return None
     from generator.play import default_rules
 
-    games = fresh_games(target)
+    games = fresh_games(target, ranking)
     rules = default_rules(problem.board)
     return summarise_games(target, *game_bank(tileset, problem.board, rules, target, seed, games=games))

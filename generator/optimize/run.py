@@ -223,7 +223,7 @@ def _scores(client, problem: Problem, bests: list[Scored], samples: int, seed: i
     """Each set's fitness on the same fresh layouts (and, with a [play] target, fresh games), on the workers."""
     futures = [client.submit(cluster.score_task, problem, b.classes.tolist(), samples, seed, pure=False) for b in bests]
     plays = [
-        client.submit(final_play, problem, to_tileset(problem, b.classes), seed, pure=False)
+        client.submit(final_play, problem, to_tileset(problem, b.classes), seed, True, pure=False)
         for b in bests
         if problem.objective.play is not None
     ]
