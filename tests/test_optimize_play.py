@@ -242,3 +242,20 @@ def test_a_checkpoint_keeps_the_objective_with_and_without_play(classic):
             else make_problem(classic, ARTICLE, _problem(classic, {"median_rounds": 1}).start)
         )
         assert objective_from_dict(_objective_data(problem)) == problem.objective
+
+
+def test_chains_are_ranked_on_more_games_than_the_report_reads_and_fewer_on_larger_boards(classic, monkeypatch):
+    from generator.board import load_board
+
+    target = PlayTarget(median_rounds=12, players=3)
+    counts = [play_module.ranking_games(target, slots) for slots in (7, 20, 37, 91, 217, 10_000)]
+    assert counts[:2] == [20_000, 20_000] and counts[-2:] == [2000, 2000]  # never below the report's 2,000
+    assert counts == sorted(counts, reverse=True)
+    assert play_module.ranking_games(replace(target, games=50_000), 217) == 50_000  # nor below the target's own
+    played = []
+    monkeypatch.setattr(play_module, "game_bank", lambda *a, games=None, **k: played.append(games) or stub_bank(*a))
+    for board in (classic, load_board("hexagon91")):
+        problem = _problem(board, {"median_rounds": 12})
+        play_module.final_play(problem, problem.start, 1, ranking=True)
+        play_module.final_play(problem, problem.start, 1)
+    assert played == [20_000, 2000, 4395, 2000]

@@ -186,27 +186,35 @@ def play_aware(evaluator, problem):
 
 
 FRESH_GAMES = 2000  # at least this many fresh games describe the winner (see final_play)
-RANK_GAMES = 20_000  # at least this many rank the chains at a selection or an exchange (see final_play)
+RANK_GAMES = 20_000  # at least this many rank the chains at a selection or an exchange on the classic board
+RANK_SLOTS = 20  # ... and on a larger board proportionally fewer (a game there takes longer), never below FRESH_GAMES
 
 
-def fresh_games(target: PlayTarget, ranking: bool = False) -> int:
-    """How many fresh games ``final_play`` plays for ``target``: to describe the winner, or to rank chains."""
-    return max(target.games, RANK_GAMES if ranking else FRESH_GAMES)
+def fresh_games(target: PlayTarget) -> int:
+    """How many fresh games ``final_play`` plays to describe the winner."""
+    return max(target.games, FRESH_GAMES)
+
+
+def ranking_games(target: PlayTarget, slots: int) -> int:
+    """How many fresh games ``final_play`` plays to rank a chain on a board of ``slots`` tiles: 20,000 on the
+    classic board (0.8 s of a worker), fewer on a larger one, whose games are longer (2,000 games of a random set
+    on the 217-slot board take 28 s)."""
+    return max(fresh_games(target), RANK_GAMES * RANK_SLOTS // max(slots, RANK_SLOTS))
 
 
 def final_play(problem, tileset, seed: int, ranking: bool = False) -> PlayScore | None:
     """A set's play score on a fresh bank of games from ``seed`` (None without a [play] target): the winner's report
-    on at least ``FRESH_GAMES``, or, ``ranking``, a chain's rank at a selection or an exchange on at least
-    ``RANK_GAMES``. The search's own bank is smaller; judged on it, a round's noise in the centre is five points of
-    fitness, and ranking chains on 200 games picked the luckiest rather than the best. On 2,000 games two chains'
-    penalties still differ by noise of about 0.75 on the classic board, more than most chains truly differ by, and
-    cooperating chains did no better than two; on 20,000 (about 0.25; 0.8 s of a worker a chain) they beat both two
-    and eight independent chains (docs/optimize.md, "Cooperating chains")."""
+    on ``fresh_games``, or, ``ranking``, a chain's rank at a selection or an exchange on ``ranking_games``. The
+    search's own bank is smaller; judged on it, a round's noise in the centre is five points of fitness, and
+    ranking chains on 200 games picked the luckiest rather than the best. On 2,000 games two chains' penalties
+    still differ by noise of about 0.75 on the classic board, more than most chains truly differ by, and
+    cooperating chains did no better than two; on 20,000 (about 0.25) they beat both two and eight independent
+    chains (docs/optimize.md, "Cooperating chains")."""
     target = problem.objective.play
     if target is None:
         return None
     from generator.play import default_rules
 
-    games = fresh_games(target, ranking)
+    games = ranking_games(target, problem.board.tile_count) if ranking else fresh_games(target)
     rules = default_rules(problem.board)
     return summarise_games(target, *game_bank(tileset, problem.board, rules, target, seed, games=games))
