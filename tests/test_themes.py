@@ -133,10 +133,11 @@ def test_hostile_art_is_one_line_naming_the_file(tmp_path, setup, says):
 @pytest.mark.parametrize(
     "toml, says",
     [
-        ('[art]\nbridge = "../outside.svg"\n', "must be a .svg file inside the theme's folder"),
-        ('[art]\nbridge = "/etc/passwd.svg"\n', "must be a .svg file inside the theme's folder"),
+        ('[art]\nbridge = "../outside.svg"\n', "art.bridge: '../outside.svg' must be a .svg file inside the theme's"),
+        ('[art]\nbridge = "/etc/passwd.svg"\n', "art.bridge: '/etc/passwd.svg' must be a .svg file inside the"),
         ('[art]\nbridge = "missing.svg"\n', "cannot read the art"),
         ('[art]\nsky = "a.svg"\n', "unknown key art.sky"),
+        ("[landmarks]\nHut = 5\n", "landmarks.Hut: '5' must be a .svg or .png"),
         ('[theme]\ncredits = "me"\n', "theme.credits"),
         ("[trail]\nwidth = 2\n", "trail.width = 2"),
     ],
@@ -326,7 +327,7 @@ def test_a_fonts_table_names_only_title_and_text_fonts_in_the_folder(tmp_path):
     folder.mkdir()
     for toml, says in (
         ('[fonts]\nheading = "a.ttf"\n', "fonts must be a table of title, text, label"),
-        ('[fonts]\ntitle = "../a.ttf"\n', "must be a .ttf or .otf file inside"),
+        ('[fonts]\ntitle = "../a.ttf"\n', "fonts.title: '../a.ttf' must be a .ttf or .otf file inside"),
         ('[fonts]\ntitle = "a.woff"\n', "must be a .ttf or .otf file inside"),
     ):
         (folder / "theme.toml").write_text(toml)

@@ -162,9 +162,9 @@ def _inside(folder: Path, name, source: str, kinds: str) -> Path:
     pattern = rf"[\w.-]+(/[\w.-]+)*\.({kinds})"
     if not isinstance(name, str) or not re.fullmatch(pattern, name, re.I) or ".." in name.split("/"):
         what = " or ".join(f".{k}" for k in kinds.split("|"))
-        raise TrailwrightError(f"{source}: art {str(name)[:60]!r} must be a {what} file inside the theme's folder")
+        raise TrailwrightError(f"{source}: {str(name)[:60]!r} must be a {what} file inside the theme's folder")
     if not stays_inside(folder, name):
-        raise TrailwrightError(f"{source}: art {name!r} leads outside the theme's folder")
+        raise TrailwrightError(f"{source}: {name!r} leads outside the theme's folder")
     return folder / name
 
 
@@ -293,10 +293,13 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
     mark = LANDMARK_ART * (LANDMARK_DISC * side_mm[0] / 2)  # the printed size of a landmark's art, square
     files = {key: art[key] for key in ("front", "back", "cover") if key in art}
     files.update({("landmark", name): file for name, file in sorted(marks.items())})
-    sizes = {key: _printed(folder, art[key], source, side_mm, repeat) for key in ("front", "back") if key in art}
+    at = {
+        key: f"{source}: {'landmarks.' + key[1] if isinstance(key, tuple) else 'art.' + key}" for key in [*art, *files]
+    }
+    sizes = {key: _printed(folder, art[key], at[key], side_mm, repeat) for key in ("front", "back") if key in art}
     sizes.update({"cover": COVER_MM, **{key: (mark, mark) for key in files if isinstance(key, tuple)}})
-    pictures = {key: _picture(folder, file, source, sizes[key]) for key, file in files.items()}
-    pieces = {key: load_art(folder, art[key], source) for key in ART_KEYS if key in art and key not in pictures}
+    pictures = {key: _picture(folder, file, at[key], sizes[key]) for key, file in files.items()}
+    pieces = {key: load_art(folder, art[key], at[key]) for key in ART_KEYS if key in art and key not in pictures}
     return ThemeArt(
         name.strip(),
         folder.name,
@@ -308,11 +311,13 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
             if dpi is not None
         ),
         **{key: piece for key, (piece, _, _) in pictures.items() if isinstance(key, str)},
-        decorations=tuple(load_art(folder, d, source) for d in decorations),
+        decorations=tuple(load_art(folder, d, f"{source}: art.decorations") for d in decorations),
         landmarks=tuple((key[1], piece) for key, (piece, _, _) in pictures.items() if isinstance(key, tuple)),
         booklet=tuple(sorted(booklet.items())),
         ground_repeat_mm=float(repeat),
-        fonts=tuple((role, _font(folder, fonts[role], source)) for role in FONT_ROLES if role in fonts),
+        fonts=tuple(
+            (role, _font(folder, fonts[role], f"{source}: fonts.{role}")) for role in FONT_ROLES if role in fonts
+        ),
         source=source,
         **pieces,
     )
