@@ -199,6 +199,7 @@ def test_resume_may_set_a_new_budget(tmp_path):
         (["--generations", "10", "--migrate", "5"], "--migrate needs a time budget"),
         (["--exchanges", "3"], "--exchanges needs at least 2 chains to cooperate"),
         (["--resume", "{bad}", "--chains", "3"], "--chains cannot change a resumed run"),
+        (["--objective", "{play}", "--polish", "1000"], "--polish judges static fitness only and cannot polish for"),
     ],
 )
 @pytest.mark.usefixtures("dask_scheduler")
@@ -209,6 +210,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, message):
         "badtoml": tmp_path / "w.toml",
         "target": tmp_path / "t.toml",
         "onetrail": tmp_path / "one.toml",
+        "play": tmp_path / "play.toml",
         "example": Path(__file__).resolve().parent.parent / "examples" / "random-20.json",
     }
     files["bad"].write_text("{not json")
@@ -233,6 +235,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, message):
     files["badtoml"].write_text("bridge_weight = -1\n")
     files["target"].write_text('[pair_targets]\n"Hut-Moon" = 0.5\n')
     files["onetrail"].write_text("max_trails = 1\n")
+    files["play"].write_text("[play]\nmedian_rounds = 12\n")
     args = [a.format(**files) for a in args]
     out = tmp_path / "out.json"
     quick = [] if "--resume" in args else QUICK  # a resumed run takes no settings

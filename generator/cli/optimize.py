@@ -281,6 +281,7 @@ FLAGS = {
     "chains": "--chains",
     "migrate": "--migrate",
     "exchanges": "--exchanges",
+    "polish": "--polish",
 }
 
 
