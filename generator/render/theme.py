@@ -256,6 +256,11 @@ def ground_layer(art: ThemeArt, face: str, box: tuple[float, float, float, float
     )
 
 
+def _named(source: str, key: str | tuple[str, str]) -> str:
+    """Where a piece of art is named, for its errors: ``theme.toml: art.front``, ``theme.toml: landmarks.Hut``."""
+    return f"{source}: landmarks.{key[1]}" if isinstance(key, tuple) else f"{source}: art.{key}"
+
+
 def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float]) -> ThemeArt:
     """The ``[theme]``, ``[art]`` and ``[landmarks]`` tables of a theme file, their art loaded from ``folder``
     (a raster ground checked for its resolution on a side of ``side_mm``)."""
@@ -293,13 +298,14 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
     mark = LANDMARK_ART * (LANDMARK_DISC * side_mm[0] / 2)  # the printed size of a landmark's art, square
     files = {key: art[key] for key in ("front", "back", "cover") if key in art}
     files.update({("landmark", name): file for name, file in sorted(marks.items())})
-    at = {
-        key: f"{source}: {'landmarks.' + key[1] if isinstance(key, tuple) else 'art.' + key}" for key in [*art, *files]
+    sizes = {
+        key: _printed(folder, art[key], _named(source, key), side_mm, repeat) for key in ("front", "back") if key in art
     }
-    sizes = {key: _printed(folder, art[key], at[key], side_mm, repeat) for key in ("front", "back") if key in art}
     sizes.update({"cover": COVER_MM, **{key: (mark, mark) for key in files if isinstance(key, tuple)}})
-    pictures = {key: _picture(folder, file, at[key], sizes[key]) for key, file in files.items()}
-    pieces = {key: load_art(folder, art[key], at[key]) for key in ART_KEYS if key in art and key not in pictures}
+    pictures = {key: _picture(folder, file, _named(source, key), sizes[key]) for key, file in files.items()}
+    pieces = {
+        key: load_art(folder, art[key], _named(source, key)) for key in ART_KEYS if key in art and key not in pictures
+    }
     return ThemeArt(
         name.strip(),
         folder.name,
@@ -311,7 +317,7 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
             if dpi is not None
         ),
         **{key: piece for key, (piece, _, _) in pictures.items() if isinstance(key, str)},
-        decorations=tuple(load_art(folder, d, f"{source}: art.decorations") for d in decorations),
+        decorations=tuple(load_art(folder, d, _named(source, "decorations")) for d in decorations),
         landmarks=tuple((key[1], piece) for key, (piece, _, _) in pictures.items() if isinstance(key, tuple)),
         booklet=tuple(sorted(booklet.items())),
         ground_repeat_mm=float(repeat),
