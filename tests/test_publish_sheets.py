@@ -232,3 +232,21 @@ def test_every_word_prints_inside_the_margin(name):
             for ch in page.chars:
                 assert m <= ch["x0"] and ch["x1"] <= page.width - m, (ch["text"], ch["x0"], ch["x1"])
                 assert m <= ch["top"] and ch["bottom"] <= page.height - m, (ch["text"], ch["top"])
+
+
+def test_the_art_cache_keeps_each_side_compressed_and_gives_back_its_exact_pixels():
+    from PIL import Image
+
+    from generator.publish.art import render_pixels
+
+    fresh = ArtCache.covering(lambda t, f, b: standin_side(t, f, b), TILE_MM, SETTINGS.dpi, SETTINGS.bleed_mm)
+    tile = TILESET.tiles[3]
+    decoded = fresh.pixels(tile, "back")
+    assert decoded.tobytes() == render_pixels(fresh.svg(tile, "back"), *fresh.frame_px).tobytes()
+    assert decoded.size == fresh.frame_px and decoded.mode == "RGB"
+    for t in TILESET.tiles[:4]:
+        fresh.packed(t, "front")
+    kept = [v for v in fresh._cache.values() if isinstance(v, Image.Image)]
+    assert not kept  # no side's raw pixels stay: 434 sides of a 217-slot board would hold 735 MiB
+    packed = fresh.packed(tile, "back")
+    assert len(packed.data) < decoded.width * decoded.height * 3 / 4
