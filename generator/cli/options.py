@@ -66,9 +66,18 @@ def load_style_option(value, command: str):
     """The style or theme ``value`` names (``--style``/``--theme``); an error names the option as a theme or a
     style, and a theme's warnings (raster art under print resolution) go to stderr."""
     import sys
+    from pathlib import Path
 
+    from generator.errors import TrailwrightError
+    from generator.project import builtin_themes
     from generator.render.style import is_theme, load_style
 
+    if value is not None and not is_theme(value) and not Path(value).exists():
+        raise TrailwrightError(
+            f"{str(value)!r} is neither a style file, a theme folder nor a shipped theme "
+            f"({', '.join(builtin_themes())})",
+            "--style/--theme",
+        )
     with flag_value("--theme" if is_theme(value) else "--style"):
         style = load_style(value)
     for line in style.art.warnings if style.art is not None else ():

@@ -28,13 +28,13 @@ def _font(path: str):
         with open(path, "rb") as handle:
             data = handle.read(MAX_FONT_BYTES + 1)
     except OSError as err:
-        raise TrailwrightError(f"{path}: cannot read the font ({err.strerror})") from None
+        raise TrailwrightError(f"cannot read the font ({err.strerror})", str(path)) from None
     if len(data) > MAX_FONT_BYTES:
-        raise TrailwrightError(f"{path}: a font file over {MAX_FONT_BYTES:,} bytes")
+        raise TrailwrightError(f"a font file over {MAX_FONT_BYTES:,} bytes", str(path))
     try:
         return _parsed(data)
     except Exception as err:  # fontTools raises many kinds on a broken file
-        raise TrailwrightError(f"{path}: not a font with glyph outlines ({type(err).__name__})") from None
+        raise TrailwrightError(f"not a font with glyph outlines ({type(err).__name__})", str(path)) from None
 
 
 @functools.lru_cache(maxsize=8)

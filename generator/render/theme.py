@@ -134,14 +134,14 @@ def _view(root: ET.Element, source: str) -> tuple[float, float, float, float]:
         try:
             width, height = (float(re.sub(r"[a-z%]+$", "", root.get(k, ""))) for k in ("width", "height"))
         except ValueError:
-            raise TrailwrightError(f"{source}: <svg> needs a viewBox (or a plain width and height)") from None
+            raise TrailwrightError("<svg> needs a viewBox (or a plain width and height)", source) from None
         return 0.0, 0.0, width, height
     try:
         x, y, w, h = (float(v) for v in box.replace(",", " ").split())
     except ValueError:
-        raise TrailwrightError(f"{source}: <svg> viewBox {box[:40]!r} is not four numbers") from None
+        raise TrailwrightError(f"<svg> viewBox {box[:40]!r} is not four numbers", source) from None
     if w <= 0 or h <= 0:
-        raise TrailwrightError(f"{source}: <svg> viewBox {box[:40]!r} has no area")
+        raise TrailwrightError(f"<svg> viewBox {box[:40]!r} has no area", source)
     return x, y, w, h
 
 
@@ -162,9 +162,9 @@ def _inside(folder: Path, name, source: str, kinds: str) -> Path:
     pattern = rf"[\w.-]+(/[\w.-]+)*\.({kinds})"
     if not isinstance(name, str) or not re.fullmatch(pattern, name, re.I) or ".." in name.split("/"):
         what = " or ".join(f".{k}" for k in kinds.split("|"))
-        raise TrailwrightError(f"{source}: {str(name)[:60]!r} must be a {what} file inside the theme's folder")
+        raise TrailwrightError(f"{str(name)[:60]!r} must be a {what} file inside the theme's folder", source)
     if not stays_inside(folder, name):
-        raise TrailwrightError(f"{source}: {name!r} leads outside the theme's folder")
+        raise TrailwrightError(f"{name!r} leads outside the theme's folder", source)
     return folder / name
 
 
@@ -174,7 +174,7 @@ def _data_uri(path: Path) -> tuple[str, int, int]:
 
     width, height, kind = image_info(path)
     if kind not in ("PNG", "JPEG"):
-        raise TrailwrightError(f"{path}: a {kind} image; a theme's raster art is PNG or JPEG")
+        raise TrailwrightError(f"a {kind} image; a theme's raster art is PNG or JPEG", str(path))
     return f"data:image/{kind.lower()};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}", width, height
 
 
@@ -201,7 +201,7 @@ def load_art(folder: Path, name: str, source: str) -> Art:
     try:
         data = path.read_bytes()
     except OSError as err:
-        raise TrailwrightError(f"{path}: cannot read the art ({err.strerror})") from None
+        raise TrailwrightError(f"cannot read the art ({err.strerror})", str(path)) from None
     root = ET.fromstring(safe_svg(data, str(path), folder))
     view = _view(root, str(path))
     _inline_images(root, folder, str(path))

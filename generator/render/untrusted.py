@@ -66,7 +66,7 @@ def _reference(value: str, folder: Path | None, where: str, image: bool) -> None
     if image and folder is not None and re.fullmatch(r"[\w./ -]+", value) and not value.startswith("/"):
         if stays_inside(folder, value):
             return
-        raise TrailwrightError(f"{where}: {value[:60]!r} leads outside the theme's folder")
+        raise TrailwrightError(f"{value[:60]!r} leads outside the theme's folder", where)
     raise TrailwrightError(
         f"{where}: the reference {value[:60]!r} leaves the file (only #id, or an image in the theme)"
     )
@@ -74,9 +74,9 @@ def _reference(value: str, folder: Path | None, where: str, image: bool) -> None
 
 def _style(text: str, folder: Path | None, where: str) -> None:
     if "@import" in text.lower():
-        raise TrailwrightError(f"{where}: CSS @import is not allowed")
+        raise TrailwrightError("CSS @import is not allowed", where)
     if "expression(" in text.lower() or "javascript:" in text.lower():
-        raise TrailwrightError(f"{where}: script in CSS is not allowed")
+        raise TrailwrightError("script in CSS is not allowed", where)
     for match in _URL.finditer(text):
         _reference(match.group(2), folder, where, image=True)
 
@@ -86,19 +86,19 @@ def _check(element: ET.Element, folder: Path | None, source: str, depth: int, co
     where = f"{source}: <{name}>"
     count[0] += 1
     if count[0] > MAX_ELEMENTS:
-        raise TrailwrightError(f"{source}: more than {MAX_ELEMENTS:,} elements")
+        raise TrailwrightError(f"more than {MAX_ELEMENTS:,} elements", source)
     if depth > MAX_DEPTH:
-        raise TrailwrightError(f"{where}: nested deeper than {MAX_DEPTH} levels")
+        raise TrailwrightError(f"nested deeper than {MAX_DEPTH} levels", where)
     if not isinstance(element.tag, str) or element.tag.split("}", 1)[0] not in ("{" + SVG, name):
-        raise TrailwrightError(f"{where}: not an SVG drawing element")
+        raise TrailwrightError("not an SVG drawing element", where)
     if name not in DRAWING:
-        raise TrailwrightError(f"{where}: a <{name}> element is not allowed (scripts, foreign objects, animation)")
+        raise TrailwrightError(f"a <{name}> element is not allowed (scripts, foreign objects, animation)", where)
     for key, value in element.attrib.items():
         attribute = _local(key)
         if attribute.lower().startswith("on"):
-            raise TrailwrightError(f"{where}: the event attribute {attribute!r} is not allowed")
+            raise TrailwrightError(f"the event attribute {attribute!r} is not allowed", where)
         if attribute == "base":  # xml:base would move every relative reference elsewhere
-            raise TrailwrightError(f"{where}: xml:base is not allowed")
+            raise TrailwrightError("xml:base is not allowed", where)
         if attribute == "href":
             _reference(value, folder, where, image=name == "image")
         elif attribute == "style" or "url(" in value.lower():
@@ -116,15 +116,15 @@ def safe_svg(text: str | bytes, source: str, folder: Path | None = None) -> str:
 
     data = text.encode("utf-8") if isinstance(text, str) else text
     if len(data) > MAX_BYTES:
-        raise TrailwrightError(f"{source}: {len(data):,} bytes, at most {MAX_BYTES:,}")
+        raise TrailwrightError(f"{len(data):,} bytes, at most {MAX_BYTES:,}", source)
     try:
         root = fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
     except DefusedXmlException as err:
-        raise TrailwrightError(f"{source}: {type(err).__name__}: DTDs and entities are not allowed") from None
+        raise TrailwrightError(f"{type(err).__name__}: DTDs and entities are not allowed", source) from None
     except ET.ParseError as err:
-        raise TrailwrightError(f"{source}: not well-formed XML ({err})") from None
+        raise TrailwrightError(f"not well-formed XML ({err})", source) from None
     if _local(root.tag) != "svg":
-        raise TrailwrightError(f"{source}: <{_local(root.tag)}> is not an <svg> document")
+        raise TrailwrightError(f"<{_local(root.tag)}> is not an <svg> document", source)
     _check(root, folder, source, 1, [0])
     _no_reuse_of_reuse(root, source)
     return ET.tostring(root, encoding="unicode")
@@ -142,7 +142,7 @@ def _no_reuse_of_reuse(root: ET.Element, source: str) -> None:
         if isinstance(e.tag, str) and _local(e.tag) == "use":
             target = (e.get("href") or e.get(f"{{{XLINK}}}href") or "").strip().lstrip("#")
             if target in holders:
-                raise TrailwrightError(f"{source}: <use>: #{target[:40]} holds a <use> itself (reuse of reuse)")
+                raise TrailwrightError(f"<use>: #{target[:40]} holds a <use> itself (reuse of reuse)", source)
 
 
 def image_info(path: Path) -> tuple[int, int, str]:
@@ -159,9 +159,11 @@ def image_info(path: Path) -> tuple[int, int, str]:
                 width, height, kind = image.size[0], image.size[1], str(image.format)
                 image.verify()
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise TrailwrightError(f"{path}: too many pixels to decode safely (over {Image.MAX_IMAGE_PIXELS:,})") from None
+        raise TrailwrightError(
+            f"too many pixels to decode safely (over {Image.MAX_IMAGE_PIXELS:,})", str(path)
+        ) from None
     except (OSError, SyntaxError, ValueError) as err:
-        raise TrailwrightError(f"{path}: not an image Pillow reads ({str(err).splitlines()[0][:80]})") from None
+        raise TrailwrightError(f"not an image Pillow reads ({str(err).splitlines()[0][:80]})", str(path)) from None
     return width, height, kind
 
 
@@ -172,7 +174,9 @@ def raster_dpi(path: Path, width_mm: float, height_mm: float) -> tuple[float, st
     width, height, _ = image_info(path)
     dpi = min(width / (width_mm / MM_PER_IN), height / (height_mm / MM_PER_IN))
     if dpi < LEAST_DPI:
-        raise TrailwrightError(f"{path}: {dpi:.0f} dpi at {width_mm:g} x {height_mm:g} mm, at least {LEAST_DPI} needed")
+        raise TrailwrightError(
+            f"{dpi:.0f} dpi at {width_mm:g} x {height_mm:g} mm, at least {LEAST_DPI} needed", str(path)
+        )
     warning = (
         f"{path}: {dpi:.0f} dpi at {width_mm:g} x {height_mm:g} mm, {PRINT_DPI} wanted" if dpi < PRINT_DPI else None
     )
