@@ -261,9 +261,9 @@ def _named(source: str, key: str | tuple[str, str]) -> str:
     return f"{source}: landmarks.{key[1]}" if isinstance(key, tuple) else f"{source}: art.{key}"
 
 
-def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float]) -> ThemeArt:
-    """The ``[theme]``, ``[art]`` and ``[landmarks]`` tables of a theme file, their art loaded from ``folder``
-    (a raster ground checked for its resolution on a side of ``side_mm``)."""
+def _checked(folder: Path, data: dict, source: str) -> tuple[str, list, list, float]:
+    """The theme file's tables checked for shape, one line naming the key at the first problem; returns the
+    theme's name, credits, decorations and ground repeat."""
     about, art, marks = data.get("theme", {}), data.get("art", {}), data.get("landmarks", {})
     fonts = data.get("fonts", {})
     if not isinstance(fonts, dict) or set(fonts) - set(FONT_ROLES):
@@ -295,9 +295,17 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
         raise TrailwrightError(
             f"art.ground_repeat_mm = {repeat!r}: expected 0 (stretched) or a width in mm from 2 to 300", source
         )
+    return name.strip(), credits, decorations, float(repeat)
+
+
+def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float]) -> ThemeArt:
+    """The ``[theme]``, ``[art]`` and ``[landmarks]`` tables of a theme file, their art loaded from ``folder``
+    (a raster ground checked for its resolution on a side of ``side_mm``)."""
+    name, credits, decorations, repeat = _checked(folder, data, source)
+    art, marks, fonts = data.get("art", {}), data.get("landmarks", {}), data.get("fonts", {})
     mark = LANDMARK_ART * (LANDMARK_DISC * side_mm[0] / 2)  # the printed size of a landmark's art, square
     files = {key: art[key] for key in ("front", "back", "cover") if key in art}
-    files.update({("landmark", name): file for name, file in sorted(marks.items())})
+    files.update({("landmark", mark_name): file for mark_name, file in sorted(marks.items())})
     sizes = {
         key: _printed(folder, art[key], _named(source, key), side_mm, repeat) for key in ("front", "back") if key in art
     }
@@ -307,7 +315,7 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
         key: load_art(folder, art[key], _named(source, key)) for key in ART_KEYS if key in art and key not in pictures
     }
     return ThemeArt(
-        name.strip(),
+        name,
         folder.name,
         tuple(credits),
         warnings=tuple(w for _, _, w in pictures.values() if w),
@@ -319,8 +327,8 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
         **{key: piece for key, (piece, _, _) in pictures.items() if isinstance(key, str)},
         decorations=tuple(load_art(folder, d, _named(source, "decorations")) for d in decorations),
         landmarks=tuple((key[1], piece) for key, (piece, _, _) in pictures.items() if isinstance(key, tuple)),
-        booklet=tuple(sorted(booklet.items())),
-        ground_repeat_mm=float(repeat),
+        booklet=tuple(sorted(data.get("booklet", {}).items())),
+        ground_repeat_mm=repeat,
         fonts=tuple(
             (role, _font(folder, fonts[role], f"{source}: fonts.{role}")) for role in FONT_ROLES if role in fonts
         ),
