@@ -74,9 +74,8 @@ def load_style_option(value, command: str):
 
     if value is not None and not is_theme(value) and not Path(value).exists():
         raise TrailwrightError(
-            f"{str(value)!r} is neither a style file, a theme folder nor a shipped theme "
-            f"({', '.join(builtin_themes())})",
-            "--style/--theme",
+            f"cannot read: no such style file, theme folder or shipped theme ({', '.join(builtin_themes())})",
+            str(value),
         )
     with flag_value("--theme" if is_theme(value) else "--style"):
         style = load_style(value)
