@@ -40,7 +40,7 @@ class PackedImage:
         return cls(key, rgb.width, rgb.height, zlib.compress(rgb.tobytes(), 6))
 
     def image(self) -> Image.Image:
-        """The pixels again (decompressed afresh: a packed image is a tenth of its pixels' size or less)."""
+        """The pixels again, decompressed afresh (flat art packs to a few per cent of its pixels' size)."""
         return Image.frombytes("RGB", (self.width, self.height), zlib.decompress(self.data))
 
 
