@@ -36,13 +36,12 @@ def _problem(seed: int):
 def _chain(job: tuple[int, int, float]):
     """One chain of ``anneal`` (chain ``index`` of a run with ``seed``): its best designs and bank figure."""
     from generator.optimize import Config
-    from generator.optimize.run import chain_best, config_strategy, run_chain
+    from generator.optimize.chain import Budget, chain_best, config_strategy, run_chain
 
     seed, index, budget = job
     problem = _problem(seed)
-    config = Config(time=budget, seed=seed, workers=1)
-    strategy = config_strategy(config)
-    chain = run_chain(problem, strategy, config, index, None, lambda: False, lambda *a: None)
+    strategy = config_strategy(Config(time=budget, seed=seed))
+    chain = run_chain(problem, strategy, Budget(budget, None), seed, index, None, lambda: False, lambda *a: None)
     best = chain_best(strategy, chain)
     return seed, index, best.classes, best.fitness
 
@@ -58,12 +57,12 @@ def main(argv: list[str]) -> int:
 
     import numpy as np
 
-    from generator.optimize.run import chain_seeds
+    from generator.optimize.chain import chain_seeds
     from generator.optimize.search import Search
     from generator.optimize.strategies import STRATEGIES
 
     jobs = [(1 + i // 2, i % 2, args.budget) for i in range(args.chains)]
-    with mp.get_context("fork").Pool(args.workers) as pool:
+    with mp.get_context("spawn").Pool(args.workers) as pool:
         results = pool.map(_chain, jobs, chunksize=1)
     fresh = Search(_problem(1), FRESH_SEED, FRESH_SAMPLES, FRESH_SAMPLES)
     end = STRATEGIES["anneal"].bank.end
