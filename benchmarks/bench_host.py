@@ -119,7 +119,10 @@ async def _load(port, rooms, spec, timeout, think):
     sent, latencies, done = {}, [], set()
     ids = [(_room(port, 1000 + i), 1000 + i) for i in range(rooms)]
     tasks = [_client(port, room, seed, s, spec, sent, latencies, done, think) for room, seed in ids for s in range(4)]
-    await asyncio.wait_for(asyncio.gather(*tasks), timeout)
+    try:
+        await asyncio.wait_for(asyncio.gather(*tasks), timeout)
+    except TimeoutError:  # the games not over by then fail the run in its table (and the server is stopped)
+        print(f"  stopped after --timeout {timeout:g} s: {len(done) // 4} of {rooms} games over", flush=True)
     return ids, latencies, done
 
 
