@@ -67,14 +67,21 @@ def test_cooperating_chains_on_a_scheduler_record_their_exchanges(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.usefixtures("dask_scheduler")
-def test_the_polish_reports_what_it_changed(tmp_path):
+def test_the_polish_reports_what_it_changed(tmp_path, capsys):
     out = tmp_path / "polished.json"
-    assert main(["optimize", *QUICK, "--generations", "5", "--seed", "3", "--polish", "1500", "--out", str(out)]) == 0
+    shown = [a for a in QUICK if a != "--quiet"]
+    assert main(["optimize", *shown, "--generations", "5", "--seed", "3", "--polish", "1500", "--out", str(out)]) == 0
     meta = read_meta(out)
     steps = meta["search"]["polish"]
     assert meta["settings"]["polish"] == 1500 and steps  # five generations leave clear gains to take
     assert all(s["gain"] > 2 * s["gain_se"] and s["change"].startswith("tile ") for s in steps)
     assert meta["score"]["fitness"] > meta["search"]["search_fitness"] - 0.5
+    # while it works, the command says so: each round as it begins, each step as it is taken, then the re-score
+    said = [line for line in capsys.readouterr().err.splitlines() if line.startswith(("polish", "re-scoring"))]
+    rounds = [line for line in said if line.startswith("polish round")]
+    took = [line for line in said if line.startswith("polish: took tile ")]
+    assert rounds[0] == "polish round 1: screening every neighbour on 1,500 layouts" and len(took) == len(steps)
+    assert len(rounds) in (len(steps), len(steps) + 1) and said[-1] == "re-scoring the winner on 3,000 fresh layouts"
 
 
 @pytest.mark.usefixtures("dask_scheduler")

@@ -301,6 +301,7 @@ def _run(args: argparse.Namespace) -> int:
     import threading
 
     from rich.console import Console
+    from rich.markup import escape
 
     from generator.fileio import check_out, write_atomic
     from generator.model import dumps_tileset
@@ -341,6 +342,7 @@ def _run(args: argparse.Namespace) -> int:
                 workers=args.workers,
                 on_progress=display.update,
                 on_checkpoint=save_checkpoint,
+                on_stage=lambda text: console.print(f"[dim]{escape(text)}[/]", highlight=False),  # ids may hold [..]
             )
     finally:
         for sig, handler in handlers.items():

@@ -86,11 +86,13 @@ def polish(
     rounds: int = 8,
     on_step: Callable[[Step], None] = lambda s: None,
     stop: threading.Event | None = None,
+    on_round: Callable[[int], None] = lambda r: None,
 ) -> Polished:
     """Polish ``tileset`` (see the module glossary): screens of ``screen`` layouts, confirmed on ten times as many.
 
     ``run(f, *args, parts=workers)`` runs ``f(*args, part, parts)`` for every part and returns the results in
     order (``here``, or ``on_cluster``); the same seed gives the same polish whatever the number of workers.
+    ``on_round(k)`` is called as round ``k`` begins and ``on_step(step)`` as a step is taken.
     """
     steps: list[Step] = []
     tried = 0
@@ -99,6 +101,7 @@ def polish(
     for done in range(1, rounds + 1):
         if stop is not None and stop.is_set():
             break
+        on_round(done)
         shares = run(screen_part, problem, tileset, screen, seed + done, parts=workers)
         tried += sum(n for n, _ in shares)
         close = sorted((c for _, found in shares for c in found if c.gain > 0), key=lambda c: (-c.gain, c.changes))

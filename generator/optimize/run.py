@@ -243,9 +243,11 @@ def optimize(
     workers: int | None = None,
     on_progress: Callable[[Progress], None] = lambda p: None,
     on_checkpoint: Callable[[list, list], None] = lambda c, m: None,
+    on_stage: Callable[[str], None] = lambda s: None,
 ) -> Result:
     """Search on a Dask cluster (``client``, or one at ``scheduler``, or a local one of ``workers``), pick the
-    best chain, and re-score the winner on fresh layouts."""
+    best chain, and re-score the winner on fresh layouts. ``on_stage(text)`` says what the run does once the
+    chains have stopped (the choice of the winner, each round and step of a polish, the re-score)."""
     if config.polish and problem.objective.play is not None:
         raise SettingError(
             "polish",
@@ -262,11 +264,16 @@ def optimize(
 
             warm_up(problem.board)
         with cluster.connect(scheduler, workers) as own:
-            return _optimize(own, problem, strategy, config, chains, migrants, stop, on_progress, on_checkpoint, began)
-    return _optimize(client, problem, strategy, config, chains, migrants, stop, on_progress, on_checkpoint, began)
+            return _optimize(
+                own, problem, strategy, config, chains, migrants, stop, (on_progress, on_checkpoint, on_stage), began
+            )
+    return _optimize(
+        client, problem, strategy, config, chains, migrants, stop, (on_progress, on_checkpoint, on_stage), began
+    )
 
 
-def _optimize(client, problem, strategy, config, chains, migrants, stop, on_progress, on_checkpoint, began) -> Result:
+def _optimize(client, problem, strategy, config, chains, migrants, stop, report, began) -> Result:
+    on_progress, on_checkpoint, on_stage = report
     cluster.warm_workers(client, problem.board)
     budget, legs = plan(config, cluster.worker_count(client))
     run = _Run(client, problem, strategy, config, chains, migrants)
@@ -281,9 +288,12 @@ def _optimize(client, problem, strategy, config, chains, migrants, stop, on_prog
                 break
         finished = _reported(run.chains)
         picked = time.perf_counter()
+        if len(finished) > 1:
+            on_stage(f"choosing the winner: each chain's best on {SELECTION_SAMPLES:,} fresh layouts")
         winner, best = _best_of(client, problem, strategy, config, finished)
         selection = time.perf_counter() - picked
-        classes, polished = _polished(client, problem, config, best.classes, stop)
+        classes, polished = _polished(client, problem, config, best.classes, stop, on_stage)
+        on_stage(f"re-scoring the winner on {config.rescore:,} fresh layouts")
         report = client.submit(
             cluster.score_task, problem, classes.tolist(), config.rescore, final_seed(config.seed), pure=False
         ).result()
@@ -314,18 +324,21 @@ def _optimize(client, problem, strategy, config, chains, migrants, stop, on_prog
     )
 
 
-def _polished(client, problem: Problem, config: Config, classes, stop) -> tuple[np.ndarray, tuple[Step, ...]]:
+def _polished(client, problem: Problem, config: Config, classes, stop, on_stage) -> tuple[np.ndarray, tuple[Step, ...]]:
     """The winner after the final polish over every worker (``config.polish``; none: the winner as it is)."""
     if not config.polish:
         return classes, ()
+    n = config.polish
     done = polish(
         problem,
         to_tileset(problem, classes),
-        config.polish,
+        n,
         polish_seed(config.seed),
         on_cluster(client),
         cluster.worker_count(client),
+        on_step=lambda s: on_stage(f"polish: took {s.change} ({s.gain:+.4f} ± {s.gain_se:.4f})"),
         stop=stop,
+        on_round=lambda k: on_stage(f"polish round {k}: screening every neighbour on {n:,} layouts"),
     )
     return done.classes, done.steps
 
