@@ -272,8 +272,8 @@ def optimize(
     )
 
 
-def _optimize(client, problem, strategy, config, chains, migrants, stop, report, began) -> Result:
-    on_progress, on_checkpoint, on_stage = report
+def _optimize(client, problem, strategy, config, chains, migrants, stop, hooks, began) -> Result:
+    on_progress, on_checkpoint, on_stage = hooks  # optimize's callbacks, in that order
     cluster.warm_workers(client, problem.board)
     budget, legs = plan(config, cluster.worker_count(client))
     run = _Run(client, problem, strategy, config, chains, migrants)

@@ -67,9 +67,7 @@ def _reference(value: str, folder: Path | None, where: str, image: bool) -> None
         if stays_inside(folder, value):
             return
         raise TrailwrightError(f"{value[:60]!r} leads outside the theme's folder", where)
-    raise TrailwrightError(
-        f"{where}: the reference {value[:60]!r} leaves the file (only #id, or an image in the theme)"
-    )
+    raise TrailwrightError(f"the reference {value[:60]!r} leaves the file (only #id, or an image in the theme)", where)
 
 
 def _style(text: str, folder: Path | None, where: str) -> None:
