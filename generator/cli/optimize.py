@@ -324,7 +324,9 @@ def _run(args: argparse.Namespace) -> int:
 
     def interrupt(signum, frame):
         if not stop.is_set():
-            console.print("[yellow]stopping: finishing the current generation and writing the best so far[/]")
+            console.print(
+                "[yellow]stopping: finishing the current generation (or polish round) and writing the best so far[/]"
+            )
         caught.append(signum)
         stop.set()
 
