@@ -21,7 +21,7 @@ from pathlib import Path
 from benchmarks import print_rows
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT / "examples" / "best-known.json"
+EXAMPLE = ROOT / "examples" / "previous-best.json"
 
 
 def cpu_rate(run, count: int, repeats: int, at_least: float = 0.0) -> float:

@@ -52,7 +52,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--time", type=float, default=90.0, help="seconds of search per run")
     parser.add_argument("--check-games", type=int, default=2000, help="fresh games that measure each winner")
     parser.add_argument("--rescore", type=int, default=100_000, help="layouts of each winner's static re-score")
-    parser.add_argument("--init", default="examples/best-known.json", help="the tile set every search starts from")
+    parser.add_argument("--init", default="examples/previous-best.json", help="the tile set every search starts from")
     parser.add_argument(
         "--no-baseline", action="store_true", help="skip the unbounded row of each seed (its search, or the start set)"
     )

@@ -120,9 +120,9 @@ def _luck(tiles, board, games: int, seed: int) -> dict:
 
 
 def baseline(
-    board, check_games: int, seed: int, rescore: int, path: Path = ROOT / "examples" / "best-known.json"
+    board, check_games: int, seed: int, rescore: int, path: Path = ROOT / "examples" / "previous-best.json"
 ) -> dict:
-    """A set itself (the best-known one by default): its static fitness and how it plays."""
+    """A set itself (the previous best by default, where the documented runs start): its fitness and play."""
     from generator.model import read_tileset
     from generator.play import default_rules
     from generator.play.simulate import simulate
@@ -212,7 +212,7 @@ def tradeoff_svg(rows: list[dict], base: dict, note: str) -> str:
         "static_fitness",
         min(fits) - 0.5,
         max(fits) + 0.5,
-        f"static fitness (dashed: best-known {base['static_fitness']:.2f})",
+        f"static fitness (dashed: previous-best {base['static_fitness']:.2f})",
         base["static_fitness"],
     )
     for k, line in enumerate(note.split("; ")):
@@ -237,10 +237,10 @@ def _bound_label(r: dict) -> str:
 
 def drama_svg(rows: list[dict], base: dict, note: str) -> str:
     """Drama against game length on fresh games, each winner numbered and listed with its target and static
-    fitness (darker: higher): the walk of targets (median rounds, and a floor on a measure) and the best-known
+    fitness (darker: higher): the walk of targets (median rounds, and a floor on a measure) and the previous-best
     set."""
     w, h, left, top, pw, ph = 760, 380, 70, 40, 400, 250
-    runs = [(base, "best-known set")] + [(r, f"{r['target']:g} rounds" + _bound_label(r)) for r in rows]
+    runs = [(base, "previous-best set")] + [(r, f"{r['target']:g} rounds" + _bound_label(r)) for r in rows]
     xs, ys, fs = [r["median"] for r, _ in runs], [r["drama"] for r, _ in runs], [r["static_fitness"] for r, _ in runs]
     x0, x1 = min(xs) - 1, max(xs) + 1
     y0, y1 = max(0.0, min(ys) - 0.04), max(ys) + 0.04
@@ -294,7 +294,7 @@ def drama_svg(rows: list[dict], base: dict, note: str) -> str:
 
 def draw(out: Path) -> None:
     """Draw the trade-off picture from the last run in ``out``/play-optimize-runs.jsonl (its rows after the
-    last best-known row), labelled with that run's settings."""
+    last baseline row), labelled with that run's settings."""
     lines = [json.loads(line) for line in (out / "play-optimize-runs.jsonl").read_text(encoding="utf-8").splitlines()]
     last = max(i for i, r in enumerate(lines) if r["target"] is None)
     base, rows = lines[last], lines[last + 1 :]
@@ -323,7 +323,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--rescore", type=int, default=200_000, help="layouts of the winner's static re-score")
     parser.add_argument(
         "--init",
-        default="examples/best-known.json",
+        default="examples/previous-best.json",
         help="start every search from this tile set ('random': a random start as optimize makes one)",
     )
     parser.add_argument(
@@ -365,7 +365,7 @@ def main(argv: list[str]) -> int:
     board = load_board("classic")
     base = baseline(board, args.check_games, args.seed, args.rescore)
     print(
-        f"best-known: median {base['median']:g} rounds ({base['p10']:g}-{base['p90']:g}), "
+        f"previous-best: median {base['median']:g} rounds ({base['p10']:g}-{base['p90']:g}), "
         f"static fitness {base['static_fitness']:.3f}",
         flush=True,
     )

@@ -225,7 +225,7 @@ def test_playtest_reports_the_measures_of_its_first_games(capsys):
     assert data["games"] == 25 and data["lead_changes"]["value"] == pytest.approx(expected.lead_changes.value)
     assert data["choices_per_turn"]["value"] == pytest.approx(expected.choices.value)
     assert data["drama_reading"].startswith("in ") and 0 <= data["luck_share"]["value"] <= 1.5
-    assert set(data["reference_sets"]) == {"best-known", "random-20", "straight diameters on every side"}
+    assert set(data["reference_sets"]) == {"previous-best", "random-20", "straight diameters on every side"}
     assert main(["playtest", best, "--games", "10", "--measure-games", "0", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["measures"] is None
     assert main(["playtest", best, "--games", "10"]) == 0

@@ -504,7 +504,7 @@ def test_local_check_tries_every_single_side_change_and_every_swap(classic, rand
         assert describe(problem, best).count("tile '") == len(best.changes)
 
 
-@pytest.mark.parametrize("name", ["best-known.json", "record.json"])
+@pytest.mark.parametrize("name", ["best-known.json", "previous-best.json"])
 def test_the_best_sets_score_what_their_files_and_the_docs_say(classic, name):
     from generator.model import read_tileset
     from tests.conftest import EXAMPLES

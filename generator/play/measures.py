@@ -342,7 +342,7 @@ def luck_share(win_rate: float, win_se: float, players: int) -> Measure:
 # the same measures of 600 games of 3 explorers (rival: a naive nearest-goal player) in an independent
 # simulator of the game, for scale: set -> (lead changes, drama, settled share, luck share)
 REFERENCE_SETS = {
-    "best-known": (1.14, 0.19, 0.49, 0.82),
+    "previous-best": (1.14, 0.19, 0.49, 0.82),
     "random-20": (1.28, 0.20, 0.46, 0.86),
     "straight diameters on every side": (2.15, 0.13, 0.51, 1.03),
 }
