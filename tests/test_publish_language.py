@@ -20,7 +20,7 @@ from generator.publish import booklet as bk
 from generator.publish.art import ArtCache
 from generator.publish.booklet import TEMPLATES
 from generator.publish.bookletkit import booklet_context, make_booklet
-from generator.publish.language import BOOKLET, ENGLISH, PHRASES, load_language
+from generator.publish.language import ENGLISH, PHRASES, load_language
 from generator.publish.rulesbook import false_claims, rules_context
 from generator.publish.settings import load_settings
 from generator.units import ENGLISH as ENGLISH_NUMBERS
@@ -59,11 +59,20 @@ def test_every_english_template_has_a_french_one():
     assert english == {p.name for p in (TEMPLATES / "fr").glob("*.j2")}
 
 
-def test_the_english_language_file_states_the_built_in_phrases():
+def test_the_english_phrases_are_the_package_language_file_and_fill_what_a_project_leaves_out(tmp_path):
     english = load_language(TEMPLATES)
-    assert english.numbers == ENGLISH_NUMBERS
-    written = {k: v for k, v in english.phrases.items() if k in BOOKLET}
-    assert written == {k: v for k, v in PHRASES.items() if k in BOOKLET}  # the file cannot drift from the code
+    assert english.numbers == ENGLISH_NUMBERS and english.phrases == PHRASES == ENGLISH.phrases
+    assert (english.a_die(8), english.a_die(6), english.sixths(3), english.sixths(4)) == (
+        "an 8-sided die",
+        "a 6-sided die",
+        "half a turn",
+        "4 sixths",
+    )
+    assert english.choice(["1", "2", "5"]) == "1, 2 or 5"
+    (tmp_path / "booklet.xml.j2").write_text("<booklet/>")  # a project's templates, its language.toml a stub
+    (tmp_path / "language.toml").write_text('[phrases]\nor = "and/or"\n')
+    own = load_language(tmp_path)
+    assert own.choice(["1", "2"]) == "1 and/or 2" and own.a_die(8) == "an 8-sided die"
 
 
 @given(st.floats(-1e9, 1e9, allow_nan=False), st.integers(0, 4))

@@ -9,7 +9,9 @@ language   a code such as ``en`` or ``fr``. A templates folder holds the default
 numbers    how the language writes 1234.5 and 0.125 (``generator.units.Numbers``): ``[numbers]`` in language.toml.
 phrases    the sentences the Python side composes (the die's name, a turn's size, "or", the histogram's
            labels, the measures' readings and names, the rules' claims). ``PHRASES`` holds the
-           English ones; ``[phrases]`` in language.toml words any of them again, with the same ``{fields}``.
+           English ones: the booklet's from the package's own ``templates/language.toml``, the histogram's and
+           the measures' from the play modules that draw and read them. ``[phrases]`` in another
+           language.toml words any of them again, with the same ``{fields}``.
 """
 
 from __future__ import annotations
@@ -29,17 +31,18 @@ from generator.units import Numbers
 LANGUAGE_FILE = "language.toml"
 CODE = re.compile(r"[a-z]{2,3}(-[A-Za-z]{2,4})?")  # a BCP 47 language and optional region: en, fr, pt-BR
 DEFAULT = "en"
-BOOKLET = {
-    "or": "or",
-    "sixths.1": "one sixth",
-    "sixths.2": "two sixths",
-    "sixths.3": "half a turn",
-    "sixths.n": "{n} sixths",
-    "a_die.n": "a {n}-sided die",
-    **{f"a_die.{n}": f"an {n}-sided die" for n in (8, 11, 18, *range(80, 90))},
-    "settings": "Tiles {tile} mm, bleed {bleed} mm, art at {dpi} dpi.",
-    "claims.no_way_out": "no explorer is ever stuck for good",
-}
+ENGLISH_FILE = Path(__file__).resolve().parent / "booklet" / "templates" / LANGUAGE_FILE  # package data
+
+
+def _flat(table: dict, prefix: str = "") -> dict:
+    out: dict = {}
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        out.update(_flat(value, name + ".") if isinstance(value, dict) else {name: value})
+    return out
+
+
+BOOKLET = _flat(load_toml(ENGLISH_FILE, str(ENGLISH_FILE))["phrases"])  # the booklet's English phrases, stated there
 PHRASES = {
     **BOOKLET,
     **{f"histogram.{k}": v for k, v in HISTOGRAM.items()},
@@ -91,14 +94,6 @@ def _fields(text: str) -> set[str]:
             raise ValueError(f"{{{name}}} with a format of its own (the program writes the numbers)")
         found.add(name)
     return found
-
-
-def _flat(table: dict, prefix: str = "") -> dict:
-    out: dict = {}
-    for key, value in table.items():
-        name = f"{prefix}{key}"
-        out.update(_flat(value, name + ".") if isinstance(value, dict) else {name: value})
-    return out
 
 
 def _phrases(table: dict, source: str) -> dict[str, str]:
