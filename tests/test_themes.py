@@ -391,7 +391,8 @@ def test_preflight_checks_the_theme_art_a_kit_records(tmp_path, capsys):
     assert main(["check", str(out), "--theme", "river", "--all"]) == 0
     assert "river/theme.toml: theme art: measured" in capsys.readouterr().out
     assert main(["check", str(out), "--theme", str(folder)]) == 2
-    assert "--theme: " in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err == f"trailwright: error: {folder}: cannot read: no such theme folder or shipped theme (river, station)\n"
 
 
 STUBBED = [s for s in ALL_SIDES if s.stubs][::9][:12]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from generator.cli.options import HelpFormatter, flag_value
+from generator.cli.options import HelpFormatter, flag_value, no_such_theme
 
 
 def register(sub) -> None:
@@ -48,7 +48,6 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print one line per finding and a summary; 1 when anything failed."""
-    from generator.errors import TrailwrightError
     from generator.preflight import preflight, themes_to_check
     from generator.publish.settings import load_profile
     from generator.render.style import is_theme
@@ -57,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         with flag_value("--profile"):
             load_profile(args.profile)
     if args.theme is not None and not is_theme(args.theme):
-        raise TrailwrightError(f"{args.theme!r} is neither a theme folder nor a shipped theme", "--theme")
+        raise no_such_theme(args.theme, style_files=False)
     for missing in themes_to_check(args.paths, args.theme)[1]:
         print(f"check: the theme {missing!r} that kit.json records is not here; pass --theme DIR to check its art")
     findings = preflight(args.paths, args.target, args.profile, args.theme)

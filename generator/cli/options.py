@@ -62,21 +62,25 @@ def add_style_option(parser: argparse.ArgumentParser, what: str = "style") -> No
     )
 
 
+def no_such_theme(value, style_files: bool):
+    """The one-line refusal of a --theme (or --style) value that names nothing, in the file flags' convention."""
+    from generator.errors import TrailwrightError
+    from generator.project import builtin_themes
+
+    what = "style file, theme folder" if style_files else "theme folder"
+    return TrailwrightError(f"cannot read: no such {what} or shipped theme ({', '.join(builtin_themes())})", str(value))
+
+
 def load_style_option(value, command: str):
     """The style or theme ``value`` names (``--style``/``--theme``); an error names the option as a theme or a
     style, and a theme's warnings (raster art under print resolution) go to stderr."""
     import sys
     from pathlib import Path
 
-    from generator.errors import TrailwrightError
-    from generator.project import builtin_themes
     from generator.render.style import is_theme, load_style
 
     if value is not None and not is_theme(value) and not Path(value).exists():
-        raise TrailwrightError(
-            f"cannot read: no such style file, theme folder or shipped theme ({', '.join(builtin_themes())})",
-            str(value),
-        )
+        raise no_such_theme(value, style_files=True)
     with flag_value("--theme" if is_theme(value) else "--style"):
         style = load_style(value)
     for line in style.art.warnings if style.art is not None else ():
