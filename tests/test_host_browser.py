@@ -61,7 +61,13 @@ def test_two_people_and_a_bot_play_a_room_and_each_sees_the_others_moves(tmp_pat
         url = f"http://127.0.0.1:{port}{made['url']}"
         ann.get(url + "#owner=" + made["owner"])
         bob.get(url)
+        wait_for(lambda: texts(bob, "#seat-list li"))
+        by_css(bob, "#sit button")[0].click()  # no name: refused, and the refusal stays while others act
+        refusal = wait_for(lambda: texts(bob, "#message")[0])
         for driver, name in ((ann, "Ann <b>bold</b>"), (bob, "Bob")):
+            if driver is bob:  # Ann's seat has reached Bob's page, and his refusal is still shown
+                wait_for(lambda: "Ann" in " ".join(texts(bob, "#seat-list li")))
+                assert texts(bob, "#message") == [refusal] and "name" in refusal
             wait_for(lambda d=driver: texts(d, "#seat-list li"))
             by_css(driver, "#name")[0].send_keys(name)
             by_css(driver, "#sit button")[0].click()

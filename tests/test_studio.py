@@ -215,6 +215,8 @@ def paint_a_landmark(d, project: Path) -> None:
     wait_for(lambda: d.execute_script("return document.getElementById('status').textContent") == "saved")
     d.execute_script("document.getElementById('bd-save').click()")
     wait_for(lambda: "Board saved" in d.execute_script("return document.getElementById('message').textContent"))
+    time.sleep(2.5)  # a file-watch poll (every 2 s) and the state read after the save leave the message be
+    assert "Board saved" in d.execute_script("return document.getElementById('message').textContent")
     assert "Tower" in [lm.name for lm in load_board(project / "board.toml").landmarks]
 
 

@@ -27,7 +27,8 @@
     history.replaceState(null, "", window.location.pathname);  // the key leaves the address bar
   }
 
-  function send(message) {
+  function send(message) { // an error answers the player's last message: it stays until the next one, whatever others do
+    $("message").textContent = "";
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
   }
 
@@ -198,7 +199,6 @@
       const m = JSON.parse(event.data);
       if (m.type === "state") {
         render(m);
-        $("message").textContent = "";
       } else if (m.type === "seated") {
         localStorage.setItem(seatKey, m.token);
         send({ type: "hello", token: m.token });

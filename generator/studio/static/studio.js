@@ -14,14 +14,14 @@
 
   function say(text) { $("message").textContent = text || ""; }
 
-  async function call(path, body) {
+  async function call(path, body) { // a POST is an action: its success clears the last action's message; a read never
     const options = body === undefined ? {} : {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
     };
     const reply = await fetch(path, options);
     const data = await reply.json();
     if (!reply.ok) { say(data.error); return null; }
-    say("");
+    if (body !== undefined) say("");
     return data;
   }
 
