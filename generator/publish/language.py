@@ -31,7 +31,7 @@ from generator.units import Numbers
 LANGUAGE_FILE = "language.toml"
 CODE = re.compile(r"[a-z]{2,3}(-[A-Za-z]{2,4})?")  # a BCP 47 language and optional region: en, fr, pt-BR
 DEFAULT = "en"
-ENGLISH_FILE = Path(__file__).resolve().parent / "booklet" / "templates" / LANGUAGE_FILE  # package data
+TEMPLATES = Path(__file__).resolve().parent / "booklet" / "templates"  # the shipped templates (package data)
 
 
 def _flat(table: dict, prefix: str = "") -> dict:
@@ -42,7 +42,9 @@ def _flat(table: dict, prefix: str = "") -> dict:
     return out
 
 
-BOOKLET = _flat(load_toml(ENGLISH_FILE, str(ENGLISH_FILE))["phrases"])  # the booklet's English phrases, stated there
+BOOKLET = _flat(
+    load_toml(TEMPLATES / LANGUAGE_FILE, str(TEMPLATES / LANGUAGE_FILE))["phrases"]
+)  # stated there, in English
 PHRASES = {
     **BOOKLET,
     **{f"histogram.{k}": v for k, v in HISTOGRAM.items()},

@@ -14,15 +14,12 @@ Modules: ``loader`` (template loading, rendering), ``markup`` (parsing), ``style
 (one builder per element), ``flowables`` (hexagons, pictures, the chart), ``document`` (the pages).
 """
 
-from pathlib import Path
-
 from generator.publish.booklet.blocks import BUILDERS, Piece, Resources, build_story
 from generator.publish.booklet.document import booklet_pdf
 from generator.publish.booklet.loader import render_markup
 from generator.publish.booklet.markup import AT, MAIN_TEMPLATE, At, Block, parse_markup
 from generator.publish.booklet.styles import Look, load_look, theme_fonts, themed_look
-
-TEMPLATES = Path(__file__).resolve().parent / "templates"  # the booklet's own templates (package data)
+from generator.publish.language import TEMPLATES  # the booklet's own templates
 
 __all__ = [
     "AT",
