@@ -177,6 +177,9 @@ def test_a_designer_edits_a_side_by_clicks_and_sees_the_score_change(project):
             time.sleep(0.1)
         assert d.execute_script(figures) != before  # the score changed on screen
         assert "edited, not saved" in d.execute_script("return document.getElementById('status').textContent")
+        games = d.execute_script("return document.getElementById('games').textContent")
+        title = d.execute_script("return document.getElementById('games-title').textContent")
+        assert title == "1,000 explorer games" and "(1000 games," in games  # the heading is the figures' count
         assert [e for e in d.get_log("browser") if e["level"] == "SEVERE"] == []
         shots = os.environ.get("TRAILWRIGHT_SCREENSHOTS")
         if shots:

@@ -116,8 +116,8 @@ def page(studio: Studio) -> str:
         '<button id="maze-new" type="button">Another</button></p>'
         '<img id="maze" alt="a random layout of the tiles, what each landmark reaches coloured"></section>'
         '<section id="figures"><h2>Figures</h2><table id="figure-table"></table><h3>Landmark pairs joined</h3>'
-        '<table id="pairs"></table><h3>1,000 explorer games</h3><svg id="histogram" viewBox="0 0 300 90"></svg>'
-        '<p id="games"></p></section></main>'
+        '<table id="pairs"></table><h3 id="games-title">Explorer games</h3>'
+        '<svg id="histogram" viewBox="0 0 300 90"></svg><p id="games"></p></section></main>'
         f"{_board()}{_optimize()}{_publish()}{_playtest()}"
         '<p id="message" role="alert"></p>'
         f"<footer><small>trailwright {escape(__version__)} studio: saves write tileset.json, as every command "

@@ -159,6 +159,7 @@
     const p = $("pairs");
     p.textContent = "";
     for (const [name, value] of Object.entries(f.pairs)) row(p, name, (100 * value).toFixed(1) + "%");
+    $("games-title").textContent = f.games.toLocaleString("en") + " explorer games"; // fewer on a big board
     const h = $("histogram");
     h.textContent = "";
     const top = Math.max(...f.histogram, 1);
