@@ -94,6 +94,15 @@ def test_the_french_booklet_is_french_throughout(classic):
     assert "Visitez Well, Spring et Orchard dans l'ordre de votre choix, puis sortez par Exit" in text
 
 
+@pytest.mark.parametrize("french", [False, True])
+def test_the_board_title_is_quoted_wherever_the_booklet_names_it(classic, french):
+    """A board's title is a name of its own ("The classic board (20 tiles)"): prose that wrapped it ("on the ...
+    board") read "on the The classic board (20 tiles) board"."""
+    text = _text(_french() if french else standin_sources())
+    opening, closing = ("« ", " »") if french else ("“", "”")
+    assert text.count(classic.title) == text.count(opening + classic.title + closing) >= 2
+
+
 def test_french_numbers_and_units():
     text = _text(_french(play=figures()))
     assert FIGURES.samples >= 1000 and f"{FRENCH.numbers.number(FIGURES.samples)} plans aléatoires" in text
