@@ -99,3 +99,26 @@ def test_a_template_overflowing_a_page_is_one_line_exit_2_and_writes_nothing(tmp
     assert err.strip().count("\n") == 0 and "Traceback" not in err
     assert f"bridges.xml.j2: template error at line {line}" in err and "'Bridges'" in err and "does not fit" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_the_kit_names_its_tile_set_by_file_name_so_its_folder_changes_no_byte(tmp_path, capsys):
+    """The same tile set published from two folders gives the same PDFs; the booklet does not print the folder
+    (a home folder would end up in a printed rules booklet). kit.json keeps the path as given."""
+    import json
+
+    import pdfplumber
+
+    made = []
+    for folder in ("alice/projects", "bob"):
+        source = tmp_path / folder / "mine.json"
+        source.parent.mkdir(parents=True)
+        shutil.copy(TILESET, source)
+        out = tmp_path / f"out-{len(made)}"
+        assert main(["publish", str(source), "--only", "booklet", "--out", str(out)]) == 0, capsys.readouterr().err
+        made.append(out)
+        assert json.loads((out / "kit.json").read_text())["tileset"]["source"] == str(source)
+    first, second = ((out / "print" / "rules.pdf").read_bytes() for out in made)
+    assert first == second
+    with pdfplumber.open(made[0] / "print" / "rules.pdf") as pdf:
+        text = " ".join(page.extract_text() for page in pdf.pages)
+        assert "from mine.json." in text and "alice" not in text and "alice" not in str(pdf.metadata)

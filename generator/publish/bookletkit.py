@@ -13,7 +13,7 @@ from generator.publish.impose import impose_booklet
 from generator.publish.pdf import DocInfo
 from generator.publish.rulesbook import rules_context
 from generator.publish.settings import PublishSettings, booklet_papers
-from generator.publish.sources import Sources, provenance, theme_record
+from generator.publish.sources import Sources, provenance, source_name, theme_record
 
 THUMB_DPI = 200
 THUMB_WIDTH_MM = 32.0  # the largest a thumbnail is drawn in the booklet
@@ -87,7 +87,7 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
         "reference": references(src.board.name),
         "made": {
             "version": __version__,
-            "source": src.source,
+            "source": source_name(src),
             "settings": src.language.say(
                 "settings",
                 tile=src.language.numbers.short(src.tile_width_mm),

@@ -51,11 +51,17 @@ class Sources:
     language: Language = ENGLISH  # the booklet's numbers and phrases (its words: the templates)
 
 
+def source_name(src: Sources) -> str:
+    """The tile set's file as the printed kit names it: its name, not where it lies (that differs between machines
+    and would print a home folder into a rules booklet; its sha256 goes beside it, and kit.json keeps the path)."""
+    return Path(src.source).name or src.source
+
+
 def provenance(src: Sources, settings: PublishSettings) -> str:
     """One line recording how the kit was made: version, tile set digest, board, settings."""
     digest = tileset_digest(src.tileset)[:12]
     return (
-        f"trailwright {__version__}; tile set {src.source} (sha256 {digest}); board {src.board.name}; "
+        f"trailwright {__version__}; tile set {source_name(src)} (sha256 {digest}); board {src.board.name}; "
         f"tile {src.tile_width_mm:g} mm; settings {dumps_json(settings.__dict__, sort_keys=True)}"
     )
 
