@@ -180,3 +180,23 @@ def test_a_half_played_table_with_its_reach_highlighted(browser, page, tmp_path)
         target = Path(os.environ["TRAILWRIGHT_SCREENSHOTS"])
         target.mkdir(parents=True, exist_ok=True)
         image.convert("RGB").save(target / "play-table.png", optimize=True)
+
+
+@pytest.mark.parametrize("board", ["classic", "hexagon217"])
+def test_no_tile_is_drawn_too_small_to_play_and_a_small_board_fits_the_window(browser, tmp_path, board):
+    """On a short window a 217-slot board keeps tiles a finger can turn (the page scrolls); the classic board
+    still fits the window's height."""
+    path = tmp_path / "index.html"
+    path.write_bytes(play_files(table_art(board=board), 1)["play/index.html"])
+    size = browser.get_window_size()
+    browser.set_window_size(1280, 700)
+    try:
+        open_page(browser, path, 3)
+        tile = browser.execute_script("return document.querySelector('.slot').getBoundingClientRect().width")
+        board_box = browser.execute_script("return document.getElementById('table').getBoundingClientRect()")
+        viewport = browser.execute_script("return window.innerHeight")
+    finally:
+        browser.set_window_size(size["width"], size["height"])
+    assert tile >= 44  # 3 em at 15 px: the slot's own polygon, a little wider than the tile
+    if board == "classic":
+        assert board_box["bottom"] <= viewport and tile > 60  # fitted to the window, larger than the least

@@ -65,6 +65,16 @@ def page_data(table: TableArt, seed: int) -> dict:
     }
 
 
+TILE_EM = 3.0  # the least width of a tile on screen (45 px at 15 px to the em): a tile a finger can turn
+
+
+def least_size(frame, style) -> str:
+    """The board's least size on screen, so no tile is drawn narrower than ``TILE_EM``: a small board fits the
+    window (the stylesheet's height cap), a big one (a 217-slot hexagon) is larger than it and the page scrolls."""
+    em = TILE_EM / style.tile_width_mm
+    return f"min-width: {frame.width_mm * em:.1f}em; min-height: {frame.height_mm * em:.1f}em"
+
+
 def board_svg(table: TableArt) -> str:
     """The board as printed, with a layer for tiles, a click target on every slot, and the pawns."""
     frame, style = table.frame, table.style
@@ -90,8 +100,8 @@ def board_svg(table: TableArt) -> str:
     )
     return (
         f'<svg id="table" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {num(frame.width_mm)} '
-        f'{num(frame.height_mm)}" role="img" aria-label="the board">{under}<g id="reach">{reach}</g><g id="tiles"></g>'
-        f'<g id="slots">{slots}</g>{over}<g id="pawns">{pawns}</g></svg>'
+        f'{num(frame.height_mm)}" style="{least_size(frame, style)}" role="img" aria-label="the board">{under}'
+        f'<g id="reach">{reach}</g><g id="tiles"></g><g id="slots">{slots}</g>{over}<g id="pawns">{pawns}</g></svg>'
     )
 
 
