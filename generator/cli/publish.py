@@ -230,7 +230,8 @@ def make_sources(args: argparse.Namespace, tileset, board, settings, language):
         raise TrailwrightError("the layout stage (generator.render) is not installed") from None
     warn_strangers(style, board, "publish")
     rules = load_rules(args.rules, board)
-    play = simulate_play(tileset, board, rules, settings.play_games, settings.seed, language)
+    games = settings.play_games if "booklet" in settings.documents else 0  # only the booklet shows how it plays
+    play = simulate_play(tileset, board, rules, games, settings.seed, language)
     return layout_sources(
         tileset,
         board,
