@@ -137,6 +137,10 @@ def connector_path(board: Board, frame: BoardFrame, i: int) -> str:
     return curves_path(pair_curves(min(da, db), max(da, db), 0.0), scale, reach, frame.at(c.hex))
 
 
+def _label_font(style: Style) -> str:
+    return f'font-family="{escape(style.label_font_family)}"'
+
+
 def board_layers(
     board: Board, style: Style, frame: BoardFrame, *, fills: dict | None = None, slot_numbers: bool = True
 ) -> tuple[str, str]:
@@ -158,7 +162,7 @@ def board_layers(
         f'<g fill="{style.board_slot}" stroke="{style.board_slot_edge}" '
         f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{slots}</g>'
     )
-    font = f'font-family="{escape(style.label_font_family)}"'
+    font = _label_font(style)
     if slot_numbers:
         size = style.board_font_size_pt * MM_PER_PT
         nums = "".join(
@@ -176,53 +180,64 @@ def board_layers(
             f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}"/>'
         )
         under.append(_trail(connector_path(board, frame, i), style, w, fills.get(("connector", i)), textured))
-    over = []
-    for k, lm in enumerate(board.landmarks):
-        cells = "".join(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"/>' for h in lm.hexes)
-        over.append(
-            f'<g fill="{style.board_landmark}" stroke="{style.board_landmark_edge}" '
-            f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{cells}</g>'
-        )
-        # every face's trail runs straight to its hex's centre; the hexes of one landmark are
-        # joined centre to centre, and the name sits on the first hex
-        paths = []
-        for h, d in _landmark_faces(board, k):
-            cx, cy = frame.at(h)
-            out = (APOTHEM + reach) * unit(d)
-            paths.append(f"M{num(cx + scale * out[0])} {num(cy + scale * out[1])}L{num(cx)} {num(cy)}")
-        centres = [frame.at(h) for h in lm.hexes]
-        for (x1, y1), (x2, y2) in pairwise(centres):
-            paths.append(f"M{num(x1)} {num(y1)}L{num(x2)} {num(y2)}")
-        over.append(_trail("".join(paths), style, w, fills.get(("landmark", k))))
-        for extra in centres[1:]:
-            over.append(
-                f'<circle cx="{num(extra[0])}" cy="{num(extra[1])}" r="{num(0.2 * scale)}" '
-                f'fill="{style.board_ground}" stroke="{style.board_landmark_edge}" '
-                f'stroke-width="{num(1.2 * MM_PER_PT)}"/>'
-            )
-        hub = centres[0]
-        r = LANDMARK_DISC * scale
-        size = style.board_font_size_pt * MM_PER_PT
-        over.append(
-            f'<circle cx="{num(hub[0])}" cy="{num(hub[1])}" r="{num(r)}" fill="{style.board_ground}" '
-            f'stroke="{style.board_landmark_edge}" stroke-width="{num(1.2 * MM_PER_PT)}"/>'
-        )
-        over.append(
-            f'<circle cx="{num(hub[0])}" cy="{num(hub[1])}" r="{num(r - 1.0)}" fill="none" '
-            f'stroke="{fills.get(("landmark", k)) or style.board_landmark}" '
-            f'stroke-width="{num(2.4 * MM_PER_PT)}"/>'
-        )
-        picture = style.art.landmark(lm.name) if style.art is not None else None
-        if picture is not None:  # the theme's illustration above the name, its box inside the disc
-            box = LANDMARK_ART * r
-            over.append(picture.placed(hub[0] - box / 2, hub[1] - 0.75 * r, box, box, "xMidYMid meet"))
-        text_y = hub[1] + (0.62 * r if picture is not None else size * 0.35)
-        over.append(
-            f'<text x="{num(hub[0])}" y="{num(text_y)}" {font} font-size="{num(size)}" '
-            f'font-weight="bold" fill="{style.board_label_colour}" text-anchor="middle">'
-            f"{escape(lm.name)}</text>"
-        )
+    over = [
+        part
+        for k in range(len(board.landmarks))
+        for part in _landmark(board, style, frame, k, fills.get(("landmark", k)), w, reach)
+    ]
     return "".join(under), "".join(over)
+
+
+def _landmark(board: Board, style: Style, frame: BoardFrame, k: int, fill: str | None, w: float, reach: float):
+    """Landmark ``k`` over the tiles: its hexes, a trail from every face it joins, its disc, picture and name."""
+    lm, scale = board.landmarks[k], frame.tile_radius_mm
+    font = _label_font(style)
+    parts = []
+    cells = "".join(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"/>' for h in lm.hexes)
+    parts.append(
+        f'<g fill="{style.board_landmark}" stroke="{style.board_landmark_edge}" '
+        f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{cells}</g>'
+    )
+    # every face's trail runs straight to its hex's centre; the hexes of one landmark are
+    # joined centre to centre, and the name sits on the first hex
+    paths = []
+    for h, d in _landmark_faces(board, k):
+        cx, cy = frame.at(h)
+        out = (APOTHEM + reach) * unit(d)
+        paths.append(f"M{num(cx + scale * out[0])} {num(cy + scale * out[1])}L{num(cx)} {num(cy)}")
+    centres = [frame.at(h) for h in lm.hexes]
+    for (x1, y1), (x2, y2) in pairwise(centres):
+        paths.append(f"M{num(x1)} {num(y1)}L{num(x2)} {num(y2)}")
+    parts.append(_trail("".join(paths), style, w, fill))
+    for extra in centres[1:]:
+        parts.append(
+            f'<circle cx="{num(extra[0])}" cy="{num(extra[1])}" r="{num(0.2 * scale)}" '
+            f'fill="{style.board_ground}" stroke="{style.board_landmark_edge}" '
+            f'stroke-width="{num(1.2 * MM_PER_PT)}"/>'
+        )
+    hub = centres[0]
+    r = LANDMARK_DISC * scale
+    size = style.board_font_size_pt * MM_PER_PT
+    parts.append(
+        f'<circle cx="{num(hub[0])}" cy="{num(hub[1])}" r="{num(r)}" fill="{style.board_ground}" '
+        f'stroke="{style.board_landmark_edge}" stroke-width="{num(1.2 * MM_PER_PT)}"/>'
+    )
+    parts.append(
+        f'<circle cx="{num(hub[0])}" cy="{num(hub[1])}" r="{num(r - 1.0)}" fill="none" '
+        f'stroke="{fill or style.board_landmark}" '
+        f'stroke-width="{num(2.4 * MM_PER_PT)}"/>'
+    )
+    picture = style.art.landmark(lm.name) if style.art is not None else None
+    if picture is not None:  # the theme's illustration above the name, its box inside the disc
+        box = LANDMARK_ART * r
+        parts.append(picture.placed(hub[0] - box / 2, hub[1] - 0.75 * r, box, box, "xMidYMid meet"))
+    text_y = hub[1] + (0.62 * r if picture is not None else size * 0.35)
+    parts.append(
+        f'<text x="{num(hub[0])}" y="{num(text_y)}" {font} font-size="{num(size)}" '
+        f'font-weight="bold" fill="{style.board_label_colour}" text-anchor="middle">'
+        f"{escape(lm.name)}</text>"
+    )
+    return parts
 
 
 def render_board(board: Board, style: Style, *, clearance_mm: float = 0.5) -> str:
