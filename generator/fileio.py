@@ -14,15 +14,12 @@ def write_atomic(path: str | Path, data: str | bytes) -> Path:
     """Write ``data`` to a temporary file beside ``path``, then rename it into place.
 
     A failure (disk full, read-only, a name too long) is one line naming the file."""
-    from generator.errors import TrailwrightError
-
-    try:
-        return _write_atomic(Path(path), data)
-    except OSError as err:
-        raise TrailwrightError(f"cannot write: {err.strerror or err}", str(path)) from None
+    write_together({Path(path): data})
+    return Path(path)
 
 
-def _write_atomic(path: Path, data: str | bytes) -> Path:
+def _stage(path: Path, data: str | bytes) -> str:
+    """``data`` in a new temporary file beside ``path``, on disk (fsynced), readable by all: its name."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -31,11 +28,33 @@ def _write_atomic(path: Path, data: str | bytes) -> Path:
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return path
+    return tmp
+
+
+def write_together(files: Mapping[Path, str | bytes]) -> None:
+    """Write files that go together (one picture as SVG and PNG) wherever they are named: each to a temporary
+    file beside its place first, then all renamed into place. A failure before the renames changes nothing (one
+    line naming the file); a kill between two renames leaves every file whole, old or new. Unlike
+    ``write_folder`` it never touches the folder around them, so they may go into any folder, the current one
+    included."""
+    from generator.errors import TrailwrightError
+
+    staged: list[tuple[str, Path]] = []
+    where = Path()
+    try:
+        for where, data in files.items():
+            staged.append((_stage(where, data), where))
+        for tmp, where in staged:
+            os.replace(tmp, where)
+    except BaseException as err:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise TrailwrightError(f"cannot write: {err.strerror or err}", str(where)) from None
+        raise
 
 
 def check_out(path: str | Path, kind: str = "folder", flag: str = "--out") -> Path:

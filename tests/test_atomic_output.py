@@ -1,5 +1,6 @@
-"""A failed or killed run leaves the previous output intact: publish, render and preview swap their
-whole output folder in at one instant (``generator.fileio.write_folder``)."""
+"""A failed or killed run leaves the previous output intact: publish and render swap their whole output folder
+in at one instant (``generator.fileio.write_folder``); preview renames its two files into place once both are
+on disk (``generator.fileio.write_together``)."""
 
 import hashlib
 import json

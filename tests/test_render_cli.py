@@ -81,6 +81,19 @@ def test_preview_writes_svg_and_png(capsys, tmp_path):
     assert out.with_suffix(".png").read_bytes() == first
 
 
+def test_a_preview_goes_into_any_folder_the_current_one_too_and_leaves_the_folder_be(capsys, tmp_path, monkeypatch):
+    """It writes two files: it never swaps the folder around them (a desktop, a home folder) for a copy."""
+    (tmp_path / "notes.txt").write_text("mine")
+    (tmp_path / "sub").mkdir()
+    inode = tmp_path.stat().st_ino
+    monkeypatch.chdir(tmp_path)
+    status, _, err = run(capsys, "preview", EXAMPLE, "--out", "maze.svg")
+    assert status == 0, err
+    assert (tmp_path / "maze.svg").is_file() and (tmp_path / "maze.png").is_file()
+    assert tmp_path.stat().st_ino == inode and (tmp_path / "notes.txt").read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["maze.png", "maze.svg", "notes.txt", "sub"]
+
+
 def test_bad_style_is_one_line_and_status_2(capsys, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("[trail]\nwidth = 2\n")

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from generator import __version__
     from generator.board import load_board
     from generator.errors import TrailwrightError
-    from generator.fileio import check_folder, check_out, write_folder
+    from generator.fileio import check_out, write_together
     from generator.model import read_tileset
     from generator.render import render_sheet
     from generator.render.preview import render_contact_sheet
@@ -69,9 +69,8 @@ def run(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     png = out.with_suffix(".png")
-    check_out(out, "file")
+    check_out(out, "file")  # before any work
     check_out(png, "file")
-    folder = check_folder(out.parent)  # before any work
     if args.count > 64:
         raise TrailwrightError(f"--count {args.count}: at most 64 layouts fit a sheet")
     style = load_style_option(args.style, "preview")
@@ -89,8 +88,7 @@ def run(args: argparse.Namespace) -> int:
         f"trailwright {__version__} preview {args.tileset} --board {args.board} --seed {args.seed} "
         f"--count {args.count}{' --tiles' if args.tiles else ''}",
     )
-    files: dict[str, str | bytes] = {out.name: svg, png.name: image}
-    write_folder(folder, files, owns=files.__contains__)  # the SVG and PNG change together, or not at all
+    write_together({out: svg, png: image})  # beside whatever else the folder holds, which it never touches
     what = "every tile side" if args.tiles else f"{args.count} layout{'s' if args.count > 1 else ''}, seed {args.seed}"
     print(f"wrote {out} and {png} ({what})")
     return 0
