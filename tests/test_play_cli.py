@@ -68,6 +68,16 @@ def test_out_writes_json_histogram_and_heat_map(capsys, tmp_path):
     assert heat.get("width").endswith("mm") and '"seed": 0' in heat.find("{http://www.w3.org/2000/svg}metadata").text
 
 
+def test_out_into_the_current_folder_keeps_what_it_holds(capsys, tmp_path, monkeypatch):
+    (tmp_path / "notes.txt").write_text("mine")
+    inode = tmp_path.stat().st_ino
+    monkeypatch.chdir(tmp_path)
+    status, _, err = run(capsys, "playtest", BEST, "--games", "20", "--out", ".")
+    assert status == 0, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["heat.svg", "notes.txt", "playtest.json", "rounds.svg"]
+    assert tmp_path.stat().st_ino == inode  # the folder itself was never swapped for a copy
+
+
 @pytest.mark.parametrize(
     "argv, words",
     [

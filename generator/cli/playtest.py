@@ -140,16 +140,21 @@ def print_measures(quality, luck) -> None:
 
 
 def write_outputs(folder: str, data: dict, report, board) -> None:
-    """playtest.json, rounds.svg and heat.svg in ``folder``, swapped in together (never a mix of two runs)."""
-    from generator.fileio import write_folder
+    """playtest.json, rounds.svg and heat.svg in ``folder``, beside whatever else it holds (each whole, all
+    renamed into place once all are on disk)."""
+    from pathlib import Path
+
+    from generator.fileio import write_together
     from generator.play.pictures import heat_svg, histogram_svg
 
-    files = {
-        "playtest.json": dumps_json({**data, "rounds": list(report.rounds)}, indent=1) + "\n",
-        "rounds.svg": histogram_svg(report),
-        "heat.svg": heat_svg(report, board),
-    }
-    write_folder(folder, files, owns=files.__contains__)
+    here = Path(folder)
+    write_together(
+        {
+            here / "playtest.json": dumps_json({**data, "rounds": list(report.rounds)}, indent=1) + "\n",
+            here / "rounds.svg": histogram_svg(report),
+            here / "heat.svg": heat_svg(report, board),
+        }
+    )
 
 
 def print_report(name: str, report, gap) -> None:
