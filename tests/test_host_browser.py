@@ -62,6 +62,10 @@ def test_two_people_and_a_bot_play_a_room_and_each_sees_the_others_moves(tmp_pat
         ann.get(url + "#owner=" + made["owner"])
         bob.get(url)
         wait_for(lambda: texts(bob, "#seat-list li"))
+        invite = (
+            "const i = document.getElementById('invite'); return i.hidden ? null : i.querySelector('code').textContent"
+        )
+        assert ann.execute_script(invite) == url == bob.execute_script(invite)  # the link to send, never the owner key
         by_css(bob, "#sit button")[0].click()  # no name: refused, and the refusal stays while others act
         refusal = wait_for(lambda: texts(bob, "#message")[0])
         for driver, name in ((ann, "Ann <b>bold</b>"), (bob, "Bob")):
@@ -74,6 +78,7 @@ def test_two_people_and_a_bot_play_a_room_and_each_sees_the_others_moves(tmp_pat
             wait_for(lambda d=driver: texts(d, "#seat-list li.you"))
         wait_for(lambda: click(ann, ".seat-bot"))  # the owner fills seat 3 with an explorer bot
         wait_for(lambda: "explorer bot" in " ".join(texts(bob, "#seat-list li")))
+        assert ann.execute_script(invite) is None  # every seat taken: nobody left to invite
         assert "Ann <b>bold</b>" in " ".join(texts(bob, "#seat-list li"))  # a name is text, never markup
         assert not texts(bob, "#seat-list b")
         turns = 0

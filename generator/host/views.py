@@ -166,6 +166,8 @@ def room_page(art: TableArt, room_id: str) -> str:
         '<section id="seats"><h2>Seats</h2><ol id="seat-list"></ol>'
         '<form id="sit"><input id="name" maxlength="40" placeholder="your name" autocomplete="nickname">'
         '<button type="submit">Take a seat</button></form></section>'
+        '<section id="invite" hidden><h2>Invite the players</h2><p>Send them this page\'s address: '
+        '<code id="invite-link"></code> <button id="copy-invite" type="button">Copy</button></p></section>'
         '<section id="replay" hidden><h2>Replay</h2><input id="replay-slider" type="range" min="0" value="0">'
         ' <output id="replay-at"></output></section>'
         '<section><h2>What happened</h2><ol id="feed"></ol></section>'

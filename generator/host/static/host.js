@@ -124,6 +124,8 @@
       list.appendChild(li);
     });
     $("sit").hidden = s.you !== null || !s.seats.includes(null);
+    $("invite").hidden = !s.seats.includes(null); // while a seat is open: the link to send (never the owner key)
+    $("invite-link").textContent = window.location.origin + window.location.pathname;
   }
 
   function drawFeed(feed) {
@@ -181,6 +183,15 @@
     $("replay-at").textContent = k + " / " + (frames.length - 1);
   });
 
+  $("copy-invite").addEventListener("click", async () => {
+    const link = $("invite-link").textContent;
+    try {
+      await navigator.clipboard.writeText(link);
+      $("copy-invite").textContent = "Copied";
+    } catch (err) { // no clipboard here (an insecure origin): select the link for the player to copy
+      window.getSelection().selectAllChildren($("invite-link"));
+    }
+  });
   $("roll").addEventListener("click", () => act(["roll"]));
   $("pass").addEventListener("click", () => act(["pass"]));
   $("sit").addEventListener("submit", (event) => {
