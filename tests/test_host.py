@@ -329,3 +329,14 @@ def test_the_game_server_draws_its_table_in_the_projects_theme(tmp_path):
     args = build_parser("host").parse_args(["host", str(project), "--theme", "river"])  # the flag wins
     apply_project(args)
     assert spec_and_art(args.tileset, args.board, args.rules, args.style)[1].style.art.name == "River"
+
+
+def test_the_lobby_says_what_is_hosted_with_the_board_title_as_text(spec_art):
+    from dataclasses import replace
+
+    from generator.host.views import lobby_page
+
+    _, art = spec_art
+    page = lobby_page(replace(art, board=replace(art.board, title="<b>Camp</b> & co")), (2, 4, 3))
+    assert "20 tiles on the board “&lt;b&gt;Camp&lt;/b&gt; &amp; co”" in page and "<b>Camp" not in page
+    assert '<option value="3" selected>3</option>' in page and '<option value="5"' not in page

@@ -185,11 +185,14 @@ def lobby_page(art: TableArt, rules_players: tuple[int, int, int]) -> str:
     options = "".join(
         f'<option value="{n}"{" selected" if n == default else ""}>{n}</option>' for n in range(low, high + 1)
     )
+    board = escape(art.board.title or art.board.name)
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<link rel="icon" href="data:,"><title>{escape(art.title)}: host</title>'
         f"<style>{_asset('host.css')}</style></head><body><header><h1>{escape(art.title)}: host a game</h1>"
-        '</header><main><section><form id="create"><label>Players <select id="players">'
+        f"</header><main><section><p>{len(art.tileset)} tiles on the board “{board}”. Make a room,"
+        " then send its address to the players; it opens for you as the room's owner, who may seat bots.</p>"
+        '<form id="create"><label>Players <select id="players">'
         f'{options}</select></label> <button type="submit">Make a room</button></form>'
         '<p id="made"></p></section></main>'
         f"<script>{_asset('lobby.js')}</script></body></html>\n"
