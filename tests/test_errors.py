@@ -176,3 +176,16 @@ def test_names_with_rich_markup_print_as_written(capsys, tmp_path):
     assert main(["score", str(path), "--board", str(board), "--samples", "20"]) == 0
     out = capsys.readouterr().out
     assert "[/x]-[bold]Well" in out and "t[red].json" in out
+
+
+def test_a_reader_that_goes_away_stops_a_command_quietly(tmp_path):
+    """`trailwright check kit --all | head` printed a BrokenPipeError traceback once head had its lines."""
+    import subprocess
+    import sys
+
+    exe = str(Path(sys.executable).with_name("trailwright"))
+    assert main(["calibrate", "--out", str(tmp_path)]) == 0
+    proc = subprocess.Popen([exe, "check", str(tmp_path), "--all"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # gone before the first line is written
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 1 and "Traceback" not in err and "BrokenPipe" not in err, err

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from generator import __version__
@@ -70,6 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("trailwright: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`trailwright check out --all | head`): stop quietly, as cat does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so the exit's flush cannot fail again
+        return 1  # as rich does for the commands that print through it
 
 
 if __name__ == "__main__":  # pragma: no cover
