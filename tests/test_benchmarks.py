@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.conftest import ROOT
+
 BENCHMARKS = sorted((ROOT / "benchmarks").glob("*.py"))
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from generator.cli import build_parser
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 
