@@ -95,6 +95,11 @@ def test_two_people_and_a_bot_play_a_room_and_each_sees_the_others_moves(tmp_pat
         assert any(line.startswith("explorer bot ") for line in feed_bob)  # and the bot's
         assert texts(ann, ".tile") and len(texts(ann, ".tile")) == len(texts(bob, ".tile"))
         assert [e for e in ann.get_log("browser") if e["level"] == "SEVERE"] == []
+        name_px = (  # the landmarks' names grow to 12 px on screen, as on the play table
+            "const px = document.getElementById('table').getScreenCTM().a;"
+            "return [...document.querySelectorAll('text.landmark-name')].map(t => t.getAttribute('font-size') * px)"
+        )
+        assert [round(px, 1) for px in bob.execute_script(name_px)] == [12.0] * 6
         shots = os.environ.get("TRAILWRIGHT_SCREENSHOTS")
         if shots:
             Path(shots).mkdir(parents=True, exist_ok=True)

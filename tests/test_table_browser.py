@@ -200,3 +200,28 @@ def test_no_tile_is_drawn_too_small_to_play_and_a_small_board_fits_the_window(br
     assert tile >= 44  # 3 em at 15 px: the slot's own polygon, a little wider than the tile
     if board == "classic":
         assert board_box["bottom"] <= viewport and tile > 60  # fitted to the window, larger than the least
+
+
+@pytest.mark.parametrize("board", ["classic", "hexagon217"])
+def test_the_landmarks_names_are_readable_on_screen_and_centred_on_their_discs(browser, tmp_path, board):
+    """A name printed 9 pt high is 4 px on the classic table and 3 px on a 217-slot one; on screen it grows to
+    12 px, on the disc's centre line, with a halo of the disc's colour."""
+    path = tmp_path / "index.html"
+    path.write_bytes(play_files(table_art(board=board), 1)["play/index.html"])
+    open_page(browser, path, 3)
+    names = browser.execute_script(
+        "const px = document.getElementById('table').getScreenCTM().a;"
+        "return [...document.querySelectorAll('text.landmark-name')].map(t => {"
+        "  let disc = t.previousElementSibling;"
+        "  while (disc.getAttribute('fill') === 'none') disc = disc.previousElementSibling;"
+        "  const b = t.getBoundingClientRect(), d = disc.getBoundingClientRect();"
+        "  return {name: t.textContent, px: Number(t.getAttribute('font-size')) * px, halo: t.getAttribute('stroke'),"
+        "          disc: disc.getAttribute('fill'), off: (b.top + b.bottom) / 2 - (d.top + d.bottom) / 2};"
+        "})"
+    )
+    assert sorted(n["name"] for n in names) == sorted(lm.name for lm in table_art(board=board).board.landmarks)
+    for n in names:
+        assert n["px"] == pytest.approx(12, abs=0.05), n
+        assert n["halo"] == n["disc"], n
+        assert abs(n["off"]) < 2.5, n  # the text's box centred on the disc, within a couple of pixels
+    assert not browser.get_log("browser")

@@ -52,7 +52,7 @@ def page_data(html: str) -> dict:
 def test_hostile_ids_cannot_break_out_of_the_page():
     html = play_table_html(replace(table_art(hostile=True), title="</title><script>x()</script>"), 7)
     assert "&lt;/title&gt;&lt;script&gt;x()" in html  # the game's name is escaped too
-    assert html.count("<script") == 2 and html.count("</script>") == 2
+    assert html.count("<script") == 3 and html.count("</script>") == 3  # the data, play.js and names.js: no more
     assert "<script>alert" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html  # its <title>
     assert [t["id"] for t in page_data(html)["tiles"]] == HOSTILE_IDS
     assert html.count('<g id="side-') == 2 * len(HOSTILE_IDS)  # ids by position, never by tile id

@@ -18,7 +18,7 @@ from importlib import resources
 from generator import __version__
 from generator.board.geometry import neighbour
 from generator.host.rooms import BOTS, Room
-from generator.table.playtable import board_svg, page_data, script_json, side_defs
+from generator.table.playtable import board_svg, names_script, page_data, script_json, side_defs
 from generator.table.scene import PLAYERS, TableArt
 
 FEED = 40  # the most recent events a state carries
@@ -175,7 +175,7 @@ def room_page(art: TableArt, room_id: str) -> str:
         f"<p><small>trailwright {escape(__version__)}: every move is recorded.</small></p></aside></main>"
         f"{side_defs(art)}"
         f'<script type="application/json" id="trailwright-data">{script_json(data)}</script>'
-        f"<script>{_asset('host.js')}</script></body></html>\n"
+        f"<script>{_asset('host.js')}</script>{names_script()}</body></html>\n"
     )
 
 

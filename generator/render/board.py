@@ -233,7 +233,7 @@ def _landmark(board: Board, style: Style, frame: BoardFrame, k: int, fill: str |
         parts.append(picture.placed(hub[0] - box / 2, hub[1] - 0.75 * r, box, box, "xMidYMid meet"))
     text_y = hub[1] + (0.62 * r if picture is not None else size * 0.35)
     parts.append(
-        f'<text x="{num(hub[0])}" y="{num(text_y)}" {font} font-size="{num(size)}" '
+        f'<text class="landmark-name" x="{num(hub[0])}" y="{num(text_y)}" {font} font-size="{num(size)}" '
         f'font-weight="bold" fill="{style.board_label_colour}" text-anchor="middle">'
         f"{escape(lm.name)}</text>"
     )

@@ -33,6 +33,11 @@ def _asset(name: str) -> str:
     return resources.files("generator.table").joinpath(name).read_text(encoding="utf-8")
 
 
+def names_script() -> str:
+    """The script that keeps the landmarks' names readable however small the board is drawn (play table, rooms)."""
+    return f"<script>{_asset('names.js')}</script>"
+
+
 def script_json(data) -> str:
     """JSON safe inside ``<script>``: no ``<``, ``>`` or ``&`` survives as itself."""
     text = json.dumps(data, ensure_ascii=True, separators=(",", ":"), sort_keys=True)
@@ -142,7 +147,7 @@ def play_table_html(table: TableArt, seed: int) -> str:
         f"<p><small>Made by trailwright {escape(__version__)}.</small></p></aside></main>"
         f"{side_defs(table)}"
         f'<script type="application/json" id="trailwright-data">{script_json(page_data(table, seed))}</script>'
-        f"<script>{_asset('play.js')}</script></body></html>\n"
+        f"<script>{_asset('play.js')}</script>{names_script()}</body></html>\n"
     )
 
 
