@@ -183,7 +183,7 @@ def test_the_cli_prints_one_line_per_failure_and_exits_1(tmp_path, capsys):
     assert main(["check", str(path)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0] == (f"FAIL {path}, page 1: line width: measured thinnest 0.100 pt, expected at least 0.25 pt")
-    assert out[-1].startswith("check: 1 files")
+    assert out[-1] == "check: 1 PDF or PNG file, 4 checks, 1 failed"
     assert main(["check", str(tmp_path / "nothing.pdf")]) == 2
     assert "no such file or folder" in capsys.readouterr().err
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -397,7 +398,9 @@ def test_publish_from_the_page_makes_the_kit_checks_it_and_shows_every_pdf_page(
     done = views[-1]
     assert done["state"] == "done", done["error"] + "\n".join(done["lines"])
     assert any("publish:" in line for v in views for line in v["lines"])  # its progress was streamed
-    assert done["checks"]["checks"] > 100 and done["checks"]["failed"] == []
+    summary = re.fullmatch(r"check: (\d+) PDF and PNG files, (\d+) checks, 0 failed", done["checks"]["summary"])
+    assert summary and int(summary[2]) > 100 and done["checks"]["failed"] == []
+    assert int(summary[1]) == sum(f["path"].endswith((".pdf", ".png")) for f in done["kit"])  # what it checked
     paths = {f["path"]: f for f in done["kit"]}
     assert "print/rules.pdf" in paths and "kit.json" in paths
     if shutil.which("pdftoppm"):

@@ -48,7 +48,7 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print one line per finding and a summary; 1 when anything failed."""
-    from generator.preflight import preflight, themes_to_check
+    from generator.preflight import preflight, summary, themes_to_check
     from generator.publish.settings import load_profile
     from generator.render.style import is_theme
 
@@ -63,6 +63,5 @@ def run(args: argparse.Namespace) -> int:
     failed = [f for f in findings if not f.ok]
     for finding in findings if args.all else failed:
         print(finding.line())
-    files = len({f.file for f in findings})
-    print(f"check: {files} files, {len(findings)} checks, {len(failed)} failed")
+    print(summary(findings))
     return 1 if failed else 0

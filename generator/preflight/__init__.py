@@ -95,3 +95,10 @@ def preflight(paths, target: str | None = None, profile: str | None = None, them
     for name in themes_to_check(paths, theme)[0]:
         findings += theme_findings(name)
     return findings
+
+
+def summary(findings: list[Finding]) -> str:
+    """The one line that ends a check: how many PDF and PNG files and checks, how many failed."""
+    files = len({f.file for f in findings})
+    kind = "PDF or PNG file" if files == 1 else "PDF and PNG files"
+    return f"check: {files} {kind}, {len(findings)} checks, {sum(not f.ok for f in findings)} failed"

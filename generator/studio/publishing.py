@@ -86,14 +86,10 @@ class Publish(Job):
             self.changed()
 
     def _preflight(self) -> dict[str, Any]:
-        from generator.preflight import preflight
+        from generator.preflight import preflight, summary
 
         findings = preflight([str(self.folder / KIT)])
-        return {
-            "files": len({f.file for f in findings}),
-            "checks": len(findings),
-            "failed": [f.line() for f in findings if not f.ok][:100],
-        }
+        return {"summary": summary(findings), "failed": [f.line() for f in findings if not f.ok][:100]}
 
     def _listing(self) -> list[dict[str, Any]]:
         kit, pages = self.folder / KIT, self.folder / PAGES

@@ -53,8 +53,7 @@
     $("pb-stop").disabled = v.state !== "running";
     $("pb-log").textContent = v.lines.join("\n") + (v.state === "failed" ? "\n" + v.error : "");
     const c = v.checks;
-    $("pb-checks").textContent = c ? "check: " + c.files + " files, " + c.checks + " checks, " + c.failed.length +
-      " failed" : "";
+    $("pb-checks").textContent = c ? c.summary : "";
     $("pb-checks").className = c ? (c.failed.length ? "worse" : "better") : "";
     const failed = $("pb-failed");
     failed.textContent = "";
