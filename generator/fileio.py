@@ -195,20 +195,35 @@ def _fill(stage: Path, old: Path, files: Mapping[str, str | bytes], owns) -> Non
         os.chmod(path, 0o644)
 
 
+def _subfolders(folder: Path):
+    """Every folder inside ``folder``, at any depth (symbolic links are not followed)."""
+    for root, dirs, _ in os.walk(folder):
+        for d in dirs:
+            yield Path(root, d)
+
+
 def check_folder(folder: str | Path) -> Path:
     """``folder`` as a real absolute path, once it is known ``write_folder`` can replace it (checked before
-    a stage spends its time): ``check_out``'s checks, and not the current folder or one holding it, and
-    its parent writable (the new folder is made there)."""
+    a stage spends its time): ``check_out``'s checks, not the current or home folder or one holding either, no
+    file system mounted inside it, and its parent writable (the new folder is made there)."""
     from generator.errors import TrailwrightError
 
     source = f"--out {folder}"
     check_out(folder, "folder")
     folder = Path(os.path.realpath(folder))
-    here = Path(os.path.realpath(os.getcwd()))
-    if folder == here or folder in here.parents:
+    for name, place in (("the current folder", os.getcwd()), ("your home folder", os.path.expanduser("~"))):
+        place = Path(os.path.realpath(place))
+        if folder == place or folder in place.parents:
+            raise TrailwrightError(
+                f"is {name} or holds it; the output folder is replaced as a whole when "
+                "the run ends, so name a folder of its own (e.g. output)",
+                source,
+            )
+    mount = next((p for p in _subfolders(folder) if os.path.ismount(p)), None) if folder.is_dir() else None
+    if mount is not None:
         raise TrailwrightError(
-            "is the current folder or holds it; the output folder is replaced as a whole when "
-            "the run ends, so name a folder of its own (e.g. output)",
+            f"holds a mounted file system ({mount.name}); the output folder is replaced as a whole when the run "
+            "ends, so name a folder of its own",
             source,
         )
     try:

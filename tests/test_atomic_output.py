@@ -88,6 +88,26 @@ def test_the_current_folder_or_a_file_is_refused_before_any_work(tmp_path, monke
     assert "is the current folder or holds it" in capsys.readouterr().err
 
 
+def test_the_home_folder_and_a_folder_holding_a_mount_are_refused(tmp_path, monkeypatch, capsys):
+    """A stage replaces its --out folder as a whole: never the user's home (say ``render --out ~``) or a folder
+    with another file system mounted inside it."""
+    home = tmp_path / "home"
+    (home / "Desktop").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    for out in (home, tmp_path):
+        assert main(["render", TILESET, "--out", str(out)]) == 2
+        assert capsys.readouterr().err == (
+            f"trailwright: error: --out {out}: is your home folder or holds it; the output folder is replaced as a "
+            "whole when the run ends, so name a folder of its own (e.g. output)\n"
+        )
+    assert main(["render", TILESET, "--out", str(home / "Desktop" / "tiles")]) == 0  # a folder inside it is fine
+    mounted = tmp_path / "kit" / "disk"
+    mounted.mkdir(parents=True)
+    monkeypatch.setattr(os.path, "ismount", lambda p: Path(p) == mounted)
+    with pytest.raises(TrailwrightError, match=r"holds a mounted file system \(disk\)"):
+        write_folder(tmp_path / "kit", {"a": b""})
+
+
 def _fail_after(monkeypatch, writes: int):
     """Make the ``writes``-th file write fail as a full disk would."""
     real, count = os.fsync, [0]
