@@ -211,8 +211,8 @@ def check_folder(folder: str | Path) -> Path:
     source = f"--out {folder}"
     check_out(folder, "folder")
     folder = Path(os.path.realpath(folder))
-    for name, place in (("the current folder", os.getcwd()), ("your home folder", os.path.expanduser("~"))):
-        place = Path(os.path.realpath(place))
+    for name, where in (("the current folder", os.getcwd()), ("your home folder", os.path.expanduser("~"))):
+        place = Path(os.path.realpath(where))
         if folder == place or folder in place.parents:
             raise TrailwrightError(
                 f"is {name} or holds it; the output folder is replaced as a whole when "
