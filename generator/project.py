@@ -37,7 +37,7 @@ over the file here.
 | file | what it is |
 |---|---|
 | `tileset.json` | the tile set: each tile's front and back, as trails of directions |
-| `board.toml` | the board: slots, landmarks, connectors (a copy of the built-in `{board}` board) |
+| `board.toml` | the board: slots, landmarks, connectors (a copy of {board}) |
 | `rules.toml` | the game's rules as data: start, landmarks to visit, goal, hazards, turning |
 | `objective.toml` | what `optimize` looks for: the fitness weights, forbidden designs, a `[play]` target |
 | `style.toml` | how tiles and board are drawn: colours, widths |
@@ -131,10 +131,20 @@ def _copy_words(source, target: Path) -> None:
             (target / item.name).write_text(item.read_text(encoding="utf-8"), encoding="utf-8")
 
 
-def new_project(folder: str | Path, board_name: str, tileset_json: str, rules_text: str | None = None) -> Path:
-    """Make the project ``folder`` (it must not exist, or be empty) for the built-in board ``board_name``; the
-    rules are the booklet's (``rules_text``: the same game mapped onto another board's landmarks)."""
+def new_project(folder: str | Path, board: str, tileset_json: str, rules_text: str | None = None) -> Path:
+    """Make the project ``folder`` (it must not exist, or be empty) for ``board``, a built-in board's name or a
+    board file's path (already checked); the rules are the booklet's (``rules_text``: the same game mapped onto
+    another board's landmarks)."""
+    from generator.board.board import builtin_boards
+
     folder = Path(folder)
+    if board in builtin_boards():
+        board_source, board_is = (
+            resources.files("generator.board.boards") / f"{board}.toml",
+            f"the built-in `{board}` board",
+        )
+    else:
+        board_source, board_is = Path(board), f"`{Path(board).name.replace('`', '')}`"
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise TrailwrightError("exists and is not an empty folder: choose a new one", str(folder))
     stage = folder.with_name(f".{folder.name}.new")
@@ -142,7 +152,7 @@ def new_project(folder: str | Path, board_name: str, tileset_json: str, rules_te
     stage.mkdir(parents=True)
     try:
         copies = {
-            FILES["board"]: resources.files("generator.board.boards") / f"{board_name}.toml",
+            FILES["board"]: board_source,
             FILES["rules"]: resources.files("generator.play") / "rules.toml",
             FILES["style"]: resources.files("generator.render") / "style.toml",
             FILES["settings"]: resources.files("generator.publish") / "publish.toml",
@@ -155,7 +165,7 @@ def new_project(folder: str | Path, board_name: str, tileset_json: str, rules_te
         (stage / FILES["objective"]).write_text(OBJECTIVE, encoding="utf-8")
         (stage / FILES["tileset"]).write_text(tileset_json, encoding="utf-8")
         title = folder.name.replace("-", " ").replace("_", " ").strip().title() or "My Maze"
-        readme = README.format(title=title, name=folder.name, board=board_name)
+        readme = README.format(title=title, name=folder.name, board=board_is)
         (stage / "README.md").write_text(readme, encoding="utf-8")
         if folder.exists():
             folder.rmdir()

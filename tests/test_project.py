@@ -77,3 +77,44 @@ def test_a_projects_settings_may_name_a_theme_for_every_command(tmp_path, capsys
     assert main(["render", str(folder), "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
     assert "settings.toml: theme = 'nowhere': no such folder" in err and not (tmp_path / "x").exists()
+
+
+BOARD_OF_MY_OWN = """format = "hexmaze-board/1"
+name = "ring"
+title = "A ring of seven"
+slots = [[0, 0], [0, 1], [1, 0], [1, 1], [2, 0], [2, 1], [1, 2]]
+
+[[landmark]]
+name = "Gate"
+hexes = [[-1, 0]]
+
+[[landmark]]
+name = "Tower"
+hexes = [[3, 0]]
+
+[[landmark]]
+name = "Keep"
+hexes = [[1, 3]]
+"""
+
+
+def test_new_takes_a_board_file_of_the_designers_own(tmp_path, capsys):
+    board = tmp_path / "ring.toml"
+    board.write_text(BOARD_OF_MY_OWN)
+    folder = tmp_path / "ring-game"
+    assert main(["new", str(folder), "--board", str(board), "--seed", "2"]) == 0
+    assert (folder / "board.toml").read_text() == BOARD_OF_MY_OWN  # copied as written, comments and all
+    assert "(a copy of `ring.toml`)" in (folder / "README.md").read_text()
+    rules = tomllib.loads((folder / "rules.toml").read_text())
+    assert (rules["start"], rules["required"], rules["goal"]) == ("Gate", ["Tower"], "Keep")
+    assert len(json.loads((folder / "tileset.json").read_text())["tiles"]) == 7
+    capsys.readouterr()
+    assert main(["playtest", str(folder), "--games", "10", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["board"] == "ring"
+    board.write_text(BOARD_OF_MY_OWN.replace("[1, 3]", "[1, 1]"))  # a landmark on a slot
+    assert main(["new", str(tmp_path / "bad"), "--board", str(board)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"trailwright: error: {board}: ") and err.count("\n") == 1
+    assert main(["new", str(tmp_path / "bad"), "--board", "nowhere.toml"]) == 2
+    assert "no such board file or built-in board 'nowhere.toml'" in capsys.readouterr().err
+    assert not (tmp_path / "bad").exists()

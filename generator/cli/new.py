@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from generator.cli.options import HelpFormatter, bounded_int
+from generator.cli.options import HelpFormatter, bounded_int, flag_value
 
 
 def register(sub) -> None:
@@ -20,7 +20,12 @@ def register(sub) -> None:
         formatter_class=HelpFormatter,
     )
     p.add_argument("folder", metavar="DIR", help="a new (or empty) folder")
-    p.add_argument("--board", default="classic", choices=builtin_boards(), help="the built-in board to copy")
+    p.add_argument(
+        "--board",
+        default="classic",
+        metavar="NAME|FILE",
+        help=f"the board to copy: a built-in one ({', '.join(builtin_boards())}) or a board TOML file of yours",
+    )
     p.add_argument("--seed", type=bounded_int(0, 2**32 - 1), default=0, help="the random tile set's seed")
     p.set_defaults(run=run)
 
@@ -39,13 +44,15 @@ def run(args: argparse.Namespace) -> int:
     from generator.project import new_project
     from generator.scoring.objective import ARTICLE
 
-    board = load_board(args.board)
+    with flag_value("--board"):
+        board = load_board(args.board)
+        rules = None
+        if args.board != "classic":
+            header = "# The booklet's game on this project's board (see docs/play.md for every key).\n"
+            rules = dumps_toml(rules_to_dict(default_rules(board)), header)
     tiles = random_tileset(board.tile_count, allowed_designs(ARTICLE), np.random.default_rng([args.seed, 0]))
-    rules = None
-    if args.board != "classic":
-        header = f"# The booklet's game on the {args.board} board (see docs/play.md for every key).\n"
-        rules = dumps_toml(rules_to_dict(default_rules(board)), header)
-    folder = new_project(args.folder, args.board, dumps_tileset(tiles, {"made_by": "trailwright new"}), rules)
+    tileset = dumps_tileset(tiles, {"made_by": "trailwright new"})
+    folder = new_project(args.folder, args.board, tileset, rules)
     print(f"A new project in {folder}/ (see its README.md). Try:")
     for command in ("score", "playtest", "publish"):
         print(f"  trailwright {command} {folder}")
