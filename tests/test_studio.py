@@ -7,15 +7,17 @@ import json
 import os
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
+from generator.board import load_board
 from generator.cli import main
 from generator.model import read_tileset
 from generator.studio.server import COOKIE, create_app
-from generator.studio.session import Studio
+from generator.studio.session import SEED, Studio
 
 TOKEN = "studio-token-for-tests"
 
@@ -32,6 +34,24 @@ def client(project):
     with TestClient(create_app(Studio(project), TOKEN, {"testserver"})) as c:
         c.cookies.set(COOKIE, TOKEN)
         yield c
+
+
+def test_the_games_figures_count_every_game_and_the_unfinished_ones(project):
+    """The histogram holds every game (the last bar the longer ones too) and the figures say how many games
+    reached the rules' round cap unfinished."""
+    from generator.play import default_rules, simulate
+
+    rules = (project / "rules.toml").read_text()
+    (project / "rules.toml").write_text(rules.replace("round_cap = 200", "round_cap = 8"))
+    with TestClient(create_app(Studio(project), TOKEN, {"testserver"})) as c:
+        c.cookies.set(COOKIE, TOKEN)
+        f = c.get("/api/state").json()["figures"]
+    assert sum(f["histogram"]) == f["games"] == 1000 and f["round_cap"] == 8
+    tiles = read_tileset(project / "tileset.json")
+    board = load_board("classic")
+    rules8 = replace(default_rules(board), round_cap=8)
+    games = simulate(tiles, board, rules8, None, 1000, ("explorer",), SEED)
+    assert f["unfinished"] == games.unfinished > 0.05  # a cap of 8 rounds leaves games unfinished
 
 
 def test_strangers_get_one_line_refusals(project):
@@ -181,6 +201,9 @@ def test_a_designer_edits_a_side_by_clicks_and_sees_the_score_change(project):
         games = d.execute_script("return document.getElementById('games').textContent")
         title = d.execute_script("return document.getElementById('games-title').textContent")
         assert title == "1,000 explorer games" and "(1000 games," in games  # the heading is the figures' count
+        axis = d.execute_script("return [...document.querySelectorAll('#histogram text')].map(t => t.textContent)")
+        bars = d.execute_script("return document.querySelectorAll('#histogram rect').length")
+        assert axis[0] == "0" and axis[-1] == f"≥ {bars - 1} rounds"  # the histogram says what it counts
         assert [e for e in d.get_log("browser") if e["level"] == "SEVERE"] == []
         shots = os.environ.get("TRAILWRIGHT_SCREENSHOTS")
         if shots:

@@ -347,7 +347,9 @@ class Studio:
             "games": games_for(self.board),
             "median_rounds": games.rounds_median,
             "trapped": games.trapped_share,
-            "histogram": counts.tolist(),
+            "histogram": counts.tolist(),  # games by rounds, from 0; the last bar holds every longer game too
+            "unfinished": games.unfinished,
+            "round_cap": self.rules.round_cap,
             "dirty": self.dirty,
             "undo": len(self.undo_stack),
             "redo": len(self.redo_stack),

@@ -117,7 +117,8 @@ def page(studio: Studio) -> str:
         '<img id="maze" alt="a random layout of the tiles, what each landmark reaches coloured"></section>'
         '<section id="figures"><h2>Figures</h2><table id="figure-table"></table><h3>Landmark pairs joined</h3>'
         '<table id="pairs"></table><h3 id="games-title">Explorer games</h3>'
-        '<svg id="histogram" viewBox="0 0 300 90"></svg><p id="games"></p></section></main>'
+        '<svg id="histogram" viewBox="0 0 300 102" role="img" aria-label="games by rounds played"></svg>'
+        '<p id="games"></p></section></main>'
         f"{_board()}{_optimize()}{_publish()}{_playtest()}"
         '<p id="message" role="alert"></p>'
         f"<footer><small>trailwright {escape(__version__)} studio: saves write tileset.json, as every command "

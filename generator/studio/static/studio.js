@@ -168,8 +168,17 @@
       const height = 80 * n / top;
       el("rect", { x: k * width, y: 85 - height, width: Math.max(width - 1, 0.5), height: height, fill: "#8c4521" }, h);
     });
-    $("games").textContent = "median " + f.median_rounds + " rounds · " + (100 * f.trapped).toFixed(1) +
-      "% of turns trapped (" + f.games + " games, the same games every time)";
+    const last = f.histogram.length - 1; // the rounds axis: 0, the median, and the last bar (every longer game too)
+    const marks = [[0, "0"], [f.median_rounds, String(f.median_rounds)], [last, "≥ " + last + " rounds"]];
+    marks.forEach(([k, label], i) => {
+      if (i === 1 && (k < 0.08 * last || k > 0.65 * last)) return; // too near another label
+      const anchor = i === 0 ? "start" : i === 2 ? "end" : "middle";
+      const x = i === 0 ? 0 : i === 2 ? 300 : (k + 0.5) * width;
+      el("text", { x: x, y: 99, "font-size": 10, fill: "#5a4e3c", "text-anchor": anchor }, h).textContent = label;
+    });
+    let words = "median " + f.median_rounds + " rounds · " + (100 * f.trapped).toFixed(1) + "% of turns trapped";
+    if (f.unfinished > 0) words += " · " + (100 * f.unfinished).toFixed(1) + "% unfinished at " + f.round_cap + " rounds";
+    $("games").textContent = words + " (" + f.games + " games, the same games every time)";
     $("undo").disabled = f.undo === 0;
     $("redo").disabled = f.redo === 0;
     $("status").textContent = f.dirty ? "edited, not saved" : "saved";
