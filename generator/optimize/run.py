@@ -258,22 +258,28 @@ def optimize(
     strategy = config_strategy(config)
     chains = list(chains) if chains is not None else [None] * config.chains
     stop = stop or threading.Event()
-    if client is None:
-        if not scheduler:  # a local cluster: compile the kernel here once; its workers load it from the cache
-            from generator.scoring import warm_up
+    hooks = Hooks(on_progress, on_checkpoint, on_stage)
+    if client is not None:
+        return _optimize(client, problem, strategy, config, chains, migrants, stop, hooks, began)
+    if not scheduler:  # a local cluster: compile the kernel here once; its workers load it from the cache
+        from generator.scoring import warm_up
 
-            warm_up(problem.board)
-        with cluster.connect(scheduler, workers) as own:
-            return _optimize(
-                own, problem, strategy, config, chains, migrants, stop, (on_progress, on_checkpoint, on_stage), began
-            )
-    return _optimize(
-        client, problem, strategy, config, chains, migrants, stop, (on_progress, on_checkpoint, on_stage), began
-    )
+        warm_up(problem.board)
+    with cluster.connect(scheduler, workers) as own:
+        return _optimize(own, problem, strategy, config, chains, migrants, stop, hooks, began)
 
 
-def _optimize(client, problem, strategy, config, chains, migrants, stop, hooks, began) -> Result:
-    on_progress, on_checkpoint, on_stage = hooks  # optimize's callbacks, in that order
+@dataclass(frozen=True)
+class Hooks:
+    """What ``optimize`` tells its caller: each chain's progress, each checkpoint, and each stage after the chains."""
+
+    progress: Callable[[Progress], None]
+    checkpoint: Callable[[list, list], None]
+    stage: Callable[[str], None]
+
+
+def _optimize(client, problem, strategy, config, chains, migrants, stop, hooks: Hooks, began) -> Result:
+    on_progress, on_checkpoint, on_stage = hooks.progress, hooks.checkpoint, hooks.stage
     cluster.warm_workers(client, problem.board)
     budget, legs = plan(config, cluster.worker_count(client))
     run = _Run(client, problem, strategy, config, chains, migrants)
