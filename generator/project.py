@@ -131,20 +131,13 @@ def _copy_words(source, target: Path) -> None:
             (target / item.name).write_text(item.read_text(encoding="utf-8"), encoding="utf-8")
 
 
-def new_project(folder: str | Path, board: str, tileset_json: str, rules_text: str | None = None) -> Path:
-    """Make the project ``folder`` (it must not exist, or be empty) for ``board``, a built-in board's name or a
-    board file's path (already checked); the rules are the booklet's (``rules_text``: the same game mapped onto
-    another board's landmarks)."""
-    from generator.board.board import builtin_boards
-
+def new_project(
+    folder: str | Path, board_text: str, board_is: str, tileset_json: str, rules_text: str | None = None
+) -> Path:
+    """Make the project ``folder`` (it must not exist, or be empty) with the board file ``board_text`` (already
+    checked; ``board_is`` says in the README what it is a copy of); the rules are the booklet's (``rules_text``:
+    the same game mapped onto another board's landmarks)."""
     folder = Path(folder)
-    if board in builtin_boards():
-        board_source, board_is = (
-            resources.files("generator.board.boards") / f"{board}.toml",
-            f"the built-in `{board}` board",
-        )
-    else:
-        board_source, board_is = Path(board), f"`{Path(board).name.replace('`', '')}`"
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise TrailwrightError("exists and is not an empty folder: choose a new one", str(folder))
     stage = folder.with_name(f".{folder.name}.new")
@@ -152,13 +145,13 @@ def new_project(folder: str | Path, board: str, tileset_json: str, rules_text: s
     stage.mkdir(parents=True)
     try:
         copies = {
-            FILES["board"]: board_source,
             FILES["rules"]: resources.files("generator.play") / "rules.toml",
             FILES["style"]: resources.files("generator.render") / "style.toml",
             FILES["settings"]: resources.files("generator.publish") / "publish.toml",
         }
         for name, source in copies.items():
             (stage / name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+        (stage / FILES["board"]).write_text(board_text, encoding="utf-8")
         if rules_text is not None:
             (stage / FILES["rules"]).write_text(rules_text, encoding="utf-8")
         _copy_words(resources.files("generator.publish.booklet") / "templates", stage / FILES["templates"])

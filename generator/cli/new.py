@@ -52,8 +52,22 @@ def run(args: argparse.Namespace) -> int:
             rules = dumps_toml(rules_to_dict(default_rules(board)), header)
     tiles = random_tileset(board.tile_count, allowed_designs(ARTICLE), np.random.default_rng([args.seed, 0]))
     tileset = dumps_tileset(tiles, {"made_by": "trailwright new"})
-    folder = new_project(args.folder, args.board, tileset, rules)
+    folder = new_project(args.folder, *_board_copy(args.board), tileset, rules)
     print(f"A new project in {folder}/ (see its README.md). Try:")
     for command in ("score", "playtest", "publish"):
         print(f"  trailwright {command} {folder}")
     return 0
+
+
+def _board_copy(board: str) -> tuple[str, str]:
+    """The text of the board file ``board`` names (a built-in name or a path, already checked) and, for the
+    project's README, what it is a copy of."""
+    from importlib import resources
+    from pathlib import Path
+
+    from generator.board.board import builtin_boards
+
+    if board in builtin_boards():
+        text = (resources.files("generator.board.boards") / f"{board}.toml").read_text(encoding="utf-8")
+        return text, f"the built-in `{board}` board"
+    return Path(board).read_text(encoding="utf-8"), f"`{Path(board).name.replace('`', '')}`"
