@@ -316,3 +316,27 @@ def test_a_log_longer_than_the_round_cap_is_refused():
     short_cap = replace(RULES, round_cap=3)
     with pytest.raises(ValueError, match="more rounds than the rules' cap of 3"):
         _compiled([PAPER], rules=short_cap)
+
+
+def test_the_replay_in_parts_on_every_core_equals_one_pass(monkeypatch):
+    """More games than one part: the threads' parts give the numbers one pass gives, and a forbidden row in a
+    later part is still the first reported."""
+    from generator.play import measures as module
+    from generator.play.simulate import play
+
+    board, tiles = BOARD, TILES
+    rules = default_rules(board)
+    games = play(tiles, board, rules, ("explorer",) * 3, 3 * module.PART + 5, seed=5, log=True)
+    args = (games.rows, games.offsets, games.winners, ("explorer",) * 3, board, rules, tiles, True)
+    monkeypatch.setattr("generator.scoring.stream.available_cores", lambda: 2)  # threads even on one core
+    parts = measures_of_rows(*args)
+    monkeypatch.setattr(module, "PART", 10**6)
+    assert parts == measures_of_rows(*args)
+    monkeypatch.undo()
+    rows = games.rows.copy()
+    late = int(games.offsets[2 * module.PART + 1]) + 2  # in the third part
+    bad = np.insert(rows, late, [[4, 0, 19, 1, 0, 0]], axis=0)  # a turn of a slot no tile is in yet
+    offsets = games.offsets.copy()
+    offsets[2 * module.PART + 2 :] += 1
+    with pytest.raises(ValueError, match=f"row {late}: "):
+        measures_of_rows(bad, offsets, games.winners, ("explorer",) * 3, board, rules, tiles)

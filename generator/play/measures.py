@@ -285,6 +285,30 @@ def measures(
     return summarise(each, [log.winner for log in logs], logs[0].seats)
 
 
+PART = 32  # games a thread replays at a time; every game is replayed alone, so the parts cannot disagree
+
+
+def _replay_all(G, rows, offsets, won, players, table, per_seat) -> int:
+    """``fastmeasures.measure_rows`` over every game, parts of ``PART`` games on every core (the compiled replay
+    releases the GIL; each part writes only its own games' rows): -1, or the first row a game's state forbids."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from generator.play import fastmeasures as fm
+    from generator.scoring.stream import available_cores
+
+    def part(lo: int) -> int:
+        hi = min(lo + PART, len(won))
+        return fm.measure_rows(G, rows, offsets[lo : hi + 1], won[lo:hi], players, table[lo:hi], per_seat[lo:hi])
+
+    starts = range(0, len(won), PART)
+    if len(starts) == 1 or available_cores() == 1:
+        found = [part(lo) for lo in starts]
+    else:
+        with ThreadPoolExecutor(min(available_cores(), len(starts))) as pool:
+            found = list(pool.map(part, starts))
+    return min((bad for bad in found if bad >= 0), default=-1)
+
+
 def measures_of_rows(
     rows: np.ndarray,
     offsets: np.ndarray,
@@ -310,7 +334,7 @@ def measures_of_rows(
     if np.any((won < -1) | (won >= players)):
         raise ValueError(f"a winner is not a seat of {players}")
     check_rows(rows, offsets, players, len(board.slots), len(tiles), len(board.landmarks), rules.round_cap)
-    bad = fm.measure_rows(game_arrays(tiles, board, rules), rows, offsets, won, players, table, per_seat)
+    bad = _replay_all(game_arrays(tiles, board, rules), rows, offsets, won, players, table, per_seat)
     if bad >= 0:
         raise ValueError(f"row {bad}: {rows[bad].tolist()} turns a tile in an empty slot")
     each = [
