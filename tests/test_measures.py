@@ -318,25 +318,27 @@ def test_a_log_longer_than_the_round_cap_is_refused():
         _compiled([PAPER], rules=short_cap)
 
 
-def test_the_replay_in_parts_on_every_core_equals_one_pass(monkeypatch):
-    """More games than one part: the threads' parts give the numbers one pass gives, and a forbidden row in a
-    later part is still the first reported."""
-    from generator.play import measures as module
-    from generator.play.simulate import play
+def test_games_played_and_measured_on_threads_are_the_games_of_one_thread(monkeypatch):
+    """Chunks of games on threads play the very games one thread plays (each game has its own seed) and the
+    measures' replay in parts gives the same numbers; a forbidden row in a later part is still the one named."""
+    import importlib
 
-    board, tiles = BOARD, TILES
-    rules = default_rules(board)
-    games = play(tiles, board, rules, ("explorer",) * 3, 3 * module.PART + 5, seed=5, log=True)
-    args = (games.rows, games.offsets, games.winners, ("explorer",) * 3, board, rules, tiles, True)
-    monkeypatch.setattr("generator.scoring.stream.available_cores", lambda: 2)  # threads even on one core
-    parts = measures_of_rows(*args)
-    monkeypatch.setattr(module, "PART", 10**6)
-    assert parts == measures_of_rows(*args)
-    monkeypatch.undo()
-    rows = games.rows.copy()
-    late = int(games.offsets[2 * module.PART + 1]) + 2  # in the third part
-    bad = np.insert(rows, late, [[4, 0, 19, 1, 0, 0]], axis=0)  # a turn of a slot no tile is in yet
-    offsets = games.offsets.copy()
-    offsets[2 * module.PART + 2 :] += 1
+    from generator.play import measures as module
+
+    sim = importlib.import_module("generator.play.simulate")  # the module (the package exports its function)
+    rules = default_rules(BOARD)
+    monkeypatch.setattr(sim, "CHUNK", 10**6)  # every game in one call
+    one = sim.play(TILES, BOARD, rules, ("explorer",) * 3, 30, 5, log=True)
+    monkeypatch.setattr(sim, "CHUNK", 7)  # five chunks on the threads, their heat and logs joined
+    two = sim.play(TILES, BOARD, rules, ("explorer",) * 3, 30, 5, log=True, threads=2)
+    for name in ("rounds", "winners", "laid", "traces", "tallies", "heat", "rows", "offsets"):
+        assert np.array_equal(getattr(one, name), getattr(two, name)), name
+    monkeypatch.setattr(module, "PART", 4)  # eight parts of the replay
+    args = (one.rows, one.offsets, one.winners, ("explorer",) * 3, BOARD, rules, TILES, True)
+    assert measures_of_rows(*args, threads=2) == measures_of_rows(*args, threads=1)
+    late = int(one.offsets[21]) + 2  # early in game 21, a part of its own
+    bad = np.insert(one.rows, late, [[4, 0, 19, 1, 0, 0]], axis=0)  # a turn of a slot no tile is in yet
+    offsets = one.offsets.copy()
+    offsets[22:] += 1
     with pytest.raises(ValueError, match=f"row {late}: "):
-        measures_of_rows(bad, offsets, games.winners, ("explorer",) * 3, board, rules, tiles)
+        measures_of_rows(bad, offsets, one.winners, ("explorer",) * 3, BOARD, rules, TILES, threads=2)

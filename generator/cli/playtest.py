@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.play.measures import to_dict as measures_to_dict
     from generator.play.policies import get_policy
     from generator.play.simulate import simulate, skill_gap
+    from generator.scoring.stream import available_cores
 
     if args.out:
         from generator.fileio import check_out
@@ -80,14 +81,15 @@ def run(args: argparse.Namespace) -> int:
         raise TrailwrightError(f"--policy names {len(names)} policies for {players} players: name one, or one per seat")
     skill_games = max(players, args.games // 2)
     measured = args.games if args.measure_games is None else min(args.measure_games, args.games)
+    cores = available_cores()  # the games are played and measured on every core (the same games on any number)
     with Progress(transient=True, disable=args.json or args.games + skill_games < 5000) as bar:
         task = bar.add_task("playing", total=args.games + skill_games)
         advance = lambda n: bar.advance(task, n)  # noqa: E731
         report = simulate(
-            tileset, board, rules, players, args.games, names, args.seed, args.engine, advance, measured=measured
+            tileset, board, rules, players, args.games, names, args.seed, args.engine, advance, measured, cores
         )
         gap = skill_gap(
-            tileset, board, rules, players, skill_games, "explorer", args.rival, args.seed, args.engine, advance
+            tileset, board, rules, players, skill_games, "explorer", args.rival, args.seed, args.engine, advance, cores
         )
     quality = report.quality and (report.quality, luck_share(gap.win_rate, gap.win_se, report.players))
     data = {

@@ -223,6 +223,7 @@ def make_sources(args: argparse.Namespace, tileset, board, settings, language):
     from generator.play import load_rules
     from generator.publish.playpage import simulate_play
     from generator.publish.sources import layout_sources
+    from generator.scoring.stream import available_cores
 
     try:
         style = load_style_option(args.style, "publish")
@@ -231,7 +232,7 @@ def make_sources(args: argparse.Namespace, tileset, board, settings, language):
     warn_strangers(style, board, "publish")
     rules = load_rules(args.rules, board)
     games = settings.play_games if "booklet" in settings.documents else 0  # only the booklet shows how it plays
-    play = simulate_play(tileset, board, rules, games, settings.seed, language)
+    play = simulate_play(tileset, board, rules, games, settings.seed, language, available_cores())
     return layout_sources(
         tileset,
         board,

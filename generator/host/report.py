@@ -22,6 +22,7 @@ import numpy as np
 from generator.host.rooms import Room
 from generator.play.measures import Measure, mean_of, measures, ratio_of
 from generator.play.simulate import simulate
+from generator.scoring.stream import available_cores
 
 Z95 = 1.96
 FEWEST = 3  # games people must have played before a difference is claimed
@@ -81,7 +82,17 @@ def compare(rooms: Sequence[Room], games: int = 2000, seed: int = 0) -> tuple[li
     spec, players = rooms[0].spec, rooms[0].players
     logs = [r.match.log(tuple("human" if s is None or s.bot is None else s.bot for s in r.seats)) for r in rooms]
     people = measures(logs, spec.board, spec.rules, spec.tiles, count_choices=True)
-    sim = simulate(spec.tiles, spec.board, spec.rules, players, games, ("explorer",), seed, measured=games)
+    sim = simulate(
+        spec.tiles,
+        spec.board,
+        spec.rules,
+        players,
+        games,
+        ("explorer",),
+        seed,
+        measured=games,
+        threads=available_cores(),
+    )
     assert sim.quality is not None
     mine = _tallies(rooms, humans_only=True)
     rounds = [r.match.round for r in rooms]

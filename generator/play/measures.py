@@ -288,24 +288,18 @@ def measures(
 PART = 32  # games a thread replays at a time; every game is replayed alone, so the parts cannot disagree
 
 
-def _replay_all(G, rows, offsets, won, players, table, per_seat) -> int:
-    """``fastmeasures.measure_rows`` over every game, parts of ``PART`` games on every core (the compiled replay
-    releases the GIL; each part writes only its own games' rows): -1, or the first row a game's state forbids."""
-    from concurrent.futures import ThreadPoolExecutor
-
+def _replay_all(G, rows, offsets, won, players, table, per_seat, threads: int) -> int:
+    """``fastmeasures.measure_rows`` over every game, parts of ``PART`` games on ``threads`` threads (the compiled
+    replay releases the GIL; each part writes only its own games' rows): -1, or the first row a game's state
+    forbids."""
     from generator.play import fastmeasures as fm
-    from generator.scoring.stream import available_cores
+    from generator.play.parallel import in_threads
 
     def part(lo: int) -> int:
         hi = min(lo + PART, len(won))
         return fm.measure_rows(G, rows, offsets[lo : hi + 1], won[lo:hi], players, table[lo:hi], per_seat[lo:hi])
 
-    starts = range(0, len(won), PART)
-    if len(starts) == 1 or available_cores() == 1:
-        found = [part(lo) for lo in starts]
-    else:
-        with ThreadPoolExecutor(min(available_cores(), len(starts))) as pool:
-            found = list(pool.map(part, starts))
+    found = in_threads(part, range(0, len(won), PART), threads)
     return min((bad for bad in found if bad >= 0), default=-1)
 
 
@@ -318,10 +312,11 @@ def measures_of_rows(
     rules: Rules,
     tiles: TileSet,
     count_choices: bool = False,
+    threads: int = 1,
 ) -> Measures:
     """The measures of compact logs (game g's rows are ``rows[offsets[g]:offsets[g + 1]]``, as
     ``simulate.play(..., log=True)`` gives them): the same numbers as ``measures`` on the same games, read by
-    the compiled replay of ``fastmeasures``."""
+    the compiled replay of ``fastmeasures`` (on ``threads`` threads: the same numbers)."""
     from generator.play import fastmeasures as fm
     from generator.play.arrays import game_arrays
 
@@ -334,7 +329,7 @@ def measures_of_rows(
     if np.any((won < -1) | (won >= players)):
         raise ValueError(f"a winner is not a seat of {players}")
     check_rows(rows, offsets, players, len(board.slots), len(tiles), len(board.landmarks), rules.round_cap)
-    bad = _replay_all(game_arrays(tiles, board, rules), rows, offsets, won, players, table, per_seat)
+    bad = _replay_all(game_arrays(tiles, board, rules), rows, offsets, won, players, table, per_seat, threads)
     if bad >= 0:
         raise ValueError(f"row {bad}: {rows[bad].tolist()} turns a tile in an empty slot")
     each = [

@@ -25,7 +25,7 @@ from generator.play.rng import game_seed
 from generator.play.rules import Rules, check_rules
 
 ENGINES = ("fast", "reference")
-CHUNK = 500  # games per call into the fast engine (the progress bar moves once per chunk)
+CHUNK = 100  # games per call into the fast engine: a thread plays a chunk, and the progress bar moves by one
 
 
 @dataclass(frozen=True)
@@ -63,9 +63,11 @@ def play(
     engine: str = "fast",
     progress: Callable[[int], None] | None = None,
     log: bool = False,
+    threads: int = 1,
 ) -> Games:
     """Play ``games`` games with one policy name per seat; ``progress(n)`` is called as games finish; with
-    ``log``, every game's compact log too (the same games: logging draws nothing)."""
+    ``log``, every game's compact log too (the same games: logging draws nothing). The fast engine plays on
+    ``threads`` threads (the same games)."""
     if engine not in ENGINES:
         raise TrailwrightError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     if games < 1:
@@ -91,7 +93,8 @@ def play(
     if engine == "reference":
         rows = _play_reference(out, tiles, board, rules, chosen, seed, progress)
     else:
-        rows = _play_fast(out, tiles, board, rules, np.array([p.code for p in chosen], np.int64), seed, progress)
+        codes = np.array([p.code for p in chosen], np.int64)
+        rows = _play_fast(out, tiles, board, rules, codes, seed, progress, threads)
     return replace(out, rows=rows)
 
 
@@ -113,19 +116,22 @@ def _play_reference(out: Games, tiles, board, rules, chosen, seed, progress) -> 
     return np.concatenate(pieces) if logged else None
 
 
-def _play_fast(out: Games, tiles, board, rules, codes, seed, progress) -> np.ndarray | None:
-    """Fill ``out`` a chunk at a time; a logged run writes every game's rows into one buffer, which doubles
-    when a chunk finds it full."""
+def _play_fast(out: Games, tiles, board, rules, codes, seed, progress, threads: int = 1) -> np.ndarray | None:
+    """Fill ``out`` a chunk of ``CHUNK`` games at a time, the chunks on ``threads`` threads. Game ``g`` is seeded
+    by ``game_seed(seed, g)`` whatever its chunk, and each chunk keeps its own heat and log, added up in order
+    afterwards: the same games and numbers on any number of threads."""
     from generator.play.arrays import game_arrays
     from generator.play.fast import play_games
+    from generator.play.parallel import in_threads
 
     arrays = game_arrays(tiles, board, rules)
     games, logged = len(out.rounds), out.offsets is not None
     room = most_rows(rules.round_cap, len(codes), rules.die)
-    offsets = out.offsets if out.offsets is not None else np.zeros(games + 1, np.int64)
-    buffer = np.zeros(1 + ROW * (room + 80 * len(codes) * games) if logged else 0, ROW_TYPE)
-    for lo in range(0, games, CHUNK):
+
+    def chunk(lo: int):
         hi = min(games, lo + CHUNK)
+        heat, offsets = np.zeros_like(out.heat), np.zeros(hi - lo + 1, np.int64)
+        buffer = np.zeros(1 + ROW * (room + 80 * len(codes) * (hi - lo)) if logged else 0, ROW_TYPE)
         done = 0
         while done < hi - lo:
             done = play_games(
@@ -135,18 +141,28 @@ def _play_fast(out: Games, tiles, board, rules, codes, seed, progress) -> np.nda
                 out.rounds[lo:hi],
                 out.winners[lo:hi],
                 out.tallies[lo:hi],
-                out.heat,
+                heat,
                 out.laid[lo:hi],
                 out.traces[lo:hi],
                 buffer,
-                offsets[lo : hi + 1],
+                offsets,
                 done,
             )
-            if done < hi - lo:
+            if done < hi - lo:  # the log is full: double it and go on from the next game
                 buffer = np.concatenate([buffer, np.zeros(len(buffer), ROW_TYPE)])
-        if progress:
+        if progress:  # from the chunk's thread (a rich progress bar takes its own lock)
             progress(hi - lo)
-    return buffer[1 : 1 + ROW * int(buffer[0])].reshape(-1, ROW) if logged else None
+        return heat, buffer[1 : 1 + ROW * int(buffer[0])].reshape(-1, ROW) if logged else None, offsets
+
+    parts = in_threads(chunk, range(0, games, CHUNK), threads)
+    pieces = []
+    for k, (heat, rows, offsets) in enumerate(parts):
+        out.heat[...] += heat
+        if rows is not None and out.offsets is not None:
+            lo = k * CHUNK
+            out.offsets[lo + 1 : lo + len(offsets)] = out.offsets[lo] + offsets[1:]
+            pieces.append(rows)
+    return np.concatenate(pieces) if logged else None
 
 
 def _quantile(sorted_values: np.ndarray, q: float) -> float:
@@ -271,22 +287,32 @@ def simulate(
     engine: str = "fast",
     progress: Callable[[int], None] | None = None,
     measured: int = 0,
+    threads: int = 1,
 ) -> PlayReport:
     """Play ``games`` games and report. ``policies``: one name per seat, or one name for every seat
     (default ``explorer``); ``players`` defaults to the rules' default or to the number of policies. The
-    first ``measured`` games are logged and read for the game-quality measures, choices per turn included."""
+    first ``measured`` games are logged and read for the game-quality measures, choices per turn included.
+    ``threads``: how many threads play and measure (the same report on any number)."""
     policies = tuple(policies or ("explorer",))
     players = players or (len(policies) if len(policies) > 1 else rules.players_default)
     if len(policies) == 1:
         policies = policies * players
     if len(policies) != players:
         raise TrailwrightError(f"{len(policies)} policies for {players} players: name one, or one per seat")
-    raw = play(tiles, board, rules, policies, games, seed, engine, progress, log=measured > 0)
+    raw = play(tiles, board, rules, policies, games, seed, engine, progress, log=measured > 0, threads=threads)
     quality = None
     if measured > 0 and raw.rows is not None and raw.offsets is not None:
         upto = min(measured, games)
         quality = measures_of_rows(
-            raw.rows, raw.offsets[: upto + 1], raw.winners, policies, board, rules, tiles, count_choices=True
+            raw.rows,
+            raw.offsets[: upto + 1],
+            raw.winners,
+            policies,
+            board,
+            rules,
+            tiles,
+            count_choices=True,
+            threads=threads,
         )
     return report(raw, board, rules, policies, seed, engine, quality)
 
@@ -320,6 +346,7 @@ def skill_gap(
     seed: int = 0,
     engine: str = "fast",
     progress: Callable[[int], None] | None = None,
+    threads: int = 1,
 ) -> SkillGap:
     """Play ``games`` games split evenly over the strong player's seats; the strong player's win rate."""
     for name in (strong, weak):
@@ -332,7 +359,7 @@ def skill_gap(
             continue
         seats = [weak] * players
         seats[seat] = strong
-        raw = play(tiles, board, rules, seats, share, seed + 7919 * (seat + 1), engine, progress)
+        raw = play(tiles, board, rules, seats, share, seed + 7919 * (seat + 1), engine, progress, threads=threads)
         wins += int(np.sum(raw.winners == seat))
         played += share
     rate = wins / played

@@ -80,8 +80,11 @@ def figures_from_report(report, svg: str, luck=None, language: Language = ENGLIS
     )
 
 
-def simulate_play(tileset, board, rules, games: int, seed: int, language: Language = ENGLISH) -> PlayFigures | None:
-    """``games`` seeded games of the rules' default player count by ``explorer`` players (None when 0)."""
+def simulate_play(
+    tileset, board, rules, games: int, seed: int, language: Language = ENGLISH, threads: int = 1
+) -> PlayFigures | None:
+    """``games`` seeded games of the rules' default player count by ``explorer`` players (None when 0), played on
+    ``threads`` threads (the same games on any number)."""
     if games <= 0:
         return None
     from generator.play.measures import luck_share
@@ -89,7 +92,7 @@ def simulate_play(tileset, board, rules, games: int, seed: int, language: Langua
     from generator.play.simulate import simulate, skill_gap
 
     players = rules.players_default
-    report = simulate(tileset, board, rules, players, games, (POLICY,), seed, ENGINE, measured=games)
-    gap = skill_gap(tileset, board, rules, players, games, POLICY, RIVAL, seed, ENGINE)
+    report = simulate(tileset, board, rules, players, games, (POLICY,), seed, ENGINE, measured=games, threads=threads)
+    gap = skill_gap(tileset, board, rules, players, games, POLICY, RIVAL, seed, ENGINE, threads=threads)
     svg = histogram_svg(report, words=language.group("histogram"), numbers=language.numbers)
     return figures_from_report(report, svg, luck_share(gap.win_rate, gap.win_se, players), language)

@@ -37,6 +37,7 @@ from generator.play.rules import Rules
 from generator.project import FILES, project_file
 from generator.scoring import ARTICLE, Objective, layout_scores, summarise
 from generator.scoring.objective import load_objective
+from generator.scoring.stream import available_cores
 from generator.studio.errors import Conflict, EditError
 
 SAMPLES = 20_000  # layouts per figure (classic: about 10 ms)
@@ -326,7 +327,9 @@ class Studio:
         paired = per(scores.extra.astype(float), scores.joined) - per(
             self._saved_scores.extra.astype(float), self._saved_scores.joined
         )
-        games = simulate(tiles, self.board, self.rules, None, games_for(self.board), ("explorer",), SEED)
+        games = simulate(
+            tiles, self.board, self.rules, None, games_for(self.board), ("explorer",), SEED, threads=available_cores()
+        )
         rounds = np.asarray(games.rounds)
         tail = max(4, int(3 * games.rounds_median))  # longer games share the last bar
         counts = np.bincount(np.minimum(rounds, tail), minlength=tail + 1)
