@@ -19,7 +19,7 @@ from generator.scoring.objective import ARTICLE, load_objective, objective_from_
 from generator.scoring.play_target import PlayTarget, summarise_games
 
 
-def stub_bank(tileset, board, rules, target, seed=None, engine="fast", games=None):
+def stub_bank(tileset, board, rules, target, seed=None, engine="fast", games=None, threads=1):
     """Games that last 6 rounds plus one per four dead ends in the set (a pure function of the tiles)."""
     stubs = sum(len(side.stubs) for side in tileset.sides())
     rng = np.random.default_rng(target.seed if seed is None else seed)  # the same noise for every candidate
@@ -133,6 +133,8 @@ def test_the_game_bank_reads_the_bounded_measures_from_real_games(classic):
     gap = skill_gap(tiles, classic, rules, 3, 60, "explorer", "greedy", target.seed)
     assert readings["luck_share"][0] == pytest.approx(1 - (gap.win_rate - 1 / 3) / (2 / 3))
     assert summarise_games(target, rounds, winners, readings).penalty < summarise_games(target, rounds, winners).penalty
+    threaded = game_bank(tiles, classic, rules, target, threads=2)  # the final report's games, on the idle cores
+    assert threaded[0].tolist() == rounds.tolist() and threaded[2] == readings
 
 
 def _problem(classic, target):
@@ -208,7 +210,7 @@ def test_optimize_moves_play_towards_the_target_and_records_it(classic, stubbed,
     assert result.fitness == pytest.approx(result.score.fitness + result.play.penalty)
 
 
-def stub_bank_with_drama(tileset, board, rules, target, seed=None, engine="fast", games=None):
+def stub_bank_with_drama(tileset, board, rules, target, seed=None, engine="fast", games=None, threads=1):
     """The stand-in bank, with a 'drama' that grows with the set's dead ends (a pure function of the tiles)."""
     rounds, winners = stub_bank(tileset, board, rules, target, seed, engine, games)
     stubs = sum(len(side.stubs) for side in tileset.sides())

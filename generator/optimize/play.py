@@ -27,11 +27,18 @@ from generator.scoring.play_target import PlayScore, PlayTarget, summarise_games
 
 
 def game_bank(
-    tileset, board, rules, target: PlayTarget, seed: int | None = None, engine: str = "fast", games: int | None = None
+    tileset,
+    board,
+    rules,
+    target: PlayTarget,
+    seed: int | None = None,
+    engine: str = "fast",
+    games: int | None = None,
+    threads: int = 1,
 ):
     """The first ``games`` (all ``target.games``) games of ``tileset``'s bank from ``seed`` (the target's own by
-    default): (rounds, winners, the bounded measures' readings). Game g is the same game whatever the count
-    (common random numbers)."""
+    default): (rounds, winners, the bounded measures' readings), played on ``threads`` threads. Game g is the same
+    game whatever the count or the threads (common random numbers)."""
     from generator.play.measures import luck_share, measures_of_rows
     from generator.play.simulate import play, skill_gap
 
@@ -39,17 +46,18 @@ def game_bank(
     seed = target.seed if seed is None else seed
     wanted = target.measured
     logged = bool(wanted - {"luck_share"})
-    played = play(tileset, board, rules, seats, count, seed, engine, log=logged)
+    played = play(tileset, board, rules, seats, count, seed, engine, log=logged, threads=threads)
     readings: dict[str, tuple[float, float] | None] = {}
     if logged and played.rows is not None and played.offsets is not None:
         m = measures_of_rows(
-            played.rows, played.offsets, played.winners, seats, board, rules, tileset, "choices" in wanted
+            played.rows, played.offsets, played.winners, seats, board, rules, tileset, "choices" in wanted, threads
         )
         for name in wanted - {"luck_share"}:
             value = getattr(m, name)
             readings[name] = None if value is None else (value.value, value.se)
     if "luck_share" in wanted:
-        gap = skill_gap(tileset, board, rules, target.players, count, "explorer", target.rival, seed, engine)
+        rival = target.rival
+        gap = skill_gap(tileset, board, rules, target.players, count, "explorer", rival, seed, engine, threads=threads)
         luck = luck_share(gap.win_rate, gap.win_se, target.players)
         readings["luck_share"] = (luck.value, luck.se)
     return played.rounds, played.winners, readings
@@ -202,7 +210,7 @@ def ranking_games(target: PlayTarget, slots: int) -> int:
     return max(fresh_games(target), RANK_GAMES * RANK_SLOTS // max(slots, RANK_SLOTS))
 
 
-def final_play(problem, tileset, seed: int, ranking: bool = False) -> PlayScore | None:
+def final_play(problem, tileset, seed: int, ranking: bool = False, threads: int = 1) -> PlayScore | None:
     """A set's play score on a fresh bank of games from ``seed`` (None without a [play] target): the winner's report
     on ``fresh_games``, or, ``ranking``, a chain's rank at a selection or an exchange on ``ranking_games``. The
     search's own bank is smaller; judged on it, a round's noise in the centre is five points of fitness, and
@@ -217,4 +225,5 @@ def final_play(problem, tileset, seed: int, ranking: bool = False) -> PlayScore 
 
     games = ranking_games(target, problem.board.tile_count) if ranking else fresh_games(target)
     rules = default_rules(problem.board)
-    return summarise_games(target, *game_bank(tileset, problem.board, rules, target, seed, games=games))
+    bank = game_bank(tileset, problem.board, rules, target, seed, games=games, threads=threads)
+    return summarise_games(target, *bank)

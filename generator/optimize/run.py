@@ -44,6 +44,7 @@ from generator.optimize.space import Problem, SettingError, to_tileset
 from generator.optimize.strategies import Strategy
 from generator.scoring import Score
 from generator.scoring.play_target import PlayScore, PlayTarget
+from generator.scoring.stream import available_cores
 
 SELECTION_SAMPLES = 500_000  # shared fresh layouts that pick the best chain
 MIGRATION_SAMPLES = 100_000  # shared fresh layouts that rank the chains at a migration
@@ -309,7 +310,7 @@ def _optimize(client, problem, strategy, config, chains, migrants, stop, hooks: 
         run.close()
     tileset = to_tileset(problem, classes)
     spent = all(budget.progress(c.elapsed, c.generation) >= 1.0 for c in finished)
-    play = final_play(problem, tileset, final_seed(config.seed))
+    play = final_play(problem, tileset, final_seed(config.seed), threads=available_cores())  # the workers are idle
     fitness = report.fitness + (play.penalty if play else 0.0)
     return Result(
         tileset,
