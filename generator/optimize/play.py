@@ -56,8 +56,9 @@ def game_bank(
             value = getattr(m, name)
             readings[name] = None if value is None else (value.value, value.se)
     if "luck_share" in wanted:
-        rival = target.rival
-        gap = skill_gap(tileset, board, rules, target.players, count, "explorer", rival, seed, engine, threads=threads)
+        gap = skill_gap(
+            tileset, board, rules, target.players, count, "explorer", target.rival, seed, engine, threads=threads
+        )
         luck = luck_share(gap.win_rate, gap.win_se, target.players)
         readings["luck_share"] = (luck.value, luck.se)
     return played.rounds, played.winners, readings

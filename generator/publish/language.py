@@ -42,9 +42,8 @@ def _flat(table: dict, prefix: str = "") -> dict:
     return out
 
 
-BOOKLET = _flat(
-    load_toml(TEMPLATES / LANGUAGE_FILE, str(TEMPLATES / LANGUAGE_FILE))["phrases"]
-)  # stated there, in English
+ENGLISH_FILE = TEMPLATES / LANGUAGE_FILE
+BOOKLET = _flat(load_toml(ENGLISH_FILE, str(ENGLISH_FILE))["phrases"])  # the booklet's English phrases, stated there
 PHRASES = {
     **BOOKLET,
     **{f"histogram.{k}": v for k, v in HISTOGRAM.items()},

@@ -7,13 +7,9 @@
   const LEAST_PX = 12;
   const svg = document.getElementById("table");
   if (!svg) return;
+  const halo = JSON.parse(document.getElementById("trailwright-data").textContent).ground; // the discs' colour
   const names = Array.from(svg.querySelectorAll("text.landmark-name")).map(function (text) {
-    let disc = text.previousElementSibling; // the name follows its disc (and the theme's picture, if any)
-    while (disc && !(disc.tagName === "circle" && disc.getAttribute("fill") !== "none")) {
-      disc = disc.previousElementSibling;
-    }
-    return { text: text, size: Number(text.getAttribute("font-size")), y: Number(text.getAttribute("y")),
-             halo: disc ? disc.getAttribute("fill") : "#ffffff" };
+    return { text: text, size: Number(text.getAttribute("font-size")), y: Number(text.getAttribute("y")) };
   });
 
   function fit() {
@@ -25,7 +21,7 @@
       n.text.setAttribute("font-size", size.toFixed(3));
       n.text.setAttribute("y", (n.y + 0.35 * (size - n.size)).toFixed(3)); // the same centre line
       if (size > n.size) {
-        n.text.setAttribute("stroke", n.halo);
+        n.text.setAttribute("stroke", halo);
         n.text.setAttribute("stroke-width", (0.3 * size).toFixed(3));
         n.text.setAttribute("stroke-linejoin", "round");
         n.text.setAttribute("paint-order", "stroke");

@@ -64,6 +64,7 @@ def page_data(table: TableArt, seed: int) -> dict:
         "landmarks": [{"name": lm.name, "at": [round(c, 3) for c in frame.at(lm.hexes[0])]} for lm in board.landmarks],
         "colours": list(style.preview_highlight),
         "sand": style.trail_fill,
+        "ground": style.board_ground,  # the landmarks' discs (a name's halo on screen)
         "players": [name for name, _ in PLAYERS],
         "start": [round(c, 3) for c in table.start()[1]],
         "pawnRadius": round(style.tile_width_mm * 0.09, 3),
