@@ -179,94 +179,103 @@ def board_from_dict(data: dict, default_name: str = "board") -> Board:
         raise TrailwrightError(f"format {fmt!r} is not {FORMAT!r}")
     name = _TITLE(data.get("name", default_name), "name")
     title = _TITLE(data.get("title", name), "title")
-    raw_slots = data.get("slots")
-    if not isinstance(raw_slots, list) or not raw_slots:
-        raise TrailwrightError("'slots' must be a non-empty list of hexes [q, r]")
-    if len(raw_slots) > MAX_SLOTS:
-        raise TrailwrightError(f"'slots': {len(raw_slots)} slots, at most {MAX_SLOTS}")
-    slots: list[Hex] = []
-    for i, value in enumerate(raw_slots):
-        h = _hex(value, f"slot {i + 1}")
-        if h in slots:
-            raise TrailwrightError(f"slot {i + 1} at {list(h)} overlaps slot {slots.index(h) + 1}")
-        slots.append(h)
-    taken: dict[Hex, str] = {h: f"slot {i + 1}" for i, h in enumerate(slots)}
-
-    landmarks = []
-    for k, table in enumerate(_tables(data, "landmark")):
-        where = f"landmark #{k + 1}"
-        check_keys(table, {"name", "hexes", "sides"}, where)
-        if "name" not in table:
-            raise TrailwrightError(f"{where}: needs a 'name'")
-        lm_name = _NAME(table["name"], f"{where} name")
-        if "-" in lm_name:  # pair names join two landmark names with "-": "A-B"+"C" would be "A"+"B-C"
-            raise TrailwrightError(
-                f"{where} name {lm_name!r}: a landmark name may not contain '-' "
-                "(pair names like 'Hut-Well' join two names with it)"
-            )
-        where = f"landmark {lm_name!r}"
-        raw_hexes = table.get("hexes")
-        if not isinstance(raw_hexes, list) or not raw_hexes:
-            raise TrailwrightError(f"{where}: 'hexes' must be a non-empty list of hexes [q, r]")
-        hexes = tuple(_hex(v, where) for v in raw_hexes)
-        for h in hexes:
-            if h in taken:
-                raise TrailwrightError(f"{where} at {list(h)} overlaps {taken[h]}")
-            taken[h] = where
-        if "sides" in table:
-            raw_sides = table["sides"]
-            if not isinstance(raw_sides, list) or not raw_sides:
-                raise TrailwrightError(
-                    f"{where}: 'sides' must be a non-empty list of sides [q, r, direction], got {raw_sides!r}"
-                )
-            sides = []
-            for value in raw_sides:
-                if not isinstance(value, list) or len(value) != 3:
-                    raise TrailwrightError(f"{where}: a side is [q, r, direction], got {value!r}")
-                h = _hex(value[:2], where)
-                d = _direction(value[2], where)
-                if h not in hexes:
-                    raise TrailwrightError(f"{where}: side {value!r} is not on one of its hexes")
-                slot = next((i for i, s in enumerate(slots) if s == neighbour(h, d)), None)
-                if slot is None:
-                    raise TrailwrightError(f"{where}: side {value[2]} of {list(h)} faces no slot")
-                sides.append(SlotSide(slot, opposite(d)))
-        else:
-            sides = [SlotSide(i, d) for i, s in enumerate(slots) for d in range(6) if neighbour(s, d) in hexes]
-            if not sides:
-                raise TrailwrightError(f"{where}: no side faces a slot")
-        landmarks.append(Landmark(lm_name, hexes, tuple(sides)))
+    slots = _slots(data.get("slots"))
+    taken: dict[Hex, str] = {h: f"slot {i + 1}" for i, h in enumerate(slots)}  # who holds each hex so far
+    landmarks = [_landmark(table, k, slots, taken) for k, table in enumerate(_tables(data, "landmark"))]
     names = [lm.name for lm in landmarks]
     for n in names:
         if names.count(n) > 1:
             raise TrailwrightError(f"landmark {n!r} is named twice")
-
-    connectors = []
-    for k, table in enumerate(_tables(data, "connector")):
-        where = f"connector #{k + 1}"
-        check_keys(table, {"hex", "joins"}, where)
-        h = _hex(table.get("hex"), where)
-        where = f"connector at {list(h)}"
-        if h in taken:
-            raise TrailwrightError(f"{where} overlaps {taken[h]}")
-        taken[h] = where
-        joined = table.get("joins")
-        if not isinstance(joined, list) or len(joined) != 2:
-            raise TrailwrightError(f"{where}: 'joins' must name two slot hexes [[q, r], [q, r]]")
-        ends = []
-        for value in joined:
-            s = _hex(value, where)
-            if s not in slots:
-                raise TrailwrightError(f"{where}: hex {list(s)} is not a slot")
-            slot = slots.index(s)
-            facing = next((d for d in range(6) if neighbour(s, d) == h), None)
-            if facing is None:
-                raise TrailwrightError(f"{where}: slot {slot + 1} at {list(s)} does not touch it")
-            ends.append(SlotSide(slot, facing))
-        if ends[0] == ends[1]:
-            raise TrailwrightError(f"{where}: joins a slot side to itself")
-        connectors.append(Connector(h, ends[0], ends[1]))
+    connectors = [_connector(table, k, slots, taken) for k, table in enumerate(_tables(data, "connector"))]
     return Board(name, tuple(slots), tuple(landmarks), tuple(connectors), title)
+
+
+def _slots(raw: Any) -> list[Hex]:
+    if not isinstance(raw, list) or not raw:
+        raise TrailwrightError("'slots' must be a non-empty list of hexes [q, r]")
+    if len(raw) > MAX_SLOTS:
+        raise TrailwrightError(f"'slots': {len(raw)} slots, at most {MAX_SLOTS}")
+    slots: list[Hex] = []
+    for i, value in enumerate(raw):
+        h = _hex(value, f"slot {i + 1}")
+        if h in slots:
+            raise TrailwrightError(f"slot {i + 1} at {list(h)} overlaps slot {slots.index(h) + 1}")
+        slots.append(h)
+    return slots
+
+
+def _landmark(table: Any, k: int, slots: list[Hex], taken: dict[Hex, str]) -> Landmark:
+    where = f"landmark #{k + 1}"
+    check_keys(table, {"name", "hexes", "sides"}, where)
+    if "name" not in table:
+        raise TrailwrightError(f"{where}: needs a 'name'")
+    name = _NAME(table["name"], f"{where} name")
+    if "-" in name:  # pair names join two landmark names with "-": "A-B"+"C" would be "A"+"B-C"
+        raise TrailwrightError(
+            f"{where} name {name!r}: a landmark name may not contain '-' "
+            "(pair names like 'Hut-Well' join two names with it)"
+        )
+    where = f"landmark {name!r}"
+    raw_hexes = table.get("hexes")
+    if not isinstance(raw_hexes, list) or not raw_hexes:
+        raise TrailwrightError(f"{where}: 'hexes' must be a non-empty list of hexes [q, r]")
+    hexes = tuple(_hex(v, where) for v in raw_hexes)
+    for h in hexes:
+        if h in taken:
+            raise TrailwrightError(f"{where} at {list(h)} overlaps {taken[h]}")
+        taken[h] = where
+    if "sides" in table:
+        sides = _landmark_sides(table["sides"], where, hexes, slots)
+    else:
+        sides = [SlotSide(i, d) for i, s in enumerate(slots) for d in range(6) if neighbour(s, d) in hexes]
+        if not sides:
+            raise TrailwrightError(f"{where}: no side faces a slot")
+    return Landmark(name, hexes, tuple(sides))
+
+
+def _landmark_sides(raw: Any, where: str, hexes: tuple[Hex, ...], slots: list[Hex]) -> list[SlotSide]:
+    """A landmark's ``sides`` list: each ``[q, r, direction]`` of one of its hexes, facing a slot."""
+    if not isinstance(raw, list) or not raw:
+        raise TrailwrightError(f"{where}: 'sides' must be a non-empty list of sides [q, r, direction], got {raw!r}")
+    sides = []
+    for value in raw:
+        if not isinstance(value, list) or len(value) != 3:
+            raise TrailwrightError(f"{where}: a side is [q, r, direction], got {value!r}")
+        h = _hex(value[:2], where)
+        d = _direction(value[2], where)
+        if h not in hexes:
+            raise TrailwrightError(f"{where}: side {value!r} is not on one of its hexes")
+        slot = next((i for i, s in enumerate(slots) if s == neighbour(h, d)), None)
+        if slot is None:
+            raise TrailwrightError(f"{where}: side {value[2]} of {list(h)} faces no slot")
+        sides.append(SlotSide(slot, opposite(d)))
+    return sides
+
+
+def _connector(table: Any, k: int, slots: list[Hex], taken: dict[Hex, str]) -> Connector:
+    where = f"connector #{k + 1}"
+    check_keys(table, {"hex", "joins"}, where)
+    h = _hex(table.get("hex"), where)
+    where = f"connector at {list(h)}"
+    if h in taken:
+        raise TrailwrightError(f"{where} overlaps {taken[h]}")
+    taken[h] = where
+    joined = table.get("joins")
+    if not isinstance(joined, list) or len(joined) != 2:
+        raise TrailwrightError(f"{where}: 'joins' must name two slot hexes [[q, r], [q, r]]")
+    ends = []
+    for value in joined:
+        s = _hex(value, where)
+        if s not in slots:
+            raise TrailwrightError(f"{where}: hex {list(s)} is not a slot")
+        slot = slots.index(s)
+        facing = next((d for d in range(6) if neighbour(s, d) == h), None)
+        if facing is None:
+            raise TrailwrightError(f"{where}: slot {slot + 1} at {list(s)} does not touch it")
+        ends.append(SlotSide(slot, facing))
+    if ends[0] == ends[1]:
+        raise TrailwrightError(f"{where}: joins a slot side to itself")
+    return Connector(h, ends[0], ends[1])
 
 
 def builtin_boards() -> list[str]:
