@@ -152,85 +152,11 @@ def compile_geometry(geo, rules, tiles, hops: np.ndarray) -> np.ndarray:
     """The reference ``Geometry``, the rules, the tile set and ``_hops(geo)`` as one int64 array (header,
     then tables)."""
     n, m = geo.slots, len(geo.landmarks)
-    kind, a, b, conn = ([0] * (6 * n) for _ in range(4))  # per slot and edge (6*s + e): the door across
-    for (s, e), door in geo.across.items():
-        if door[0] == "slot":
-            kind[6 * s + e], a[6 * s + e], b[6 * s + e], conn[6 * s + e] = 1, door[1], door[2], door[3]
-        else:
-            kind[6 * s + e], a[6 * s + e] = 2, door[1]
-    lw = max(len(d) for d in geo.landmark_doors)
-    ldoor_a, ldoor_b = np.zeros((m, lw), np.int64), np.zeros((m, lw), np.int64)
-    for k, doors in enumerate(geo.landmark_doors):
-        for j, door in enumerate(doors):
-            ldoor_a[k, j], ldoor_b[k, j] = door[1], door[2]
-    nw = max(len(x) for x in geo.next_to)
-    next_to = np.zeros((n + m, nw), np.int64)
-    for place, slots in enumerate(geo.next_to):
-        next_to[place, : len(slots)] = sorted(slots)
-    hazard = np.zeros((m, rules.die + 1), np.int64)  # [k, 0]: a hazard; [k, r]: roll r chases
-    for k, rolls in enumerate(geo.hazard_rolls):
-        hazard[k, 0] = bool(rolls)
-        for r in rolls:
-            if r <= rules.die:  # rules built in code may list a roll the die never shows
-                hazard[k, r] = 1
-    table = tile_tables(tiles).astype(np.int64)
-    assert table.shape[1:] == (2, 6, 6)
-    tables: list[tuple[str, Any]] = [
-        ("T", table),
-        ("KIND", kind),
-        ("A", a),
-        ("B", b),
-        ("CONN", conn),
-        ("LDA", ldoor_a),
-        ("LDB", ldoor_b),
-        ("NLD", np.array([len(d) for d in geo.landmark_doors])),
-        ("NEXT", next_to),
-        ("NNEXT", np.array([len(x) for x in geo.next_to])),
-        ("ENDS", np.array(geo.ends_move)),
-        ("HAZARD", hazard),
-        ("HAZARD_TO", np.array(geo.hazard_to)),
-        ("SLD", np.array(geo.slot_landmark_distance)),
-        ("HOPS", hops),
-        *_planner_tables(geo, kind, a, b, ldoor_a, ldoor_b, table),
-    ]
+    tables = _geometry_tables(geo, rules, tiles, hops)
+    lw, nw = (np.shape(t)[1] for name, t in tables if name in ("LDA", "NEXT"))
     at, _ = _layout(len(HEADER), [(name, np.size(t)) for name, t in tables])
-    state, s_size = _layout(
-        0,
-        [
-            ("S_TILE", n),
-            ("S_FACE", n),
-            ("S_ROT", n),
-            ("S_WHEN", n),
-            ("S_WHO", n),
-            ("S_HOW", n),
-            ("S_TE", 6 * n),
-            ("S_DOORS", 6 * n),
-            ("S_PAWN", MAX_PLAYERS),
-            ("S_VISITED", MAX_PLAYERS),
-            ("S_PROMISE", MAX_PLAYERS * n),
-            ("S_NEAR", MAX_PLAYERS * n),
-            ("S_LAST", MAX_PLAYERS),
-            ("S_LABELLED", 1),
-            ("S_TOP", 1),
-            ("S_PLAYERS", 1),
-            ("S_PILE", len(tiles)),
-        ],
-    )
-    size, dw = 6 * n + m, 6 + lw
-    work, w_size = _layout(
-        0,
-        [
-            ("W_SEEN", size),
-            ("W_QPOS", size),
-            ("W_QINFO", size),
-            ("W_COMP", size),
-            ("W_CFRONT", size),
-            ("W_CMARKS", size),
-            ("W_STAMP", 1),
-            ("W_DOOR", 4 * dw),
-            ("W_CAND", n),
-        ],
-    )
+    state, s_size = _layout(0, _state_fields(n, len(tiles)))
+    work, w_size = _layout(0, _work_fields(6 * n + m, 6 + lw, n))
     t = rules.turning
     header = dict(
         SLOTS=n,
@@ -250,13 +176,74 @@ def compile_geometry(geo, rules, tiles, hops: np.ndarray) -> np.ndarray:
         HW=rules.die + 1,
         S_SIZE=s_size,
         W_SIZE=w_size,
-        DW=dw,
+        DW=6 + lw,
         **at,
         **state,
         **work,
     )
     head = np.array([int(header[name]) for name in HEADER], np.int64)
     return np.concatenate([head] + [np.asarray(t, np.int64).ravel() for _, t in tables])
+
+
+def _geometry_tables(geo, rules, tiles, hops: np.ndarray) -> list[tuple[str, Any]]:
+    """The geometry array's tables, in order, each with the name the header gives its start."""
+    n, m = geo.slots, len(geo.landmarks)
+    kind, a, b, conn = ([0] * (6 * n) for _ in range(4))  # per slot and edge (6*s + e): the door across
+    for (s, e), door in geo.across.items():
+        if door[0] == "slot":
+            kind[6 * s + e], a[6 * s + e], b[6 * s + e], conn[6 * s + e] = 1, door[1], door[2], door[3]
+        else:
+            kind[6 * s + e], a[6 * s + e] = 2, door[1]
+    lw = max(len(d) for d in geo.landmark_doors)
+    ldoor_a, ldoor_b = np.zeros((m, lw), np.int64), np.zeros((m, lw), np.int64)
+    for k, doors in enumerate(geo.landmark_doors):
+        for j, door in enumerate(doors):
+            ldoor_a[k, j], ldoor_b[k, j] = door[1], door[2]
+    next_to = np.zeros((n + m, max(len(x) for x in geo.next_to)), np.int64)
+    for place, slots in enumerate(geo.next_to):
+        next_to[place, : len(slots)] = sorted(slots)
+    hazard = np.zeros((m, rules.die + 1), np.int64)  # [k, 0]: a hazard; [k, r]: roll r chases
+    for k, rolls in enumerate(geo.hazard_rolls):
+        hazard[k, 0] = bool(rolls)
+        for r in rolls:
+            if r <= rules.die:  # rules built in code may list a roll the die never shows
+                hazard[k, r] = 1
+    table = tile_tables(tiles).astype(np.int64)
+    assert table.shape[1:] == (2, 6, 6)
+    return [
+        ("T", table),
+        ("KIND", kind),
+        ("A", a),
+        ("B", b),
+        ("CONN", conn),
+        ("LDA", ldoor_a),
+        ("LDB", ldoor_b),
+        ("NLD", np.array([len(d) for d in geo.landmark_doors])),
+        ("NEXT", next_to),
+        ("NNEXT", np.array([len(x) for x in geo.next_to])),
+        ("ENDS", np.array(geo.ends_move)),
+        ("HAZARD", hazard),
+        ("HAZARD_TO", np.array(geo.hazard_to)),
+        ("SLD", np.array(geo.slot_landmark_distance)),
+        ("HOPS", hops),
+        *_planner_tables(geo, kind, a, b, ldoor_a, ldoor_b, table),
+    ]
+
+
+def _state_fields(n: int, tiles: int) -> list[tuple[str, int]]:
+    """The game state's fields and sizes: per slot, per slot edge, per player, then the draw pile."""
+    per_slot = [(name, n) for name in ("S_TILE", "S_FACE", "S_ROT", "S_WHEN", "S_WHO", "S_HOW")]
+    per_edge = [("S_TE", 6 * n), ("S_DOORS", 6 * n)]
+    per_player = [("S_PAWN", MAX_PLAYERS), ("S_VISITED", MAX_PLAYERS)]
+    per_player += [("S_PROMISE", MAX_PLAYERS * n), ("S_NEAR", MAX_PLAYERS * n), ("S_LAST", MAX_PLAYERS)]
+    single = [("S_LABELLED", 1), ("S_TOP", 1), ("S_PLAYERS", 1)]
+    return per_slot + per_edge + per_player + single + [("S_PILE", tiles)]
+
+
+def _work_fields(places: int, door_width: int, n: int) -> list[tuple[str, int]]:
+    """The work buffers: one entry per place (slot edges, then landmarks), one place's doors, slot candidates."""
+    per_place = [(name, places) for name in ("W_SEEN", "W_QPOS", "W_QINFO", "W_COMP", "W_CFRONT", "W_CMARKS")]
+    return per_place + [("W_STAMP", 1), ("W_DOOR", 4 * door_width), ("W_CAND", n)]
 
 
 def _board_tables(board: Board, rules: Rules):
