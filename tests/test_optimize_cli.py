@@ -206,6 +206,7 @@ def test_resume_may_set_a_new_budget(tmp_path):
         (["--generations", "10", "--migrate", "5"], "--migrate needs a time budget"),
         (["--exchanges", "3"], "--exchanges needs at least 2 chains to cooperate"),
         (["--resume", "{bad}", "--chains", "3"], "--chains cannot change a resumed run"),
+        (["--resume", "{bad}", "--exchanges", "3"], "--exchanges cannot change a resumed run"),
         (["--objective", "{play}", "--polish", "1000"], "--polish judges static fitness only and cannot polish for"),
     ],
 )

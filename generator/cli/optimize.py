@@ -23,9 +23,7 @@ def positive_float(text: str) -> float:
 
 
 def register(sub) -> None:
-    """Add the ``optimize`` subcommand."""
-    from generator.optimize import DEFAULT_STRATEGY, PRESETS, STRATEGIES
-
+    """Add the ``optimize`` subcommand, its options in four groups as ``--help`` shows them."""
     p = sub.add_parser(
         "optimize",
         help="search for a tile set whose random mazes score well",
@@ -33,119 +31,81 @@ def register(sub) -> None:
         "layouts. Writes the tile set (with a meta block), its history as CSV and a plot. "
         "Ctrl-C stops cleanly and writes the best so far.",
     )
-    add_board_option(p)
+    _problem_options(p.add_argument_group("what to search for"))
+    _search_options(p.add_argument_group("how to search"))
+    _worker_options(p.add_argument_group("chains and workers"))
+    _file_options(p.add_argument_group("files"))
     p.set_defaults(board=None)  # classic, unless given (a resumed run keeps its checkpoint's board)
-    p.add_argument(
-        "--strategy",
-        choices=sorted(STRATEGIES),
-        default=None,
-        help=f"search algorithm (default: {DEFAULT_STRATEGY}; ga with --preset article)",
+    p.set_defaults(run=run)
+
+
+def _problem_options(g) -> None:
+    add_board_option(g)
+    g.add_argument(
+        "--objective", metavar="FILE", default=None, help="TOML weights and rules (default: the article's weights)"
     )
-    p.add_argument(
-        "--preset",
-        choices=sorted(PRESETS),
-        default=None,
-        help="article: the article's GA exactly (population 20, 5 elites, 500 fresh layouts each)",
-    )
-    p.add_argument(
-        "--time",
-        type=positive_float,
-        default=None,
-        metavar="S",
-        help="seconds of search (default 60 unless --generations is given)",
-    )
-    p.add_argument(
-        "--generations",
-        type=positive_int,
-        default=None,
-        metavar="N",
-        help="generations of each chain (the same seed and count give the same result)",
-    )
-    p.add_argument(
-        "--samples",
-        type=positive_int,
-        default=None,
-        metavar="N",
-        help="layouts: the starting bank (default 2000), or per evaluation for the article preset",
-    )
-    p.add_argument(
-        "--max-samples",
-        type=positive_int,
-        default=None,
-        metavar="N",
-        help="the largest the bank grows to (default 120000)",
-    )
-    p.add_argument("--seed", type=seed_int, default=None, help="random seed (default 0)")
-    p.add_argument(
-        "--chains",
-        type=positive_int,
-        default=None,
-        metavar="N",
-        help="independent chains (Dask tasks; may exceed the workers, then they queue); the best on "
-        "fresh layouts wins (default: --workers, or all cores)",
-    )
-    p.add_argument(
-        "--workers",
-        type=positive_int,
-        default=None,
-        metavar="N",
-        help="worker processes of the local Dask cluster (default: all cores)",
-    )
-    p.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        default=None,
-        help="run the chains on an existing Dask cluster, e.g. tcp://host:8786 "
-        "(default: $TRAILWRIGHT_SCHEDULER, else a local cluster)",
-    )
-    p.add_argument(
-        "--migrate",
-        type=positive_float,
-        default=None,
-        metavar="S",
-        help="island mode: every S seconds the best chain's set restarts the worst chain (default: independent chains)",
-    )
-    p.add_argument(
-        "--exchanges",
-        type=positive_int,
-        default=0,
-        metavar="N",
-        help="cooperating chains: they share their bests N times, evenly over the budget, and the best "
-        "lineages take over the others (population annealing; default: independent chains)",
-    )
-    p.add_argument("--init", metavar="TILESET", default=None, help="start from this tile set (default: random)")
-    p.add_argument(
+    g.add_argument("--init", metavar="TILESET", default=None, help="start from this tile set (default: random)")
+    g.add_argument(
         "--pin",
         metavar="ID",
         action="append",
         default=[],
         help="keep the tile with this id unchanged (repeat, or separate ids with commas)",
     )
-    p.add_argument(
-        "--objective", metavar="FILE", default=None, help="TOML weights and rules (default: the article's weights)"
-    )
-    p.add_argument(
-        "--out",
-        metavar="FILE",
+
+
+def _search_options(g) -> None:
+    from generator.optimize import DEFAULT_STRATEGY, PRESETS, STRATEGIES
+
+    g.add_argument(
+        "--strategy",
+        choices=sorted(STRATEGIES),
         default=None,
-        help="the tile set (default output/tileset.json, or beside the checkpoint with --resume); "
-        "FILE-history.csv, FILE-history.svg and FILE.checkpoint go beside it",
+        help=f"search algorithm (default: {DEFAULT_STRATEGY}; ga with --preset article)",
     )
-    p.add_argument(
-        "--resume",
-        metavar="CHECKPOINT",
+    g.add_argument(
+        "--preset",
+        choices=sorted(PRESETS),
         default=None,
-        help="continue a run from its checkpoint, with the checkpoint's settings; --time or "
-        "--generations may set a new total budget",
+        help="article: the article's GA exactly (population 20, 5 elites, 500 fresh layouts each)",
     )
-    p.add_argument(
+    g.add_argument("--seed", type=seed_int, default=None, help="random seed (default 0)")
+    g.add_argument(
+        "--time",
+        type=positive_float,
+        default=None,
+        metavar="S",
+        help="seconds of search (default 60 unless --generations is given)",
+    )
+    g.add_argument(
+        "--generations",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="generations of each chain (the same seed and count give the same result)",
+    )
+    g.add_argument(
+        "--samples",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="layouts: the starting bank (default 2000), or per evaluation for the article preset",
+    )
+    g.add_argument(
+        "--max-samples",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="the largest the bank grows to (default 120000)",
+    )
+    g.add_argument(
         "--rescore",
         type=positive_int,
         default=None,
         metavar="N",
         help="fresh layouts for the final score (default 1000000: standard error about 0.002)",
     )
-    p.add_argument(
+    g.add_argument(
         "--polish",
         type=positive_int,
         default=None,
@@ -153,15 +113,71 @@ def register(sub) -> None:
         help="after the search, polish the winner: its every one-side change and swap screened on N layouts over "
         "all workers, the best few confirmed on 10 N fresh ones, the best clear gain taken, while one exists",
     )
-    p.add_argument(
+
+
+def _worker_options(g) -> None:
+    g.add_argument(
+        "--chains",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="independent chains (Dask tasks; may exceed the workers, then they queue); the best on "
+        "fresh layouts wins (default: --workers, or all cores)",
+    )
+    g.add_argument(
+        "--exchanges",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="cooperating chains: they share their bests N times, evenly over the budget, and the best "
+        "lineages take over the others (population annealing; default: independent chains)",
+    )
+    g.add_argument(
+        "--migrate",
+        type=positive_float,
+        default=None,
+        metavar="S",
+        help="island mode: every S seconds the best chain's set restarts the worst chain (default: independent chains)",
+    )
+    g.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="worker processes of the local Dask cluster (default: all cores)",
+    )
+    g.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        default=None,
+        help="run the chains on an existing Dask cluster, e.g. tcp://host:8786 "
+        "(default: $TRAILWRIGHT_SCHEDULER, else a local cluster)",
+    )
+
+
+def _file_options(g) -> None:
+    g.add_argument(
+        "--out",
+        metavar="FILE",
+        default=None,
+        help="the tile set (default output/tileset.json, or beside the checkpoint with --resume); "
+        "FILE-history.csv, FILE-history.svg and FILE.checkpoint go beside it",
+    )
+    g.add_argument(
+        "--resume",
+        metavar="CHECKPOINT",
+        default=None,
+        help="continue a run from its checkpoint, with the checkpoint's settings; --time or "
+        "--generations may set a new total budget",
+    )
+    g.add_argument(
         "--checkpoint-every",
         type=positive_float,
         default=5.0,
         metavar="S",
         help="seconds between a chain's snapshots, and so between checkpoint files",
     )
-    p.add_argument("--quiet", action="store_true", help="no progress display or summary")
-    p.set_defaults(run=run)
+    g.add_argument("--quiet", action="store_true", help="no progress display or summary")
 
 
 # settings a checkpoint fixes: naming one with --resume is an error rather than silently ignored
@@ -174,6 +190,7 @@ RESUME_FIXED = (
     "seed",
     "chains",
     "migrate",
+    "exchanges",
     "init",
     "pin",
     "objective",
@@ -266,7 +283,7 @@ def _setup(args):
         seed=seed,
         chains=chains,
         migrate=args.migrate,
-        exchanges=args.exchanges,
+        exchanges=args.exchanges or 0,
         rescore=rescore,
         checkpoint_every=args.checkpoint_every,
         polish=args.polish or 0,
@@ -303,6 +320,7 @@ def _run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.markup import escape
 
+    from generator.cli.optimize_display import Display, summary
     from generator.fileio import check_out, write_atomic
     from generator.model import dumps_tileset
     from generator.optimize import optimize
@@ -331,7 +349,7 @@ def _run(args: argparse.Namespace) -> int:
         stop.set()
 
     handlers = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
-    display = _Display(console, config)
+    display = Display(console, config)
     try:
         with display:
             result = optimize(
@@ -358,7 +376,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     write_atomic(paths["plot"], history_svg(result.chains, result.fitness, title))
     if not args.quiet:
-        _summary(console, config, result, paths)
+        summary(console, config, result, paths)
     if result.stopped:
         # interrupted: not a finished run (the shell's 128 + signal number); --resume continues it
         signum = caught[0] if caught else signal.SIGINT
@@ -369,125 +387,3 @@ def _run(args: argparse.Namespace) -> int:
         )
         return 128 + signum
     return 0
-
-
-def _bounded(value: float | None, low: float | None, high: float | None) -> str:
-    """A bounded measure on fresh games beside its bounds, marked when outside them."""
-    span = f"{'' if low is None else f'{low:g}'}..{'' if high is None else f'{high:g}'}"
-    if value is None:
-        return f"- ({span})"
-    outside = (low is not None and value < low) or (high is not None and value > high)
-    return f"{value:.3f} ({span}){' outside' if outside else ''}"
-
-
-class _Display:
-    """A live two-line display: progress and time left, then the best fitness and its components."""
-
-    def __init__(self, console, config):
-        from rich.live import Live
-
-        self.config = config
-        self.latest = {}
-        self.live = Live(self._render(0.0, "starting", ""), console=console, transient=True, refresh_per_second=4)
-        self.quiet = console.quiet
-
-    def __enter__(self):
-        if not self.quiet:
-            self.live.__enter__()
-        return self
-
-    def __exit__(self, *exc):
-        return None if self.quiet else self.live.__exit__(*exc)
-
-    @staticmethod
-    def _render(done: float, line1: str, line2: str):
-        from rich.console import Group
-        from rich.progress_bar import ProgressBar
-        from rich.table import Table
-
-        head = Table.grid(padding=(0, 1))
-        head.add_row("optimizing", ProgressBar(total=1.0, completed=done, width=30), line1)
-        return Group(head, line2)
-
-    def update(self, p) -> None:
-        self.latest[p.chain] = p
-        c = self.config
-        elapsed = max(q.elapsed for q in self.latest.values())
-        fractions = []
-        if c.time is not None:
-            fractions.append(elapsed / c.time)
-        if c.generations is not None:
-            fractions.append(min(q.generation for q in self.latest.values()) / c.generations)
-        done = min(max(fractions), 1.0)
-        left = (c.time - elapsed) if c.time is not None else (elapsed / done - elapsed if done > 0 else 0.0)
-        evals = sum(q.evaluations for q in self.latest.values())
-        rate = f"{evals / elapsed:6.0f}" if elapsed >= 0.5 else "     —"  # no rate from a blink
-        best = max(self.latest.values(), key=lambda q: q.best)
-        line1 = f"{max(left, 0):4.0f} s left  {rate} evals/s"
-        parts = [f"best {best.best:.4f}", f"bridges {best.bridges}", f"dupScore {best.dup_score}"]
-        if best.extra_edges is not None:
-            parts += [
-                f"extra edges {best.extra_edges:.2f}",
-                f"pairs {best.pairs_joined:.2f}",
-                f"on {best.bank:,} layouts",
-            ]
-        if not self.quiet:
-            self.live.update(self._render(done, line1, "  ".join(parts)))
-
-
-def _summary(console, config, result, paths) -> None:
-    """The summary table: how the search went and what the winner scores on fresh layouts."""
-    from rich.table import Table
-
-    s = result.score
-    pairs = len(s.pair_prob)
-    table = Table(
-        title=f"optimize: {config.preset or config.strategy}, seed {config.seed}"
-        + (" (stopped early)" if result.stopped else ""),
-        title_justify="left",
-    )
-    table.add_column("")
-    table.add_column("value", justify="right")
-    rows = [
-        ("chains x generations", " + ".join(str(c.generation) for c in result.chains)),
-        ("candidates scored", f"{sum(c.search_state['evaluations'] for c in result.chains):,}"),
-        ("wall time", f"{result.seconds:.1f} s"),
-        (
-            "  Dask start-up, selection, re-score",
-            f"{result.startup:.1f} s, {result.selection:.1f} s, {result.rescoring:.1f} s",
-        ),
-        ("winner's fitness on its bank", f"{result.search_fitness:.4f}"),
-        *(
-            (f"  polish step {i + 1}", f"{p.change}: {p.gain:+.4f} ± {p.gain_se:.4f}")
-            for i, p in enumerate(result.polished)
-        ),
-        *(
-            (("  polish", "no clear gain: the winner is locally optimal"),)
-            if config.polish and not result.polished
-            else ()
-        ),
-        ("bridge sides", str(s.bridges)),
-        ("dupScore", str(s.dup_score)),
-        ("fully connected tiles", str(s.fully_connected)),
-        ("extra edges (mean)", f"{s.extra_edges_mean:.3f}"),
-        ("landmark pairs joined (mean)", f"{s.path_prob_mean * pairs:.3f} of {pairs} ({s.path_prob_mean:.1%})"),
-    ]
-    if result.play is not None:  # the objective's [play] target, on fresh games
-        target = result.play_target
-        wanted = "" if target.median_rounds is None else f" ({target.median_rounds:g})"
-        rows += [
-            (f"rounds, {target.players} {target.policy} players: median (target)", f"{result.play.median:g}{wanted}"),
-            *(
-                (f"  {name.replace('_', ' ')} (bounds)", _bounded(result.play.measured.get(name), low, high))
-                for name, low, high in target.bounds
-            ),
-            ("games unfinished · seat advantage", f"{result.play.unfinished:.1%} · {result.play.seat_advantage:+.1%}"),
-            ("static fitness · play penalty", f"{s.fitness:.4f} · {result.play.penalty:+.4f}"),
-        ]
-    for label, value in rows:
-        table.add_row(label, value)
-    table.add_section()
-    table.add_row(f"fitness on {s.samples:,} fresh layouts", f"{result.fitness:.4f} ± {s.fitness_se:.4f}", style="bold")
-    console.print(table)
-    for name in ("tileset", "history", "plot", "checkpoint"):
-        console.print(f"  {name:<10} {paths[name]}", markup=False)  # a path may hold [brackets]

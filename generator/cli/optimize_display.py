@@ -1,0 +1,125 @@
+"""``trailwright optimize``'s live progress display and its closing summary table."""
+
+from __future__ import annotations
+
+
+def _bounded(value: float | None, low: float | None, high: float | None) -> str:
+    """A bounded measure on fresh games beside its bounds, marked when outside them."""
+    span = f"{'' if low is None else f'{low:g}'}..{'' if high is None else f'{high:g}'}"
+    if value is None:
+        return f"- ({span})"
+    outside = (low is not None and value < low) or (high is not None and value > high)
+    return f"{value:.3f} ({span}){' outside' if outside else ''}"
+
+
+class Display:
+    """A live two-line display: progress and time left, then the best fitness and its components."""
+
+    def __init__(self, console, config):
+        from rich.live import Live
+
+        self.config = config
+        self.latest = {}
+        self.live = Live(self._render(0.0, "starting", ""), console=console, transient=True, refresh_per_second=4)
+        self.quiet = console.quiet
+
+    def __enter__(self):
+        if not self.quiet:
+            self.live.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return None if self.quiet else self.live.__exit__(*exc)
+
+    @staticmethod
+    def _render(done: float, line1: str, line2: str):
+        from rich.console import Group
+        from rich.progress_bar import ProgressBar
+        from rich.table import Table
+
+        head = Table.grid(padding=(0, 1))
+        head.add_row("optimizing", ProgressBar(total=1.0, completed=done, width=30), line1)
+        return Group(head, line2)
+
+    def update(self, p) -> None:
+        self.latest[p.chain] = p
+        c = self.config
+        elapsed = max(q.elapsed for q in self.latest.values())
+        fractions = []
+        if c.time is not None:
+            fractions.append(elapsed / c.time)
+        if c.generations is not None:
+            fractions.append(min(q.generation for q in self.latest.values()) / c.generations)
+        done = min(max(fractions), 1.0)
+        left = (c.time - elapsed) if c.time is not None else (elapsed / done - elapsed if done > 0 else 0.0)
+        evals = sum(q.evaluations for q in self.latest.values())
+        rate = f"{evals / elapsed:6.0f}" if elapsed >= 0.5 else "     —"  # no rate from a blink
+        best = max(self.latest.values(), key=lambda q: q.best)
+        line1 = f"{max(left, 0):4.0f} s left  {rate} evals/s"
+        parts = [f"best {best.best:.4f}", f"bridges {best.bridges}", f"dupScore {best.dup_score}"]
+        if best.extra_edges is not None:
+            parts += [
+                f"extra edges {best.extra_edges:.2f}",
+                f"pairs {best.pairs_joined:.2f}",
+                f"on {best.bank:,} layouts",
+            ]
+        if not self.quiet:
+            self.live.update(self._render(done, line1, "  ".join(parts)))
+
+
+def summary(console, config, result, paths) -> None:
+    """The summary table: how the search went and what the winner scores on fresh layouts."""
+    from rich.table import Table
+
+    s = result.score
+    pairs = len(s.pair_prob)
+    table = Table(
+        title=f"optimize: {config.preset or config.strategy}, seed {config.seed}"
+        + (" (stopped early)" if result.stopped else ""),
+        title_justify="left",
+    )
+    table.add_column("")
+    table.add_column("value", justify="right")
+    rows = [
+        ("chains x generations", " + ".join(str(c.generation) for c in result.chains)),
+        ("candidates scored", f"{sum(c.search_state['evaluations'] for c in result.chains):,}"),
+        ("wall time", f"{result.seconds:.1f} s"),
+        (
+            "  Dask start-up, selection, re-score",
+            f"{result.startup:.1f} s, {result.selection:.1f} s, {result.rescoring:.1f} s",
+        ),
+        ("winner's fitness on its bank", f"{result.search_fitness:.4f}"),
+        *(
+            (f"  polish step {i + 1}", f"{p.change}: {p.gain:+.4f} ± {p.gain_se:.4f}")
+            for i, p in enumerate(result.polished)
+        ),
+        *(
+            (("  polish", "no clear gain: the winner is locally optimal"),)
+            if config.polish and not result.polished
+            else ()
+        ),
+        ("bridge sides", str(s.bridges)),
+        ("dupScore", str(s.dup_score)),
+        ("fully connected tiles", str(s.fully_connected)),
+        ("extra edges (mean)", f"{s.extra_edges_mean:.3f}"),
+        ("landmark pairs joined (mean)", f"{s.path_prob_mean * pairs:.3f} of {pairs} ({s.path_prob_mean:.1%})"),
+    ]
+    if result.play is not None:  # the objective's [play] target, on fresh games
+        target = result.play_target
+        wanted = "" if target.median_rounds is None else f" ({target.median_rounds:g})"
+        rows += [
+            (f"rounds, {target.players} {target.policy} players: median (target)", f"{result.play.median:g}{wanted}"),
+            *(
+                (f"  {name.replace('_', ' ')} (bounds)", _bounded(result.play.measured.get(name), low, high))
+                for name, low, high in target.bounds
+            ),
+            ("games unfinished · seat advantage", f"{result.play.unfinished:.1%} · {result.play.seat_advantage:+.1%}"),
+            ("static fitness · play penalty", f"{s.fitness:.4f} · {result.play.penalty:+.4f}"),
+        ]
+    for label, value in rows:
+        table.add_row(label, value)
+    table.add_section()
+    table.add_row(f"fitness on {s.samples:,} fresh layouts", f"{result.fitness:.4f} ± {s.fitness_se:.4f}", style="bold")
+    console.print(table)
+    for name in ("tileset", "history", "plot", "checkpoint"):
+        console.print(f"  {name:<10} {paths[name]}", markup=False)  # a path may hold [brackets]
