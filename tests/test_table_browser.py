@@ -5,12 +5,16 @@ TRAILWRIGHT_SCREENSHOTS=docs/images to refresh the README's picture of a half-pl
 """
 
 import io
+import math
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
+from generator.board import load_board
+from generator.play import default_rules
 from generator.table import draw_pile, play_files
 from tests.browser_helpers import headless_chromium
 from tests.table_helpers import table_art
@@ -97,6 +101,29 @@ def test_the_die_gives_one_to_six(browser, page):
         " v.push(Number(document.getElementById('die-value').textContent)); } return v;"
     )
     assert set(values) == {1, 2, 3, 4, 5, 6}  # each face has p < 1e-23 of never showing in 303 rolls
+
+
+def test_the_rules_own_die_start_and_seats_set_the_table(browser, tmp_path):
+    rules = replace(default_rules(load_board("classic")), die=8, start="Well", players_max=3, players_default=3)
+    table = replace(table_art(), rules=rules)
+    page = tmp_path / "index.html"
+    page.write_bytes(play_files(table, 1)["play/index.html"])
+    open_page(browser, page, 7)
+    assert by_css(browser, "#roll").text == "Roll the die (8 sides)"
+    values = browser.execute_script(
+        "const v = []; for (let i = 0; i < 400; i++) { document.getElementById('roll').click();"
+        " v.push(Number(document.getElementById('die-value').textContent)); } return v;"
+    )
+    assert set(values) == set(range(1, 9))  # each face has p < 1e-22 of never showing in 400 rolls
+    assert by_css(browser, "#die-face").text == ""  # the die-face glyphs are six-sided
+    well = table.frame.at(next(lm for lm in table.board.landmarks if lm.name == "Well").hexes[0])
+    pawns = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#pawns .pawn')).map((p) => p.getAttribute('transform'))"
+    )
+    assert len(pawns) == 3
+    for transform in pawns:  # each pawn a little way round the Well's centre
+        x, y = map(float, transform[transform.index("(") + 1 : transform.index(")")].replace(",", " ").split()[:2])
+        assert math.dist((x, y), well) < table.style.tile_width_mm * 0.4
 
 
 def test_a_new_maze_is_another_seed_and_an_empty_board(browser, page):

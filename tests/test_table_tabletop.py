@@ -14,6 +14,7 @@ from PIL import Image
 
 from generator.board import neighbour
 from generator.errors import TrailwrightError
+from generator.play import default_rules
 from generator.table import tabletop_files
 from generator.table.tabletop import TILE_UNITS_AT_SCALE_1, check_asset_base, tile_image
 from tests.table_helpers import BOARDS, HOSTILE_IDS, table_art
@@ -177,6 +178,34 @@ def test_one_pawn_per_player_colour_on_the_hut_and_a_die(files):
         at = (p["Transform"]["posX"], p["Transform"]["posZ"])
         assert all(abs(math.dist(at, s) - pitch) < 0.4 for s in snaps)
     assert [o["Name"] for o in data["ObjectStates"]].count("Die_6") == 1
+
+
+@pytest.mark.parametrize(
+    ("die", "dice", "readme"),
+    [
+        (8, ["Die_8", "Die_6"], "two dice (8 sides for steps, 6 for a new tile's turn)"),
+        (7, ["Die_6"], "the rules' steps die has 7 sides"),
+    ],
+)
+def test_the_rules_own_die_start_and_seats_set_the_table(die, dice, readme):
+    table = table_art()
+    rules = replace(default_rules(table.board), die=die, start="Well", players_max=3, players_default=2)
+    made = tabletop_files(replace(table, rules=rules), BASE, tile_dpi=30, board_dpi=20)
+    data = saved(made)
+    jsonschema.Draft202012Validator(schema()).validate(data)
+    assert [o["Name"] for o in data["ObjectStates"] if o["Name"].startswith("Die_")] == dice
+    pawns = [o for o in data["ObjectStates"] if o["Name"] == "PlayerPawn"]
+    assert [p["Nickname"] for p in pawns] == ["Red explorer", "Blue explorer", "Yellow explorer"]
+    mat = data["ObjectStates"][0]
+    well = [lm for lm in table.board.landmarks if lm.name == "Well"][0]
+    snaps = [local_to_world(mat["AttachedSnapPoints"][s.slot]["Position"], mat["Transform"]) for s in well.sides]
+    pitch = math.sqrt(3) * (table.style.tile_width_mm / 2 + 2 * CLEARANCE_MM / math.sqrt(3)) / 25.4
+    for p in pawns:  # the Well is the hex one pitch from each of its slots
+        at = (p["Transform"]["posX"], p["Transform"]["posZ"])
+        assert all(abs(math.dist(at, s) - pitch) < 0.4 for s in snaps)
+    text = made["tabletop/README.txt"].decode()
+    assert "3 pawns (Red, Blue, Yellow) on the Well" in text and readme in text
+    assert "roll the six-sided die for its turn" in text
 
 
 def test_hostile_ids_give_valid_output_safe_names_and_the_same_bytes_twice():

@@ -87,7 +87,7 @@ def spec_and_art(tileset_path: str, board_name: str, rules_path: str | None, sty
         raise TrailwrightError(f"has {len(tiles)} tiles but {board.label} has {len(board.slots)} slots", tileset_path)
     style = load_style_option(style_path, "host")
     warn_strangers(style, board, "host")
-    art = layout_table_art(tiles, board, style, load_settings().title, "host")
+    art = layout_table_art(tiles, board, style, load_settings().title, "host", rules)
     return GameSpec(tiles, board, rules), art
 
 

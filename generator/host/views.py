@@ -18,7 +18,7 @@ from importlib import resources
 from generator import __version__
 from generator.board.geometry import neighbour
 from generator.host.rooms import BOTS, Room
-from generator.table.playtable import board_svg, names_script, page_data, script_json, side_defs
+from generator.table.playtable import board_svg, names_script, page_data, roll_label, script_json, side_defs
 from generator.table.scene import PLAYERS, TableArt
 
 FEED = 40  # the most recent events a state carries
@@ -160,7 +160,7 @@ def room_page(art: TableArt, room_id: str) -> str:
         f'<link rel="icon" href="data:,"><title>{title}: a hosted game</title>'
         f"<style>{_asset('host.css')}</style></head><body>"
         f'<header><h1>{title}</h1><span id="status">connecting…</span>'
-        '<span id="controls"><button id="roll" type="button" hidden>Roll the die</button>'
+        f'<span id="controls"><button id="roll" type="button" hidden>{roll_label(art.die)}</button>'
         '<button id="pass" type="button" hidden>Pass</button></span></header>'
         f"<main>{board_svg(art)}<aside>"
         '<section id="seats"><h2>Seats</h2><ol id="seat-list"></ol>'

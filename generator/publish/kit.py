@@ -179,6 +179,7 @@ def table_art(kit: Kit):
         src.board_svg,
         kit.settings.title,
         kit.provenance,
+        src.rules,
     )
 
 

@@ -25,7 +25,7 @@ def playtest_hall(studio: Studio, token: str) -> Hall:
 
     style = load_style(project_style(studio.folder))
     title = load_settings(project_file(studio.folder, "settings")).title
-    art = layout_table_art(studio.current, studio.board, style, title, "studio")
+    art = layout_table_art(studio.current, studio.board, style, title, "studio", studio.rules)
     path = studio.folder / GAMES_DB
     path.parent.mkdir(parents=True, exist_ok=True)
     return Hall(GameSpec(studio.current, studio.board, studio.rules), art, Store(path), token, Limits(), 0.4)

@@ -192,9 +192,9 @@
     s.addEventListener("click", () => lay(Number(s.getAttribute("data-slot"))));
   });
   $("roll").addEventListener("click", () => {
-    const value = 1 + randomInt(6);
+    const value = 1 + randomInt(data.die); // the rules' die of steps
     $("die-value").textContent = String(value);
-    $("die-face").textContent = "\u2680\u2681\u2682\u2683\u2684\u2685"[value - 1];
+    $("die-face").textContent = data.die === 6 ? "\u2680\u2681\u2682\u2683\u2684\u2685"[value - 1] : "";
   });
   $("new-maze").addEventListener("click", () => start(randomInt(4294967296)));
   $("highlight").addEventListener("change", update);

@@ -24,7 +24,7 @@ from generator.render.board import board_layers, connector_path
 from generator.render.style import MM_PER_PT
 from generator.render.svg import hexagon_points, num, points
 from generator.table.pile import MASK
-from generator.table.scene import PLAYERS, TableArt, side_inner
+from generator.table.scene import TableArt, side_inner
 
 FOLDER = "play"
 
@@ -65,7 +65,8 @@ def page_data(table: TableArt, seed: int) -> dict:
         "colours": list(style.preview_highlight),
         "sand": style.trail_fill,
         "ground": style.board_ground,  # the landmarks' discs (a name's halo on screen)
-        "players": [name for name, _ in PLAYERS],
+        "players": [name for name, _ in table.players],
+        "die": table.die,  # the sides of the die of steps
         "start": [round(c, 3) for c in table.start()[1]],
         "pawnRadius": round(style.tile_width_mm * 0.09, 3),
     }
@@ -102,7 +103,7 @@ def board_svg(table: TableArt) -> str:
         f'<g class="pawn" data-player="{escape(name)}"><title>{escape(name)} explorer</title>'
         f'<circle r="{num(r)}" fill="{colour}" stroke="#2b2418" stroke-width="{num(r * 0.18)}"/>'
         f'<circle r="{num(r * 0.38)}" fill="#ffffff" fill-opacity="0.55"/></g>'
-        for name, colour in PLAYERS
+        for name, colour in table.players
     )
     return (
         f'<svg id="table" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {num(frame.width_mm)} '
@@ -122,6 +123,11 @@ def side_defs(table: TableArt) -> str:
     return f"<svg {hidden}><defs>{''.join(groups)}</defs></svg>"
 
 
+def roll_label(sides: int) -> str:
+    """The roll button's words: the booklet's die has six sides; any other is named."""
+    return "Roll the die" if sides == 6 else f"Roll the die ({sides} sides)"
+
+
 def play_table_html(table: TableArt, seed: int) -> str:
     """The play table page for ``table``; ``seed`` is the shuffle when the URL names none."""
     title = escape(table.title)
@@ -135,7 +141,7 @@ def play_table_html(table: TableArt, seed: int) -> str:
         '<button id="new-maze" type="button">New maze</button>'
         '<span>Seed <b id="seed"></b> (share: <code id="share"></code>)</span>'
         '<span><b id="left"></b> tiles in the pile</span>'
-        '<span><button id="roll" type="button">Roll the die</button> <span id="die-face"></span> '
+        f'<span><button id="roll" type="button">{roll_label(table.die)}</button> <span id="die-face"></span> '
         '<output id="die-value"></output></span>'
         '<label><input id="highlight" type="checkbox"> what each landmark reaches</label></header>'
         f"<main>{board_svg(table)}<aside>"

@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from generator.board import Board
+from generator.errors import TrailwrightError
 from generator.model import TileSet
+from generator.play.rules import Rules, default_rules
 from generator.publish.art import SideArt
 from generator.render.board import BoardFrame, board_frame
 from generator.render.style import Style
@@ -40,6 +42,28 @@ class TableArt:
     board_svg: str  # the layout stage's board, drawn with ``board_frame(board, style)``
     title: str
     provenance: str
+    rules: Rules | None = None  # the game the table is set for (None: the default rules for the board)
+
+    @cached_property
+    def game(self) -> Rules | None:
+        """The rules the table is set for: its own, else the board's default game (None on a board that has
+        none: fewer than two landmarks)."""
+        if self.rules is not None:
+            return self.rules
+        try:
+            return default_rules(self.board)
+        except TrailwrightError:
+            return None
+
+    @property
+    def players(self) -> tuple[tuple[str, str], ...]:
+        """A pawn (name, colour) for each seat the rules allow."""
+        return PLAYERS[: self.game.players_max] if self.game else PLAYERS
+
+    @property
+    def die(self) -> int:
+        """How many sides the die of steps has."""
+        return self.game.die if self.game else 6
 
     @cached_property
     def frame(self) -> BoardFrame:
@@ -52,20 +76,23 @@ class TableArt:
         return [frame.at(h) for h in self.board.slots]
 
     def start(self) -> tuple[str, tuple[float, float]]:
-        """Where the pawns start, by name and in board mm: the Hut, as the booklet says; else the first landmark,
-        else slot 1."""
-        places = [(lm.name, lm.hexes[0]) for lm in self.board.landmarks if lm.name == "Hut"]
+        """Where the pawns start, by name and in board mm: the rules' start landmark (on a board without a game,
+        its first landmark, else slot 1)."""
+        places = [(lm.name, lm.hexes[0]) for lm in self.board.landmarks if self.game and lm.name == self.game.start]
         places += [(lm.name, lm.hexes[0]) for lm in self.board.landmarks] + [("slot 1", self.board.slots[0])]
         name, h = places[0]
         return name, self.frame.at(h)
 
 
-def layout_table_art(tiles: TileSet, board: Board, style: Style, title: str, provenance: str) -> TableArt:
+def layout_table_art(
+    tiles: TileSet, board: Board, style: Style, title: str, provenance: str, rules: Rules | None = None
+) -> TableArt:
     """Table art in the layout stage's own look: its side art (labelled) and its board, drawn in ``style``."""
     from generator.publish.art import layout_art
     from generator.render.board import render_board
 
-    return TableArt(tiles, board, style, layout_art(style, True), render_board(board, style), title, provenance)
+    art, board_svg = layout_art(style, True), render_board(board, style)
+    return TableArt(tiles, board, style, art, board_svg, title, provenance, rules)
 
 
 def stem(index: int, tile_id: str) -> str:

@@ -31,7 +31,7 @@ from generator.errors import TrailwrightError
 from generator.model import FACES
 from generator.publish.art import png_bytes, px, reframe, render_pixels
 from generator.publish.boardsheets import svg_size_mm
-from generator.table.scene import PLAYERS, SQRT3, TableArt, face_letter, slug, stem
+from generator.table.scene import SQRT3, TableArt, face_letter, slug, stem
 from generator.units import MM_PER_IN
 
 FOLDER = "tabletop"
@@ -168,34 +168,12 @@ def _tile_state(table: TableArt, i: int, tile, urls: dict, guid: str, scale: flo
 
 def saved_object(table: TableArt, asset_base: str, mat: Mat, tile_scale: float) -> dict:
     """The saved object's JSON as data."""
-    ts, board = table.tileset, table.board
-    keys = ["board", "bag", "die"] + [f"tile\0{t.id}" for t in ts] + [f"pawn\0{name}" for name, _ in PLAYERS]
-    guid = guids(keys)
+    ts = table.tileset
+    dice = _dice(table)
+    keys = ["board", "bag"] + [key for key, _, _ in dice] + [f"tile\0{t.id}" for t in ts]
+    guid = guids(keys + [f"pawn\0{name}" for name, _ in table.players])
     urls = {(i, f): f"{asset_base}images/{stem(i, t.id)}-{f}.png" for i, t in enumerate(ts) for f in FACES}
-    half_w, half_h = mat.size_in[0] / 2, mat.size_in[1] / 2
-    mat_t = transform(rot_y=MAT_ROT_Y, scale=2 * half_h / TILE_UNITS_AT_SCALE_1)
-    snaps = []
-    for p in table.slot_centres():
-        lx, lz = world_to_local(*mat.world(p), mat_t)
-        snaps.append({"Position": {"x": round(lx, 5), "y": round(MAT_THICKNESS / 2, 4), "z": round(lz, 5)}})
-    mat_state = {
-        "Name": "Custom_Tile",
-        "GUID": guid["board"],
-        "Transform": mat_t,
-        "Nickname": f"{table.title}: the board",
-        "Description": f"{board.title or board.name}; {len(board.slots)} slots (tiles snap to them)",
-        "Locked": True,
-        "ColorDiffuse": _rgb(table.style.board_ground),
-        "CustomImage": {
-            "ImageURL": f"{asset_base}images/board.png",
-            "ImageSecondaryURL": "",
-            "ImageScalar": 1.0,
-            "ImageScale": 1.0,
-            "WidthScale": 0.0,
-            "CustomTile": {"Type": 0, "Thickness": MAT_THICKNESS, "Stackable": False, "Stretch": False},
-        },
-        "AttachedSnapPoints": snaps,
-    }
+    half_w = mat.size_in[0] / 2
     tiles = [_tile_state(table, i, t, urls, guid[f"tile\0{t.id}"], tile_scale) for i, t in enumerate(ts)]
     bag = {
         "Name": "Bag",
@@ -203,7 +181,7 @@ def saved_object(table: TableArt, asset_base: str, mat: Mat, tile_scale: float) 
         "Transform": transform(-half_w - 2.5, TABLE_Y, 0.0),
         "Nickname": f"Draw pile: {len(ts)} tiles (shuffled on load; R shuffles again)",
         "Description": "Shuffle (R), then draw one tile for each slot a trail reaches: toss a coin for its face "
-        "and roll the die for its turn, as the rules booklet says.",
+        f"and roll {'the' if table.die == 6 else 'the six-sided'} die for its turn, as the rules booklet says.",
         "Locked": False,
         "ColorDiffuse": _rgb(table.style.board_wall),
         "ContainedObjects": tiles,
@@ -222,17 +200,20 @@ def saved_object(table: TableArt, asset_base: str, mat: Mat, tile_scale: float) 
             "Locked": False,
             "ColorDiffuse": _rgb(colour),
         }
-        for k, (name, colour) in enumerate(PLAYERS)
+        for k, (name, colour) in enumerate(table.players)
     ]
-    die = {
-        "Name": "Die_6",
-        "GUID": guid["die"],
-        "Transform": transform(half_w + 2.0, TABLE_Y + 0.5, 0.0),
-        "Nickname": "Die",
-        "Description": "Steps to walk; a new tile's turn (1 = as printed)",
-        "Locked": False,
-        "ColorDiffuse": {"r": 1.0, "g": 1.0, "b": 1.0},
-    }
+    dice_states = [
+        {
+            "Name": name,
+            "GUID": guid[key],
+            "Transform": transform(half_w + 2.0, TABLE_Y + 0.5, 1.5 * k),
+            "Nickname": nickname,
+            "Description": DIE_USES[key],
+            "Locked": False,
+            "ColorDiffuse": {"r": 1.0, "g": 1.0, "b": 1.0},
+        }
+        for k, (key, name, nickname) in enumerate(dice)
+    ]
     return {
         "SaveName": table.title,
         "GameMode": table.title,
@@ -244,13 +225,72 @@ def saved_object(table: TableArt, asset_base: str, mat: Mat, tile_scale: float) 
         "XmlUI": "",
         "LuaScript": "",
         "LuaScriptState": "",
-        "ObjectStates": [mat_state, bag, *pawns, die],
+        "ObjectStates": [_mat_state(table, mat, guid["board"], asset_base), bag, *pawns, *dice_states],
         "TabStates": {},
         "VersionNumber": "",
     }
 
 
+TTS_DICE = (4, 6, 8, 10, 12, 20)  # the sides of Tabletop Simulator's own dice (``Die_N``)
+DIE_USES = {
+    "die": "Steps to walk; a new tile's turn (1 = as printed)",
+    "steps die": "Steps to walk",
+    "turn die": "A new tile's turn (1 = as printed)",
+}
+
+
+def _dice(table: TableArt) -> list[tuple[str, str, str]]:
+    """The dice on the table as (key, TTS name, nickname): one six-sided die for steps and turns, as the booklet's
+    game has; with a die of other sides a six-sided one for turns and the rules' own for steps, where TTS has one
+    (the README says when it has not)."""
+    if table.die == 6:
+        return [("die", "Die_6", "Die")]
+    steps = [("steps die", f"Die_{table.die}", f"Die of {table.die} sides")] if table.die in TTS_DICE else []
+    return steps + [("turn die", "Die_6", "Six-sided die")]
+
+
+def _mat_state(table: TableArt, mat: Mat, guid: str, asset_base: str) -> dict:
+    """The board mat: the printed board, locked, with a snap point on every slot."""
+    board = table.board
+    mat_t = transform(rot_y=MAT_ROT_Y, scale=mat.size_in[1] / TILE_UNITS_AT_SCALE_1)
+    snaps = []
+    for p in table.slot_centres():
+        lx, lz = world_to_local(*mat.world(p), mat_t)
+        snaps.append({"Position": {"x": round(lx, 5), "y": round(MAT_THICKNESS / 2, 4), "z": round(lz, 5)}})
+    return {
+        "Name": "Custom_Tile",
+        "GUID": guid,
+        "Transform": mat_t,
+        "Nickname": f"{table.title}: the board",
+        "Description": f"{board.title or board.name}; {len(board.slots)} slots (tiles snap to them)",
+        "Locked": True,
+        "ColorDiffuse": _rgb(table.style.board_ground),
+        "CustomImage": {
+            "ImageURL": f"{asset_base}images/board.png",
+            "ImageSecondaryURL": "",
+            "ImageScalar": 1.0,
+            "ImageScale": 1.0,
+            "WidthScale": 0.0,
+            "CustomTile": {"Type": 0, "Thickness": MAT_THICKNESS, "Stackable": False, "Stretch": False},
+        },
+        "AttachedSnapPoints": snaps,
+    }
+
+
 BAG_SCRIPT = "function onLoad() self.shuffle() end"  # TTS shuffles the pile each time the object is loaded
+
+
+def _dice_text(table: TableArt) -> str:
+    """The dice as the README names them, and what to do when TTS has no die of the rules' sides."""
+    if table.die == 6:
+        return "a die"
+    if table.die in TTS_DICE:
+        return f"two dice ({table.die} sides for steps, 6 for a new tile's turn)"
+    sides = ", ".join(map(str, TTS_DICE))
+    return (
+        f"a six-sided die for a new tile's turn (the rules' steps die has {table.die} sides,\n"
+        f"   and TTS has dice of {sides} sides only: roll yours at the table, or use the play table's)"
+    )
 
 
 def readme(table: TableArt, name: str, asset_base: str, tile_scale: float, mat_size_in: tuple[float, float]) -> str:
@@ -273,10 +313,11 @@ def readme(table: TableArt, name: str, asset_base: str, tile_scale: float, mat_s
         "     macOS:   ~/Library/Tabletop Simulator/Saves/Saved Objects/\n"
         "     Linux:   ~/.local/share/Tabletop Simulator/Saves/Saved Objects/\n"
         f"2. In TTS: Objects > Saved Objects > {name}. The board (locked), a bag of {len(table.tileset)} tiles,\n"
-        f"   {len(PLAYERS)} pawns ({', '.join(n for n, _ in PLAYERS)}) on the {table.start()[0]} and a die appear.\n"
+        f"   {len(table.players)} pawns ({', '.join(n for n, _ in table.players)}) on the {table.start()[0]} and "
+        f"{_dice_text(table)} appear.\n"
         "3. The bag shuffles itself when the object loads (hover over it and press R to shuffle again).\n"
         "   Play by the rules booklet: draw a tile when a trail reaches an empty slot, toss a coin for its face\n"
-        "   (F flips a held tile), roll the die for its turn\n"
+        f"   (F flips a held tile), roll {'the' if table.die == 6 else 'the six-sided'} die for its turn\n"
         "   (Q and E turn a held tile; set TTS's rotation snap to 60 degrees so one press is one sixth).\n"
         "   A tile dropped near a slot snaps to the slot's centre.\n\n"
         f"{where}\n"
