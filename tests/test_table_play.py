@@ -8,9 +8,11 @@ from random import Random
 
 import pytest
 
+from generator.board import load_board
+from generator.play import default_rules
 from generator.table import draw_pile, mulberry32, play_files, play_table_html
 from generator.table.playtable import script_json
-from tests.table_helpers import BOARDS, HOSTILE_IDS, table_art
+from tests.table_helpers import BOARDS, HOSTILE_IDS, ROOT, table_art
 
 
 def test_the_pile_is_a_shuffle_with_a_coin_and_a_die_per_tile_and_the_seed_fixes_it():
@@ -83,3 +85,23 @@ def test_the_board_is_the_printed_board_with_a_target_on_every_slot(board):
     assert len(data["joins"]) == len(table.board.joins())
     assert html.count('class="slot"') == len(table.board.slots)
     assert data["seed"] == 7 and len(data["tiles"]) == len(table.tileset)
+
+
+def test_the_page_says_the_rules_game_in_a_paragraph_with_its_names_escaped():
+    html = play_table_html(table_art(), 7)
+    assert (
+        '<p id="the-game">Start on the <b>Hut</b>; visit the <b>Well</b>, the <b>Spring</b> and the <b>Orchard</b> in '
+        "any order, then reach the <b>Exit</b>. Stepping into the <b>Lair</b>, roll at once: on 1, 2 or 3 go to the "
+        "<b>Hut</b>. 2 to 4 players.</p>"
+    ) in html
+    board = load_board(str(ROOT / "tests" / "data" / "camp-board.toml"))
+    names = {lm.name: f"<i>{lm.name}</i>" for lm in board.landmarks}
+    board = replace(board, landmarks=tuple(replace(lm, name=names[lm.name]) for lm in board.landmarks))
+    rules = replace(default_rules(board), required=(), hazards=(), players_min=3, players_max=3, players_default=3)
+    html = play_table_html(
+        replace(table_art(board=str(ROOT / "tests" / "data" / "camp-board.toml")), board=board, rules=rules), 7
+    )
+    para = html[html.index('<p id="the-game">') :]
+    para = para[: para.index("</p>")]
+    assert "<i>" not in para and para.count("&lt;i&gt;") == 2 and para.endswith("3 players.")
+    assert ", then" not in para and "reach the <b>&lt;i&gt;" in para

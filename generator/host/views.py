@@ -18,7 +18,7 @@ from importlib import resources
 from generator import __version__
 from generator.board.geometry import neighbour
 from generator.host.rooms import BOTS, Room
-from generator.table.playtable import board_svg, names_script, page_data, roll_label, script_json, side_defs
+from generator.table.playtable import board_svg, names_script, page_data, roll_label, script_json, side_defs, the_game
 from generator.table.scene import PLAYERS, TableArt
 
 FEED = 40  # the most recent events a state carries
@@ -170,6 +170,7 @@ def room_page(art: TableArt, room_id: str) -> str:
         '<code id="invite-link"></code> <button id="copy-invite" type="button">Copy</button></p></section>'
         '<section id="replay" hidden><h2>Replay</h2><input id="replay-slider" type="range" min="0" value="0">'
         ' <output id="replay-at"></output></section>'
+        f"<section><h2>The game</h2>{the_game(art)}</section>"
         '<section><h2>What happened</h2><ol id="feed"></ol></section>'
         '<p id="message" role="alert"></p>'
         f"<p><small>trailwright {escape(__version__)}: every move is recorded.</small></p></aside></main>"

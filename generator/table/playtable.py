@@ -128,6 +128,34 @@ def roll_label(sides: int) -> str:
     return "Roll the die" if sides == 6 else f"Roll the die ({sides} sides)"
 
 
+def _listed(items, last: str = "and") -> str:
+    """``a, b and c``."""
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def _names(names) -> str:
+    """``the Hut, the Well and the Spring``, each name escaped."""
+    return _listed(f"the <b>{escape(n)}</b>" for n in names)
+
+
+def the_game(table: TableArt) -> str:
+    """The rules in a paragraph, as a reminder beside the board (nothing on a board without a game)."""
+    game = table.game
+    if game is None:
+        return ""
+    text = f"Start on {_names([game.start])}; "
+    if game.required:
+        text += f"visit {_names(game.required)} in any order, then reach {_names([game.goal])}"
+    else:
+        text += f"reach {_names([game.goal])}"
+    for h in game.hazards:
+        rolls = _listed(map(str, h.rolls), "or")
+        text += f". Stepping into {_names([h.landmark])}, roll at once: on {rolls} go to {_names([h.to])}"
+    seats = f"{game.players_min} to {game.players_max}" if game.players_min < game.players_max else game.players_max
+    return f'<p id="the-game">{text}. {seats} players.</p>'
+
+
 def play_table_html(table: TableArt, seed: int) -> str:
     """The play table page for ``table``; ``seed`` is the shuffle when the URL names none."""
     title = escape(table.title)
@@ -148,6 +176,7 @@ def play_table_html(table: TableArt, seed: int) -> str:
         "<p>Click an empty slot to lay the next tile of the shuffled pile, with the face and turn the coin "
         "and die give it (as the rules booklet says). Click a laid tile to turn it a sixth clockwise "
         "(shift-click or right-click: anticlockwise). Drag the pawns.</p>"
+        f"{the_game(table)}"
         "<p>Two players far apart see the same maze with the same seed: send the page and the "
         "<code>?seed=</code> at the end of its address.</p>"
         '<ul id="legend"></ul>'
