@@ -81,7 +81,12 @@ def test_out_into_the_current_folder_keeps_what_it_holds(capsys, tmp_path, monke
 @pytest.mark.parametrize(
     "argv, words",
     [
-        (["--players", "1"], "--players 1: the rules allow 2 to 4"),
+        (["--players", "1"], "--players 1: the rules allow 2 to 4 players"),
+        (["--players", "0"], "--players 0: the rules allow 2 to 4 players"),
+        (
+            ["--policy", "explorer,random,greedy,random,random"],
+            "--policy explorer,random,greedy,random,random seats 5 players: the rules allow 2 to 4 players",
+        ),
         (["--players", "5"], "--players 5"),
         (["--games", "0"], "argument --games: 0 must be at least 1"),
         (["--policy", "wizard"], "unknown policy 'wizard' (known: random, explorer, greedy)"),

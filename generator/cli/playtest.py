@@ -74,9 +74,13 @@ def run(args: argparse.Namespace) -> int:
     for flag, name in [("--policy", n) for n in names] + [("--rival", args.rival)]:
         with flag_value(flag):
             get_policy(name)
-    players = args.players or (len(names) if len(names) > 1 else rules.players_default)
+    if args.players is not None:
+        players, given = args.players, f"--players {args.players}"
+    else:  # one policy per seat sets the count; else the rules' own default (always allowed)
+        players = len(names) if len(names) > 1 else rules.players_default
+        given = f"--policy {args.policy} seats {players} players"
     if not rules.players_min <= players <= rules.players_max:
-        raise TrailwrightError(f"--players {players}: the rules allow {rules.players_min} to {rules.players_max}")
+        raise TrailwrightError(f"{given}: the rules allow {rules.seats()}")
     if len(names) not in (1, players):
         raise TrailwrightError(f"--policy names {len(names)} policies for {players} players: name one, or one per seat")
     skill_games = max(players, args.games // 2)

@@ -73,6 +73,11 @@ class Rules:
             named += [("hazard.landmark", h.landmark), ("hazard.to", h.to)]
         return named
 
+    def seats(self) -> str:
+        """How many may play, in words: ``2 to 4 players``, or ``3 players``."""
+        low, high = self.players_min, self.players_max
+        return f"{low} to {high} players" if low < high else f"{high} players"
+
     def ends_move(self, name: str) -> bool:
         """Whether stepping onto landmark ``name`` ends a move."""
         return self.move_ending is None or name in self.move_ending

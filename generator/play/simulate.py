@@ -50,7 +50,7 @@ class Games:
 def check_players(players: int, rules: Rules) -> None:
     """A one-line error when the rules do not allow this many players."""
     if not rules.players_min <= players <= rules.players_max:
-        raise TrailwrightError(f"players = {players}: the rules allow {rules.players_min} to {rules.players_max}")
+        raise TrailwrightError(f"players = {players}: the rules allow {rules.seats()}")
 
 
 def play(

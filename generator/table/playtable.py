@@ -152,8 +152,7 @@ def the_game(table: TableArt) -> str:
     for h in game.hazards:
         rolls = _listed(map(str, h.rolls), "or")
         text += f". Stepping into {_names([h.landmark])}, roll at once: on {rolls} go to {_names([h.to])}"
-    seats = f"{game.players_min} to {game.players_max}" if game.players_min < game.players_max else game.players_max
-    return f'<p id="the-game">{text}. {seats} players.</p>'
+    return f'<p id="the-game">{text}. {game.seats()}.</p>'
 
 
 def play_table_html(table: TableArt, seed: int) -> str:
