@@ -151,34 +151,14 @@ def run(args: argparse.Namespace) -> int:
     from generator.fileio import check_folder, write_folder
     from generator.model import read_tileset
     from generator.play import load_rules
-    from generator.project import theme_beside
     from generator.publish.claims import claim_warnings
     from generator.publish.kit import KIT_FOLDERS, publish_kit
     from generator.publish.language import load_language
-    from generator.publish.settings import check_settings, load_settings
     from generator.scoring.tables import check_size
     from generator.table.tabletop import check_asset_base
 
     out = check_folder(args.out)  # before any work
-    with flag_value("--settings"):
-        settings = load_settings(args.settings)
-    settings_source = args.settings or "the default settings"
-    if args.style is None and settings.theme:  # a settings file outside a project may name the theme too
-        args.style = theme_beside(settings.theme, Path(args.settings).parent if args.settings else ".", settings_source)
-    overrides: dict[str, Any] = {}
-    flags: dict[str, str] = {}
-    for key, flag, value in (
-        ("papers", "--paper", tuple(args.paper or ())),
-        ("profile", "--profile", args.profile),
-        ("cut_lines", "--cut-lines", args.cut_lines),
-        ("title", "--title", args.title),
-        ("language", "--lang", args.lang),
-        ("back_offset_mm", "--back-offset", args.back_offset),
-    ):
-        if value not in (None, (), False):
-            overrides[key], flags[key] = value, flag
-    overrides["documents"] = chosen_documents(settings.documents, args.only, args.skip, args.target, settings_source)
-    settings = check_settings(replace(settings, **overrides), settings_source, flags)
+    settings, settings_source = _settings(args)
     with flag_value("--asset-url"):
         asset_url = check_asset_base(args.asset_url or (Path(args.out) / "tabletop").resolve().as_uri())
     templates = Path(args.templates) if args.templates else default_templates()
@@ -214,6 +194,35 @@ def run(args: argparse.Namespace) -> int:
     for message in warnings:
         print(f"  {'not made' if message.startswith('skipped') else 'warning'}: {message}")
     return 0
+
+
+def _settings(args: argparse.Namespace):
+    """The publish settings with the flags that override them, checked; and how errors name them. A settings
+    file's theme becomes ``args.style`` when no ``--style`` is given."""
+    from dataclasses import replace
+
+    from generator.project import theme_beside
+    from generator.publish.settings import check_settings, load_settings
+
+    with flag_value("--settings"):
+        settings = load_settings(args.settings)
+    source = args.settings or "the default settings"
+    if args.style is None and settings.theme:  # a settings file outside a project may name the theme too
+        args.style = theme_beside(settings.theme, Path(args.settings).parent if args.settings else ".", source)
+    overrides: dict[str, Any] = {}
+    flags: dict[str, str] = {}
+    for key, flag, value in (
+        ("papers", "--paper", tuple(args.paper or ())),
+        ("profile", "--profile", args.profile),
+        ("cut_lines", "--cut-lines", args.cut_lines),
+        ("title", "--title", args.title),
+        ("language", "--lang", args.lang),
+        ("back_offset_mm", "--back-offset", args.back_offset),
+    ):
+        if value not in (None, (), False):
+            overrides[key], flags[key] = value, flag
+    overrides["documents"] = chosen_documents(settings.documents, args.only, args.skip, args.target, source)
+    return check_settings(replace(settings, **overrides), source, flags), source
 
 
 def make_sources(args: argparse.Namespace, tileset, board, settings, language):
