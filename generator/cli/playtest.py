@@ -52,12 +52,10 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import Progress
 
     from generator.board import load_board
-    from generator.errors import TrailwrightError
     from generator.model import read_tileset
     from generator.play import load_rules
     from generator.play.measures import luck_share
     from generator.play.measures import to_dict as measures_to_dict
-    from generator.play.policies import get_policy
     from generator.play.simulate import simulate, skill_gap
     from generator.scoring.stream import available_cores
 
@@ -70,19 +68,7 @@ def run(args: argparse.Namespace) -> int:
     tileset = read_tileset(args.tileset)
     with flag_value("--rules"):
         rules = load_rules(args.rules, board)
-    names = tuple(n.strip() for n in args.policy.split(","))
-    for flag, name in [("--policy", n) for n in names] + [("--rival", args.rival)]:
-        with flag_value(flag):
-            get_policy(name)
-    if args.players is not None:
-        players, given = args.players, f"--players {args.players}"
-    else:  # one policy per seat sets the count; else the rules' own default (always allowed)
-        players = len(names) if len(names) > 1 else rules.players_default
-        given = f"--policy {args.policy} seats {players} players"
-    if not rules.players_min <= players <= rules.players_max:
-        raise TrailwrightError(f"{given}: the rules allow {rules.seats()}")
-    if len(names) not in (1, players):
-        raise TrailwrightError(f"--policy names {len(names)} policies for {players} players: name one, or one per seat")
+    players, names = _seats(args, rules)
     skill_games = max(players, args.games // 2)
     measured = args.games if args.measure_games is None else min(args.measure_games, args.games)
     cores = available_cores()  # the games are played and measured on every core (the same games on any number)
@@ -120,6 +106,27 @@ def run(args: argparse.Namespace) -> int:
         if quality:
             print_measures(*quality)
     return 0
+
+
+def _seats(args: argparse.Namespace, rules) -> tuple[int, tuple[str, ...]]:
+    """How many play and the policy names (one, or one per seat), checked against the rules."""
+    from generator.errors import TrailwrightError
+    from generator.play.policies import get_policy
+
+    names = tuple(n.strip() for n in args.policy.split(","))
+    for flag, name in [("--policy", n) for n in names] + [("--rival", args.rival)]:
+        with flag_value(flag):
+            get_policy(name)
+    if args.players is not None:
+        players, given = args.players, f"--players {args.players}"
+    else:  # one policy per seat sets the count; else the rules' own default (always allowed)
+        players = len(names) if len(names) > 1 else rules.players_default
+        given = f"--policy {args.policy} seats {players} players"
+    if not rules.players_min <= players <= rules.players_max:
+        raise TrailwrightError(f"{given}: the rules allow {rules.seats()}")
+    if len(names) not in (1, players):
+        raise TrailwrightError(f"--policy names {len(names)} policies for {players} players: name one, or one per seat")
+    return players, names
 
 
 def print_measures(quality, luck) -> None:
