@@ -340,3 +340,23 @@ def test_the_lobby_says_what_is_hosted_with_the_board_title_as_text(spec_art):
     page = lobby_page(replace(art, board=replace(art.board, title="<b>Camp</b> & co")), (2, 4, 3))
     assert "20 tiles on the board “&lt;b&gt;Camp&lt;/b&gt; &amp; co”" in page and "<b>Camp" not in page
     assert '<option value="3" selected>3</option>' in page and '<option value="5"' not in page
+
+
+def test_another_sqlite_database_is_never_written_to(tmp_path, capsys):
+    import hashlib
+    import sqlite3
+
+    from generator.cli import main
+
+    other = tmp_path / "accounts.db"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE accounts (name TEXT)")
+    before = hashlib.sha256(other.read_bytes()).hexdigest()
+    for command in (["games", "export"], ["games", "report"]):
+        assert main([*command, "--db", str(other)]) == 2
+        assert "not a trailwright-games/1 file (it holds accounts)" in capsys.readouterr().err
+    assert main(["host", str(EXAMPLES / "best-known.json"), "--db", str(other)]) == 2
+    assert "accounts.db: cannot use the games file: not a trailwright-games/1 file" in capsys.readouterr().err
+    assert hashlib.sha256(other.read_bytes()).hexdigest() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["accounts.db"]  # no journal files left either
+

@@ -51,19 +51,29 @@ class RoomRecord:
 
 
 class Store:
-    """The SQLite file of a host (one connection, used from the server's event loop)."""
+    """The SQLite file of a host (one connection, used from the server's event loop); ``read_only`` for export and
+    reports, which never write to the file they read (nor turn it to WAL)."""
 
-    def __init__(self, path: str | Path, durable: bool = False):
+    def __init__(self, path: str | Path, durable: bool = False, read_only: bool = False):
         self.path = str(path)
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)  # one event loop uses it
-        self.db.execute("PRAGMA journal_mode = WAL")
-        self.db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
-        self.db.executescript(SCHEMA)
+        if read_only:
+            uri = Path(path).resolve().as_uri() + "?mode=ro"
+            self.db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        else:
+            self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)  # one event loop
+        tables = {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if (tables or read_only) and "meta" not in tables:  # never add our tables to someone else's database
+            held = f"it holds {', '.join(sorted(tables))}" if tables else "it is empty"
+            raise ValueError(f"not a {FORMAT} file ({held})")
+        if not read_only:
+            self.db.execute("PRAGMA journal_mode = WAL")
+            self.db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+            self.db.executescript(SCHEMA)
         found = self.db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-        if found is None:
+        if found is None and not read_only:
             self.db.execute("INSERT INTO meta VALUES ('format', ?)", (FORMAT,))
-        elif found[0] != FORMAT:
-            raise ValueError(f"{self.path}: a {found[0]} file, not {FORMAT}")
+        elif found is None or found[0] != FORMAT:
+            raise ValueError(f"a {found[0] if found else 'formatless'} file, not {FORMAT}")
         self.counts = dict(self.db.execute("SELECT room, COUNT(*) FROM events GROUP BY room").fetchall())
 
     def create(self, room: str, game: dict[str, Any], owner_hash: str) -> None:
@@ -98,4 +108,4 @@ def open_existing(path: str | Path) -> Store:
     """A store that must already exist (for export and reports): a missing file is an error, not a new one."""
     if not Path(path).is_file():
         raise FileNotFoundError(f"{path}: no such games file")
-    return Store(path)
+    return Store(path, read_only=True)
