@@ -189,3 +189,21 @@ def test_a_reader_that_goes_away_stops_a_command_quietly(tmp_path):
     proc.stdout.close()  # gone before the first line is written
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=60) == 1 and "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+def test_a_file_the_system_refuses_is_one_line_naming_it(capsys, monkeypatch):
+    import generator.cli.score as score_command
+
+    def refused(args):
+        raise PermissionError(13, "Permission denied", "/srv/kit/tiles.pdf")
+
+    monkeypatch.setattr(score_command, "run", refused)
+    assert main(["score", str(EXAMPLES / "best-known.json")]) == 2
+    assert capsys.readouterr().err == "trailwright: error: /srv/kit/tiles.pdf: Permission denied\n"
+
+
+def test_a_project_where_nothing_can_be_made_is_one_line(capsys):
+    assert main(["new", "/proc/trailwright-project"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("trailwright: error: /proc/trailwright-project: cannot make the project here: ")
+    assert err.count("\n") == 1

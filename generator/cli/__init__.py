@@ -74,6 +74,10 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader went away (`trailwright check out --all | head`): stop quietly, as cat does
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so the exit's flush cannot fail again
         return 1  # as rich does for the commands that print through it
+    except OSError as err:  # the system refused a file the command reads or writes: the file and why, no traceback
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"trailwright: error: {where}{err.strerror or err}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -35,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from generator.board import load_board
+    from generator.errors import TrailwrightError
     from generator.fileio import dumps_toml
     from generator.model.tileset_io import dumps_tileset
     from generator.optimize import random_tileset
@@ -52,7 +53,10 @@ def run(args: argparse.Namespace) -> int:
             rules = dumps_toml(rules_to_dict(default_rules(board)), header)
     tiles = random_tileset(board.tile_count, allowed_designs(ARTICLE), np.random.default_rng([args.seed, 0]))
     tileset = dumps_tileset(tiles, {"made_by": "trailwright new"})
-    folder = new_project(args.folder, *_board_copy(args.board), tileset, rules)
+    try:
+        folder = new_project(args.folder, *_board_copy(args.board), tileset, rules)
+    except OSError as err:
+        raise TrailwrightError(f"cannot make the project here: {err.strerror or err}", args.folder) from None
     print(f"A new project in {folder}/ (see its README.md). Try:")
     for command in ("score", "playtest", "publish"):
         print(f"  trailwright {command} {folder}")
