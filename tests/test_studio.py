@@ -577,3 +577,17 @@ def test_a_real_browser_shows_the_projects_theme(project, tmp_path):
         assert [e for e in d.get_log("browser") if e["level"] == "SEVERE"] == []
     amber = (abs(shot[..., 0] - 0xF2) < 12) & (abs(shot[..., 1] - 0xA9) < 12) & (shot[..., 2] < 30)
     assert amber.sum() > 500  # the station's amber corridor edges on the sides shown
+
+
+def test_a_project_file_the_system_refuses_is_a_one_line_error_and_the_studio_carries_on(project):
+    studio = Studio(project)
+    with TestClient(create_app(studio, TOKEN, {"testserver"})) as c:
+        c.cookies.set(COOKIE, TOKEN)
+
+        def refused(overwrite=False):
+            raise PermissionError(13, "Permission denied", str(project / "tileset.json"))
+
+        studio.save = refused
+        r = c.post("/api/save", json={})
+        assert r.status_code == 500 and r.json() == {"error": f"{project / 'tileset.json'}: Permission denied"}
+        assert c.get("/api/state").status_code == 200

@@ -72,6 +72,8 @@ def refusal(err: Exception) -> Response:
         return error_response(400, str(err))
     if isinstance(err, Conflict):
         return error_response(409, str(err))
+    if isinstance(err, OSError):  # the system refused a project file: which, and why (the studio carries on)
+        return error_response(500, f"{err.filename or 'a project file'}: {err.strerror or err}")
     return error_response(422, str(err))
 
 
@@ -104,7 +106,7 @@ class App:
             try:
                 data = await read_body(request) if request.method == "POST" else {}
                 result = calls[name](data)
-            except (EditError, RoomError, Conflict, TrailwrightError) as err:
+            except (EditError, RoomError, Conflict, TrailwrightError, OSError) as err:
                 return refusal(err)
             if isinstance(result, Response):
                 return result
