@@ -181,7 +181,7 @@ def saved_object(table: TableArt, asset_base: str, mat: Mat, tile_scale: float) 
         "Transform": transform(-half_w - 2.5, TABLE_Y, 0.0),
         "Nickname": f"Draw pile: {len(ts)} tiles (shuffled on load; R shuffles again)",
         "Description": "Shuffle (R), then draw one tile for each slot a trail reaches: toss a coin for its face "
-        f"and roll {'the' if table.die == 6 else 'the six-sided'} die for its turn, as the rules booklet says.",
+        f"and roll {_turn_die(table)} for its turn, as the rules booklet says.",
         "Locked": False,
         "ColorDiffuse": _rgb(table.style.board_wall),
         "ContainedObjects": tiles,
@@ -247,6 +247,11 @@ def _dice(table: TableArt) -> list[tuple[str, str, str]]:
         return [("die", "Die_6", "Die")]
     steps = [("steps die", f"Die_{table.die}", f"Die of {table.die} sides")] if table.die in TTS_DICE else []
     return steps + [("turn die", "Die_6", "Six-sided die")]
+
+
+def _turn_die(table: TableArt) -> str:
+    """The die a new tile's turn is rolled with, as the booklet names it."""
+    return "the die" if table.die == 6 else "the six-sided die"
 
 
 def _mat_state(table: TableArt, mat: Mat, guid: str, asset_base: str) -> dict:
@@ -317,7 +322,7 @@ def readme(table: TableArt, name: str, asset_base: str, tile_scale: float, mat_s
         f"{_dice_text(table)} appear.\n"
         "3. The bag shuffles itself when the object loads (hover over it and press R to shuffle again).\n"
         "   Play by the rules booklet: draw a tile when a trail reaches an empty slot, toss a coin for its face\n"
-        f"   (F flips a held tile), roll {'the' if table.die == 6 else 'the six-sided'} die for its turn\n"
+        f"   (F flips a held tile), roll {_turn_die(table)} for its turn\n"
         "   (Q and E turn a held tile; set TTS's rotation snap to 60 degrees so one press is one sixth).\n"
         "   A tile dropped near a slot snaps to the slot's centre.\n\n"
         f"{where}\n"
