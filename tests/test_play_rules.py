@@ -8,7 +8,7 @@ import pytest
 
 from generator.board import board_from_dict, load_board
 from generator.errors import TrailwrightError
-from generator.play import Rules, default_rules, load_rules, rules_from_dict
+from generator.play import Hazard, Rules, default_rules, load_rules, rules_from_dict
 from generator.play.rules import check_rules
 
 CLASSIC = load_board("classic")
@@ -137,3 +137,20 @@ def test_hex_distance_counts_steps_through_neighbours():
         assert {hex_distance(h, x) for x in ring} == {1}
         second = {neighbour(x, d) for x in ring for d in range(6)} - ring - {h}
         assert len(second) == 12 and {hex_distance(h, x) for x in second} == {2}
+
+
+@pytest.mark.parametrize("board", ["classic", "hexagon37", "hexagon91", "tests/data/camp-board.toml"])
+def test_a_rules_file_for_a_board_reads_back_as_its_game_with_the_booklets_comments(board):
+    from generator.play.rules import rules_file_text
+
+    b = load_board(board)
+    game = default_rules(b)
+    variants = [
+        game,
+        replace(game, die=8, move_ending=(game.goal,), players_min=3, round_cap=40, hazards=()),
+        replace(game, hazards=tuple(Hazard(n, (1,), game.start) for n in game.required[:2])),
+    ]
+    for rules in variants:
+        text = rules_file_text(rules)
+        assert rules_from_dict(tomllib.loads(text)) == rules
+        assert "# every pawn starts here" in text and "# by this many sixths, either way" in text

@@ -36,21 +36,17 @@ def run(args: argparse.Namespace) -> int:
 
     from generator.board import load_board
     from generator.errors import TrailwrightError
-    from generator.fileio import dumps_toml
     from generator.model.tileset_io import dumps_tileset
     from generator.optimize import random_tileset
     from generator.optimize.space import allowed_designs
     from generator.play import default_rules
-    from generator.play.rules import rules_to_dict
+    from generator.play.rules import rules_file_text
     from generator.project import new_project
     from generator.scoring.objective import ARTICLE
 
     with flag_value("--board"):
         board = load_board(args.board)
-        rules = None
-        if args.board != "classic":
-            header = "# The booklet's game on this project's board (see docs/play.md for every key).\n"
-            rules = dumps_toml(rules_to_dict(default_rules(board)), header)
+        rules = None if args.board == "classic" else rules_file_text(default_rules(board))
     tiles = random_tileset(board.tile_count, allowed_designs(ARTICLE), np.random.default_rng([args.seed, 0]))
     tileset = dumps_tileset(tiles, {"made_by": "trailwright new"})
     try:

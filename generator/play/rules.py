@@ -197,6 +197,33 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
     return data
 
 
+def rules_file_text(rules: Rules) -> str:
+    """``rules`` as a rules file: the booklet's own ``rules.toml`` with every value set to ``rules``'s, its comments
+    kept (tomlkit), so a project on another board gets the same explained file with its own landmarks."""
+    import tomlkit
+
+    doc = tomlkit.parse((resources.files("generator.play") / "rules.toml").read_text(encoding="utf-8"))
+    data = rules_to_dict(rules)
+    hazards = data.pop("hazard")
+    for key, value in data.items():
+        if isinstance(value, dict):
+            for inner, v in value.items():
+                doc[key][inner] = v  # in place: each key's comment stays
+        else:
+            doc[key] = value
+    if len(hazards) == len(doc.get("hazard", [])):
+        for table, hazard in zip(doc.get("hazard", []), hazards, strict=True):
+            for key, v in hazard.items():
+                table[key] = v
+    else:
+        doc.pop("hazard", None)
+        if hazards:
+            doc["hazard"] = tomlkit.aot()
+            for hazard in hazards:
+                doc["hazard"].append(hazard)
+    return tomlkit.dumps(doc)
+
+
 def check_rules(rules: Rules, board: Board) -> Rules:
     """The rules, if they fit the board; else a one-line error naming the key and the problem."""
     names = [lm.name for lm in board.landmarks]
