@@ -359,4 +359,3 @@ def test_another_sqlite_database_is_never_written_to(tmp_path, capsys):
     assert "accounts.db: cannot use the games file: not a trailwright-games/1 file" in capsys.readouterr().err
     assert hashlib.sha256(other.read_bytes()).hexdigest() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["accounts.db"]  # no journal files left either
-
