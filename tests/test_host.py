@@ -359,3 +359,19 @@ def test_another_sqlite_database_is_never_written_to(tmp_path, capsys):
     assert "accounts.db: cannot use the games file: not a trailwright-games/1 file" in capsys.readouterr().err
     assert hashlib.sha256(other.read_bytes()).hexdigest() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["accounts.db"]  # no journal files left either
+
+
+def test_a_room_of_other_rules_is_drawn_with_its_own_game(hall, client):
+    from dataclasses import replace
+
+    from generator.host.rooms import GameSpec
+
+    rules = replace(hall.spec.rules, die=8, start="Well", required=("Hut", "Spring", "Orchard"), players_max=3)
+    rules = replace(rules, hazards=tuple(replace(h, to="Well") for h in rules.hazards))
+    other, _ = hall.create(2, 5, GameSpec(hall.spec.tiles, hall.spec.board, rules))
+    same, _ = hall.create(2, 5)
+    page = client.get(f"/room/{other.id}").text
+    assert "Roll the die (8 sides)</button>" in page and "Start on the <b>Well</b>" in page
+    assert page.count('class="pawn"') == 3
+    page = client.get(f"/room/{same.id}").text
+    assert "Roll the die</button>" in page and "Start on the <b>Hut</b>" in page and page.count('class="pawn"') == 4

@@ -81,17 +81,18 @@ class Hall:
             self.clients[room.id] = set()
 
     def art_of(self, room: Room) -> TableArt:
-        """The art of ``room``'s game: the host's, or the same look drawn for a room of another tile set or board
-        (a studio's playtest of an edit, a record from an earlier tile set)."""
+        """The art of ``room``'s game: the host's, or the same look drawn for a room of another tile set, board or
+        rules (a studio's playtest of an edit, a record from an earlier tile set)."""
         art = self.arts.get(room.id)
         if art is None:
             spec = room.spec
-            same = [a for a in (self.art, *self.arts.values()) if a.tileset == spec.tiles and a.board == spec.board]
+            arts = (self.art, *self.arts.values())
+            same = [a for a in arts if (a.tileset, a.board, a.game) == (spec.tiles, spec.board, spec.rules)]
             if same:
                 art = same[0]
             else:
                 board = self.art.board_svg if spec.board == self.art.board else render_board(spec.board, self.art.style)
-                art = replace(self.art, tileset=spec.tiles, board=spec.board, board_svg=board)
+                art = replace(self.art, tileset=spec.tiles, board=spec.board, board_svg=board, rules=spec.rules)
             self.arts[room.id] = art
         return art
 
