@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -214,33 +213,68 @@ def _outputs(out: str | None, resume: str | None = None) -> dict[str, Path]:
 
 def _setup(args):
     """The problem, the settings and any chains to continue, from the arguments or a checkpoint."""
+    return _resumed(args) if args.resume is not None else _fresh(args)
+
+
+def _resumed(args):
+    """A checkpoint's problem, settings and chains; only the budget may change."""
+    from generator.errors import TrailwrightError
+    from generator.optimize.checkpoint import read_checkpoint
+
+    given = [name for name in RESUME_FIXED if getattr(args, name) not in (None, [])]
+    if given:
+        flag = "--" + given[0].replace("_", "-")
+        raise TrailwrightError(
+            f"{flag} cannot change a resumed run (it keeps the checkpoint's settings; "
+            "only --time and --generations may set a new budget)"
+        )
+    with flag_value("--resume"):
+        resume = read_checkpoint(args.resume)
+    config = resume.config
+    if args.time is not None or args.generations is not None:
+        config = replace(config, time=args.time, generations=args.generations)
+    return resume.problem, config, list(resume.chains), resume.migrants, resume.init
+
+
+def _fresh(args):
+    """A new run's problem (board, objective, start, pins) and settings, from the arguments."""
+    from generator.optimize import Config
+    from generator.optimize.chain import RESCORE_SAMPLES
+    from generator.scoring.stream import available_cores
+
+    seed = args.seed if args.seed is not None else 0
+    problem = _problem(args, seed)
+    time_budget = args.time if args.time is not None or args.generations is not None else 60.0
+    config = Config(
+        strategy=args.strategy or ("ga" if args.preset else "anneal"),
+        preset=args.preset,
+        time=time_budget,
+        generations=args.generations,
+        samples=args.samples,
+        max_samples=args.max_samples,
+        seed=seed,
+        chains=args.chains or args.workers or available_cores(),
+        migrate=args.migrate,
+        exchanges=args.exchanges or 0,
+        rescore=args.rescore if args.rescore is not None else RESCORE_SAMPLES,
+        checkpoint_every=args.checkpoint_every,
+        polish=args.polish or 0,
+    )
+    return problem, config, [None] * config.chains, (), args.init
+
+
+def _problem(args, seed: int):
+    """The board, the objective, the starting set (``--init``, else random for ``seed``) and the pinned tiles."""
     import numpy as np
 
     from generator.board import load_board
     from generator.errors import TrailwrightError
     from generator.model import read_tileset
-    from generator.optimize import Config, make_problem, random_tileset
-    from generator.optimize.chain import RESCORE_SAMPLES
-    from generator.optimize.checkpoint import read_checkpoint
+    from generator.optimize import make_problem, random_tileset
     from generator.optimize.space import SettingError, allowed_designs
     from generator.scoring.objective import ARTICLE, load_objective, resolve_targets
     from generator.scoring.tables import check_size
 
-    seed = args.seed if args.seed is not None else 0
-    if args.resume is not None:
-        given = [name for name in RESUME_FIXED if getattr(args, name) not in (None, [])]
-        if given:
-            flag = "--" + given[0].replace("_", "-")
-            raise TrailwrightError(
-                f"{flag} cannot change a resumed run (it keeps the checkpoint's settings; "
-                "only --time and --generations may set a new budget)"
-            )
-        with flag_value("--resume"):
-            resume = read_checkpoint(args.resume)
-        config = resume.config
-        if args.time is not None or args.generations is not None:
-            config = replace(config, time=args.time, generations=args.generations)
-        return resume.problem, config, list(resume.chains), resume.migrants, resume.init
     with flag_value("--board"):
         board = load_board(args.board or "classic")
     with flag_value("--objective"):
@@ -269,26 +303,7 @@ def _setup(args):
         raise err.within(args.init) if args.init else err from None
     if not problem.free:
         raise TrailwrightError("every tile is pinned: nothing to optimize")
-    strategy = args.strategy or ("ga" if args.preset else "anneal")
-    chains = args.chains or args.workers or os.cpu_count() or 1
-    rescore = args.rescore if args.rescore is not None else RESCORE_SAMPLES
-    time_budget = args.time if args.time is not None or args.generations is not None else 60.0
-    config = Config(
-        strategy=strategy,
-        preset=args.preset,
-        time=time_budget,
-        generations=args.generations,
-        samples=args.samples,
-        max_samples=args.max_samples,
-        seed=seed,
-        chains=chains,
-        migrate=args.migrate,
-        exchanges=args.exchanges or 0,
-        rescore=rescore,
-        checkpoint_every=args.checkpoint_every,
-        polish=args.polish or 0,
-    )
-    return problem, config, [None] * config.chains, (), args.init
+    return problem
 
 
 # the flag of each setting the core names in its errors (``SettingError.setting``)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -136,8 +135,9 @@ def register(sub) -> None:
     p.add_argument(
         "--workers",
         type=positive_int,
-        default=min(4, os.cpu_count() or 1),
-        help="threads that build documents at once (the bytes do not depend on it)",
+        default=None,
+        help="threads that build documents at once (default: the cores this process may use, at most 4; the bytes "
+        "do not depend on it)",
     )
     p.set_defaults(run=run)
 
@@ -154,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.publish.claims import claim_warnings
     from generator.publish.kit import KIT_FOLDERS, publish_kit
     from generator.publish.language import load_language
+    from generator.scoring.stream import available_cores
     from generator.scoring.tables import check_size
     from generator.table.tabletop import check_asset_base
 
@@ -185,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
         sources,
         settings,
         progress=lambda what: print(f"publish: {what} ...", flush=True),
-        workers=args.workers,
+        workers=args.workers or min(4, available_cores()),
         warn=warn,
     )
     print(f"publish: writing {len(files)} files into {args.out} ...", flush=True)

@@ -35,6 +35,7 @@ from generator.errors import TrailwrightError
 from generator.optimize.chain import Budget, Chain, run_chain
 from generator.optimize.space import Problem
 from generator.optimize.strategies import Strategy
+from generator.scoring.stream import available_cores
 
 SCHEDULER_ENV = "TRAILWRIGHT_SCHEDULER"
 CONNECT_TIMEOUT = 10  # seconds to reach a scheduler
@@ -199,7 +200,7 @@ def connect(address: str | None, workers: int | None = None) -> Iterator:
 
     import dask
 
-    n = workers or os.cpu_count() or 1
+    n = workers or available_cores()
     main = threading.current_thread() is threading.main_thread()
     # The workers are spawned (Dask's default), never forked: Dask forks from a thread of its own while other
     # threads run (its event loop, a web server's, an in-process cluster's), and a fork copies any lock one of them
