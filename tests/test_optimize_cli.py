@@ -271,3 +271,15 @@ def test_sigterm_writes_the_best_so_far(tmp_path, reap):
     assert len(read_tileset(out)) == 20 and meta["score"]["fitness"] > 9.0
     assert (tmp_path / "stopped.checkpoint").exists()
     assert os.path.getsize(tmp_path / "stopped-history.csv") > 0
+
+
+def test_the_default_chains_are_the_cores_this_process_may_use(monkeypatch):
+    import generator.scoring.stream as stream
+    from generator.cli import build_parser
+    from generator.cli.optimize import _setup
+
+    monkeypatch.setattr(stream.os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
+    _, config, chains, _, _ = _setup(build_parser("optimize").parse_args(["optimize", "--time", "1"]))
+    assert config.chains == len(chains) == 3
+    _, config, _, _, _ = _setup(build_parser("optimize").parse_args(["optimize", "--time", "1", "--workers", "5"]))
+    assert config.chains == 5
