@@ -20,7 +20,7 @@ from generator.board import Board, centre, neighbour
 from generator.board.geometry import Hex
 from generator.fileio import dumps_json
 from generator.model import opposite
-from generator.render.geometry import APOTHEM, pair_curves, unit
+from generator.render.curves import APOTHEM, pair_curves, unit
 from generator.render.style import Style
 from generator.render.svg import curves_path, escape, hexagon_points, num, points
 from generator.render.theme import LANDMARK_ART, LANDMARK_DISC, board_defs

@@ -30,25 +30,23 @@ import numpy as np
 from generator.board.geometry import rotate
 from generator.errors import TrailwrightError
 from generator.model import Side, pair_crossings
+from generator.render.curves import (
+    APOTHEM,
+    Curve,
+    Point,
+    branch,
+    cubic,
+    exit_point,
+    joined_pairs,
+    pair_curves,
+    point,
+    sample,
+    tee,
+    unit,
+)
 
-APOTHEM = math.sqrt(3) / 2
 STUB_LENGTH = 0.3  # of the circumradius, from the exit to the terminator
-SAMPLES = 24  # points per curve for the search's checks
 TIE = 1e-9  # costs closer than this are equal: the first drawing found wins, on any floating-point library
-
-Point = tuple[float, float]
-Curve = tuple[Point, Point, Point, Point]
-
-
-def unit(d: int) -> np.ndarray:
-    """The outward unit normal of edge ``d`` (y down, clockwise from the top)."""
-    angle = math.radians(60 * d)
-    return np.array([math.sin(angle), -math.cos(angle)])
-
-
-def exit_point(d: int) -> np.ndarray:
-    """The midpoint of edge ``d``."""
-    return APOTHEM * unit(d)
 
 
 @dataclass(frozen=True)
@@ -89,106 +87,6 @@ class SideLayout:
     def deck_width(self) -> float:
         """The width of every bridge deck, parapets included."""
         return self.width * 1.36
-
-
-# --- curves ---------------------------------------------------------------------------------
-
-
-def _bezier(curve, n: int = SAMPLES) -> np.ndarray:
-    """``n`` points along a cubic Bézier."""
-    t = np.linspace(0.0, 1.0, n)[:, None]
-    p0, p1, p2, p3 = (np.asarray(p, float) for p in curve)
-    return (1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t**2 * p2 + t**3 * p3
-
-
-def sample(curve: Curve, n: int = SAMPLES) -> np.ndarray:
-    """Points along a curve (for checks and for shapely)."""
-    return _bezier(curve, n)
-
-
-def _pt(p) -> Point:
-    return (float(p[0]), float(p[1]))
-
-
-def _curve(a, b, c, d) -> Curve:
-    """A cubic from its four control points."""
-    return (_pt(a), _pt(b), _pt(c), _pt(d))
-
-
-def _natural_handle(d1: int, d2: int) -> float:
-    """Handle length that makes a two-exit curve a circular arc (a straight line when opposite)."""
-    gap = min((d2 - d1) % 6, (d1 - d2) % 6)
-    if gap == 1:  # a 120° arc of radius 1/2 around the shared corner
-        return 0.5 * 4 / 3 * math.tan(math.radians(30))
-    if gap == 2:  # a 60° arc of radius 3/2 around the next hexagon's centre
-        return 1.5 * 4 / 3 * math.tan(math.radians(15))
-    return APOTHEM * 2 / 3
-
-
-def pair_curves(d1: int, d2: int, bend: float, scale: float = 1.0) -> tuple[Curve, ...]:
-    """A two-exit trail: the natural arc, or a smooth variant of it.
-
-    Exits that are not opposite keep one cubic, perpendicular at both edges: ``scale`` stretches
-    both handles (flatter or rounder) and ``bend`` moves length from one handle to the other.
-    Opposite exits bow sideways through a point ``bend`` off the centre.
-    """
-    m1, m2 = exit_point(d1), exit_point(d2)
-    h = _natural_handle(d1, d2)
-    if (d2 - d1) % 6 != 3:
-        h1, h2 = h * scale * (1 + bend), h * scale * (1 - bend)
-        return (_curve(m1, m1 - h1 * unit(d1), m2 - h2 * unit(d2), m2),)
-    if bend == 0:
-        return (_curve(m1, m1 - h * unit(d1), m2 - h * unit(d2), m2),)
-    chord = (m2 - m1) / np.linalg.norm(m2 - m1)
-    via = bend * np.array([-chord[1], chord[0]])
-    k = 0.5 * float(np.linalg.norm(via - m1))
-    first = (m1, m1 - k * unit(d1), via - k * chord, via)
-    second = (via, via + k * chord, m2 - k * unit(d2), m2)
-    return (_curve(*first), _curve(*second))
-
-
-def _branch(d: int, junction: np.ndarray, heading: np.ndarray | None = None) -> Curve:
-    """A branch from exit ``d`` to a junction, leaving the edge perpendicular.
-
-    ``heading`` is the direction the branch leaves the junction in (towards the exit when None).
-    """
-    m = exit_point(d)
-    length = float(np.linalg.norm(junction - m))
-    p1 = m - 0.45 * length * unit(d)
-    if heading is None:
-        p2 = junction + 0.3 * (p1 - junction)
-    else:
-        p2 = junction + 0.4 * length * heading
-    return _curve(m, p1, p2, junction)
-
-
-def _tee(pair: tuple[int, int], others: tuple[int, ...], at: float) -> tuple[tuple[Curve, ...], np.ndarray]:
-    """An arc between two exits with a branch from the point ``at`` along it to each other exit."""
-    curves = pair_curves(pair[0], pair[1], 0.0)
-    arc = curves[0]
-    t = np.array([[at]])
-    p0, p1, p2, p3 = (np.asarray(p) for p in arc)
-    joint = ((1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t**2 * p2 + t**3 * p3)[0]
-    tangent = (3 * (1 - t) ** 2 * (p1 - p0) + 6 * (1 - t) * t * (p2 - p1) + 3 * t**2 * (p3 - p2))[0]
-    tangent = tangent / np.linalg.norm(tangent)
-    normal = np.array([-tangent[1], tangent[0]])
-    branches = []
-    for d in others:
-        side = normal if normal @ (exit_point(d) - joint) > 0 else -normal
-        branches.append(_branch(d, joint, side))
-    return curves + tuple(branches), joint
-
-
-def _joined_pairs(first: tuple[int, int], second: tuple[int, int]) -> tuple[Curve, ...]:
-    """Two arcs, each between two neighbouring exits, joined middle to middle (an H)."""
-    a, b = pair_curves(*first, 0.0)[0], pair_curves(*second, 0.0)[0]
-    ma, mb = _bezier(a, 3)[1], _bezier(b, 3)[1]
-    k = 0.35 * float(np.linalg.norm(mb - ma))
-    na = -(exit_point(first[0]) + exit_point(first[1]))
-    nb = -(exit_point(second[0]) + exit_point(second[1]))
-    na, nb = na / np.linalg.norm(na), nb / np.linalg.norm(nb)
-    link = _curve(ma, ma + k * na, mb + k * nb, mb)
-    return (a, b, link)
 
 
 # --- the search -----------------------------------------------------------------------------
@@ -237,9 +135,9 @@ def _candidates(trail: tuple[int, ...], width: float, step: float | None) -> lis
         d = trail[0]
         m, inward = exit_point(d), -unit(d)
         end = m + STUB_LENGTH * inward
-        curve = _curve(m, m + STUB_LENGTH / 3 * inward, end - STUB_LENGTH / 3 * inward, end)
+        curve = cubic(m, m + STUB_LENGTH / 3 * inward, end - STUB_LENGTH / 3 * inward, end)
         across = np.array([-inward[1], inward[0]]) * 0.62 * width
-        bar = (_pt(end + across), _pt(end - across))
+        bar = (point(end + across), point(end - across))
         return [_candidate(TrailShape(trail, (curve,), None, bar), 0.0, (np.linspace(bar[0], bar[1], 5),))]
     if len(trail) == 2:
         if (trail[1] - trail[0]) % 6 == 3:
@@ -260,20 +158,20 @@ def _candidates(trail: tuple[int, ...], width: float, step: float | None) -> lis
     for pair in pairs:
         rest = tuple(d for d in trail if d not in pair)
         for at in (0.5, 0.35, 0.65, 0.25, 0.75):
-            curves, joint = _tee(pair, rest, at)
+            curves, joint = tee(pair, rest, at)
             gap = (pair[1] - pair[0]) % 6
-            out.append(_candidate(TrailShape(trail, curves, _pt(joint)), 0.05 * gap + 0.8 * abs(at - 0.5)))
+            out.append(_candidate(TrailShape(trail, curves, point(joint)), 0.05 * gap + 0.8 * abs(at - 0.5)))
     if k == 4:
         for i in range(2):
             first, second = (trail[i], trail[(i + 1) % 4]), (trail[(i + 2) % 4], trail[(i + 3) % 4])
             if (first[1] - first[0]) % 6 == 1 and (second[1] - second[0]) % 6 == 1:
-                out.append(_candidate(TrailShape(trail, _joined_pairs(first, second), None), 0.0))
+                out.append(_candidate(TrailShape(trail, joined_pairs(first, second), None), 0.0))
     mids = np.array([exit_point(d) for d in trail])
     ideal = 0.42 * mids.mean(axis=0)
     grid = [ideal] if step is None else _junction_grid(step)
     for j in grid:
-        curves = tuple(_branch(d, j) for d in trail)
-        out.append(_candidate(TrailShape(trail, curves, _pt(j)), 0.1 + 6.0 * float(np.linalg.norm(j - ideal)) ** 2))
+        curves = tuple(branch(d, j) for d in trail)
+        out.append(_candidate(TrailShape(trail, curves, point(j)), 0.1 + 6.0 * float(np.linalg.norm(j - ideal)) ** 2))
     return sorted(out, key=lambda c: round(c.prior, 9))
 
 
@@ -355,7 +253,7 @@ def _pair(a: _Candidate, b: _Candidate, width: float):
                 return None
         over_a = ta <= tb
         d = da if over_a else db
-        out.append((_pt(p), math.atan2(d[1], d[0]), over_a, angle))
+        out.append((point(p), math.atan2(d[1], d[0]), over_a, angle))
         near_a |= np.linalg.norm(a.clean - p, axis=1) < reach
         near_b |= np.linalg.norm(b.clean - p, axis=1) < reach
         cost += 0.6 * (math.pi / 2 - angle) + 0.3 * min(ta, tb)
@@ -467,7 +365,7 @@ def _turn(p: Point, steps: int) -> Point:
 def _turn_shape(shape: TrailShape, steps: int) -> TrailShape:
     return TrailShape(
         tuple(sorted((d + steps) % 6 for d in shape.trail)),
-        tuple(_curve(*(_turn(p, steps) for p in c)) for c in shape.curves),
+        tuple(cubic(*(_turn(p, steps) for p in c)) for c in shape.curves),
         None if shape.junction is None else _turn(shape.junction, steps),
         None if shape.terminator is None else (_turn(shape.terminator[0], steps), _turn(shape.terminator[1], steps)),
     )

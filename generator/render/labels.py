@@ -16,7 +16,8 @@ from functools import lru_cache
 
 from generator.board.geometry import hexagon_corners, rotate
 from generator.model import Side
-from generator.render.geometry import APOTHEM, layout_side, sample
+from generator.render.curves import APOTHEM, sample
+from generator.render.geometry import layout_side
 from generator.render.outlines import fitted
 from generator.render.style import Style
 from generator.render.svg import escape, num, quoteattr

@@ -7,7 +7,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from generator.board.geometry import hexagon_corners as hexagon_points
 from generator.board.geometry import rotate
-from generator.render.geometry import APOTHEM, Curve, exit_point, unit
+from generator.render.curves import APOTHEM, Curve, exit_point, unit
 
 __all__ = ["escape", "quoteattr", "num", "points", "curves_path", "hexagon_points"]
 
