@@ -44,6 +44,38 @@ def test_a_match_driven_by_the_simulators_players_is_the_simulators_game(board_n
         assert again.log(seats) == bots.log(seats) and again.winner == bots.winner
 
 
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"die": 8, "stub_blocks": True, "move_ending": ("Exit",)},
+        {"die": 4, "hazards": (), "round_cap": 6, "turning": {"next_to_pawn": False, "sixths": 2, "under_pawn": True}},
+        {"die": 12, "move_ending": (), "round_cap": 60, "turning": {"allowed": False}},
+    ],
+)
+def test_a_match_is_the_simulators_game_under_other_rules_too(change):
+    from dataclasses import replace
+
+    board, tiles = load_board("classic"), read_tileset(EXAMPLES / "random-20.json")
+    rules = default_rules(board)
+    rules = replace(rules, **{k: v for k, v in change.items() if k != "turning"})
+    rules = replace(rules, turning=replace(rules.turning, **change.get("turning", {})))
+    seats = ("random", "explorer", "greedy")
+    policies, geo = tuple(POLICIES[s] for s in seats), geometry(board, rules)
+    for g in range(2):
+        match = Match(tiles, geo, rules, len(seats), seed=9, game=g)
+        while not match.over:
+            match.play(policies[match.current])
+        game = play_game(tiles, geo, rules, policies, 9, g, log=True)
+        assert match.table.trace == game.trace and match.winner == game.winner
+        assert np.array_equal(to_rows(match.log(seats)), to_rows(game.log))
+        bots = Match(tiles, geo, rules, len(seats), seed=9, game=g)  # guessing from their own stream
+        guesses = game_rng(77, g)
+        while not bots.over:
+            bots.play(policies[bots.current], guesses)
+        again = replay(tiles, geo, rules, len(seats), 9, g, bots.actions)
+        assert again.table.trace == bots.table.trace and again.log(seats) == bots.log(seats)
+
+
 @pytest.fixture
 def match():
     board = load_board("classic")
