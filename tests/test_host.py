@@ -83,6 +83,7 @@ def test_hostile_or_unknown_requests_get_a_one_line_4xx(client, path, headers, s
         (b'{"players": 3}', {}, 403, "needs the host token"),
         (b"{not json", {"authorization": f"Bearer {TOKEN}"}, 400, "not JSON"),
         (b"[1, 2]", {"authorization": f"Bearer {TOKEN}"}, 400, "a JSON object"),
+        (b'{"a":' * 12_000, {"authorization": f"Bearer {TOKEN}"}, 400, "not JSON"),
         (b'{"players": 9}', {"authorization": f"Bearer {TOKEN}"}, 400, "players: a whole number from 2 to 4"),
         (b'{"players": true}', {"authorization": f"Bearer {TOKEN}"}, 400, "players"),
         (b'{"seed": -1}', {"authorization": f"Bearer {TOKEN}"}, 400, "seed"),
@@ -145,6 +146,7 @@ def test_hostile_messages_are_refused_in_one_line_and_the_room_goes_on(client, h
         _, token = sit(ws, "Eve <img src=x onerror=alert(1)>")
         for message, says in [
             ("not json", "a message is JSON"),
+            ("[" * 4000, "a message is JSON"),  # deeper than the parser recurses, within the size limit
             ("[1, 2]", 'a JSON object with a "type"'),
             ('{"type": "explode"}', "unknown message type 'explode'"),
             ('{"type": "act", "token": "forged", "action": ["roll"]}', "that token holds no seat"),

@@ -96,6 +96,8 @@ def test_a_bad_edit_is_a_one_line_400_and_changes_nothing(client, body, status, 
 
 def test_bad_bodies_and_unknown_calls_are_refused(client):
     assert client.post("/api/edit", content=b"{oops", headers={"content-type": "application/json"}).status_code == 400
+    deep = client.post("/api/edit", content=b"[" * 60_000)  # within the size limit, deeper than the parser recurses
+    assert deep.status_code == 400 and deep.json() == {"error": "the body is not JSON"}
     assert client.post("/api/edit", content=b"x" * 70_000).status_code == 413
     assert client.post("/api/explode", json={}).status_code == 404
     assert client.get("/api/edit").status_code == 405

@@ -36,7 +36,7 @@ from generator.host.store import Store, digest
 from generator.host.views import feed_lines, lobby_page, room_page, shared_state, state, state_text
 from generator.render.board import render_board
 from generator.table.scene import TableArt
-from generator.web.guard import BodyTooLarge, Guard, RateLimit, client_of, error_response, same_secret
+from generator.web.guard import BodyTooLarge, Guard, RateLimit, client_of, error_response, loads, same_secret
 
 log = logging.getLogger("trailwright.host")
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -173,7 +173,7 @@ def routes(hall: Hall) -> list:
         if not _host_token_ok(hall, bearer.removeprefix("Bearer ")):
             return error_response(403, "making a room needs the host token")
         try:
-            body = json.loads(await request.body() or b"{}")
+            body = loads(await request.body() or b"{}")
         except BodyTooLarge as err:
             return error_response(413, str(err))
         except ValueError:
@@ -268,7 +268,7 @@ async def handle(hall: Hall, client: Client, text: str) -> dict | None:
     if len(text.encode("utf-8")) > hall.limits.message_bytes:
         return refusal(client, f"a message is at most {hall.limits.message_bytes} bytes")
     try:
-        message = json.loads(text)
+        message = loads(text)
     except ValueError:
         message = None
     given = message.get("id") if isinstance(message, dict) else None

@@ -47,7 +47,7 @@ from generator.studio.publishing import KIT, PAGES, Publish, served
 from generator.studio.search import Search
 from generator.studio.session import Studio
 from generator.studio.views import page
-from generator.web.guard import BodyTooLarge, Guard, RateLimit, error_response, same_secret
+from generator.web.guard import BodyTooLarge, Guard, RateLimit, error_response, loads, same_secret
 
 COOKIE = "trailwright_studio"
 Calls = dict[str, Callable[[dict], Any]]
@@ -56,7 +56,7 @@ Calls = dict[str, Callable[[dict], Any]]
 async def read_body(request: Request) -> dict:
     """The request's body as one JSON object (empty: ``{}``), or an ``EditError``."""
     try:
-        data = json.loads(await request.body() or b"{}")
+        data = loads(await request.body() or b"{}")
     except BodyTooLarge as err:
         raise EditError(str(err)) from None
     except ValueError:

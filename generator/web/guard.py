@@ -27,6 +27,15 @@ log = logging.getLogger("trailwright.web")
 MAX_BODY = 64 * 1024  # bytes: every request body the servers take is small JSON
 
 
+def loads(text: str | bytes):
+    """JSON a client sent: ``ValueError`` for anything that is not JSON, nesting too deep to parse included (the
+    parser recurses: a body of thousands of ``[`` is within any size limit)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+
+
 def refuse_body(status: int, message: str) -> bytes:
     """The one-line JSON error every refusal carries (the guard's and the apps' alike)."""
     return json.dumps({"error": " ".join(str(message).split())}, ensure_ascii=True).encode("ascii") + b"\n"
