@@ -154,3 +154,7 @@ def test_a_rules_file_for_a_board_reads_back_as_its_game_with_the_booklets_comme
         text = rules_file_text(rules)
         assert rules_from_dict(tomllib.loads(text)) == rules
         assert "# every pawn starts here" in text and "# by this many sixths, either way" in text
+        template = (resources.files("generator.play") / "rules.toml").read_text(encoding="utf-8")
+        for comment in ("# every pawn starts here", "# visit all of these", "# sides of the die"):
+            column = [line.index(comment) for line in template.splitlines() if comment in line]
+            assert [line.index(comment) for line in text.splitlines() if comment in line] == column

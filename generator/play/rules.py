@@ -201,6 +201,7 @@ def rules_file_text(rules: Rules) -> str:
     """``rules`` as a rules file: the booklet's own ``rules.toml`` with every value set to ``rules``'s, its comments
     kept (tomlkit), so a project on another board gets the same explained file with its own landmarks."""
     import tomlkit
+    from tomlkit.items import Item
 
     doc = tomlkit.parse((resources.files("generator.play") / "rules.toml").read_text(encoding="utf-8"))
     data = rules_to_dict(rules)
@@ -210,7 +211,12 @@ def rules_file_text(rules: Rules) -> str:
             for inner, v in value.items():
                 doc[key][inner] = v  # in place: each key's comment stays
         else:
+            old = doc.item(key) if key in doc else None
             doc[key] = value
+            new = doc.item(key)
+            if isinstance(old, Item) and isinstance(new, Item) and old.trivia.comment:  # in its column: tomlkit
+                column = len(old.as_string()) + len(old.trivia.comment_ws)  # keeps the spaces, not the column
+                new.trivia.comment_ws = " " * max(1, column - len(new.as_string()))
     if len(hazards) == len(doc.get("hazard", [])):
         for table, hazard in zip(doc.get("hazard", []), hazards, strict=True):
             for key, v in hazard.items():
