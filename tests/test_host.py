@@ -377,3 +377,9 @@ def test_a_room_of_other_rules_is_drawn_with_its_own_game(hall, client):
     assert page.count('class="pawn"') == 3
     page = client.get(f"/room/{same.id}").text
     assert "Roll the die</button>" in page and "Start on the <b>Hut</b>" in page and page.count('class="pawn"') == 4
+
+
+def test_a_path_or_method_not_served_is_a_one_line_json_refusal(client):
+    for r, status in ((client.get("/no/such/page"), 404), (client.post("/room/abc"), 405)):
+        assert r.status_code == status and r.headers["content-type"].startswith("application/json")
+        assert r.text.count("\n") == 1 and r.json()["error"].startswith(("Not Found", "Method Not Allowed"))

@@ -100,6 +100,8 @@ def test_bad_bodies_and_unknown_calls_are_refused(client):
     assert deep.status_code == 400 and deep.json() == {"error": "the body is not JSON"}
     assert client.post("/api/edit", content=b"x" * 70_000).status_code == 413
     assert client.post("/api/explode", json={}).status_code == 404
+    nowhere = client.get("/no/such/page")
+    assert nowhere.status_code == 404 and nowhere.json() == {"error": "Not Found: GET /no/such/page"}
     assert client.get("/api/edit").status_code == 405
 
 

@@ -36,7 +36,16 @@ from generator.host.store import Store, digest
 from generator.host.views import feed_lines, lobby_page, room_page, shared_state, state, state_text
 from generator.render.board import render_board
 from generator.table.scene import TableArt
-from generator.web.guard import BodyTooLarge, Guard, RateLimit, client_of, error_response, loads, same_secret
+from generator.web.guard import (
+    HTTP_ERRORS,
+    BodyTooLarge,
+    Guard,
+    RateLimit,
+    client_of,
+    error_response,
+    loads,
+    same_secret,
+)
 
 log = logging.getLogger("trailwright.host")
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -334,4 +343,4 @@ def lifespan(hall: Hall):
 
 def create_app(hall: Hall, hosts: set[str]) -> Guard:
     """The ASGI app: the routes behind the guard."""
-    return Guard(Starlette(routes=routes(hall), lifespan=lifespan(hall)), hosts)
+    return Guard(Starlette(routes=routes(hall), lifespan=lifespan(hall), exception_handlers=HTTP_ERRORS), hosts)

@@ -47,7 +47,7 @@ from generator.studio.publishing import KIT, PAGES, Publish, served
 from generator.studio.search import Search
 from generator.studio.session import Studio
 from generator.studio.views import page
-from generator.web.guard import BodyTooLarge, Guard, RateLimit, error_response, loads, same_secret
+from generator.web.guard import HTTP_ERRORS, BodyTooLarge, Guard, RateLimit, error_response, loads, same_secret
 
 COOKIE = "trailwright_studio"
 Calls = dict[str, Callable[[dict], Any]]
@@ -337,5 +337,5 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
         await asyncio.gather(asyncio.to_thread(app.search.shut), asyncio.to_thread(app.publish.shut))
 
     # one designer's browser: a page loads every side's picture at once, so the rate is a local one
-    starlette = Starlette(routes=routes(app), lifespan=life)
+    starlette = Starlette(routes=routes(app), lifespan=life, exception_handlers=HTTP_ERRORS)
     return Guard(starlette, hosts, rate=RateLimit(per_second=200.0, burst=600.0))

@@ -48,6 +48,15 @@ def error_response(status: int, message: str):
     return Response(refuse_body(status, message), status_code=status, media_type="application/json")
 
 
+async def _http_error(request, exc):
+    """Starlette's own refusals (no such route, a method not served) as the same one-line JSON error."""
+    return error_response(exc.status_code, f"{exc.detail}: {request.method} {request.url.path[:60]}")
+
+
+# Starlette's ``exception_handlers`` for both apps: every 4xx a client meets is one line of JSON
+HTTP_ERRORS = {404: _http_error, 405: _http_error}
+
+
 def same_secret(given, secret: str) -> bool:
     """Whether ``given`` is ``secret`` (text, compared in constant time)."""
     return isinstance(given, str) and secrets.compare_digest(given.encode(), secret.encode())
