@@ -179,48 +179,9 @@ def board_tiled_pdf(art: BoardArt, paper: Paper, settings: PublishSettings, info
             c.setStrokeColor(MARK)
             c.setFont("Sans", 6)
             c.setFillColor(INK)
-            strips = []  # (is_upper_sheet, x_lo, y_lo, x_hi, y_hi) of each overlap on this page
-            if col > 0:
-                strips.append((True, a.x, a.y, a.x + ov, a.y + a.height))
-            if col < t.columns - 1:
-                strips.append((False, a.x + a.width - ov, a.y, a.x + a.width, a.y + a.height))
-            if row > 0:
-                strips.append((True, a.x, a.y + a.height - ov, a.x + a.width, a.y + a.height))
-            if row < t.rows - 1:
-                strips.append((False, a.x, a.y, a.x + a.width, a.y + ov))
-            for upper, xl, yl, xh, yh in strips:
-                vertical = (xh - xl) <= ov + 1e-6
-                if upper:  # trim this sheet along its window edge
-                    c.setDash()
-                    if vertical:
-                        c.line(pt(xl), pt(yl), pt(xl), pt(yh))
-                    else:
-                        c.line(pt(xl), pt(yh), pt(xh), pt(yh))
-                else:  # the next sheet's trimmed edge lies on this dashed line
-                    c.setDash(3, 2)
-                    if vertical:
-                        c.line(pt(xl), pt(yl), pt(xl), pt(yh))
-                    else:
-                        c.line(pt(xl), pt(yh), pt(xh), pt(yh))
-                c.setDash()
-                if upper:
-                    continue  # this strip stays in sight: no marks over the art
-                for f in (0.25, 0.75):  # on the strip the next sheet covers: hidden once taped
-                    if vertical:
-                        _register(c, (xl + xh) / 2, yl + f * (yh - yl))
-                    else:
-                        _register(c, xl + f * (xh - xl), (yl + yh) / 2)
-            c.setFillColor(SOFT)
-            c.setFont("Sans", 6.5)
-            note = "cut along the solid edge lines; lay each cut edge on its neighbour's dashed line; tape"
-            c.drawString(pt(a.x), pt(a.y + a.height + 1.5), note)
-            c.setFont("Sans-Bold", 8)
-            c.setFillColor(INK)
-            c.drawRightString(
-                pt(a.x + a.width),
-                pt(a.y + a.height + 1.5),
-                f"row {row + 1} of {t.rows}, column {col + 1} of {t.columns}",
-            )
+            for strip in _strips(t, ov, row, col):
+                _draw_strip(c, strip, ov)
+            _sheet_labels(c, t, row, col)
             c.restoreState()
             what = f"the board on {t.columns} × {t.rows} {t.paper.title} sheets"
             footer(
@@ -229,3 +190,55 @@ def board_tiled_pdf(art: BoardArt, paper: Paper, settings: PublishSettings, info
             c.showPage()
     c.save()
     return t, place_images(buffer.getvalue(), placements)
+
+
+def _strips(t: Tiling, ov: float, row: int, col: int) -> list[tuple[bool, float, float, float, float]]:
+    """(is_upper_sheet, x_lo, y_lo, x_hi, y_hi) of each overlap on the sheet at ``row``, ``col``."""
+    a = t.area
+    strips = []
+    if col > 0:
+        strips.append((True, a.x, a.y, a.x + ov, a.y + a.height))
+    if col < t.columns - 1:
+        strips.append((False, a.x + a.width - ov, a.y, a.x + a.width, a.y + a.height))
+    if row > 0:
+        strips.append((True, a.x, a.y + a.height - ov, a.x + a.width, a.y + a.height))
+    if row < t.rows - 1:
+        strips.append((False, a.x, a.y, a.x + a.width, a.y + ov))
+    return strips
+
+
+def _draw_strip(c, strip: tuple[bool, float, float, float, float], ov: float) -> None:
+    """An overlap's edge: solid where this sheet is trimmed, dashed where the next sheet's trimmed edge lies, and
+    registration marks on the part the next sheet covers (hidden once taped)."""
+    upper, xl, yl, xh, yh = strip
+    vertical = (xh - xl) <= ov + 1e-6
+    if upper:
+        c.setDash()
+    else:
+        c.setDash(3, 2)
+    if vertical:
+        c.line(pt(xl), pt(yl), pt(xl), pt(yh))
+    else:
+        c.line(pt(xl), pt(yh), pt(xh), pt(yh))
+    c.setDash()
+    if upper:
+        return  # this strip stays in sight: no marks over the art
+    for f in (0.25, 0.75):
+        if vertical:
+            _register(c, (xl + xh) / 2, yl + f * (yh - yl))
+        else:
+            _register(c, xl + f * (xh - xl), (yl + yh) / 2)
+
+
+def _sheet_labels(c, t: Tiling, row: int, col: int) -> None:
+    """How to join the sheets, and which sheet this is, above the board area."""
+    a = t.area
+    c.setFillColor(SOFT)
+    c.setFont("Sans", 6.5)
+    note = "cut along the solid edge lines; lay each cut edge on its neighbour's dashed line; tape"
+    c.drawString(pt(a.x), pt(a.y + a.height + 1.5), note)
+    c.setFont("Sans-Bold", 8)
+    c.setFillColor(INK)
+    c.drawRightString(
+        pt(a.x + a.width), pt(a.y + a.height + 1.5), f"row {row + 1} of {t.rows}, column {col + 1} of {t.columns}"
+    )
