@@ -59,7 +59,7 @@ def chosen_documents(settings_documents, only, skip, target: str = "home", sourc
 
 
 def register(sub) -> None:
-    """Add the ``publish`` subcommand."""
+    """Add the ``publish`` subcommand, its options in three groups as ``--help`` shows them."""
     p = sub.add_parser(
         "publish",
         help="lay out the print-and-play kit, the rules booklet and manufacturer files",
@@ -70,45 +70,55 @@ def register(sub) -> None:
         formatter_class=HelpFormatter,
     )
     p.add_argument("tileset", metavar="TILESET.json|DIR", help="a hexmaze-tileset/1 file, or a project folder")
-    add_board_option(p)
-    p.add_argument(
+    _game_options(p.add_argument_group("the game and its look"))
+    _document_options(p.add_argument_group("which documents, on what"))
+    g = p.add_argument_group("where and how fast")
+    g.add_argument("--out", metavar="DIR", default="output", help="output folder")
+    g.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="threads that build documents at once (default: the cores this process may use, at most 4; the bytes "
+        "do not depend on it)",
+    )
+    p.set_defaults(run=run)
+
+
+def _game_options(g) -> None:
+    add_board_option(g)
+    g.add_argument(
         "--rules",
         metavar="FILE",
         default=None,
         help="the game's rules TOML the booklet words (default: generator/play/rules.toml)",
     )
-    add_style_option(p, "layout style")
-    p.add_argument(
+    add_style_option(g, "layout style")
+    g.add_argument(
         "--settings",
         metavar="FILE",
         default=None,
         help="a publish settings TOML (default: generator/publish/publish.toml)",
     )
-    p.add_argument(
+    g.add_argument(
         "--templates",
         metavar="DIR",
         default=None,
         help="a folder of rules booklet templates (default: the package's own, "
         "templates/, or a project's own); they run sandboxed",
     )
-    p.add_argument("--out", metavar="DIR", default="output", help="output folder")
-    p.add_argument(
-        "--paper",
-        action="append",
-        metavar="NAME",
-        help="print-and-play paper, repeatable (default: the settings' papers, a4 and letter)",
-    )
-    p.add_argument("--profile", metavar="NAME", default=None, help="manufacturer profile (default: from settings)")
-    p.add_argument("--cut-lines", action="store_true", help="draw the hexagonal cut line over the art")
-    p.add_argument("--title", default=None, help="the game's name (default: from settings)")
-    p.add_argument(
+    g.add_argument("--title", default=None, help="the game's name (default: from settings)")
+    g.add_argument(
         "--lang",
         metavar="CODE",
         default=None,
         help="the rules booklet's language: en (the templates folder) or a subfolder of it, e.g. fr "
         "(default: from settings, en)",
     )
-    p.add_argument(
+
+
+def _document_options(g) -> None:
+    g.add_argument(
         "--only",
         type=name_list,
         metavar="A,B",
@@ -116,30 +126,30 @@ def register(sub) -> None:
         help="make only these documents, e.g. sheets,booklet (an unknown name lists the known ones; "
         "default: the settings' documents)",
     )
-    p.add_argument(
+    g.add_argument("--skip", type=name_list, metavar="A,B", default=None, help="leave these documents out")
+    g.add_argument(
         "--for",
         dest="target",
         choices=("home", "factory"),
         default="home",
         help="factory: also make output/factory/ (CMYK PDF/X through ghostscript)",
     )
-    p.add_argument("--skip", type=name_list, metavar="A,B", default=None, help="leave these documents out")
-    p.add_argument(
+    g.add_argument(
+        "--paper",
+        action="append",
+        metavar="NAME",
+        help="print-and-play paper, repeatable (default: the settings' papers, a4 and letter)",
+    )
+    g.add_argument("--profile", metavar="NAME", default=None, help="manufacturer profile (default: from settings)")
+    g.add_argument("--cut-lines", action="store_true", help="draw the hexagonal cut line over the art")
+    add_back_offset_option(g)
+    g.add_argument(
         "--asset-url",
         metavar="URL",
         default=None,
         help="where Tabletop Simulator loads tabletop/ from when you host it, e.g. "
         "https://example.org/game/tabletop/ (default: file:// addresses of OUT/tabletop/)",
     )
-    add_back_offset_option(p)
-    p.add_argument(
-        "--workers",
-        type=positive_int,
-        default=None,
-        help="threads that build documents at once (default: the cores this process may use, at most 4; the bytes "
-        "do not depend on it)",
-    )
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
