@@ -72,7 +72,7 @@ def test_an_exchange_keeps_at_least_half_the_chains_worth_of_weight():
 
 
 def test_settings_are_checked_with_the_setting_named():
-    assert plan(Config(generations=60, chains=4, exchanges=3), workers=2) == (Budget(None, 60), 4)
+    assert plan(Config(generations=60, chains=4, exchanges=3), workers=2) == (Budget(None, 60, 60**0.85), 4)
     with pytest.raises(TrailwrightError, match="exchanges: needs at least 2 chains to cooperate"):
         Config(generations=60, chains=1, exchanges=3)
     with pytest.raises(TrailwrightError, match="exchanges: cannot be combined with island"):

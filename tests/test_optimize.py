@@ -533,13 +533,32 @@ def test_warm_up_compiles_exactly_what_the_search_and_the_scorer_call(classic, r
     assert [list(k.signatures) for k in kernels] == compiled  # nothing new to compile after the warm-up
 
 
+def test_a_time_budget_is_spent_as_a_generation_budget_would_spend_it():
+    """A generation at progress p costs ``warp ** p`` times the first; a generation budget's progress is its share
+    of generations; so the clock's share after progress p is ``(warp ** p - 1) / (warp - 1)``, and ``at`` inverts
+    it."""
+    warped, plain = Budget(60.0, None, 32.6), Budget(60.0, None)
+    for p in (0.0, 0.2, 0.5, 0.84, 1.0):
+        share = (32.6**p - 1) / 31.6
+        assert warped.at(share) == pytest.approx(p) and warped.progress(60.0 * share, 0) == pytest.approx(p)
+        assert plain.progress(60.0 * p, 0) == pytest.approx(p)
+    assert warped.at(0.5) == pytest.approx(0.8097, abs=1e-4)  # half the clock: four fifths of the schedule
+    assert warped.at(-1.0) == 0.0 and warped.at(2.0) > 1.0  # before the start, past the end
+    both = Budget(60.0, 100, 32.6)  # whichever ends first
+    assert both.progress(6.0, 90) == pytest.approx(0.9) and both.progress(30.0, 10) == pytest.approx(0.8097, abs=1e-4)
+
+
 def test_plan_gives_each_wave_of_chains_its_share_of_the_time():
     from generator.optimize.run import plan
 
-    assert plan(Config(time=60, chains=2), workers=2) == (Budget(60.0, None), 1)
-    assert plan(Config(time=60, chains=8), workers=2) == (Budget(15.0, None), 1)  # four waves of two
-    assert plan(Config(time=60, chains=3, migrate=10), workers=2) == (Budget(30.0, None), 3)
-    assert plan(Config(generations=50, chains=8), workers=2) == (Budget(None, 50), 1)  # generations: any cluster
+    warp = 60**0.85  # anneal's bank grows 60-fold (2,000 to 120,000 layouts)
+    assert plan(Config(time=60, chains=2), workers=2) == (Budget(60.0, None, warp), 1)
+    assert plan(Config(time=60, chains=8), workers=2) == (Budget(15.0, None, warp), 1)  # four waves of two
+    assert plan(Config(time=60, chains=3, migrate=10), workers=2) == (Budget(30.0, None, warp), 3)
+    assert plan(Config(generations=50, chains=8), workers=2) == (Budget(None, 50, warp), 1)  # generations: any cluster
+    assert plan(Config(time=60, max_samples=480000), workers=2)[0].warp == 240**0.85
+    assert plan(Config(time=60, strategy="pool"), workers=2)[0].warp == 1.0  # measured for anneal only
+    assert plan(Config(time=60, strategy="ga", preset="article"), workers=2)[0].warp == 1.0
     with pytest.raises(TrailwrightError, match="migrate: needs a time budget"):
         Config(generations=50, migrate=10)
 

@@ -13,6 +13,7 @@ snapshot    a ``Chain``: the state, the random generator and the evaluator's cac
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
@@ -61,10 +62,13 @@ class Config:
 
 @dataclass(frozen=True)
 class Budget:
-    """One chain's budget: seconds of its own clock, generations, or both (whichever ends first)."""
+    """One chain's budget: seconds of its own clock, generations, or both (whichever ends first). ``warp``: how
+    many times the last generation of the schedule costs the first; a time budget then spends its seconds as a
+    generation budget would (``at``; 1: progress in step with the clock)."""
 
     time: float | None
     generations: int | None
+    warp: float = 1.0
 
     def progress(self, elapsed: float, generation: int) -> float:
         """How far the chain is, from 0 to 1 (or more)."""
@@ -72,8 +76,16 @@ class Budget:
         if self.generations is not None:
             done.append(generation / self.generations)
         if self.time is not None:
-            done.append(elapsed / self.time)
+            done.append(self.at(elapsed / self.time))
         return max(done)
+
+    def at(self, share: float) -> float:
+        """The progress once ``share`` of the time is spent: ``log(1 + share (warp - 1)) / log(warp)``. A
+        generation budget spends its time so, when a generation at progress p costs ``warp ** p`` times the first
+        (the bank grows): late, cold, precise generations get most of the clock."""
+        if share <= 0 or self.warp <= 1:
+            return max(share, 0.0)
+        return math.log1p(share * (self.warp - 1)) / math.log(self.warp)
 
 
 @dataclass(frozen=True)

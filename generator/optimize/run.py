@@ -105,10 +105,11 @@ def plan(config: Config, workers: int) -> tuple[Budget, int]:
     """Each chain's budget and the number of legs, for a cluster of ``workers``."""
     waves = math.ceil(config.chains / workers)
     seconds = None if config.time is None else config.time / waves
+    budget = Budget(seconds, config.generations, config_strategy(config).time_warp)
     if config.exchanges:
-        return Budget(seconds, config.generations), config.exchanges + 1
+        return budget, config.exchanges + 1
     legs = 1 if config.migrate is None or seconds is None else max(1, round(seconds / config.migrate))
-    return Budget(seconds, config.generations), legs
+    return budget, legs
 
 
 class _Run:
@@ -147,7 +148,7 @@ class _Run:
                 self.config.seed,
                 i,
                 leg,
-                leg_ends(self.config.exchanges)[leg] if self.config.exchanges else (leg + 1) / legs,
+                leg_ends(self.config.exchanges)[leg] if self.config.exchanges else budget.at((leg + 1) / legs),
                 migrants.get(i),
                 snapshot_every=self.config.checkpoint_every,
             )

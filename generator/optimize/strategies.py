@@ -34,6 +34,8 @@ class Strategy(Protocol):
     name: str
     state_type: type
 
+    @property
+    def time_warp(self) -> float: ...  # ``Budget.warp`` under a time budget (1: the schedule follows the clock)
     def evaluator(self, problem: Problem, seed: int) -> Evaluator: ...
     def start(self, search: Evaluator, classes: Classes, rng: np.random.Generator) -> Any: ...
     def step(self, search: Evaluator, state: Any, rng: np.random.Generator, progress: float) -> Any: ...
@@ -67,6 +69,11 @@ def load_state(state_type: type, data: dict):
             for f in fields(state_type)
         }
     )
+
+
+# A generation's cost grows as the bank's size to this power (early rejection keeps it below 1): measured on the
+# classic board from a generation-budget run's clock (docs/optimize.md, "A time budget spent as generations").
+COST_EXPONENT = 0.85
 
 
 @dataclass(frozen=True)
@@ -146,6 +153,11 @@ class Anneal:
     t_end: float = 0.0005
     swap: float = 0.5  # chance a move swaps two faces' designs instead of changing one
 
+    @property
+    def time_warp(self) -> float:
+        """How many times a generation at the end costs the first: the bank's growth to ``COST_EXPONENT``."""
+        return (self.bank.end / self.bank.start) ** COST_EXPONENT
+
     def evaluator(self, problem: Problem, bank_seed: int) -> Search:
         return Search(problem, bank_seed, self.bank.end, self.bank.start)
 
@@ -190,6 +202,7 @@ class Pool:
     """Seed 002: keep a pool of candidates; each step mutates a random one and drops the worst."""
 
     name = "pool"
+    time_warp = 1.0  # its schedule follows the clock (the time warp was measured for anneal only)
     state_type = PoolState
     bank: BankSchedule = BankSchedule()
     size: int = 10
@@ -242,6 +255,7 @@ class Beam:
     """Seed 004: expand every state, keep the N largest ``log(random) + c * fitness``; c rises."""
 
     name = "beam"
+    time_warp = 1.0  # its schedule follows the clock (the time warp was measured for anneal only)
     state_type = BeamState
     bank: BankSchedule = BankSchedule()
     width: int = 6
@@ -298,6 +312,7 @@ class GA:
     """
 
     name = "ga"
+    time_warp = 1.0  # its schedule follows the clock (the time warp was measured for anneal only)
     state_type = GAState
     bank: BankSchedule = BankSchedule()
     population: int = 20
