@@ -83,6 +83,11 @@ class BankSchedule:
     start: int = 2_000
     end: int = 120_000
 
+    @property
+    def cost_growth(self) -> float:
+        """How many times a generation on the full bank costs one on the first: its growth to ``COST_EXPONENT``."""
+        return (self.end / self.start) ** COST_EXPONENT
+
     def size(self, progress: float) -> int:
         """The bank size at ``progress`` (0..1), in steps of 1,000 layouts once past 1,000."""
         raw = self.start * (self.end / self.start) ** min(max(progress, 0.0), 1.0)
@@ -155,8 +160,8 @@ class Anneal:
 
     @property
     def time_warp(self) -> float:
-        """How many times a generation at the end costs the first: the bank's growth to ``COST_EXPONENT``."""
-        return (self.bank.end / self.bank.start) ** COST_EXPONENT
+        """How many times a generation at the end costs the first (``Budget.warp``)."""
+        return self.bank.cost_growth
 
     def evaluator(self, problem: Problem, bank_seed: int) -> Search:
         return Search(problem, bank_seed, self.bank.end, self.bank.start)
