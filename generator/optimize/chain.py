@@ -177,6 +177,22 @@ def _progress(search: Evaluator, index: int, generation: int, elapsed: float, be
     )
 
 
+def _opened(problem: Problem, strategy: Strategy, seed: int, index: int, chain: Chain | None):
+    """Chain ``index``'s random generator, evaluator and strategy state: fresh, or where its snapshot left them."""
+    rng, bank_seed = chain_seeds(seed, index)
+    search = play_aware(strategy.evaluator(problem, bank_seed), problem)
+    if chain is None:
+        return rng, search, strategy.start(search, start_classes(problem, rng), rng)
+    rng.bit_generator.state = chain.rng_state
+    search.restore(chain.search_state)
+    return rng, search, load_state(strategy.state_type, chain.state)
+
+
+def _point(search: Evaluator, elapsed: float, generation: int, best: Scored) -> HistoryPoint:
+    """The history point of a chain whose best is ``best`` after ``generation`` generations."""
+    return HistoryPoint(round(elapsed, 3), generation, search.counters.evaluations, search.size, best.fitness)
+
+
 def run_chain(
     problem: Problem,
     strategy: Strategy,
@@ -199,21 +215,12 @@ def run_chain(
     every ``snapshot_every`` seconds; the final snapshot is returned. A ``migrant`` (island mode)
     restarts the strategy from those designs when the chain enters leg ``leg``.
     """
-    rng, bank_seed = chain_seeds(seed, index)
-    search = play_aware(strategy.evaluator(problem, bank_seed), problem)
+    rng, search, state = _opened(problem, strategy, seed, index, chain)
     if chain is None:
-        state = strategy.start(search, start_classes(problem, rng), rng)
         generation, elapsed, start_fitness, history = 0, 0.0, strategy.best(state).fitness, []
     else:
-        rng.bit_generator.state = chain.rng_state
-        search.restore(chain.search_state)
-        state = load_state(strategy.state_type, chain.state)
-        generation, elapsed, start_fitness, history = (
-            chain.generation,
-            chain.elapsed,
-            chain.start_fitness,
-            list(chain.history),
-        )
+        generation, elapsed, start_fitness = chain.generation, chain.elapsed, chain.start_fitness
+        history = list(chain.history)
     if migrant is not None and (chain is None or chain.leg < leg):
         state = strategy.start(search, migrant, rng)
     if chain is not None and chain.leg > leg:  # resumed ahead of this leg: it returns as it is, never a leg back
@@ -247,9 +254,7 @@ def run_chain(
         best = strategy.best(state)
         if best.fitness != last_best:
             last_best = best.fitness
-            history.append(
-                HistoryPoint(round(elapsed, 3), generation, search.counters.evaluations, search.size, best.fitness)
-            )
+            history.append(_point(search, elapsed, generation, best))
         now = time.perf_counter()
         if now - last_report >= report_every:
             last_report = now
@@ -258,9 +263,7 @@ def run_chain(
             last_snapshot = now
             emit("snapshot", snapshot(now - began))
     if not history or history[-1].generation != generation:
-        history.append(
-            HistoryPoint(round(elapsed, 3), generation, search.counters.evaluations, search.size, best.fitness)
-        )
+        history.append(_point(search, elapsed, generation, best))
     emit("progress", _progress(search, index, generation, elapsed, best))
     return snapshot(elapsed)
 
