@@ -38,23 +38,7 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
     """Everything the booklet templates may show, as plain data."""
     ts, board = src.tileset, src.board
     rules = rules_context(src.rules or default_rules(board), board, src.language)
-    groups: dict = {}
-    for tile in ts:
-        for face in FACES:
-            groups.setdefault(tile.face(face).canonical, []).append((tile.id, face))
-    catalogue = [
-        {
-            "number": n,
-            "tile": sides[0][0],
-            "face": sides[0][1],
-            "count": len(sides),
-            "where": _where(sides),
-            "sides": [{"tile": t, "face": f} for t, f in sides],
-            "trails": len(design.trails),
-            "crossings": design.min_crossings,
-        }
-        for n, (design, sides) in enumerate(sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])), start=1)
-    ]
+    catalogue = _catalogue(ts)
     bridged = [
         {"tile": t.id, "face": f, "crossings": t.face(f).min_crossings}
         for t in ts
@@ -68,7 +52,7 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
         "tiles": {
             "count": len(ts),
             "sides": 2 * len(ts),
-            "designs": len(groups),
+            "designs": len(catalogue),
             "bridge_sides": ts.bridges,
             "bridges": ts.crossings,
             "dup_score": ts.dup_score,
@@ -85,18 +69,44 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
         "catalogue_bridges": bridged[:8],
         "figures": src.figures.__dict__,
         "reference": references(src.board.name),
-        "made": {
-            "version": __version__,
-            "source": source_name(src),
-            "settings": src.language.say(
-                "settings",
-                tile=src.language.numbers.short(src.tile_width_mm),
-                bleed=src.language.numbers.short(settings.bleed_mm),
-                dpi=settings.dpi,
-            ),
-            "theme": theme_record(src).get("name"),
-            "credits": theme_record(src).get("credits", []),
-        },
+        "made": _made(src, settings),
+    }
+
+
+def _catalogue(ts) -> list[dict]:
+    """Every design on the tiles, the most used first: its number, where it is, its trails and crossings."""
+    groups: dict = {}
+    for tile in ts:
+        for face in FACES:
+            groups.setdefault(tile.face(face).canonical, []).append((tile.id, face))
+    return [
+        {
+            "number": n,
+            "tile": sides[0][0],
+            "face": sides[0][1],
+            "count": len(sides),
+            "where": _where(sides),
+            "sides": [{"tile": t, "face": f} for t, f in sides],
+            "trails": len(design.trails),
+            "crossings": design.min_crossings,
+        }
+        for n, (design, sides) in enumerate(sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])), start=1)
+    ]
+
+
+def _made(src: Sources, settings: PublishSettings) -> dict:
+    """What made the kit: the version, the source, the print settings and the theme with its credits."""
+    return {
+        "version": __version__,
+        "source": source_name(src),
+        "settings": src.language.say(
+            "settings",
+            tile=src.language.numbers.short(src.tile_width_mm),
+            bleed=src.language.numbers.short(settings.bleed_mm),
+            dpi=settings.dpi,
+        ),
+        "theme": theme_record(src).get("name"),
+        "credits": theme_record(src).get("credits", []),
     }
 
 
