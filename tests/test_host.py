@@ -243,7 +243,7 @@ def test_the_export_and_report_commands_read_the_record(client, hall, capsys):
     [report] = json.loads(capsys.readouterr().out)
     assert report["human_games"] == 1 and report["differences"] == []  # one game: too few to claim any
     names = [f["name"] for f in report["figures"]]
-    assert names[:2] == ["rounds", "turning a tile"] and "drama" in names
+    assert names[:2] == ["rounds", "turning a tile"] and "drama" in names and "hazard entries" in names
 
 
 @pytest.mark.parametrize(

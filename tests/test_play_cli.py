@@ -105,3 +105,16 @@ def test_bad_rules_file_names_file_and_key(capsys, tmp_path):
     rules.write_text('start = "Hut"\nrequired = ["Well"]\ngoal = "Hut"\n', encoding="utf-8")
     status, _, err = run(capsys, "playtest", BEST, "--rules", str(rules))
     assert status == 2 and err.strip().endswith(f"{rules}: goal 'Hut' is also the start")
+
+
+def test_the_table_names_the_rules_hazards(capsys, tmp_path):
+    rules = tmp_path / "rules.toml"
+    rules.write_text(
+        'start = "Hut"\nrequired = ["Spring", "Orchard", "Lair"]\ngoal = "Exit"\n'
+        '[[hazard]]\nlandmark = "Well"\nrolls = [1, 2]\nto = "Hut"\n',
+        encoding="utf-8",
+    )
+    status, out, _ = run(capsys, "playtest", BEST, "--games", "20", "--rules", str(rules))
+    assert status == 0 and "hazard entries per game (Well)" in out and "Lair entries" not in out
+    status, out, _ = run(capsys, "playtest", BEST, "--games", "20")
+    assert status == 0 and "hazard entries per game (Lair)" in out

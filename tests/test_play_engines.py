@@ -226,3 +226,14 @@ def test_the_shared_generator_is_uniform():
     rng = game_rng(37, 0)
     counts = Counter(draw(rng, 6) for _ in range(60_000))
     assert chi_square_p(counts, {k: 1 / 6 for k in range(6)}, 60_000) > 0.001
+
+
+@pytest.mark.parametrize("die", [6, 8])
+def test_the_report_counts_the_pips_rolled(die):
+    from generator.play.simulate import simulate
+
+    report = simulate(BEST, CLASSIC, replace(RULES, die=die), games=200, seed=3)
+    rolled = report.turns - round(report.turning_turns * report.games)  # a turn turning a tile rolls no step die
+    assert report.pips > 0
+    assert abs(report.pips / rolled - (die + 1) / 2) < 0.15
+    assert report.pips_lost_share == pytest.approx(report.steps_lost * report.games / report.pips)

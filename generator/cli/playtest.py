@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(dumps_json(data, indent=2))
     else:
-        print_report(args.tileset, report, gap)
+        print_report(args.tileset, report, gap, rules)
         if quality:
             print_measures(*quality)
     return 0
@@ -170,12 +170,13 @@ def write_outputs(folder: str, data: dict, report, board) -> None:
     )
 
 
-def print_report(name: str, report, gap) -> None:
-    """Readable tables: game length, lost turns, rule firings, seats, skill, traps."""
+def print_report(name: str, report, gap, rules) -> None:
+    """Readable tables: game length, lost turns, rule firings (the ``rules``' hazards named), seats, skill, traps."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
+    hazards = ", ".join(h.landmark for h in rules.hazards) or "none in these rules"
     t = Table(
         title=f"{escape(name)} on board {escape(repr(report.board))}: {report.games} games, {report.players} players "
         f"({', '.join(report.policies)}), seed {report.seed}, {report.engine} engine",
@@ -195,7 +196,7 @@ def print_report(name: str, report, gap) -> None:
         ("steps lost when a landmark ends a move, per game", f"{report.steps_lost:.2f}"),
         ("share of pips rolled that are lost", f"{report.pips_lost_share:.1%}"),
         None,
-        ("Lair entries per game", f"{report.lair_entries:.2f}"),
+        (f"hazard entries per game ({escape(hazards)})", f"{report.lair_entries:.2f}"),
         ("chases back per game", f"{report.chases:.2f}"),
         ("connector crossings per game", f"{report.connector_crossings:.2f}"),
         ("tiles laid per game", f"{report.tiles_laid:.2f}"),

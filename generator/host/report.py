@@ -4,7 +4,7 @@ the simulated explorers' values on the same tile set and rules, and where people
 Glossary
 --------
 human game   a recorded room whose game is over and which has at least one person seated.
-figure       one number both sides have: per game (rounds, Lair entries), a share of the people's turns
+figure       one number both sides have: per game (rounds, hazard entries), a share of the people's turns
              (turning a tile instead of rolling, trapped, pips lost), or a game-quality measure. Each has a
              95 % interval (value ± 1.96 standard errors).
 difference   a figure whose two intervals do not overlap, said in words: "people turn a tile on 31 % of
@@ -115,12 +115,12 @@ def compare(rooms: Sequence[Room], games: int = 2000, seed: int = 0) -> tuple[li
         Figure(
             "pips lost",
             _ratio(mine["steps_lost"], mine["pips"]),
-            _binomial(sim.pips_lost_share, round(sim.turns * 3.5)),
+            _binomial(sim.pips_lost_share, sim.pips),
             True,
             "lose {} of their pips",
         ),
         Figure(
-            "Lair entries",
+            "hazard entries",
             _ratio(mine["lair_entries"], mine["seats"]),
             (sim.lair_entries / players, 0.0),
             False,

@@ -206,6 +206,7 @@ class PlayReport:
     heat: tuple[tuple[int, ...], ...]
     turning_share: float = 0.0  # share of turns spent turning a tile instead of rolling
     turns: int = 0  # turns played, every seat and game
+    pips: int = 0  # pips rolled, every seat and game
     quality: Measures | None = None  # the game-quality measures, when asked for (``measures``)
 
     @property
@@ -272,6 +273,7 @@ def report(
         heat=tuple(tuple(int(v) for v in row) for row in games.heat),
         turning_share=float(fields["turning_turns"].sum() / turns) if turns else 0.0,
         turns=int(turns),
+        pips=int(pips),
         quality=quality,
     )
 
