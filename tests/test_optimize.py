@@ -551,14 +551,15 @@ def test_a_time_budget_is_spent_as_a_generation_budget_would_spend_it():
 def test_plan_gives_each_wave_of_chains_its_share_of_the_time():
     from generator.optimize.run import plan
 
-    warp = 60**0.85  # anneal's bank grows 60-fold (2,000 to 120,000 layouts)
+    warp = 60**0.85  # the default bank grows 60-fold (2,000 to 120,000 layouts)
     assert plan(Config(time=60, chains=2), workers=2) == (Budget(60.0, None, warp), 1)
     assert plan(Config(time=60, chains=8), workers=2) == (Budget(15.0, None, warp), 1)  # four waves of two
     assert plan(Config(time=60, chains=3, migrate=10), workers=2) == (Budget(30.0, None, warp), 3)
     assert plan(Config(generations=50, chains=8), workers=2) == (Budget(None, 50, warp), 1)  # generations: any cluster
     assert plan(Config(time=60, max_samples=480000), workers=2)[0].warp == 240**0.85
-    assert plan(Config(time=60, strategy="pool"), workers=2)[0].warp == 1.0  # measured for anneal only
-    assert plan(Config(time=60, strategy="ga", preset="article"), workers=2)[0].warp == 1.0
+    assert plan(Config(time=60, strategy="pool"), workers=2)[0].warp == warp  # every strategy on a bank
+    assert plan(Config(time=60, strategy="beam", max_samples=240000), workers=2)[0].warp == 120**0.85
+    assert plan(Config(time=60, strategy="ga"), workers=2)[0].warp == 1.0  # measured no better: by the clock
     with pytest.raises(TrailwrightError, match="migrate: needs a time budget"):
         Config(generations=50, migrate=10)
 

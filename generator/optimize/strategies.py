@@ -94,6 +94,18 @@ class BankSchedule:
         return int(raw) if raw < 1000 else int(raw // 1000 * 1000)
 
 
+class OnBank:
+    """A strategy scored on a growing bank (``bank``): under a time budget its schedule runs ahead of the clock by
+    the bank's cost growth (``Budget.warp``), so its seconds are spent as a generation budget would spend them."""
+
+    bank: BankSchedule
+
+    @property
+    def time_warp(self) -> float:
+        """How many times a generation at the end costs the first (``Budget.warp``)."""
+        return self.bank.cost_growth
+
+
 def mutate(problem: Problem, classes: Classes, rng: np.random.Generator, sides: int = 1, swap: float = 0.0):
     """A copy of ``classes`` with ``sides`` changes, and the (tile, face) changed.
 
@@ -148,7 +160,7 @@ class AnnealState:
 
 
 @dataclass(frozen=True)
-class Anneal:
+class Anneal(OnBank):
     """Simulated annealing with common random numbers: one change a move, temperature falling geometrically."""
 
     name = "anneal"
@@ -157,11 +169,6 @@ class Anneal:
     t_start: float = 0.008
     t_end: float = 0.0005
     swap: float = 0.5  # chance a move swaps two faces' designs instead of changing one
-
-    @property
-    def time_warp(self) -> float:
-        """How many times a generation at the end costs the first (``Budget.warp``)."""
-        return self.bank.cost_growth
 
     def evaluator(self, problem: Problem, bank_seed: int) -> Search:
         return Search(problem, bank_seed, self.bank.end, self.bank.start)
@@ -203,11 +210,10 @@ class PoolState:
 
 
 @dataclass(frozen=True)
-class Pool:
+class Pool(OnBank):
     """Seed 002: keep a pool of candidates; each step mutates a random one and drops the worst."""
 
     name = "pool"
-    time_warp = 1.0  # its schedule follows the clock (the time warp was measured for anneal only)
     state_type = PoolState
     bank: BankSchedule = BankSchedule()
     size: int = 10
@@ -256,11 +262,10 @@ class BeamState:
 
 
 @dataclass(frozen=True)
-class Beam:
+class Beam(OnBank):
     """Seed 004: expand every state, keep the N largest ``log(random) + c * fitness``; c rises."""
 
     name = "beam"
-    time_warp = 1.0  # its schedule follows the clock (the time warp was measured for anneal only)
     state_type = BeamState
     bank: BankSchedule = BankSchedule()
     width: int = 6
@@ -317,7 +322,9 @@ class GA:
     """
 
     name = "ga"
-    time_warp = 1.0  # its schedule follows the clock (the time warp was measured for anneal only)
+    time_warp = (
+        1.0  # by the clock: its progress moves only the bank, and evolution needs generations (docs/optimize.md)
+    )
     state_type = GAState
     bank: BankSchedule = BankSchedule()
     population: int = 20
