@@ -37,8 +37,11 @@ _ALLOWED_CONTROL = "\t\n\r"
 # --- reading and parsing ------------------------------------------------------------------------
 
 
-def read_text(path: str | Path | Traversable, source: str | None = None) -> str:
-    """The file's text: bytes read and decoded as UTF-8 (a byte-order mark is dropped)."""
+def read_bytes(
+    path: str | Path | Traversable, source: str | None = None, what: str = "", limit: int = MAX_BYTES
+) -> bytes:
+    """The file's bytes, never more than ``limit`` read: a larger file, or a device that never ends (``/dev/zero``),
+    is a one-line error like a missing one. ``what`` names the file in the error (``cannot read the art: ...``)."""
     if isinstance(path, str) and not path.strip():
         raise TrailwrightError(f"an empty path {path!r} names no file")
     source = source or str(path)
@@ -47,11 +50,19 @@ def read_text(path: str | Path | Traversable, source: str | None = None) -> str:
     try:
         if isinstance(path, Path) and path.is_dir():
             raise TrailwrightError("is a folder, not a file", source)
-        data = path.read_bytes()
+        with path.open("rb") as f:
+            data = f.read(limit + 1)
     except OSError as err:
-        raise TrailwrightError(f"cannot read: {err.strerror or err}", source) from None
-    if len(data) > MAX_BYTES:
-        raise TrailwrightError(f"too large ({len(data):,} bytes; at most {MAX_BYTES:,})", source)
+        raise TrailwrightError(f"cannot read{' ' + what if what else ''}: {err.strerror or err}", source) from None
+    if len(data) > limit:
+        raise TrailwrightError(f"too large (more than {limit:,} bytes)", source)
+    return data
+
+
+def read_text(path: str | Path | Traversable, source: str | None = None) -> str:
+    """The file's text: bytes read (``read_bytes``) and decoded as UTF-8 (a byte-order mark is dropped)."""
+    data = read_bytes(path, source)
+    source = source or str(path)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:

@@ -6,7 +6,7 @@ import pytest
 
 from generator.board import load_board
 from generator.errors import TrailwrightError
-from generator.inputs import MAX_DEPTH, Number, Text, Whole, check_table, load_json, load_toml
+from generator.inputs import MAX_DEPTH, Number, Text, Whole, check_table, load_json, load_toml, read_bytes
 from generator.model import read_tileset
 from generator.publish.settings import load_settings
 from generator.render import load_style
@@ -135,3 +135,13 @@ def test_every_file_type_goes_through_the_layer(tmp_path, loader, name, text, pr
     with pytest.raises(TrailwrightError, match=f"^{tmp_path}/{name}: {problem}") as info:
         loader(path)
     assert "\n" not in str(info.value)
+
+
+def test_a_file_that_never_ends_is_refused_after_the_limit(tmp_path):
+    with pytest.raises(TrailwrightError, match=r"^/dev/zero: too large \(more than 1,000 bytes\)$"):
+        read_bytes("/dev/zero", limit=1000)
+    small = tmp_path / "small.bin"
+    small.write_bytes(b"x" * 1000)
+    assert read_bytes(small, limit=1000) == b"x" * 1000  # exactly the limit is allowed
+    with pytest.raises(TrailwrightError, match="cannot read the art: "):
+        read_bytes(tmp_path / "missing.svg", what="the art")

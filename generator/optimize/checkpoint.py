@@ -27,7 +27,7 @@ import numpy as np
 from generator import __version__
 from generator.board.board import board_data, board_from_dict
 from generator.errors import TrailwrightError
-from generator.inputs import parse_json
+from generator.inputs import parse_json, read_bytes
 from generator.model import DIRECTIONS
 from generator.model.tileset_io import tileset_from_dict, tileset_to_dict
 from generator.optimize.chain import Chain, Config, HistoryPoint, config_strategy
@@ -80,10 +80,7 @@ def read_checkpoint(path: str | Path) -> Resume:
     source = str(path)
     if not source.strip():
         raise TrailwrightError(f"an empty path {source!r} names no file")
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as err:
-        raise TrailwrightError(f"cannot read: {err.strerror}", source) from None
+    raw = read_bytes(path, source)
     try:
         data = parse_json(raw.decode("utf-8"), source)  # the input layer's strict JSON: no NaN, duplicate keys, depth
     except UnicodeDecodeError:

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.errors import TrailwrightError
+from generator.inputs import read_bytes
 from generator.render.outlines import check_font
 from generator.render.svg import hexagon_points, num, points
 from generator.render.untrusted import SVG, XLINK, image_info, raster_dpi, safe_svg, stays_inside
@@ -198,10 +199,7 @@ def _font(folder: Path, name, source: str) -> str:
 def load_art(folder: Path, name: str, source: str) -> Art:
     """The SVG file ``name`` inside ``folder``, checked (``untrusted.safe_svg``) and made ready to place."""
     path = _inside(folder, name, source, "svg")
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise TrailwrightError(f"cannot read the art ({err.strerror})", str(path)) from None
+    data = read_bytes(path, str(path), "the art")
     root = ET.fromstring(safe_svg(data, str(path), folder))
     view = _view(root, str(path))
     _inline_images(root, folder, str(path))

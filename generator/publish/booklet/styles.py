@@ -14,7 +14,7 @@ from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT, TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 
 from generator.errors import TrailwrightError
-from generator.inputs import Number, OneOf, check_keys, check_table, load_toml
+from generator.inputs import Number, OneOf, check_keys, check_table, load_toml, read_bytes
 from generator.publish.pdf import register_fonts
 from generator.publish.settings import _packaged
 
@@ -147,10 +147,7 @@ def theme_font(path: str, role: str) -> str:
 
     from generator.publish.fonts import truetype
 
-    try:
-        data = Path(path).read_bytes()
-    except OSError as err:
-        raise TrailwrightError(f"cannot read the {role} font ({err.strerror})", path) from None
+    data = read_bytes(path, str(path), f"the {role} font")
     name = f"tw-{role}-{hashlib.sha256(data).hexdigest()[:12]}"
     if name not in pdfmetrics.getRegisteredFontNames():
         try:
