@@ -168,6 +168,12 @@ def test_bad_sample_counts(capsys, samples, message):
     assert err == f"trailwright score: error: argument --samples: {message}\n"
 
 
+def test_more_layouts_than_a_run_can_score_is_one_line(capsys):
+    status, out, err = run(capsys, "score", EXAMPLE, "--samples", "1000000000000")
+    assert status == 2 and out == ""
+    assert err == "trailwright: error: --samples: 1,000,000,000,000 layouts: score from 1 to 1,000,000,000\n"
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
@@ -184,7 +190,7 @@ def test_bad_sample_counts(capsys, samples, message):
         (["preview", EXAMPLE, "--count", "0"], "trailwright preview: error: argument --count: 0 must be at least 1"),
         (
             ["publish", EXAMPLE, "--workers", "0"],
-            "trailwright publish: error: argument --workers: 0 must be at least 1",
+            "trailwright publish: error: argument --workers: 0 must be from 1 to 256",
         ),
     ],
 )

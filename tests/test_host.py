@@ -253,6 +253,9 @@ def test_the_export_and_report_commands_read_the_record(client, hall, capsys):
         ([str(EXAMPLES / "best-known.json"), "--board", "hexagon37"], "has 20 tiles but board 'hexagon37' has 37"),
         ([str(EXAMPLES / "best-known.json"), "--db", "/proc/nowhere/games.db"], "--db /proc/nowhere/games.db"),
         ([str(EXAMPLES / "best-known.json"), "--port", "0"], "--port"),
+        ([str(EXAMPLES / "best-known.json"), "--bot-delay", "nan"], "--bot-delay: nan must be a number from 0 to 60"),
+        ([str(EXAMPLES / "best-known.json"), "--rate", "-5"], "--rate: -5 must be a number above 0 and at most 10000"),
+        ([str(EXAMPLES / "best-known.json"), "--rate", "inf"], "--rate: inf must be a number above 0"),
     ],
 )
 def test_host_refuses_bad_inputs_in_one_line(args, says, capsys):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import threading
 
 import numpy as np
@@ -14,7 +15,15 @@ from generator.optimize import Config, make_problem, optimize, random_tileset
 from generator.optimize.chain import Budget, Chain, chain_best, config_strategy, run_chain
 from generator.optimize.run import rescore
 from generator.optimize.search import FreshScorer, Search
-from generator.optimize.space import DESIGNS, allowed_designs, key, start_classes, static_counts, to_tileset
+from generator.optimize.space import (
+    DESIGNS,
+    SettingError,
+    allowed_designs,
+    key,
+    start_classes,
+    static_counts,
+    to_tileset,
+)
 from generator.optimize.strategies import ARTICLE_GA, STRATEGIES, mutate, strategy_named
 from generator.scoring import kernel, score
 from generator.scoring.objective import ARTICLE, Objective, load_objective, objective_from_dict, resolve_targets
@@ -579,3 +588,20 @@ def test_the_polish_takes_only_confirmed_gains_and_is_the_same_whatever_the_work
     assert all(s.gain > 2 * s.gain_se for s in one.steps) and "tile" in one.steps[0].change
     assert one.neighbours == three.neighbours > 2000  # every side's every design, and the swaps
     assert score(one.tileset, board, 40_000, 9).fitness > score(start, board, 40_000, 9).fitness
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"time": math.inf}, "time: must be a finite number of seconds above 0, not inf"),
+        ({"time": 5.0, "migrate": math.nan}, "migrate: must be a finite number of seconds above 0, not nan"),
+        ({"generations": 5, "checkpoint_every": -1.0}, "checkpoint_every: must be a finite number of seconds at least"),
+        ({"generations": 5, "max_samples": 10**8}, "max_samples: 100,000,000 is more than 10,000,000"),
+        ({"generations": 5, "polish": 2_000_000}, "polish: 2,000,000 is more than 1,000,000"),
+        ({"generations": 5, "chains": 2_000}, "chains: 2,000 is more than 1,024"),
+    ],
+)
+def test_a_run_refuses_settings_past_what_it_can_hold(settings, message):
+    with pytest.raises(SettingError, match=message):
+        Config(**settings)
+    assert Config(generations=5, checkpoint_every=0.0).checkpoint_every == 0.0  # every generation: allowed

@@ -208,6 +208,14 @@ def test_resume_may_set_a_new_budget(tmp_path):
         (["--resume", "{bad}", "--chains", "3"], "--chains cannot change a resumed run"),
         (["--resume", "{bad}", "--exchanges", "3"], "--exchanges cannot change a resumed run"),
         (["--objective", "{play}", "--polish", "1000"], "--polish judges static fitness only and cannot polish for"),
+        (
+            ["--generations", "1", "--max-samples", "10000000000"],
+            "--max-samples 10,000,000,000 is more than 10,000,000",
+        ),
+        (["--generations", "1", "--rescore", "100000000000"], "--rescore 100,000,000,000 is more than 100,000,000"),
+        (["--generations", "1", "--polish", "10000000000"], "--polish 10,000,000,000 is more than 1,000,000"),
+        (["--generations", "1", "--chains", "100000000"], "--chains 100,000,000 is more than 1,024"),
+        (["--generations", "1", "--workers", "100000"], "--workers 100,000 local worker processes; from 1 to 256"),
     ],
 )
 @pytest.mark.usefixtures("dask_scheduler")
@@ -251,6 +259,14 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, args, message):
     err = capsys.readouterr().err.strip()
     assert message in err and err.startswith("trailwright: error:") and "\n" not in err
     assert not out.exists()
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "0", "-1"])
+def test_a_time_is_a_finite_number_of_seconds(value, capsys):
+    with pytest.raises(SystemExit) as exit:
+        main(["optimize", "--time", value])
+    assert exit.value.code == 2
+    assert capsys.readouterr().err.endswith(f"argument --time: {value} must be a number above 0 and at most 1e+09\n")
 
 
 @pytest.mark.slow

@@ -89,6 +89,8 @@ def test_out_into_the_current_folder_keeps_what_it_holds(capsys, tmp_path, monke
         ),
         (["--players", "5"], "--players 5"),
         (["--games", "0"], "argument --games: 0 must be at least 1"),
+        (["--games", "100000000000"], "--games: 100,000,000,000 games: play from 1 to 1,000,000"),
+        (["--rules", "/dev/zero"], "/dev/zero: too large (more than 268,435,456 bytes)"),
         (["--policy", "wizard"], "unknown policy 'wizard' (known: random, explorer, greedy)"),
         (["--policy", "explorer,random", "--players", "3"], "--policy names 2 policies for 3 players"),
         (["--rival", "nobody"], "unknown policy 'nobody'"),

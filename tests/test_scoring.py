@@ -198,7 +198,7 @@ def test_wrong_number_of_tiles_is_a_clear_error(classic):
 def test_unknown_engine_and_bad_samples(classic, random20):
     with pytest.raises(TrailwrightError, match="unknown engine"):
         score(random20, classic, engine="turbo")
-    with pytest.raises(TrailwrightError, match="samples must be at least 1"):
+    with pytest.raises(TrailwrightError, match="0 layouts: score from 1 to 1,000,000,000"):
         score(random20, classic, samples=0)
 
 

@@ -21,7 +21,9 @@ def register(sub) -> None:
     g.add_argument("action", choices=["export", "report"], help="what to do with the record")
     g.add_argument("--db", default=DEFAULT_DB, metavar="FILE", help="the games file")
     g.add_argument("--out", metavar="FILE.jsonl", help="export: write here (default: print)")
-    g.add_argument("--games", type=positive_int, default=2000, help="report: simulated games to compare with")
+    g.add_argument(
+        "--games", type=positive_int, default=2000, help="report: simulated games to compare with (at most 1 million)"
+    )
     g.add_argument("--json", action="store_true", help="report: one JSON object instead of tables")
     g.set_defaults(run=lambda args: export(args) if args.action == "export" else report(args))
 
@@ -64,7 +66,10 @@ def report(args: argparse.Namespace) -> int:
     from generator.errors import TrailwrightError
     from generator.fileio import dumps_json
     from generator.host.report import compare, human_games
+    from generator.play.simulate import check_games
 
+    with flag_value("--games"):
+        check_games(args.games)
     groups: dict[str, list] = {}
     for game, room in recorded(args.db):
         key = json.dumps({k: v for k, v in game.items() if k != "seed"}, sort_keys=True)

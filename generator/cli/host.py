@@ -8,6 +8,7 @@ from generator.cli.options import (
     HelpFormatter,
     add_board_option,
     add_style_option,
+    bounded_float,
     bounded_int,
     flag_value,
     load_style_option,
@@ -46,7 +47,13 @@ def register(sub) -> None:
     )
     p.add_argument("--db", default=DEFAULT_DB, metavar="FILE", help="the games file (SQLite; made if missing)")
     p.add_argument("--durable", action="store_true", help="sync every move to disk (survives a power cut)")
-    p.add_argument("--bot-delay", type=float, default=0.6, metavar="S", help="seconds a bot waits before a move")
+    p.add_argument(
+        "--bot-delay",
+        type=bounded_float(0, 60),
+        default=0.6,
+        metavar="S",
+        help="seconds a bot waits before a move (0 to 60)",
+    )
     p.add_argument("--max-rooms", type=bounded_int(1, 100_000), default=200, metavar="N", help="rooms this host keeps")
     p.add_argument(
         "--max-per-address",
@@ -57,7 +64,7 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--rate",
-        type=float,
+        type=bounded_float(0, 10_000, above=True),
         default=20.0,
         metavar="N",
         help="requests and connections a second one address may make (three seconds' worth at once)",

@@ -7,18 +7,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from generator.cli.options import add_board_option, flag_value, positive_int, seed_int
-
-
-def positive_float(text: str) -> float:
-    """An argparse type for a number of seconds above 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text} must be more than 0")
-    return value
+from generator.cli.options import add_board_option, flag_value, positive_float, positive_int, seed_int
 
 
 def register(sub) -> None:
@@ -88,21 +77,21 @@ def _search_options(g) -> None:
         type=positive_int,
         default=None,
         metavar="N",
-        help="layouts: the starting bank (default 2000), or per evaluation for the article preset",
+        help="layouts: the starting bank (default 2000), or per evaluation for the article preset (at most 10 million)",
     )
     g.add_argument(
         "--max-samples",
         type=positive_int,
         default=None,
         metavar="N",
-        help="the largest the bank grows to (default 120000)",
+        help="the largest the bank grows to (default 120000, at most 10 million)",
     )
     g.add_argument(
         "--rescore",
         type=positive_int,
         default=None,
         metavar="N",
-        help="fresh layouts for the final score (default 1000000: standard error about 0.002)",
+        help="fresh layouts for the final score (default 1000000: standard error about 0.002; at most 100 million)",
     )
     g.add_argument(
         "--polish",
@@ -110,7 +99,8 @@ def _search_options(g) -> None:
         default=None,
         metavar="N",
         help="after the search, polish the winner: its every one-side change and swap screened on N layouts over "
-        "all workers, the best few confirmed on 10 N fresh ones, the best clear gain taken, while one exists",
+        "all workers, the best few confirmed on 10 N fresh ones, the best clear gain taken, while one exists "
+        "(N at most 1 million)",
     )
 
 
@@ -121,7 +111,7 @@ def _worker_options(g) -> None:
         default=None,
         metavar="N",
         help="independent chains (Dask tasks; may exceed the workers, then they queue); the best on "
-        "fresh layouts wins (default: --workers, or all cores)",
+        "fresh layouts wins (default: --workers, or all cores; at most 1024)",
     )
     g.add_argument(
         "--exchanges",
@@ -143,7 +133,7 @@ def _worker_options(g) -> None:
         type=positive_int,
         default=None,
         metavar="N",
-        help="worker processes of the local Dask cluster (default: all cores)",
+        help="worker processes of the local Dask cluster (default: all cores; at most 256)",
     )
     g.add_argument(
         "--scheduler",
@@ -239,12 +229,13 @@ def _resumed(args):
 def _fresh(args):
     """A new run's problem (board, objective, start, pins) and settings, from the arguments."""
     from generator.optimize import Config
-    from generator.optimize.chain import RESCORE_SAMPLES
+    from generator.optimize.chain import RESCORE_SAMPLES, check_workers
     from generator.scoring.stream import available_cores
 
     seed = args.seed if args.seed is not None else 0
     problem = _problem(args, seed)
     time_budget = args.time if args.time is not None or args.generations is not None else 60.0
+    check_workers(args.workers)  # before it sets the chains
     config = Config(
         strategy=args.strategy or ("ga" if args.preset else "anneal"),
         preset=args.preset,
@@ -310,10 +301,16 @@ def _problem(args, seed: int):
 FLAGS = {
     "pinned": "--pin",
     "budget": "--time or --generations",
+    "time": "--time",
+    "samples": "--samples",
+    "max_samples": "--max-samples",
+    "rescore": "--rescore",
     "chains": "--chains",
     "migrate": "--migrate",
     "exchanges": "--exchanges",
     "polish": "--polish",
+    "workers": "--workers",
+    "checkpoint_every": "--checkpoint-every",
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -38,6 +39,27 @@ def bounded_int(lo: int, hi: int):
 
 
 seed_int = bounded_int(0, MAX_SEED)
+
+
+def bounded_float(lo: float, hi: float, above: bool = False):
+    """An argparse type for finite numbers from ``lo`` (or above it, with ``above``) to ``hi``."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        low = value > lo if above else value >= lo
+        if not (math.isfinite(value) and low and value <= hi):
+            low_end = f"above {lo:g} and at most" if above else f"from {lo:g} to"
+            raise argparse.ArgumentTypeError(f"{text} must be a number {low_end} {hi:g}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+positive_float = bounded_float(0, 1e9, above=True)  # seconds: above 0, finite (a billion seconds is 32 years)
 
 
 def add_board_option(parser: argparse.ArgumentParser) -> None:

@@ -23,7 +23,7 @@ def register(sub) -> None:
     add_board_option(p)
     p.add_argument("--rules", metavar="FILE", help="a rules TOML file (default: the booklet's game)")
     p.add_argument("--players", type=int, help="players, 2 to 4 (default: the rules' default, 3)")
-    p.add_argument("--games", type=positive_int, default=2000, help="games to play")
+    p.add_argument("--games", type=positive_int, default=2000, help="games to play (at most 1 million)")
     p.add_argument(
         "--policy",
         default="explorer",
@@ -56,9 +56,11 @@ def run(args: argparse.Namespace) -> int:
     from generator.play import load_rules
     from generator.play.measures import luck_share
     from generator.play.measures import to_dict as measures_to_dict
-    from generator.play.simulate import simulate, skill_gap
+    from generator.play.simulate import check_games, simulate, skill_gap
     from generator.scoring.stream import available_cores
 
+    with flag_value("--games"):
+        check_games(args.games)
     if args.out:
         from generator.fileio import check_out
 

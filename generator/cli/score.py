@@ -6,7 +6,7 @@ import argparse
 import time
 from contextlib import contextmanager
 
-from generator.cli.options import HelpFormatter, add_board_option, flag_value, positive_int, seed_int
+from generator.cli.options import HelpFormatter, add_board_option, bounded_int, flag_value, positive_int, seed_int
 from generator.fileio import dumps_json
 
 
@@ -20,12 +20,14 @@ def register(sub) -> None:
     )
     p.add_argument("tileset", metavar="TILESET.json|DIR", help="a hexmaze-tileset/1 file, or a project folder")
     add_board_option(p)
-    p.add_argument("--samples", type=positive_int, default=500, help="random layouts to average over")
+    p.add_argument(
+        "--samples", type=positive_int, default=500, help="random layouts to average over (at most 1 billion)"
+    )
     p.add_argument("--seed", type=seed_int, default=0, help="random seed for the layouts")
     p.add_argument("--engine", choices=["fast", "reference"], default="fast", help="scoring engine")
     p.add_argument(
         "--threads",
-        type=positive_int,
+        type=bounded_int(1, 256),
         default=None,
         help="threads scoring at once (default: every core; the numbers do not depend on it)",
     )
@@ -38,9 +40,12 @@ def run(args: argparse.Namespace) -> int:
     from generator.board import load_board
     from generator.model import read_tileset
     from generator.scoring import score
+    from generator.scoring.score import check_samples
     from generator.scoring.stream import available_cores
     from generator.scoring.tables import check_size
 
+    with flag_value("--samples"):
+        check_samples(args.samples)
     with flag_value("--board"):
         board = load_board(args.board)
     tileset = read_tileset(args.tileset)

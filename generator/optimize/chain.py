@@ -27,6 +27,22 @@ from generator.optimize.space import Classes, Problem, SettingError, start_class
 from generator.optimize.strategies import Strategy, dump_state, load_state, strategy_named
 
 RESCORE_SAMPLES = 1_000_000  # fresh layouts of the reported score: standard error about 0.002
+# the largest value of each count, and why: past these a run would not fit in memory, or would not end today
+LIMITS = {
+    "samples": (10_000_000, "a chain keeps its layouts in memory"),
+    "max_samples": (10_000_000, "a chain keeps its layouts in memory"),
+    "rescore": (100_000_000, "the re-score keeps every layout's terms in memory"),
+    "polish": (1_000_000, "the polish confirms on ten times as many layouts, kept in memory"),
+    "chains": (1_024, "each chain is a task holding its own bank"),
+    "exchanges": (1_000, "each exchange scores every chain's best on fresh layouts"),
+}
+MAX_WORKERS = 256  # local worker processes: each is a Python process of its own
+
+
+def check_workers(workers: int | None) -> None:
+    """A setting error for a local cluster of more worker processes than ``MAX_WORKERS`` (or none)."""
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise SettingError("workers", f"{workers:,} local worker processes; from 1 to {MAX_WORKERS}")
 
 
 @dataclass(frozen=True)
@@ -50,6 +66,15 @@ class Config:
     def __post_init__(self):
         if self.time is None and self.generations is None:
             raise SettingError("budget", "give a time (seconds) or a number of generations")
+        for name, zero in (("time", False), ("migrate", False), ("checkpoint_every", True)):  # zero: 0 allowed
+            value = getattr(self, name)
+            if value is not None and not (math.isfinite(value) and (value >= 0 if zero else value > 0)):
+                least = "at least" if zero else "above"
+                raise SettingError(name, f"must be a finite number of seconds {least} 0, not {value}")
+        for name, (most, why) in LIMITS.items():
+            value = getattr(self, name)
+            if value is not None and value > most:
+                raise SettingError(name, f"{value:,} is more than {most:,}: {why}")
         if self.chains < 1:
             raise SettingError("chains", f"must be at least 1, not {self.chains}")
         if self.migrate is not None and self.time is None:

@@ -35,7 +35,7 @@ from generator import __version__
 from generator.errors import TrailwrightError
 from generator.model import TileSet
 from generator.optimize import cluster
-from generator.optimize.chain import Budget, Chain, Config, Progress, chain_best, config_strategy
+from generator.optimize.chain import Budget, Chain, Config, Progress, chain_best, check_workers, config_strategy
 from generator.optimize.cooperate import beta_step, gentle, leg_ends, resample
 from generator.optimize.play import final_play, fresh_games
 from generator.optimize.polish import Step, on_cluster, polish
@@ -256,6 +256,7 @@ def optimize(
             "judges static fitness only and cannot polish for a [play] target: a play penalty's noise, about 0.25 "
             "on 20,000 games of the classic board, is fifty times the gains a polish looks for",
         )
+    check_workers(workers)
     began = time.perf_counter()
     strategy = config_strategy(config)
     chains = list(chains) if chains is not None else [None] * config.chains

@@ -53,6 +53,15 @@ def check_players(players: int, rules: Rules) -> None:
         raise TrailwrightError(f"players = {players}: the rules allow {rules.seats()}")
 
 
+MAX_GAMES = 1_000_000  # every game's tallies are kept (a few hundred bytes each)
+
+
+def check_games(games: int) -> None:
+    """A one-line error for a number of games to play that is not from 1 to ``MAX_GAMES``."""
+    if not 1 <= games <= MAX_GAMES:
+        raise TrailwrightError(f"{games:,} games: play from 1 to {MAX_GAMES:,}")
+
+
 def play(
     tiles: TileSet,
     board: Board,
@@ -70,8 +79,7 @@ def play(
     ``threads`` threads (the same games)."""
     if engine not in ENGINES:
         raise TrailwrightError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
-    if games < 1:
-        raise TrailwrightError(f"games = {games}: play at least one game")
+    check_games(games)
     if len(tiles) != len(board.slots):
         raise TrailwrightError(
             f"has {len(tiles)} tiles but {board.label} has {len(board.slots)} slots", tiles.source or "the tile set"

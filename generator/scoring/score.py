@@ -17,6 +17,7 @@ from generator.scoring.tables import board_arrays, check_size, tile_tables
 
 ENGINES = ("fast", "reference")
 DEFAULT_SAMPLES = 500
+MAX_SAMPLES = 1_000_000_000  # about four minutes on two cores
 
 
 @dataclass(frozen=True)
@@ -70,11 +71,16 @@ def static_terms(tileset: TileSet, objective: Objective = ARTICLE) -> float:
     return objective.static(tileset.bridges, tileset.dup_score, tileset.fully_connected)
 
 
+def check_samples(samples: int) -> None:
+    """A one-line error for a number of layouts to score that is not from 1 to ``MAX_SAMPLES``."""
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise TrailwrightError(f"{samples:,} layouts: score from 1 to {MAX_SAMPLES:,}")
+
+
 def _check(tileset: TileSet, board: Board, samples: int, engine: str) -> None:
     if engine not in ENGINES:
         raise TrailwrightError(f"unknown engine {engine!r} (expected {' or '.join(ENGINES)})")
-    if samples < 1:
-        raise TrailwrightError(f"samples must be at least 1, not {samples}")
+    check_samples(samples)
     check_size(tileset, board)
 
 
