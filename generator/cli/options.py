@@ -39,6 +39,7 @@ def bounded_int(lo: int, hi: int):
 
 
 seed_int = bounded_int(0, MAX_SEED)
+threads_int = bounded_int(1, 256)  # threads of one process: more than any machine's cores
 
 
 def bounded_float(lo: float, hi: float, above: bool = False):

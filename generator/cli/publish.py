@@ -12,9 +12,9 @@ from generator.cli.options import (
     HelpFormatter,
     add_board_option,
     add_style_option,
-    bounded_int,
     flag_value,
     load_style_option,
+    threads_int,
     warn_strangers,
 )
 
@@ -76,7 +76,7 @@ def register(sub) -> None:
     g.add_argument("--out", metavar="DIR", default="output", help="output folder")
     g.add_argument(
         "--workers",
-        type=bounded_int(1, 256),
+        type=threads_int,
         default=None,
         metavar="N",
         help="threads that build documents at once (1 to 256; default: the cores this process may use, at most 4; "

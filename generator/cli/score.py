@@ -6,7 +6,7 @@ import argparse
 import time
 from contextlib import contextmanager
 
-from generator.cli.options import HelpFormatter, add_board_option, bounded_int, flag_value, positive_int, seed_int
+from generator.cli.options import HelpFormatter, add_board_option, flag_value, positive_int, seed_int, threads_int
 from generator.fileio import dumps_json
 
 
@@ -27,7 +27,7 @@ def register(sub) -> None:
     p.add_argument("--engine", choices=["fast", "reference"], default="fast", help="scoring engine")
     p.add_argument(
         "--threads",
-        type=bounded_int(1, 256),
+        type=threads_int,
         default=None,
         help="threads scoring at once (default: every core; the numbers do not depend on it)",
     )
