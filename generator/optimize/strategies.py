@@ -322,9 +322,8 @@ class GA:
     """
 
     name = "ga"
-    time_warp = (
-        1.0  # by the clock: its progress moves only the bank, and evolution needs generations (docs/optimize.md)
-    )
+    # by the clock, not OnBank: its progress moves only the bank, and evolution needs generations (docs/optimize.md)
+    time_warp = 1.0
     state_type = GAState
     bank: BankSchedule = BankSchedule()
     population: int = 20
