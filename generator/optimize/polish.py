@@ -6,24 +6,33 @@ Glossary
 neighbourhood  every other allowed design for each free side, and every swap of two free sides' designs that
                changes the set (``check.neighbours``). A side's turn is no move: a tile is laid at a random
                turn, so it never changes a layout's chances.
-screen         every neighbour scored against the set on one bank (``screen`` layouts), each worker taking every
-               ``workers``-th neighbour; the clearly worse stop early (``check.check_local``).
-confirm        the best few of the screen scored again on a second, larger and independent bank: a gain seen
-               there is not the screen's luck of the draw (the best of two thousand noisy gains is optimistic).
-               A neighbour is taken when it gains more than two standard errors of the paired difference there.
-round          one screen and its confirmation; the polish stops after a round that takes nothing, or after
-               ``rounds`` rounds.
+screen         every neighbour judged against the set on ``screen`` layouts: by holes (``optimize.screen``:
+               all of them at once, over the moved tiles' turns, each worker taking every ``workers``-th
+               piece of the layouts) when the fitness allows, else each scored on one bank, each worker
+               taking every ``workers``-th neighbour, the clearly worse stopping early (``check.check_local``).
+confirm        the best few of the screen scored again, exactly, on a second, larger and independent bank
+               (each worker taking every ``workers``-th): a gain seen there is not the screen's luck of the
+               draw (the best of two thousand noisy gains is optimistic). A neighbour is clear when it gains
+               more than two standard errors of the paired difference there.
+take           the clear neighbours, best first, each unless it shares a tile with one taken before, or (a
+               one-side change) a design it removes or adds: such changes add up, where two that each remove
+               a copy of one design would not.
+round          one screen, its confirmation and what it takes; the polish stops after a round that takes
+               nothing, or after ``rounds`` rounds. With a ``deadline`` it goes on (on fresh layouts) until
+               the next round would end after it.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from generator.model import TileSet
+from generator.optimize import screen as holes
 from generator.optimize.check import Neighbour, Paired, check_local, describe
 from generator.optimize.space import Problem, classes_of, to_tileset
 
@@ -51,15 +60,52 @@ class Polished:
 
 
 def screen_part(problem: Problem, tileset: TileSet, samples: int, seed: int, part: int, parts: int):
-    """One worker's share of a screen: (its neighbours screened, those not clearly worse)."""
+    """One worker's share of a screen by scoring: (its neighbours screened, those not clearly worse)."""
     check = check_local(problem, tileset, samples, seed, part=part, parts=parts)
     return check.neighbours, check.close
 
 
-def confirm(problem: Problem, tileset: TileSet, candidates, samples: int, seed: int) -> list[Neighbour]:
-    """``candidates`` (neighbours) scored again against ``tileset`` on ``samples`` fresh layouts from ``seed``."""
+def confirm_part(problem: Problem, tileset: TileSet, candidates, samples: int, seed: int, part: int, parts: int):
+    """Every ``parts``-th of ``candidates`` (from the ``part``-th) scored again against ``tileset`` on ``samples``
+    fresh layouts from ``seed``: [(index, neighbour)]."""
     bank = Paired(problem, tileset, samples, seed)
-    return [bank.neighbour(n.changes) for n in candidates]
+    return [(k, bank.neighbour(c.changes)) for k, c in list(enumerate(candidates))[part::parts]]
+
+
+def _screen(problem: Problem, tileset: TileSet, samples: int, seed: int, run: Callable, workers: int):
+    """(neighbours screened, those whose screened gain is positive, best first)."""
+    if holes.applies(problem):
+        found = holes.screened(
+            problem, tileset, samples, run(holes.screen_part, problem, tileset, samples, seed, parts=workers)
+        )
+        tried = len(found)
+    else:
+        shares = run(screen_part, problem, tileset, samples, seed, parts=workers)
+        tried, found = sum(n for n, _ in shares), [c for _, close in shares for c in close]
+    return tried, sorted((c for c in found if c.gain > 0), key=lambda c: (-c.gain, c.changes))
+
+
+def _confirmed(problem, tileset, candidates, samples: int, seed: int, run: Callable, workers: int) -> list[Neighbour]:
+    """``candidates`` scored again, in their order, over the workers (see ``confirm_part``)."""
+    parts = run(confirm_part, problem, tileset, candidates, samples, seed, parts=min(workers, len(candidates)))
+    return [n for _, n in sorted((p for share in parts for p in share), key=lambda p: p[0])]
+
+
+def taken(clear: list[Neighbour], classes: np.ndarray) -> list[Neighbour]:
+    """The clear neighbours a round takes (the glossary's *take*), best first."""
+    out: list[Neighbour] = []
+    tiles: set[int] = set()
+    designs: set[int] = set()
+    for c in sorted(clear, key=lambda c: (-c.gain, c.changes)):
+        moved = {t for t, _, _ in c.changes}
+        (t, f, d), *swap = c.changes
+        changed = set() if swap else {d, int(classes[t, f])}
+        if moved & tiles or changed & designs:
+            continue
+        out.append(c)
+        tiles |= moved
+        designs |= changed
+    return out
 
 
 def here(f: Callable, *args, parts: int) -> list:
@@ -87,35 +133,38 @@ def polish(
     on_step: Callable[[Step], None] = lambda s: None,
     stop: threading.Event | None = None,
     on_round: Callable[[int], None] = lambda r: None,
+    deadline: float | None = None,
 ) -> Polished:
     """Polish ``tileset`` (see the module glossary): screens of ``screen`` layouts, confirmed on ten times as many.
 
     ``run(f, *args, parts=workers)`` runs ``f(*args, part, parts)`` for every part and returns the results in
     order (``here``, or ``on_cluster``); the same seed gives the same polish whatever the number of workers.
-    ``on_round(k)`` is called as round ``k`` begins and ``on_step(step)`` as a step is taken.
+    ``deadline`` is a ``time.perf_counter()`` time. ``on_round(k)`` is called as round ``k`` begins and
+    ``on_step(step)`` as a step is taken.
     """
     steps: list[Step] = []
     tried = 0
     done = 0
     classes = classes_of(tileset)
+    took = 0.0
     for done in range(1, rounds + 1):
-        if stop is not None and stop.is_set():
+        began = time.perf_counter()
+        if (stop is not None and stop.is_set()) or (deadline is not None and began + took > deadline):
+            done -= 1
             break
         on_round(done)
-        shares = run(screen_part, problem, tileset, screen, seed + done, parts=workers)
-        tried += sum(n for n, _ in shares)
-        close = sorted((c for _, found in shares for c in found if c.gain > 0), key=lambda c: (-c.gain, c.changes))
-        if not close:
+        count, close = _screen(problem, tileset, screen, seed + done, run, workers)
+        tried += count
+        checked = _confirmed(problem, tileset, close[:CONFIRMED], 10 * screen, seed + 1000 + done, run, workers)
+        chosen = taken([c for c in checked if c.gain > 2 * c.gain_se], classes)
+        took = time.perf_counter() - began
+        if not chosen and deadline is None:
             break
-        checked = confirm(problem, tileset, close[:CONFIRMED], 10 * screen, seed + 1000 + done)
-        clear = [c for c in checked if c.gain > 2 * c.gain_se]
-        if not clear:
-            break
-        best = max(clear, key=lambda c: (c.gain, [-x for t in c.changes for x in t]))
         classes = classes.copy()
-        for t, f, d in best.changes:
-            classes[t, f] = d
-        steps.append(Step(describe(problem, best), best.gain, best.gain_se))
-        on_step(steps[-1])
+        for best in chosen:
+            for t, f, d in best.changes:
+                classes[t, f] = d
+            steps.append(Step(describe(problem, best), best.gain, best.gain_se))
+            on_step(steps[-1])
         tileset = to_tileset(problem, classes)
     return Polished(tileset, classes, tuple(steps), done, tried)

@@ -128,7 +128,7 @@ class Search:
         perm, flip, rot = kernel.sample_layouts(problem.board.tile_count, capacity, bank_seed)
         self.bank = kernel.Bank(board_arrays(problem.board), perm, flip, rot)
         # face_shown[i, t]: the face tile t shows in layout i
-        self.face_shown = np.take_along_axis(flip, np.argsort(perm, axis=1), axis=1).astype(np.uint8)
+        self.face_shown = np.take_along_axis(flip, kernel.slots_of(perm), axis=1).astype(np.uint8)
         names = problem.board.pair_names()
         self.targets = [(name, names.index(name)) for name, _ in self.objective.pair_targets]
         self.size = 0

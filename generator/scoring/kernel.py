@@ -250,6 +250,20 @@ def sample_layouts(slots: int, count: int, seed: int) -> tuple[np.ndarray, np.nd
     return perm, turn // 6, turn % 6
 
 
+@njit(cache=True)
+def _slots_of(perm):
+    out = np.empty(perm.shape, dtype=np.int64)
+    for i in range(perm.shape[0]):
+        for s in range(perm.shape[1]):
+            out[i, perm[i, s]] = s
+    return out
+
+
+def slots_of(perm: np.ndarray) -> np.ndarray:
+    """``slot[i, tile]``: where layout ``i`` of ``sample_layouts`` lays each tile (the inverse of ``perm``)."""
+    return _slots_of(np.ascontiguousarray(perm))
+
+
 def _flat(table: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(table, dtype=np.uint8).ravel()
 

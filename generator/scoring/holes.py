@@ -1,0 +1,297 @@
+"""Every design in every slot at once: a layout joined with one tile's slot left empty (a hole).
+
+What the rest of the layout connects decides what any design laid in the hole would do. The hole's
+six ends fall into blocks (the partition of the six sides that the rest already joins, one of 203),
+some blocks carry landmarks, and the layout has its extra edges and joined landmark pairs without
+the tile. A design at a turn joins the hole's ends by its trails (another partition of the six), so
+the terms with it are table look-ups:
+
+- the cycles it closes are ``6 - trails - blocks + blocks of the join`` (a trail's ends already
+  joined close one each);
+- two landmark-carrying blocks joined by it add the product of their landmark counts to the pairs.
+
+Summed over the six turns (a tile is laid at a random turn, so this is the average a layout's
+chances give it), both are tables of (partition, design): ``F`` and ``M``. Duplicate joins (two
+joins between the same two places meeting the same two trails are one edge) depend on which of the
+hole's ends a design puts on one trail and on the other place's ends, so they too are counted per
+(row, design) and read per layout (``dup_counts``). The result, ``values``, is exactly the mean
+over the six turns of the plain kernel's terms with the design there (checked in the tests), for
+every tile and design of a layout, for about forty plain layouts' work.
+
+Glossary
+--------
+partition  of the six sides of a slot into blocks, as a restricted growth string (the block of side
+           d is its first side's rank among blocks); numbered 0..202.
+hole       a slot whose six ends are left out of a layout's union-find.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from numba import njit
+
+from generator.scoring.kernel import BLOCK, _duplicates, _find, _join
+from generator.scoring.layouts import _end_table, _landmark_roots, _place_tile
+from generator.scoring.tables import BoardArrays
+
+
+def _growth_strings(n: int = 6) -> list[tuple[int, ...]]:
+    """Every partition of ``n`` sides as a restricted growth string, in lexicographic order."""
+    out: list[tuple[int, ...]] = []
+
+    def grow(prefix: list[int], top: int) -> None:
+        if len(prefix) == n:
+            out.append(tuple(prefix))
+            return
+        for v in range(top + 2):
+            grow(prefix + [v], max(top, v))
+
+    grow([0], 0)
+    return out
+
+
+@functools.cache
+def tables(designs: tuple[tuple[tuple[int, ...], ...], ...]) -> tuple[np.ndarray, ...]:
+    """(code, blocks, F, M) for ``designs`` (each six turns of six trail ids).
+
+    ``code[sum(block(d) * 6**d)]`` numbers a partition; ``blocks[p]`` its block count;
+    ``F[p, design]`` the cycles the design closes over its six turns in a hole of partition p;
+    ``M[p, b1, b2, design]`` the turns in which it joins blocks b1 < b2 of p.
+    """
+    parts = _growth_strings()
+    code = np.full(6**6, -1, dtype=np.int64)
+    for i, p in enumerate(parts):
+        code[sum(v * 6**d for d, v in enumerate(p))] = i
+
+    def number(labels) -> int:
+        seen: dict[int, int] = {}
+        return int(code[sum(seen.setdefault(x, len(seen)) * 6**d for d, x in enumerate(labels))])
+
+    def joined(p: tuple[int, ...], q: tuple[int, ...]) -> tuple[int, ...]:
+        label = list(range(6))
+        for part in (p, q):
+            for d in range(6):
+                for e in range(d):
+                    if part[e] == part[d] and label[e] != label[d]:
+                        old, new = label[d], label[e]
+                        label = [new if x == old else x for x in label]
+        return tuple(label)
+
+    blocks = np.array([max(p) + 1 for p in parts], dtype=np.int64)
+    first = [[p.index(b) for b in range(max(p) + 1)] for p in parts]  # a side of each block
+    F = np.zeros((len(parts), len(designs)), dtype=np.int64)
+    M = np.zeros((len(parts), 6, 6, len(designs)), dtype=np.int64)
+    for k, turns in enumerate(designs):
+        for turn in turns:
+            q = number(turn)
+            for s, p in enumerate(parts):
+                j = joined(p, parts[q])
+                F[s, k] += 6 - blocks[q] - blocks[s] + len(set(j))
+                for b1 in range(blocks[s]):
+                    for b2 in range(b1 + 1, blocks[s]):
+                        M[s, b1, b2, k] += j[first[s][b1]] == j[first[s][b2]]
+    return code, blocks, F, M
+
+
+def exact_for(board: BoardArrays) -> bool:
+    """Whether ``values`` is exact on this board: each group of duplicate joins is one pair of joins."""
+    return bool((board.same_ends[:, 4] == 1).all()) if len(board.same_ends) else True
+
+
+def hole_rows(board: BoardArrays) -> tuple[np.ndarray, np.ndarray]:
+    """The duplicate-join rows that touch each slot: ``rows[start[s]:start[s + 1]]`` for slot s."""
+    same = board.same_ends.astype(np.int64)
+    lists = [
+        [q for q in range(len(same)) if any(6 * s <= e < 6 * s + 6 for e in same[q, :4])] for s in range(board.slots)
+    ]
+    start = np.cumsum([0] + [len(x) for x in lists]).astype(np.int64)
+    rows = same[[q for x in lists for q in x]].reshape(-1, 5) if start[-1] else np.zeros((1, 5), np.int64)
+    return start, rows
+
+
+def _arm_holds(arm, inside: list[bool], sides: list[int], trail) -> bool:
+    """Whether both pairs of ends of ``arm`` are one trail's on the slot's side (``sides``: each end's side
+    when in the slot; ``trail``: the design's trail of each side at one turn)."""
+    if any(inside[x] != inside[y] for x, y in arm):
+        return False
+    return all(trail[sides[x]] == trail[sides[y]] for x, y in arm if inside[x])
+
+
+def dup_counts(start: np.ndarray, rows: np.ndarray, designs: np.ndarray) -> np.ndarray:
+    """``C[q, design, arm]``: the turns of a design in which row q's pair of joins is one edge on the slot's side.
+
+    Row q's joins meet ends (0, 1) and (2, 3); they are one edge when 0~2 and 1~3 (arm 0) or 0~3 and 1~2
+    (arm 1) are on one trail; arm 2 counts the turns where both hold. A pair with one end in the slot and one
+    out never is; a pair in the slot is decided by the design, one out of it by the layout (``_layout_bit``).
+    """
+    C = np.zeros((max(len(rows), 1), len(designs), 3), dtype=np.int64)
+    for s in range(len(start) - 1):
+        for q in range(start[s], start[s + 1]):
+            inside = [bool(6 * s <= e < 6 * s + 6) for e in rows[q, :4]]
+            sides = [int(e) - 6 * s for e in rows[q, :4]]
+            for k, turns in enumerate(designs):
+                for trail in turns:
+                    a = _arm_holds(((0, 2), (1, 3)), inside, sides, trail)
+                    b = _arm_holds(((0, 3), (1, 2)), inside, sides, trail)
+                    C[q, k] += (a, b, a and b)
+    return C
+
+
+@njit(cache=True, inline="always")
+def _layout_bit(placed, r, k, inside, x, y):
+    """The layout's half of a pair of ends: 1 when both are in the slot (the design decides), 0 when one is in
+    and one out, else whether the rest put them on one trail."""
+    if inside[x] != inside[y]:
+        return 0
+    if inside[x]:
+        return 1
+    return np.int64(placed[r, k, x] == placed[r, k, y])
+
+
+@njit(cache=True, inline="always")
+def _partition(parent, r, s, n, work, pair_a, pair_b):
+    """The hole at slot ``s`` of joined union-find ``r``: (partition code, blocks, pairs joined by the rest
+    alone); ``label[d]`` the block of side d, ``weight[b]`` the landmarks on block b (``work``)."""
+    label, weight, roots, on, root = work
+    landmarks = on.shape[0]
+    c = 0
+    m = 0
+    for d in range(6):
+        roots[d] = _find(parent, r, 6 * s + d)
+        label[d] = -1
+        for e in range(d):
+            if roots[e] == roots[d]:
+                label[d] = label[e]
+                break
+        if label[d] < 0:
+            label[d] = m
+            weight[m] = 0
+            m += 1
+        c += label[d] * 6**d
+    for k in range(landmarks):
+        on[k] = -1
+        root[k] = _find(parent, r, 6 * n + k)
+        for d in range(6):
+            if roots[d] == root[k]:
+                on[k] = label[d]
+                weight[label[d]] += 1
+                break
+    rest = np.int64(0)
+    for p in range(pair_a.shape[0]):
+        rest += np.int64(on[pair_a[p]] < 0 and root[pair_a[p]] == root[pair_b[p]])
+    return c, m, rest
+
+
+@njit(cache=True, nogil=True)
+def _values(flat, perm, turn, slot_of, rows, landmarks, board, start, srow, dupc, tabs, weights, out):
+    """``out[i, t, k]``: layout ``rows[i]``'s per-layout objective, averaged over the six turns, with design k in
+    tile t's slot (see the module docstring). Four holes of a layout are joined together (``BLOCK``)."""
+    code, blocks, F, M = tabs
+    ends_a, ends_b, attach, same_ends, pair_a, pair_b = board
+    edge_weight, pair_weight = weights
+    n = perm.shape[1]
+    ends = _end_table(flat)
+    size = 6 * n + landmarks
+    parent = np.empty((BLOCK, size + size % 2), dtype=np.uint16)
+    pairs = parent.view(np.uint32)
+    placed_all = np.empty(size + size % 2, dtype=np.uint16)
+    widest = 1
+    for s in range(n):
+        widest = max(widest, start[s + 1] - start[s])
+    placed = np.empty((BLOCK, widest, 4), np.int64)
+    slots = np.empty(BLOCK, np.int64)
+    extra = np.empty(BLOCK, np.int64)
+    weight = np.empty(6, np.int64)
+    work = (
+        np.empty(6, np.int64),
+        weight,
+        np.empty(6, np.int64),
+        np.empty(landmarks, np.int64),
+        np.empty(landmarks, np.int64),
+    )
+    inside = np.zeros(4, np.bool_)
+    arm0 = np.empty(widest, np.int64)
+    arm1 = np.empty(widest, np.int64)
+    for i in range(rows.shape[0]):
+        row = rows[i]
+        for s in range(n):
+            _place_tile(ends, perm[row, s], turn[row, s], s, pairs, 0)
+        _landmark_roots(parent, 0, n)
+        placed_all[:] = parent[0]
+        for t0 in range(0, n, BLOCK):
+            for r in range(BLOCK):
+                s = slot_of[row, min(t0 + r, n - 1)]
+                slots[r] = s
+                parent[r] = placed_all
+                for d in range(6):
+                    parent[r, 6 * s + d] = 6 * s + d
+                for q in range(start[s], start[s + 1]):
+                    for z in range(4):
+                        placed[r, q - start[s], z] = parent[r, srow[q, z]]
+                extra[r] = ends_a.shape[0] - _duplicates(same_ends, parent, r)
+            unions = _join(ends_a, ends_b, attach, parent)
+            for r in range(min(BLOCK, n - t0)):
+                s = slots[r]
+                c, m, rest = _partition(parent, r, s, n, work, pair_a, pair_b)
+                p = code[c]
+                edges = extra[r] - unions[r]
+                joined = rest
+                for b in range(m):
+                    joined += weight[b] * (weight[b] - 1) // 2
+                rows_here = start[s + 1] - start[s]
+                for k in range(rows_here):
+                    q = start[s] + k
+                    for z in range(4):
+                        inside[z] = srow[q, z] >= 6 * s and srow[q, z] < 6 * s + 6
+                    arm0[k] = _layout_bit(placed, r, k, inside, 0, 2) * _layout_bit(placed, r, k, inside, 1, 3)
+                    arm1[k] = _layout_bit(placed, r, k, inside, 0, 3) * _layout_bit(placed, r, k, inside, 1, 2)
+                for k in range(F.shape[1]):
+                    cycles = F[p, k]
+                    for j in range(rows_here):
+                        q = start[s] + j
+                        a, b = arm0[j], arm1[j]
+                        cycles -= a * dupc[q, k, 0] + b * dupc[q, k, 1] - a * b * dupc[q, k, 2]
+                    across = 0
+                    for b1 in range(m):
+                        if weight[b1] > 0:
+                            for b2 in range(b1 + 1, m):
+                                across += weight[b1] * weight[b2] * M[p, b1, b2, k]
+                    out[i, t0 + r, k] = (edge_weight * (6 * edges + cycles) + pair_weight * (6 * joined + across)) / 6.0
+
+
+class Holes:
+    """A board's holes, ready to fill: ``values`` for any tile set and any rows of a bank of layouts."""
+
+    def __init__(self, board: BoardArrays, designs: np.ndarray):
+        if not exact_for(board):
+            raise ValueError("this board has a join repeated three times or more: holes are not exact on it")
+        self.board = board
+        self.designs = np.asarray(designs)
+        self.tables = tables(tuple(tuple(tuple(int(x) for x in turn) for turn in d) for d in self.designs))
+        self.start, self.rows = hole_rows(board)
+        self.dupc = dup_counts(self.start, self.rows, self.designs)
+        self.args = (board.ends_a, board.ends_b, board.attach, board.same_ends, board.pair_a, board.pair_b)
+
+    def values(self, table, perm, turn, slot_of, rows, weights: tuple[float, float], out) -> None:
+        """``out[i, t, k]`` for layouts ``rows`` of a bank (``perm``, ``turn`` as ``kernel.Bank`` keeps them,
+        ``slot_of[row, tile]`` the slot of each tile) and tile table ``table``: the per-layout objective
+        ``weights[0] * extra edges + weights[1] * pairs joined``, averaged over the six turns of design k in
+        tile t's slot."""
+        flat = np.ascontiguousarray(table, dtype=np.uint8).ravel()
+        _values(
+            flat,
+            perm,
+            turn,
+            slot_of,
+            np.asarray(rows, dtype=np.int64),
+            self.board.landmarks,
+            self.args,
+            self.start,
+            self.rows,
+            self.dupc,
+            self.tables,
+            weights,
+            out,
+        )
