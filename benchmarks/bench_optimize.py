@@ -42,6 +42,7 @@ def run_one(
     import numpy as np
 
     from generator.optimize import Config, make_problem, optimize, random_tileset
+    from generator.optimize.run import default_polish_share
     from generator.optimize.space import allowed_designs
     from generator.scoring.objective import ARTICLE
 
@@ -52,7 +53,14 @@ def run_one(
     result = optimize(
         problem,
         Config(
-            strategy=strategy, preset=preset, time=budget, seed=seed, chains=chains, migrate=migrate, rescore=rescore
+            strategy=strategy,
+            preset=preset,
+            time=budget,
+            seed=seed,
+            chains=chains,
+            migrate=migrate,
+            rescore=rescore,
+            polish_share=default_polish_share(problem, None, preset, None),  # as the command line's
         ),
         workers=workers,
     )
@@ -73,6 +81,7 @@ def run_one(
         "extra_edges": round(s.extra_edges_mean, 3),
         "pairs_joined": round(s.path_prob_mean * len(s.pair_prob), 3),
         "generations": sum(c.generation for c in result.chains),
+        "polish_steps": len(result.polished),
         "evaluations": sum(c.search_state["evaluations"] for c in result.chains),
         "startup": round(result.startup, 2),
         "selection": round(result.selection, 2),

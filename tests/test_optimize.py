@@ -563,6 +563,7 @@ def test_plan_gives_each_wave_of_chains_its_share_of_the_time():
     warp = 60**0.85  # the default bank grows 60-fold (2,000 to 120,000 layouts)
     assert plan(Config(time=60, chains=2), workers=2) == (Budget(60.0, None, warp), 1)
     assert plan(Config(time=60, chains=8), workers=2) == (Budget(15.0, None, warp), 1)  # four waves of two
+    assert plan(Config(time=60, chains=2, polish_share=0.25), workers=2) == (Budget(45.0, None, warp), 1)
     assert plan(Config(time=60, chains=3, migrate=10), workers=2) == (Budget(30.0, None, warp), 3)
     assert plan(Config(generations=50, chains=8), workers=2) == (Budget(None, 50, warp), 1)  # generations: any cluster
     assert plan(Config(time=60, max_samples=480000), workers=2)[0].warp == 240**0.85
@@ -599,6 +600,9 @@ def test_the_polish_takes_only_confirmed_gains_and_is_the_same_whatever_the_work
         ({"generations": 5, "max_samples": 10**8}, "max_samples: 100,000,000 is more than 10,000,000"),
         ({"generations": 5, "polish": 2_000_000}, "polish: 2,000,000 is more than 1,000,000"),
         ({"generations": 5, "chains": 2_000}, "chains: 2,000 is more than 1,024"),
+        ({"time": 60.0, "polish_share": 1.0}, "polish_share: must be a share from 0 up to"),
+        ({"time": 60.0, "polish_share": math.nan}, "polish_share: must be a share from 0 up to"),
+        ({"generations": 5, "polish_share": 0.3}, "polish_share: needs a time budget"),
     ],
 )
 def test_a_run_refuses_settings_past_what_it_can_hold(settings, message):

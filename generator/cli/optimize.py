@@ -7,7 +7,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from generator.cli.options import add_board_option, flag_value, positive_float, positive_int, seed_int
+from generator.cli.options import add_board_option, bounded_float, flag_value, positive_float, positive_int, seed_int
 
 
 def register(sub) -> None:
@@ -102,6 +102,15 @@ def _search_options(g) -> None:
         "all workers, the best few confirmed on 10 N fresh ones, the best clear gain taken, while one exists "
         "(N at most 1 million)",
     )
+    g.add_argument(
+        "--polish-share",
+        type=bounded_float(0, 0.9),
+        default=None,
+        metavar="S",
+        help="the share of --time given to polishing the winner, in rounds until the time is up (default 1/3 for a "
+        "timed run on a board of up to 37 slots whose fitness a screen by holes judges, without --polish, --preset "
+        "or --generations; else 0: none)",
+    )
 
 
 def _worker_options(g) -> None:
@@ -185,6 +194,7 @@ RESUME_FIXED = (
     "objective",
     "rescore",
     "polish",
+    "polish_share",
 )
 
 
@@ -230,6 +240,7 @@ def _fresh(args):
     """A new run's problem (board, objective, start, pins) and settings, from the arguments."""
     from generator.optimize import Config
     from generator.optimize.chain import RESCORE_SAMPLES, check_workers
+    from generator.optimize.run import default_polish_share
     from generator.scoring.stream import available_cores
 
     seed = args.seed if args.seed is not None else 0
@@ -250,6 +261,9 @@ def _fresh(args):
         rescore=args.rescore if args.rescore is not None else RESCORE_SAMPLES,
         checkpoint_every=args.checkpoint_every,
         polish=args.polish or 0,
+        polish_share=args.polish_share
+        if args.polish_share is not None
+        else default_polish_share(problem, args.generations, args.preset, args.polish),
     )
     return problem, config, [None] * config.chains, (), args.init
 
@@ -309,6 +323,7 @@ FLAGS = {
     "migrate": "--migrate",
     "exchanges": "--exchanges",
     "polish": "--polish",
+    "polish_share": "--polish-share",
     "workers": "--workers",
     "checkpoint_every": "--checkpoint-every",
 }

@@ -61,7 +61,10 @@ class Config:
     exchanges: int = 0  # times the chains cooperate (population annealing, see optimize.cooperate); 0: none
     rescore: int = RESCORE_SAMPLES
     checkpoint_every: float = 5.0
-    polish: int = 0  # layouts of the final polish's screen (0: no polish; see optimize.polish)
+    polish: int = (
+        0  # layouts of the final polish's screen (0: no polish, or TIMED_SCREEN with a share; optimize.polish)
+    )
+    polish_share: float = 0.0  # the share of the time budget the final polish gets (0: polish while it gains)
 
     def __post_init__(self):
         if self.time is None and self.generations is None:
@@ -77,6 +80,12 @@ class Config:
                 raise SettingError(name, f"{value:,} is more than {most:,}: {why}")
         if self.chains < 1:
             raise SettingError("chains", f"must be at least 1, not {self.chains}")
+        if not (math.isfinite(self.polish_share) and 0 <= self.polish_share < 1):
+            raise SettingError(
+                "polish_share", f"must be a share from 0 up to (not including) 1, not {self.polish_share}"
+            )
+        if self.polish_share and self.time is None:
+            raise SettingError("polish_share", "needs a time budget (it is a share of the seconds)")
         if self.migrate is not None and self.time is None:
             raise SettingError("migrate", "needs a time budget (migrations are every so many seconds)")
         if self.exchanges and self.migrate is not None:

@@ -172,12 +172,13 @@ _CONFIG_TYPES = {
     "rescore": (int,),
     "checkpoint_every": (int, float),
     "polish": (int,),
+    "polish_share": (int, float),
 }
 
 
 def _config(data: dict) -> Config:
     if isinstance(data, dict):
-        data = {"polish": 0, "exchanges": 0, **data}  # a checkpoint from before the polish or cooperation
+        data = {"polish": 0, "polish_share": 0.0, "exchanges": 0, **data}  # a checkpoint from before them
     if set(data) != set(_CONFIG_TYPES):
         raise TrailwrightError(f"config must have exactly the keys {', '.join(sorted(_CONFIG_TYPES))}")
     for key, value in data.items():

@@ -34,7 +34,7 @@ import numpy as np
 from generator import __version__
 from generator.errors import TrailwrightError
 from generator.model import TileSet
-from generator.optimize import cluster
+from generator.optimize import cluster, screen
 from generator.optimize.chain import Budget, Chain, Config, Progress, chain_best, check_workers, config_strategy
 from generator.optimize.cooperate import beta_step, gentle, leg_ends, resample
 from generator.optimize.play import final_play, fresh_games
@@ -47,6 +47,9 @@ from generator.scoring.play_target import PlayScore, PlayTarget
 from generator.scoring.stream import available_cores
 
 SELECTION_SAMPLES = 500_000  # shared fresh layouts that pick the best chain
+TIMED_SCREEN = 150_000  # layouts of a timed polish's screen (confirmed on ten times as many)
+POLISH_SHARE = 1 / 3  # of a time budget, the final polish's by default (see default_polish_share)
+POLISH_SLOTS = 37  # the most slots of a board polished by default: a round on 91 takes a minute of CPU
 MIGRATION_SAMPLES = 100_000  # shared fresh layouts that rank the chains at a migration
 CHECKPOINT_GAP = 1.0  # seconds at least between two checkpoint files (chains snapshot every checkpoint_every)
 
@@ -101,10 +104,19 @@ def migration_seed(seed: int, leg: int) -> int:
 rescore = cluster.rescore
 
 
+def default_polish_share(problem: Problem, generations: int | None, preset: str | None, polish: int | None) -> float:
+    """The share of a time budget the final polish gets unless told: ``POLISH_SHARE`` when the screen by holes
+    judges the fitness (``screen.applies``) on a board of at most ``POLISH_SLOTS`` slots and the run is timed
+    alone, is not a preset (which reproduces a method) and sets no polish of its own (``polish``: rounds while
+    one gains, after the time); else none."""
+    plain = generations is None and preset is None and not polish and problem.board.tile_count <= POLISH_SLOTS
+    return POLISH_SHARE if plain and screen.applies(problem) else 0.0
+
+
 def plan(config: Config, workers: int) -> tuple[Budget, int]:
     """Each chain's budget and the number of legs, for a cluster of ``workers``."""
     waves = math.ceil(config.chains / workers)
-    seconds = None if config.time is None else config.time / waves
+    seconds = None if config.time is None else config.time * (1 - config.polish_share) / waves
     budget = Budget(seconds, config.generations, config_strategy(config).time_warp)
     if config.exchanges:
         return budget, config.exchanges + 1
@@ -250,9 +262,9 @@ def optimize(
     """Search on a Dask cluster (``client``, or one at ``scheduler``, or a local one of ``workers``), pick the
     best chain, and re-score the winner on fresh layouts. ``on_stage(text)`` says what the run does once the
     chains have stopped (the choice of the winner, each round and step of a polish, the re-score)."""
-    if config.polish and problem.objective.play is not None:
+    if (config.polish or config.polish_share) and problem.objective.play is not None:
         raise SettingError(
-            "polish",
+            "polish" if config.polish else "polish_share",
             "judges static fitness only and cannot polish for a [play] target: a play penalty's noise, about 0.25 "
             "on 20,000 games of the classic board, is fifty times the gains a polish looks for",
         )
@@ -334,10 +346,13 @@ def _optimize(client, problem, strategy, config, chains, migrants, stop, hooks: 
 
 
 def _polished(client, problem: Problem, config: Config, classes, stop, on_stage) -> tuple[np.ndarray, tuple[Step, ...]]:
-    """The winner after the final polish over every worker (``config.polish``; none: the winner as it is)."""
-    if not config.polish:
+    """The winner after the final polish over every worker (``config.polish``, or its share of the time; none:
+    the winner as it is)."""
+    timed = config.polish_share > 0 and config.time is not None
+    if not (config.polish or timed):
         return classes, ()
-    n = config.polish
+    n = config.polish or TIMED_SCREEN
+    deadline = time.perf_counter() + config.time * config.polish_share if timed and config.time else None
     done = polish(
         problem,
         to_tileset(problem, classes),
@@ -348,6 +363,8 @@ def _polished(client, problem: Problem, config: Config, classes, stop, on_stage)
         on_step=lambda s: on_stage(f"polish: took {s.change} ({s.gain:+.4f} ± {s.gain_se:.4f})"),
         stop=stop,
         on_round=lambda k: on_stage(f"polish round {k}: screening every neighbour on {n:,} layouts"),
+        rounds=1_000 if deadline else 8,
+        deadline=deadline,
     )
     return done.classes, done.steps
 
