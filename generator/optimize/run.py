@@ -75,6 +75,7 @@ class Result:
     play: PlayScore | None = None  # the winner's score on fresh games, when the objective has a [play] target
     play_target: PlayTarget | None = None  # that target
     polished: tuple[Step, ...] = ()  # what the final polish changed, in order
+    polishing: float = 0.0  # seconds of the final polish
 
 
 def _stream_seed(seed: int, *purpose: int) -> int:
@@ -314,11 +315,12 @@ def _optimize(client, problem, strategy, config, chains, migrants, stop, hooks: 
         winner, best = _best_of(client, problem, strategy, config, finished)
         selection = time.perf_counter() - picked
         classes, polished = _polished(client, problem, config, best.classes, stop, on_stage)
+        polishing = time.perf_counter() - picked - selection
         on_stage(f"re-scoring the winner on {config.rescore:,} fresh layouts")
         report = client.submit(
             cluster.score_task, problem, classes.tolist(), config.rescore, final_seed(config.seed), pure=False
         ).result()
-        rescoring = time.perf_counter() - picked - selection
+        rescoring = time.perf_counter() - picked - selection - polishing
         startup = (run.first_report or picked) - began
     finally:
         run.close()
@@ -342,6 +344,7 @@ def _optimize(client, problem, strategy, config, chains, migrants, stop, hooks: 
         play,
         problem.objective.play,
         polished,
+        polishing,
     )
 
 
