@@ -184,25 +184,63 @@ def _partition(parent, r, s, n, work, pair_a, pair_b):
     return c, m, rest
 
 
+@njit(cache=True, inline="always")
+def _open(parent, placed_all, r, s, start, srow, placed):
+    """Union-find ``r``: the placed layout ``placed_all`` with slot ``s``'s ends left apart (a hole); ``placed``
+    keeps the placed values of the ends of its duplicate-join rows."""
+    parent[r] = placed_all
+    for d in range(6):
+        parent[r, 6 * s + d] = 6 * s + d
+    for q in range(start[s], start[s + 1]):
+        for z in range(4):
+            placed[r, q - start[s], z] = parent[r, srow[q, z]]
+
+
+@njit(cache=True, inline="always")
+def _arms(placed, r, s, start, srow, inside, arm0, arm1):
+    """The layout's half of each duplicate-join row of slot ``s`` (``_layout_bit``), for both arms; their number."""
+    for k in range(start[s + 1] - start[s]):
+        q = start[s] + k
+        for z in range(4):
+            inside[z] = srow[q, z] >= 6 * s and srow[q, z] < 6 * s + 6
+        arm0[k] = _layout_bit(placed, r, k, inside, 0, 2) * _layout_bit(placed, r, k, inside, 1, 3)
+        arm1[k] = _layout_bit(placed, r, k, inside, 0, 3) * _layout_bit(placed, r, k, inside, 1, 2)
+    return start[s + 1] - start[s]
+
+
+@njit(cache=True, inline="always")
+def _fill(out, i, t, hole, weight, arms, first, tabs, dupc, weights):
+    """``out[i, t, k]`` for every design k, from the hole's (partition, blocks, extra edges, joined pairs)."""
+    _, _, F, M = tabs
+    p, m, edges, joined = hole
+    rows_here, arm0, arm1 = arms
+    for k in range(F.shape[1]):
+        cycles = F[p, k]
+        for j in range(rows_here):
+            a, b = arm0[j], arm1[j]
+            cycles -= a * dupc[first + j, k, 0] + b * dupc[first + j, k, 1] - a * b * dupc[first + j, k, 2]
+        across = 0
+        for b1 in range(m):
+            if weight[b1] > 0:
+                for b2 in range(b1 + 1, m):
+                    across += weight[b1] * weight[b2] * M[p, b1, b2, k]
+        out[i, t, k] = (weights[0] * (6 * edges + cycles) + weights[1] * (6 * joined + across)) / 6.0
+
+
 @njit(cache=True, nogil=True)
 def _values(flat, perm, turn, slot_of, rows, landmarks, board, start, srow, dupc, tabs, weights, out):
     """``out[i, t, k]``: layout ``rows[i]``'s per-layout objective, averaged over the six turns, with design k in
     tile t's slot (see the module docstring). Four holes of a layout are joined together (``BLOCK``)."""
-    code, blocks, F, M = tabs
     ends_a, ends_b, attach, same_ends, pair_a, pair_b = board
-    edge_weight, pair_weight = weights
     n = perm.shape[1]
     ends = _end_table(flat)
     size = 6 * n + landmarks
     parent = np.empty((BLOCK, size + size % 2), dtype=np.uint16)
     pairs = parent.view(np.uint32)
     placed_all = np.empty(size + size % 2, dtype=np.uint16)
-    widest = 1
-    for s in range(n):
-        widest = max(widest, start[s + 1] - start[s])
+    widest = max(1, np.max(start[1:] - start[:-1]))
     placed = np.empty((BLOCK, widest, 4), np.int64)
-    slots = np.empty(BLOCK, np.int64)
-    extra = np.empty(BLOCK, np.int64)
+    slots, extra = np.empty(BLOCK, np.int64), np.empty(BLOCK, np.int64)
     weight = np.empty(6, np.int64)
     work = (
         np.empty(6, np.int64),
@@ -211,54 +249,26 @@ def _values(flat, perm, turn, slot_of, rows, landmarks, board, start, srow, dupc
         np.empty(landmarks, np.int64),
         np.empty(landmarks, np.int64),
     )
-    inside = np.zeros(4, np.bool_)
-    arm0 = np.empty(widest, np.int64)
-    arm1 = np.empty(widest, np.int64)
+    inside, arm0, arm1 = np.zeros(4, np.bool_), np.empty(widest, np.int64), np.empty(widest, np.int64)
     for i in range(rows.shape[0]):
-        row = rows[i]
         for s in range(n):
-            _place_tile(ends, perm[row, s], turn[row, s], s, pairs, 0)
+            _place_tile(ends, perm[rows[i], s], turn[rows[i], s], s, pairs, 0)
         _landmark_roots(parent, 0, n)
         placed_all[:] = parent[0]
         for t0 in range(0, n, BLOCK):
             for r in range(BLOCK):
-                s = slot_of[row, min(t0 + r, n - 1)]
-                slots[r] = s
-                parent[r] = placed_all
-                for d in range(6):
-                    parent[r, 6 * s + d] = 6 * s + d
-                for q in range(start[s], start[s + 1]):
-                    for z in range(4):
-                        placed[r, q - start[s], z] = parent[r, srow[q, z]]
+                slots[r] = slot_of[rows[i], min(t0 + r, n - 1)]
+                _open(parent, placed_all, r, slots[r], start, srow, placed)
                 extra[r] = ends_a.shape[0] - _duplicates(same_ends, parent, r)
             unions = _join(ends_a, ends_b, attach, parent)
             for r in range(min(BLOCK, n - t0)):
-                s = slots[r]
-                c, m, rest = _partition(parent, r, s, n, work, pair_a, pair_b)
-                p = code[c]
-                edges = extra[r] - unions[r]
+                c, m, rest = _partition(parent, r, slots[r], n, work, pair_a, pair_b)
                 joined = rest
                 for b in range(m):
                     joined += weight[b] * (weight[b] - 1) // 2
-                rows_here = start[s + 1] - start[s]
-                for k in range(rows_here):
-                    q = start[s] + k
-                    for z in range(4):
-                        inside[z] = srow[q, z] >= 6 * s and srow[q, z] < 6 * s + 6
-                    arm0[k] = _layout_bit(placed, r, k, inside, 0, 2) * _layout_bit(placed, r, k, inside, 1, 3)
-                    arm1[k] = _layout_bit(placed, r, k, inside, 0, 3) * _layout_bit(placed, r, k, inside, 1, 2)
-                for k in range(F.shape[1]):
-                    cycles = F[p, k]
-                    for j in range(rows_here):
-                        q = start[s] + j
-                        a, b = arm0[j], arm1[j]
-                        cycles -= a * dupc[q, k, 0] + b * dupc[q, k, 1] - a * b * dupc[q, k, 2]
-                    across = 0
-                    for b1 in range(m):
-                        if weight[b1] > 0:
-                            for b2 in range(b1 + 1, m):
-                                across += weight[b1] * weight[b2] * M[p, b1, b2, k]
-                    out[i, t0 + r, k] = (edge_weight * (6 * edges + cycles) + pair_weight * (6 * joined + across)) / 6.0
+                arms = (_arms(placed, r, slots[r], start, srow, inside, arm0, arm1), arm0, arm1)
+                hole = (tabs[0][c], m, extra[r] - unions[r], joined)
+                _fill(out, i, t0 + r, hole, weight, arms, start[slots[r]], tabs, dupc, weights)
 
 
 class Holes:
