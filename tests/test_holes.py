@@ -134,7 +134,9 @@ def test_a_timed_polish_stops_at_its_deadline():
 
 
 def test_a_timed_run_polishes_by_default_where_the_screen_applies():
-    from generator.optimize.run import POLISH_SHARE, default_polish_share
+    from generator.optimize.run import POLISH_SHARE, default_polish_share, timed_screen
+
+    assert timed_screen(20.0) == timed_screen(200.0) == 150_000 and timed_screen(5.0) == 37_500  # rounds fit
 
     problem, _ = problem_for()
     targeted, _ = problem_for(dataclasses.replace(ARTICLE, pair_targets=(("Hut-Well", 0.9),)))

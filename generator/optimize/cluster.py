@@ -146,9 +146,10 @@ class KernelWarmUp(WorkerPlugin):
     name = "trailwright-kernel-warm-up"
     idempotent = True
 
-    def __init__(self, board, ignore_sigint: bool = False):
+    def __init__(self, board, ignore_sigint: bool = False, designs=None):
         self.board = board
         self.ignore_sigint = ignore_sigint
+        self.designs = designs  # the polish's designs, to warm its holes too (``scoring.warm_up``)
 
     def setup(self, worker) -> None:
         import signal
@@ -159,19 +160,20 @@ class KernelWarmUp(WorkerPlugin):
             with contextlib.suppress(ValueError):  # not the worker's main thread: it ignores SIGINT from its start
                 signal.signal(signal.SIGINT, signal.SIG_IGN)
         began = time.perf_counter()
-        warm_up(self.board)
+        warm_up(self.board, self.designs)
         worker.log_event("trailwright-warm-up", {"seconds": time.perf_counter() - began})
 
     def teardown(self, worker) -> None:
         """Nothing to release."""
 
 
-def warm_workers(client, board) -> None:
-    """Warm every worker now, and every worker that joins later (e.g. one restarted after a crash)."""
+def warm_workers(client, board, designs=None) -> None:
+    """Warm every worker now, and every worker that joins later (e.g. one restarted after a crash); ``designs``:
+    the polish's holes too."""
     from distributed import LocalCluster
 
     own = isinstance(getattr(client, "cluster", None), LocalCluster) and getattr(client.cluster, "processes", False)
-    client.register_plugin(KernelWarmUp(board, ignore_sigint=own), name=KernelWarmUp.name)
+    client.register_plugin(KernelWarmUp(board, ignore_sigint=own, designs=designs), name=KernelWarmUp.name)
 
 
 def scheduler_address(given: str | None) -> str | None:

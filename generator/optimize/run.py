@@ -40,14 +40,15 @@ from generator.optimize.cooperate import beta_step, gentle, leg_ends, resample
 from generator.optimize.play import final_play, fresh_games
 from generator.optimize.polish import Step, on_cluster, polish
 from generator.optimize.search import Scored
-from generator.optimize.space import Problem, SettingError, to_tileset
+from generator.optimize.space import DESIGN_TABLES, Problem, SettingError, to_tileset
 from generator.optimize.strategies import Strategy
 from generator.scoring import Score
 from generator.scoring.play_target import PlayScore, PlayTarget
 from generator.scoring.stream import available_cores
 
 SELECTION_SAMPLES = 500_000  # shared fresh layouts that pick the best chain
-TIMED_SCREEN = 150_000  # layouts of a timed polish's screen (confirmed on ten times as many)
+TIMED_SCREEN = 150_000  # layouts of a timed polish's screen (confirmed on ten times as many), given 20 s or more:
+TIMED_SECONDS = 20.0  # a shorter share screens proportionally fewer, so that rounds fit (a round takes about 7 s)
 POLISH_SHARE = 1 / 3  # of a time budget, the final polish's by default (see default_polish_share)
 POLISH_SLOTS = 37  # the most slots of a board polished by default: a round on 91 takes a minute of CPU
 MIGRATION_SAMPLES = 100_000  # shared fresh layouts that rank the chains at a migration
@@ -112,6 +113,17 @@ def default_polish_share(problem: Problem, generations: int | None, preset: str 
     one gains, after the time); else none."""
     plain = generations is None and preset is None and not polish and problem.board.tile_count <= POLISH_SLOTS
     return POLISH_SHARE if plain and screen.applies(problem) else 0.0
+
+
+def timed_screen(seconds: float) -> int:
+    """The layouts of a timed polish's screen for a share of ``seconds`` (``TIMED_SCREEN``, fewer below
+    ``TIMED_SECONDS``)."""
+    return round(TIMED_SCREEN * min(1.0, seconds / TIMED_SECONDS))
+
+
+def _polish_designs(config: Config) -> np.ndarray | None:
+    """The designs whose holes the polish will fill, to warm them with the kernel (none without a polish)."""
+    return DESIGN_TABLES if config.polish or config.polish_share else None
 
 
 def plan(config: Config, workers: int) -> tuple[Budget, int]:
@@ -280,7 +292,7 @@ def optimize(
     if not scheduler:  # a local cluster: compile the kernel here once; its workers load it from the cache
         from generator.scoring import warm_up
 
-        warm_up(problem.board)
+        warm_up(problem.board, _polish_designs(config))
     with cluster.connect(scheduler, workers) as own:
         return _optimize(own, problem, strategy, config, chains, migrants, stop, hooks, began)
 
@@ -296,7 +308,7 @@ class Hooks:
 
 def _optimize(client, problem, strategy, config, chains, migrants, stop, hooks: Hooks, began) -> Result:
     on_progress, on_checkpoint, on_stage = hooks.progress, hooks.checkpoint, hooks.stage
-    cluster.warm_workers(client, problem.board)
+    cluster.warm_workers(client, problem.board, _polish_designs(config))
     budget, legs = plan(config, cluster.worker_count(client))
     run = _Run(client, problem, strategy, config, chains, migrants)
     try:
@@ -354,8 +366,9 @@ def _polished(client, problem: Problem, config: Config, classes, stop, on_stage)
     timed = config.polish_share > 0 and config.time is not None
     if not (config.polish or timed):
         return classes, ()
-    n = config.polish or TIMED_SCREEN
-    deadline = time.perf_counter() + config.time * config.polish_share if timed and config.time else None
+    seconds = config.time * config.polish_share if timed and config.time else None
+    n = config.polish or timed_screen(seconds or TIMED_SECONDS)
+    deadline = None if seconds is None else time.perf_counter() + seconds
     done = polish(
         problem,
         to_tileset(problem, classes),

@@ -10,7 +10,7 @@ import numpy as np
 from generator.board import Board
 from generator.errors import TrailwrightError
 from generator.model import TileSet
-from generator.scoring import kernel, stream
+from generator.scoring import holes, kernel, stream
 from generator.scoring.objective import ARTICLE, Objective
 from generator.scoring.stream import Counts
 from generator.scoring.tables import board_arrays, check_size, tile_tables
@@ -119,8 +119,9 @@ def layout_counts(
     return Counts.of(arrays, *_terms(layout_scores(tileset, board, samples, seed, engine)))
 
 
-def warm_up(board: Board) -> None:
-    """Compile every fast-engine kernel now (or load it from numba's disk cache).
+def warm_up(board: Board, designs: np.ndarray | None = None) -> None:
+    """Compile every fast-engine kernel now (or load it from numba's disk cache); with ``designs``, the holes of
+    the polish's screen too (and their tables for those designs).
 
     The first use on a fresh checkout compiles for several seconds; a search calls this before
     it starts its clock and its workers, which then load the compiled code from the disk cache.
@@ -134,6 +135,12 @@ def warm_up(board: Board) -> None:
     perm, flip, rot = kernel.sample_layouts(board.tile_count, 2, 0)
     kernel.score_layouts(table, arrays, perm, flip, rot)
     stream.accumulate(table, arrays, 2, 0)
+    if designs is not None and holes.exact_for(arrays):
+        bank, first = kernel.Bank(arrays, perm, flip, rot), designs[np.zeros((board.tile_count, 2), dtype=np.int64)]
+        values = np.zeros((2, board.tile_count, len(designs)))
+        holes.Holes(arrays, designs).values(
+            first, bank.perm, bank.turn, kernel.slots_of(perm), [0, 1], (0.0, 1.0), values
+        )
 
 
 def _mean_se(values, counts: np.ndarray, n: int) -> tuple[float, float]:
