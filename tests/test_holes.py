@@ -124,6 +124,15 @@ def test_a_round_takes_clear_changes_that_add_up():
     assert taken([change(2, 0, 8), change(3, 1, 9)], classes) == [change(2, 0, 8), change(3, 1, 9)]
 
 
+def test_a_round_that_would_end_after_the_deadline_screens_fewer_layouts():
+    from generator.optimize.polish import _fitted
+
+    assert _fitted(150_000, 0.0, None) == _fitted(150_000, 6.0, None) == 150_000  # no deadline
+    assert _fitted(150_000, 6.0, 7.0) == 150_000 and _fitted(150_000, 0.0, 1.0) == 150_000  # fits; the first round
+    assert _fitted(150_000, 6.0, 3.0) == 75_000  # half the time left: half the layouts
+    assert _fitted(150_000, 6.0, 1.0) == 0 and _fitted(150_000, 0.0, -0.5) == 0  # too little time, or none
+
+
 def test_a_timed_polish_stops_at_its_deadline():
     problem, start = problem_for()
     late = polish(problem, start, 2000, seed=5, run=here, rounds=50, deadline=time.perf_counter() - 1)

@@ -19,7 +19,7 @@ take           the clear neighbours, best first, each unless it shares a tile wi
                a copy of one design would not.
 round          one screen, its confirmation and what it takes; the polish stops after a round that takes
                nothing, or after ``rounds`` rounds. With a ``deadline`` it goes on (on fresh layouts) until
-               the next round would end after it.
+               it is reached; a round that would end after it screens fewer layouts, so as to fit (``_fitted``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from generator.model import TileSet
-from generator.optimize import screen as holes
+from generator.optimize import screen as hole_screen
 from generator.optimize.check import Neighbour, Paired, check_local, describe
 from generator.optimize.space import Problem, classes_of, to_tileset
 
@@ -74,9 +74,9 @@ def confirm_part(problem: Problem, tileset: TileSet, candidates, samples: int, s
 
 def _screen(problem: Problem, tileset: TileSet, samples: int, seed: int, run: Callable, workers: int):
     """(neighbours screened, those whose screened gain is positive, best first)."""
-    if holes.applies(problem):
-        found = holes.screened(
-            problem, tileset, samples, run(holes.screen_part, problem, tileset, samples, seed, parts=workers)
+    if hole_screen.applies(problem):
+        found = hole_screen.screened(
+            problem, tileset, samples, run(hole_screen.screen_part, problem, tileset, samples, seed, parts=workers)
         )
         tried = len(found)
     else:
@@ -122,6 +122,17 @@ def on_cluster(client) -> Callable:
     return run
 
 
+def _fitted(screen: int, took: float, left: float | None) -> int:
+    """The screen of the next round: ``screen`` layouts, or, when the last round took longer than the time
+    ``left``, as many fewer as fit in it (none when under a quarter would: too few to see a gain)."""
+    if left is None:
+        return screen
+    if left <= 0:
+        return 0
+    share = min(1.0, left / took) if took > 0 else 1.0
+    return round(screen * share) if share >= 0.25 else 0
+
+
 def polish(
     problem: Problem,
     tileset: TileSet,
@@ -149,13 +160,14 @@ def polish(
     took = 0.0
     for done in range(1, rounds + 1):
         began = time.perf_counter()
-        if (stop is not None and stop.is_set()) or (deadline is not None and began + took > deadline):
+        layouts = _fitted(screen, took, None if deadline is None else deadline - began)
+        if (stop is not None and stop.is_set()) or not layouts:
             done -= 1
             break
         on_round(done)
-        count, close = _screen(problem, tileset, screen, seed + done, run, workers)
+        count, close = _screen(problem, tileset, layouts, seed + done, run, workers)
         tried += count
-        checked = _confirmed(problem, tileset, close[:CONFIRMED], 10 * screen, seed + 1000 + done, run, workers)
+        checked = _confirmed(problem, tileset, close[:CONFIRMED], 10 * layouts, seed + 1000 + done, run, workers)
         chosen = taken([c for c in checked if c.gain > 2 * c.gain_se], classes)
         took = time.perf_counter() - began
         if not chosen and deadline is None:
