@@ -43,6 +43,7 @@ from generator.optimize.search import Scored
 from generator.optimize.space import DESIGN_TABLES, Problem, SettingError, to_tileset
 from generator.optimize.strategies import Strategy
 from generator.scoring import Score
+from generator.scoring.layouts import derived_seed
 from generator.scoring.play_target import PlayScore, PlayTarget
 from generator.scoring.stream import available_cores
 
@@ -79,28 +80,24 @@ class Result:
     polishing: float = 0.0  # seconds of the final polish
 
 
-def _stream_seed(seed: int, *purpose: int) -> int:
-    return int(np.random.SeedSequence([seed, *purpose]).generate_state(1, np.uint64)[0] >> np.uint64(1))
-
-
 def selection_seed(seed: int) -> int:
     """The layouts that pick the best chain (disjoint from every bank)."""
-    return _stream_seed(seed, 2)
+    return derived_seed(seed, 2)
 
 
 def final_seed(seed: int) -> int:
     """The fresh layouts of the final re-score (disjoint from every bank and the selection)."""
-    return _stream_seed(seed, 3)
+    return derived_seed(seed, 3)
 
 
 def polish_seed(seed: int) -> int:
-    """The seed of the final polish's banks."""
-    return _stream_seed(seed, 3)
+    """The seed of the final polish's banks (its rounds add to it; disjoint from the re-score's)."""
+    return derived_seed(seed, 5)
 
 
 def migration_seed(seed: int, leg: int) -> int:
     """The layouts that rank the chains before leg ``leg``."""
-    return _stream_seed(seed, 4, leg)
+    return derived_seed(seed, 4, leg)
 
 
 rescore = cluster.rescore

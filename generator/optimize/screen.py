@@ -22,6 +22,7 @@ from generator.optimize.check import Neighbour, neighbours
 from generator.optimize.space import DESIGN_TABLES, Problem, classes_of, static_counts
 from generator.scoring import kernel
 from generator.scoring.holes import Holes, exact_for
+from generator.scoring.layouts import derived_seed
 from generator.scoring.tables import board_arrays
 
 PIECE = 8_192  # layouts of one piece of a screen
@@ -80,11 +81,6 @@ def _add(values, shown, count, classes, single, swaps, sums, squares):
             squares[k] += x * x
 
 
-def piece_seed(seed: int, piece: int) -> int:
-    """The seed of one piece's layouts."""
-    return int(np.random.SeedSequence([seed, piece]).generate_state(1, np.uint64)[0] >> np.uint64(1))
-
-
 def pieces(samples: int) -> list[int]:
     """The sizes of a screen's pieces."""
     return [min(PIECE, samples - start) for start in range(0, samples, PIECE)]
@@ -102,7 +98,7 @@ def screen_part(problem: Problem, tileset: TileSet, samples: int, seed: int, par
     values = np.empty((ROWS, board.slots, len(DESIGN_TABLES)))
     out = []
     for piece, size in list(enumerate(pieces(samples)))[part::parts]:
-        perm, flip, rot = kernel.sample_layouts(board.slots, size, piece_seed(seed, piece))
+        perm, flip, rot = kernel.sample_layouts(board.slots, size, derived_seed(seed, piece))
         bank = kernel.Bank(board, perm, flip, rot)
         slot_of = kernel.slots_of(perm)
         shown = np.take_along_axis(flip, slot_of, axis=1).astype(np.int64)

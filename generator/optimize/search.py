@@ -25,6 +25,7 @@ import numpy as np
 
 from generator.optimize.space import DESIGN_TABLES, Classes, Problem, key, static_counts
 from generator.scoring import kernel
+from generator.scoring.layouts import derived_seed
 from generator.scoring.tables import board_arrays
 
 EARLY_FIRST = 256  # affected layouts scored before the first early look; the count doubles for each next look
@@ -341,9 +342,7 @@ class FreshScorer:
         if k in self.cache:
             ev = Evaluation(self.cache[k], None, 0, cached=True)
         else:
-            seed = int(
-                np.random.SeedSequence([self.seed, self.counters.evaluations]).generate_state(1, np.uint64)[0] >> 1
-            )
+            seed = derived_seed(self.seed, self.counters.evaluations)
             extra, mask, joined = kernel.sample_and_score(DESIGN_TABLES[classes], self.boards, self.samples, seed)
             o = self.objective
             pair_prob = {name: float(((mask >> np.uint64(bit)) & np.uint64(1)).mean()) for name, bit in self.targets}

@@ -13,6 +13,11 @@ import numpy as np
 from numba import njit
 
 
+def derived_seed(seed: int, *purpose: int) -> int:
+    """A seed for another stream of layouts, from ``seed`` and what the stream is for (63 bits)."""
+    return int(np.random.SeedSequence([seed, *purpose]).generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
 @njit(cache=True, inline="always")
 def _rotl(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
