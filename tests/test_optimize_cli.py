@@ -82,6 +82,8 @@ def test_the_polish_reports_what_it_changed(tmp_path, capsys):
     took = [line for line in said if line.startswith("polish: took tile ")]
     assert rounds[0] == "polish round 1: screening every neighbour on 1,500 layouts" and len(took) == len(steps)
     assert len(rounds) <= min(len(steps) + 1, 8) and said[-1] == "re-scoring the winner on 3,000 fresh layouts"
+    plot = (tmp_path / "polished-history.svg").read_text()
+    assert f"re-scored on fresh layouts after {len(steps)} polish step" in plot  # the chains' lines do not show it
 
 
 @pytest.mark.usefixtures("dask_scheduler")

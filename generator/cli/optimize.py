@@ -401,7 +401,7 @@ def _run(args: argparse.Namespace) -> int:
     title = (
         f"{config.preset or config.strategy}, seed {config.seed}, {config.chains} chain(s), board {problem.board.name}"
     )
-    write_atomic(paths["plot"], history_svg(result.chains, result.fitness, title))
+    write_atomic(paths["plot"], history_svg(result.chains, result.fitness, title, len(result.polished)))
     if not args.quiet:
         summary(console, config, result, paths)
     if result.stopped:

@@ -21,8 +21,9 @@ def history_csv(chains: tuple[Chain, ...] | list[Chain]) -> str:
     return out.getvalue()
 
 
-def history_svg(chains, final: float, title: str) -> str:
-    """A line per chain: best fitness on its bank against seconds, and the re-scored result as a rule."""
+def history_svg(chains, final: float, title: str, polished: int = 0) -> str:
+    """A line per chain: best fitness on its bank against seconds, and the re-scored result as a rule (after
+    ``polished`` polish steps, which the chains' lines do not show)."""
     from reportlab.graphics import renderSVG
     from reportlab.graphics.charts.lineplots import LinePlot
     from reportlab.graphics.shapes import Drawing, Line, String
@@ -56,9 +57,9 @@ def history_svg(chains, final: float, title: str) -> str:
     )
     drawing.add(Line(plot.x, y, plot.x + plot.width, y, strokeColor=colors.black, strokeDashArray=[4, 3]))
     # below the rule: the chains' bank figures, optimistic, mostly run above it
-    drawing.add(
-        String(plot.x + plot.width, y - 11, f"re-scored on fresh layouts {final:.4f}", fontSize=9, textAnchor="end")
-    )
+    after = f" after {polished} polish step{'s' * (polished != 1)}" if polished else ""
+    label = f"re-scored on fresh layouts{after} {final:.4f}"
+    drawing.add(String(plot.x + plot.width, y - 11, label, fontSize=9, textAnchor="end"))
     drawing.add(String(width / 2, height - 25, title, fontSize=11, textAnchor="middle"))
     drawing.add(String(width / 2, 12, "seconds", fontSize=9, textAnchor="middle"))
     drawing.add(
