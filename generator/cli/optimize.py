@@ -99,8 +99,8 @@ def _search_options(g) -> None:
         default=None,
         metavar="N",
         help="after the search, polish the winner: its every one-side change and swap screened on N layouts over "
-        "all workers, the best few confirmed on 10 N fresh ones, the best clear gain taken, while one exists "
-        "(N at most 1 million)",
+        "all workers, the best few confirmed on 10 N fresh ones, every clear gain that adds up taken, while a round "
+        "takes one (N at most 1 million)",
     )
     g.add_argument(
         "--polish-share",

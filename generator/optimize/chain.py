@@ -61,9 +61,7 @@ class Config:
     exchanges: int = 0  # times the chains cooperate (population annealing, see optimize.cooperate); 0: none
     rescore: int = RESCORE_SAMPLES
     checkpoint_every: float = 5.0
-    polish: int = (
-        0  # layouts of the final polish's screen (0: no polish, or TIMED_SCREEN with a share; optimize.polish)
-    )
+    polish: int = 0  # layouts of the polish's screen (0: none, or run.timed_screen with a share; optimize.polish)
     polish_share: float = 0.0  # the share of the time budget the final polish gets (0: polish while it gains)
 
     def __post_init__(self):
