@@ -9,7 +9,8 @@ count         k events over an exposure (hazard entries over seat-games, lead ch
               interval is the exact (Garwood) Poisson interval, from the chi-square quantiles: at k = 0 the
               upper 95 % bound is 3.689 events.
 sample        one figure's readings game by game, ``num`` and ``den``: the figure is sum(num) / sum(den) (a
-              ratio estimator: turns trapped over turns; a mean of per-game values has den = 1).
+              ratio estimator: turns trapped over turns; a mean of per-game values has den = 1). A game
+              with den = 0 (an unfinished game's drama) is no game of that figure.
 cluster-robust error
               the ratio's standard error with the game, not the turn, as the independent unit:
               sqrt(G / (G - 1) * sum((num - r den)^2)) / sum(den) over the G games. Turns within one game
@@ -23,10 +24,13 @@ effective size
               size at the plain 95 %; one game says so: its turns are taken as independent.
 mean          a figure that is neither (rounds a game, legal actions a turn): Student's t interval on the
               cluster-robust error; with no spread yet (one game, or every game alike) it is unbounded.
-test          two samples of games differ when the Welch test on their difference rejects: the statistic
-              (r_a - r_b) / sqrt(V_a + V_b), each V the cluster-robust variance about the pooled value (a
-              score test: zero events on one side still has an error), Student's t with Welch-Satterthwaite
-              degrees of freedom. Each side needs two games at least.
+test          two samples of games differ when Welch's test on their difference rejects: the statistic
+              (r_a - r_b) / sqrt(V_a + V_b), each V a cluster-robust variance, Student's t with
+              Welch-Satterthwaite degrees of freedom. Each side needs ``FEWEST`` games. A few games of
+              people miss the rare long tail of a figure (most games have no trapped turn, a few have
+              fifteen; four games with none have no spread at all): so the first side's V is the larger of
+              its own and what the second side's games imply for its size (the second side's residual
+              squares per trial over the first side's trials: with no difference, its games vary so).
 Holm          the step-down correction over a report's tests: the chance that any of its verdicts says
               "differs" by chance stays under ``ALPHA`` (Holm 1979).
 games needed  how many games of one side would show a gap of ``gap`` (80 % power, at the Bonferroni level
@@ -37,6 +41,7 @@ games needed  how many games of one side would show a gap of ``gap`` (80 % power
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -46,6 +51,7 @@ import numpy as np
 
 ALPHA = 0.05  # a test's error rate; 1 - ALPHA is an interval's level
 POWER = 0.8  # the chance the "games needed" would show the gap
+FEWEST = 3  # games a side needs before a test (with two, 6 % of reports of explorers said "differs")
 SHARE, COUNT, MEAN = "share", "count", "mean"  # the kinds of figure (see the glossary)
 NORMAL = NormalDist()
 
@@ -118,8 +124,9 @@ def _invert(f: Callable[[float], float], q: float, lo: float, hi: float) -> floa
     return (lo + hi) / 2
 
 
+@functools.lru_cache(maxsize=1024)
 def gamma_quantile(q: float, a: float) -> float:
-    """x with P(a, x) = q: the ``q`` quantile of the Gamma(a, 1) law."""
+    """x with P(a, x) = q: the ``q`` quantile of the Gamma(a, 1) law (remembered)."""
     return _invert(lambda x: gamma_p(a, x), q, 0.0, max(1.0, 2 * a))
 
 
@@ -136,8 +143,9 @@ def t_sf(t: float, df: float) -> float:
     return tail if t >= 0 else 1 - tail
 
 
+@functools.lru_cache(maxsize=1024)
 def t_quantile(q: float, df: float) -> float:
-    """The ``q`` quantile of Student's T with ``df`` degrees of freedom (q above 1/2)."""
+    """The ``q`` quantile of Student's T with ``df`` degrees of freedom (q above 1/2; remembered)."""
     if math.isinf(df) or df > 1e7:
         return NORMAL.inv_cdf(q)
     return _invert(lambda t: 1 - t_sf(t, df), q, 0.0, 2 * NORMAL.inv_cdf(q))
@@ -184,8 +192,10 @@ def poisson(k: float, exposure: float = 1.0, level: float = 1 - ALPHA) -> Interv
 
 
 def _arrays(num: Sequence[float] | np.ndarray, den: Sequence[float] | np.ndarray | None):
+    """(num, den) as arrays, without the games that have no trials (an unfinished game has no drama)."""
     x = np.asarray(num, float)
-    return x, np.ones_like(x) if den is None else np.asarray(den, float)
+    d = np.ones_like(x) if den is None else np.asarray(den, float)
+    return x[d > 0], d[d > 0]
 
 
 def cluster_variance(num, den, about: float | None = None) -> float:
@@ -217,9 +227,11 @@ class Estimate:
         return math.isfinite(self.low) and math.isfinite(self.high)
 
 
-def estimate(num, den=None, kind: str = MEAN, level: float = 1 - ALPHA) -> Estimate | None:
-    """sum(num) / sum(den) over games, with its interval made for its ``kind`` (see the glossary); None when
-    nothing was counted (no games, or no trials in them)."""
+def estimate(
+    num, den=None, kind: str = MEAN, level: float = 1 - ALPHA, within: tuple[float, float] = (-math.inf, math.inf)
+) -> Estimate | None:
+    """sum(num) / sum(den) over games, with its interval made for its ``kind`` (see the glossary; a mean's cut to
+    the values it can take, ``within``); None when nothing was counted (no games, or no trials in them)."""
     x, d = _arrays(num, den)
     total, games = float(d.sum()), len(x)
     if games == 0 or total <= 0:
@@ -232,7 +244,8 @@ def estimate(num, den=None, kind: str = MEAN, level: float = 1 - ALPHA) -> Estim
     if kind == MEAN:
         if not spread:
             return Estimate(r, -math.inf, math.inf, se, games, "no spread yet: unbounded")
-        return Estimate(r, r - z * se, r + z * se, se, games, f"Student's t, {games - 1} df, cluster-robust")
+        low, high = max(within[0], r - z * se), min(within[1], r + z * se)
+        return Estimate(r, low, high, se, games, f"Student's t, {games - 1} df, cluster-robust")
     tell = "one game: turns taken as independent" if games == 1 else f"{games} games as clusters"
     if kind == SHARE:
         n_eff = min(total, r * (1 - r) / var) if spread and 0 < r < 1 else total
@@ -248,19 +261,23 @@ def estimate(num, den=None, kind: str = MEAN, level: float = 1 - ALPHA) -> Estim
 # --- tests --------------------------------------------------------------------------------------------
 
 
-def welch(a_num, a_den, b_num, b_den) -> float | None:
-    """The two-sided p-value that two samples of games have the same sum(num) / sum(den) (the Welch score test
-    of the glossary); None when a side has fewer than two games or no trials."""
+def welch(a_num, a_den, b_num, b_den, borrow: bool = True) -> float | None:
+    """The two-sided p-value that two samples of games have the same sum(num) / sum(den) (Welch's test of the
+    glossary; with ``borrow``, side a's variance is at least what b's games imply for a's size). None when a
+    side has fewer than ``FEWEST`` games with trials."""
     (xa, da), (xb, db) = _arrays(a_num, a_den), _arrays(b_num, b_den)
-    if min(len(xa), len(xb)) < 2 or min(da.sum(), db.sum()) <= 0:
+    if min(len(xa), len(xb)) < FEWEST:
         return None
-    pooled = (xa.sum() + xb.sum()) / (da.sum() + db.sum())
-    va, vb = cluster_variance(xa, da, pooled), cluster_variance(xb, db, pooled)
-    diff = xa.sum() / da.sum() - xb.sum() / db.sum()
+    ra, rb = xa.sum() / da.sum(), xb.sum() / db.sum()
+    va, vb = cluster_variance(xa, da), cluster_variance(xb, db)
+    dfa = len(xa) - 1
+    if borrow:
+        implied = float(((xb - rb * db) ** 2).sum() / db.sum() / da.sum())  # b's spread per trial, a's trials
+        va, dfa = (implied, len(xb) - 1) if implied > va else (va, dfa)
     if va + vb <= 0:
-        return 1.0  # every game of both sides reads the pooled value
-    df = (va + vb) ** 2 / (va**2 / (len(xa) - 1) + vb**2 / (len(xb) - 1))
-    return float(min(1.0, 2 * t_sf(abs(diff) / math.sqrt(va + vb), df)))
+        return float(ra == rb)  # every game of each side reads the same: the difference is exact
+    df = (va + vb) ** 2 / (va**2 / dfa + vb**2 / (len(xb) - 1))
+    return float(min(1.0, 2 * t_sf(abs(ra - rb) / math.sqrt(va + vb), df)))
 
 
 def paired(differences) -> tuple[Interval, float]:
@@ -306,6 +323,6 @@ def games_needed(gap: float, unit: float, other: float = 0.0, tests: int = 1) ->
     alone is too noisy to show it."""
     z = NORMAL.inv_cdf(1 - ALPHA / (2 * max(tests, 1))) + NORMAL.inv_cdf(POWER)
     room = (gap / z) ** 2 - other
-    if gap <= 0 or room <= 0 or not math.isfinite(unit):
+    if not (gap > 0 and room > 0 and math.isfinite(unit)):  # NaN: a side with one game
         return None
-    return max(2, math.ceil(unit / room))
+    return max(FEWEST, math.ceil(unit / room))

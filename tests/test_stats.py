@@ -95,6 +95,8 @@ def test_welch_score_test_has_an_error_even_with_zero_events_on_one_side():
     far = stats.welch(rng.binomial(turns[:40], 0.2), turns[:40], sim, turns)
     assert far is not None and far < 1e-6
     assert stats.welch([1, 1, 1], None, [1, 1, 1, 1], None) == 1.0
+    assert stats.welch([1, 1], None, [1, 1, 1, 1], None) is None  # two games: no test
+    assert stats.welch([1, 1, 1], None, [2, 2, 2], None) == 0.0  # exact: no spread on either side
 
 
 def test_paired_differences():

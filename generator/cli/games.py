@@ -91,12 +91,28 @@ def report(args: argparse.Namespace) -> int:
 
 
 def _report_data(room, figures, played: int) -> dict:
+    from dataclasses import asdict
+
+    def side(e):
+        return None if e is None else asdict(e)
+
     return {
         "board": room.spec.board.name,
         "players": room.players,
         "human_games": played,
         "figures": [
-            {"name": f.name, "people": list(f.people), "explorers": list(f.explorers), "differs": f.differs}
+            {
+                "name": f.name,
+                "kind": f.kind.kind,
+                "people": side(f.people),
+                "explorers": side(f.explorers),
+                "p": f.p,
+                "p_holm": f.p_holm,
+                "differs": f.differs,
+                "gap": f.gap,
+                "more_games": f.more,
+                "tell": f.tell(),
+            }
             for f in figures
         ],
         "differences": [f.said() for f in figures if f.differs],
@@ -108,25 +124,35 @@ def _print_report(room, figures, played: int, games: int) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from generator.host.report import FEWEST
-
     t = Table(
         title=f"{played} game(s) people played on {escape(room.spec.board.name)}, {room.players} seats, beside "
-        f"{games} games of simulated explorers (95 % intervals)",
+        f"{games} games of simulated explorers (95 % intervals; 'differs': Welch's test, Holm-corrected over "
+        "the figures; see docs/host.md)",
         title_justify="left",
     )
-    for column in ("figure", "people", "explorers", ""):
+    for column in ("figure", "people", "explorers", "p (corrected)", ""):
         t.add_column(column, justify="left" if column in ("figure", "") else "right")
     for f in figures:
-
-        def show(v: tuple[float, float], share: bool = f.share) -> str:
-            return f"{v[0]:.1%} ± {1.96 * v[1]:.1%}" if share else f"{v[0]:.2f} ± {1.96 * v[1]:.2f}"
-
-        t.add_row(f.name, show(f.people), show(f.explorers), "differs" if f.differs else "")
-    console = Console(width=max(110, Console().width))
+        p = "too few games" if f.p_holm is None else "< 0.001" if f.p_holm < 0.001 else f"{f.p_holm:.3f}"
+        t.add_row(f.name, _interval(f, f.people), _interval(f, f.explorers), p, "differs" if f.differs else "")
+    console = Console(width=max(130, Console().width))
     console.print(t)
-    if played < FEWEST:
-        console.print(f"  {played} game(s): too few to say where people differ (it takes {FEWEST})")
+    if played < 2:
+        console.print(
+            f"  {played} game: too few to test (it takes 2); its shares and counts take its turns as independent"
+        )
     for f in figures:
         if f.differs:
             console.print(f"  {escape(f.said())}")
+    for f in figures:
+        if f.tell():
+            console.print(f"  {escape(f.tell())}")
+
+
+def _interval(f, e) -> str:
+    """A figure's value and 95 % interval on one side."""
+    if e is None:
+        return "-"
+    if not e.bounded:
+        return f"{f.show(e.value, 1)} (no spread yet)"
+    return f"{f.show(e.value, 1)} ({f.show(e.low, 1)} to {f.show(e.high, 1)})"

@@ -303,24 +303,24 @@ def _replay_all(G, rows, offsets, won, players, table, per_seat, threads: int) -
     return min((bad for bad in found if bad >= 0), default=-1)
 
 
-def measures_of_rows(
+def games_of_rows(
     rows: np.ndarray,
     offsets: np.ndarray,
     winners: Sequence[int] | np.ndarray,
-    seats: Sequence[str],
+    players: int,
     board: Board,
     rules: Rules,
     tiles: TileSet,
     count_choices: bool = False,
     threads: int = 1,
-) -> Measures:
-    """The measures of compact logs (game g's rows are ``rows[offsets[g]:offsets[g + 1]]``, as
-    ``simulate.play(..., log=True)`` gives them): the same numbers as ``measures`` on the same games, read by
-    the compiled replay of ``fastmeasures`` (on ``threads`` threads: the same numbers)."""
+) -> list[GameMeasures]:
+    """Each game's readings of compact logs (game g's rows are ``rows[offsets[g]:offsets[g + 1]]``, as
+    ``simulate.play(..., log=True)`` gives them): what ``game_measures`` reads of the same games, by the
+    compiled replay of ``fastmeasures`` (on ``threads`` threads: the same numbers)."""
     from generator.play import fastmeasures as fm
     from generator.play.arrays import game_arrays
 
-    n, players = len(offsets) - 1, len(seats)
+    n = len(offsets) - 1
     if n < 1:
         raise ValueError("no games to measure")
     table = np.zeros((n, fm.COLUMNS), np.int64)
@@ -332,7 +332,7 @@ def measures_of_rows(
     bad = _replay_all(game_arrays(tiles, board, rules), rows, offsets, won, players, table, per_seat, threads)
     if bad >= 0:
         raise ValueError(f"row {bad}: {rows[bad].tolist()} turns a tile in an empty slot")
-    each = [
+    return [
         GameMeasures(
             finished=bool(row[fm.FINISHED]),
             length=row[fm.LENGTH],
@@ -347,7 +347,23 @@ def measures_of_rows(
         )
         for row, by_seat in zip(table.tolist(), per_seat.tolist(), strict=True)
     ]
-    return summarise(each, won.tolist(), seats)
+
+
+def measures_of_rows(
+    rows: np.ndarray,
+    offsets: np.ndarray,
+    winners: Sequence[int] | np.ndarray,
+    seats: Sequence[str],
+    board: Board,
+    rules: Rules,
+    tiles: TileSet,
+    count_choices: bool = False,
+    threads: int = 1,
+) -> Measures:
+    """The measures of compact logs (``games_of_rows``' readings summed up): the same numbers as ``measures`` on
+    the same games."""
+    each = games_of_rows(rows, offsets, winners, len(seats), board, rules, tiles, count_choices, threads)
+    return summarise(each, np.asarray(winners[: len(each)], np.int64).tolist(), seats)
 
 
 def luck_share(win_rate: float, win_se: float, players: int) -> Measure:
