@@ -294,6 +294,25 @@ def paired(differences) -> tuple[Interval, float]:
     return Interval(mean, mean - half, mean + half), float(min(1.0, 2 * t_sf(abs(mean) / se, len(x) - 1)))
 
 
+def equal_shares(counts: Sequence[int] | np.ndarray) -> float:
+    """The p-value that ``counts`` (wins by seat) come from equal chances: Pearson's chi-square test, k - 1 degrees
+    of freedom (1.0 when nothing was counted)."""
+    o = np.asarray(counts, float)
+    if len(o) < 2 or o.sum() <= 0:
+        return 1.0
+    e = o.sum() / len(o)
+    return float(chi2_sf(float(((o - e) ** 2).sum() / e), len(o) - 1))
+
+
+def around(value: float, se: float, games: int) -> Interval:
+    """A mean over ``games`` games with standard error ``se``: Student's t 95 % interval, unbounded with no spread
+    yet (fewer than two games, or a zero or unknown error)."""
+    if games < 2 or not se > 0:
+        return Interval(value, -math.inf, math.inf)
+    half = t_quantile(1 - ALPHA / 2, games - 1) * se
+    return Interval(value, value - half, value + half)
+
+
 def holm(pvalues: Sequence[float | None], alpha: float = ALPHA) -> list[bool]:
     """Which hypotheses Holm's step-down procedure rejects at family-wise level ``alpha`` (None: not tested)."""
     adjusted = holm_adjusted(pvalues)

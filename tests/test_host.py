@@ -244,6 +244,11 @@ def test_the_export_and_report_commands_read_the_record(client, hall, capsys):
     assert report["human_games"] == 1 and report["differences"] == []  # one game: too few to claim any
     names = [f["name"] for f in report["figures"]]
     assert names[:2] == ["rounds", "turning a tile"] and "drama" in names and "hazard entries" in names
+    for figure in report["figures"]:  # one game: no test, but every interval has width on both sides
+        assert (
+            figure["p"] is None and not figure["differs"] and figure["explorers"]["high"] > figure["explorers"]["low"]
+        )
+        assert figure["people"]["high"] is None or figure["people"]["high"] > figure["people"]["low"]
 
 
 @pytest.mark.parametrize(

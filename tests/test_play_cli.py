@@ -53,6 +53,14 @@ def test_same_seed_same_json_and_table(capsys):
     assert first == run(capsys, "playtest", BEST, "--games", "30", "--policy", "explorer,greedy", "--json")[1]
     status, out, _ = run(capsys, "playtest", BEST, "--games", "30", "--players", "2")
     assert status == 0 and "rounds until the game ends" in out and "seat 2 (explorer) wins" in out
+    assert "seats win unequally" in out and "not shown, p = " in out  # two explorers: no seat advantage claimed
+
+
+def test_seat_advantage_is_a_test_of_equal_wins(capsys):
+    data = no_nan(run(capsys, "playtest", BEST, "--games", "80", "--policy", "explorer,random", "--json")[1])
+    assert data["seat_p"] < 1e-6 and data["win_rate"][0] > 0.8  # an explorer against random moves: seats differ
+    even = no_nan(run(capsys, "playtest", BEST, "--games", "80", "--players", "2", "--json")[1])
+    assert even["seat_p"] > 0.05
 
 
 def test_out_writes_json_histogram_and_heat_map(capsys, tmp_path):

@@ -110,3 +110,15 @@ def test_games_needed_grows_with_noise_and_shrinks_with_the_gap():
     assert n == math.ceil(0.25 * ((stats.NORMAL.inv_cdf(0.975) + stats.NORMAL.inv_cdf(0.8)) / 0.1) ** 2)
     assert stats.games_needed(0.2, 0.25) < n < stats.games_needed(0.1, 0.25, tests=9)
     assert stats.games_needed(0.1, 0.25, other=0.01) is None  # the other side alone is too noisy to tell
+
+
+def test_equal_shares_is_pearsons_chi_square():
+    # (30, 20, 10): X2 = (100 + 0 + 100) / 20 = 10 on 2 df, whose tail is exp(-10 / 2)
+    assert stats.equal_shares([30, 20, 10]) == pytest.approx(math.exp(-5), rel=1e-10)
+    assert stats.equal_shares([25, 25]) == 1.0 and stats.equal_shares([0, 0, 0]) == 1.0
+
+
+def test_around_is_students_t_and_unbounded_without_spread():
+    i = stats.around(10.0, 1.0, 4)
+    assert (i.low, i.high) == pytest.approx((10 - 3.1824463052837078, 10 + 3.1824463052837078))
+    assert not stats.around(10.0, 0.0, 4).bounded and not stats.around(10.0, 1.0, 1).bounded

@@ -138,11 +138,14 @@ def print_measures(quality, luck) -> None:
 
     from generator.play.measures import REFERENCE_SETS, readings
 
-    t = Table(title=f"Is it a good game? ({quality.games} games measured; see docs/measures.md)", title_justify="left")
+    t = Table(
+        title=f"Is it a good game? ({quality.games} games measured, 95 % intervals; see docs/measures.md)",
+        title_justify="left",
+    )
     for column in ("measure", "value", "what it says"):
         t.add_column(column, justify="right" if column == "value" else "left")
     for name, m, reading in readings(quality, luck):
-        t.add_row(name, "-" if m is None else f"{m.value:.2f} ± {m.se:.2f}", reading)
+        t.add_row(name, "-" if m is None else _measure(name, m), reading)
     t.add_row("seat advantage", f"{quality.seat_advantage:.2f}", "the largest gap between a seat's win rate and 1/n")
     sets = Table(title="for scale: 600 games of 3 explorers in an independent simulator", title_justify="left")
     for column in ("tile set", "lead changes", "drama", "settled share", "luck share"):
@@ -178,6 +181,8 @@ def print_report(name: str, report, gap, rules) -> None:
     from rich.markup import escape
     from rich.table import Table
 
+    from generator.stats import ALPHA
+
     hazards = ", ".join(h.landmark for h in rules.hazards) or "none in these rules"
     t = Table(
         title=f"{escape(name)} on board {escape(repr(report.board))}: {report.games} games, {report.players} players "
@@ -209,14 +214,16 @@ def print_report(name: str, report, gap, rules) -> None:
         None,
     ]
     rows += [
-        (f"seat {p + 1} ({report.policies[p]}) wins", f"{w:.1%} ± {se:.1%}")
-        for p, (w, se) in enumerate(zip(report.win_rate, report.win_se, strict=True))
+        (f"seat {p + 1} ({report.policies[p]}) wins (95 % interval)", _share(w, report.games))
+        for p, w in enumerate(report.win_rate)
     ]
+    seats = "yes" if report.seat_p <= ALPHA else "not shown"
     rows += [
+        ("seats win unequally (chi-square test of equal wins)", f"{seats}, p = {report.seat_p:.3g}"),
         (
             f"skill: one {gap.strong} among {gap.weak} players wins ({gap.games} games)",
-            f"{gap.win_rate:.1%} ± {gap.win_se:.1%} (luck {gap.luck:.1%})",
-        )
+            f"{_share(gap.win_rate, gap.games)} (luck {gap.luck:.1%})",
+        ),
     ]
     for row in rows:
         if row is None:
@@ -224,3 +231,22 @@ def print_report(name: str, report, gap, rules) -> None:
         else:
             t.add_row(*row)
     Console().print(t)
+
+
+def _share(rate: float, games: int) -> str:
+    """A share of games and its Wilson 95 % interval."""
+    from generator.stats import wilson
+
+    i = wilson(round(rate * games), games)
+    return f"{rate:.1%} ({i.low:.1%} to {i.high:.1%})"
+
+
+def _measure(name: str, m) -> str:
+    """A measure and its 95 % interval: Wilson for a share of games, else Student's t (see ``generator.stats``)."""
+    from generator.stats import around, wilson
+
+    if name in ("completion", "drama") and m.games:
+        i = wilson(round(m.value * m.games), m.games)
+    else:
+        i = around(m.value, m.se, m.games or 10**9)  # the luck share: a share of many games (normal)
+    return f"{m.value:.2f} ({i.low:.2f} to {i.high:.2f})" if i.bounded else f"{m.value:.2f} (no spread yet)"

@@ -23,6 +23,7 @@ from generator.play.policies import POLICIES, get_policy
 from generator.play.reference import HEAT_KINDS, TALLY_FIELDS, play_game
 from generator.play.rng import game_seed
 from generator.play.rules import Rules, check_rules
+from generator.stats import equal_shares
 
 ENGINES = ("fast", "reference")
 CHUNK = 100  # games per call into the fast engine: a thread plays a chunk, and the progress bar moves by one
@@ -216,6 +217,7 @@ class PlayReport:
     turns: int = 0  # turns played, every seat and game
     pips: int = 0  # pips rolled, every seat and game
     quality: Measures | None = None  # the game-quality measures, when asked for (``measures``)
+    seat_p: float = 1.0  # the p-value that every seat wins as often (``stats.equal_shares`` of the wins by seat)
 
     @property
     def players(self) -> int:
@@ -283,6 +285,7 @@ def report(
         turns=int(turns),
         pips=int(pips),
         quality=quality,
+        seat_p=equal_shares(np.bincount(games.winners[finished], minlength=len(policies))),
     )
 
 
