@@ -117,6 +117,10 @@ def test_an_edit_changes_the_figures_on_common_random_numbers_and_undo_restores_
     diff = edited["figures"]["difference"]
     assert diff == pytest.approx(edited["figures"]["fitness"] - first["figures"]["fitness"])
     assert 0 < edited["figures"]["difference_se"] < edited["figures"]["fitness_se"]  # paired: far smaller
+    half, verdict = edited["figures"]["difference_half"], edited["figures"]["difference_verdict"]
+    assert 1.9 * edited["figures"]["difference_se"] < half < 2.1 * edited["figures"]["difference_se"]  # t, 95 %
+    assert verdict == ("" if abs(diff) < half else "worse" if diff < 0 else "better")
+    assert first["figures"]["difference_half"] == 0 and first["figures"]["difference_verdict"] == ""  # exact
     again = client.post("/api/edit", json={"op": "rotate", "tile": 0, "face": "front", "sixths": 1}).json()
     assert again["tiles"][0]["sides"]["front"]["trails"] == [[0], [1, 4], [2], [3], [5]]
     for _ in range(3):

@@ -14,7 +14,9 @@ saved       the tile set as ``tileset.json`` holds it (read at start, written by
 figures     the fitness and its terms, each landmark pair's connectivity, and 1,000 explorer games (median
             rounds, histogram, trapped turns), all on common random numbers: the same layouts and the same
             games for every version, so a difference shows the edit, not noise. The difference from the saved
-            version has the standard error of the paired per-layout differences.
+            version has the standard error of the paired per-layout differences, a Student's t 95 % interval,
+            and a verdict (better or worse) only when its paired t-test rejects no change (``stats.paired``;
+            a change of the fixed terms alone is exact).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from generator import stats
 from generator.board import Board, load_board
 from generator.errors import TrailwrightError
 from generator.fileio import write_atomic
@@ -327,6 +330,7 @@ class Studio:
         paired = per(scores.extra.astype(float), scores.joined) - per(
             self._saved_scores.extra.astype(float), self._saved_scores.joined
         )
+        change = stats.paired(paired + (now.fitness - base.fitness - float(paired.mean())))  # per layout, in all
         games = simulate(
             tiles, self.board, self.rules, None, games_for(self.board), ("explorer",), SEED, threads=available_cores()
         )
@@ -338,6 +342,8 @@ class Studio:
             "fitness_se": now.fitness_se,
             "difference": now.fitness - base.fitness,
             "difference_se": float(paired.std(ddof=1) / np.sqrt(len(paired))),
+            "difference_half": (change[0].high - change[0].low) / 2,  # the 95 % interval's half-width
+            "difference_verdict": "" if change[1] > stats.ALPHA else "better" if change[0].value > 0 else "worse",
             "terms": {
                 "bridges": now.bridges,
                 "dup_score": now.dup_score,

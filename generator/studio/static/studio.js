@@ -149,8 +149,8 @@
     t.textContent = "";
     row(t, "fitness", f.fitness.toFixed(3) + " ± " + f.fitness_se.toFixed(3));
     const d = f.difference;
-    row(t, "since the last save", (d >= 0 ? "+" : "") + d.toFixed(3) + " ± " + f.difference_se.toFixed(3),
-      d > 2 * f.difference_se ? "better" : d < -2 * f.difference_se ? "worse" : "");
+    row(t, "since the last save", (d >= 0 ? "+" : "") + d.toFixed(3) + " ± " + f.difference_half.toFixed(3),
+      f.difference_verdict); // a 95 % interval; the verdict a paired t-test's (generator/stats.py)
     row(t, "sides with bridges", String(f.terms.bridges));
     row(t, "dupScore", String(f.terms.dup_score));
     row(t, "fully connected tiles", String(f.terms.fully_connected));
