@@ -227,6 +227,10 @@ def test_optimize_meets_a_bound_on_a_measure_and_reports_it_on_fresh_games(class
     )
     assert result.play.measured["drama"] >= 0.4 + 0.02 - 1e-9  # two standard errors clear
     assert result.play.penalty == pytest.approx(0.0)
+    from generator.scoring.play_target import bound_verdicts
+
+    assert result.play.measured_se["drama"] == 0.01
+    assert bound_verdicts(problem.objective.play, result.play) == {"drama": "met"}  # shown by a test, not just read
 
 
 def _stub_centre(classic, problem):

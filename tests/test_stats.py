@@ -122,3 +122,22 @@ def test_around_is_students_t_and_unbounded_without_spread():
     i = stats.around(10.0, 1.0, 4)
     assert (i.low, i.high) == pytest.approx((10 - 3.1824463052837078, 10 + 3.1824463052837078))
     assert not stats.around(10.0, 0.0, 4).bounded and not stats.around(10.0, 1.0, 1).bounded
+
+
+def test_a_bound_is_met_or_missed_only_when_a_corrected_test_shows_it():
+    from generator.scoring.play_target import PlayScore, PlayTarget, bound_verdicts
+
+    target = PlayTarget(
+        median_rounds=12, bounds=(("drama", 0.2, None), ("lead_changes", None, 1.3), ("choices", 5.0, None))
+    )
+    score = PlayScore(
+        12, 12, 0, 0, 0, {"drama": 0.21, "lead_changes": 1.2, "choices": None}, {"drama": 0.009, "lead_changes": 0.02}
+    )
+    # drama 1.1 standard errors above its floor: not shown; lead changes 5 below their ceiling: met
+    assert bound_verdicts(target, score) == {
+        "drama": "not shown either way",
+        "lead_changes": "met",
+        "choices": "not measured",
+    }
+    low = PlayScore(12, 12, 0, 0, 0, {"drama": 0.15}, {"drama": 0.009})
+    assert bound_verdicts(target, low)["drama"] == "outside"

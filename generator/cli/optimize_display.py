@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 
-def _bounded(value: float | None, low: float | None, high: float | None) -> str:
-    """A bounded measure on fresh games beside its bounds, marked when outside them."""
+def _bounded(value: float | None, se: float | None, low: float | None, high: float | None, verdict: str) -> str:
+    """A bounded measure on fresh games, its 95 % interval, its bounds, and whether a test shows it met them."""
     span = f"{'' if low is None else f'{low:g}'}..{'' if high is None else f'{high:g}'}"
     if value is None:
         return f"- ({span})"
-    outside = (low is not None and value < low) or (high is not None and value > high)
-    return f"{value:.3f} ({span}){' outside' if outside else ''}"
+    error = f" ± {1.96 * se:.3f}" if se else ""
+    return f"{value:.3f}{error} ({span}): {verdict}"
 
 
 class Display:
@@ -71,6 +71,8 @@ def summary(console, config, result, paths) -> None:
     """The summary table: how the search went and what the winner scores on fresh layouts."""
     from rich.table import Table
 
+    from generator.scoring.play_target import bound_verdicts
+
     s = result.score
     pairs = len(s.pair_prob)
     table = Table(
@@ -106,11 +108,15 @@ def summary(console, config, result, paths) -> None:
     ]
     if result.play is not None:  # the objective's [play] target, on fresh games
         target = result.play_target
+        said = bound_verdicts(target, result.play)
         wanted = "" if target.median_rounds is None else f" ({target.median_rounds:g})"
         rows += [
             (f"rounds, {target.players} {target.policy} players: median (target)", f"{result.play.median:g}{wanted}"),
             *(
-                (f"  {name.replace('_', ' ')} (bounds)", _bounded(result.play.measured.get(name), low, high))
+                (
+                    f"  {name.replace('_', ' ')} (bounds)",
+                    _bounded(result.play.measured.get(name), result.play.measured_se.get(name), low, high, said[name]),
+                )
                 for name, low, high in target.bounds
             ),
             ("games unfinished · seat advantage", f"{result.play.unfinished:.1%} · {result.play.seat_advantage:+.1%}"),

@@ -19,6 +19,7 @@ play penalty  the term (never positive) the target adds to the fitness (``Object
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -114,6 +115,7 @@ class PlayScore:
     seat_advantage: float
     penalty: float
     measured: dict[str, float | None] = field(default_factory=dict)  # the bounded measures' values
+    measured_se: dict[str, float | None] = field(default_factory=dict)  # ... and their standard errors
 
 
 Reading = tuple[float, float] | None  # a measure's (value, standard error); None when no game measures it
@@ -156,4 +158,32 @@ def summarise_games(
         + bound_penalty(target, measured)
     )
     values = {name: None if r is None else r[0] for name, r in measured.items()}
-    return PlayScore(float(np.median(ordered)), centre, unfinished, seat, float(penalty), values)
+    errors = {name: None if r is None else r[1] for name, r in measured.items()}
+    return PlayScore(float(np.median(ordered)), centre, unfinished, seat, float(penalty), values, errors)
+
+
+def bound_verdicts(target: PlayTarget, score: PlayScore) -> dict[str, str]:
+    """Each bounded measure on a bank of games: "met" or "outside" where its test against the nearer bound (the
+    normal law: thousands of games) rejects "it lies on the bound" after Holm's correction over the bounds; else
+    "not shown either way" (or "not measured")."""
+    from generator import stats
+
+    tests: dict[str, tuple[float, bool]] = {}  # name -> (p-value, inside)
+    for name, low, high in target.bounds:
+        value, se = score.measured.get(name), score.measured_se.get(name)
+        if value is None or se is None:
+            continue
+        bound = low if high is None or (low is not None and abs(value - low) < abs(value - high)) else high
+        assert bound is not None
+        inside = (low is None or value >= low) and (high is None or value <= high)
+        z = abs(value - bound) / se if se > 0 else (0.0 if value == bound else math.inf)
+        tests[name] = (float(min(1.0, 2 * stats.t_sf(z, math.inf))), inside)
+    shown = dict(zip(tests, stats.holm([p for p, _ in tests.values()]), strict=True))
+    return {
+        name: "not measured"
+        if name not in tests
+        else ("met" if tests[name][1] else "outside")
+        if shown[name]
+        else "not shown either way"
+        for name, _, _ in target.bounds
+    }
