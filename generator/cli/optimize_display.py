@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 
 def _bounded(value: float | None, se: float | None, low: float | None, high: float | None, verdict: str) -> str:
     """A bounded measure on fresh games, its 95 % interval, its bounds, and whether a test shows it met them."""
@@ -72,6 +74,7 @@ def summary(console, config, result, paths) -> None:
     from rich.table import Table
 
     from generator.scoring.play_target import bound_verdicts
+    from generator.stats import around
 
     s = result.score
     pairs = len(s.pair_prob)
@@ -125,7 +128,8 @@ def summary(console, config, result, paths) -> None:
     for label, value in rows:
         table.add_row(label, value)
     table.add_section()
-    table.add_row(f"fitness on {s.samples:,} fresh layouts", f"{result.fitness:.4f} ± {s.fitness_se:.4f}", style="bold")
+    half = (lambda i: (i.high - i.low) / 2 if i.bounded else math.inf)(around(result.fitness, s.fitness_se, s.samples))
+    table.add_row(f"fitness on {s.samples:,} fresh layouts (95 %)", f"{result.fitness:.4f} ± {half:.4f}", style="bold")
     console.print(table)
     for name in ("tileset", "history", "plot", "checkpoint"):
         console.print(f"  {name:<10} {paths[name]}", markup=False)  # a path may hold [brackets]

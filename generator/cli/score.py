@@ -104,6 +104,7 @@ def print_report(name: str, report) -> None:
     from rich.table import Table
 
     from generator.scoring.objective import term_scales
+    from generator.stats import around, wilson
 
     scales = term_scales(report.objective.get("size_aware", False), report.objective.get("sides", 40))
     w = {k: v * scales[k] if k in scales else v for k, v in report.objective.items()}  # the weights as applied
@@ -128,7 +129,7 @@ def print_report(name: str, report) -> None:
         ),
         (
             "extra edges (mean)",
-            f"{report.extra_edges_mean:.3f} ± {report.extra_edges_se:.3f}",
+            _mean(report.extra_edges_mean, report.extra_edges_se, report.samples, 3),
             w["extra_edges_weight"],
             w["extra_edges_weight"] * report.extra_edges_mean,
         ),
@@ -142,14 +143,27 @@ def print_report(name: str, report) -> None:
     for label, value, weight, contribution in rows:
         head.add_row(label, value, f"{weight:+g}", f"{contribution + 0.0:+.3f}")
     head.add_section()
-    head.add_row("fitness", f"{report.fitness:.4f} ± {report.fitness_se:.4f}", "", "", style="bold")
+    head.add_row(
+        "fitness (95 % interval)", _mean(report.fitness, report.fitness_se, report.samples, 4), "", "", style="bold"
+    )
     console.print(head)
     pairs = Table(title="landmark pairs, weakest first", title_justify="left")
     pairs.add_column("pair")
     pairs.add_column("joined", justify="right")
-    pairs.add_column("± se", justify="right")
+    pairs.add_column("95 % interval", justify="right")
     for pair, prob in sorted(report.pair_prob.items(), key=lambda kv: kv[1]):
-        pairs.add_row(escape(pair), f"{prob:6.1%}", f"{report.pair_prob_se[pair]:.1%}")
+        i = wilson(round(prob * report.samples), report.samples)  # a share of layouts: right at 0 % and 100 %
+        pairs.add_row(escape(pair), f"{prob:6.1%}", f"{i.low:.1%} to {i.high:.1%}")
     pairs.add_section()
-    pairs.add_row("mean", f"{report.path_prob_mean:6.1%}", f"{report.path_prob_se:.1%}", style="bold")
+    mean = around(report.path_prob_mean, report.path_prob_se, report.samples)
+    span = f"{mean.low:.1%} to {mean.high:.1%}" if mean.bounded else "no spread yet"
+    pairs.add_row("mean", f"{report.path_prob_mean:6.1%}", span, style="bold")
     console.print(pairs)
+
+
+def _mean(value: float, se: float, samples: int, digits: int) -> str:
+    """A mean over layouts and its Student's t 95 % interval (generator/stats.py)."""
+    from generator.stats import around
+
+    i = around(value, se, samples)
+    return f"{value:.{digits}f} ± {(i.high - i.low) / 2:.{digits}f}" if i.bounded else f"{value:.{digits}f} (no spread)"
