@@ -48,3 +48,37 @@ def test_every_figure_has_an_interval_of_some_width_on_both_sides_even_of_one_ga
         assert figure.people.high > figure.people.low and figure.explorers.high > figure.explorers.low
         assert figure.p is None and not figure.differs  # one game: no test
     assert [f.name for f in compare_samples(people, reference)] == [k.name for k in FIGURES]
+
+
+def _rooms(policy: str, count: int, seed: int = 100):
+    """``count`` finished rooms built in process, both seats held by people who move as ``policy`` does."""
+    from generator.cli.host import spec_and_art
+    from generator.host.rooms import Room
+    from generator.host.store import digest
+    from generator.play.policies import POLICIES
+    from tests.conftest import EXAMPLES
+
+    spec, _ = spec_and_art(str(EXAMPLES / "best-known.json"), "classic", None)
+    rooms = []
+    for g in range(count):
+        room = Room(f"room{g}", spec, 2, seed + g, digest("owner"))
+        room.sit("Ann"), room.sit("Bob")
+        while not room.match.over:
+            room.act_for(room.match.current, list(room.match.next_action(POLICIES[policy], room.guesses)))
+        rooms.append(room)
+    return rooms
+
+
+def test_rooms_people_played_read_as_a_sample_of_games(explorers):
+    from generator.host.report import human_games, people_sample
+
+    rooms = human_games(_rooms("explorer", 4))
+    people = people_sample(rooms)
+    assert len(rooms) == 4 and all(len(num) == 4 for num, _ in people.values())
+    assert list(people["rounds"][0]) == [r.match.round for r in rooms]
+    assert list(people["hazard entries"][1]) == [2, 2, 2, 2]  # both seats are people's
+    turns = [sum(t.turns for t in r.match.table.tallies) for r in rooms]
+    assert list(people["turning a tile"][1]) == turns
+    figures = compare_samples(people, explorers[0])
+    assert not any(f.differs for f in figures), [f.said() for f in figures if f.differs]
+    assert all(f.p is not None for f in figures if f.name not in ("lead changes", "drama", "settled share"))
