@@ -41,7 +41,13 @@ def png(width: int, height: int, extra: bytes = b"") -> bytes:
 
     head = chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
     rows = zlib.compress(b"\0" * (width + 1) * min(height, 4))
-    return b"\x89PNG\r\n\x1a\n" + head + (chunk(b"prVt", extra) if extra else b"") + chunk(b"IDAT", rows) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + head
+        + (chunk(b"prVt", extra) if extra else b"")
+        + chunk(b"IDAT", rows)
+        + chunk(b"IEND", b"")
+    )
 
 
 def test_safe_art_is_rebuilt_prefixed_and_still_draws(tmp_path):
@@ -72,11 +78,16 @@ def test_safe_art_is_rebuilt_prefixed_and_still_draws(tmp_path):
         (wrap('<image href="javascript:alert(1)"/>'), "<image> href: the reference 'javascript:alert(1)'"),
         (wrap('<image href="/etc/passwd"/>'), "<image> href: the reference '/etc/passwd'"),
         (wrap('<image href="../../secret.png"/>'), "<image> href: '../../secret.png' leads outside the theme's folder"),
-        (wrap('<rect style="fill: url(http://evil.example/p.png)"/>'), "<rect> style: fill: the reference 'http://evil"),
+        (
+            wrap('<rect style="fill: url(http://evil.example/p.png)"/>'),
+            "<rect> style: fill: the reference 'http://evil",
+        ),
         (wrap("<style>@import url(x.css);</style>"), "<style>: CSS @import is not allowed"),
         (wrap("<rect fill=\"url('https://evil.example')\"/>"), "<rect>: fill: the reference 'https://evil"),
-        (wrap('<rect rx="3" inkscape:label="x" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"/>'),
-         "<rect>: the attribute 'label' of another namespace"),
+        (
+            wrap('<rect rx="3" inkscape:label="x" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"/>'),
+            "<rect>: the attribute 'label' of another namespace",
+        ),
         (wrap('<rect d="M0 0"/>'), "<rect>: the attribute 'd' is not allowed on <rect>"),
         ('<html xmlns="http://www.w3.org/1999/xhtml"/>', "<html> is not an <svg> document"),
         ("<svg", "not well-formed XML"),
@@ -93,9 +104,11 @@ def test_safe_art_is_rebuilt_prefixed_and_still_draws(tmp_path):
         (wrap('<g xml:base="http://evil.example/"><image href="a.png"/></g>'), "<g>: the attribute 'base' of another"),
         (wrap("<rect/>" * 50_001), "more than 50,000 elements"),
         # the audit of issue 41: art that escaped its box, restyled the trails or reached the network
-        (wrap('<style>svg{overflow:visible}</style><rect width="999" height="999" fill="red"/>'),
-         "<style>: the CSS property 'overflow' is not allowed"),
-        (wrap('<style>.a{overflow:visible}</style>'), "<style>: the CSS property 'overflow' is not allowed"),
+        (
+            wrap('<style>svg{overflow:visible}</style><rect width="999" height="999" fill="red"/>'),
+            "<style>: the CSS property 'overflow' is not allowed",
+        ),
+        (wrap("<style>.a{overflow:visible}</style>"), "<style>: the CSS property 'overflow' is not allowed"),
         (wrap('<svg overflow="visible"/>'), "<svg>: the attribute 'overflow' is not allowed on <svg>"),
         (wrap('<rect style="overflow:visible"/>'), "<rect> style: the CSS property 'overflow' is not allowed"),
         (wrap("<style>path,line{stroke:#f0f!important}</style>"), "<style>: the CSS selector 'path' must name one"),
@@ -131,19 +144,34 @@ def test_safe_art_is_rebuilt_prefixed_and_still_draws(tmp_path):
             "#p refers to itself (a reference cycle)",
         ),
         (
-            wrap('<pattern id="a" width="1" height="1"><rect fill="url(#b)"/></pattern>'
-                 '<pattern id="b" width="1" height="1"><rect fill="url(#a)"/></pattern><rect fill="url(#a)"/>'),
+            wrap(
+                '<pattern id="a" width="1" height="1"><rect fill="url(#b)"/></pattern>'
+                '<pattern id="b" width="1" height="1"><rect fill="url(#a)"/></pattern><rect fill="url(#a)"/>'
+            ),
             "refers to itself (a reference cycle)",
         ),
         (
-            wrap("".join(f'<pattern id="p{i}" width="1" height="1"><rect width="1" height="1" fill="url(#p{i + 1})"/>'
-                         "</pattern>" for i in range(8)) + '<pattern id="p8"/><rect width="9" height="9" fill="url(#p0)"/>'),
+            wrap(
+                "".join(
+                    f'<pattern id="p{i}" width="1" height="1"><rect width="1" height="1" fill="url(#p{i + 1})"/>'
+                    "</pattern>"
+                    for i in range(8)
+                )
+                + '<pattern id="p8"/><rect width="9" height="9" fill="url(#p0)"/>'
+            ),
             "references chained more than 4 deep",
         ),
         (
-            wrap('<defs><g id="a">' + "<rect/>" * 100 + "</g>"
-                 + "".join(f'<g id="u{i}">' + f'<use href="#{"a" if i == 0 else f"u{i - 1}"}"/>' * 10 + "</g>" for i in range(3))
-                 + '</defs><use href="#u2"/>'),
+            wrap(
+                '<defs><g id="a">'
+                + "<rect/>" * 100
+                + "</g>"
+                + "".join(
+                    f'<g id="u{i}">' + f'<use href="#{"a" if i == 0 else f"u{i - 1}"}"/>' * 10 + "</g>"
+                    for i in range(3)
+                )
+                + '</defs><use href="#u2"/>'
+            ),
             "its references draw more than 50,000 elements",
         ),
         (wrap('<rect id="a"/><rect id="a"/>'), "the id 'a' is used twice"),
@@ -198,9 +226,8 @@ def test_raster_art_is_checked_for_bombs_print_resolution_and_downscaled_when_fa
 
 
 def test_art_placed_never_paints_outside_its_box_whatever_it_draws(tmp_path):
-    from tests.test_themes import theme
-
     from generator.render import load_style
+    from tests.test_themes import theme
 
     loud = '<rect x="-500" y="-500" width="1000" height="1000" fill="#ff0000"/><svg x="-99" width="999" height="9"/>'
     folder = theme(tmp_path, bridge=wrap(loud + '<style>.a{fill:#f0f}</style><path class="a" d="M-9 -9H99V99z"/>'))
@@ -215,7 +242,8 @@ def _assert_inside(art, x: float, y: float, width: float, height: float) -> None
     import numpy as np
     from PIL import Image
 
-    canvas = f'<svg xmlns="http://www.w3.org/2000/svg" width="160" height="160" viewBox="0 0 20 20">{art.placed(x, y, width, height)}</svg>'
+    head = '<svg xmlns="http://www.w3.org/2000/svg" width="160" height="160" viewBox="0 0 20 20">'
+    canvas = f"{head}{art.placed(x, y, width, height)}</svg>"
     pixels = np.asarray(Image.open(io.BytesIO(cairosvg.svg2png(bytestring=canvas.encode()))).convert("RGBA"))
     painted = pixels[..., 3] > 0
     outside = np.ones_like(painted)
@@ -249,13 +277,26 @@ def _svg_strategy():
 
     number = st.integers(-60, 60).map(str)
     shapes = st.one_of(
-        st.builds(lambda x, y, w, h: f'<rect x="{x}" y="{y}" width="{abs(int(w))}" height="{abs(int(h))}"', number, number, number, number),
+        st.builds(
+            lambda x, y, w, h: f'<rect x="{x}" y="{y}" width="{abs(int(w))}" height="{abs(int(h))}"',
+            number,
+            number,
+            number,
+            number,
+        ),
         st.builds(lambda x, y, r: f'<circle cx="{x}" cy="{y}" r="{abs(int(r))}"', number, number, number),
         st.builds(lambda a, b, c, d: f'<path d="M{a} {b}L{c} {d}L{b} {a}Z"', number, number, number, number),
     )
     benign = st.sampled_from(
-        ['fill="#ff0000"', 'class="a"', 'fill="url(#g)"', 'stroke="#00f" stroke-width="30"', 'transform="rotate(30)"',
-         'style="fill:red;stroke:url(#g)"', 'filter="url(#f)"']
+        [
+            'fill="#ff0000"',
+            'class="a"',
+            'fill="url(#g)"',
+            'stroke="#00f" stroke-width="30"',
+            'transform="rotate(30)"',
+            'style="fill:red;stroke:url(#g)"',
+            'filter="url(#f)"',
+        ]
     )
     extras = st.one_of(benign, benign, benign, benign, benign, st.sampled_from(HOSTILE))
     element = st.builds(lambda s, e: f"{s} {' '.join(e)}/>", shapes, st.lists(extras, max_size=2, unique=True))
@@ -266,7 +307,9 @@ def _svg_strategy():
         '<defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/></linearGradient>'
         '<filter id="f"><feGaussianBlur stdDeviation="3"/></filter></defs>'
     )
-    return st.builds(lambda s, g, e: wrap(defs + s + g + "".join(e), "-5 -5 30 30"), sheet, group, st.lists(element, max_size=3))
+    return st.builds(
+        lambda s, g, e: wrap(defs + s + g + "".join(e), "-5 -5 30 30"), sheet, group, st.lists(element, max_size=3)
+    )
 
 
 def test_property_rebuilt_art_never_refers_out_of_the_file_and_never_paints_outside_its_box(tmp_path):

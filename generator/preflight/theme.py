@@ -54,7 +54,9 @@ def theme_findings(theme: str, digest: str | None = None) -> list[Finding]:
         except TrailwrightError:
             same = False
         found.append(
-            Finding(theme, None, "theme files", "as published" if same else "changed since publish", "as published", same)
+            Finding(
+                theme, None, "theme files", "as published" if same else "changed since publish", "as published", same
+            )
         )
     try:
         style = load_style(theme)

@@ -27,16 +27,60 @@ import tinycss2
 from generator.errors import TrailwrightError
 
 PROPERTIES = frozenset(
-    """fill fill-opacity fill-rule stroke stroke-width stroke-opacity stroke-linecap stroke-linejoin stroke-miterlimit
-    stroke-dasharray stroke-dashoffset opacity color display visibility stop-color stop-opacity clip-path clip-rule
-    mask filter flood-color flood-opacity lighting-color color-interpolation color-interpolation-filters
-    marker-start marker-mid marker-end font-family font-size font-weight font-style font-variant text-anchor
-    dominant-baseline alignment-baseline baseline-shift letter-spacing word-spacing text-decoration paint-order
-    vector-effect shape-rendering text-rendering image-rendering""".split()
+    [
+        "fill",
+        "fill-opacity",
+        "fill-rule",
+        "stroke",
+        "stroke-width",
+        "stroke-opacity",
+        "stroke-linecap",
+        "stroke-linejoin",
+        "stroke-miterlimit",
+        "stroke-dasharray",
+        "stroke-dashoffset",
+        "opacity",
+        "color",
+        "display",
+        "visibility",
+        "stop-color",
+        "stop-opacity",
+        "clip-path",
+        "clip-rule",
+        "mask",
+        "filter",
+        "flood-color",
+        "flood-opacity",
+        "lighting-color",
+        "color-interpolation",
+        "color-interpolation-filters",
+        "marker-start",
+        "marker-mid",
+        "marker-end",
+        "font-family",
+        "font-size",
+        "font-weight",
+        "font-style",
+        "font-variant",
+        "text-anchor",
+        "dominant-baseline",
+        "alignment-baseline",
+        "baseline-shift",
+        "letter-spacing",
+        "word-spacing",
+        "text-decoration",
+        "paint-order",
+        "vector-effect",
+        "shape-rendering",
+        "text-rendering",
+        "image-rendering",
+    ]
 )
-URL_PROPERTIES = frozenset("fill stroke clip-path mask filter marker-start marker-mid marker-end".split())
-UNITS = frozenset("px mm cm in pt pc em ex deg rad turn".split())
-COLOUR_FUNCTIONS = frozenset("rgb rgba hsl hsla".split())
+URL_PROPERTIES = frozenset(
+    ["fill", "stroke", "clip-path", "mask", "filter", "marker-start", "marker-mid", "marker-end"]
+)
+UNITS = frozenset(["px", "mm", "cm", "in", "pt", "pc", "em", "ex", "deg", "rad", "turn"])
+COLOUR_FUNCTIONS = frozenset(["rgb", "rgba", "hsl", "hsla"])
 LARGEST = 1e6  # no number in art is larger: drawing stays in cairo's and the browser's range
 _IDENT = re.compile(r"-?[A-Za-z_][A-Za-z0-9_-]{0,80}")
 _NAME = re.compile(r"[A-Za-z_][\w.-]{0,80}")  # an id or a class
@@ -176,7 +220,9 @@ def selector(tokens, where: str, prefix: str, elements: frozenset[str]) -> str:
             groups[-1].append(token)
     out = []
     for group in groups:
-        parts, compound, own = [], [], False
+        parts: list[str] = []
+        compound: list = []
+        own = False
         for token in [*group, None]:
             if token is None or token.type == "whitespace":
                 if compound:

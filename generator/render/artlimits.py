@@ -178,7 +178,9 @@ def raster_dpi(data: bytes, where: str, width_mm: float, height_mm: float) -> tu
     dpi = min(width / (width_mm / MM_PER_IN), height / (height_mm / MM_PER_IN))
     if dpi < LEAST_DPI:
         raise TrailwrightError(f"{dpi:.0f} dpi at {width_mm:g} x {height_mm:g} mm, at least {LEAST_DPI} needed", where)
-    warning = f"{where}: {dpi:.0f} dpi at {width_mm:g} x {height_mm:g} mm, {PRINT_DPI} wanted" if dpi < PRINT_DPI else None
+    warning = (
+        f"{where}: {dpi:.0f} dpi at {width_mm:g} x {height_mm:g} mm, {PRINT_DPI} wanted" if dpi < PRINT_DPI else None
+    )
     return dpi, warning
 
 

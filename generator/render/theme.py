@@ -192,7 +192,9 @@ def load_raster(folder: Path, name: str, source: str, size_mm: tuple[float, floa
     ``size_mm`` (``artlimits.printed_raster``: an error below 150 dpi, downscaled above 600), as art, its dpi and
     the warning below 300 dpi or for the downscaling."""
     path = _inside(folder, name, source, RASTER)
-    uri, width, height, dpi, warning = printed_raster(theme_file(folder, name, str(path), "the picture"), str(path), size_mm)
+    uri, width, height, dpi, warning = printed_raster(
+        theme_file(folder, name, str(path), "the picture"), str(path), size_mm
+    )
     body = f'<image width="{width}" height="{height}" href="{uri}"/>'
     return Art(name, body, (0.0, 0.0, float(width), float(height))), dpi, warning
 
@@ -310,6 +312,7 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
             (role, _font(folder, fonts[role], f"{source}: fonts.{role}")) for role in FONT_ROLES if role in fonts
         ),
         source=source,
+        digest="",  # set by render.style for a folder (a shipped theme is recorded by its name)
         **pieces,
     )
 

@@ -86,7 +86,9 @@ ELEMENTS = frozenset(ATTRIBUTES)
 TEXT = frozenset(("text", "tspan", "textPath"))  # elements whose text is drawn
 _COMMON = frozenset(("id", "class", "style", "transform"))
 _NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
-_LENGTHS = re.compile(rf"\s*{_NUMBER}(?:px|mm|cm|in|pt|pc|em|ex|%)?(?:(?:\s*,\s*|\s+){_NUMBER}(?:px|mm|cm|in|pt|pc|em|ex|%)?)*\s*")
+_LENGTHS = re.compile(
+    rf"\s*{_NUMBER}(?:px|mm|cm|in|pt|pc|em|ex|%)?(?:(?:\s*,\s*|\s+){_NUMBER}(?:px|mm|cm|in|pt|pc|em|ex|%)?)*\s*"
+)
 _PATH = re.compile(r"[MmZzLlHhVvCcSsQqTtAa0-9eE.,+\-\s]*")
 _TRANSFORM = re.compile(rf"\s*(?:(?:matrix|translate|scale|rotate|skewX|skewY)\s*\((?:\s*{_NUMBER}\s*,?)*\)[\s,]*)*")
 _WORDS = re.compile(r"\s*-?[A-Za-z][\w-]{0,40}(?:\s+-?[A-Za-z][\w-]{0,40}){0,3}\s*")
@@ -104,9 +106,28 @@ _KINDS = {
     "type": re.compile(r"text/css|[a-zA-Z]{1,20}"),
 }
 _WORDY = frozenset(
-    "preserveAspectRatio gradientUnits spreadMethod patternUnits patternContentUnits clipPathUnits maskUnits "
-    "maskContentUnits markerUnits filterUnits primitiveUnits lengthAdjust method spacing mode operator edgeMode "
-    "result in in2".split()
+    [
+        "preserveAspectRatio",
+        "gradientUnits",
+        "spreadMethod",
+        "patternUnits",
+        "patternContentUnits",
+        "clipPathUnits",
+        "maskUnits",
+        "maskContentUnits",
+        "markerUnits",
+        "filterUnits",
+        "primitiveUnits",
+        "lengthAdjust",
+        "method",
+        "spacing",
+        "mode",
+        "operator",
+        "edgeMode",
+        "result",
+        "in",
+        "in2",
+    ]
 )
 
 ET.register_namespace("", SVG)
@@ -183,7 +204,9 @@ class _Rebuild:
         if value.startswith("data:"):
             return inline_raster(value, where)
         if self.folder is None or not re.fullmatch(r"[\w.-]+(/[\w.-]+)*\.(png|jpe?g)", value, re.I):
-            raise TrailwrightError(f"the reference {value[:60]!r} leaves the file (only #id, or an image in the theme)", where)
+            raise TrailwrightError(
+                f"the reference {value[:60]!r} leaves the file (only #id, or an image in the theme)", where
+            )
         if not stays_inside(self.folder, value):
             raise TrailwrightError(f"{value[:60]!r} leads outside the theme's folder", where)
         return inline_raster(theme_file(self.folder, value, where, "an image"), where)
@@ -198,21 +221,21 @@ class _Rebuild:
             raise TrailwrightError(f"more than {MAX_ELEMENTS:,} elements", self.source)
         if depth > MAX_DEPTH:
             raise TrailwrightError(f"nested deeper than {MAX_DEPTH} levels", where)
-        if tag != f"{{{SVG}}}{name}":
-            raise TrailwrightError("not an SVG drawing element (another namespace, or none)", where)
+        if tag not in (f"{{{SVG}}}{name}", name):  # SVG's namespace, or none (a bare file): rebuilt in SVG's
+            raise TrailwrightError("not an SVG drawing element (another namespace)", where)
         if name in LEFT_OUT:
             return None
         if name not in ELEMENTS:
             raise TrailwrightError(f"a <{name}> element is not allowed (only drawing: see docs/themes.md)", where)
         allowed = _COMMON | set(ATTRIBUTES[name].split()) | artcss.PROPERTIES
-        out, refs = ET.Element(f"{{{SVG}}}{name}"), []
+        out, refs = ET.Element(f"{{{SVG}}}{name}"), list[str]()
         for key, text in node.attrib.items():
             plain = _name(key, where)
             if plain.lower().startswith("on"):
                 raise TrailwrightError(f"the event attribute {plain!r} is not allowed", where)
             if plain not in allowed:
                 raise TrailwrightError(f"the attribute {plain!r} is not allowed on <{name}>", where)
-            written = "{%s}space" % XML if plain == "space" else plain
+            written = f"{{{XML}}}space" if plain == "space" else plain
             out.set(written, self.attribute(name, plain, text, where, refs))
         if name == "style":
             out.text = artcss.sheet(node.text or "", where, self.prefix, ELEMENTS, refs)
@@ -239,12 +262,14 @@ def _bounded(root: ET.Element, refs: dict[int, list[str]], source: str, prefix: 
         key = e.get("id")
         if key is not None:
             if key in ids:
-                raise TrailwrightError(f"the id {key[len(prefix):]!r} is used twice", source)
+                raise TrailwrightError(f"the id {key[len(prefix) :]!r} is used twice", source)
             ids[key] = e
     for e in root.iter():
         for target in refs.get(id(e), ()):
             if target not in ids:
-                raise TrailwrightError(f"<{_local(e.tag)}>: #{target[len(prefix):][:40]} names no element of the file", source)
+                raise TrailwrightError(
+                    f"<{_local(e.tag)}>: #{target[len(prefix) :][:40]} names no element of the file", source
+                )
     size: dict[str, int] = {}
     depth: dict[str, int] = {}
     visiting: set[str] = set()
@@ -254,10 +279,14 @@ def _bounded(root: ET.Element, refs: dict[int, list[str]], source: str, prefix: 
         over its subtree, recursive over references at most ``MAX_CHAIN`` deep."""
         if key is not None and key in size:
             if level + depth[key] > MAX_CHAIN:
-                raise TrailwrightError(f"references chained more than {MAX_CHAIN} deep (at #{key[len(prefix):][:40]})", source)
+                raise TrailwrightError(
+                    f"references chained more than {MAX_CHAIN} deep (at #{key[len(prefix) :][:40]})", source
+                )
             return size[key], depth[key]
         if level > MAX_CHAIN:
-            raise TrailwrightError(f"references chained more than {MAX_CHAIN} deep (at #{str(key)[len(prefix):][:40]})", source)
+            raise TrailwrightError(
+                f"references chained more than {MAX_CHAIN} deep (at #{str(key)[len(prefix) :][:40]})", source
+            )
         if key is not None:
             visiting.add(key)
         total, deepest = 0, 0
@@ -265,7 +294,9 @@ def _bounded(root: ET.Element, refs: dict[int, list[str]], source: str, prefix: 
             total += 1
             for target in refs.get(id(e), ()):
                 if target in visiting:
-                    raise TrailwrightError(f"#{target[len(prefix):][:40]} refers to itself (a reference cycle)", source)
+                    raise TrailwrightError(
+                        f"#{target[len(prefix) :][:40]} refers to itself (a reference cycle)", source
+                    )
                 more, chain = cost(target, ids[target], level + 1)
                 total, deepest = total + more, max(deepest, chain + 1)
                 if total > MAX_ELEMENTS:
