@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -93,3 +94,24 @@ def test_a_shipped_theme_name_wins_over_a_folder_of_that_name_unless_written_as_
     assert "sha256" not in load_style("river").to_dict()["theme"]
     (tmp_path / "river" / "theme.toml").write_text('[theme]\nname = "Changed"\n')
     assert load_style("./river").art.digest != mine.digest
+
+
+def test_a_style_sheet_in_bridge_art_restyles_only_the_art_never_the_tiles_trails(tmp_path):
+    from shapely.geometry import Point
+    from shapely.ops import unary_union
+
+    from generator.model import Tile
+    from generator.render import render_side
+    from tests.test_themes import BRIDGED, _pixels_mm, _red_mask, drawn
+
+    sheet = "<style>.a, .a path, #b{stroke:#f00!important;fill:#f00!important;stroke-width:9}</style>"
+    art = svg(f'{sheet}<g class="a"><path id="b" d="M-99 -99H99V99H-99Z"/><rect width="9" height="9"/></g>')
+    style = load_style(theme(tmp_path, bridge=art))
+    side = BRIDGED[0]
+    text = render_side(Tile("7", side, side), "front", style, label=False)
+    for rules in re.findall(r"<style>(.*?)</style>", text):
+        assert all("tw-bridge-svg-" in s for s in rules.split("{")[0].split(","))
+    _, decks, _, _ = drawn(text)
+    red, width_px = _red_mask(text, 8)
+    near = unary_union(decks).buffer(0.3)
+    assert red.any() and all(near.contains(Point(p)) for p in _pixels_mm(red, width_px, style))
