@@ -80,6 +80,14 @@ def test_art_that_draws_too_long_is_refused_in_one_line(tmp_path, monkeypatch):
     assert refused(folder).endswith("bridge.svg: drawing it takes longer than 0.0001 s: simplify the art")
 
 
+def test_art_the_drawing_cannot_finish_is_refused_in_one_line_naming_why(tmp_path):
+    folder = theme(tmp_path, bridge=svg('<rect width="1" height="1" transform="scale(1e-300)"/>'))
+    assert refused(folder).endswith(
+        "bridge.svg: the art cannot be drawn (CairoError: cairo returned "
+        "CAIRO_STATUS_INVALID_MATRIX: b'invalid matrix (not invertible)')"
+    )
+
+
 def test_a_shipped_theme_name_wins_over_a_folder_of_that_name_unless_written_as_a_path(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "river").mkdir()

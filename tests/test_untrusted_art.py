@@ -134,6 +134,7 @@ def test_safe_art_is_rebuilt_prefixed_and_still_draws(tmp_path):
         (wrap("", "0 0 inf inf"), "<svg> viewBox: viewBox '0 0 inf inf' is not four plain numbers"),
         (wrap("", "0 0 nan 10"), "<svg> viewBox: viewBox '0 0 nan 10' is not four plain numbers"),
         (wrap("", "0 0 0 10"), "viewBox '0 0 0 10' has no area"),
+        (wrap('<svg viewBox="0 0 1e-300 1"/>'), "<svg> viewBox: viewBox '0 0 1e-300 1' has no area"),
         (wrap('<rect width="1e999" height="1"/>'), "<rect> width: the number '1e999' is not finite"),
         (wrap('<rect width="inf" height="1"/>'), "<rect> width: 'inf' is not an allowed value"),
         (wrap('<path d="M0 0L1e400 0"/>'), "<path> d: the number '1e400' is not finite"),

@@ -205,12 +205,13 @@ def printed_raster(data: bytes, where: str, size_mm: tuple[float, float]) -> tup
     return _uri(image, kind, data or None), image.width, image.height, dpi, warning
 
 
-def _draw(svg: str, width: int, height: int) -> None:  # pragma: no cover - runs in the child process
+def _draw(svg: str, width: int, height: int, say) -> None:  # pragma: no cover - runs in the child process
     import cairosvg
 
     try:
         cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width, output_height=height)
-    except BaseException:
+    except BaseException as err:  # noqa: BLE001 - any failure of the drawing is the art's, told in one line
+        say.send(f"{type(err).__name__}: {str(err).splitlines()[0][:80] if str(err) else ''}".rstrip(": "))
         os._exit(3)
     os._exit(0)
 
@@ -229,7 +230,9 @@ def bounded_draw(svg: str, view: tuple[float, float, float, float], where: str) 
         return
     scale = PROBE_PX / max(view[2], view[3])
     size = (max(1, round(view[2] * scale)), max(1, round(view[3] * scale)))
-    child = multiprocessing.get_context("fork").Process(target=_draw, args=(svg, *size), daemon=True)
+    context = multiprocessing.get_context("fork")
+    hear, say = context.Pipe(duplex=False)
+    child = context.Process(target=_draw, args=(svg, *size, say), daemon=True)
     child.start()
     child.join(DRAW_SECONDS)
     if child.is_alive():
@@ -237,7 +240,8 @@ def bounded_draw(svg: str, view: tuple[float, float, float, float], where: str) 
         child.join()
         raise TrailwrightError(f"drawing it takes longer than {DRAW_SECONDS:g} s: simplify the art", where)
     if child.exitcode != 0:
-        raise TrailwrightError(f"the art cannot be drawn (the drawing stopped with status {child.exitcode})", where)
+        why = hear.recv() if hear.poll() else f"the drawing stopped with status {child.exitcode}"
+        raise TrailwrightError(f"the art cannot be drawn ({why})", where)
     _DRAWN.add(digest)
 
 

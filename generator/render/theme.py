@@ -78,7 +78,7 @@ class Art:
         clip = "tw-box-" + hashlib.sha256(f"{self.name}|{box}".encode()).hexdigest()[:12]
         return (
             f'<clipPath id="{clip}"><rect {box}/></clipPath><g clip-path="url(#{clip})">'
-            f'<svg {box} viewBox="{" ".join(num(v) for v in self.view)}" preserveAspectRatio="{fit}" '
+            f'<svg {box} viewBox="{" ".join(f"{v:.9g}" for v in self.view)}" preserveAspectRatio="{fit}" '
             f'overflow="hidden">{self.body}</svg></g>'
         )
 

@@ -13,7 +13,7 @@ drawing    the elements of ``ELEMENTS``: shapes, paths, text, groups, definition
            properties. ``title``, ``desc`` and ``metadata`` are left out. Scripts, foreign objects, animation,
            links, ``switch``, event attributes, other namespaces (an editor's) and ``overflow`` are refused.
 numbers    every length, coordinate, ``viewBox``, ``transform`` and path is plain numbers, finite and at most
-           ``artcss.LARGEST``: ``inf`` and ``nan`` are refused; a ``viewBox`` has a positive width and height.
+           ``artcss.LARGEST``: ``inf`` and ``nan`` are refused; a ``viewBox`` is at least ``SMALLEST`` wide and high.
 reference  an ``href`` and a CSS ``url()`` name an element of the same file (``#id``). An ``<image>`` may also name a
            PNG or JPEG in the theme's folder or carry one inline (``data:image/png;base64,...``); either is
            decoded under ``artlimits``' bounds and written anew inline.
@@ -40,6 +40,7 @@ MAX_BYTES = 4_000_000
 MAX_ELEMENTS = 50_000
 MAX_DEPTH = 64
 MAX_CHAIN = 4
+SMALLEST = 1e-6  # a viewBox's least width and height: smaller ones scale the drawing past cairo's range
 LEFT_OUT = frozenset(("title", "desc", "metadata"))
 _BOX, _PLACE = "x y width height", "viewBox preserveAspectRatio"
 _FE = f"{_BOX} result in in2"
@@ -159,8 +160,8 @@ def _view_box(text: str, where: str) -> str:
     if len(parts) != 4 or not all(re.fullmatch(_NUMBER, p) for p in parts):
         raise TrailwrightError(f"viewBox {text[:40]!r} is not four plain numbers", where)
     _numbers(text, where)
-    if float(parts[2]) <= 0 or float(parts[3]) <= 0:
-        raise TrailwrightError(f"viewBox {text[:40]!r} has no area (width and height must be positive)", where)
+    if float(parts[2]) < SMALLEST or float(parts[3]) < SMALLEST:
+        raise TrailwrightError(f"viewBox {text[:40]!r} has no area (width and height at least {SMALLEST:g})", where)
     return " ".join(parts)
 
 
