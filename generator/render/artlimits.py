@@ -10,8 +10,9 @@ raster        a PNG or JPEG, from a file or inline in SVG art (``data:image/png;
               It is written anew (a PNG re-encoded from its pixels, so no chunk of the file travels on).
 print size    a raster ground, cover or landmark is checked at the size it prints: an error below ``LEAST_DPI``, a
               warning below ``PRINT_DPI``, and one finer than ``KEEP_DPI`` is downscaled to it, with a warning.
-time bound    each piece of SVG art is drawn once, alone, ``PROBE_PX`` across, in a child process given
-              ``DRAW_SECONDS``; art that takes longer, or crashes the drawing, is refused in one line.
+time bound    each piece of a theme's SVG art is drawn once, alone, ``PROBE_PX`` across, in one child process
+              for the theme that has ``DRAW_SECONDS`` for each piece; a piece that takes longer, or that the drawing
+              cannot finish, is refused in one line naming it (the child is killed, nothing is written).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import io
 import os
 import re
 import stat
+import threading
 import warnings
 from pathlib import Path
 
@@ -34,6 +36,7 @@ MAX_DECODE_PIXELS = 100_000_000  # about 400 MB decoded as RGBA: the largest ras
 MAX_INLINE_PIXELS = 16_000_000
 PRINT_DPI, LEAST_DPI, KEEP_DPI = 300, 150, 600
 DRAW_SECONDS, PROBE_PX = 15.0, 1024
+CAIRO_LOCK = threading.Lock()  # every cairosvg call in this process takes it (publish.art); a fork holds it too
 _DRAWN: set[str] = set()  # the digests of art already drawn within the time bound in this process
 
 
@@ -205,47 +208,67 @@ def printed_raster(data: bytes, where: str, size_mm: tuple[float, float]) -> tup
     return _uri(image, kind, data or None), image.width, image.height, dpi, warning
 
 
-def _draw(svg: str, width: int, height: int, say) -> None:  # pragma: no cover - runs in the child process
-    import cairosvg
+def _draw(pieces: list[tuple[str, int, int]], say) -> None:  # pragma: no cover - runs in the child process
+    """Draw each piece in turn, telling the parent after each: ``""`` when drawn, else why not."""
+    from cairosvg.parser import Tree
+    from cairosvg.surface import PNGSurface
 
-    try:
-        cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width, output_height=height)
-    except BaseException as err:  # noqa: BLE001 - any failure of the drawing is the art's, told in one line
-        say.send(f"{type(err).__name__}: {str(err).splitlines()[0][:80] if str(err) else ''}".rstrip(": "))
-        os._exit(3)
+    for svg, width, height in pieces:
+        try:  # drawn into cairo's memory, never encoded
+            surface = PNGSurface(
+                Tree(bytestring=svg.encode("utf-8")), io.BytesIO(), 96, output_width=width, output_height=height
+            )
+            surface.cairo.flush()
+            surface.cairo.finish()
+            say.send("")
+        except BaseException as err:  # noqa: BLE001 - any failure of the drawing is the art's, told in one line
+            say.send(f"{type(err).__name__}: {str(err).splitlines()[0][:80] if str(err) else '?'}")
     os._exit(0)
 
 
-def bounded_draw(svg: str, view: tuple[float, float, float, float], where: str) -> None:
-    """Draw the SVG document ``svg`` once, ``PROBE_PX`` across at the aspect of ``view``, in a child process
-    given ``DRAW_SECONDS``: art that takes longer, or that the drawing cannot finish, is one line."""
+def bounded_draw(pieces: list[tuple[str, tuple[float, float, float, float], str]]) -> None:
+    """Draw each piece (an SVG document, its viewBox, where an error names it) once, ``PROBE_PX`` across at its
+    aspect, in one child process that has ``DRAW_SECONDS`` for each piece: a piece that takes longer, or that the
+    drawing cannot finish, is one line naming it."""
     import multiprocessing
 
-    import cairosvg  # noqa: F401 - imported once here, not in every child
+    import cairosvg  # noqa: F401 - imported once here, not in the child
 
-    digest = hashlib.sha256(svg.encode("utf-8")).hexdigest()
-    if digest in _DRAWN:
+    todo = {hashlib.sha256(svg.encode("utf-8")).hexdigest(): (svg, view, where) for svg, view, where in pieces}
+    todo = {digest: piece for digest, piece in todo.items() if digest not in _DRAWN}
+    if not todo or "fork" not in multiprocessing.get_all_start_methods():  # no fork: drawn where it is used
         return
-    if "fork" not in multiprocessing.get_all_start_methods():  # pragma: no cover - no fork: drawn where it is used
-        return
-    scale = PROBE_PX / max(view[2], view[3])
-    size = (max(1, round(view[2] * scale)), max(1, round(view[3] * scale)))
+    sizes = []
+    for svg, view, _ in todo.values():
+        scale = PROBE_PX / max(view[2], view[3])
+        sizes.append((svg, max(1, round(view[2] * scale)), max(1, round(view[3] * scale))))
     context = multiprocessing.get_context("fork")
     hear, say = context.Pipe(duplex=False)
-    child = context.Process(target=_draw, args=(svg, *size, say), daemon=True)
-    child.start()
-    child.join(DRAW_SECONDS)
-    if child.is_alive():
-        child.kill()
+    child = context.Process(target=_draw, args=(sizes, say), daemon=True)
+    with CAIRO_LOCK:  # no other thread is inside cairo while the child is forked
+        child.start()
+    say.close()  # the child's end only: a child that dies is an end of file here, not a wait
+    try:
+        for digest, (_, _, where) in todo.items():
+            if not hear.poll(DRAW_SECONDS):
+                raise TrailwrightError(f"drawing it takes longer than {DRAW_SECONDS:g} s: simplify the art", where)
+            try:
+                why = hear.recv()
+            except EOFError:
+                child.join()
+                why = f"the drawing stopped with status {child.exitcode}"
+            if why:
+                raise TrailwrightError(f"the art cannot be drawn ({why})", where)
+            _DRAWN.add(digest)
+    finally:
+        if child.is_alive():
+            child.kill()
         child.join()
-        raise TrailwrightError(f"drawing it takes longer than {DRAW_SECONDS:g} s: simplify the art", where)
-    if child.exitcode != 0:
-        why = hear.recv() if hear.poll() else f"the drawing stopped with status {child.exitcode}"
-        raise TrailwrightError(f"the art cannot be drawn ({why})", where)
-    _DRAWN.add(digest)
+        hear.close()
 
 
 __all__ = [
+    "CAIRO_LOCK",
     "KEEP_DPI",
     "LEAST_DPI",
     "MAX_DECODE_PIXELS",

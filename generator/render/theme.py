@@ -175,16 +175,14 @@ def _font(folder: Path, name, source: str) -> str:
 
 def load_art(folder: Path, name: str, source: str) -> Art:
     """The SVG file ``name`` inside ``folder``, rebuilt from the allow-list (``untrusted.safe_svg``, its ids and
-    classes prefixed with the file's name) and drawn once within the time bound (``artlimits.bounded_draw``)."""
+    classes prefixed with the file's name); ``theme_art`` then draws it once within the time bound."""
     path = _inside(folder, name, source, "svg")
     data = theme_file(folder, name, str(path), "the art", MAX_BYTES)
     text = safe_svg(data, str(path), folder, "tw-" + re.sub(r"\W", "-", name) + "-")
     root = ET.fromstring(text)
     view = _view(root, str(path))
     body = "".join(ET.tostring(child, encoding="unicode") for child in root).replace(f' xmlns="{SVG}"', "")
-    art = Art(name, body, view)
-    bounded_draw(art.picture(100.0)[0], view, str(path))
-    return art
+    return Art(name, body, view)
 
 
 def load_raster(folder: Path, name: str, source: str, size_mm: tuple[float, float]) -> tuple[Art, float, str | None]:
@@ -293,6 +291,9 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
     pieces = {
         key: load_art(folder, art[key], _named(source, key)) for key in ART_KEYS if key in art and key not in pictures
     }
+    svgs = [p for p in (*pieces.values(), *(p for p, _, _ in pictures.values())) if p.name.lower().endswith(".svg")]
+    drawn = {p.name: p for p in (*svgs, *(load_art(folder, d, _named(source, "decorations")) for d in decorations))}
+    bounded_draw([(p.picture(100.0)[0], p.view, str(folder / p.name)) for p in drawn.values()])
     return ThemeArt(
         name,
         folder.name,
@@ -304,7 +305,7 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
             if dpi is not None
         ),
         **{key: piece for key, (piece, _, _) in pictures.items() if isinstance(key, str)},
-        decorations=tuple(load_art(folder, d, _named(source, "decorations")) for d in decorations),
+        decorations=tuple(drawn[d] for d in decorations),
         landmarks=tuple((key[1], piece) for key, (piece, _, _) in pictures.items() if isinstance(key, tuple)),
         booklet=tuple(sorted(data.get("booklet", {}).items())),
         ground_repeat_mm=repeat,
