@@ -123,3 +123,15 @@ def test_a_style_sheet_in_bridge_art_restyles_only_the_art_never_the_tiles_trail
     red, width_px = _red_mask(text, 8)
     near = unary_union(decks).buffer(0.3)
     assert red.any() and all(near.contains(Point(p)) for p in _pixels_mm(red, width_px, style))
+
+
+def test_a_settings_file_names_a_shipped_theme_or_a_folder_beside_it_written_as_a_path(tmp_path):
+    from generator.project import theme_beside
+
+    (tmp_path / "river").mkdir()
+    (tmp_path / "dunes").mkdir()
+    assert theme_beside("river", tmp_path) == "river"  # the shipped one, though a folder of that name is beside
+    assert theme_beside("./river", tmp_path) == str(tmp_path / "river")
+    assert theme_beside("dunes", tmp_path) == str(tmp_path / "dunes")
+    with pytest.raises(TrailwrightError, match="theme = 'nowhere': no such folder beside it"):
+        theme_beside("nowhere", tmp_path, "settings.toml")

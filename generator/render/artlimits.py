@@ -139,6 +139,7 @@ def _decoded(image, where: str):
 def _uri(image, kind: str, original: bytes | None = None) -> str:
     """The picture as a ``data:`` URI: a PNG re-encoded from its pixels; a JPEG as it was (``original``), unless
     it is larger than its pixels (extra segments) or was changed."""
+    kind = "JPEG" if kind in ("JPEG", "MPO") else "PNG"  # a camera's JPEG may read as MPO (several pictures)
     if kind == "JPEG" and original is not None and len(original) <= 3 * image.width * image.height + 65536:
         data = original
     else:
