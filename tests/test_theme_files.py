@@ -135,3 +135,29 @@ def test_a_settings_file_names_a_shipped_theme_or_a_folder_beside_it_written_as_
     assert theme_beside("dunes", tmp_path) == str(tmp_path / "dunes")
     with pytest.raises(TrailwrightError, match="theme = 'nowhere': no such folder beside it"):
         theme_beside("nowhere", tmp_path, "settings.toml")
+
+
+@pytest.mark.slow
+def test_the_play_table_in_a_theme_with_sheets_and_pictures_refers_to_nothing_outside_the_page(tmp_path):
+    import base64
+
+    from generator.cli import main
+    from tests.conftest import EXAMPLES
+
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8), (30, 120, 60)).save(out, format="PNG")
+    picture = "data:image/png;base64," + base64.b64encode(out.getvalue()).decode()
+    sheet = "<style>.a{stroke:#f0f!important;fill:url(#g)}</style>"
+    gradient = '<linearGradient id="g"><stop offset="0" stop-color="#0f0"/></linearGradient>'
+    art = svg(
+        f'{sheet}{gradient}<rect class="a" width="10" height="10"/><image href="{picture}" width="5" height="5"/>'
+    )
+    folder = theme(tmp_path, bridge=art, trail=art)
+    args = ["publish", str(EXAMPLES / "best-known.json"), "--theme", str(folder), "--only", "play"]
+    assert main([*args, "--out", str(tmp_path / "kit")]) == 0
+    page = (tmp_path / "kit" / "play" / "index.html").read_text()
+    page = re.sub(r"<script>.*?</script>", "", page, flags=re.S)  # the page's own code; the art is in its SVG
+    assert ".tw-bridge-svg-a{stroke:#f0f;fill:url(#tw-bridge-svg-g)}" in page and "data:image/png;base64," in page
+    assert not re.findall(r'(?:href|src)="(?!#|data:image/png;base64,|data:,")', page)  # data:, the page's icon
+    assert not re.findall(r"url\((?!['\"]?#)", page) and "@import" not in page and "!important" not in page
+    assert set(re.findall(r"[a-z]+://[^\"\s)]*", page)) == {"http://www.w3.org/2000/svg"}
