@@ -130,6 +130,9 @@ def test_safe_art_is_rebuilt_prefixed_and_still_draws(tmp_path):
         (wrap('<rect fill="var(--x)"/>'), "fill: 'var("),
         (wrap('<rect fill="rgb(attr(x))"/>'), "fill: rgb() of anything but numbers"),
         (wrap('<rect fill="url(#nowhere)"/>'), "#nowhere names no element of the file"),
+        (wrap('<rect style="fill:' + "(" * 100_000 + '"/>'), "<rect> style: CSS nested more than 16 brackets deep"),
+        (wrap('<rect fill="' + "[" * 100_000 + '"/>'), "<rect>: fill: CSS nested more than 16 brackets deep"),
+        (wrap("<style>.a{" + "{" * 100_000 + "}</style>"), "<style>: CSS nested more than 16 brackets deep"),
         # bounded drawing
         (wrap("", "0 0 inf inf"), "<svg> viewBox: viewBox '0 0 inf inf' is not four plain numbers"),
         (wrap("", "0 0 nan 10"), "<svg> viewBox: viewBox '0 0 nan 10' is not four plain numbers"),

@@ -91,6 +91,23 @@ def _refuse(problem: str, where: str) -> TrailwrightError:
     return TrailwrightError(problem, where)
 
 
+MAX_NESTING = 16  # brackets inside brackets in CSS: the tokenizer recurses into each
+
+
+def _shallow(text: str, where: str) -> str:
+    """``text`` with brackets nested at most ``MAX_NESTING`` deep (counted over every bracket, so a bracket in a
+    string counts too), before the tokenizer recurses into them."""
+    depth = 0
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise _refuse(f"CSS nested more than {MAX_NESTING} brackets deep", where)
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+    return text
+
+
 def number(value: float, text: str, where: str) -> str:
     """A number of the art, finite and at most ``LARGEST``, as written."""
     if not math.isfinite(value) or abs(value) > LARGEST:
@@ -165,12 +182,15 @@ def value(prop: str, tokens, where: str, prefix: str, refs: list[str]) -> str:
 
 def attribute(prop: str, text: str, where: str, prefix: str, refs: list[str]) -> str:
     """A presentation attribute's value (``fill="..."``), rebuilt as in a style."""
-    return value(prop, tinycss2.parse_component_value_list(text, skip_comments=True), where, prefix, refs)
+    tokens = tinycss2.parse_component_value_list(_shallow(text, f"{where}: {prop}"), skip_comments=True)
+    return value(prop, tokens, where, prefix, refs)
 
 
 def declarations(tokens, where: str, prefix: str, refs: list[str]) -> str:
     """A ``style`` attribute's (or a rule's) declarations, each property allowed and its value rebuilt."""
     out = []
+    if isinstance(tokens, str):
+        _shallow(tokens, where)
     for item in tinycss2.parse_declaration_list(tokens, skip_comments=True, skip_whitespace=True):
         if item.type == "at-rule":
             raise _refuse(f"CSS @{item.lower_at_keyword} is not allowed", where)
@@ -241,7 +261,7 @@ def selector(tokens, where: str, prefix: str, elements: frozenset[str]) -> str:
 def sheet(text: str, where: str, prefix: str, elements: frozenset[str], refs: list[str]) -> str:
     """A ``<style>`` sheet rewritten scoped to the art's own classes and ids (see the glossary)."""
     out = []
-    for rule in tinycss2.parse_stylesheet(text, skip_comments=True, skip_whitespace=True):
+    for rule in tinycss2.parse_stylesheet(_shallow(text, where), skip_comments=True, skip_whitespace=True):
         if rule.type == "at-rule":
             raise _refuse(f"CSS @{rule.lower_at_keyword} is not allowed", where)
         if rule.type != "qualified-rule":

@@ -50,7 +50,7 @@ from generator.errors import TrailwrightError
 from generator.render.artlimits import bounded_draw, image_info, printed_raster, regular_inside, theme_file
 from generator.render.outlines import check_font
 from generator.render.svg import hexagon_points, num, points
-from generator.render.untrusted import MAX_BYTES, SVG, safe_svg, stays_inside
+from generator.render.untrusted import MAX_BYTES, SMALLEST, SVG, safe_svg, stays_inside
 
 THEME_FILE = "theme.toml"
 THEME_TABLES = ("theme", "art", "landmarks", "booklet", "fonts")  # its own tables; the rest are the style's
@@ -142,8 +142,8 @@ def _view(root: ET.Element, source: str) -> tuple[float, float, float, float]:
             width, height = (float(re.sub(r"[a-z%]+$", "", root.get(k, ""))) for k in ("width", "height"))
         except ValueError:
             raise TrailwrightError("<svg> needs a viewBox (or a plain width and height)", source) from None
-        if not (math.isfinite(width) and math.isfinite(height) and width > 0 and height > 0):
-            raise TrailwrightError("<svg> width and height must be finite and positive", source)
+        if not (math.isfinite(width) and math.isfinite(height) and width >= SMALLEST and height >= SMALLEST):
+            raise TrailwrightError(f"<svg> width and height must be finite and at least {SMALLEST:g}", source)
         return 0.0, 0.0, width, height
     try:
         x, y, w, h = (float(v) for v in box.replace(",", " ").split())
