@@ -108,14 +108,26 @@ def builtin_themes() -> list[str]:
     return sorted(t.name for t in found.iterdir() if t.joinpath("theme.toml").is_file())
 
 
+def names_a_path(value: str) -> bool:
+    """Whether a theme argument is written as a path (``./river``, ``/x/river``, ``themes/river``), not a name."""
+    return "/" in value or "\\" in value or value.startswith((".", "~"))
+
+
+def builtin_theme(value) -> bool:
+    """Whether ``value`` names a shipped theme: its name, not written as a path. A shipped name wins over a folder of
+    that name in the current directory; ``./river`` names the folder."""
+    return isinstance(value, str) and not names_a_path(value) and value in builtin_themes()
+
+
 def theme_beside(theme: str, folder: str | Path, source: str | None = None) -> str:
-    """A settings file's ``theme`` (the file is ``source``, in ``folder``): the folder of that name beside the
-    file, else a shipped theme's name; anything else is an error naming the file."""
+    """A settings file's ``theme`` (the file is ``source``, in ``folder``): a shipped theme's name, else the folder
+    of that name beside the file (``./river`` for a folder that shares a shipped theme's name); anything else is an
+    error naming the file."""
+    if builtin_theme(theme):
+        return theme
     inside = Path(folder) / theme
     if inside.is_dir():
         return str(inside)
-    if theme in builtin_themes():
-        return theme
     shipped = ", ".join(builtin_themes())
     raise TrailwrightError(f"theme = {theme!r}: no such folder beside it, and no shipped theme ({shipped})", source)
 

@@ -177,7 +177,8 @@ def test_the_shipped_theme_is_package_data():
     folder = resources.files("generator") / "themes" / "river"
     by_name = load_style("river")
     assert folder.joinpath("theme.toml").is_file() and by_name.art.folder == "river"  # recorded as given
-    assert by_name == replace(RIVER_STYLE, art=replace(RIVER_STYLE.art, folder="river"))  # the same art
+    assert RIVER_STYLE.art.folder == str(RIVER) and len(RIVER_STYLE.art.digest) == 64  # a path: absolute, hashed
+    assert by_name == replace(RIVER_STYLE, art=replace(RIVER_STYLE.art, folder="river", digest=""))  # the same art
     assert "themes/**/*" in (RIVER.parents[2] / "pyproject.toml").read_text()
 
 
@@ -357,20 +358,23 @@ def test_an_image_an_svg_art_names_is_carried_inside_the_art(tmp_path):
     style = load_style(folder)
     assert 'href="data:image/png;base64,' in style.art.bridge.body and "stones.png" not in style.art.bridge.body
     (folder / "stones.png").write_bytes(b"not a png")
-    with pytest.raises(TrailwrightError, match="stones.png: not an image Pillow reads"):
+    with pytest.raises(TrailwrightError, match="bridge.svg: <image> href: not a PNG or JPEG image Pillow reads"):
         load_style(folder)
 
 
-def test_preflight_checks_the_theme_art_a_kit_records(tmp_path, capsys):
+def test_preflight_checks_the_theme_art_a_kit_records(tmp_path, capsys, monkeypatch):
     folder = tmp_path / "theme"
     folder.mkdir()
     for name, px in (("fine.png", 800), ("soft.png", 500)):  # 320 and 200 dpi at the tile's width
         Image.new("RGB", (px, px), (200, 180, 120)).save(folder / name)
     (folder / "theme.toml").write_text('[theme]\nname = "Dunes"\n[art]\nfront = "fine.png"\nback = "soft.png"\n')
     out = tmp_path / "kit"
-    args = ["publish", str(EXAMPLES / "best-known.json"), "--theme", str(folder), "--only", "booklet"]
+    monkeypatch.chdir(tmp_path)
+    args = ["publish", str(EXAMPLES / "best-known.json"), "--theme", "theme", "--only", "booklet"]  # a relative path
     assert main([*args, "--out", str(out)]) == 0
     capsys.readouterr()
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")  # kit.json records the folder's absolute path: found from anywhere
     assert main(["check", str(out), "--all"]) == 1  # the back's ground is under 300 dpi
     lines = capsys.readouterr().out.splitlines()
     theme_lines = [line for line in lines if str(folder) in line]
@@ -380,8 +384,9 @@ def test_preflight_checks_the_theme_art_a_kit_records(tmp_path, capsys):
     (folder / "bad.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')
     (folder / "theme.toml").write_text('[art]\nfront = "fine.png"\nbridge = "bad.svg"\n')  # changed since the kit
     assert main(["check", str(out)]) == 1
-    [bad] = [line for line in capsys.readouterr().out.splitlines() if line.startswith("FAIL")]
+    changed, bad = (line for line in capsys.readouterr().out.splitlines() if line.startswith("FAIL"))
     assert "theme art" in bad and "bad.svg" in bad and "script" in bad
+    assert "theme files: measured changed since publish, expected as published" in changed
     shutil.rmtree(folder)  # a kit made elsewhere: its theme is named, not checked
     assert main(["check", str(out)]) == 0
     note = capsys.readouterr().out.splitlines()[0]

@@ -63,6 +63,14 @@ def themes_to_check(paths, theme: str | None = None) -> tuple[list[str], list[st
     return [t for t in recorded if is_theme(t)], [t for t in recorded if not is_theme(t)]
 
 
+def recorded_digests(paths) -> dict[str, str]:
+    """The content hash each recorded theme folder had when its kit was published (``kit.json``)."""
+    from generator.preflight.theme import recorded_digest, recorded_theme
+
+    folders = [p for p in map(Path, paths) if p.is_dir()]
+    return {t: d for p in folders if (t := recorded_theme(p)) and (d := recorded_digest(p))}
+
+
 def preflight(paths, target: str | None = None, profile: str | None = None, theme: str | None = None) -> list[Finding]:
     """Every finding for the files under ``paths`` and their theme's art (``theme``, else the one their
     ``kit.json`` records); ``target`` and ``profile`` override what folders imply."""
@@ -92,8 +100,9 @@ def preflight(paths, target: str | None = None, profile: str | None = None, them
             findings += check_png(path, data, ctx)
     for maker in sorted(makers, key=lambda p: p.name):
         findings += check_tile_sizes(subjects, maker)
+    digests = {} if theme is not None else recorded_digests(paths)
     for name in themes_to_check(paths, theme)[0]:
-        findings += theme_findings(name)
+        findings += theme_findings(name, digests.get(name))
     return findings
 
 

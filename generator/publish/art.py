@@ -14,7 +14,6 @@ from __future__ import annotations
 import io
 import math
 import re
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -22,6 +21,7 @@ from PIL import Image
 
 from generator.errors import TrailwrightError
 from generator.model import Tile
+from generator.render.artlimits import CAIRO_LOCK
 from generator.units import MM_PER_IN
 
 SideArt = Callable[[Tile, str, float], str]
@@ -38,8 +38,8 @@ def layout_art(style, labels: bool = True) -> SideArt:
 
 
 # cairo draws text through FreeType faces it shares between surfaces; two threads drawing at once
-# crashed the publish stage now and then (a segfault), so every cairosvg call takes this lock
-CAIRO_LOCK = threading.Lock()
+# crashed the publish stage now and then (a segfault), so every cairosvg call takes this lock (defined where
+# theme art is drawn in a child process, which forks holding it, so no child starts inside another's drawing)
 MAX_PIXELS = 60_000_000  # the largest picture drawn: about 1 GB while cairo, PIL and the bytes hold it
 
 

@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import TrailwrightError
-from generator.inputs import is_number, load_toml
-from generator.project import builtin_themes
+from generator.inputs import is_number, load_toml, parse_toml
+from generator.project import builtin_theme
+from generator.render.artlimits import folder_digest, theme_file
 from generator.render.theme import THEME_FILE, THEME_TABLES, ThemeArt, theme_art
 from generator.units import MM_PER_PT
 
@@ -88,6 +89,8 @@ class Style:
         out: dict[str, dict] = {}
         if self.art is not None:
             out["theme"] = {"name": self.art.name, "folder": self.art.folder, "credits": list(self.art.credits)}
+            if self.art.digest:
+                out["theme"]["sha256"] = self.art.digest
         for f in _style_fields():
             table, key = f.name.split("_", 1)
             value = getattr(self, f.name)
@@ -141,28 +144,37 @@ def _rule(name: str, default: Any) -> tuple[Any, str]:
 
 
 def is_theme(path: str | Path | None) -> bool:
-    """Whether ``path`` names a theme: a folder (an empty name is never one), or a shipped theme's name."""
+    """Whether ``path`` names a theme: a shipped theme's name (which wins over a folder of that name unless the
+    argument is written as a path, ``./river``), or a folder (an empty name is never one)."""
     if path is None or not str(path).strip():
         return False
-    return Path(path).is_dir() or (not Path(path).exists() and str(path) in builtin_themes())
+    return builtin_theme(path) or Path(path).is_dir()
 
 
 def style_path(path: str | Path | None) -> str | Path | None:
-    """``path`` as given, or the folder of the built-in theme it names (``river``) when no such file exists."""
-    if is_theme(path) and not Path(str(path)).exists():
+    """``path`` as given, or the folder of the built-in theme it names (``river``)."""
+    if builtin_theme(path):
         return Path(str(resources.files("generator").joinpath("themes", str(path))))
     return path
+
+
+MAX_TOML_BYTES = 2**20  # a theme.toml
 
 
 def _read(path: str | Path | None) -> tuple[str, dict]:
     if path is None:
         source = "the default style"
         return source, load_toml(resources.files("generator.render").joinpath("style.toml"), source)
-    if is_theme(path):  # a theme: its theme.toml
+    if is_theme(path):  # a theme: its theme.toml, a regular file inside the folder
         theme = Path(path) / THEME_FILE
-        if not theme.is_file():
+        if not theme.exists() and not theme.is_symlink():
             raise TrailwrightError(f"a theme folder needs a {THEME_FILE}", str(path))
-        return str(theme), load_toml(theme)
+        data = theme_file(Path(path), THEME_FILE, str(theme), "the theme file", MAX_TOML_BYTES)
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise TrailwrightError("not UTF-8 text", str(theme)) from None
+        return str(theme), parse_toml(text, str(theme))
     return str(path), load_toml(path)
 
 
@@ -209,7 +221,10 @@ def load_style(path: str | Path | None = None) -> Style:
     values["preview_highlight"] = tuple(values["preview_highlight"])
     if path is not None and theme is not None:  # the art last: a raster ground is checked at the tile's size
         side_mm = (values["tile_width_mm"], values["tile_width_mm"] * 3**0.5 / 2)
-        art = replace(theme_art(Path(path), theme, source, side_mm), folder=str(given))  # as given: a name or a path
+        art = theme_art(Path(path), theme, source, side_mm)
+        shipped = builtin_theme(given)  # recorded by name; else by absolute path and content hash
+        folder = str(given) if shipped else str(Path(path).resolve())
+        art = replace(art, folder=folder, digest="" if shipped else folder_digest(Path(path)))
     return Style(**values, art=art)
 
 

@@ -32,23 +32,25 @@ Glossary
 --------
 art         one checked SVG file: its drawing (the children of its ``<svg>``), its ``viewBox``, and its
             ids prefixed with the file's name so two pieces never share an id.
-placed      art drawn as a nested ``<svg>`` with its own viewport: whatever the file draws, nothing shows
-            outside the box it is placed in (a bridge's deck, a decoration's spot, the tile). So art
-            too big for its place is cut, never drawn over an exit or a trail.
+placed      art drawn as a nested ``<svg>`` with its own viewport, inside a clip path of the box it is placed in
+            (a bridge's deck, a decoration's spot, the tile): whatever the file draws or says, nothing shows
+            outside that box. So art too big for its place is cut, never drawn over an exit or a trail.
 """
 
 from __future__ import annotations
 
+import hashlib
+import math
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
 from generator.errors import TrailwrightError
-from generator.inputs import read_bytes
+from generator.render.artlimits import bounded_draw, image_info, printed_raster, regular_inside, theme_file
 from generator.render.outlines import check_font
 from generator.render.svg import hexagon_points, num, points
-from generator.render.untrusted import SVG, XLINK, image_info, raster_dpi, safe_svg, stays_inside
+from generator.render.untrusted import MAX_BYTES, SMALLEST, SVG, safe_svg, stays_inside
 
 THEME_FILE = "theme.toml"
 THEME_TABLES = ("theme", "art", "landmarks", "booklet", "fonts")  # its own tables; the rest are the style's
@@ -70,11 +72,14 @@ class Art:
     view: tuple[float, float, float, float]
 
     def placed(self, x: float, y: float, width: float, height: float, fit: str = "none") -> str:
-        """The art in the box (x, y, width, height) mm, cut to it; ``fit`` is SVG's ``preserveAspectRatio``."""
+        """The art in the box (x, y, width, height) mm, cut to it by a clip path of the box (its id made from the
+        art and the box, so the same placement is the same text); ``fit`` is SVG's ``preserveAspectRatio``."""
+        box = f'x="{num(x)}" y="{num(y)}" width="{num(width)}" height="{num(height)}"'
+        clip = "tw-box-" + hashlib.sha256(f"{self.name}|{box}".encode()).hexdigest()[:12]
         return (
-            f'<svg x="{num(x)}" y="{num(y)}" width="{num(width)}" height="{num(height)}" '
-            f'viewBox="{" ".join(num(v) for v in self.view)}" preserveAspectRatio="{fit}" overflow="hidden">'
-            f"{self.body}</svg>"
+            f'<clipPath id="{clip}"><rect {box}/></clipPath><g clip-path="url(#{clip})">'
+            f'<svg {box} viewBox="{" ".join(f"{v:.9g}" for v in self.view)}" preserveAspectRatio="{fit}" '
+            f'overflow="hidden">{self.body}</svg></g>'
         )
 
     def picture(self, width_mm: float) -> tuple[str, float]:
@@ -108,6 +113,7 @@ class ThemeArt:
     booklet: tuple[tuple[str, str], ...] = ()  # the booklet's colours by name ("accent", "#2d4f66"), for publish
     source: str = ""  # the theme file, for errors found where the art is used
     fonts: tuple[tuple[str, str], ...] = ()  # (a role of FONT_ROLES, a TTF/OTF file's path): the PDFs, the labels
+    digest: str = ""  # a theme folder's content hash (artlimits.folder_digest); empty for a shipped theme
 
     @property
     def label_font(self) -> str | None:
@@ -136,26 +142,16 @@ def _view(root: ET.Element, source: str) -> tuple[float, float, float, float]:
             width, height = (float(re.sub(r"[a-z%]+$", "", root.get(k, ""))) for k in ("width", "height"))
         except ValueError:
             raise TrailwrightError("<svg> needs a viewBox (or a plain width and height)", source) from None
+        if not (math.isfinite(width) and math.isfinite(height) and width >= SMALLEST and height >= SMALLEST):
+            raise TrailwrightError(f"<svg> width and height must be finite and at least {SMALLEST:g}", source)
         return 0.0, 0.0, width, height
     try:
         x, y, w, h = (float(v) for v in box.replace(",", " ").split())
     except ValueError:
         raise TrailwrightError(f"<svg> viewBox {box[:40]!r} is not four numbers", source) from None
-    if w <= 0 or h <= 0:
+    if not all(map(math.isfinite, (x, y, w, h))) or w <= 0 or h <= 0:
         raise TrailwrightError(f"<svg> viewBox {box[:40]!r} has no area", source)
     return x, y, w, h
-
-
-def _prefixed(root: ET.Element, prefix: str) -> None:
-    """Every id in ``root`` and every reference to one renamed ``prefix + id``."""
-    for e in root.iter():
-        if e.get("id"):
-            e.set("id", prefix + e.get("id", ""))
-        for key, value in list(e.attrib.items()):
-            if key in ("href", f"{{{XLINK}}}href") and value.strip().startswith("#"):
-                e.set(key, "#" + prefix + value.strip()[1:])
-            elif "url(" in value:
-                e.set(key, re.sub(r"url\(\s*(['\"]?)#", lambda m: f"url({m.group(1)}#{prefix}", value))
 
 
 def _inside(folder: Path, name, source: str, kinds: str) -> Path:
@@ -166,27 +162,8 @@ def _inside(folder: Path, name, source: str, kinds: str) -> Path:
         raise TrailwrightError(f"{str(name)[:60]!r} must be a {what} file inside the theme's folder", source)
     if not stays_inside(folder, name):
         raise TrailwrightError(f"{name!r} leads outside the theme's folder", source)
+    regular_inside(folder, name, source, "the font" if "ttf" in kinds else "the art")  # no FIFO, device or folder
     return folder / name
-
-
-def _data_uri(path: Path) -> tuple[str, int, int]:
-    """A PNG or JPEG file as a ``data:`` URI, with its size in pixels (decoded safely first)."""
-    import base64
-
-    width, height, kind = image_info(path)
-    if kind not in ("PNG", "JPEG"):
-        raise TrailwrightError(f"a {kind} image; a theme's raster art is PNG or JPEG", str(path))
-    return f"data:image/{kind.lower()};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}", width, height
-
-
-def _inline_images(root: ET.Element, folder: Path, source: str) -> None:
-    """Every ``<image>`` that names a file of the theme made a ``data:`` URI, so the placed art needs no folder
-    (and a renderer never looks for the file beside whatever it is rendering)."""
-    for e in root.iter(f"{{{SVG}}}image"):
-        for key in ("href", f"{{{XLINK}}}href"):
-            value = (e.get(key) or "").strip()
-            if value and not value.startswith(("#", "data:")):
-                e.set(key, _data_uri(_inside(folder, value, source, RASTER))[0])
 
 
 def _font(folder: Path, name, source: str) -> str:
@@ -197,23 +174,25 @@ def _font(folder: Path, name, source: str) -> str:
 
 
 def load_art(folder: Path, name: str, source: str) -> Art:
-    """The SVG file ``name`` inside ``folder``, checked (``untrusted.safe_svg``) and made ready to place."""
+    """The SVG file ``name`` inside ``folder``, rebuilt from the allow-list (``untrusted.safe_svg``, its ids and
+    classes prefixed with the file's name); ``theme_art`` then draws it once within the time bound."""
     path = _inside(folder, name, source, "svg")
-    data = read_bytes(path, str(path), "the art")
-    root = ET.fromstring(safe_svg(data, str(path), folder))
+    data = theme_file(folder, name, str(path), "the art", MAX_BYTES)
+    text = safe_svg(data, str(path), folder, "tw-" + re.sub(r"\W", "-", name) + "-")
+    root = ET.fromstring(text)
     view = _view(root, str(path))
-    _inline_images(root, folder, str(path))
-    _prefixed(root, "tw-" + re.sub(r"\W", "-", name) + "-")
-    body = "".join(ET.tostring(child, encoding="unicode") for child in root)
-    return Art(name, body.replace(f' xmlns="{SVG}"', ""), view)
+    body = "".join(ET.tostring(child, encoding="unicode") for child in root).replace(f' xmlns="{SVG}"', "")
+    return Art(name, body, view)
 
 
 def load_raster(folder: Path, name: str, source: str, size_mm: tuple[float, float]) -> tuple[Art, float, str | None]:
     """A PNG or JPEG ground inside ``folder``, decoded safely and checked for its resolution when it covers
-    ``size_mm`` (``untrusted.raster_dpi``: an error below 150 dpi), as art, its dpi and the warning below 300."""
+    ``size_mm`` (``artlimits.printed_raster``: an error below 150 dpi, downscaled above 600), as art, its dpi and
+    the warning below 300 dpi or for the downscaling."""
     path = _inside(folder, name, source, RASTER)
-    dpi, warning = raster_dpi(path, *size_mm)
-    uri, width, height = _data_uri(path)
+    uri, width, height, dpi, warning = printed_raster(
+        theme_file(folder, name, str(path), "the picture"), str(path), size_mm
+    )
     body = f'<image width="{width}" height="{height}" href="{uri}"/>'
     return Art(name, body, (0.0, 0.0, float(width), float(height))), dpi, warning
 
@@ -233,7 +212,7 @@ def _printed(folder: Path, name, source: str, side_mm: tuple[float, float], repe
     path = _inside(folder, name, source, PICTURE)
     if path.suffix.lower() == ".svg":
         return repeat, repeat
-    width, height, _ = image_info(path)
+    width, height, _ = image_info(theme_file(folder, name, str(path), "the picture"), str(path))
     return repeat, repeat * height / width
 
 
@@ -312,6 +291,9 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
     pieces = {
         key: load_art(folder, art[key], _named(source, key)) for key in ART_KEYS if key in art and key not in pictures
     }
+    svgs = [p for p in (*pieces.values(), *(p for p, _, _ in pictures.values())) if p.name.lower().endswith(".svg")]
+    drawn = {p.name: p for p in (*svgs, *(load_art(folder, d, _named(source, "decorations")) for d in decorations))}
+    bounded_draw([(p.picture(100.0)[0], p.view, str(folder / p.name)) for p in drawn.values()])
     return ThemeArt(
         name,
         folder.name,
@@ -323,7 +305,7 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
             if dpi is not None
         ),
         **{key: piece for key, (piece, _, _) in pictures.items() if isinstance(key, str)},
-        decorations=tuple(load_art(folder, d, _named(source, "decorations")) for d in decorations),
+        decorations=tuple(drawn[d] for d in decorations),
         landmarks=tuple((key[1], piece) for key, (piece, _, _) in pictures.items() if isinstance(key, tuple)),
         booklet=tuple(sorted(data.get("booklet", {}).items())),
         ground_repeat_mm=repeat,
@@ -331,6 +313,7 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
             (role, _font(folder, fonts[role], f"{source}: fonts.{role}")) for role in FONT_ROLES if role in fonts
         ),
         source=source,
+        digest="",  # set by render.style for a folder (a shipped theme is recorded by its name)
         **pieces,
     )
 
