@@ -8,6 +8,7 @@ result once every file has been made, swapping the whole kit in at one instant
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -21,10 +22,12 @@ from generator.model import FACES
 from generator.publish import booklet as bk
 from generator.publish.art import MAX_PIXELS, ArtCache
 from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled_pdf, fitting_dpi
+from generator.publish.booklet.styles import chains, missing_faces, name_chain
 from generator.publish.bookletkit import booklet_text, make_booklet
+from generator.publish.fontchain import glyph_warning
 from generator.publish.layout import DoesNotFit, TileMarks, plan_duplex, plan_foldover
 from generator.publish.manufacturer import manufacturer_files, profile_art, zip_bytes
-from generator.publish.pdf import DEJAVU_FACES, DocInfo, glyph_warning
+from generator.publish.pdf import DocInfo
 from generator.publish.settings import Profile, PublishSettings, load_paper, load_profile
 from generator.publish.sheets import sheets_pdf
 from generator.publish.sources import Sources, provenance, theme_record, title_font
@@ -235,6 +238,19 @@ def select_documents(names, documents: dict[str, Builder] = DOCUMENTS) -> tuple[
     return tuple(name for name in documents if name in set(names))
 
 
+def font_warnings(src: Sources, settings: PublishSettings, booklet: bool) -> list[str]:
+    """A line for each text with a character no font of its chain has (the theme's, DejaVu, CJK), and one where a
+    theme's text font comes without bold or italic faces."""
+    look = bk.themed_look(src.style)
+    texts = [(settings.title, f"title {settings.title!r}", name_chain(look))]
+    if booklet:
+        body = booklet_text(src, settings).replace(settings.title, "")
+        texts.append((re.sub(r"<[^>]*>", " ", body), "the rules booklet", chains(look)["body"]))
+    lines = [line for text, where, fonts in texts if (line := glyph_warning(text, where, fonts))]
+    lacking = missing_faces(src.style) if booklet else None
+    return lines + ([lacking] if lacking else [])
+
+
 def publish_kit(
     src: Sources,
     settings: PublishSettings,
@@ -248,18 +264,8 @@ def publish_kit(
     Documents are built on ``workers`` threads (the bytes do not depend on how many); one that cannot
     fit its paper is skipped with a ``warn`` naming it, and the rest are made."""
     chosen = select_documents(settings.documents, documents)
-    fonts = bk.theme_fonts(src.style)
-    for text, where, faces in (
-        (settings.title, f"title {settings.title!r}", (fonts["title"],) if "title" in fonts else DEJAVU_FACES),
-        *(
-            ((booklet_text(src, settings).replace(settings.title, ""), "the rules booklet", DEJAVU_FACES),)
-            if "booklet" in chosen
-            else ()
-        ),
-    ):
-        message = glyph_warning(text, where, faces)  # template errors, too, come before any drawing
-        if message:
-            warn(message)
+    for message in font_warnings(src, settings, "booklet" in chosen):  # template errors, too, come before drawing
+        warn(message)
     profile = load_profile(settings.profile)
     if PROFILED & set(chosen):
         check_profile_size(profile, src.tile_width_mm, PROFILED & set(chosen))

@@ -33,6 +33,7 @@ _FACES = {  # family face -> DejaVu files, nearest first, then reportlab's Vera 
     "Sans": (("DejaVuSans.ttf",), "Vera.ttf"),
     "Sans-Bold": (("DejaVuSans-Bold.ttf", "DejaVuSans.ttf"), "VeraBd.ttf"),
     "Sans-Oblique": (("DejaVuSans-Oblique.ttf", "DejaVuSans.ttf"), "VeraIt.ttf"),
+    "Sans-BoldOblique": (("DejaVuSans-BoldOblique.ttf", "DejaVuSans-Bold.ttf"), "VeraBI.ttf"),
     "Serif": (("DejaVuSerif.ttf", "DejaVuSans.ttf"), "Vera.ttf"),
     "Serif-Bold": (("DejaVuSerif-Bold.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf"), "VeraBd.ttf"),
     "Serif-Italic": (("DejaVuSerif-Italic.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSerif.ttf"), "VeraIt.ttf"),
@@ -75,7 +76,7 @@ def register_fonts() -> dict[str, Path]:
         "Serif", normal="Serif", bold="Serif-Bold", italic="Serif-Italic", boldItalic="Serif-BoldItalic"
     )
     pdfmetrics.registerFontFamily(
-        "Sans", normal="Sans", bold="Sans-Bold", italic="Sans-Oblique", boldItalic="Sans-Bold"
+        "Sans", normal="Sans", bold="Sans-Bold", italic="Sans-Oblique", boldItalic="Sans-BoldOblique"
     )
     rl_config.defaultGraphicsFontName = "Sans"  # charts start in an embedded font, not Helvetica
     rl_config.canvas_basefontname = "Sans"

@@ -54,7 +54,7 @@ from generator.render.untrusted import MAX_BYTES, SMALLEST, SVG, safe_svg, stays
 
 THEME_FILE = "theme.toml"
 THEME_TABLES = ("theme", "art", "landmarks", "booklet", "fonts")  # its own tables; the rest are the style's
-FONT_ROLES = ("title", "text", "label")  # the title and headings; every other text; the tiles' labels
+FONT_ROLES = ("title", "text", "text_bold", "text_italic", "text_bold_italic", "label")  # headings; the rest; labels
 RASTER, PICTURE = "png|jpg|jpeg", "svg|png|jpg|jpeg"  # the file kinds of raster art, and of art that may be either
 ART_KEYS = ("front", "back", "trail", "bridge", "back_mark", "dead_end", "wall", "connector", "cover")
 COVER_MM = (122.0, 118.0)  # the booklet cover's picture box at most (a raster cover is checked at this size)

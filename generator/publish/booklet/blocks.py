@@ -30,7 +30,8 @@ from reportlab.platypus import (
 
 from generator.publish.booklet.flowables import CHART_CAPTION, HexImage, Mosaic, Picture, pair_chart
 from generator.publish.booklet.markup import At, Block, MarkupError, source_error
-from generator.publish.booklet.styles import Look, load_look, paragraph_styles
+from generator.publish.booklet.styles import Look, chains, load_look, paragraph_styles
+from generator.publish.fontchain import Chain, set_markup, style_of
 from generator.publish.pdf import pt
 from generator.units import ENGLISH, Numbers
 
@@ -54,12 +55,19 @@ class Resources:
 
 @dataclass(frozen=True)
 class Kit:
-    """What a builder draws with: styles, colours, the resources and the frame's width (mm)."""
+    """What a builder draws with: styles and their font chains, colours, the resources and the frame's width (mm)."""
 
     look: Look
     styles: dict[str, ParagraphStyle]
     res: Resources | None
     width: float
+    chains: dict[str, Chain]
+
+    def para(self, markup: str, style: str, fitted: ParagraphStyle | None = None) -> Paragraph:
+        """A paragraph of ``markup`` in the style ``style`` (or its ``fitted`` copy), each run of its text in the
+        first font of the style's chain that has it."""
+        chosen = fitted or self.styles[style]
+        return Paragraph(set_markup(markup, self.chains[style], chosen.fontName), chosen)
 
     @property
     def art(self) -> Resources:
@@ -115,22 +123,22 @@ def number(block: Block, key: str, default: float) -> float:
 
 
 def _para(style: str) -> Callable[[Block, Kit], list]:
-    return lambda b, kit: [Paragraph(inline(b, kit), kit.styles[style])]
+    return lambda b, kit: [kit.para(inline(b, kit), style)]
 
 
 MIN_TITLE_SCALE = 0.4  # a cover title shrinks to fit one line down to this share of its size, then wraps
 MOSAIC_MM = 118.0
 
 
-def title_style(title: str, style: ParagraphStyle, width_mm: float) -> tuple[ParagraphStyle, int]:
-    """The cover title's style, shrunk to fit one line of ``width_mm`` if it can, and the lines it will take."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    wide = stringWidth(title, style.fontName, style.fontSize) / pt(1)
+def title_style(title: str, style: ParagraphStyle, width_mm: float, fonts: Chain) -> tuple[ParagraphStyle, int]:
+    """The cover title's style, shrunk to fit one line of ``width_mm`` if it can, and the lines it will take
+    (measured run by run in the font ``fonts`` sets each in)."""
+    wide = fonts.width(title, style.fontSize, style_of(style.fontName)) / pt(1)
     scale = max(MIN_TITLE_SCALE, min(1.0, width_mm / wide)) if wide else 1.0
     size = style.fontSize * scale
     fitted = ParagraphStyle(f"{style.name}-fitted", parent=style, fontSize=size, leading=style.leading * scale)
-    lines = len(Paragraph(_escape(title), fitted).breakLines([pt(width_mm)]).lines) if title else 1
+    para = Paragraph(set_markup(_escape(title), fonts, fitted.fontName), fitted)
+    lines = len(para.breakLines([pt(width_mm)]).lines) if title else 1
     return fitted, max(1, lines)
 
 
@@ -138,12 +146,12 @@ def _cover(b: Block, kit: Kit) -> list:
     """The cover: the title (shrunk to one line if need be), subtitle, mosaic and lines, always on one page."""
     st = kit.styles
     title = b.get("title") or ""
-    style, lines = title_style(title, st["title"], kit.width)
+    style, lines = title_style(title, st["title"], kit.width, kit.chains["title"])
     mosaic = MOSAIC_MM - (lines - 1) * style.leading / pt(1)  # a title that still wraps takes from the mosaic
-    out = [NextPageTemplate("cover"), Spacer(1, pt(8)), Paragraph(_escape(title), style), Spacer(1, pt(3))]
+    out = [NextPageTemplate("cover"), Spacer(1, pt(8)), kit.para(_escape(title), "title", style), Spacer(1, pt(3))]
     subtitle = b.get("subtitle")
     if subtitle:
-        out.append(Paragraph(_escape(subtitle), st["subtitle"]))
+        out.append(kit.para(_escape(subtitle), "subtitle"))
     if kit.art.cover_art is not None:  # the theme's picture, as large as the mosaic's box allows
         image, aspect = kit.art.cover_art
         width = min(kit.width, mosaic / aspect)
@@ -151,22 +159,22 @@ def _cover(b: Block, kit: Kit) -> list:
     else:
         picture = Mosaic(list(kit.art.cover_images), kit.width, mosaic, 30)
     out += [Spacer(1, pt(8)), picture, Spacer(1, pt(8))]
-    out += [Paragraph(inline(line, kit), st["centred"]) for line in b]
+    out += [kit.para(inline(line, kit), "centred") for line in b]
     return out + [NextPageTemplate("body"), PageBreak()]
 
 
 def _h1(b: Block, kit: Kit) -> list:
     """A new page unless already at the top of one, or asked to run on."""
     brk = CondPageBreak(pt(40)) if b.get("flow") == "yes" else NotAtTopPageBreak()
-    return [brk, Paragraph(inline(b, kit), kit.styles["h1"])]
+    return [brk, kit.para(inline(b, kit), "h1")]
 
 
 def _h2(b: Block, kit: Kit) -> list:
-    return [CondPageBreak(pt(22)), Paragraph(inline(b, kit), kit.styles["h2"])]
+    return [CondPageBreak(pt(22)), kit.para(inline(b, kit), "h2")]
 
 
 def _list(b: Block, kit: Kit) -> list:
-    items = [ListItem(Paragraph(inline(li, kit), kit.styles["body"]), leftIndent=pt(5)) for li in b if li.tag == "item"]
+    items = [ListItem(kit.para(inline(li, kit), "body"), leftIndent=pt(5)) for li in b if li.tag == "item"]
     kind = (
         dict(bulletType="1", bulletFontName="Sans-Bold")
         if b.tag == "steps"
@@ -176,7 +184,7 @@ def _list(b: Block, kit: Kit) -> list:
 
 
 def _note(b: Block, kit: Kit) -> list:
-    t = Table([[[Paragraph(inline(b, kit), kit.styles["note"])]]], colWidths=[pt(kit.width)])
+    t = Table([[[kit.para(inline(b, kit), "note")]]], colWidths=[pt(kit.width)])
     t.setStyle(
         TableStyle(
             [
@@ -195,8 +203,7 @@ def _note(b: Block, kit: Kit) -> list:
 def _table(b: Block, kit: Kit) -> list:
     rows = [r for r in b if r.tag == "row"]
     data = [
-        [Paragraph(inline(c, kit), kit.styles["cellhead" if r.get("head") else "cell"]) for c in r if c.tag == "cell"]
-        for r in rows
+        [kit.para(inline(c, kit), "cellhead" if r.get("head") else "cell") for c in r if c.tag == "cell"] for r in rows
     ]
     if not data:
         raise MarkupError(b, "<table> needs <row> elements")
@@ -255,9 +262,9 @@ def _thumbs(b: Block, kit: Kit) -> list:
             image = kit.art.thumb(tile, face)
         except KeyError:
             raise MarkupError(th, f"<thumb tile={tile!r} face={face!r}> names no tile side") from None
-        cell = [HexImage(image, size, kit.look.colour("rule")), Paragraph(inline(th, kit), kit.styles["caption"])]
+        cell = [HexImage(image, size, kit.look.colour("rule")), kit.para(inline(th, kit), "caption")]
         if grouped:
-            cell.insert(0, Paragraph(_escape(label or "") or "&nbsp;", kit.styles["grouplabel"]))
+            cell.insert(0, kit.para(_escape(label or "") or "&nbsp;", "grouplabel"))
         cells.append(cell)
         if grouped and len({g for g, _, _ in entries[: i + 1]}) % 2 == 0:
             tints.append((i % per_row, i // per_row))
@@ -279,7 +286,11 @@ def _thumbs(b: Block, kit: Kit) -> list:
 
 
 def _chart(b: Block, kit: Kit) -> list:
-    return [pair_chart(list(kit.art.pairs), kit.width, kit.look, b.get("caption") or CHART_CAPTION, kit.art.numbers)]
+    return [
+        pair_chart(
+            list(kit.art.pairs), kit.width, kit.look, b.get("caption") or CHART_CAPTION, kit.art.numbers, kit.chains
+        )
+    ]
 
 
 def _board(b: Block, kit: Kit) -> list:
@@ -341,7 +352,7 @@ def build_story(
     if root.tag != "booklet":
         raise source_error(f"the markup's root must be <booklet>, not <{root.tag}>", root.at, folder)
     look = look or load_look()
-    kit = Kit(look, paragraph_styles(look), res, frame_width_mm)
+    kit = Kit(look, paragraph_styles(look), res, frame_width_mm, chains(look))
     pieces, section = [], ""
     for b in root:
         if b.tag in ("h1", "cover"):

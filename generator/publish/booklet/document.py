@@ -15,7 +15,8 @@ from reportlab.platypus.doctemplate import ActionFlowable, FrameActionFlowable, 
 
 from generator.publish.booklet.blocks import Piece
 from generator.publish.booklet.markup import source_error
-from generator.publish.booklet.styles import Look, load_look
+from generator.publish.booklet.styles import Look, chains, load_look, name_chain
+from generator.publish.fontchain import draw
 from generator.publish.pdf import DocInfo, pt, register_fonts, without_dates
 from generator.publish.settings import Paper
 
@@ -61,7 +62,7 @@ def _check_fits(
 def _page_templates(paper: Paper, look: Look, title: str, frame: Frame) -> list[PageTemplate]:
     tint, rule, soft = look.colour("tint"), look.colour("rule"), look.colour("soft")
     mx = look.margin_x_mm
-    title_face = look.name_font
+    name_fonts, number_fonts = name_chain(look), chains(look)["small"]
 
     def cover(c, _doc):
         c.saveState()
@@ -78,12 +79,12 @@ def _page_templates(paper: Paper, look: Look, title: str, frame: Frame) -> list[
         c.setFillColor(soft)
         page = c.getPageNumber()
         left, right = (
-            ((str(page), "Sans"), (title, title_face)) if page % 2 == 0 else ((title, title_face), (str(page), "Sans"))
+            ((str(page), number_fonts), (title, name_fonts))
+            if page % 2 == 0
+            else ((title, name_fonts), (str(page), number_fonts))
         )
-        c.setFont(left[1], 7)
-        c.drawString(pt(mx), y, left[0])
-        c.setFont(right[1], 7)
-        c.drawRightString(pt(paper.width_mm - mx), y, right[0])
+        draw(c, pt(mx), y, left[0], left[1], 7)
+        draw(c, pt(paper.width_mm - mx), y, right[0], right[1], 7, "end")
         c.restoreState()
 
     return [PageTemplate("body", [frame], onPage=body), PageTemplate("cover", [frame], onPage=cover)]

@@ -10,6 +10,7 @@ from reportlab.lib.colors import Color, white
 from reportlab.platypus import Flowable
 
 from generator.publish.booklet.styles import Look
+from generator.publish.fontchain import Chain, chain, strings
 from generator.publish.layout import hex_corners
 from generator.publish.pdf import pt
 from generator.units import ENGLISH, Numbers
@@ -109,9 +110,11 @@ def pair_chart(
     look: Look,
     caption: str = CHART_CAPTION,
     numbers: Numbers = ENGLISH,
+    chains: dict[str, Chain] | None = None,
 ) -> Drawing:
     """Connectivity per landmark pair as horizontal bars, weakest at the top, its percentages and ``caption``
-    in the booklet's language."""
+    in the booklet's language, its words in the fonts of the ``small`` style's chain."""
+    fonts = (chains or {}).get("small") or chain("Sans")
     soft, rule, accent = look.colour("soft"), look.colour("rule"), look.colour("accent")
     rows = len(pairs)
     height_mm = 11 + rows * 4.2
@@ -121,15 +124,20 @@ def pair_chart(
     chart.width, chart.height = pt(width_mm - 32), pt(height_mm - 11)
     ordered = sorted(pairs, key=lambda p: -p[1])  # reportlab draws the first category at the bottom
     chart.data = [[100 * v for _, v in ordered]]
-    chart.categoryAxis.categoryNames = [name.replace("-", " – ") for name, _ in ordered]
+    names = [name.replace("-", " – ") for name, _ in ordered]
+    whole = [fonts.covering(name) for name in names]
+    split = any(fonts.missing(name) or len(fonts.runs(name)) > 1 for name in names)  # a name in more than one font
+    chart.categoryAxis.categoryNames = [""] * len(names) if split else names
     chart.categoryAxis.labels.fontName = "Sans"
     chart.categoryAxis.labels.fontSize = 6
     chart.categoryAxis.labels.dx = -2
+    for i, face in enumerate(whole):
+        chart.categoryAxis.labels[i].fontName = face
     chart.categoryAxis.strokeColor = soft
     chart.valueAxis.valueMin = 0
     chart.valueAxis.valueMax = 100
     chart.valueAxis.valueStep = 25
-    chart.valueAxis.labels.fontName = "Sans"
+    chart.valueAxis.labels.fontName = fonts.covering(numbers.percent(0.25) + numbers.percent(1))
     chart.valueAxis.labels.fontSize = 6
     chart.valueAxis.labelTextFormat = lambda v: numbers.percent(v / 100)
     chart.valueAxis.strokeColor = soft
@@ -140,21 +148,20 @@ def pair_chart(
     chart.bars[0].strokeColor = None
     chart.barWidth = pt(2.6)
     chart.barLabelFormat = lambda v: numbers.percent(v / 100)
-    chart.barLabels.fontName = "Sans"
+    chart.barLabels.fontName = fonts.covering(numbers.percent(0.5) + "0123456789")
     chart.barLabels.fontSize = 5.5
     chart.barLabels.fillColor = white
     chart.barLabels.boxAnchor = "e"
     chart.barLabels.dx = -1.5
     d.add(chart)
-    d.add(
-        String(
-            pt(width_mm),
-            pt(0),
-            caption,
-            fontName="Sans",
-            fontSize=5.5,
-            fillColor=soft,
-            textAnchor="end",
-        )
-    )
+    if split:  # each name run by run, where the chart would have set it in one font
+        band = chart.height / max(1, rows)
+        for i, name in enumerate(names):
+            y = chart.y + (i + 0.5) * band - 0.35 * 6
+            d.add(strings(chart.x - 2, y, name, fonts, 6, "end", fillColor=chart.categoryAxis.labels.fillColor))
+    if len(fonts.runs(caption)) == 1:
+        d.add(String(pt(width_mm), pt(0), caption, fontName=fonts.covering(caption), fontSize=5.5, fillColor=soft,
+                     textAnchor="end"))  # fmt: skip
+    else:
+        d.add(strings(pt(width_mm), pt(0), caption, fonts, 5.5, "end", fillColor=soft))
     return d

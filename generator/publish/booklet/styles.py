@@ -15,6 +15,7 @@ from reportlab.lib.styles import ParagraphStyle
 
 from generator.errors import TrailwrightError
 from generator.inputs import Number, OneOf, check_keys, check_table, load_toml, read_bytes
+from generator.publish.fontchain import Chain, chain, register_family
 from generator.publish.pdf import register_fonts
 from generator.publish.settings import _packaged
 
@@ -154,15 +155,53 @@ def theme_font(path: str, role: str) -> str:
             pdfmetrics.registerFont(TTFont(name, io.BytesIO(truetype(data))))  # CFF outlines converted first
         except (TTFError, ValueError, KeyError, OSError, struct.error) as err:
             raise TrailwrightError(f"not a TrueType or OpenType font reportlab can embed ({err})", path) from None
-        pdfmetrics.registerFontFamily(name, normal=name, bold=name, italic=name, boldItalic=name)
     return name
 
 
+TEXT_FACES = ("text_bold", "text_italic", "text_bold_italic")  # a theme's text font's other faces, each optional
+
+
 def theme_fonts(style) -> dict[str, str]:
-    """A theme's ``[fonts]`` for the pages registered with reportlab: role (``title``, ``text``) -> font name
-    (the ``label`` font is drawn as outlines in the tiles' art); empty without a theme."""
+    """A theme's ``[fonts]`` for the pages registered with reportlab: role (``title``, ``text``, and the text's
+    ``text_bold``, ``text_italic``, ``text_bold_italic``) -> font name (the ``label`` font is drawn as outlines in
+    the tiles' art); empty without a theme. The text font's family has the faces the theme gives it: a bold or
+    italic run falls back along the chain (``publish.fontchain``) where it has none."""
     art = style.art if style is not None else None
-    return {role: theme_font(path, role) for role, path in art.fonts if role != "label"} if art is not None else {}
+    if art is None:
+        return {}
+    fonts = {role: theme_font(path, role) for role, path in art.fonts if role != "label"}
+    if "title" in fonts:
+        register_family(fonts["title"])
+    if "text" in fonts:
+        register_family(fonts["text"], *(fonts.get(face, "") for face in TEXT_FACES))
+    return fonts
+
+
+def missing_faces(style) -> str | None:
+    """The one line saying which of bold and italic a theme's text font lacks (the booklet sets those runs in
+    the next font of the chain), or None."""
+    art = style.art if style is not None else None
+    if art is None or "text" not in dict(art.fonts):
+        return None
+    given = dict(art.fonts)
+    lacking = [face for face in TEXT_FACES if face not in given]
+    if not lacking:
+        return None
+    return (
+        f"{art.source}: fonts.text has no {', '.join('fonts.' + f for f in lacking)}: the booklet sets those "
+        "runs in the next font of the chain (DejaVu)"
+    )
+
+
+def chains(look: Look) -> dict[str, Chain]:
+    """Each paragraph style's font chain: its font, the packaged look's font for it, DejaVu, CJK."""
+    packaged = dict(load_look().styles)
+    return {name: chain(s.font, packaged[name].font) for name, s in look.styles}
+
+
+def name_chain(look: Look) -> Chain:
+    """The chain the game's name is drawn in (the footers)."""
+    return chain(look.name_font, "Sans-Bold")
 
 
 def themed_look(style) -> Look:
