@@ -86,6 +86,17 @@ class Board:
     connectors: tuple[Connector, ...]
     title: str = ""
     source: str = field(default="", compare=False, repr=False)  # the file as the user named it; not identity
+    printed: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)  # see ``shown``; not identity
+
+    def shown(self, name: str = "") -> str:
+        """How the pages print landmark ``name`` (its title with no name): a language's name for it
+        (``with_printed``), else the name itself; the rules and files keep the names."""
+        found = dict(self.printed).get(name)
+        return found or (name if name else self.title or self.name)
+
+    def with_printed(self, names: dict[str, str]) -> Board:
+        """This board with the printed names of its title (key "") and landmarks (keys: their names)."""
+        return replace(self, printed=tuple(sorted(names.items())))
 
     @property
     def label(self) -> str:

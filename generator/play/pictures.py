@@ -17,6 +17,7 @@ from generator.render.svg import escape, hexagon_points, num, points
 from generator.units import ENGLISH, Numbers
 
 HEAT_COLOUR = "#d7301f"
+BAR_COLOUR = "#3b6ea5"  # the histogram's bars (the booklet draws them in its accent colour: bookletkit)
 
 
 def _meta(report: PlayReport) -> str:
@@ -43,9 +44,12 @@ def histogram_svg(
     height: int = 320,
     words: dict[str, str] = HISTOGRAM,
     numbers: Numbers = ENGLISH,
+    names=None,
 ) -> str:
     """Bars of how many games ended in each round (the last bar holds games stopped at the cap), labelled in
-    the language of ``words`` (``HISTOGRAM``'s keys) and ``numbers``."""
+    the language of ``words`` (``HISTOGRAM``'s keys) and ``numbers``, the board and players by ``names`` (a
+    function of (id, kind) -> the name printed, ``Language.name``; the ids themselves without one)."""
+    say = names or (lambda ident, kind: ident)
     counts = Counter(report.rounds)
     lo, hi = min(counts), max(counts)
     left, right, top, bottom = 48, 16, 44, 40
@@ -59,7 +63,7 @@ def histogram_svg(
         capped = r == report.round_cap and report.unfinished > 0
         parts.append(
             f'<rect x="{num(x + 0.1 * bar)}" y="{num(top + plot_h - h)}" width="{num(0.8 * bar)}" '
-            f'height="{num(h)}" fill="{"#999999" if capped else "#3b6ea5"}"/>'
+            f'height="{num(h)}" fill="{"#999999" if capped else BAR_COLOUR}"/>'
         )
     step = max(1, round((hi - lo + 1) / 12))
     ticks = "".join(
@@ -73,7 +77,10 @@ def histogram_svg(
         for v, dash in ((report.rounds_median, "none"), (report.rounds_p10, "4 3"), (report.rounds_p90, "4 3"))
     )
     title = words["title"].format(
-        games=report.games, board=report.board, players=report.players, policies=", ".join(report.policies)
+        games=report.games,
+        board=say(report.board, "boards"),
+        players=report.players,
+        policies=", ".join(say(p, "players") for p in report.policies),
     )
     median, p10, p90 = (numbers.short(v) for v in (report.rounds_median, report.rounds_p10, report.rounds_p90))
     figures = words["figures"].format(median=median, p10=p10, p90=p90)

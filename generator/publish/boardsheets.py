@@ -107,8 +107,8 @@ def board_large_pdf(board_svg: str, paper: Paper, settings: PublishSettings, inf
     c.setTrimBox([pt(x), pt(y), pt(x + w), pt(y + h)])
     c.setBleedBox([pt(x - b), pt(y - b), pt(x + w + b), pt(y + h + b)])
     draw_trim_marks(c, x, y, w, h, settings, MARK)
-    what = f"the board on {sheet.title} · cut along the trim marks"
-    footer(c, sheet, settings.margin_mm, settings.title, 1, 1, what, info.title_font)
+    what = info.say("board", paper=sheet.title)
+    footer(c, sheet, settings.margin_mm, settings.title, 1, 1, what, info.title_font, info)
     c.showPage()
     c.save()
     art = svg_pdf(bled_svg(board_svg, w, h, b))
@@ -181,12 +181,11 @@ def board_tiled_pdf(art: BoardArt, paper: Paper, settings: PublishSettings, info
             c.setFillColor(INK)
             for strip in _strips(t, ov, row, col):
                 _draw_strip(c, strip, ov)
-            _sheet_labels(c, t, row, col)
+            _sheet_labels(c, t, row, col, info)
             c.restoreState()
-            what = f"the board on {t.columns} × {t.rows} {t.paper.title} sheets"
-            footer(
-                c, t.paper, settings.margin_mm, settings.title, row * t.columns + col + 1, pages, what, info.title_font
-            )
+            what = info.say("tiled", columns=t.columns, rows=t.rows, paper=t.paper.title)
+            page = row * t.columns + col + 1
+            footer(c, t.paper, settings.margin_mm, settings.title, page, pages, what, info.title_font, info)
             c.showPage()
     c.save()
     return t, place_images(buffer.getvalue(), placements)
@@ -230,15 +229,15 @@ def _draw_strip(c, strip: tuple[bool, float, float, float, float], ov: float) ->
             _register(c, xl + f * (xh - xl), (yl + yh) / 2)
 
 
-def _sheet_labels(c, t: Tiling, row: int, col: int) -> None:
-    """How to join the sheets, and which sheet this is, above the board area."""
+def _sheet_labels(c, t: Tiling, row: int, col: int, info: DocInfo) -> None:
+    """How to join the sheets, and which sheet this is, above the board area (in the kit's language)."""
+    from generator.publish.fontchain import chain, draw, set_font
+
     a = t.area
     c.setFillColor(SOFT)
-    c.setFont("Sans", 6.5)
-    note = "cut along the solid edge lines; lay each cut edge on its neighbour's dashed line; tape"
-    c.drawString(pt(a.x), pt(a.y + a.height + 1.5), note)
-    c.setFont("Sans-Bold", 8)
+    note, which = info.say("join"), info.say("which", row=row + 1, rows=t.rows, column=col + 1, columns=t.columns)
+    set_font(c, note, chain("Sans"), 6.5)
+    draw(c, pt(a.x), pt(a.y + a.height + 1.5), note, chain("Sans"), 6.5)
+    set_font(c, which, chain("Sans-Bold"), 8)
     c.setFillColor(INK)
-    c.drawRightString(
-        pt(a.x + a.width), pt(a.y + a.height + 1.5), f"row {row + 1} of {t.rows}, column {col + 1} of {t.columns}"
-    )
+    draw(c, pt(a.x + a.width), pt(a.y + a.height + 1.5), which, chain("Sans-Bold"), 8, "end")

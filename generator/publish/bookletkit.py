@@ -3,9 +3,12 @@ language, and the two PDFs (reading order, and imposed for saddle stitching)."""
 
 from __future__ import annotations
 
+import io
+
 from generator import __version__
 from generator.model import FACES
 from generator.play import default_rules
+from generator.play.pictures import BAR_COLOUR
 from generator.publish import booklet as bk
 from generator.publish.art import ArtCache, px, render_pixels
 from generator.publish.boardsheets import svg_size_mm
@@ -36,7 +39,7 @@ def references(board_name: str) -> dict | None:
 
 def booklet_context(src: Sources, settings: PublishSettings) -> dict:
     """Everything the booklet templates may show, as plain data."""
-    ts, board = src.tileset, src.board
+    ts, board, say = src.tileset, src.board, src.language.name
     rules = rules_context(src.rules or default_rules(board), board, src.language)
     catalogue = _catalogue(ts)
     bridged = [
@@ -48,7 +51,7 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
     return {
         "game": {"title": settings.title, "players": rules["players"]["text"]},
         "rules": rules,
-        "play": src.play.context() if src.play else None,
+        "play": _play(src),
         "tiles": {
             "count": len(ts),
             "sides": 2 * len(ts),
@@ -59,17 +62,29 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
             "stubs": sum(len(s.stubs) for s in ts.sides()),
         },
         "board": {
-            "name": board.title or board.name,
+            "name": src.language.board_title(board),
             "slots": board.tile_count,
-            "landmarks": [lm.name for lm in board.landmarks],
+            "landmarks": [say(lm.name) for lm in board.landmarks],
             "connectors": len(board.connectors),
-            "wide_landmarks": [lm.name for lm in board.landmarks if len(lm.hexes) > 1],
+            "wide_landmarks": [say(lm.name) for lm in board.landmarks if len(lm.hexes) > 1],
         },
         "catalogue": catalogue,
         "catalogue_bridges": bridged[:8],
         "figures": src.figures.__dict__,
         "reference": references(src.board.name),
         "made": _made(src, settings),
+    }
+
+
+def _play(src: Sources) -> dict | None:
+    """The play figures the templates see, the players and the engine by the names the language prints."""
+    if src.play is None:
+        return None
+    play, say = src.play.context(), src.language.name
+    return {
+        **play,
+        "policy": ",".join(say(p, "players") for p in play["policy"].split(",")),
+        "engine": say(play["engine"], "engines"),
     }
 
 
@@ -141,6 +156,60 @@ def cover_art(src: Sources) -> tuple | None:
     return ImageReader(render_pixels(svg, width_px, round(width_px * height_mm / COVER_MM[0]))), height_mm / COVER_MM[0]
 
 
+def pair_names(src: Sources) -> tuple[tuple[str, float], ...]:
+    """The figures' landmark pairs ("Hut-Well") by the names the language prints."""
+    board, say = src.board, src.language.name
+    printed = {
+        f"{board.landmarks[a].name}-{board.landmarks[b].name}": f"{say(board.landmarks[a].name)}-"
+        f"{say(board.landmarks[b].name)}"
+        for a, b in board.landmark_pairs()
+    }
+    return tuple((printed.get(name, name), value) for name, value in src.figures.pairs)
+
+
+PAGES_A_SHEET = 4  # a saddle-stitched sheet: two pages a side
+
+
+def page_count(pdf: bytes) -> int:
+    from pypdf import PdfReader
+
+    return len(PdfReader(io.BytesIO(pdf)).pages)
+
+
+COMPACT = (1.0, 0.94, 0.88)  # how tight each try sets the text: leading and spacing, as a share of the look's
+
+
+def fewest_sheets(reading_pdf) -> bytes:
+    """The booklet (``reading_pdf(tight)``) on the fewest sheets: each section on a page of its own in the look's
+    spacing, unless that leaves the last sheet part empty; then the sections run on, with the leading and spacing
+    tightened a step at a time (``COMPACT``), and the first that saves a sheet is kept (the French booklet's tenth
+    page held one line, and cost a third sheet with two blank pages)."""
+    pages = reading_pdf(COMPACT[0])
+    count = page_count(pages)
+    sheets = -(-count // PAGES_A_SHEET)
+    if count % PAGES_A_SHEET == 0:
+        return pages
+    for tight in COMPACT:
+        tighter = reading_pdf(tight, flow=True)
+        if -(-page_count(tighter) // PAGES_A_SHEET) < sheets:
+            return tighter
+    return pages
+
+
+def tightened(look, tight: float):
+    """``look`` with every style's leading and spacing ``tight`` times the look's (1: the look itself)."""
+    if tight == 1.0:
+        return look
+    from dataclasses import replace
+
+    styles = tuple(
+        (name, replace(s, leading=max(s.size, s.leading * tight), space_before=s.space_before * tight,
+                       space_after=s.space_after * tight))
+        for name, s in look.styles
+    )  # fmt: skip
+    return replace(look, styles=styles)
+
+
 def make_booklet(
     src: Sources, settings: PublishSettings, art: ArtCache, board_svg: str, root=None
 ) -> tuple[bytes, bytes]:
@@ -160,24 +229,24 @@ def make_booklet(
     small_board = ImageReader(render_pixels(board_svg, small_w, round(small_w * bh / bw)))
     cover = tuple(thumb(t.id, f) for t in src.tileset for f in FACES)
     pictures: tuple = ()
-    if src.play is not None:  # the game-length histogram, drawn at the booklet's width
-        hw, hh = svg_size_mm(src.play.histogram_svg)
-        pictures = (
-            (
-                "histogram",
-                ImageReader(render_pixels(src.play.histogram_svg, small_w, round(small_w * hh / hw))),
-                hh / hw,
-            ),
-        )
+    look = bk.themed_look(src.style)
+    if src.play is not None:  # the game-length histogram, drawn at the booklet's width in its accent colour
+        svg = src.play.histogram_svg.replace(f'fill="{BAR_COLOUR}"', f'fill="{look.hex("accent")}"')
+        hw, hh = svg_size_mm(svg)
+        pictures = (("histogram", ImageReader(render_pixels(svg, small_w, round(small_w * hh / hw))), hh / hw),)
     resources = bk.Resources(
-        thumb, small_board, (bw, bh), src.figures.pairs, cover, pictures, src.language.numbers, cover_art(src)
+        thumb, small_board, (bw, bh), pair_names(src), cover, pictures, src.language.numbers, cover_art(src)
     )
     paper, sheet = booklet_papers(settings)
     frame_width = paper.width_mm - 26.0
-    look = bk.themed_look(src.style)
-    story = bk.build_story(root, resources, frame_width, src.templates, look)
     info = DocInfo(f"{settings.title}: rules", provenance(src, settings), f"trailwright {__version__}")
-    reading = bk.booklet_pdf(story, paper, info, settings.title, src.templates, look)
+
+    def reading_pdf(tight: float, flow: bool = False) -> bytes:
+        tighter = tightened(look, tight)
+        story = bk.build_story(root, resources, frame_width, src.templates, tighter, flow)
+        return bk.booklet_pdf(story, paper, info, settings.title, src.templates, tighter)
+
+    reading = fewest_sheets(reading_pdf)
     imposed = impose_booklet(
         reading,
         sheet,

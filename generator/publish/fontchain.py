@@ -211,15 +211,21 @@ def set_markup(markup: str, fonts: Chain, face: str) -> str:
 
 def draw(canvas, x: float, y: float, text: str, fonts: Chain, size: float, anchor: str = "start") -> float:
     """``text`` on a reportlab canvas at (x, y) points, run by run, from its start, end or middle (``anchor``);
-    returns its width."""
-    runs = fonts.runs(text.replace(NNBSP, NBSP))
+    returns its width. A run in the canvas's current font and size sets no font (``set_font`` does so first)."""
+    runs = fonts.runs(text)
     width = sum(pdfmetrics.stringWidth(run, face, size) for face, run in runs)
     x -= {"start": 0.0, "middle": width / 2, "end": width}[anchor]
     for face, run in runs:
-        canvas.setFont(face, size)
+        if (canvas._fontname, canvas._fontsize) != (face, size):
+            canvas.setFont(face, size)
         canvas.drawString(x, y, run)
         x += pdfmetrics.stringWidth(run, face, size)
     return width
+
+
+def set_font(canvas, text: str, fonts: Chain, size: float) -> None:
+    """Set the canvas's font to the face ``text`` starts in (as a canvas's own ``setFont`` before drawing)."""
+    canvas.setFont(fonts.runs(text[:1] or " ")[0][0], size)
 
 
 def strings(x: float, y: float, text: str, fonts: Chain, size: float, anchor: str = "start", **attrs):

@@ -64,7 +64,8 @@ class Kit:
 
     def info(self, title: str) -> DocInfo:
         """A PDF's title, with the kit's provenance as its subject, and the face of the game's name."""
-        return DocInfo(f"{self.settings.title}: {title}", self.provenance, self.made_with, title_font(self.src))
+        words = tuple(sorted(self.src.language.group("sheets").items()))
+        return DocInfo(f"{self.settings.title}: {title}", self.provenance, self.made_with, title_font(self.src), words)
 
     def each(self, parts: Mapping[str, Callable[[], dict[str, bytes]]]) -> dict[str, bytes]:
         """Every part's files; a part that does not fit its paper is skipped with a warning naming it."""
@@ -183,6 +184,8 @@ def table_art(kit: Kit):
         kit.settings.title,
         kit.provenance,
         src.rules,
+        src.language.group("table"),
+        src.language.code,
     )
 
 

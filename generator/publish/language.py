@@ -25,6 +25,8 @@ from generator.errors import TrailwrightError
 from generator.inputs import load_toml
 from generator.play.measures import READINGS
 from generator.play.pictures import HISTOGRAM
+from generator.publish.pdf import SHEET_WORDS
+from generator.table.words import WORDS as TABLE
 from generator.units import ENGLISH as ENGLISH_NUMBERS
 from generator.units import Numbers
 
@@ -47,10 +49,14 @@ BOOKLET = _flat(load_toml(ENGLISH_FILE, str(ENGLISH_FILE))["phrases"])  # the bo
 PHRASES = {
     **BOOKLET,
     **{f"histogram.{k}": v for k, v in HISTOGRAM.items()},
+    **{f"table.{k}": v for k, v in TABLE.items()},
+    **{f"sheets.{k}": v for k, v in SHEET_WORDS.items()},
     **{f"readings.{k}": v for k, v in READINGS.items()},
     **{f"measures.{k}": k for k in READINGS if "." not in k},  # a measure's name in the booklet's tables
 }
 NUMBER_KEYS = {"decimal": "decimal", "group": "group", "percent": "percent_pattern"}
+NAME_KINDS = ("boards", "landmarks", "players", "engines")  # what [names] words: ids the rules and files keep
+MAX_NAME = 80
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,29 @@ class Language:
     templates: Path | None = None
     numbers: Numbers = ENGLISH_NUMBERS
     phrases: dict[str, str] = field(default_factory=lambda: dict(PHRASES))
+    names: dict[str, str] = field(default_factory=dict)  # "landmarks.Hut" -> the name printed; the rules keep ids
+
+    def name(self, ident: str, kind: str = "landmarks") -> str:
+        """How the language prints a board's, landmark's, player's or engine's id (the id where it names none)."""
+        return self.names.get(f"{kind}.{ident}", ident)
+
+    def board_title(self, board) -> str:
+        """The board's printed title: the language's name for it, else the board file's title, else its name."""
+        return self.names.get(f"boards.{board.name}") or board.title or board.name
+
+    def labels(self) -> tuple[str, ...]:
+        """The tiles' labels in this language (``Style.labels``); () where they are English."""
+        words = tuple(self.phrases[f"label.{k}"] for k in ("front", "front_short", "back", "back_short"))
+        return (
+            ()
+            if words == tuple(PHRASES[f"label.{k}"] for k in ("front", "front_short", "back", "back_short"))
+            else words
+        )
+
+    def printed_board(self, board):
+        """``board`` with its title and landmarks named as this language prints them (``Board.shown``)."""
+        names = {lm.name: self.name(lm.name) for lm in board.landmarks}
+        return board.with_printed({"": self.board_title(board), **names})
 
     def say(self, key: str, **fields) -> str:
         """The phrase ``key`` with its fields filled in."""
@@ -132,6 +161,20 @@ def _numbers(table: dict, source: str) -> Numbers:
     return Numbers(**{NUMBER_KEYS[k]: v for k, v in table.items()})
 
 
+def _names(table: dict, source: str) -> dict[str, str]:
+    """``[names]``: a table per kind (``NAME_KINDS``) of id = the name printed (a short line of text)."""
+    names = {}
+    for kind, table_of in table.items():
+        where = f"{source}: [names.{kind}]"
+        if kind not in NAME_KINDS or not isinstance(table_of, dict):
+            raise TrailwrightError(f"unknown table (known: {', '.join(NAME_KINDS)}, each of id = name)", where)
+        for ident, text in table_of.items():
+            if not isinstance(text, str) or not text.strip() or len(text) > MAX_NAME or not text.isprintable():
+                raise TrailwrightError(f"must be a name of 1 to {MAX_NAME} printable characters", f"{where} {ident}")
+            names[f"{kind}.{ident}"] = text.strip()
+    return names
+
+
 def language_folder(templates: Path, code: str) -> Path:
     """The folder of ``code``'s templates inside ``templates``: the folder itself for the default language."""
     if not CODE.fullmatch(code):
@@ -160,9 +203,13 @@ def load_language(templates: Path, code: str = DEFAULT) -> Language:
     if not path.is_file():
         return Language(code, folder)
     data = load_toml(path, str(path))
-    unknown = set(data) - {"numbers", "phrases"}
+    unknown = set(data) - {"numbers", "phrases", "names"}
     if unknown:
-        raise TrailwrightError(f"unknown table [{sorted(unknown)[0]}] (known: numbers, phrases)", str(path))
+        raise TrailwrightError(f"unknown table [{sorted(unknown)[0]}] (known: numbers, phrases, names)", str(path))
     return Language(
-        code, folder, _numbers(data.get("numbers", {}), str(path)), _phrases(data.get("phrases", {}), str(path))
+        code,
+        folder,
+        _numbers(data.get("numbers", {}), str(path)),
+        _phrases(data.get("phrases", {}), str(path)),
+        _names(data.get("names", {}), str(path)),
     )

@@ -134,6 +134,27 @@ class DocInfo:
     subject: str
     made_with: str = ""
     title_font: str = "Sans-Bold"  # the face the game's name is drawn in on the pages (a theme's title font)
+    words: tuple[tuple[str, str], ...] = ()  # the sheets' words (``SHEET_WORDS``' keys) where not English
+
+    def say(self, key: str, **fields) -> str:
+        """The sheets' phrase ``key`` in the kit's language, its fields filled in."""
+        return dict(self.words).get(key, SHEET_WORDS[key]).format(**fields)
+
+
+SHEET_WORDS = {  # the print sheets' words in English; a booklet's language.toml words them again ([phrases.sheets])
+    "page": "page {page} of {pages}",
+    "actual": "Print at 100% / Actual size",
+    "rulers": "no “fit to page”: the rulers must measure true",
+    "duplex": "{paper} duplex · {side} · flip on the long edge",
+    "fronts": "fronts",
+    "backs": "backs",
+    "foldover": "{paper} fold-over · fold, glue, then cut",
+    "fold": "fold here, glue, then cut",
+    "board": "the board on {paper} · cut along the trim marks",
+    "tiled": "the board on {columns} × {rows} {paper} sheets",
+    "join": "cut along the solid edge lines; lay each cut edge on its neighbour's dashed line; tape",
+    "which": "row {row} of {rows}, column {column} of {columns}",
+}
 
 
 def new_canvas(buffer: io.BytesIO, paper: Paper, info: DocInfo, *, duplex: str | None = None) -> Canvas:
@@ -189,26 +210,40 @@ def ruler(c: Canvas, x: float, y: float, unit: str) -> float:
 
 
 def footer(
-    c: Canvas, paper: Paper, margin: float, game: str, page: int, pages: int, what: str, game_font: str = "Sans-Bold"
+    c: Canvas,
+    paper: Paper,
+    margin: float,
+    game: str,
+    page: int,
+    pages: int,
+    what: str,
+    game_font: str = "Sans-Bold",
+    info: DocInfo | None = None,
 ) -> None:
-    """Game name (in ``game_font``) and page number, "Print at 100% / Actual size", and both check rulers."""
+    """Game name (in ``game_font``'s chain) and page number, "Print at 100% / Actual size" and both check rulers,
+    in the words of ``info``'s language."""
+    from generator.publish.fontchain import chain, draw, set_font
+
+    say = (info or DocInfo("", "")).say
+    bold, plain, name = chain("Sans-Bold"), chain("Sans"), chain(game_font, "Sans-Bold")
+    number, what, actual, rulers = "  ·  " + say("page", page=page, pages=pages), what, say("actual"), say("rulers")
     c.saveState()
     y = margin + 1.0
     c.setFillColor(INK)
-    c.setFont(game_font, 7.5)
-    c.drawString(pt(margin), pt(y + 5.0), game)
-    c.setFont("Sans-Bold", 7.5)
-    c.drawString(pt(margin) + c.stringWidth(game, game_font, 7.5), pt(y + 5.0), f"  ·  page {page} of {pages}")
-    c.setFont("Sans", 6.5)
+    set_font(c, game, name, 7.5)
+    width = draw(c, pt(margin), pt(y + 5.0), game, name, 7.5)
+    set_font(c, number, bold, 7.5)
+    draw(c, pt(margin) + width, pt(y + 5.0), number, bold, 7.5)
+    set_font(c, what, plain, 6.5)
     c.setFillColor(SOFT)
-    c.drawString(pt(margin), pt(y + 1.0), what)
+    draw(c, pt(margin), pt(y + 1.0), what, plain, 6.5)
     c.setFillColor(INK)
-    c.setFont("Sans-Bold", 7.5)
+    set_font(c, actual, bold, 7.5)
     middle = margin + (paper.width_mm - 2 * margin) * 0.54
-    c.drawCentredString(pt(middle), pt(y + 5.0), "Print at 100% / Actual size")
-    c.setFont("Sans", 6)
+    draw(c, pt(middle), pt(y + 5.0), actual, bold, 7.5, "middle")
+    set_font(c, rulers, plain, 6)
     c.setFillColor(SOFT)
-    c.drawCentredString(pt(middle), pt(y + 1.0), "no “fit to page”: the rulers must measure true")
+    draw(c, pt(middle), pt(y + 1.0), rulers, plain, 6, "middle")
     first, second = ("mm", "in") if paper.ruler == "mm" else ("in", "mm")
     x = paper.width_mm - margin - 9.0 - 2 * MM_PER_IN
     ruler(c, x, y + 4.4, first)

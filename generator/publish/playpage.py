@@ -94,5 +94,5 @@ def simulate_play(
     players = rules.players_default
     report = simulate(tileset, board, rules, players, games, (POLICY,), seed, ENGINE, measured=games, threads=threads)
     gap = skill_gap(tileset, board, rules, players, games, POLICY, RIVAL, seed, ENGINE, threads=threads)
-    svg = histogram_svg(report, words=language.group("histogram"), numbers=language.numbers)
+    svg = histogram_svg(report, words=language.group("histogram"), numbers=language.numbers, names=language.name)
     return figures_from_report(report, svg, luck_share(gap.win_rate, gap.win_se, players), language)

@@ -37,28 +37,30 @@ def spans(values, language: Language = ENGLISH) -> str:
 
 def rules_context(rules, board, language: Language = ENGLISH) -> dict:
     """What the templates may say about the game, from ``rules`` (``generator.play.Rules``) and ``board``, with
-    the few words it composes in ``language``."""
+    the few words it composes in ``language`` and every landmark by the name the language prints (the rules keep
+    their ids)."""
     names = [lm.name for lm in board.landmarks]
     enders = [n for n in names if rules.ends_move(n)]
     faces = set(range(1, rules.die + 1))
+    say = language.name
     hazards = [
         {
-            "name": h.landmark,
+            "name": say(h.landmark),
             "chase": spans(h.rolls, language),
             "escape": spans(faces - set(h.rolls), language),
-            "to": h.to,
+            "to": say(h.to),
         }
         for h in rules.hazards
     ]
     turning = rules.turning
     return {
-        "start": rules.start,
-        "goal": rules.goal,
-        "required": list(rules.required),
+        "start": say(rules.start),
+        "goal": say(rules.goal),
+        "required": [say(n) for n in rules.required],
         "die": rules.die,
         "a_die": language.a_die(rules.die),
-        "move_enders": enders,
-        "pass_through": [n for n in names if n not in enders and n != rules.start],
+        "move_enders": [say(n) for n in enders],
+        "pass_through": [say(n) for n in names if n not in enders and n != rules.start],
         "hazards": hazards,
         "turn": {
             "allowed": turning.allowed,

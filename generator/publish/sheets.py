@@ -47,13 +47,12 @@ def art_placement(art: ArtCache, tile, face: str, cx: float, cy: float, plan: Sh
     return Placement(art.packed(tile, face), cx - fw / 2, cy - fh / 2, fw, fh, clip)
 
 
-def _fold_line(c: Canvas, plan: SheetPlan, settings: PublishSettings) -> None:
+def _fold_line(c: Canvas, plan: SheetPlan, settings: PublishSettings, label: str) -> None:
     x = plan.fold_x
     if x is None:  # not a fold-over sheet
         return
     top = plan.paper.height_mm - settings.margin_mm
     bottom = settings.margin_mm + settings.footer_mm
-    label = "fold here, glue, then cut"
     c.saveState()
     c.setFont("Sans", 6)
     length = c.stringWidth(label, "Sans", 6) / pt(1)
@@ -78,17 +77,19 @@ def sheets_pdf(plan: SheetPlan, tileset: TileSet, art: ArtCache, settings: Publi
     for number, page in enumerate(plan.pages, start=1):
         faces = {face for _, face, _ in page}
         if plan.kind == "duplex":
-            what = f"{plan.paper.title} duplex · {'fronts' if faces == {'front'} else 'backs'} · flip on the long edge"
+            what = info.say(
+                "duplex", paper=plan.paper.title, side=info.say("fronts" if faces == {"front"} else "backs")
+            )
         else:
-            what = f"{plan.paper.title} fold-over · fold, glue, then cut"
+            what = info.say("foldover", paper=plan.paper.title)
         placements.append([])
         for index, face, (cx, cy) in page:
             tile = tileset.tiles[index]
             placements[-1].append(art_placement(art, tile, face, cx, cy, plan))
             draw_marks(c, cx, cy, plan, settings)
         if plan.fold_x is not None:
-            _fold_line(c, plan, settings)
-        footer(c, plan.paper, settings.margin_mm, settings.title, number, pages, what, info.title_font)
+            _fold_line(c, plan, settings, info.say("fold"))
+        footer(c, plan.paper, settings.margin_mm, settings.title, number, pages, what, info.title_font, info)
         c.showPage()
     c.save()
     made = place_images(buffer.getvalue(), placements)

@@ -87,11 +87,16 @@ def layout_sources(
     play=None,
     language: Language = ENGLISH,
 ) -> Sources:
-    """Sources drawn by the layout stage (``generator.render``) in ``style``."""
+    """Sources drawn by the layout stage (``generator.render``) in ``style``, the board's names as ``language``
+    prints them."""
     from dataclasses import replace
 
     from generator.publish.art import layout_art
     from generator.render.board import render_board
+
+    board = language.printed_board(board)
+    if language.labels():  # the tiles' labels in the kit's language
+        style = replace(style, labels=language.labels())
 
     def art_for_width(width_mm: float, labels: bool = True) -> SideArt:
         drawn = style if width_mm == style.tile_width_mm else replace(style, tile_width_mm=width_mm)

@@ -235,7 +235,7 @@ def _landmark(board: Board, style: Style, frame: BoardFrame, k: int, fill: str |
     parts.append(
         f'<text class="landmark-name" x="{num(hub[0])}" y="{num(text_y)}" {font} font-size="{num(size)}" '
         f'font-weight="bold" fill="{style.board_label_colour}" text-anchor="middle">'
-        f"{escape(lm.name)}</text>"
+        f"{escape(board.shown(lm.name))}</text>"
     )
     return parts
 
@@ -256,6 +256,6 @@ def render_board(board: Board, style: Style, *, clearance_mm: float = 0.5) -> st
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(frame.width_mm)}mm" '
         f'height="{num(frame.height_mm)}mm" viewBox="0 0 {num(frame.width_mm)} {num(frame.height_mm)}">'
-        f"<title>{escape(board.title or board.name)}</title><metadata>{escape(meta)}</metadata>"
+        f"<title>{escape(board.shown())}</title><metadata>{escape(meta)}</metadata>"
         f"{under}{over}</svg>\n"
     )

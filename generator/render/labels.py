@@ -190,9 +190,13 @@ def _first_spot(
     return None
 
 
-def label_texts(tile_id: str, face: str) -> tuple[str, str]:
-    """A side's label, long then short: ``("7 front", "7F")``."""
-    return f"{tile_id} {face}", f"{tile_id}{face[0].upper()}"
+def label_texts(tile_id: str, face: str, words: tuple[str, ...] = ()) -> tuple[str, str]:
+    """A side's label, long then short: ``("7 front", "7F")``, or in a language's ``words`` (the front's long and
+    short forms, then the back's, each with ``{tile}``: ``"{tile} recto"``)."""
+    if not words:
+        return f"{tile_id} {face}", f"{tile_id}{face[0].upper()}"
+    long, short = words[0:2] if face == "front" else words[2:4]
+    return long.format(tile=tile_id), short.format(tile=tile_id)
 
 
 MIN_LABEL_PT = 4.0  # labels shrink in half-point steps down to this before a side is refused

@@ -69,6 +69,9 @@ class Style:
     preview_highlight: tuple[str, ...]
     preview_unreached_opacity: float
     art: ThemeArt | None = None  # a theme's art (render.theme); None: the built-in look
+    labels: tuple[
+        str, ...
+    ] = ()  # a language's labels ("{tile} recto", "{tile}R", "{tile} verso", "{tile}V"); () English
 
     @property
     def tile_height_mm(self) -> float:
@@ -100,7 +103,7 @@ class Style:
 
 def _style_fields():
     """The style's keys (every field but the theme's art)."""
-    return [f for f in fields(Style) if f.name != "art"]
+    return [f for f in fields(Style) if f.name not in ("art", "labels")]
 
 
 def _colour(v: Any) -> bool:

@@ -266,7 +266,7 @@ def render_side(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.0, l
     show_label = style.label_show if label is None else label
     spot = None
     if show_label:  # "120 front", or "120F" where the long form has no room
-        for text in label_texts(tile.id, face):
+        for text in label_texts(tile.id, face, style.labels):
             spot = label_spot(side, style, text, moons=face == "back" and style.tile_back_mark)
             if spot is not None:
                 break

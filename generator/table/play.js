@@ -152,7 +152,7 @@
       const swatch = document.createElement("span");
       swatch.className = "swatch";
       swatch.style.background = data.colours[k % data.colours.length];
-      item.append(swatch, group.length > 1 ? group.join(", ") + ": joined" : lm.name + ": reaches no other landmark");
+      item.append(swatch, group.length > 1 ? group.join(", ") + ": " + data.words.joined : lm.name + ": " + data.words.alone);
       legend.appendChild(item);
     });
   }

@@ -25,6 +25,7 @@ from generator.render.style import MM_PER_PT
 from generator.render.svg import hexagon_points, num, points
 from generator.table.pile import MASK
 from generator.table.scene import TableArt, side_inner
+from generator.table.words import WORDS
 
 FOLDER = "play"
 
@@ -61,7 +62,9 @@ def page_data(table: TableArt, seed: int) -> dict:
         ],
         "slots": [[round(x, 3), round(y, 3)] for x, y in table.slot_centres()],
         "joins": joins,
-        "landmarks": [{"name": lm.name, "at": [round(c, 3) for c in frame.at(lm.hexes[0])]} for lm in board.landmarks],
+        "landmarks": [
+            {"name": board.shown(lm.name), "at": [round(c, 3) for c in frame.at(lm.hexes[0])]} for lm in board.landmarks
+        ],
         "colours": list(style.preview_highlight),
         "sand": style.trail_fill,
         "ground": style.board_ground,  # the landmarks' discs (a name's halo on screen)
@@ -69,6 +72,7 @@ def page_data(table: TableArt, seed: int) -> dict:
         "die": table.die,  # the sides of the die of steps
         "start": [round(c, 3) for c in table.start()[1]],
         "pawnRadius": round(style.tile_width_mm * 0.09, 3),
+        "words": {"joined": table.words["joined"], "alone": table.words["alone"]},
     }
 
 
@@ -107,7 +111,8 @@ def board_svg(table: TableArt) -> str:
     )
     return (
         f'<svg id="table" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {num(frame.width_mm)} '
-        f'{num(frame.height_mm)}" style="{least_size(frame, style)}" role="img" aria-label="the board">{under}'
+        f'{num(frame.height_mm)}" style="{least_size(frame, style)}" role="img" '
+        f'aria-label="{escape(table.words["board"])}">{under}'
         f'<g id="reach">{reach}</g><g id="tiles"></g><g id="slots">{slots}</g>{over}<g id="pawns">{pawns}</g></svg>'
     )
 
@@ -123,63 +128,65 @@ def side_defs(table: TableArt) -> str:
     return f"<svg {hidden}><defs>{''.join(groups)}</defs></svg>"
 
 
-def roll_label(sides: int) -> str:
+def roll_label(sides: int, words: dict[str, str] = WORDS) -> str:
     """The roll button's words: the booklet's die has six sides; any other is named."""
-    return "Roll the die" if sides == 6 else f"Roll the die ({sides} sides)"
+    return words["roll"] if sides == 6 else words["roll_sides"].format(sides=sides)
 
 
-def _listed(items, last: str = "and") -> str:
+def _listed(items, last: str) -> str:
     """``a, b and c``."""
     items = list(items)
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
-def _names(names) -> str:
-    """``the Hut, the Well and the Spring``, each name escaped."""
-    return _listed(f"the <b>{escape(n)}</b>" for n in names)
-
-
 def the_game(table: TableArt) -> str:
-    """The rules in a paragraph, as a reminder beside the board (nothing on a board without a game)."""
-    game = table.game
+    """The rules in a paragraph, as a reminder beside the board (nothing on a board without a game), every
+    landmark by its printed name and every word the table's language's."""
+    game, words = table.game, table.words
     if game is None:
         return ""
-    text = f"Start on {_names([game.start])}; "
+
+    w = {k: escape(v) for k, v in words.items()}
+
+    def names(ids) -> str:
+        return _listed([w["name"].format(name=f"<b>{escape(table.board.shown(n))}</b>") for n in ids], w["and"])
+
+    text = w["start"].format(start=names([game.start])) + "; "
     if game.required:
-        text += f"visit {_names(game.required)} in any order, then reach {_names([game.goal])}"
+        text += w["visit"].format(required=names(game.required), goal=names([game.goal]))
     else:
-        text += f"reach {_names([game.goal])}"
+        text += w["reach"].format(goal=names([game.goal]))
     for h in game.hazards:
-        rolls = _listed(map(str, h.rolls), "or")
-        text += f". Stepping into {_names([h.landmark])}, roll at once: on {rolls} go to {_names([h.to])}"
-    return f'<p id="the-game">{text}. {game.seats()}.</p>'
+        rolls = _listed(map(str, h.rolls), w["or"])
+        text += ". " + w["hazard"].format(landmark=names([h.landmark]), rolls=rolls, to=names([h.to]))
+    low, high = game.players_min, game.players_max
+    seats = w["seats"].format(low=low, high=high) if low < high else w["seat"].format(n=high)
+    return f'<p id="the-game">{text}. {seats}.</p>'
 
 
 def play_table_html(table: TableArt, seed: int) -> str:
     """The play table page for ``table``; ``seed`` is the shuffle when the URL names none."""
     title = escape(table.title)
+    w = {k: escape(v) for k, v in table.words.items()}
     return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<!DOCTYPE html>\n<html lang="{escape(table.lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta name="generator" content="{escape(table.provenance)}">'
-        f'<link rel="icon" href="data:,"><title>{title}: play table</title>'
+        f'<link rel="icon" href="data:,"><title>{w["page"].format(title=title)}</title>'
         f"<style>{_asset('play.css')}</style></head><body>"
         f"<header><h1>{title}</h1>"
-        '<button id="new-maze" type="button">New maze</button>'
-        '<span>Seed <b id="seed"></b> (share: <code id="share"></code>)</span>'
-        '<span><b id="left"></b> tiles in the pile</span>'
-        f'<span><button id="roll" type="button">{roll_label(table.die)}</button> <span id="die-face"></span> '
+        f'<button id="new-maze" type="button">{w["new_maze"]}</button>'
+        f'<span>{w["seed"]} <b id="seed"></b> ({w["share"]}: <code id="share"></code>)</span>'
+        f'<span><b id="left"></b> {w["pile"]}</span>'
+        f'<span><button id="roll" type="button">{roll_label(table.die, w)}</button> <span id="die-face"></span> '
         '<output id="die-value"></output></span>'
-        '<label><input id="highlight" type="checkbox"> what each landmark reaches</label></header>'
+        f'<label><input id="highlight" type="checkbox"> {w["highlight"]}</label></header>'
         f"<main>{board_svg(table)}<aside>"
-        "<p>Click an empty slot to lay the next tile of the shuffled pile, with the face and turn the coin "
-        "and die give it (as the rules booklet says). Click a laid tile to turn it a sixth clockwise "
-        "(shift-click or right-click: anticlockwise). Drag the pawns.</p>"
+        f"<p>{w['how']}</p>"
         f"{the_game(table)}"
-        "<p>Two players far apart see the same maze with the same seed: send the page and the "
-        "<code>?seed=</code> at the end of its address.</p>"
+        f"<p>{w['far'].format(seed='<code>?seed=</code>')}</p>"
         '<ul id="legend"></ul>'
-        f"<p><small>Made by trailwright {escape(__version__)}.</small></p></aside></main>"
+        f"<p><small>{w['made'].format(version=escape(__version__))}</small></p></aside></main>"
         f"{side_defs(table)}"
         f'<script type="application/json" id="trailwright-data">{script_json(page_data(table, seed))}</script>'
         f"<script>{_asset('play.js')}</script>{names_script()}</body></html>\n"

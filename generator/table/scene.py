@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from generator.board import Board
@@ -25,6 +25,7 @@ from generator.play.rules import Rules, default_rules
 from generator.publish.art import SideArt
 from generator.render.board import BoardFrame, board_frame
 from generator.render.style import Style
+from generator.table.words import WORDS
 
 SQRT3 = math.sqrt(3)
 # one pawn per player colour: (name, sRGB hex); the names are Tabletop Simulator's seat colours
@@ -43,6 +44,11 @@ class TableArt:
     title: str
     provenance: str
     rules: Rules | None = None  # the game the table is set for (None: the default rules for the board)
+    words: dict = field(default_factory=dict, compare=False)  # the table's words (playtable.WORDS' keys): English
+    lang: str = "en"  # the page's language (its html lang)
+
+    def __post_init__(self):
+        object.__setattr__(self, "words", {**WORDS, **self.words})
 
     @cached_property
     def game(self) -> Rules | None:

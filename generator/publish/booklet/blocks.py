@@ -7,6 +7,7 @@ layout error later can name where the block was written without asking reportlab
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +63,7 @@ class Kit:
     res: Resources | None
     width: float
     chains: dict[str, Chain]
+    flow: bool = False  # every <h1> runs on where there is room (a booklet that would waste a sheet otherwise)
 
     def para(self, markup: str, style: str, fitted: ParagraphStyle | None = None) -> Paragraph:
         """A paragraph of ``markup`` in the style ``style`` (or its ``fitted`` copy), each run of its text in the
@@ -91,6 +93,9 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+_ASCII_SPACE = re.compile(r"[ \t\n\r\f\v]+")
+
+
 def inline(block: Block, kit: Kit) -> str:
     """A block's content as reportlab paragraph markup (b, i, u, sup, sub, em and br)."""
     parts = [_escape(block.text)]
@@ -105,7 +110,7 @@ def inline(block: Block, kit: Kit) -> str:
         else:
             raise MarkupError(child, f"<{child.tag}> is not allowed inside <{block.tag}>")
         parts.append(_escape(child.tail))
-    return " ".join("".join(parts).split())
+    return " ".join(w for w in _ASCII_SPACE.split("".join(parts)) if w)  # a no-break space (U+00A0, U+202F) stays
 
 
 def number(block: Block, key: str, default: float) -> float:
@@ -165,7 +170,7 @@ def _cover(b: Block, kit: Kit) -> list:
 
 def _h1(b: Block, kit: Kit) -> list:
     """A new page unless already at the top of one, or asked to run on."""
-    brk = CondPageBreak(pt(40)) if b.get("flow") == "yes" else NotAtTopPageBreak()
+    brk = CondPageBreak(pt(40)) if b.get("flow") == "yes" or kit.flow else NotAtTopPageBreak()
     return [brk, kit.para(inline(b, kit), "h1")]
 
 
@@ -345,14 +350,19 @@ def _piece(b: Block, kit: Kit, section: str) -> Piece:
 
 
 def build_story(
-    root: Block, res: Resources | None, frame_width_mm: float, folder: Path | None = None, look: Look | None = None
+    root: Block,
+    res: Resources | None,
+    frame_width_mm: float,
+    folder: Path | None = None,
+    look: Look | None = None,
+    flow: bool = False,
 ) -> tuple[Piece, ...]:
-    """The markup as pieces of flowables, each with its template location and section; errors name the
-    template (in ``folder``) and line."""
+    """The markup as pieces of flowables, each with its template location and section (with ``flow``, every
+    section runs on where there is room); errors name the template (in ``folder``) and line."""
     if root.tag != "booklet":
         raise source_error(f"the markup's root must be <booklet>, not <{root.tag}>", root.at, folder)
     look = look or load_look()
-    kit = Kit(look, paragraph_styles(look), res, frame_width_mm, chains(look))
+    kit = Kit(look, paragraph_styles(look), res, frame_width_mm, chains(look), flow)
     pieces, section = [], ""
     for b in root:
         if b.tag in ("h1", "cover"):

@@ -16,7 +16,7 @@ from reportlab.platypus.doctemplate import ActionFlowable, FrameActionFlowable, 
 from generator.publish.booklet.blocks import Piece
 from generator.publish.booklet.markup import source_error
 from generator.publish.booklet.styles import Look, chains, load_look, name_chain
-from generator.publish.fontchain import draw
+from generator.publish.fontchain import draw, set_font
 from generator.publish.pdf import DocInfo, pt, register_fonts, without_dates
 from generator.publish.settings import Paper
 
@@ -83,7 +83,9 @@ def _page_templates(paper: Paper, look: Look, title: str, frame: Frame) -> list[
             if page % 2 == 0
             else ((title, name_fonts), (str(page), number_fonts))
         )
+        set_font(c, left[0], left[1], 7)
         draw(c, pt(mx), y, left[0], left[1], 7)
+        set_font(c, right[0], right[1], 7)
         draw(c, pt(paper.width_mm - mx), y, right[0], right[1], 7, "end")
         c.restoreState()
 
