@@ -31,7 +31,16 @@ from tests.test_publish_standin import FIGURES, ROOT, TILE_MM, standin_sources
 
 FRENCH = load_language(TEMPLATES, "fr")
 NNBSP = "\u202f"  # the narrow no-break space French puts in 100 000 and before %
-ENGLISH_WORDS = ("the", "and", "your", "you", "tile", "tiles", "trail", "board", "player", "roll", "step", "of")
+ENGLISH_WORDS = (  # words that must not print in a French kit: common English, the issue's finds, the landmarks' ids
+    *("the", "and", "your", "you", "tile", "tiles", "trail", "board", "player", "roll", "step", "of", "printed"),
+    *("front", "back", "fronts", "backs", "classic", "fitness", "dupScore", "explorer", "greedy", "fast", "Print"),
+    *("Hut", "Well", "Spring", "Lair", "Orchard", "Exit", "Actual", "size", "flip", "fold", "rulers", "sheets"),
+)
+
+
+def english_words(text: str) -> set[str]:
+    """The words of ``ENGLISH_WORDS`` in ``text``."""
+    return {w for w in ENGLISH_WORDS if re.search(rf"\b{w}\b", text)}
 
 
 def _text(src) -> str:
@@ -85,13 +94,11 @@ def test_english_numbers_are_pythons_and_french_ones_swap_the_marks(x, places):
 
 def test_the_french_booklet_is_french_throughout(classic):
     text = _text(_french(play=replace(figures(), quality=(("changements de tête", 1.2, 0.05, "…"),))))
-    plain = text.replace(classic.title, " ")  # the board's own name stays as the board file says it
-    for name in OLD:
-        plain = plain.replace(name, " ")
-    assert not {w for w in ENGLISH_WORDS if re.search(rf"\b{w}\b", plain)}, plain[:300]
+    assert not english_words(text), text[:300]  # the board and its landmarks too: the language names them
     for heading in ("Contenu de la boîte", "Mise en place", "Jouer", "Les ponts", "Catalogue des tuiles"):
         assert heading in text
-    assert "Visitez Well, Spring et Orchard dans l'ordre de votre choix, puis sortez par Exit" in text
+    assert "Visitez Puits, Source et Verger dans l'ordre de votre choix, puis sortez par Sortie" in text
+    assert classic.title not in text and "« Classique (20 tuiles) »" in text
 
 
 @pytest.mark.parametrize("french", [False, True])
@@ -100,7 +107,8 @@ def test_the_board_title_is_quoted_wherever_the_booklet_names_it(classic, french
     board") read "on the The classic board (20 tiles) board"."""
     text = _text(_french() if french else standin_sources())
     opening, closing = ("« ", " »") if french else ("“", "”")
-    assert text.count(classic.title) == text.count(opening + classic.title + closing) >= 2
+    title = FRENCH.board_title(classic) if french else classic.title
+    assert text.count(title) == text.count(opening + title + closing) >= 2
 
 
 def test_french_numbers_and_units():
@@ -126,7 +134,7 @@ def test_the_french_rules_word_the_rules_data(classic):
     assert ctx["hazards"][0]["chase"] == "1 ou 2" and ctx["a_die"] == "un dé à 8 faces"
     text = _text(_french(rules=rules))
     assert "un dé à 8 faces pour avancer" in text
-    assert "Sur 1 ou 2, vous êtes chassé jusqu'à Hut ; sur 3–8, vous vous faufilez" in text
+    assert "Sur 1 ou 2, vous êtes chassé jusqu'à Cabane ; sur 3–8, vous vous faufilez" in text
     assert "faire pivoter une tuile posée de deux sixièmes de tour" in text
 
 
@@ -205,17 +213,27 @@ def test_publish_names_a_missing_or_bad_language_in_one_line(capsys, tmp_path, c
     assert not any(tmp_path.iterdir())  # nothing written
 
 
-def test_publish_lang_fr_prints_a_french_booklet(tmp_path):
+def test_publish_lang_fr_prints_a_french_kit_that_passes_check(tmp_path):
     out = tmp_path / "kit"
-    assert main(["publish", str(ROOT / "examples" / "random-20.json"), "--lang", "fr", "--only", "booklet",
-                 "--out", str(out)]) == 0  # fmt: skip
+    assert main(["publish", str(ROOT / "examples" / "best-known.json"), "--lang", "fr", "--only", "booklet,sheets,play",
+                 "--paper", "a4", "--out", str(out)]) == 0  # fmt: skip
+    assert main(["check", str(out)]) == 0
     with pdfplumber.open(out / "print" / "rules.pdf") as doc:
-        pages = [" ".join((p.extract_text() or "").split()) for p in doc.pages]
+        raw = [p.extract_text() or "" for p in doc.pages]
+    pages = [" ".join(p.split()) for p in raw]
     text = " ".join(pages)
     assert "Un labyrinthe jamais deux fois le même" in pages[0]
     assert "Comment le jeu se joue" in text and "Est-ce un bon jeu ?" in text and "part de chance" in text
-    assert re.search(r"fitness \(la note de l.article\) -?\d+,\d{3} ± 0,\d{3}", text)
+    assert re.search(r"note de l.article \(sa formule exacte\) -?\d+,\d{3} ± 0,\d{3}", text)
     assert "suspense" in text and "lead changes" not in text and "luck share" not in text
+    assert not english_words(text), sorted(english_words(text))
+    assert re.search(r"\s4[\xa0 ]000[\xa0 ]000\splans", " ".join(raw))  # one word: never broken across a line
+    assert len(pages) % 4 == 0  # the saddle-stitched sheets are full (it ran to 10 pages, one line on the tenth)
+    with pdfplumber.open(out / "print" / "tiles-a4-duplex.pdf") as doc:
+        sheet = " ".join((doc.pages[0].extract_text() or "").split())
+    assert "page 1 sur" in sheet and "Imprimer à 100" in sheet and not english_words(sheet), sheet
+    page = (out / "play" / "index.html").read_text()
+    assert '<html lang="fr">' in page and "Nouveau labyrinthe" in page and "Cabane" in page and "Hut" not in page
     assert '"language": "fr"' in (out / "kit.json").read_text()  # the settings that made it
 
 
