@@ -95,15 +95,17 @@ class Chain:
     """The families a text is set in, first choice first (``chain`` builds one)."""
 
     families: tuple[str, ...]
+    style: Style = (False, False)  # the first face's own bold and italic: what a text is set in unless told
 
     def _present(self):
         for family in self.families:
             if family != CJK or cjk_face() is not None:
                 yield family
 
-    def face(self, ch: str, style: Style = (False, False)) -> str | None:
+    def face(self, ch: str, style: Style | None = None) -> str | None:
         """The face for ``ch``: the first family whose face for ``style`` has it, else the first family with the
         glyph in any face (a CJK character in a bold run, say); None when no font in the chain has it."""
+        style = self.style if style is None else style
         for family in self._present():
             name = _faces(family).get(style)
             if name is not None and _has(name, ch):
@@ -114,12 +116,12 @@ class Chain:
                     return name
         return None
 
-    def first(self, style: Style = (False, False)) -> str:
+    def first(self, style: Style | None = None) -> str:
         """The first family's face for ``style`` (its nearest where it lacks one): where a lost glyph is drawn."""
-        family = self.families[0]
+        family, style = self.families[0], self.style if style is None else style
         return tt2ps(family, *style) if family in _VARIANTS else family
 
-    def runs(self, text: str, style: Style = (False, False)) -> list[tuple[str, str]]:
+    def runs(self, text: str, style: Style | None = None) -> list[tuple[str, str]]:
         """``text`` cut into (face, characters) runs."""
         out: list[tuple[str, str]] = []
         for ch in text:
@@ -133,7 +135,7 @@ class Chain:
                 out.append((face, ch))
         return out
 
-    def width(self, text: str, size: float, style: Style = (False, False)) -> float:
+    def width(self, text: str, size: float, style: Style | None = None) -> float:
         """The width of ``text`` in points at ``size``, run by run."""
         return sum(pdfmetrics.stringWidth(run, face, size) for face, run in self.runs(text, style))
 
@@ -145,20 +147,21 @@ class Chain:
         """The first face of the chain that has every character of ``text`` (for a string drawn in one font, such
         as a chart's number); else the face of its first character."""
         for family in self._present():
-            name = _faces(family)[(False, False)]
+            name = _faces(family).get(self.style) or _faces(family)[(False, False)]
             if all(_has(name, ch) for ch in text if not ch.isspace()):
                 return name
         return self.face(text[:1]) or self.first() if text else self.first()
 
 
 def chain(*faces: str) -> Chain:
-    """The chain of ``faces``' families (a face's own family first), then DejaVu, then CJK; each family once."""
+    """The chain of ``faces``' families (a face's own family first), then DejaVu, then CJK; each family once. A
+    text is set in the first face's bold and italic unless told otherwise."""
     _built_in()
     families: list[str] = []
     for name in (*(family_of(face)[0] for face in faces if face), *BUILT_IN, CJK):
         if name not in families:
             families.append(name)
-    return Chain(tuple(families))
+    return Chain(tuple(families), style_of(faces[0]) if faces and faces[0] else (False, False))
 
 
 def style_of(face: str) -> Style:
