@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from generator.cli import main
 from generator.errors import TrailwrightError
+from generator.model import read_tileset
 from generator.play import default_rules
 from generator.play.pictures import histogram_svg
 from generator.publish import booklet as bk
@@ -194,6 +195,10 @@ def test_a_claim_is_checked_in_the_booklets_language():
         ('[numbers]\npercent = "%"\n', "[numbers] percent: must be a string"),
         ('[numbers]\nradix = ","\n', "[numbers] radix: unknown key"),
         ("[words]\n", "unknown table [words]"),
+        ('[names.towns]\nHut = "Cabane"\n', "[names.towns]: unknown table"),
+        ('[names.landmarks]\nHut = ""\n', "[names.landmarks] Hut: must be a name of 1 to 80"),
+        ('[names.landmarks]\nHut = "a\\nb"\n', "[names.landmarks] Hut: must be a name of 1 to 80 printable"),
+        ('[phrases.sheets]\npage = "{page} {x}"\n', "[phrases] sheets.page: names {x}"),
     ],
 )
 def test_a_bad_language_file_is_one_line_naming_the_file_and_key(tmp_path, content, message):
@@ -244,6 +249,23 @@ def test_a_new_project_carries_every_language(tmp_path):
         if path.is_file():
             assert (words / path.relative_to(TEMPLATES)).read_text() == path.read_text()
     assert load_language(words, "fr").numbers == FRENCH.numbers
+
+
+def test_a_language_names_what_the_kit_prints_and_the_rules_keep_their_ids(classic):
+    from generator.render import load_style, render_board, render_side
+    from generator.render.labels import label_texts
+    from generator.scoring.figures import board_digest
+
+    printed = FRENCH.printed_board(classic)
+    assert printed == classic and board_digest(printed) == board_digest(classic)  # the same board to the rules
+    assert [printed.shown(lm.name) for lm in classic.landmarks][:3] == ["Cabane", "Puits", "Source"]
+    svg = render_board(printed, load_style())
+    assert ">Cabane</text>" in svg and ">Hut</text>" not in svg and "<title>Classique (20 tuiles)</title>" in svg
+    assert label_texts("7", "front", FRENCH.labels()) == ("7 recto", "7R")
+    assert label_texts("7", "back", FRENCH.labels()) == ("7 verso", "7V") and ENGLISH.labels() == ()
+    tile = read_tileset(ROOT / "examples" / "random-20.json").tiles[0]
+    side = render_side(tile, "back", replace(load_style(), labels=FRENCH.labels()))
+    assert f">{tile.id} verso<" in side or f">{tile.id}V<" in side
 
 
 def test_numbers_default_to_english():
