@@ -97,10 +97,11 @@ def _wall(frame: BoardFrame, style: Style, scale: float) -> list[str]:
     """The wall's hexes: filled with the theme's wall art (``#tw-wall``), else the wall colour and its stones."""
     wall = "".join(f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"/>' for h in frame.walls)
     themed = style.art is not None and style.art.wall is not None
-    out = [
+    out = [f'<g fill="{style.board_wall}">{wall}</g>'] if themed else []  # under the pattern: no seams between tiles
+    out.append(
         f'<g fill="{"url(#tw-wall)" if themed else style.board_wall}" stroke="{style.board_wall_edge}" '
         f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{wall}</g>'
-    ]
+    )
     if themed:
         return out
     stones = "".join(
