@@ -120,3 +120,14 @@ def test_each_run_takes_the_first_font_that_has_it_and_only_a_lost_glyph_warns()
     assert glyph_warning("Trails of 迷路", "title", fonts) is None
     line = glyph_warning("Trails \U00013000 of 迷路", "title 'Trails'", fonts)  # a hieroglyph: in no font here
     assert line is not None and "U+13000" in line and "title 'Trails'" in line and line.count("\n") == 0
+
+
+@NO_CJK
+def test_a_label_in_a_cjk_only_font_draws_its_digits_from_the_fallback():
+    from generator.render.outlines import outline
+
+    digits, (x0, _, x1, _) = outline(str(DROID), "17", 10)  # the CJK font has no digits
+    lost, _ = outline(str(DROID), "\U00013000\U00013000", 10)  # no font has these: the CJK font's empty boxes
+    assert digits and x1 - x0 > 8 and digits != lost  # both drawn, from DejaVu
+    mixed, _ = outline(str(DROID), "17 前", 10)
+    assert mixed.count("M") > digits.count("M") + 2  # the ideograph too, from the theme font

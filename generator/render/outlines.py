@@ -51,26 +51,49 @@ def check_font(path: str) -> None:
     _font(path)
 
 
+FALLBACKS = (  # the fonts a character the theme's font lacks is drawn in, first that has it (as the PDFs' chain)
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf",
+)
+
+
+def _font_for(path: str, ch: str):
+    """The font that draws ``ch``: the one at ``path`` where it has the glyph, else the first of ``FALLBACKS``
+    present that has it, else the one at ``path`` (its ``.notdef``)."""
+    from pathlib import Path
+
+    font = _font(path)
+    if ord(ch) in (font.getBestCmap() or {}):
+        return font
+    for fallback in FALLBACKS:
+        if Path(fallback).is_file() and ord(ch) in ((other := _font(fallback)).getBestCmap() or {}):
+            return other
+    return font
+
+
 def outline(path: str, text: str, size: float) -> tuple[str, tuple[float, float, float, float]]:
     """``text`` in the font at ``path``, ``size`` units to the em, as SVG path data with its baseline's centre at
-    the origin (y down), and its bounds (x0, y0, x1, y1)."""
+    the origin (y down), and its bounds (x0, y0, x1, y1). A character the font lacks is drawn in the first of
+    ``FALLBACKS`` that has it."""
     from fontTools.pens.boundsPen import BoundsPen
     from fontTools.pens.svgPathPen import SVGPathPen
     from fontTools.pens.transformPen import TransformPen
 
-    font = _font(path)
-    glyphs, cmap, metrics = font.getGlyphSet(), font.getBestCmap() or {}, font["hmtx"].metrics
-    scale = size / font["head"].unitsPerEm
-    names = [cmap.get(ord(ch), ".notdef") for ch in text]
-    width = sum(metrics[n][0] for n in names if n in metrics) * scale
-    pen, bounds = SVGPathPen(glyphs, ntos=num), BoundsPen(glyphs)
+    glyphs = []  # (font, glyph name, scale) for each character
+    for ch in text:
+        font = _font_for(path, ch)
+        glyphs.append((font, (font.getBestCmap() or {}).get(ord(ch), ".notdef"), size / font["head"].unitsPerEm))
+    width = sum(f["hmtx"].metrics[n][0] * k for f, n, k in glyphs if n in f["hmtx"].metrics)
+    pen, bounds = SVGPathPen(None, ntos=num), BoundsPen(None)
     x = -width / 2
-    for name in names:
-        if name not in glyphs:
+    for font, name, scale in glyphs:
+        glyph_set = font.getGlyphSet()
+        if name not in glyph_set:
             continue
+        pen.glyphSet = bounds.glyphSet = glyph_set
         for target in (pen, bounds):
-            glyphs[name].draw(TransformPen(target, (scale, 0, 0, -scale, x, 0)))
-        x += metrics[name][0] * scale
+            glyph_set[name].draw(TransformPen(target, (scale, 0, 0, -scale, x, 0)))
+        x += font["hmtx"].metrics[name][0] * scale
     return pen.getCommands(), bounds.bounds or (0.0, 0.0, 0.0, 0.0)
 
 
