@@ -99,7 +99,7 @@ def test_the_french_booklet_is_french_throughout(classic):
     for heading in ("Contenu de la boîte", "Mise en place", "Jouer", "Les ponts", "Catalogue des tuiles"):
         assert heading in text
     assert "Visitez Puits, Source et Verger dans l'ordre de votre choix, puis sortez par Sortie" in text
-    assert classic.title not in text and "« Classique (20 tuiles) »" in text
+    assert classic.title not in text and f"«{NNBSP}Classique (20 tuiles){NNBSP}»" in text
 
 
 @pytest.mark.parametrize("french", [False, True])
@@ -107,7 +107,7 @@ def test_the_board_title_is_quoted_wherever_the_booklet_names_it(classic, french
     """A board's title is a name of its own ("The classic board (20 tiles)"): prose that wrapped it ("on the ...
     board") read "on the The classic board (20 tiles) board"."""
     text = _text(_french() if french else standin_sources())
-    opening, closing = ("« ", " »") if french else ("“", "”")
+    opening, closing = (f"«{NNBSP}", f"{NNBSP}»") if french else ("“", "”")
     title = FRENCH.board_title(classic) if french else classic.title
     assert text.count(title) == text.count(opening + title + closing) >= 2
 
@@ -135,7 +135,7 @@ def test_the_french_rules_word_the_rules_data(classic):
     assert ctx["hazards"][0]["chase"] == "1 ou 2" and ctx["a_die"] == "un dé à 8 faces"
     text = _text(_french(rules=rules))
     assert "un dé à 8 faces pour avancer" in text
-    assert "Sur 1 ou 2, vous êtes chassé jusqu'à Cabane ; sur 3–8, vous vous faufilez" in text
+    assert f"Sur 1 ou 2, vous êtes chassé jusqu'à Cabane{NNBSP}; sur 3–8, vous vous faufilez" in text
     assert "faire pivoter une tuile posée de deux sixièmes de tour" in text
 
 
