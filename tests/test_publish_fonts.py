@@ -131,3 +131,31 @@ def test_a_label_in_a_cjk_only_font_draws_its_digits_from_the_fallback():
     assert digits and x1 - x0 > 8 and digits != lost  # both drawn, from DejaVu
     mixed, _ = outline(str(DROID), "17 前", 10)
     assert mixed.count("M") > digits.count("M") + 2  # the ideograph too, from the theme font
+
+
+def test_the_histogram_takes_the_booklets_accent_colour():
+    from generator.play.pictures import BAR_COLOUR
+    from generator.publish.bookletkit import accented
+
+    colours = tuple((n, (0.0, 0.5, 0.0) if n == "accent" else c) for n, c in load_look().colours)
+    bars = f'<rect fill="{BAR_COLOUR}"/><rect fill="#999999"/>'  # a bar, and the grey one of unfinished games
+    assert accented(bars, replace(load_look(), colours=colours)) == '<rect fill="#008000"/><rect fill="#999999"/>'
+
+
+@NO_CJK
+def test_a_chart_label_in_two_scripts_is_drawn_run_by_run():
+    from reportlab.graphics.shapes import String
+
+    from generator.publish.booklet.flowables import pair_chart
+
+    look = load_look()
+    drawing = pair_chart([("井戸-Hut", 0.5), ("Hut-Well", 0.9)], 100, look, chains=chains(look))
+
+    def strings(node):
+        for child in getattr(node, "contents", []):
+            yield from strings(child)
+        if isinstance(node, String):
+            yield node
+
+    faces = {(s.text, s.fontName) for s in strings(drawing)}
+    assert {("井戸 ", CJK), ("– Hut", "Sans"), ("Hut – Well", "Sans")} <= faces, faces

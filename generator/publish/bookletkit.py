@@ -156,6 +156,11 @@ def cover_art(src: Sources) -> tuple | None:
     return ImageReader(render_pixels(svg, width_px, round(width_px * height_mm / COVER_MM[0]))), height_mm / COVER_MM[0]
 
 
+def accented(histogram_svg: str, look) -> str:
+    """The play histogram with its bars in the booklet's accent colour (the theme's, where it sets one)."""
+    return histogram_svg.replace(f'fill="{BAR_COLOUR}"', f'fill="{look.hex("accent")}"')
+
+
 def pair_names(src: Sources) -> tuple[tuple[str, float], ...]:
     """The figures' landmark pairs ("Hut-Well") by the names the language prints."""
     board, say = src.board, src.language.name
@@ -231,7 +236,7 @@ def make_booklet(
     pictures: tuple = ()
     look = bk.themed_look(src.style)
     if src.play is not None:  # the game-length histogram, drawn at the booklet's width in its accent colour
-        svg = src.play.histogram_svg.replace(f'fill="{BAR_COLOUR}"', f'fill="{look.hex("accent")}"')
+        svg = accented(src.play.histogram_svg, look)
         hw, hh = svg_size_mm(svg)
         pictures = (("histogram", ImageReader(render_pixels(svg, small_w, round(small_w * hh / hw))), hh / hw),)
     resources = bk.Resources(
