@@ -83,26 +83,6 @@ def register_fonts() -> dict[str, Path]:
     return files
 
 
-DEJAVU_FACES = ("Sans", "Sans-Bold", "Serif", "Serif-Bold")  # the embedded faces the pages use without a theme font
-
-
-def missing_glyphs(text: str, faces=DEJAVU_FACES) -> list[str]:
-    """The characters of ``text`` that some of the embedded ``faces`` cannot draw (they would print as boxes)."""
-    register_fonts()
-    maps = [pdfmetrics.getFont(face).face.charToGlyph for face in faces]
-    return sorted({ch for ch in text if ord(ch) >= 32 and any(ord(ch) not in m for m in maps)})
-
-
-def glyph_warning(text: str, where: str, faces=DEJAVU_FACES) -> str | None:
-    """One line naming every character of ``text`` the ``faces`` lack, or None."""
-    missing = missing_glyphs(text, faces)
-    if not missing:
-        return None
-    named = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:12]) + (" ..." if len(missing) > 12 else "")
-    fonts = "DejaVu" if faces == DEJAVU_FACES else "the theme's font"
-    return f"{where}: the fonts ({fonts}) have no glyph for {named}; it would print as an empty box"
-
-
 class _DatelessInfo(PDFInfo):
     """reportlab's document info without /CreationDate and /ModDate (invariant mode still writes 2000-01-01)."""
 
