@@ -254,7 +254,8 @@ def render_side(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.0, l
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(w + 2 * b)}mm" height="{num(h + 2 * b)}mm" '
         f'viewBox="{num(-w / 2 - b)} {num(-h / 2 - b)} {num(w + 2 * b)} {num(h + 2 * b)}">',
-        f"<title>Tile {escape(tile.id)}, {face}</title>",
+        f"<title>{escape(label_texts(tile.id, face, style.labels)[0] if style.labels else f'Tile {tile.id}, {face}')}"
+        "</title>",
         f"<metadata>{escape(meta)}</metadata>",
         f'<polygon points="{points(hexagon_points(grown))}" fill="{ground}"/>',
     ]

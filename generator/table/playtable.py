@@ -98,13 +98,15 @@ def board_svg(table: TableArt) -> str:
     )
     slots = "".join(
         f'<polygon class="slot" data-slot="{s}" '
-        f'points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}"><title>slot {s + 1}</title>'
+        f'points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}">'
+        f"<title>{escape(table.words['slot'].format(n=s + 1))}</title>"
         f"</polygon>"
         for s, h in enumerate(table.board.slots)
     )
     r = style.tile_width_mm * 0.09
     pawns = "".join(
-        f'<g class="pawn" data-player="{escape(name)}"><title>{escape(name)} explorer</title>'
+        f'<g class="pawn" data-player="{escape(name)}">'
+        f"<title>{escape(table.words['pawn'].format(colour=table.words.get(name, name)))}</title>"
         f'<circle r="{num(r)}" fill="{colour}" stroke="#2b2418" stroke-width="{num(r * 0.18)}"/>'
         f'<circle r="{num(r * 0.38)}" fill="#ffffff" fill-opacity="0.55"/></g>'
         for name, colour in table.players

@@ -27,4 +27,10 @@ WORDS = {
     "joined": "joined",
     "alone": "reaches no other landmark",
     "board": "the board",
+    "slot": "slot {n}",
+    "pawn": "{colour} explorer",
+    "Red": "Red",
+    "Blue": "Blue",
+    "Yellow": "Yellow",
+    "Green": "Green",
 }
