@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -30,26 +31,28 @@ NNBSP, NBSP = "\u202f", "\u00a0"  # reportlab breaks lines at U+202F; U+00A0 it 
 Style = tuple[bool, bool]  # (bold, italic)
 
 _VARIANTS: dict[str, dict[Style, str]] = {}  # family -> the faces it really has, by (bold, italic)
+_LOCK = threading.RLock()  # publish draws documents on threads: fonts are registered one at a time
 
 
 def register_family(normal: str, bold: str = "", italic: str = "", bold_italic: str = "") -> None:
     """Record a family's real faces and register it with reportlab (a missing face maps to the nearest it has, so
     reportlab never fails; the chain never picks it for a run that asks for it)."""
     faces = {(False, False): normal, (True, False): bold, (False, True): italic, (True, True): bold_italic}
-    _VARIANTS[normal] = {k: v for k, v in faces.items() if v}
-    pdfmetrics.registerFontFamily(
-        normal,
-        normal=normal,
-        bold=bold or normal,
-        italic=italic or normal,
-        boldItalic=bold_italic or bold or italic or normal,
-    )
+    with _LOCK:
+        _VARIANTS[normal] = {k: v for k, v in faces.items() if v}
+        pdfmetrics.registerFontFamily(
+            normal,
+            normal=normal,
+            bold=bold or normal,
+            italic=italic or normal,
+            boldItalic=bold_italic or bold or italic or normal,
+        )
 
 
 def family_of(face: str) -> tuple[str, bool, bool]:
     """The family a registered face belongs to, and whether it is bold and italic."""
     _built_in()
-    for family, faces in _VARIANTS.items():
+    for family, faces in list(_VARIANTS.items()):
         for (bold, italic), name in faces.items():
             if name == face:
                 return family, bold, italic
@@ -60,9 +63,10 @@ def family_of(face: str) -> tuple[str, bool, bool]:
 def _built_in() -> None:
     from generator.publish.pdf import register_fonts
 
-    register_fonts()
-    register_family("Serif", "Serif-Bold", "Serif-Italic", "Serif-BoldItalic")
-    register_family("Sans", "Sans-Bold", "Sans-Oblique", "Sans-BoldOblique")
+    with _LOCK:
+        register_fonts()
+        register_family("Serif", "Serif-Bold", "Serif-Italic", "Serif-BoldItalic")
+        register_family("Sans", "Sans-Bold", "Sans-Oblique", "Sans-BoldOblique")
 
 
 @lru_cache(maxsize=1)
@@ -70,11 +74,12 @@ def cjk_face() -> str | None:
     """The CJK family's face, registered on first use; None where the system has no CJK font."""
     from reportlab.pdfbase.ttfonts import TTFont
 
-    for path in CJK_FILES:
-        if path.is_file():
-            pdfmetrics.registerFont(TTFont(CJK, str(path)))
-            register_family(CJK)
-            return CJK
+    with _LOCK:
+        for path in CJK_FILES:
+            if path.is_file():
+                pdfmetrics.registerFont(TTFont(CJK, str(path)))
+                register_family(CJK)
+                return CJK
     return None
 
 
