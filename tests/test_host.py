@@ -15,6 +15,7 @@ from generator.host.store import Store
 from tests.conftest import EXAMPLES
 
 TOKEN = "host-token-for-tests"
+PROOF = {"x-trailwright": "1"}  # what the server's own pages send with a change (``generator.web.guard``)
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +35,8 @@ def hall(spec_art, tmp_path):
 
 @pytest.fixture
 def client(hall):
-    with TestClient(create_app(hall, {"testserver"})) as c:
+    with TestClient(create_app(hall, {"testserver"}), headers=PROOF) as c:
+        assert hall.ready.wait(120)  # warmed up: the bots move at once
         yield c
 
 
@@ -103,7 +105,7 @@ def test_too_many_requests_are_refused_then_served_again(spec_art, tmp_path):
     app = create_app(hall, {"testserver"})
     app.rate = RateLimit(per_second=0.001, burst=3)
     assert isinstance(app, Guard)
-    with TestClient(app) as c:
+    with TestClient(app, headers=PROOF) as c:
         codes = [c.get(f"/?token={TOKEN}").status_code for _ in range(5)]
     assert codes == [200, 200, 200, 429, 429]
 
@@ -153,15 +155,26 @@ def test_hostile_messages_are_refused_in_one_line_and_the_room_goes_on(client, h
             ('{"type": "act", "token": "' + token + '", "action": ["roll"]}', "waiting for every seat"),
             ('{"type": "bot", "seat": 1, "policy": "explorer", "owner": "guess"}', "only the room's owner"),
             ('{"type": "bot", "seat": 1, "policy": "random", "owner": "' + made["owner"] + '"}', "bots play"),
-            ('{"type": "sit", "name": ""}', "1 to 40 characters"),
-            ('{"type": "sit", "name": 5}', "a name is text"),
-            ('{"type": "sit", "name": "Zed", "seat": 0}', "seat 0 is taken"),
+            ('{"type": "sit", "name": "Zed"}', "one seat a connection"),
             ('{"type": "hello", "token": "stolen"}', "holds no seat"),
             ("x" * 5000, "at most 4096 bytes"),
         ]:
             ws.send_text(message)
             reply = until(ws, "error")
             assert says in reply["error"] and "\n" not in reply["error"]
+        with client.websocket_connect(f"/ws/{made['room']}") as other:
+            for message, says in [
+                ('{"type": "sit", "name": ""}', "1 to 40 characters"),
+                ('{"type": "sit", "name": 5}', "a name is text"),
+                ('{"type": "sit", "name": "Zed", "seat": 0}', "seat 0 is taken"),
+            ]:
+                other.send_text(message)
+                reply = until(other, "error")
+                assert says in reply["error"] and "\n" not in reply["error"]
+            other.send_bytes(b'{"type": "sit", "name": "Bin"}')  # a binary frame: refused, the socket stays
+            assert "not a binary frame" in until(other, "error")["error"]
+            other.send_json({"type": "hello", "id": 1})
+            assert until(other, "state")["re"] == 1
         ws.send_json({"type": "bot", "seat": 1, "policy": "greedy", "owner": made["owner"]})
         state = until(ws, "state", lambda m: None not in m["seats"])
         assert state["seats"][0]["name"] == "Eve <img src=x onerror=alert(1)>"  # data, drawn as text by the page

@@ -19,6 +19,7 @@ from generator.model import read_tileset
 from generator.studio.server import COOKIE, create_app
 from generator.studio.session import SEED, Studio
 
+PROOF = {"x-trailwright": "1"}  # what the studio's own page sends with a change (``generator.web.guard``)
 TOKEN = "studio-token-for-tests"
 
 
@@ -31,7 +32,7 @@ def project(tmp_path) -> Path:
 
 @pytest.fixture
 def client(project):
-    with TestClient(create_app(Studio(project), TOKEN, {"testserver"})) as c:
+    with TestClient(create_app(Studio(project), TOKEN, {"testserver"}), headers=PROOF) as c:
         c.cookies.set(COOKIE, TOKEN)
         yield c
 
@@ -43,7 +44,7 @@ def test_the_games_figures_count_every_game_and_the_unfinished_ones(project):
 
     rules = (project / "rules.toml").read_text()
     (project / "rules.toml").write_text(rules.replace("round_cap = 200", "round_cap = 8"))
-    with TestClient(create_app(Studio(project), TOKEN, {"testserver"})) as c:
+    with TestClient(create_app(Studio(project), TOKEN, {"testserver"}), headers=PROOF) as c:
         c.cookies.set(COOKIE, TOKEN)
         f = c.get("/api/state").json()["figures"]
     assert sum(f["histogram"]) == f["games"] == 1000 and f["round_cap"] == 8
@@ -55,7 +56,7 @@ def test_the_games_figures_count_every_game_and_the_unfinished_ones(project):
 
 
 def test_strangers_get_one_line_refusals(project):
-    with TestClient(create_app(Studio(project), TOKEN, {"testserver"})) as c:
+    with TestClient(create_app(Studio(project), TOKEN, {"testserver"}), headers=PROOF) as c:
         assert c.get("/").status_code == 403 and c.get("/api/state").status_code == 403
         assert c.get("/?token=guess").status_code == 403
         assert c.get("/api/state", headers={"x-trailwright-token": TOKEN}).status_code == 200
@@ -539,7 +540,7 @@ def test_a_content_length_that_is_no_number_is_refused_by_the_guard():
             "method": "POST",
             "path": "/",
             "client": ("127.0.0.1", 1),
-            "headers": [(b"host", b"testserver"), (b"content-length", length)],
+            "headers": [(b"host", b"testserver"), (b"x-trailwright", b"1"), (b"content-length", length)],
         }
         asyncio.run(Guard(app, {"testserver"})(scope, receive, send))
         assert sent[0]["status"] == 413
@@ -548,7 +549,7 @@ def test_a_content_length_that_is_no_number_is_refused_by_the_guard():
 def test_the_studio_draws_in_the_theme_the_projects_settings_name(project):
     settings = project / "settings.toml"
     settings.write_text(settings.read_text().replace('theme = ""', 'theme = "station"'))
-    with TestClient(create_app(Studio(project), TOKEN, {"testserver"})) as c:
+    with TestClient(create_app(Studio(project), TOKEN, {"testserver"}), headers=PROOF) as c:
         c.cookies.set(COOKIE, TOKEN)
         side, board = c.get("/side/0/front.svg").text, c.get("/board.svg").text
     assert 'id="tw-trail"' in side and 'fill="url(#tw-wall)"' in board  # the station's corridors and bulkheads
@@ -589,7 +590,7 @@ def test_a_real_browser_shows_the_projects_theme(project, tmp_path):
 
 def test_a_project_file_the_system_refuses_is_a_one_line_error_and_the_studio_carries_on(project):
     studio = Studio(project)
-    with TestClient(create_app(studio, TOKEN, {"testserver"})) as c:
+    with TestClient(create_app(studio, TOKEN, {"testserver"}), headers=PROOF) as c:
         c.cookies.set(COOKIE, TOKEN)
 
         def refused(overwrite=False):

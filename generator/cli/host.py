@@ -43,7 +43,16 @@ def register(sub) -> None:
         action="append",
         default=[],
         metavar="NAME",
-        help="a public host name the server answers to behind a reverse proxy (repeatable)",
+        help="a public name the server answers to behind a TLS proxy: NAME or NAME:PORT (https), or a whole "
+        "origin such as http://NAME:8080 (repeatable)",
+    )
+    p.add_argument(
+        "--trust-proxy",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help="the address of a reverse proxy whose X-Forwarded-For (its last hop only) names the client "
+        "(repeatable; without it forwarding headers are ignored and the TCP peer is the client)",
     )
     p.add_argument("--db", default=DEFAULT_DB, metavar="FILE", help="the games file (SQLite; made if missing)")
     p.add_argument("--durable", action="store_true", help="sync every move to disk (survives a power cut)")
@@ -54,13 +63,39 @@ def register(sub) -> None:
         metavar="S",
         help="seconds a bot waits before a move (0 to 60)",
     )
-    p.add_argument("--max-rooms", type=bounded_int(1, 100_000), default=200, metavar="N", help="rooms this host keeps")
+    p.add_argument(
+        "--max-rooms",
+        type=bounded_int(1, 100_000),
+        default=200,
+        metavar="N",
+        help="unfinished rooms this host holds (finished ones are recorded and do not count)",
+    )
     p.add_argument(
         "--max-per-address",
         type=bounded_int(1, 100_000),
         default=32,
         metavar="N",
-        help="open connections one address may hold (behind a proxy every player shares its address: raise it)",
+        help="open websockets one client address may hold (behind a proxy, give --trust-proxy so that each "
+        "player has their own address)",
+    )
+    p.add_argument(
+        "--turn-timeout",
+        type=bounded_float(1, 86_400),
+        default=120.0,
+        metavar="S",
+        help="seconds a person may take over an action of their turn before a bot plays the turn for them",
+    )
+    p.add_argument(
+        "--idle-minutes",
+        type=bounded_float(0.01, 100_000),
+        default=60.0,
+        metavar="M",
+        help="a room nobody is connected to and nobody moves in is put away after this (restored on its next visit)",
+    )
+    p.add_argument(
+        "--new-token",
+        action="store_true",
+        help="make a new host token (the old lobby link stops working); else the games file's is kept",
     )
     p.add_argument(
         "--rate",
@@ -110,23 +145,35 @@ def run(args: argparse.Namespace) -> int:
     from generator.fileio import check_out
     from generator.host.server import Hall, Limits, create_app
     from generator.host.store import Store
-    from generator.web.guard import RateLimit, default_hosts
+    from generator.web.clients import trusted_set
+    from generator.web.guard import RateLimit, origin_set, served_origins
 
+    try:
+        trusted = trusted_set(args.trust_proxy)
+        origins = served_origins(args.bind, args.port, [h.lower() for h in args.allow_host])
+        origin_set(origins)  # every --allow-host an address
+    except ValueError as err:
+        raise TrailwrightError(str(err), "--trust-proxy" if "trust-proxy" in str(err) else "--allow-host") from None
     spec, art = spec_and_art(args.tileset, args.board, args.rules, args.style)
     check_out(args.db, "file", "--db")
     try:
         Path(args.db).parent.mkdir(parents=True, exist_ok=True)
         store = Store(args.db, args.durable)
-        limits = Limits(rooms=args.max_rooms, connections_per_address=args.max_per_address)
-        hall = Hall(spec, art, store, args.token or secrets.token_urlsafe(24), limits, max(0.0, args.bot_delay))
+        limits = Limits(
+            rooms=args.max_rooms,
+            connections_per_address=args.max_per_address,
+            turn_timeout=args.turn_timeout,
+            idle_minutes=args.idle_minutes,
+        )
+        token = args.token or store.host_token(lambda: secrets.token_urlsafe(24), new=args.new_token)
+        hall = Hall(spec, art, store, token, limits, max(0.0, args.bot_delay))
     except (OSError, sqlite3.Error, ValueError) as err:
         raise TrailwrightError(f"cannot use the games file: {err}", args.db) from None
-    hosts = default_hosts(args.bind, args.port) | {h.lower() for h in args.allow_host}
-    shown = "127.0.0.1" if args.bind in ("0.0.0.0", "::") else args.bind
+    shown = "127.0.0.1" if args.bind in ("0.0.0.0", "::") else f"[{args.bind}]" if ":" in args.bind else args.bind
     print(f"Trailwright game server, {len(hall.rooms)} room(s) restored from {args.db}", flush=True)
     print(f"  make a room: http://{shown}:{args.port}/?token={hall.token}", flush=True)
     print("  Ctrl-C stops it; every move is already on disk.", flush=True)
-    app = create_app(hall, hosts)
+    app = create_app(hall, origins, trusted)
     app.rate = RateLimit(per_second=max(0.1, args.rate), burst=max(1.0, 3 * args.rate))
     uvicorn.run(
         app,
@@ -135,6 +182,8 @@ def run(args: argparse.Namespace) -> int:
         ws_max_size=Limits().message_bytes * 4,
         log_level="warning",
         lifespan="on",
+        proxy_headers=False,  # the guard reads X-Forwarded-For, from --trust-proxy peers only
+        forwarded_allow_ips="",
     )
     store.close()
     return 0

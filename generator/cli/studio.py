@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.project import FILES, is_project
     from generator.studio.server import create_app
     from generator.studio.session import Studio
-    from generator.web.guard import default_hosts
+    from generator.web.guard import served_origins
 
     if not is_project(args.folder):
         raise TrailwrightError(
@@ -44,9 +44,9 @@ def run(args: argparse.Namespace) -> int:
         )
     studio = Studio(args.folder)
     token = args.token or secrets.token_urlsafe(24)
-    shown = "127.0.0.1" if args.bind in ("0.0.0.0", "::") else args.bind
+    shown = "127.0.0.1" if args.bind in ("0.0.0.0", "::") else f"[{args.bind}]" if ":" in args.bind else args.bind
     address = f"http://{shown}:{args.port}/?token={token}"
-    app = create_app(studio, token, default_hosts(args.bind, args.port))  # a bad project fails before the address
+    app = create_app(studio, token, served_origins(args.bind, args.port))  # a bad project fails before the address
     print(f"Trailwright studio for {studio.folder}", flush=True)
     print(f"  open: {address}", flush=True)
     print("  Ctrl-C stops it (save your edits first).", flush=True)
@@ -57,5 +57,7 @@ def run(args: argparse.Namespace) -> int:
         host=args.bind,
         port=args.port,
         log_level="warning",
+        proxy_headers=False,  # the studio is one designer's: no forwarding header is believed
+        forwarded_allow_ips="",
     )
     return 0

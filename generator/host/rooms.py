@@ -7,7 +7,9 @@ game spec    what every room of one host plays: a tile set, a board and rules (`
 seat         a player's place at the table: a person's name and the hash of the seat token that person
              holds (a reconnecting player presents it and gets the seat back), or a bot's policy.
 owner key    given to whoever creates the room: it may fill empty seats with bots.
-bots         the simulator's explorer or greedy players, thinking in the fast engine (``play.fastbot``).
+bots         the simulator's explorer or greedy players, thinking in the fast engine (``play.fastbot``). The owner
+             may seat one in an empty seat or hand it a person's seat; when a person lets a turn time out, an
+             explorer plays that turn for them (``stand_in``). Both are recorded and in the feed.
 bot guesses  a bot that must guess draws from the room's own stream (seeded from the room's seed), never
              from the game's: the recorded actions alone replay the game exactly.
 
@@ -104,6 +106,7 @@ class Room:
     seats: list[Seat | None] = field(default_factory=list)
     feed: list[tuple] = field(default_factory=list)  # (seat, event) of every game event so far
     last: tuple | None = None  # (seat, action) of the latest action
+    notes: list[tuple] = field(default_factory=list)  # (actions so far, seat, event) of each room event (``_note``)
 
     def __post_init__(self) -> None:
         self.seats = [None] * self.players
@@ -135,17 +138,37 @@ class Room:
         return seat, token
 
     def add_bot(self, seat: Any, policy: Any, owner_key: Any) -> None:
-        """The owner fills an empty seat with a bot."""
+        """The owner fills a seat with a bot: an empty one, or a person's (handed to the bot for the rest of the
+        game: the person's seat token holds it no more)."""
         if not isinstance(owner_key, str) or digest(owner_key) != self.owner:
             raise RoomError("only the room's owner may add bots")
-        if policy not in BOTS:
-            raise RoomError(f"bots play {' or '.join(BOTS)}, not {policy!r}")
+        if not isinstance(policy, str) or policy not in BOTS:
+            raise RoomError(f"bots play {' or '.join(BOTS)}, not {str(policy)[:40]!r}")
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(self.players):
-            raise RoomError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
-        if self.seats[seat] is not None:
-            raise RoomError(f"seat {seat} is taken")
-        self._record("bot", {"seat": seat, "policy": policy})
+            raise RoomError(f"no seat {str(seat)[:20]!r}: seats are 0 to {self.players - 1}")
+        held = self.seats[seat]
+        if held is not None and held.bot is not None:
+            raise RoomError(f"seat {seat} is a bot's already")
+        if held is not None and self.match.over:
+            raise RoomError("the game is over")
+        self._record("bot", {"seat": seat, "policy": policy, **({"handed": held.name} if held else {})})
+        self._bot_seat(seat, policy, handed=held is not None)
+
+    def _bot_seat(self, seat: int, policy: str, handed: bool) -> None:
         self.seats[seat] = Seat(f"{policy} bot", bot=policy)
+        if handed:
+            self._note(seat, ("handed", policy))
+
+    def _note(self, seat: int, event: tuple) -> None:
+        """A room event that is no game action (a seat handed to a bot, a turn a bot played for a person), in the
+        feed at its place among the actions (``notes``: the replay puts it there too)."""
+        self.notes.append((len(self.match.actions), seat, event))
+        self.feed.append((seat, event))
+
+    def stand_in(self, seat: int) -> None:
+        """The person in ``seat`` let the turn time out: a bot plays the rest of this turn (recorded)."""
+        self._record("timeout", {"seat": seat})
+        self._note(seat, ("timeout",))
 
     def seat_of(self, token: Any) -> int | None:
         """The seat a seat token holds (None: no seat of this room)."""
@@ -185,14 +208,16 @@ class Room:
         self.last = (seat, move)
         return caused
 
-    def bot_move(self) -> list[tuple] | None:
-        """One action of the bot whose turn it is (None: it is no bot's turn, or the game is over)."""
+    def bot_move(self, stand_in: str | None = None) -> list[tuple] | None:
+        """One action of the bot whose turn it is, or of the ``stand_in`` policy for a person's turn (None: it is no
+        bot's turn, or the game is over)."""
         if self.match.over or None in self.seats:
             return None
         seat = self.seats[self.match.current]
-        if seat is None or seat.bot is None:
+        name = None if seat is None else seat.bot or stand_in
+        if name is None:
             return None
-        policy = POLICIES[seat.bot]
+        policy = POLICIES[name]
         action = self.spec.bots.next_action(self.match, policy, self.guesses)
         if action not in self.match.legal():  # never seen (tests/test_fastbot.py): the reference engine decides
             action = self.match.next_action(policy, self.guesses)
@@ -210,7 +235,9 @@ class Room:
                 if kind == "seat":
                     room.seats[data["seat"]] = Seat(data["name"], data["token"])
                 elif kind == "bot":
-                    room.seats[data["seat"]] = Seat(f"{data['policy']} bot", bot=data["policy"])
+                    room._bot_seat(data["seat"], data["policy"], handed="handed" in data)
+                elif kind == "timeout":
+                    room._note(data["seat"], ("timeout",))
                 elif kind == "act":
                     room.act_for(data["seat"], data["action"])
             except (RoomError, IllegalMove, KeyError, IndexError, TypeError) as err:

@@ -4,14 +4,21 @@ Glossary
 --------
 hall          everything one host serves (``Hall``): the game spec and its art, the rooms, the store,
               the host token (it makes rooms) and the limits.
-host token    printed when the server starts, as Jupyter prints its token: the lobby page and the room
-              API need it. A room's id is its invite (unguessable); a seat token acts for one seat.
-message       a websocket text frame of JSON: ``{"type": "sit", "name": ...}``, ``{"type": "hello",
-              "token": ...}`` (a returning player), ``{"type": "act", "token": ..., "action": [...]}``,
-              ``{"type": "bot", "seat": ..., "policy": ..., "owner": ...}``. The server answers with
-              ``state`` (what this client sees), ``seated`` (the seat token to keep) or ``error`` (one
-              line), carrying ``re`` when the message carried a short ``id``; every other state is a
-              broadcast. A refused message changes nothing and the connection stays open.
+host token    kept in the games file and printed when the server starts, as Jupyter prints its token: the
+              lobby page and the room API need it. A room's id is its invite (unguessable); a seat token acts
+              for one seat.
+message       a websocket text frame of JSON (``generator.host.sockets``).
+in memory     the rooms being played. A finished room, and one nobody has visited or moved in for
+              ``idle_minutes``, is put away (its record stays) and restored from the record on its next visit;
+              only unfinished rooms count against ``Limits.rooms``.
+room lock     one per room: a change to a room (a message, a bot's move) holds it, so a bot thinking in a worker
+              thread and a player's message never change the room at once. The event loop never thinks: bots
+              and replays are worked out in worker threads, so one room's work never holds up another's.
+warming up    the bots' compiled kernels are built (or read from numba's cache) in a worker thread when the
+              server starts; until they are ready, ``/api/health`` and every state say ``warming``, and bots
+              wait for them rather than compile in a room.
+turn timeout  a person who has not acted for ``Limits.turn_timeout`` seconds on their turn has the rest of that
+              turn played by an explorer bot (recorded: ``timeout``); their next action is theirs again.
 """
 
 from __future__ import annotations
@@ -22,72 +29,152 @@ import json
 import logging
 import re
 import secrets
-from dataclasses import dataclass, field, replace
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, replace
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
-from generator.host.rooms import GameSpec, Room, RoomError
+from generator.host.rooms import GameSpec, Room, RoomError, Seat
 from generator.host.store import Store, digest
-from generator.host.views import feed_lines, lobby_page, room_page, shared_state, state, state_text
+from generator.host.views import ASSETS, feed_lines, lobby_page, room_page, shared_state, state, state_text
 from generator.render.board import render_board
 from generator.table.scene import TableArt
-from generator.web.guard import (
-    HTTP_ERRORS,
-    BodyTooLarge,
-    Guard,
-    RateLimit,
-    client_of,
-    error_response,
-    loads,
-    same_secret,
-)
+from generator.web.assets import asset_route
+from generator.web.guard import HTTP_ERRORS, BodyTooLarge, Guard, error_response, loads, same_secret
 
 log = logging.getLogger("trailwright.host")
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
+REPLAYS = 64  # replays kept built (the most recently asked for)
+WARM_ACTIONS = 40  # a warm-up game's length: every kernel a bot's turn and step use
 
 
 @dataclass(frozen=True)
 class Limits:
-    """How much one host takes."""
+    """How much one host takes, and how long it waits."""
 
-    rooms: int = 200
+    rooms: int = 200  # unfinished rooms
     connections_per_address: int = 32
     message_bytes: int = 4096
     messages_per_second: float = 10.0
     message_burst: float = 40.0
-
-
-@dataclass(eq=False)  # compared and hashed by identity: one per socket
-class Client:
-    """One websocket: the seat it holds (None: watching) and its message budget."""
-
-    ws: WebSocket
-    room: Room
-    seat: int | None = None
-    budget: RateLimit = field(default_factory=RateLimit)
+    turn_timeout: float = 120.0  # seconds a person may take over one action of their turn
+    idle_minutes: float = 60.0  # a room nobody visits or moves in is put away after this
+    keep_finished: bool = False  # the studio keeps its few playtests in memory, finished or not
 
 
 class Hall:
-    """The rooms one host serves, restored from its store when it starts."""
+    """The rooms one host serves, the unfinished ones restored from its store when it starts."""
 
     def __init__(self, spec: GameSpec, art: TableArt, store: Store, token: str, limits: Limits, bot_delay: float):
         self.spec, self.art, self.store, self.token = spec, art, store, token
         self.limits, self.bot_delay = limits, bot_delay
         self.rooms: dict[str, Room] = {}
-        self.clients: dict[str, set[Client]] = {}
+        self.clients: dict[str, set] = {}  # per room id, its ``sockets.Client``s
         self.addresses: dict[str, int] = {}
         self.bots: dict[str, asyncio.Task] = {}
+        self.timers: dict[str, asyncio.Task] = {}
         self.feeds: dict[str, list[str]] = {}
         self.arts: dict[str, TableArt] = {}  # per room id, the art of its game
-        for record in store.rooms():
-            room = Room.restore(record, store)
-            self.rooms[room.id] = room
-            self.clients[room.id] = set()
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.touched: dict[str, float] = {}
+        self.replays: OrderedDict[str, tuple[int, bytes]] = OrderedDict()
+        self.ready, self._warming = threading.Event(), threading.Lock()
+        self.done = store.finished()  # the finished rooms' ids
+        self.open_rooms = 0
+        for room_id in store.ids():
+            if room_id not in self.done:
+                self.open_rooms += 1
+            if room_id not in self.done or limits.keep_finished:
+                self.keep(Room.restore(store.room(room_id), store))  # type: ignore[arg-type]
+
+    # --- rooms in memory ---------------------------------------------------------------------------
+
+    def keep(self, room: Room) -> Room:
+        """``room`` in memory (a finished one is marked so in the store)."""
+        self.rooms[room.id] = room
+        self.clients.setdefault(room.id, set())
+        self.touched[room.id] = time.monotonic()
+        self.note_over(room)
+        return room
+
+    def note_over(self, room: Room) -> None:
+        """Once ``room``'s game is over: marked finished, and no longer counted against the room limit."""
+        if room.match.over and room.id not in self.done:
+            self.store.finish(room.id)
+            self.done.add(room.id)
+            self.open_rooms -= 1
+
+    def lock(self, room_id: str) -> asyncio.Lock:
+        """The room lock of ``room_id`` (see the module glossary)."""
+        return self.locks.setdefault(room_id, asyncio.Lock())
+
+    async def find(self, room_id: str) -> Room | None:
+        """The room ``room_id``, restored from its record (in a worker thread) when it was put away."""
+        if not ROOM_ID.fullmatch(room_id):
+            return None
+        room = self.rooms.get(room_id)
+        if room is None:
+            async with self.lock(room_id):
+                room = self.rooms.get(room_id)
+                record = None if room is not None else self.store.room(room_id)
+                if record is None and room is None:
+                    return None
+                if room is None:
+                    room = self.keep(await asyncio.to_thread(Room.restore, record, self.store))  # type: ignore[arg-type]
+                    self.kick_bots(room)
+                    self.watch_turn(room)
+        self.touched[room_id] = time.monotonic()
+        return room
+
+    def put_away(self, now: float | None = None) -> list[str]:
+        """Rooms nobody is connected to that are finished, or idle for ``idle_minutes``, leave memory."""
+        now = time.monotonic() if now is None else now
+        gone = []
+        for room_id, room in list(self.rooms.items()):
+            idle = now - self.touched.get(room_id, now) >= 60 * self.limits.idle_minutes
+            over = room.match.over and not self.limits.keep_finished
+            bot = self.bots.get(room_id)
+            if self.clients.get(room_id) or (bot is not None and not bot.done()) or not (over or idle):
+                continue
+            for tasks in (self.bots, self.timers):
+                task = tasks.pop(room_id, None)
+                if task is not None:
+                    task.cancel()
+            for table in (self.rooms, self.clients, self.feeds, self.arts, self.touched, self.locks):
+                table.pop(room_id, None)
+            gone.append(room_id)
+        return gone
+
+    def create(self, players: Any, seed: Any = None, spec: GameSpec | None = None) -> tuple[Room, str]:
+        """A new room for ``players`` (the rules' range) and its owner key; it plays ``spec`` (default: the
+        host's game)."""
+        spec = spec or self.spec
+        rules = spec.rules
+        if (
+            not isinstance(players, int)
+            or isinstance(players, bool)
+            or not rules.players_min <= players <= rules.players_max
+        ):
+            raise RoomError(f"players: a whole number from {rules.players_min} to {rules.players_max}")
+        if seed is None:
+            seed = secrets.randbits(32)
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**32:
+            raise RoomError("seed: a whole number from 0 to 2**32 - 1")
+        if self.open_rooms >= self.limits.rooms:
+            raise RoomError(f"this host holds at most {self.limits.rooms} unfinished rooms")
+        room_id, owner = secrets.token_urlsafe(16), secrets.token_urlsafe(24)
+        self.store.create(room_id, spec.record(players, seed), digest(owner))
+        self.open_rooms += 1
+        return self.keep(Room(room_id, spec, players, seed, digest(owner), self.store)), owner
+
+    # --- what clients see ----------------------------------------------------------------------------
 
     def art_of(self, room: Room) -> TableArt:
         """The art of ``room``'s game: the host's, or the same look drawn for a room of another tile set, board or
@@ -105,34 +192,13 @@ class Hall:
             self.arts[room.id] = art
         return art
 
-    def create(self, players: Any, seed: Any = None, spec: GameSpec | None = None) -> tuple[Room, str]:
-        """A new room for ``players`` (the rules' range) and its owner key; it plays ``spec`` (default: the
-        host's game)."""
-        spec = spec or self.spec
-        rules = spec.rules
-        if (
-            not isinstance(players, int)
-            or isinstance(players, bool)
-            or not rules.players_min <= players <= rules.players_max
-        ):
-            raise RoomError(f"players: a whole number from {rules.players_min} to {rules.players_max}")
-        if seed is None:
-            seed = secrets.randbits(32)
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**32:
-            raise RoomError("seed: a whole number from 0 to 2**32 - 1")
-        if len(self.rooms) >= self.limits.rooms:
-            raise RoomError(f"this host holds at most {self.limits.rooms} rooms")
-        room_id, owner = secrets.token_urlsafe(16), secrets.token_urlsafe(24)
-        self.store.create(room_id, spec.record(players, seed), digest(owner))
-        room = Room(room_id, spec, players, seed, digest(owner), self.store)
-        self.rooms[room_id], self.clients[room_id] = room, set()
-        return room, owner
-
     async def broadcast(self, room: Room) -> None:
         """Every client of ``room`` gets the state it may see (sent after the change is recorded)."""
         art = self.art_of(room)
-        shared = json.dumps(shared_state(room, art, self.lines(room)))
+        shared = json.dumps({**shared_state(room, art, self.lines(room)), "warming": not self.ready.is_set()})
         for client in list(self.clients.get(room.id, ())):
+            if client.seat is not None and room.seats[client.seat].token is None:
+                client.seat = None  # the owner handed the seat to a bot
             try:
                 await client.ws.send_text(state_text(shared, room, art, client.seat))
             except Exception:  # a closed socket: it is dropped, the others carry on
@@ -144,7 +210,49 @@ class Hall:
 
     def state(self, room: Room, seat: int | None) -> dict:
         """What the holder of ``seat`` sees of ``room``."""
-        return state(room, self.art_of(room), seat, self.lines(room))
+        return {**state(room, self.art_of(room), seat, self.lines(room)), "warming": not self.ready.is_set()}
+
+    async def changed(self, room: Room) -> None:
+        """After a change to ``room``: everyone told, the game's end noted, the bots and the turn timer started."""
+        self.touched[room.id] = time.monotonic()
+        self.note_over(room)
+        await self.broadcast(room)
+        self.kick_bots(room)
+        self.watch_turn(room)
+
+    async def replay(self, room: Room) -> bytes:
+        """The room's replay as JSON, built in a worker thread once per state of the game and kept."""
+        key = len(room.match.actions)
+        cached = self.replays.get(room.id)
+        if cached is None or cached[0] != key:
+            async with self.lock(room.id):
+                key, cached = len(room.match.actions), self.replays.get(room.id)
+                if cached is None or cached[0] != key:
+                    art = self.art_of(room)
+                    body = await asyncio.to_thread(lambda: json.dumps({"frames": replay_frames(room, art)}).encode())
+                    cached = self.replays[room.id] = (key, body)
+                    while len(self.replays) > REPLAYS:
+                        self.replays.popitem(last=False)
+        self.replays.move_to_end(room.id)
+        return cached[1]
+
+    # --- bots, the turn timer and the warm-up --------------------------------------------------------
+
+    def warm(self) -> None:
+        """Build the bots' kernels (a short game of bots, thrown away); ``ready`` once done, whatever happens."""
+        with self._warming:
+            if self.ready.is_set():
+                return
+            try:
+                room = Room("warm-up", self.spec, self.spec.rules.players_min, 0, "")
+                room.seats = [Seat("bot", bot=("explorer", "greedy")[i % 2]) for i in range(room.players)]
+                for _ in range(WARM_ACTIONS):
+                    if room.bot_move() is None:
+                        break
+            except Exception:  # a bot's move will say it again, in its room
+                log.exception("warming the bots up failed")
+            finally:
+                self.ready.set()
 
     def kick_bots(self, room: Room) -> None:
         """Let the bots of ``room`` move, one action each ``bot_delay`` seconds, until a person's turn."""
@@ -155,13 +263,51 @@ class Hall:
     async def _bots(self, room: Room) -> None:
         while True:
             await asyncio.sleep(self.bot_delay)
-            if room.bot_move() is None:
+            if not self.ready.is_set():
+                await asyncio.to_thread(self.warm)
+            async with self.lock(room.id):
+                moved = await asyncio.to_thread(room.bot_move)
+            if moved is None:
                 return
+            await self.changed(room)
+
+    def watch_turn(self, room: Room) -> None:
+        """Start the turn timer of ``room`` afresh when it is a person's turn (see the module glossary)."""
+        old = self.timers.pop(room.id, None)
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        if room.match.over or None in room.seats or room.seats[room.match.current].bot:  # type: ignore[union-attr]
+            return
+        mark = (room.match.current, len(room.match.actions))
+        self.timers[room.id] = asyncio.get_running_loop().create_task(self._timeout(room, mark))
+
+    async def _timeout(self, room: Room, mark: tuple[int, int]) -> None:
+        await asyncio.sleep(self.limits.turn_timeout)
+        if not self.ready.is_set():
+            await asyncio.to_thread(self.warm)
+        seat = mark[0]
+        async with self.lock(room.id):
+            if (room.match.current, len(room.match.actions)) != mark or room.match.over:
+                return
+            room.stand_in(seat)
+        await self.broadcast(room)
+        while True:  # the rest of the turn, unless the person acts again first
+            async with self.lock(room.id):
+                if room.match.over or room.match.current != seat or len(room.match.actions) != mark[1]:
+                    break
+                await asyncio.to_thread(room.bot_move, "explorer")
+                mark = (seat, len(room.match.actions))
+            self.note_over(room)
             await self.broadcast(room)
+            await asyncio.sleep(self.bot_delay)
+        self.timers.pop(room.id, None)
+        await self.changed(room)
 
-
-def _room(hall: Hall, room_id: str) -> Room | None:
-    return hall.rooms.get(room_id) if ROOM_ID.fullmatch(room_id) else None
+    async def sweep(self) -> None:
+        """Put rooms away (``put_away``) every few seconds, for ever."""
+        while True:
+            await asyncio.sleep(min(60.0, max(0.05, 15 * self.limits.idle_minutes)))
+            self.put_away()
 
 
 def _host_token_ok(hall: Hall, given: str | None) -> bool:
@@ -170,6 +316,7 @@ def _host_token_ok(hall: Hall, given: str | None) -> bool:
 
 def routes(hall: Hall) -> list:
     """The HTTP and websocket routes."""
+    from generator.host.sockets import serve_socket
 
     async def lobby(request: Request) -> Response:
         if not _host_token_ok(hall, request.query_params.get("token")):
@@ -179,8 +326,8 @@ def routes(hall: Hall) -> list:
 
     async def make_room(request: Request) -> Response:
         bearer = request.headers.get("authorization", "")
-        if not _host_token_ok(hall, bearer.removeprefix("Bearer ")):
-            return error_response(403, "making a room needs the host token")
+        if not bearer.startswith("Bearer ") or not _host_token_ok(hall, bearer[len("Bearer ") :]):
+            return error_response(403, "making a room needs the host token (Authorization: Bearer TOKEN)")
         try:
             body = loads(await request.body() or b"{}")
         except BodyTooLarge as err:
@@ -196,42 +343,58 @@ def routes(hall: Hall) -> list:
         return JSONResponse({"room": room.id, "url": f"/room/{room.id}", "owner": owner}, status_code=201)
 
     async def room_html(request: Request) -> Response:
-        room = _room(hall, request.path_params["room"])
+        room = await hall.find(request.path_params["room"])
         if room is None:
             return error_response(404, "no such room")
         return HTMLResponse(room_page(hall.art_of(room), room.id), headers={"Cache-Control": "no-store"})
 
     async def room_json(request: Request) -> Response:
-        room = _room(hall, request.path_params["room"])
+        room = await hall.find(request.path_params["room"])
         return error_response(404, "no such room") if room is None else JSONResponse(hall.state(room, None))
 
     async def replay(request: Request) -> Response:
-        room = _room(hall, request.path_params["room"])
+        room = await hall.find(request.path_params["room"])
         if room is None:
             return error_response(404, "no such room")
-        return JSONResponse({"frames": replay_frames(room, hall.art_of(room))})
+        return Response(await hall.replay(room), media_type="application/json")
+
+    async def health(request: Request) -> Response:
+        return JSONResponse(
+            {"warming": not hall.ready.is_set(), "rooms": hall.open_rooms, "in_memory": len(hall.rooms)}
+        )
 
     async def table(ws: WebSocket) -> None:
         await serve_socket(hall, ws)
 
     return [
         Route("/", lobby),
+        Route("/api/health", health),
         Route("/api/rooms", make_room, methods=["POST"]),
         Route("/room/{room}", room_html),
         Route("/api/rooms/{room}", room_json),
         Route("/api/rooms/{room}/replay", replay),
         WebSocketRoute("/ws/{room}", table),
+        asset_route(ASSETS),
     ]
 
 
 def replay_frames(room: Room, art: TableArt) -> list[dict]:
-    """The room's game after each recorded action (for the replay slider): laid tiles, pawns and the feed so far."""
+    """The room's game after each recorded action (for the replay slider): laid tiles, pawns and the feed so far,
+    room events (a seat handed to a bot, a turn timed out) at their places."""
     again = Room(room.id, room.spec, room.players, room.seed, room.owner)  # no store: nothing is recorded twice
     again.seats = list(room.seats)
     lines: list[str] = []
+    notes = list(room.notes)
+
+    def noted(k: int) -> None:
+        while notes and notes[0][0] == k:
+            again.feed.append(notes.pop(0)[1:])
+
+    noted(0)
     frames = [_frame(again, art, lines)]
-    for action in room.match.actions:
+    for k, action in enumerate(room.match.actions):
         again.act_for(again.match.current, list(action))
+        noted(k + 1)
         frames.append(_frame(again, art, lines))
     return frames
 
@@ -241,106 +404,26 @@ def _frame(room: Room, art: TableArt, lines: list[str]) -> dict:
     return {k: s[k] for k in ("laid", "pawns", "round", "current", "feed", "winner", "over")}
 
 
-async def serve_socket(hall: Hall, ws: WebSocket) -> None:
-    """One websocket client of one room, until it goes."""
-    room = _room(hall, ws.path_params["room"])
-    address = client_of(ws.scope)
-    if room is None:
-        await ws.close(code=4404, reason="no such room")
-        return
-    if hall.addresses.get(address, 0) >= hall.limits.connections_per_address:
-        await ws.close(code=4429, reason="too many connections from your address")
-        return
-    await ws.accept()
-    client = Client(ws, room, budget=RateLimit(hall.limits.messages_per_second, hall.limits.message_burst))
-    hall.addresses[address] = hall.addresses.get(address, 0) + 1
-    hall.clients[room.id].add(client)
-    try:
-        await ws.send_text(json.dumps(hall.state(room, None)))
-        while True:
-            text = await ws.receive_text()
-            reply = await handle(hall, client, text)
-            if reply is not None:
-                await ws.send_text(json.dumps(reply))
-    except (WebSocketDisconnect, RuntimeError):
-        pass
-    finally:
-        hall.clients[room.id].discard(client)
-        hall.addresses[address] -= 1
-        if not hall.addresses[address]:
-            del hall.addresses[address]
-
-
-async def handle(hall: Hall, client: Client, text: str) -> dict | None:
-    """One message: its reply to the sender, carrying ``re`` when the message carried a short ``id`` (the others
-    hear of any change through ``broadcast``)."""
-    if len(text.encode("utf-8")) > hall.limits.message_bytes:
-        return refusal(client, f"a message is at most {hall.limits.message_bytes} bytes")
-    try:
-        message = loads(text)
-    except ValueError:
-        message = None
-    given = message.get("id") if isinstance(message, dict) else None
-    echo = {"re": given} if isinstance(given, int | str) and len(str(given)) <= 40 else {}
-    if not client.budget.allow("me"):
-        reply: dict | None = refusal(client, "too many messages: slow down")
-    elif message is None:
-        reply = refusal(client, "a message is JSON")
-    elif not isinstance(message, dict) or not isinstance(message.get("type"), str):
-        reply = refusal(client, 'a message is a JSON object with a "type"')
-    else:
-        reply = await _dispatch(hall, client, message)
-    return None if reply is None else {**reply, **echo}
-
-
-async def _dispatch(hall: Hall, client: Client, message: dict) -> dict | None:
-    """A well-formed message acted on: the sender's reply, or None (a change everyone hears of)."""
-    room, kind = client.room, message["type"]
-    try:
-        if kind == "hello":
-            client.seat = room.seat_of(message.get("token"))
-            if message.get("token") and client.seat is None:
-                return refusal(client, "that token holds no seat in this room")
-            return hall.state(room, client.seat)
-        if kind == "sit":
-            seat, token = room.sit(message.get("name"), message.get("seat"))
-            client.seat = seat
-            await hall.broadcast(room)
-            hall.kick_bots(room)
-            return {"type": "seated", "seat": seat, "token": token, "room": room.id}
-        if kind == "bot":
-            room.add_bot(message.get("seat"), message.get("policy"), message.get("owner"))
-        elif kind == "act":
-            room.act(message.get("token"), message.get("action"))
-        else:
-            return refusal(client, f"unknown message type {kind[:40]!r} (hello, sit, bot or act)")
-    except RoomError as err:
-        return refusal(client, str(err))
-    await hall.broadcast(room)
-    hall.kick_bots(room)
-    return None
-
-
-def refusal(client: Client, reason: str) -> dict:
-    """The one-line error a refused message gets (and the server log)."""
-    log.warning("refused a message in room %s: %s", client.room.id, reason)
-    return {"type": "error", "error": reason}
-
-
 def lifespan(hall: Hall):
-    """The app's life: restored rooms whose turn is a bot's go on when it starts; the bots stop when it stops."""
+    """The app's life: the bots warmed up in a worker thread; restored rooms whose turn is a bot's go on, and
+    rooms are put away, while it runs; the bots and timers stop when it stops."""
 
     @contextlib.asynccontextmanager
     async def life(app):
-        for room in hall.rooms.values():
+        threading.Thread(target=hall.warm, name="trailwright-warm-up", daemon=True).start()
+        sweeper = asyncio.get_running_loop().create_task(hall.sweep())
+        for room in list(hall.rooms.values()):
             hall.kick_bots(room)
+            hall.watch_turn(room)
         yield
-        for task in hall.bots.values():
+        for task in (sweeper, *hall.bots.values(), *hall.timers.values()):
             task.cancel()
 
     return life
 
 
-def create_app(hall: Hall, hosts: set[str]) -> Guard:
-    """The ASGI app: the routes behind the guard."""
-    return Guard(Starlette(routes=routes(hall), lifespan=lifespan(hall), exception_handlers=HTTP_ERRORS), hosts)
+def create_app(hall: Hall, origins: set[str], trusted: frozenset[str] = frozenset()) -> Guard:
+    """The ASGI app: the routes behind the guard (``origins``: the addresses served; ``trusted``: the proxies
+    whose forwarding header is believed)."""
+    app = Starlette(routes=routes(hall), lifespan=lifespan(hall), exception_handlers=HTTP_ERRORS)
+    return Guard(app, origins, trusted=trusted)

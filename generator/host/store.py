@@ -4,9 +4,14 @@ Glossary
 --------
 room row    a room's id, the game it plays (tile set, board and rules as data, players, seed) and a hash of
             its owner key: everything a replay needs, so a record never depends on files elsewhere.
+finished    the rooms whose game is over: a server restores and keeps in memory only the others.
 event row   ``(room, n, kind, data)``, numbered from 0 in each room: ``seat`` (a name takes a seat, with the
-            hash of its seat token), ``bot`` (a bot fills a seat), ``act`` (the seat's action and the game
-            events it caused). A room's state is its room row plus its events replayed in order.
+            hash of its seat token), ``bot`` (a bot fills a seat; ``handed``: the person it replaces), ``act``
+            (the seat's action and the game events it caused), ``timeout`` (the seat's person let the turn time
+            out: the ``act`` rows that follow are a bot's). A room's state is its room row plus its events
+            replayed in order.
+host token  kept in ``meta`` (``host_token``), so the lobby link a host printed outlives a restart; whoever can
+            read the games file can make rooms.
 durability  WAL journal, ``synchronous = NORMAL``: a commit has reached the operating system before
             ``append`` returns, so killing the server (even ``kill -9``) loses nothing acknowledged; a power
             cut may lose the last moments (``--durable`` syncs every commit to the disk).
@@ -32,6 +37,7 @@ CREATE TABLE IF NOT EXISTS events (
     room TEXT NOT NULL REFERENCES rooms(id), n INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL,
     PRIMARY KEY (room, n)
 );
+CREATE TABLE IF NOT EXISTS finished (room TEXT PRIMARY KEY REFERENCES rooms(id));
 """
 
 
@@ -95,9 +101,43 @@ class Store:
 
     def rooms(self) -> Iterator[RoomRecord]:
         """Every room with its events, in the order they were created."""
-        for room, game, owner in self.db.execute("SELECT id, game, owner FROM rooms ORDER BY n").fetchall():
-            events = self.db.execute("SELECT kind, data FROM events WHERE room = ? ORDER BY n", (room,)).fetchall()
-            yield RoomRecord(room, json.loads(game), owner, tuple((k, json.loads(d)) for k, d in events))
+        for (room,) in self.db.execute("SELECT id FROM rooms ORDER BY n").fetchall():
+            found = self.room(room)
+            if found is not None:
+                yield found
+
+    def room(self, room: str) -> RoomRecord | None:
+        """One room with its events (None: no such room)."""
+        row = self.db.execute("SELECT game, owner FROM rooms WHERE id = ?", (room,)).fetchone()
+        if row is None:
+            return None
+        events = self.db.execute("SELECT kind, data FROM events WHERE room = ? ORDER BY n", (room,)).fetchall()
+        return RoomRecord(room, json.loads(row[0]), row[1], tuple((k, json.loads(d)) for k, d in events))
+
+    def ids(self) -> list[str]:
+        """Every room's id, in the order they were created."""
+        return [r for (r,) in self.db.execute("SELECT id FROM rooms ORDER BY n")]
+
+    def finish(self, room: str) -> None:
+        """Mark ``room``'s game over (its record stays; the server no longer keeps it in memory)."""
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT OR IGNORE INTO finished VALUES (?)", (room,))
+
+    def finished(self) -> set[str]:
+        """The rooms whose game is over (as marked by ``finish``)."""
+        return {r for (r,) in self.db.execute("SELECT room FROM finished")}
+
+    def host_token(self, make, new: bool = False) -> str:
+        """The host token kept in the file (``make()`` makes one when there is none, or when ``new``)."""
+        found = self.db.execute("SELECT value FROM meta WHERE key = 'host_token'").fetchone()
+        if found is not None and not new:
+            return found[0]
+        token = make()
+        with self.db:
+            self.db.execute("BEGIN")
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('host_token', ?)", (token,))
+        return token
 
     def close(self) -> None:
         """Close the file."""

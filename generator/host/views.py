@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 import math
 from html import escape
-from importlib import resources
 
 from generator import __version__
 from generator.board.geometry import neighbour
 from generator.host.rooms import BOTS, Room
-from generator.table.playtable import board_svg, names_script, page_data, roll_label, script_json, side_defs, the_game
+from generator.table.playtable import board_svg, page_data, roll_label, script_json, side_defs, the_game
 from generator.table.scene import PLAYERS, TableArt
+from generator.web.assets import script, stylesheet
 
 FEED = 40  # the most recent events a state carries
 
@@ -79,6 +79,10 @@ def describe(room: Room, art: TableArt, seat: int, event: tuple) -> str:
     def where(place: int) -> str:
         return marks[place - 6 * slots].name if place >= 6 * slots else f"slot {place // 6 + 1}"
 
+    if kind == "timeout":
+        return f"{who} took too long: a bot plays this turn for them"
+    if kind == "handed":
+        return f"the room's owner handed seat {seat + 1} to the {event[1]} bot"
     if kind == "roll":
         return f"{who} rolls {event[2]}"
     if kind == "step":
@@ -146,8 +150,11 @@ def state_text(shared_json: str, room: Room, art: TableArt, you: int | None) -> 
     return shared_json[:-1] + "," + json.dumps(personal(room, art, you))[1:]
 
 
-def _asset(name: str) -> str:
-    return resources.files("generator.host").joinpath("static", name).read_text(encoding="utf-8")
+# the pages' scripts and stylesheets (``generator.web.assets``)
+ASSETS = {
+    "host": ("generator.host", "static", ("host.js", "host.css", "lobby.js")),
+    "table": ("generator.table", "", ("names.js",)),
+}
 
 
 def room_page(art: TableArt, room_id: str) -> str:
@@ -158,7 +165,7 @@ def room_page(art: TableArt, room_id: str) -> str:
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<link rel="icon" href="data:,"><title>{title}: a hosted game</title>'
-        f"<style>{_asset('host.css')}</style></head><body>"
+        f"{stylesheet('host', 'host.css')}</head><body>"
         f'<header><h1>{title}</h1><span id="status">connecting…</span>'
         f'<span id="controls"><button id="roll" type="button" hidden>{roll_label(art.die)}</button>'
         '<button id="pass" type="button" hidden>Pass</button></span></header>'
@@ -176,7 +183,7 @@ def room_page(art: TableArt, room_id: str) -> str:
         f"<p><small>trailwright {escape(__version__)}: every move is recorded.</small></p></aside></main>"
         f"{side_defs(art)}"
         f'<script type="application/json" id="trailwright-data">{script_json(data)}</script>'
-        f"<script>{_asset('host.js')}</script>{names_script()}</body></html>\n"
+        f"{script('host', 'host.js')}{script('table', 'names.js')}</body></html>\n"
     )
 
 
@@ -190,11 +197,11 @@ def lobby_page(art: TableArt, rules_players: tuple[int, int, int]) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f'<link rel="icon" href="data:,"><title>{escape(art.title)}: host</title>'
-        f"<style>{_asset('host.css')}</style></head><body><header><h1>{escape(art.title)}: host a game</h1>"
+        f"{stylesheet('host', 'host.css')}</head><body><header><h1>{escape(art.title)}: host a game</h1>"
         f"</header><main><section><p>{len(art.tileset)} tiles on the board “{board}”. Make a room,"
         " then send its address to the players; it opens for you as the room's owner, who may seat bots.</p>"
         '<form id="create"><label>Players <select id="players">'
         f'{options}</select></label> <button type="submit">Make a room</button></form>'
         '<p id="made"></p></section></main>'
-        f"<script>{_asset('lobby.js')}</script></body></html>\n"
+        f"{script('host', 'lobby.js')}</body></html>\n"
     )

@@ -28,7 +28,9 @@ def playtest_hall(studio: Studio, token: str) -> Hall:
     art = layout_table_art(studio.current, studio.board, style, title, "studio", studio.rules)
     path = studio.folder / GAMES_DB
     path.parent.mkdir(parents=True, exist_ok=True)
-    return Hall(GameSpec(studio.current, studio.board, studio.rules), art, Store(path), token, Limits(), 0.4)
+    # one designer's playtests: kept in memory, finished or idle, and no turn of theirs ever times out
+    limits = Limits(keep_finished=True, idle_minutes=10**9, turn_timeout=10**9)
+    return Hall(GameSpec(studio.current, studio.board, studio.rules), art, Store(path), token, limits, 0.4)
 
 
 def playtest(hall: Hall, studio: Studio, data: dict) -> dict[str, Any]:
@@ -47,7 +49,7 @@ def playtest(hall: Hall, studio: Studio, data: dict) -> dict[str, Any]:
 def playtests(hall: Hall) -> list[dict[str, Any]]:
     """The studio's rooms, newest last: who sits where, the round, and the winner once it is over."""
     out = []
-    for room in hall.rooms.values():
+    for room in list(hall.rooms.values()):  # a copy: the event loop may add a room meanwhile
         match = room.match
         out.append(
             {

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import functools
 import json
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -38,6 +39,7 @@ from generator.errors import TrailwrightError
 from generator.host.rooms import RoomError
 from generator.host.server import lifespan
 from generator.host.server import routes as host_routes
+from generator.host.views import ASSETS as HOST_ASSETS
 from generator.model import FACES
 from generator.studio.boards import BoardDraft
 from generator.studio.errors import Conflict, EditError
@@ -46,19 +48,21 @@ from generator.studio.playtest import playtest, playtest_hall, playtests
 from generator.studio.publishing import KIT, PAGES, Publish, served
 from generator.studio.search import Search
 from generator.studio.session import Studio
+from generator.studio.views import ASSETS as STUDIO_ASSETS
 from generator.studio.views import page
+from generator.web.assets import asset_route
 from generator.web.guard import HTTP_ERRORS, BodyTooLarge, Guard, RateLimit, error_response, loads, same_secret
 
 COOKIE = "trailwright_studio"
+WORK_SECONDS = 30.0  # the longest a call or a picture may take before its answer is a 503
 Calls = dict[str, Callable[[dict], Any]]
+Picture = Response | Callable[[], Response]  # a refusal, or the drawing to do in a worker thread
 
 
 async def read_body(request: Request) -> dict:
     """The request's body as one JSON object (empty: ``{}``), or an ``EditError``."""
     try:
         data = loads(await request.body() or b"{}")
-    except BodyTooLarge as err:
-        raise EditError(str(err)) from None
     except ValueError:
         raise EditError("the body is not JSON") from None
     if not isinstance(data, dict):
@@ -68,6 +72,8 @@ async def read_body(request: Request) -> dict:
 
 def refusal(err: Exception) -> Response:
     """A refused call as its one-line JSON 4xx (see ``calls`` in the module glossary)."""
+    if isinstance(err, BodyTooLarge):
+        return error_response(413, str(err))
     if isinstance(err, EditError | RoomError):
         return error_response(400, str(err))
     if isinstance(err, Conflict):
@@ -85,6 +91,7 @@ class App:
         self.hall = playtest_hall(studio, token)
         self.search, self.publish = Search(studio=studio), Publish(studio=studio)
         self.draft = BoardDraft(studio.board)
+        self.calls = threading.Lock()  # the calls change the project one at a time
 
     def allowed(self, request: Request) -> bool:
         """Whether the request carries the session token (cookie or header)."""
@@ -105,14 +112,26 @@ class App:
                 return error_response(404, f"no such call: {request.method} {request.url.path[:60]}")
             try:
                 data = await read_body(request) if request.method == "POST" else {}
-                result = calls[name](data)
-            except (EditError, RoomError, Conflict, TrailwrightError, OSError) as err:
+                return await self.worked(lambda: self.answer(calls[name], data, reply))
+            except (EditError, RoomError, Conflict, TrailwrightError, OSError, BodyTooLarge) as err:
                 return refusal(err)
+
+        return answer
+
+    def answer(self, call: Callable[[dict], Any], data: dict, reply: Callable[[], Any]) -> Response:
+        """A call's answer (run by ``worked``: one call at a time, in a worker thread)."""
+        with self.calls:
+            result = call(data)
             if isinstance(result, Response):
                 return result
             return JSONResponse(reply() if result is None else result)
 
-        return answer
+    async def worked(self, work: Callable[[], Response]) -> Response:
+        """``work()`` in a worker thread, bounded by ``WORK_SECONDS`` (past it: a 503, and the work finishes alone)."""
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(work), WORK_SECONDS)
+        except TimeoutError:
+            return error_response(503, f"still working after {WORK_SECONDS:g} s: try again in a moment")
 
     @functools.cached_property
     def style(self):
@@ -136,6 +155,7 @@ class App:
             "figures": studio.figures(),
             "changed_on_disk": studio.changed_on_disk(),
             "players": [studio.rules.players_min, studio.rules.players_max, studio.rules.players_default],
+            "warming": not self.hall.ready.is_set(),  # the playtests' bots (``generator.host.server``)
         }
 
     def watch(self, data: dict) -> dict[str, Any]:
@@ -205,8 +225,10 @@ class App:
             return error_response(403, "open the address the studio printed (it carries the session token)")
         return HTMLResponse(page(self.studio), headers={"Cache-Control": "no-store"})
 
-    def side_svg(self, tile: str, face: str, of: str | None, key: str | None) -> Response:
-        """A side as the renderer draws it: the edited set's, or (``of=offer``) the search result's."""
+    def side_svg(self, tile: str, face: str, of: str | None, key: str | None) -> Picture:
+        """A side as the renderer draws it: the edited set's, or (``of=offer``) the search result's. A label with no
+        room on the side (a long id on a busy side) is left off the picture, and the ``X-Trailwright-Problem``
+        header says why (publishing refuses it)."""
         from generator.render.tiles import render_side
 
         try:
@@ -222,19 +244,33 @@ class App:
         keyed = key == json.dumps(drawn, separators=(",", ":"), ensure_ascii=False)
         # an address naming the side's trails always shows that picture: the browser may keep it
         cache = "private, max-age=86400" if keyed else "no-store"
-        svg = render_side(side, face, self.style, bleed_mm=0.0)
-        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": cache})
+        style = self.style
 
-    def maze_svg(self, seed: str) -> Response:
+        def draw() -> Response:
+            headers = {"Cache-Control": cache}
+            try:
+                svg = render_side(side, face, style, bleed_mm=0.0)
+            except TrailwrightError as err:
+                svg = render_side(side, face, style, bleed_mm=0.0, label=False)
+                headers["X-Trailwright-Problem"] = " ".join(str(err).split()).encode("ascii", "replace").decode()[:300]
+            return Response(svg, media_type="image/svg+xml", headers=headers)
+
+        return draw
+
+    def maze_svg(self, seed: str) -> Picture:
         """A random layout of the edited set (the ``preview`` picture)."""
         from generator.render import render_sheet
 
         if not (seed.isascii() and seed.isdigit()) or int(seed) >= 2**32:  # "²" is a digit to str.isdigit
             return error_response(400, "seed: a whole number from 0 to 2**32 - 1")
-        svg = render_sheet(self.studio.current, self.studio.board, self.style, int(seed), 1, highlight=True)
-        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+        tiles, board, style = self.studio.current, self.studio.board, self.style
+        return lambda: Response(
+            render_sheet(tiles, board, style, int(seed), 1, highlight=True),
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "no-store"},
+        )
 
-    def board_svg(self) -> Response:
+    def board_svg(self) -> Picture:
         """The board draft as ``trailwright render`` draws it (422 while the loader refuses it)."""
         from generator.render.board import render_board
 
@@ -242,8 +278,10 @@ class App:
             board = self.draft.check()
         except TrailwrightError as err:
             return error_response(422, str(err))
-        svg = render_board(board, self.style)
-        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+        style = self.style
+        return lambda: Response(
+            render_board(board, style), media_type="image/svg+xml", headers={"Cache-Control": "no-store"}
+        )
 
     def kit_file(self, path: str, name: str) -> Response:
         """A file of the published kit, or a page picture; nothing outside them."""
@@ -252,13 +290,24 @@ class App:
             return error_response(404, "no such file in the kit")
         return FileResponse(found, headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"})
 
-    def picture(self, make: Callable[[Request], Response]) -> Callable[[Request], Awaitable[Response]]:
-        """A GET route answered by ``make(request)`` once the token is checked."""
+    def picture(self, make: Callable[[Request], Picture]) -> Callable[[Request], Awaitable[Response]]:
+        """A GET route answered by ``make(request)`` once the token is checked: a refusal, or the drawing, done in a
+        worker thread (``worked``) from what ``make`` read of the project."""
 
         async def answer(request: Request) -> Response:
             if not self.allowed(request):
                 return error_response(403, "the studio needs its session token")
-            return make(request)
+            made = make(request)
+            if isinstance(made, Response):
+                return made
+
+            def draw() -> Response:
+                try:
+                    return made()
+                except TrailwrightError as err:
+                    return error_response(422, str(err))
+
+            return await self.worked(draw)
 
         return answer
 
@@ -305,7 +354,9 @@ def routes(app: App) -> list:
         {"paint": lambda d: app.draft.paint(d), "save": app.save_board, "revert": app.revert_board},
         app.board_view,
     )
-    return [r for r in host_routes(app.hall) if getattr(r, "path", "") != "/"] + [
+    assets = asset_route({**HOST_ASSETS, **STUDIO_ASSETS})
+    return [r for r in host_routes(app.hall) if getattr(r, "path", "") not in ("/", assets.path)] + [
+        assets,
         Route("/", app.home),
         Route("/api/search/{name}", searching, methods=["GET", "POST"]),
         Route("/api/publish/{name}", publishing, methods=["GET", "POST"]),
@@ -326,8 +377,9 @@ def routes(app: App) -> list:
     ]
 
 
-def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
-    """The studio's ASGI app for ``studio``, the game server's rooms included."""
+def create_app(studio: Studio, token: str, origins: set[str]) -> Guard:
+    """The studio's ASGI app for ``studio``, the game server's rooms included (``origins``: the addresses served,
+    ``generator.web.guard``)."""
     app = App(studio, token)
 
     @contextlib.asynccontextmanager
@@ -338,4 +390,4 @@ def create_app(studio: Studio, token: str, hosts: set[str]) -> Guard:
 
     # one designer's browser: a page loads every side's picture at once, so the rate is a local one
     starlette = Starlette(routes=routes(app), lifespan=life, exception_handlers=HTTP_ERRORS)
-    return Guard(starlette, hosts, rate=RateLimit(per_second=200.0, burst=600.0))
+    return Guard(starlette, origins, rate=RateLimit(per_second=200.0, burst=600.0))

@@ -4,14 +4,19 @@ project's name, escaped)."""
 from __future__ import annotations
 
 from html import escape
-from importlib import resources
 
 from generator import __version__
 from generator.studio.session import Studio
+from generator.web.assets import script, stylesheet
 
-
-def _asset(name: str) -> str:
-    return resources.files("generator.studio").joinpath("static", name).read_text(encoding="utf-8")
+SCRIPTS = (
+    "studio.js",
+    "board.js",
+    "optimize.js",
+    "publish.js",
+    "playtest.js",
+)  # in this order: the views use studio.js
+ASSETS = {"studio": ("generator.studio", "static", (*SCRIPTS, "studio.css"))}  # ``generator.web.assets``
 
 
 VIEWS = (
@@ -99,7 +104,7 @@ def page(studio: Studio) -> str:
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<link rel="icon" href="data:,"><title>{name}: Trailwright studio</title>'
-        f"<style>{_asset('studio.css')}</style></head><body>"
+        f"{stylesheet('studio', 'studio.css')}</head><body>"
         f'<header><h1>{name}</h1><nav id="views">{_tabs()}</nav><button id="undo" type="button">Undo</button>'
         '<button id="redo" type="button">Redo</button><button id="save" type="button">Save</button>'
         '<span id="status"></span></header><main id="view-tiles" class="view">'
@@ -123,5 +128,5 @@ def page(studio: Studio) -> str:
         '<p id="message" role="alert"></p>'
         f"<footer><small>trailwright {escape(__version__)} studio: saves write tileset.json, as every command "
         "reads it.</small></footer>"
-        f"<script>{_asset('studio.js')}</script><script>{_asset('board.js')}</script><script>{_asset('optimize.js')}</script><script>{_asset('publish.js')}</script><script>{_asset('playtest.js')}</script></body></html>\n"
+        f"{''.join(script('studio', name) for name in SCRIPTS)}</body></html>\n"
     )

@@ -143,6 +143,7 @@
     const name = (i) => (s.seats[i] ? s.seats[i].name : "seat " + (i + 1));
     if (s.over) return s.winner >= 0 ? name(s.winner) + " won in round " + s.round : "the round cap ended the game";
     if (s.seats.includes(null)) return "waiting for every seat to be filled";
+    if (s.warming) return "the server is warming up: the bots move in a moment";
     const turn = s.current === s.you ? "your turn" : name(s.current) + "'s turn";
     return "round " + s.round + " · " + turn + (s.pips ? " · " + s.pips + " to walk" : "");
   }
@@ -217,9 +218,14 @@
         $("message").textContent = m.error;
       }
     });
-    ws.addEventListener("close", () => {
-      $("status").textContent = "disconnected: reconnecting…";
-      setTimeout(connect, 1000);
+    ws.addEventListener("close", (event) => {
+      if (event.code >= 4400 && event.code < 4500) { // the server refused the connection, with its reason
+        $("status").textContent = "refused: " + (event.reason || "the server would not take this connection");
+        if (event.code !== 4429) return;
+      } else {
+        $("status").textContent = "disconnected: reconnecting…";
+      }
+      setTimeout(connect, event.code === 4429 ? 10000 : 1000);
     });
   }
   connect();

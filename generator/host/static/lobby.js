@@ -9,7 +9,7 @@
     const made = document.getElementById("made");
     const reply = await fetch("/api/rooms", {
       method: "POST",
-      headers: { "Content-Type": "application/json", "Authorization": "Bearer " + token },
+      headers: { "Content-Type": "application/json", "X-Trailwright": "1", "Authorization": "Bearer " + token },
       body: JSON.stringify({ players: players }),
     });
     const data = await reply.json();

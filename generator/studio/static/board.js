@@ -74,7 +74,7 @@
   }
 
   async function save(confirm) {
-    const reply = await fetch("/api/board/save", { method: "POST", headers: { "Content-Type": "application/json" },
+    const reply = await fetch("/api/board/save", { method: "POST", headers: { "Content-Type": "application/json", "X-Trailwright": "1" },
       body: JSON.stringify({ confirm: confirm }) });
     const data = await reply.json();
     if (reply.status === 409 && !confirm) {

@@ -16,7 +16,7 @@
 
   async function call(path, body) { // a POST is an action: its success clears the last action's message; a read never
     const options = body === undefined ? {} : {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      method: "POST", headers: { "Content-Type": "application/json", "X-Trailwright": "1" }, body: JSON.stringify(body),
     };
     const reply = await fetch(path, options);
     const data = await reply.json();
@@ -214,7 +214,7 @@
     if (chosen) apply(call("/api/edit", { op: "rotate", tile: chosen[0], face: chosen[1], sixths: 1 }));
   });
   $("save").addEventListener("click", async () => {
-    const reply = await fetch("/api/save", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    const reply = await fetch("/api/save", { method: "POST", headers: { "Content-Type": "application/json", "X-Trailwright": "1" }, body: "{}" });
     if (reply.status === 409) {
       if (window.confirm("tileset.json changed on disk since the studio read it. Save over it?")) {
         await apply(call("/api/save", { overwrite: true }));
