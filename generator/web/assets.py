@@ -42,7 +42,7 @@ def asset_route(allowed: dict[str, tuple[str, str, tuple[str, ...]]]):
     async def asset(request: Request) -> Response:
         package, name = request.path_params["package"], request.path_params["name"]
         found = allowed.get(package)
-        if found is None or name not in found[1]:
+        if found is None or name not in found[2]:
             return error_response(404, "no such file")
         module, folder, _ = found
         text = resources.files(module).joinpath(folder, name).read_text(encoding="utf-8")
