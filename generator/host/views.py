@@ -157,6 +157,14 @@ ASSETS = {
 }
 
 
+def _no_inline_style(svg: str) -> str:
+    """The play table's board or tile art with its one inline style attribute made data the script applies (the
+    board's least size) or a class of the stylesheet (the hidden art): the page's CSP allows no inline style."""
+    if 'style="display:none"' in svg:
+        return svg.replace(' style="display:none"', ' class="art-defs"', 1)
+    return svg.replace(' style="', ' data-least="', 1)
+
+
 def room_page(art: TableArt, room_id: str) -> str:
     """The room's page: the board and tile art inline, the script and style from the package (no network)."""
     title = escape(art.title)
@@ -169,7 +177,7 @@ def room_page(art: TableArt, room_id: str) -> str:
         f'<header><h1>{title}</h1><span id="status">connecting…</span>'
         f'<span id="controls"><button id="roll" type="button" hidden>{roll_label(art.die)}</button>'
         '<button id="pass" type="button" hidden>Pass</button></span></header>'
-        f"<main>{board_svg(art)}<aside>"
+        f"<main>{_no_inline_style(board_svg(art))}<aside>"
         '<section id="seats"><h2>Seats</h2><ol id="seat-list"></ol>'
         '<form id="sit"><input id="name" maxlength="40" placeholder="your name" autocomplete="nickname">'
         '<button type="submit">Take a seat</button></form></section>'
@@ -181,7 +189,7 @@ def room_page(art: TableArt, room_id: str) -> str:
         '<section><h2>What happened</h2><ol id="feed"></ol></section>'
         '<p id="message" role="alert"></p>'
         f"<p><small>trailwright {escape(__version__)}: every move is recorded.</small></p></aside></main>"
-        f"{side_defs(art)}"
+        f"{_no_inline_style(side_defs(art))}"
         f'<script type="application/json" id="trailwright-data">{script_json(data)}</script>'
         f"{script('host', 'host.js')}{script('table', 'names.js')}</body></html>\n"
     )

@@ -7,6 +7,7 @@
   const data = JSON.parse(document.getElementById("trailwright-data").textContent);
   const $ = (id) => document.getElementById(id);
   const svg = $("table");
+  if (svg.dataset.least) svg.style.cssText = svg.dataset.least; // the board's least size (no inline style: the CSP)
   const tilesLayer = $("tiles");
   const pawns = Array.from(document.querySelectorAll("#pawns .pawn"));
   const targets = document.createElementNS(SVGNS, "g");
