@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -24,12 +25,15 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def server(db: Path, port: int, bot_delay: float = 0.02):
-    """``trailwright host`` on ``port`` until the block ends (then SIGINT, and SIGKILL if it lingers)."""
+def server(db: Path, port: int, bot_delay: float = 0.02, extra: tuple[str, ...] = (), env: dict | None = None):
+    """``trailwright host`` on ``port`` (with the ``extra`` options, in the environment ``env``) until the block ends
+    (then SIGINT, and SIGKILL if it lingers)."""
     exe = Path(sys.executable).with_name("trailwright")
     cmd = [str(exe), "host", str(EXAMPLES / "best-known.json"), "--db", str(db), "--port", str(port)]
     with running(
-        [*cmd, "--token", TOKEN, "--bot-delay", str(bot_delay)], f"http://127.0.0.1:{port}/?token={TOKEN}"
+        [*cmd, "--token", TOKEN, "--bot-delay", str(bot_delay), *extra],
+        f"http://127.0.0.1:{port}/?token={TOKEN}",
+        env=env,
     ) as p:
         yield p
 
@@ -45,29 +49,31 @@ def post_room(port: int, players: int = 3, seed: int = 21) -> dict:
 
 
 @contextlib.contextmanager
-def running(cmd: list[str], ready_url: str, headers: dict[str, str] | None = None):
+def running(cmd: list[str], ready_url: str, headers: dict[str, str] | None = None, env: dict | None = None):
     """A server process until the block ends: waits until ``ready_url`` answers, then SIGINT (SIGKILL if it
     lingers). The benchmarks start their servers with it too."""
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(urllib.request.Request(ready_url, headers=headers or {}), timeout=2).read()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"the server did not start: {proc.stderr.read().decode()[-2000:]}") from None
-                time.sleep(0.2)
-        yield proc
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
+    with tempfile.TemporaryFile() as log:  # not a pipe: a chatty server never blocks on a full one
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log, env=env)
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    urllib.request.urlopen(urllib.request.Request(ready_url, headers=headers or {}), timeout=2).read()
+                    break
+                except OSError:
+                    if proc.poll() is not None or time.monotonic() > deadline:
+                        log.seek(0)
+                        raise AssertionError(f"the server did not start: {log.read().decode()[-2000:]}") from None
+                    time.sleep(0.2)
+            yield proc
+        finally:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+                try:
+                    proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(timeout=10)
 
 
 def wait_for(predicate, seconds: float = 20.0):

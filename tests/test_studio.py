@@ -600,3 +600,18 @@ def test_a_project_file_the_system_refuses_is_a_one_line_error_and_the_studio_ca
         r = c.post("/api/save", json={})
         assert r.status_code == 500 and r.json() == {"error": f"{project / 'tileset.json'}: Permission denied"}
         assert c.get("/api/state").status_code == 200
+
+
+def test_a_side_whose_label_cannot_fit_is_drawn_without_it_and_says_why(project):
+    """A long tile id has no room on a side: the picture is the side without its label (never a plain-text 500),
+    and a header says why (publishing refuses the set)."""
+    path = project / "tileset.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["tiles"][0]["id"] = "W" * 300
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with TestClient(create_app(Studio(project), TOKEN, {"testserver"}), headers=PROOF) as c:
+        c.cookies.set(COOKIE, TOKEN)
+        r = c.get("/side/0/front.svg")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml") and "<svg" in r.text
+        assert "no room for the label" in r.headers["x-trailwright-problem"]
+        assert "x-trailwright-problem" not in c.get("/side/1/front.svg").headers  # a label that fits is drawn

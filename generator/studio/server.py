@@ -250,9 +250,11 @@ class App:
             headers = {"Cache-Control": cache}
             try:
                 svg = render_side(side, face, style, bleed_mm=0.0)
-            except TrailwrightError as err:
+            except TrailwrightError:
                 svg = render_side(side, face, style, bleed_mm=0.0, label=False)
-                headers["X-Trailwright-Problem"] = " ".join(str(err).split()).encode("ascii", "replace").decode()[:300]
+                shown = side.id if len(side.id) <= 40 else side.id[:40] + "..."
+                problem = f"no room for the label of tile {shown} {face}: drawn without it (publishing refuses it)"
+                headers["X-Trailwright-Problem"] = problem.encode("ascii", "replace").decode()
             return Response(svg, media_type="image/svg+xml", headers=headers)
 
         return draw
