@@ -4,9 +4,16 @@ recorded game replayed from the export. Each client waits ``--think`` seconds be
 default: a quick bot; people take longer); ``--think 0`` plays every game flat out, which measures how many
 moves a second the server takes rather than how quickly a move reaches the table.
 
-Targets (issue 21): every client sees a move within 100 ms on loopback (reported as p50 and p99 over every
-client's receipt of every move), and every game's log replays. Bounded: a game that has not ended after
-``--timeout`` seconds fails the run, and the server is always stopped.
+Griefers (issue 40), a set per 10 rooms (at least one): a **flooder** sending junk text frames far past its
+message budget into an honest room, a **binary-frame sender** in another, and a **seat-hogger** that makes a
+2-seat room, takes seat 0, tries a second seat on the same connection, lets the owner seat a bot in seat 1 and
+then never moves (the server's ``--turn-timeout``, 1 s here, has a bot play each of its turns). The honest
+clients' latencies are the ones measured; the hoggers' rooms must end and replay like the others.
+
+Targets (issues 21 and 40): every honest client sees a move within 100 ms on loopback (reported as p50 and p99
+over every client's receipt of every move), every game (the hoggers' too) ends and its log replays, and the
+griefers get refusals, never a dropped connection. Bounded: a game that has not ended after ``--timeout``
+seconds fails the run, and the server is always stopped.
 """
 
 from __future__ import annotations
@@ -55,17 +62,55 @@ def _server(db: Path, port: int, rooms: int):
     cmd = [str(exe), "host", str(ROOT / "examples" / "best-known.json"), "--db", str(db), "--port", str(port)]
     cmd += ["--token", TOKEN, "--max-rooms", str(rooms + 10), "--max-per-address", str(4 * rooms + 50)]
     cmd += ["--rate", str(10 * rooms + 100)]  # every client is on this one loopback address
+    cmd += ["--turn-timeout", "1"]  # the seat-hoggers' turns
     return running(cmd, f"http://127.0.0.1:{port}/?token={TOKEN}")
 
 
-def _room(port: int, seed: int) -> str:
+def _room(port: int, seed: int, players: int = 4, owner: bool = False):
     req = urllib.request.Request(
         f"http://127.0.0.1:{port}/api/rooms",
-        data=json.dumps({"players": 4, "seed": seed}).encode(),
+        data=json.dumps({"players": players, "seed": seed}).encode(),
         headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"},
         method="POST",
     )
-    return json.loads(urllib.request.urlopen(req, timeout=10).read())["room"]
+    made = json.loads(urllib.request.urlopen(req, timeout=10).read())
+    return (made["room"], made["owner"]) if owner else made["room"]
+
+
+async def _flooder(port, room, stop, refused, binary=False):
+    """Junk frames into an honest room as fast as the loop lets it, until ``stop``; counts the refusals."""
+    from websockets.asyncio.client import connect
+
+    async with connect(f"ws://127.0.0.1:{port}/ws/{room}", max_size=2**22) as ws:
+
+        async def read():
+            async for text in ws:
+                if json.loads(text)["type"] == "error":
+                    refused[binary] = refused.get(binary, 0) + 1
+
+        reader = asyncio.ensure_future(read())
+        while not stop.is_set():
+            await ws.send(b"\x00\x01 binary" if binary else '{"type": "act", "token": "forged", "action": [')
+            await asyncio.sleep(0.002 if not binary else 0.05)
+        reader.cancel()
+
+
+async def _hogger(port, seed, stop, hogged):
+    """A 2-seat room: seat 0 held and never played, a second seat tried on the same connection."""
+    from websockets.asyncio.client import connect
+
+    room, owner = _room(port, seed, players=2, owner=True)
+    hogged.append((room, seed))
+    async with connect(f"ws://127.0.0.1:{port}/ws/{room}", max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "sit", "name": "hogger"}))
+        await ws.send(json.dumps({"type": "sit", "name": "hogger again"}))
+        await ws.send(json.dumps({"type": "bot", "seat": 1, "policy": "explorer", "owner": owner}))
+        async for text in ws:
+            m = json.loads(text)
+            if m["type"] == "error" and "one seat a connection" in m["error"]:
+                hogged.append("refused a second seat")
+            if m["type"] == "state" and m["over"]:
+                return
 
 
 async def _client(port, room, seed, seat_no, spec, sent, latencies, done, think):
@@ -119,11 +164,21 @@ async def _load(port, rooms, spec, timeout, think):
     sent, latencies, done = {}, [], set()
     ids = [(_room(port, 1000 + i), 1000 + i) for i in range(rooms)]
     tasks = [_client(port, room, seed, s, spec, sent, latencies, done, think) for room, seed in ids for s in range(4)]
+    stop, refused, hogged = asyncio.Event(), {}, []
+    sets = max(1, rooms // 10)
+    griefers = [_flooder(port, ids[(3 * k) % rooms][0], stop, refused) for k in range(sets)]
+    griefers += [_flooder(port, ids[(3 * k + 1) % rooms][0], stop, refused, binary=True) for k in range(sets)]
+    hoggers = [_hogger(port, 5000 + k, stop, hogged) for k in range(sets)]
+    grief = asyncio.ensure_future(asyncio.gather(*griefers))
     try:
-        await asyncio.wait_for(asyncio.gather(*tasks), timeout)
+        await asyncio.wait_for(asyncio.gather(*tasks, *hoggers), timeout)
     except TimeoutError:  # the games not over by then fail the run in its table (and the server is stopped)
         print(f"  stopped after --timeout {timeout:g} s: {len(done) // 4} of {rooms} games over", flush=True)
-    return ids, latencies, done
+    stop.set()
+    await asyncio.wait_for(grief, 10)
+    hog_rooms = [h for h in hogged if isinstance(h, tuple)]
+    grief_seen = (refused.get(False, 0), refused.get(True, 0), len(hogged) - len(hog_rooms), sets)
+    return ids + hog_rooms, latencies, done, grief_seen
 
 
 def main(argv: list[str]) -> int:
@@ -145,7 +200,7 @@ def main(argv: list[str]) -> int:
         db = Path(folder) / "games.db"
         with _server(db, args.port, args.rooms) as proc:
             began = time.perf_counter()
-            ids, latencies, done = asyncio.run(_load(args.port, args.rooms, spec, args.timeout, args.think))
+            ids, latencies, done, grief = asyncio.run(_load(args.port, args.rooms, spec, args.timeout, args.think))
             wall = time.perf_counter() - began
             peak, server_cpu = _peak_kb(proc.pid), _cpu_s(proc.pid)
         lines = [json.loads(json.dumps(export_line(g, r))) for g, r in rooms_of(db)]
@@ -154,12 +209,20 @@ def main(argv: list[str]) -> int:
     p50 = latencies[len(latencies) // 2] * 1000 if latencies else float("nan")
     p99 = latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))] * 1000 if latencies else float("nan")
     moves = sum(len(line["actions"]) for line in lines)
+    honest = len(ids) - grief[3]
     rows = [
         (
             "rooms of 4 bot clients, each game to its end",
-            f"{len(done) // 4} / {len(ids)}",
+            f"{len(done) // 4} / {honest}",
             "all",
-            len(done) == 4 * len(ids),
+            len(done) == 4 * honest,
+        ),
+        (
+            "griefer sets (flooder, binary sender, seat-hogger): refusals to the flood, to binary frames; "
+            "second seats refused",
+            f"{grief[3]}: {grief[0]:,}, {grief[1]:,}; {grief[2]}",
+            "each > 0",
+            min(grief[0], grief[1]) > 0 and grief[2] == grief[3],
         ),
         ("moves played, wall s", f"{moves:,} in {wall:.1f} s", "", True),
         ("move sent to each client seeing it, p50 ms", f"{p50:.1f}", "", True),

@@ -83,6 +83,8 @@ def test_hostile_or_unknown_requests_get_a_one_line_4xx(client, path, headers, s
     ("body", "headers", "status", "says"),
     [
         (b'{"players": 3}', {}, 403, "needs the host token"),
+        (b'{"players": 3}', {"authorization": TOKEN}, 403, "Bearer"),  # the token alone is not the scheme
+        (b'{"players": 3}', {"authorization": f"bearer  {TOKEN}"}, 403, "needs the host token"),
         (b"{not json", {"authorization": f"Bearer {TOKEN}"}, 400, "not JSON"),
         (b"[1, 2]", {"authorization": f"Bearer {TOKEN}"}, 400, "a JSON object"),
         (b'{"a":' * 12_000, {"authorization": f"Bearer {TOKEN}"}, 400, "not JSON"),

@@ -86,6 +86,8 @@ async def handle(hall: Hall, client: Client, text: str) -> dict | None:
     hear of any change through ``broadcast``)."""
     if len(text.encode("utf-8")) > hall.limits.message_bytes:
         return refusal(client, f"a message is at most {hall.limits.message_bytes} bytes")
+    if not client.budget.allow("me"):  # before parsing: a flood costs the server as little as it can
+        return refusal(client, "too many messages: slow down")
     try:
         message = loads(text)
     except ValueError:
@@ -94,9 +96,8 @@ async def handle(hall: Hall, client: Client, text: str) -> dict | None:
     echo = (
         {"re": given} if isinstance(given, int | str) and not isinstance(given, bool) and len(str(given)) <= 40 else {}
     )
-    if not client.budget.allow("me"):
-        reply: dict | None = refusal(client, "too many messages: slow down")
-    elif message is None:
+    reply: dict | None
+    if message is None:
         reply = refusal(client, "a message is JSON")
     elif not isinstance(message, dict) or not isinstance(message.get("type"), str):
         reply = refusal(client, 'a message is a JSON object with a "type"')
