@@ -86,12 +86,19 @@ def test_strangers_get_one_line_refusals(project):
         ({"op": "join", "tile": 0, "face": "front", "a": 0, "b": 9}, 400, "a direction number from 0"),
         ({"op": "paint", "tile": 0, "face": "front"}, 400, "unknown edit 'paint'"),
         ({"op": "rotate", "tile": 0, "face": "front", "sixths": "one"}, 400, "whole number"),
+        # no Python internals in a refusal, and true is no direction
+        ({"op": "trails", "tile": 0, "face": "front", "trails": None}, 400, "trails are lists of direction"),
+        ({"op": "trails", "tile": 0, "face": "front", "trails": [[0, "a"]]}, 400, "trails are lists of direction"),
+        ({"op": "trails", "tile": 0, "face": "front", "trails": [[True, 3]]}, 400, "trails are lists of direction"),
+        ({"op": "rotate", "tile": None, "face": "front"}, 400, "a tile is a whole number from 0 to"),
+        ({"op": "rotate", "tile": 0, "face": ["front"]}, 400, "no face that: front or back"),
     ],
 )
 def test_a_bad_edit_is_a_one_line_400_and_changes_nothing(client, body, status, says):
     before = client.get("/api/state").json()
     r = client.post("/api/edit", json=body)
     assert r.status_code == status and says in r.json()["error"] and "\n" not in r.json()["error"]
+    assert not any(w in r.json()["error"] for w in ("None", "NoneType", "instances of", "object is not"))
     assert client.get("/api/state").json()["tiles"] == before["tiles"]
 
 

@@ -145,10 +145,13 @@ class Studio:
         return self.current.tiles[where[0]].face(where[1])
 
     def _where(self, tile: Any, face: Any) -> tuple[int, str]:
-        if not isinstance(tile, int) or isinstance(tile, bool) or tile not in range(len(self.current)):
-            raise EditError(f"no tile {tile!r}: tiles are 0 to {len(self.current) - 1}")
+        if not isinstance(tile, int) or isinstance(tile, bool):
+            raise EditError(f"a tile is a whole number from 0 to {len(self.current) - 1}")
+        if tile not in range(len(self.current)):
+            raise EditError(f"no tile {tile}: tiles are 0 to {len(self.current) - 1}")
         if face not in FACES:
-            raise EditError(f"no face {face!r}: front or back")
+            shown = repr(face[:20]) if isinstance(face, str) else "that"
+            raise EditError(f"no face {shown}: front or back")
         return tile, str(face)
 
     def _with_side(self, tiles: TileSet, where: tuple[int, str], side: Side) -> TileSet:
@@ -187,6 +190,13 @@ class Studio:
     def edit_trails(self, tile: Any, face: Any, trails: Any) -> None:
         """Set a side's trails outright (lists of direction numbers); the model's one-line error when invalid."""
         where = self._where(tile, face)
+        if (
+            not isinstance(trails, list)
+            or len(trails) > 6
+            or not all(isinstance(t, list) and len(t) <= 6 for t in trails)
+            or not all(type(d) is int and 0 <= d < 6 for t in trails for d in t)  # no bool: true is no direction
+        ):
+            raise EditError(f"tile {tile} {face}: trails are lists of direction numbers from 0 (N) to 5 (NW)")
         try:
             new = Side.of(trails)
         except (TrailwrightError, TypeError, ValueError) as err:
