@@ -169,3 +169,24 @@ def test_the_host_token_outlives_a_restart_unless_a_new_one_is_asked_for(tmp_pat
     assert store.host_token(lambda: next(made)) == "first"
     assert store.host_token(lambda: next(made), new=True) == "second"
     store.close()
+
+
+def test_the_command_keeps_its_token_and_believes_no_forwarding_header(tmp_path, monkeypatch, capsys):
+    import uvicorn
+
+    from generator.cli import main
+
+    runs = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: runs.append(kw))
+    db, tiles = str(tmp_path / "g.db"), str(EXAMPLES / "best-known.json")
+
+    def printed(*extra: str) -> str:
+        assert main(["host", tiles, "--db", db, "--port", "8799", *extra]) == 0
+        return next(w for w in capsys.readouterr().out.split() if "?token=" in w)
+
+    first = printed()
+    assert printed() == first  # a restart: the lobby link printed yesterday still works
+    assert printed("--new-token") != first
+    assert all(kw["proxy_headers"] is False and kw["forwarded_allow_ips"] == "" for kw in runs)
+    assert main(["host", tiles, "--db", db, "--trust-proxy", "proxy.example"]) == 2
+    assert "not an IP address" in capsys.readouterr().err

@@ -47,7 +47,7 @@ from generator.host.views import ASSETS, feed_lines, lobby_page, room_page, shar
 from generator.render.board import render_board
 from generator.table.scene import TableArt
 from generator.web.assets import asset_route
-from generator.web.guard import HTTP_ERRORS, BodyTooLarge, Guard, error_response, loads, same_secret
+from generator.web.guard import HTTP_ERRORS, REFUSALS, BodyTooLarge, Guard, error_response, loads, same_secret
 
 log = logging.getLogger("trailwright.host")
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -304,10 +304,11 @@ class Hall:
         await self.changed(room)
 
     async def sweep(self) -> None:
-        """Put rooms away (``put_away``) every few seconds, for ever."""
+        """Put rooms away (``put_away``) and say the refusal log's summaries, every minute at most, for ever."""
         while True:
             await asyncio.sleep(min(60.0, max(0.05, 15 * self.limits.idle_minutes)))
             self.put_away()
+            REFUSALS.flush()  # the summary lines of clients who went quiet
 
 
 def _host_token_ok(hall: Hall, given: str | None) -> bool:
