@@ -43,7 +43,16 @@ from starlette.websockets import WebSocket
 
 from generator.host.rooms import GameSpec, Room, RoomError, Seat
 from generator.host.store import Store, digest
-from generator.host.views import ASSETS, feed_lines, lobby_page, room_page, shared_state, state, state_text
+from generator.host.views import (
+    ASSETS,
+    feed_lines,
+    lobby_page,
+    replay_frames,
+    room_page,
+    shared_state,
+    state,
+    state_text,
+)
 from generator.render.board import render_board
 from generator.table.scene import TableArt
 from generator.web.assets import asset_route
@@ -140,8 +149,9 @@ class Hall:
         for room_id, room in list(self.rooms.items()):
             idle = now - self.touched.get(room_id, now) >= 60 * self.limits.idle_minutes
             over = room.match.over and not self.limits.keep_finished
-            bot = self.bots.get(room_id)
-            if self.clients.get(room_id) or (bot is not None and not bot.done()) or not (over or idle):
+            bot, lock = self.bots.get(room_id), self.locks.get(room_id)
+            busy = (bot is not None and not bot.done()) or (lock is not None and lock.locked())  # a move under way
+            if self.clients.get(room_id) or busy or not (over or idle):
                 continue
             for tasks in (self.bots, self.timers):
                 task = tasks.pop(room_id, None)
@@ -377,32 +387,6 @@ def routes(hall: Hall) -> list:
         WebSocketRoute("/ws/{room}", table),
         asset_route(ASSETS),
     ]
-
-
-def replay_frames(room: Room, art: TableArt) -> list[dict]:
-    """The room's game after each recorded action (for the replay slider): laid tiles, pawns and the feed so far,
-    room events (a seat handed to a bot, a turn timed out) at their places."""
-    again = Room(room.id, room.spec, room.players, room.seed, room.owner)  # no store: nothing is recorded twice
-    again.seats = list(room.seats)
-    lines: list[str] = []
-    notes = list(room.notes)
-
-    def noted(k: int) -> None:
-        while notes and notes[0][0] == k:
-            again.feed.append(notes.pop(0)[1:])
-
-    noted(0)
-    frames = [_frame(again, art, lines)]
-    for k, action in enumerate(room.match.actions):
-        again.act_for(again.match.current, list(action))
-        noted(k + 1)
-        frames.append(_frame(again, art, lines))
-    return frames
-
-
-def _frame(room: Room, art: TableArt, lines: list[str]) -> dict:
-    s = shared_state(room, art, feed_lines(room, art, lines))
-    return {k: s[k] for k in ("laid", "pawns", "round", "current", "feed", "winner", "over")}
 
 
 def lifespan(hall: Hall):

@@ -213,3 +213,29 @@ def lobby_page(art: TableArt, rules_players: tuple[int, int, int]) -> str:
         '<p id="made"></p></section></main>'
         f"{script('host', 'lobby.js')}</body></html>\n"
     )
+
+
+def replay_frames(room: Room, art: TableArt) -> list[dict]:
+    """The room's game after each recorded action (for the replay slider): laid tiles, pawns and the feed so far,
+    room events (a seat handed to a bot, a turn timed out) at their places."""
+    again = Room(room.id, room.spec, room.players, room.seed, room.owner)  # no store: nothing is recorded twice
+    again.seats = list(room.seats)
+    lines: list[str] = []
+    notes = list(room.notes)
+
+    def noted(k: int) -> None:
+        while notes and notes[0][0] == k:
+            again.feed.append(notes.pop(0)[1:])
+
+    noted(0)
+    frames = [_frame(again, art, lines)]
+    for k, action in enumerate(room.match.actions):
+        again.act_for(again.match.current, list(action))
+        noted(k + 1)
+        frames.append(_frame(again, art, lines))
+    return frames
+
+
+def _frame(room: Room, art: TableArt, lines: list[str]) -> dict:
+    s = shared_state(room, art, feed_lines(room, art, lines))
+    return {k: s[k] for k in ("laid", "pawns", "round", "current", "feed", "winner", "over")}
