@@ -190,3 +190,26 @@ def test_the_command_keeps_its_token_and_believes_no_forwarding_header(tmp_path,
     assert all(kw["proxy_headers"] is False and kw["forwarded_allow_ips"] == "" for kw in runs)
     assert main(["host", tiles, "--db", db, "--trust-proxy", "proxy.example"]) == 2
     assert "not an IP address" in capsys.readouterr().err
+
+
+def test_a_bot_that_thinks_too_long_takes_the_first_legal_action_and_the_room_goes_on(spec_art, tmp_path, monkeypatch):
+    import threading
+
+    hall, client = served(spec_art, tmp_path / "g.db", bot_seconds=0.2)
+    release = threading.Event()
+    with client:
+        assert hall.ready.wait(120)
+        monkeypatch.setattr(
+            Room, "bot_action", lambda room, stand_in=None: release.wait(10) and None
+        )  # lost in thought
+        made = make_room(client, players=2, seed=9)
+        with client.websocket_connect(f"/ws/{made['room']}") as ws:
+            for seat in (0, 1):
+                ws.send_json({"type": "bot", "seat": seat, "policy": "explorer", "owner": made["owner"]})
+            start = time.monotonic()
+            moved = until(ws, "state", lambda m: m["actions"] >= 3)
+            assert time.monotonic() - start < 5 and tuple(moved["last"][1]) in hall.rooms[made["room"]].match.actions
+        release.set()
+        room = hall.rooms[made["room"]]
+        assert Room.restore(hall.store.room(room.id)).match.actions == room.match.actions  # recorded as played
+    hall.store.close()

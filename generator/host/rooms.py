@@ -211,6 +211,11 @@ class Room:
     def bot_move(self, stand_in: str | None = None) -> list[tuple] | None:
         """One action of the bot whose turn it is, or of the ``stand_in`` policy for a person's turn (None: it is no
         bot's turn, or the game is over)."""
+        action = self.bot_action(stand_in)
+        return None if action is None else self.act_for(self.match.current, list(action))
+
+    def bot_action(self, stand_in: str | None = None) -> tuple | None:
+        """What ``bot_move`` would do, thought out but not done (the room is not changed but for the bots' guesses)."""
         if self.match.over or None in self.seats:
             return None
         seat = self.seats[self.match.current]
@@ -221,7 +226,7 @@ class Room:
         action = self.spec.bots.next_action(self.match, policy, self.guesses)
         if action not in self.match.legal():  # never seen (tests/test_fastbot.py): the reference engine decides
             action = self.match.next_action(policy, self.guesses)
-        return self.act_for(self.match.current, list(action))
+        return action
 
     # --- restored from the record ------------------------------------------------------------------
 

@@ -76,6 +76,7 @@ class Limits:
     turn_timeout: float = 120.0  # seconds a person may take over one action of their turn
     idle_minutes: float = 60.0  # a room nobody visits or moves in is put away after this
     keep_finished: bool = False  # the studio keeps its few playtests in memory, finished or not
+    bot_seconds: float = 5.0  # the longest a bot may think over one action (then it takes the first legal one)
 
 
 class Hall:
@@ -271,15 +272,41 @@ class Hall:
             self.bots[room.id] = asyncio.get_running_loop().create_task(self._bots(room))
 
     async def _bots(self, room: Room) -> None:
+        try:
+            await self._bot_loop(room)
+        except Exception:  # never silently: the room's next change starts its bots again
+            log.exception("the bots of room %s stopped", room.id)
+
+    async def _bot_loop(self, room: Room) -> None:
         while True:
             await asyncio.sleep(self.bot_delay)
             if not self.ready.is_set():
                 await asyncio.to_thread(self.warm)
             async with self.lock(room.id):
-                moved = await asyncio.to_thread(room.bot_move)
-            if moved is None:
+                moved = await self.bot_act(room)
+            if not moved:
                 return
             await self.changed(room)
+
+    async def bot_act(self, room: Room, stand_in: str | None = None) -> bool:
+        """One bot action in ``room`` (its lock held): thought out in a worker thread for at most ``bot_seconds``,
+        else the first legal action, so that a room never waits on a bot for longer; whether one was taken."""
+        job = asyncio.ensure_future(asyncio.to_thread(room.bot_action, stand_in))
+        try:
+            action = await asyncio.wait_for(asyncio.shield(job), self.limits.bot_seconds)
+        except TimeoutError:
+            job.add_done_callback(lambda j: j.cancelled() or j.exception())  # its answer comes too late: dropped
+            legal = [] if room.match.over else room.match.legal()
+            action = legal[0] if legal and None not in room.seats else None
+            log.warning(
+                "a bot in room %s thought for over %g s: it takes the first legal action",
+                room.id,
+                self.limits.bot_seconds,
+            )
+        if action is None:
+            return False
+        room.act_for(room.match.current, list(action))
+        return True
 
     def watch_turn(self, room: Room) -> None:
         """Start the turn timer of ``room`` afresh when it is a person's turn (see the module glossary)."""
@@ -305,7 +332,7 @@ class Hall:
             async with self.lock(room.id):
                 if room.match.over or room.match.current != seat or len(room.match.actions) != mark[1]:
                     break
-                await asyncio.to_thread(room.bot_move, "explorer")
+                await self.bot_act(room, "explorer")
                 mark = (seat, len(room.match.actions))
             self.note_over(room)
             await self.broadcast(room)
