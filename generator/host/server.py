@@ -13,7 +13,8 @@ in memory     the rooms being played. A finished room, and one nobody has visite
               only unfinished rooms count against ``Limits.rooms``.
 room lock     one per room: a change to a room (a message, a bot's move) holds it, so a bot thinking in a worker
               thread and a player's message never change the room at once. The event loop never thinks: bots
-              and replays are worked out in worker threads, so one room's work never holds up another's.
+              and replays are worked out in worker threads, so one room's work never holds up another's; a bot
+              thinks at most ``Limits.bot_seconds`` over an action, then takes the first legal one.
 warming up    the bots' compiled kernels are built (or read from numba's cache) in a worker thread when the
               server starts; until they are ready, ``/api/health`` and every state say ``warming``, and bots
               wait for them rather than compile in a room.
