@@ -37,27 +37,20 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
-from starlette.websockets import WebSocket
 
 from generator.host.rooms import GameSpec, Room, RoomError, Seat
+from generator.host.routes import routes
 from generator.host.store import Store, digest
 from generator.host.views import (
-    ASSETS,
     feed_lines,
-    lobby_page,
     replay_frames,
-    room_page,
     shared_state,
     state,
     state_text,
 )
 from generator.render.board import render_board
 from generator.table.scene import TableArt
-from generator.web.assets import asset_route
-from generator.web.guard import HTTP_ERRORS, REFUSALS, BodyTooLarge, Guard, error_response, loads, same_secret
+from generator.web.guard import HTTP_ERRORS, REFUSALS, Guard
 
 log = logging.getLogger("trailwright.host")
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -347,74 +340,6 @@ class Hall:
             await asyncio.sleep(min(60.0, max(0.05, 15 * self.limits.idle_minutes)))
             self.put_away()
             REFUSALS.flush()  # the summary lines of clients who went quiet
-
-
-def _host_token_ok(hall: Hall, given: str | None) -> bool:
-    return same_secret(given, hall.token)
-
-
-def routes(hall: Hall) -> list:
-    """The HTTP and websocket routes."""
-    from generator.host.sockets import serve_socket
-
-    async def lobby(request: Request) -> Response:
-        if not _host_token_ok(hall, request.query_params.get("token")):
-            return error_response(403, "the lobby needs the host token (printed when the server started)")
-        r = hall.spec.rules
-        return HTMLResponse(lobby_page(hall.art, (r.players_min, r.players_max, r.players_default)))
-
-    async def make_room(request: Request) -> Response:
-        bearer = request.headers.get("authorization", "")
-        if not bearer.startswith("Bearer ") or not _host_token_ok(hall, bearer[len("Bearer ") :]):
-            return error_response(403, "making a room needs the host token (Authorization: Bearer TOKEN)")
-        try:
-            body = loads(await request.body() or b"{}")
-        except BodyTooLarge as err:
-            return error_response(413, str(err))
-        except ValueError:
-            return error_response(400, "the body is not JSON")
-        if not isinstance(body, dict):
-            return error_response(400, "the body is a JSON object")
-        try:
-            room, owner = hall.create(body.get("players", hall.spec.rules.players_default), body.get("seed"))
-        except RoomError as err:
-            return error_response(400, str(err))
-        return JSONResponse({"room": room.id, "url": f"/room/{room.id}", "owner": owner}, status_code=201)
-
-    async def room_html(request: Request) -> Response:
-        room = await hall.find(request.path_params["room"])
-        if room is None:
-            return error_response(404, "no such room")
-        return HTMLResponse(room_page(hall.art_of(room), room.id), headers={"Cache-Control": "no-store"})
-
-    async def room_json(request: Request) -> Response:
-        room = await hall.find(request.path_params["room"])
-        return error_response(404, "no such room") if room is None else JSONResponse(hall.state(room, None))
-
-    async def replay(request: Request) -> Response:
-        room = await hall.find(request.path_params["room"])
-        if room is None:
-            return error_response(404, "no such room")
-        return Response(await hall.replay(room), media_type="application/json")
-
-    async def health(request: Request) -> Response:
-        return JSONResponse(
-            {"warming": not hall.ready.is_set(), "rooms": hall.open_rooms, "in_memory": len(hall.rooms)}
-        )
-
-    async def table(ws: WebSocket) -> None:
-        await serve_socket(hall, ws)
-
-    return [
-        Route("/", lobby),
-        Route("/api/health", health),
-        Route("/api/rooms", make_room, methods=["POST"]),
-        Route("/room/{room}", room_html),
-        Route("/api/rooms/{room}", room_json),
-        Route("/api/rooms/{room}/replay", replay),
-        WebSocketRoute("/ws/{room}", table),
-        asset_route(ASSETS),
-    ]
 
 
 def lifespan(hall: Hall):
