@@ -130,7 +130,7 @@ def test_the_owner_hands_a_persons_seat_to_a_bot_and_one_connection_holds_one_se
 
 
 def test_a_replay_is_built_once_per_state_of_the_game(spec_art, tmp_path, monkeypatch):
-    import generator.host.server as server
+    import generator.host.hall as server
 
     hall, client = served(spec_art, tmp_path / "g.db")
     built = []

@@ -11,12 +11,13 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from generator.host.rooms import RoomError
+from generator.host.sockets import serve_socket
 from generator.host.views import ASSETS, lobby_page, room_page
 from generator.web.assets import asset_route
 from generator.web.guard import BodyTooLarge, error_response, loads, same_secret
 
 if TYPE_CHECKING:
-    from generator.host.server import Hall
+    from generator.host.hall import Hall
 
 
 def _host_token_ok(hall: Hall, given: str | None) -> bool:
@@ -25,7 +26,6 @@ def _host_token_ok(hall: Hall, given: str | None) -> bool:
 
 def routes(hall: Hall) -> list:
     """The HTTP and websocket routes."""
-    from generator.host.sockets import serve_socket
 
     async def lobby(request: Request) -> Response:
         if not _host_token_ok(hall, request.query_params.get("token")):

@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from generator.host.rooms import Room, RoomError
-from generator.host.server import Hall
 from generator.web.guard import REFUSALS, RateLimit, client_of, close_socket, loads
+
+if TYPE_CHECKING:
+    from generator.host.hall import Hall
 
 
 @dataclass(eq=False)  # compared and hashed by identity: one per socket
