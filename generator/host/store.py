@@ -19,14 +19,18 @@ durability  WAL journal, ``synchronous = NORMAL``: a commit has reached the oper
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
+P = ParamSpec("P")
+R = TypeVar("R")
 FORMAT = "trailwright-games/1"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -39,6 +43,18 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE TABLE IF NOT EXISTS finished (room TEXT PRIMARY KEY REFERENCES rooms(id));
 """
+
+
+def _locked(method: Callable[P, R]) -> Callable[P, R]:
+    """``method`` holding the store's lock: the server's event loop and a worker thread (a studio call) never
+    interleave two transactions on the one connection."""
+
+    @functools.wraps(method)
+    def locked(*args: P.args, **kwargs: P.kwargs) -> R:
+        with args[0].lock:  # type: ignore[attr-defined]
+            return method(*args, **kwargs)
+
+    return locked
 
 
 def digest(secret: str) -> str:
@@ -61,7 +77,7 @@ class Store:
     reports, which never write to the file they read (nor turn it to WAL)."""
 
     def __init__(self, path: str | Path, durable: bool = False, read_only: bool = False):
-        self.path = str(path)
+        self.path, self.lock = str(path), threading.RLock()
         if read_only:
             uri = Path(path).resolve().as_uri() + "?mode=ro"
             self.db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
@@ -82,6 +98,7 @@ class Store:
             raise ValueError(f"a {found[0] if found else 'formatless'} file, not {FORMAT}")
         self.counts = dict(self.db.execute("SELECT room, COUNT(*) FROM events GROUP BY room").fetchall())
 
+    @_locked
     def create(self, room: str, game: dict[str, Any], owner_hash: str) -> None:
         """Record a new room."""
         n = self.db.execute("SELECT COALESCE(MAX(n), -1) + 1 FROM rooms").fetchone()[0]
@@ -90,6 +107,7 @@ class Store:
             self.db.execute("INSERT INTO rooms VALUES (?, ?, ?, ?)", (room, n, json.dumps(game), owner_hash))
         self.counts[room] = 0
 
+    @_locked
     def append(self, room: str, kind: str, data: dict[str, Any]) -> int:
         """Record one event of ``room``; returns its number. It is committed when this returns."""
         n = self.counts[room]
@@ -101,11 +119,12 @@ class Store:
 
     def rooms(self) -> Iterator[RoomRecord]:
         """Every room with its events, in the order they were created."""
-        for (room,) in self.db.execute("SELECT id FROM rooms ORDER BY n").fetchall():
+        for room in self.ids():
             found = self.room(room)
             if found is not None:
                 yield found
 
+    @_locked
     def room(self, room: str) -> RoomRecord | None:
         """One room with its events (None: no such room)."""
         row = self.db.execute("SELECT game, owner FROM rooms WHERE id = ?", (room,)).fetchone()
@@ -114,20 +133,24 @@ class Store:
         events = self.db.execute("SELECT kind, data FROM events WHERE room = ? ORDER BY n", (room,)).fetchall()
         return RoomRecord(room, json.loads(row[0]), row[1], tuple((k, json.loads(d)) for k, d in events))
 
+    @_locked
     def ids(self) -> list[str]:
         """Every room's id, in the order they were created."""
         return [r for (r,) in self.db.execute("SELECT id FROM rooms ORDER BY n")]
 
+    @_locked
     def finish(self, room: str) -> None:
         """Mark ``room``'s game over (its record stays; the server no longer keeps it in memory)."""
         with self.db:
             self.db.execute("BEGIN")
             self.db.execute("INSERT OR IGNORE INTO finished VALUES (?)", (room,))
 
+    @_locked
     def finished(self) -> set[str]:
         """The rooms whose game is over (as marked by ``finish``)."""
         return {r for (r,) in self.db.execute("SELECT room FROM finished")}
 
+    @_locked
     def host_token(self, make, new: bool = False) -> str:
         """The host token kept in the file (``make()`` makes one when there is none, or when ``new``)."""
         found = self.db.execute("SELECT value FROM meta WHERE key = 'host_token'").fetchone()
