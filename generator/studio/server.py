@@ -4,8 +4,12 @@ Glossary
 --------
 session token  printed when the studio starts (``/?token=...``, as Jupyter does). The first visit turns it into
                an HttpOnly, SameSite=Strict cookie; every API call needs the cookie or the
-               ``X-Trailwright-Token`` header. With the guard's Host and Origin checks, a page elsewhere can
-               neither read nor drive the studio.
+               ``X-Trailwright-Token`` header. With the guard's exact Host and Origin checks and the
+               ``X-Trailwright`` header every change needs (``generator.web.guard``), a page elsewhere, even one
+               on another port of 127.0.0.1 that the cookie counts as the same site, can neither read nor drive
+               the studio.
+work           each call runs in a worker thread, one at a time, and each picture is drawn in one, each bounded by
+               ``WORK_SECONDS``: the event loop never waits on the renderer or the figures.
 calls          each API path is a table of calls by name (``GET /api/state``, ``POST /api/edit``, ``POST
                /api/search/start`` ...) answered by ``endpoint``: the token checked, the body read as one JSON
                object, and a refusal turned into a one-line JSON 4xx (``EditError`` and a room's refusal 400, a
