@@ -227,3 +227,20 @@ def test_origins_are_parsed_whole():
         assert parse_origin(bad) is None, bad
     assert served_origins("0.0.0.0", 9) >= {"http://127.0.0.1:9", "http://localhost:9"}  # the printed address works
     assert "https://games.example.org" in served_origins("0.0.0.0", 9, ["games.example.org"])
+
+
+def test_the_web_servers_own_lines_are_quieted_when_they_repeat():
+    from generator.web.clients import QuietRepeats
+
+    now = [0.0]
+    quiet = QuietRepeats(first=2, clock=lambda: now[0])
+    passed = []
+    for i in range(50):
+        now[0] = i * 0.1
+        record = logging.LogRecord("uvicorn.error", logging.WARNING, "x", 1, "Invalid HTTP request received.", (), None)
+        if quiet.filter(record):
+            passed.append(record.getMessage())
+    now[0] = 61.0
+    record = logging.LogRecord("uvicorn.error", logging.WARNING, "x", 1, "Invalid HTTP request received.", (), None)
+    assert quiet.filter(record) and "48 more like it" in record.getMessage()
+    assert passed == ["Invalid HTTP request received."] * 2

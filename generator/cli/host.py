@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.fileio import check_out
     from generator.host.server import Hall, Limits, create_app
     from generator.host.store import Store
-    from generator.web.clients import trusted_set
+    from generator.web.clients import quiet_server_logs, trusted_set
     from generator.web.guard import RateLimit, origin_set, served_origins
 
     try:
@@ -175,6 +175,7 @@ def run(args: argparse.Namespace) -> int:
     print("  Ctrl-C stops it; every move is already on disk.", flush=True)
     app = create_app(hall, origins, trusted)
     app.rate = RateLimit(per_second=max(0.1, args.rate), burst=max(1.0, 3 * args.rate))
+    quiet_server_logs()
     uvicorn.run(
         app,
         host=args.bind,

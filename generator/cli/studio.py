@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.project import FILES, is_project
     from generator.studio.server import create_app
     from generator.studio.session import Studio
+    from generator.web.clients import quiet_server_logs
     from generator.web.guard import served_origins
 
     if not is_project(args.folder):
@@ -52,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     print("  Ctrl-C stops it (save your edits first).", flush=True)
     if not args.no_browser:
         threading.Timer(1.0, webbrowser.open, (address,)).start()
+    quiet_server_logs()
     uvicorn.run(
         app,
         host=args.bind,

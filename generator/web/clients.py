@@ -109,3 +109,39 @@ def trusted_set(addresses: Iterable[str]) -> frozenset[str]:
         except ValueError:
             raise ValueError(f"{a!r} is not an IP address") from None
     return frozenset(out)
+
+
+class QuietRepeats(logging.Filter):
+    """A logging filter for the web server's own lines (uvicorn's "Invalid HTTP request received." and the like,
+    which name no client): the first ``first`` lines of each kind a minute pass, the rest are counted, and the next
+    one to pass after the minute says how many there were."""
+
+    def __init__(self, first: int = 5, minute: float = 60.0, clock=time.monotonic):
+        super().__init__()
+        self.first, self.minute, self.clock = first, minute, clock
+        self.tallies: dict[str, _Tally] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        now, key = self.clock(), str(record.msg)[:200]
+        tally = self.tallies.get(key)
+        hidden = 0
+        if tally is not None and now - tally.start >= self.minute:
+            hidden, tally = tally.hidden, None
+        if tally is None:
+            if len(self.tallies) > 1_000:
+                self.tallies.clear()
+            tally = self.tallies[key] = _Tally(now)
+        if tally.logged >= self.first:
+            tally.hidden += 1
+            return False
+        tally.logged += 1
+        if hidden:
+            record.msg = f"{record.msg} ({hidden} more like it in the minute before, not logged one by one)"
+        return True
+
+
+def quiet_server_logs() -> None:
+    """Rate-limit uvicorn's own log lines (see ``QuietRepeats``): a flood of malformed requests is a few lines a
+    minute, not one a request."""
+    for name in ("uvicorn.error", "uvicorn.access"):
+        logging.getLogger(name).addFilter(QuietRepeats())
