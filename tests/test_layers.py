@@ -10,7 +10,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "generator"
 
 # each layer may import the ones before it, never one after (the foundation modules come first)
 LAYERS = [
-    {"errors", "units", "players", "inputs", "fileio", "web", "project"},
+    {"errors", "units", "players", "inputs", "fileio", "web", "project", "stats"},
     {"model"},
     {"board"},
     {"scoring"},

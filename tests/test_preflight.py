@@ -10,7 +10,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from generator.cli import main
 from generator.preflight import preflight
-from generator.publish.pdf import PT_PER_MM, register_fonts
+from generator.publish.fontchain import register_fonts
+from generator.publish.pdf import PT_PER_MM
 from generator.publish.placement import PackedImage, Placement, place_images
 from generator.publish.settings import load_profile
 

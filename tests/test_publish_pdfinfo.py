@@ -7,7 +7,7 @@ from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
 
 from generator import __version__
-from generator.publish import pdf
+from generator.publish import fontchain, pdf
 from tests.test_publish_standin import standin_kit
 
 
@@ -31,12 +31,12 @@ def test_rules_record_version_and_settings_like_the_other_pdfs():
 
 
 def test_a_missing_face_falls_back_to_the_nearest_face_not_all_to_vera(tmp_path):
-    if not (pdf.DEJAVU / "DejaVuSerif-Italic.ttf").exists():
+    if not (fontchain.DEJAVU / "DejaVuSerif-Italic.ttf").exists():
         pytest.skip("DejaVu fonts are not installed")
-    for f in pdf.DEJAVU.glob("*.ttf"):
+    for f in fontchain.DEJAVU.glob("*.ttf"):
         if f.name not in ("DejaVuSerif-Italic.ttf", "DejaVuSansCondensed.ttf"):
             (tmp_path / f.name).symlink_to(f)
-    files = pdf.font_files(tmp_path)
+    files = fontchain.font_files(tmp_path)
     assert files["Serif-Italic"] == tmp_path / "DejaVuSans-Oblique.ttf"  # the nearest italic there is
     assert files["Condensed"] == tmp_path / "DejaVuSans.ttf"
     assert files["Serif"] == tmp_path / "DejaVuSerif.ttf" and files["Condensed-Bold"].parent == tmp_path
@@ -44,12 +44,12 @@ def test_a_missing_face_falls_back_to_the_nearest_face_not_all_to_vera(tmp_path)
 
 
 def test_with_no_dejavu_at_all_every_face_is_vera(tmp_path):
-    files = pdf.font_files(tmp_path)
+    files = fontchain.font_files(tmp_path)
     assert {p.name for p in files.values()} <= {"Vera.ttf", "VeraBd.ttf", "VeraIt.ttf", "VeraBI.ttf"}
     assert all(p.exists() for p in files.values())
 
 
 def test_registered_faces_use_the_files_chosen():
-    files = pdf.register_fonts()
+    files = fontchain.register_fonts()
     for face, path in files.items():
         assert pdfmetrics.getFont(face).face.filename == str(path)

@@ -21,8 +21,60 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from reportlab import rl_config
 from reportlab.lib.fonts import ps2tt, tt2ps
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
+_FACES = {  # family face -> DejaVu files, nearest first, then reportlab's Vera face as the last resort
+    "Sans": (("DejaVuSans.ttf",), "Vera.ttf"),
+    "Sans-Bold": (("DejaVuSans-Bold.ttf", "DejaVuSans.ttf"), "VeraBd.ttf"),
+    "Sans-Oblique": (("DejaVuSans-Oblique.ttf", "DejaVuSans.ttf"), "VeraIt.ttf"),
+    "Sans-BoldOblique": (("DejaVuSans-BoldOblique.ttf", "DejaVuSans-Bold.ttf"), "VeraBI.ttf"),
+    "Serif": (("DejaVuSerif.ttf", "DejaVuSans.ttf"), "Vera.ttf"),
+    "Serif-Bold": (("DejaVuSerif-Bold.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf"), "VeraBd.ttf"),
+    "Serif-Italic": (("DejaVuSerif-Italic.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSerif.ttf"), "VeraIt.ttf"),
+    "Serif-BoldItalic": (
+        ("DejaVuSerif-BoldItalic.ttf", "DejaVuSans-BoldOblique.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSerif-Italic.ttf"),
+        "VeraBI.ttf",
+    ),
+    "Condensed": (("DejaVuSansCondensed.ttf", "DejaVuSans.ttf"), "Vera.ttf"),
+    "Condensed-Bold": (
+        ("DejaVuSansCondensed-Bold.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansCondensed.ttf"),
+        "VeraBd.ttf",
+    ),
+}
+
+
+def font_files(dejavu: Path = DEJAVU) -> dict[str, Path]:
+    """Each face's font file: its DejaVu file, else the nearest DejaVu face present, else reportlab's Vera."""
+    import reportlab
+
+    vera = Path(reportlab.__file__).parent / "fonts"
+    files = {}
+    for face, (candidates, fallback) in _FACES.items():
+        found = next((dejavu / name for name in candidates if (dejavu / name).exists()), None)
+        files[face] = found or vera / fallback
+    return files
+
+
+@lru_cache(maxsize=1)
+def register_fonts() -> dict[str, Path]:
+    """Register the embedded fonts face by face (see ``font_files``); returns each face's file."""
+    files = font_files()
+    for face, path in files.items():
+        pdfmetrics.registerFont(TTFont(face, str(path)))
+    pdfmetrics.registerFontFamily(
+        "Serif", normal="Serif", bold="Serif-Bold", italic="Serif-Italic", boldItalic="Serif-BoldItalic"
+    )
+    pdfmetrics.registerFontFamily(
+        "Sans", normal="Sans", bold="Sans-Bold", italic="Sans-Oblique", boldItalic="Sans-BoldOblique"
+    )
+    rl_config.defaultGraphicsFontName = "Sans"  # charts start in an embedded font, not Helvetica
+    rl_config.canvas_basefontname = "Sans"
+    return files
+
 
 CJK = "CJK"  # the chain's last family: the first of CJK_FILES present, registered when a character needs it
 CJK_FILES = (Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"),)  # Debian's fonts-droid-fallback
@@ -61,8 +113,6 @@ def family_of(face: str) -> tuple[str, bool, bool]:
 
 @lru_cache(maxsize=1)
 def _built_in() -> None:
-    from generator.publish.pdf import register_fonts
-
     with _LOCK:
         register_fonts()
         register_family("Serif", "Serif-Bold", "Serif-Italic", "Serif-BoldItalic")
@@ -72,7 +122,6 @@ def _built_in() -> None:
 @lru_cache(maxsize=1)
 def cjk_face() -> str | None:
     """The CJK family's face, registered on first use; None where the system has no CJK font."""
-    from reportlab.pdfbase.ttfonts import TTFont
 
     with _LOCK:
         for path in CJK_FILES:

@@ -7,17 +7,14 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 
 from reportlab import rl_config
 from reportlab.lib.colors import CMYKColor, CMYKColorSep, Color
-from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFInfo, PDFName, PDFString
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from generator import __version__
+from generator.publish.fontchain import chain, draw, register_fonts, set_font
 from generator.publish.settings import Paper
 from generator.units import MM_PER_IN, PT_PER_MM
 
@@ -28,59 +25,10 @@ MARK_CMYK = CMYKColor(0, 0, 0, 1)  # factory trim marks: black ink alone
 CUT = Color(0.85, 0.1, 0.45)
 DIELINE = CMYKColorSep(0, 1, 0, 0, spotName="CutContour", density=1)
 
-DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
-_FACES = {  # family face -> DejaVu files, nearest first, then reportlab's Vera face as the last resort
-    "Sans": (("DejaVuSans.ttf",), "Vera.ttf"),
-    "Sans-Bold": (("DejaVuSans-Bold.ttf", "DejaVuSans.ttf"), "VeraBd.ttf"),
-    "Sans-Oblique": (("DejaVuSans-Oblique.ttf", "DejaVuSans.ttf"), "VeraIt.ttf"),
-    "Sans-BoldOblique": (("DejaVuSans-BoldOblique.ttf", "DejaVuSans-Bold.ttf"), "VeraBI.ttf"),
-    "Serif": (("DejaVuSerif.ttf", "DejaVuSans.ttf"), "Vera.ttf"),
-    "Serif-Bold": (("DejaVuSerif-Bold.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf"), "VeraBd.ttf"),
-    "Serif-Italic": (("DejaVuSerif-Italic.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSerif.ttf"), "VeraIt.ttf"),
-    "Serif-BoldItalic": (
-        ("DejaVuSerif-BoldItalic.ttf", "DejaVuSans-BoldOblique.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSerif-Italic.ttf"),
-        "VeraBI.ttf",
-    ),
-    "Condensed": (("DejaVuSansCondensed.ttf", "DejaVuSans.ttf"), "Vera.ttf"),
-    "Condensed-Bold": (
-        ("DejaVuSansCondensed-Bold.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansCondensed.ttf"),
-        "VeraBd.ttf",
-    ),
-}
-
 
 def pt(mm: float) -> float:
     """Millimetres to PDF points: the one unit conversion."""
     return mm * PT_PER_MM
-
-
-def font_files(dejavu: Path = DEJAVU) -> dict[str, Path]:
-    """Each face's font file: its DejaVu file, else the nearest DejaVu face present, else reportlab's Vera."""
-    import reportlab
-
-    vera = Path(reportlab.__file__).parent / "fonts"
-    files = {}
-    for face, (candidates, fallback) in _FACES.items():
-        found = next((dejavu / name for name in candidates if (dejavu / name).exists()), None)
-        files[face] = found or vera / fallback
-    return files
-
-
-@lru_cache(maxsize=1)
-def register_fonts() -> dict[str, Path]:
-    """Register the embedded fonts face by face (see ``font_files``); returns each face's file."""
-    files = font_files()
-    for face, path in files.items():
-        pdfmetrics.registerFont(TTFont(face, str(path)))
-    pdfmetrics.registerFontFamily(
-        "Serif", normal="Serif", bold="Serif-Bold", italic="Serif-Italic", boldItalic="Serif-BoldItalic"
-    )
-    pdfmetrics.registerFontFamily(
-        "Sans", normal="Sans", bold="Sans-Bold", italic="Sans-Oblique", boldItalic="Sans-BoldOblique"
-    )
-    rl_config.defaultGraphicsFontName = "Sans"  # charts start in an embedded font, not Helvetica
-    rl_config.canvas_basefontname = "Sans"
-    return files
 
 
 class _DatelessInfo(PDFInfo):
@@ -202,7 +150,6 @@ def footer(
 ) -> None:
     """Game name (in ``game_font``'s chain) and page number, "Print at 100% / Actual size" and both check rulers,
     in the words of ``info``'s language."""
-    from generator.publish.fontchain import chain, draw, set_font
 
     say = (info or DocInfo("", "")).say
     bold, plain, name = chain("Sans-Bold"), chain("Sans"), chain(game_font, "Sans-Bold")

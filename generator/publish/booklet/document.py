@@ -16,8 +16,8 @@ from reportlab.platypus.doctemplate import ActionFlowable, FrameActionFlowable, 
 from generator.publish.booklet.blocks import Piece
 from generator.publish.booklet.markup import source_error
 from generator.publish.booklet.styles import Look, chains, load_look, name_chain
-from generator.publish.fontchain import draw, set_font
-from generator.publish.pdf import DocInfo, pt, register_fonts, without_dates
+from generator.publish.fontchain import draw, register_fonts, set_font
+from generator.publish.pdf import DocInfo, pt, without_dates
 from generator.publish.settings import Paper
 
 FUZZ = 1e-6  # points, as reportlab's frames allow

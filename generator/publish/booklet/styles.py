@@ -15,8 +15,7 @@ from reportlab.lib.styles import ParagraphStyle
 
 from generator.errors import TrailwrightError
 from generator.inputs import Number, OneOf, check_keys, check_table, load_toml, read_bytes
-from generator.publish.fontchain import Chain, chain, register_family
-from generator.publish.pdf import register_fonts
+from generator.publish.fontchain import Chain, chain, register_family, register_fonts
 from generator.publish.settings import _packaged
 
 ALIGN = {"left": TA_LEFT, "centre": TA_CENTER, "right": TA_RIGHT, "justify": TA_JUSTIFY}
