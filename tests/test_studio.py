@@ -181,13 +181,13 @@ def test_a_designer_edits_a_side_by_clicks_and_sees_the_score_change(project):
     import sys
 
     from tests.browser_helpers import headless_chromium
-    from tests.host_helpers import free_port, running
+    from tests.host_helpers import free_port, running, wait_for
 
     port = free_port()
     exe = Path(sys.executable).with_name("trailwright")
     cmd = [str(exe), "studio", str(project), "--no-browser", "--port", str(port), "--token", TOKEN]
     ready = f"http://127.0.0.1:{port}/api/watch"
-    with running(cmd, ready, {"x-trailwright-token": TOKEN}), headless_chromium("1500,1000") as d:
+    with running(cmd, ready, {"x-trailwright-token": TOKEN}), headless_chromium("1366,768") as d:
         d.get(f"http://127.0.0.1:{port}/?token={TOKEN}")
         deadline = time.monotonic() + 30
         while d.execute_script("return document.querySelectorAll('[data-side]').length") != 40:
@@ -206,6 +206,8 @@ def test_a_designer_edits_a_side_by_clicks_and_sees_the_score_change(project):
             time.sleep(0.1)
         assert d.execute_script(figures) != before  # the score changed on screen
         assert "edited, not saved" in d.execute_script("return document.getElementById('status').textContent")
+        games_drawn = "return !document.getElementById('figures').classList.contains('playing')"
+        wait_for(lambda: d.execute_script(games_drawn))  # the games of the edit, drawn after its score
         games = d.execute_script("return document.getElementById('games').textContent")
         title = d.execute_script("return document.getElementById('games-title').textContent")
         assert title == "1,000 explorer games" and "(1000 games," in games  # the heading is the figures' count
@@ -331,7 +333,7 @@ def test_a_playtest_room_plays_the_tiles_as_edited_with_bots_in_the_other_seats(
     assert made.json()["url"].startswith(f"/room/{room}#owner=")
     assert client.get(f"/room/{room}").status_code == 200  # the host's own room page, in the studio
     with client.websocket_connect(f"/ws/{room}") as ws:
-        assert ws.receive_json()["seats"][1]["name"] == "greedy bot"
+        assert ws.receive_json()["seats"][1]["name"] == "greedy bot 2"
         ws.send_json({"type": "sit", "name": "<i>Designer</i>"})
         bot_moved, token = False, None
         for _ in range(400):  # the designer plays the first legal move each time, until the bot has moved too
@@ -347,7 +349,7 @@ def test_a_playtest_room_plays_the_tiles_as_edited_with_bots_in_the_other_seats(
                 ws.send_json({"type": "act", "token": token, "action": m["legal"][0]})
         assert bot_moved
     listed = client.get("/api/playtests").json()["rooms"]
-    assert [r["room"] for r in listed] == [room] and listed[0]["seats"] == ["<i>Designer</i>", "greedy bot"]
+    assert [r["room"] for r in listed] == [room] and listed[0]["seats"] == ["<i>Designer</i>", "greedy bot 2"]
     assert listed[0]["moves"] >= 2
     store = Store(project / "output" / "games.db")
     (record,) = store.rooms()

@@ -145,7 +145,7 @@ class Room:
         if self.seats[seat] is not None:
             raise RoomError(f"seat {seat} is taken")
         self._record("bot", {"seat": seat, "policy": policy})
-        self.seats[seat] = Seat(f"{policy} bot", bot=policy)
+        self.seats[seat] = Seat(f"{policy} bot {seat + 1}", bot=policy)  # two bots of a kind: two names
 
     def seat_of(self, token: Any) -> int | None:
         """The seat a seat token holds (None: no seat of this room)."""
