@@ -126,6 +126,32 @@ def test_a_pinned_side_whose_slot_goes_is_dropped_and_said():
     assert "sides" not in lair and draft.check()
 
 
+@pytest.mark.parametrize("name", builtin_boards())
+def test_the_boards_duplicate_join_rows_equal_the_plain_quadratic_reference(name):
+    """``board_arrays`` finds earlier joins between the same two places by a dict (the studio's big boards
+    compile in milliseconds); the plain reference compares every pair of joins."""
+    import numpy as np
+
+    from generator.board import LandmarkEnd
+    from generator.scoring.tables import board_arrays
+
+    board = load_board(name)
+    n = len(board.slots)
+
+    def end(e) -> int:
+        return 6 * n + e.landmark if isinstance(e, LandmarkEnd) else 6 * e.slot + e.direction
+
+    def place(e) -> tuple:
+        return ("landmark", e.landmark) if isinstance(e, LandmarkEnd) else ("slot", e.slot)
+
+    joins, same = board.joins(), []
+    for i, j in enumerate(joins):
+        earlier = [k for k in joins[:i] if {place(j.a), place(j.b)} == {place(k.a), place(k.b)}]
+        same += [(end(j.a), end(j.b), end(k.a), end(k.b), int(m == len(earlier) - 1)) for m, k in enumerate(earlier)]
+    assert np.array_equal(board_arrays(board).same_ends, np.asarray(same, dtype=np.uint16).reshape(-1, 5))
+    assert len(same) > 0  # the board has landmarks of two hexes or slots joined twice: the rows are tested
+
+
 @pytest.fixture
 def project(tmp_path) -> Path:
     folder = tmp_path / "maze"
@@ -154,6 +180,14 @@ def test_a_file_on_disk_that_does_not_load_is_named_until_it_is_fixed(project):
         board.write_text(good)
         tiles.write_text(kept)
         assert c.get("/api/watch").json()["problems"] == []
+
+        # an edit answers with its score at once; its games come from /api/games, for the version they were played on
+        first = c.post("/api/edit", json={"op": "rotate", "tile": 3, "face": "front"}).json()
+        assert first["figures"]["games"] is None and first["figures"]["fitness"] > 0
+        games = c.get("/api/games").json()
+        assert games["version"] == first["version"] and sum(games["histogram"]) == games["games"] == 1000
+        back = c.post("/api/undo", json={}).json()  # a version played already: its games come with the score
+        assert back["figures"]["games"] == 1000 and back["version"] != first["version"]
 
         # the small confusions: a dead end clicked twice says so; a tile by the id the page shows
         side = c.get("/api/state").json()["tiles"][0]["sides"]["front"]
@@ -230,9 +264,6 @@ def test_every_message_is_in_view_and_a_broken_file_is_never_valid(project):
                 d.execute_script(click)
             wait_for(lambda: "dead end already" in d.execute_script(text, "message"))
             assert d.execute_script(in_view, "message")
-        if shots:
-            d.execute_script("window.scrollTo(0, 0)")
-            d.save_screenshot(str(Path(shots) / "studio.png"))
 
         d.execute_script("document.querySelector('[data-view=\"board\"]').click()")
         wait_for(lambda: d.execute_script("return document.querySelectorAll('.bd-hex').length") > 40)
@@ -258,7 +289,7 @@ def test_every_message_is_in_view_and_a_broken_file_is_never_valid(project):
         assert d.execute_script(in_view, "banner") and "does not load" in d.execute_script(text, "bd-error")
         assert "does not load" in d.execute_script(text, "status")
         if shots:
-            d.save_screenshot(str(Path(shots) / "studio-board.png"))
+            d.save_screenshot(str(Path(shots) / "studio-banner.png"))
         board.write_text(original)
         wait_for(lambda: d.execute_script("return document.getElementById('banner').hidden"), 10)
         wait_for(lambda: d.execute_script(text, "bd-error") == "The board is valid.")

@@ -48,6 +48,7 @@ class Search(Job):
     last: str = ""  # what became of the last result (accepted, discarded)
     _client: Any = None  # the warm cluster's client (see ``warm``)
     _closing: threading.Event = field(default_factory=threading.Event)
+    _ready: threading.Event | None = None  # set once the warm cluster is up (or failed); None: no warm cluster
 
     @property
     def _studio(self) -> Studio:
@@ -78,23 +79,30 @@ class Search(Job):
 
     def warm(self, workers: int = 2) -> None:
         """Start the local cluster searches run on, in a thread, and keep it until ``shut``."""
-        threading.Thread(target=self._keep_cluster, args=(workers,), daemon=True, name="studio-cluster").start()
+        self._ready = ready = threading.Event()
+        threading.Thread(target=self._keep_cluster, args=(workers, ready), daemon=True, name="studio-cluster").start()
 
-    def _keep_cluster(self, workers: int) -> None:
-        from generator.optimize.cluster import connect
+    def _keep_cluster(self, workers: int, ready: threading.Event) -> None:
+        from generator.optimize.cluster import connect, warm_workers
 
         try:
             with connect(None, workers) as client:
+                warm_workers(client, self._studio.board)  # each worker loads the kernels from numba's cache now
                 self._client = client
+                ready.set()
                 self._closing.wait()
                 self._client = None
         except Exception:  # no warm cluster: each search starts its own, as the command does
             self._client = None
+        finally:
+            ready.set()
 
     def _run(self, problem, config: Config, workers: int) -> None:
         from generator.optimize import optimize
 
         studio, began = self._studio, self._studio.current
+        if self._ready is not None:  # a search clicked while the cluster starts waits for it, not for a second one
+            self._ready.wait(120)
         if self._client is not None:
             from generator.scoring import warm_up
 
@@ -115,13 +123,15 @@ class Search(Job):
             for face in FACES
             if old.face(face).canonical != new.face(face).canonical  # a side's turn on its tile is the lay's
         ]
+        self._on_stage("the figures of both sets, on the same layouts and games")
+        figures, before = studio.figures(result.tileset), studio.figures(began)
         self.offer = {
             "fitness": result.fitness,
             "stopped": result.stopped,
-            "seconds": round(time.monotonic() - self.began, 1),  # from the click
+            "seconds": round(time.monotonic() - self.began, 1),  # from the click to the figures of both sets
             "changed": changed,
-            "figures": studio.figures(result.tileset),
-            "before": studio.figures(began),
+            "figures": figures,
+            "before": before,
             "trails": [{f: [list(t) for t in tile.face(f).trails] for f in FACES} for tile in result.tileset],
         }
         self.state = "done"

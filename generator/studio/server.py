@@ -128,12 +128,14 @@ class App:
         """The tiles, their sides and the figures: what the Tiles view draws (without ``games``, the figures' games
         only when they are kept: an edit's reply, its games asked next by ``/api/games``)."""
         studio = self.studio
+        designs = studio.design_counts()
         return {
             "project": studio.folder.name,
             "version": studio.version(),
             "board": studio.board.name,
             "tiles": [
-                {"id": t.id, "sides": {f: studio.side_info(i, f) for f in FACES}} for i, t in enumerate(studio.current)
+                {"id": t.id, "sides": {f: studio.side_info(i, f, designs) for f in FACES}}
+                for i, t in enumerate(studio.current)
             ],
             "figures": studio.figures(games=games),
             "changed_on_disk": studio.changed_on_disk(),
@@ -144,7 +146,9 @@ class App:
     def games(self) -> dict[str, Any]:
         """The edited set's games (``studio.games``), with the version of the set they were played on."""
         studio = self.studio
-        return {"version": studio.version(), **studio.played.get(studio.current, studio.board, studio.rules)}
+        played = studio.played.get(studio.current, studio.board, studio.rules)
+        assert played is not None  # played now when not kept
+        return {"version": studio.version(), **played}
 
     def watch(self, data: dict) -> dict[str, Any]:
         """What changed on disk (the page asks every two seconds)."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -349,11 +350,12 @@ class Studio:
 
     # --- what the page shows -----------------------------------------------------------------------------
 
-    def side_info(self, tile: int, face: str) -> dict[str, Any]:
-        """A side's design number (of the 203), the bridges it needs, how many sides of the set share its design."""
+    def side_info(self, tile: int, face: str, designs: Counter | None = None) -> dict[str, Any]:
+        """A side's design number (of the 203), the bridges it needs, how many sides of the set share its design
+        (``designs``: the set's count of each, ``design_counts``, counted once for every side)."""
         side = self.current.tiles[tile].face(face)
         design = design_of(side)
-        copies = sum(design_of(t.face(f)) == design for t in self.current.tiles for f in FACES)
+        copies = (designs or self.design_counts())[design]
         return {
             "pinned": self.current.tiles[tile].id in self.objective.pinned,
             "forbidden": side.canonical.trails in self.objective.forbid,
@@ -366,6 +368,10 @@ class Studio:
             "bridges": side.min_crossings,
             "copies": copies,
         }
+
+    def design_counts(self) -> Counter:
+        """How many sides of the edited set have each design."""
+        return Counter(design_of(t.face(f)) for t in self.current.tiles for f in FACES)
 
     def figures(self, tiles: TileSet | None = None, games: bool = True) -> dict[str, Any]:
         """The edited set's figures (or ``tiles``'), and the difference from the saved set's (see the module
