@@ -120,6 +120,7 @@
       }
     }
     for (const c of hex.querySelectorAll(".exit")) c.remove();
+    hex.dataset.side = tile + "-" + face; // the side the editor draws now (its picture and exits)
     const trailOf = (e) => info.trails.findIndex((t) => t.includes(e));
     const light = (k, on) => {
       for (const g of hex.querySelectorAll("g.trail")) g.classList.toggle("lit", on && g.dataset.trail === String(k));
