@@ -196,6 +196,9 @@ def test_a_designer_edits_a_side_by_clicks_and_sees_the_score_change(project):
         figures = "return document.getElementById('figure-table').textContent"
         before = d.execute_script(figures)
         d.execute_script("document.querySelector('[data-side=\"2-front\"]').click()")
+        # the editor draws the renderer's picture of the side, then its exits over it
+        wait_for(lambda: d.execute_script("return document.getElementById('hex').dataset.side") == "2-front")
+        assert d.execute_script("return document.querySelectorAll('#hex g.trail').length") > 0
         for exit_ in (0, 3):
             d.execute_script(
                 f"document.querySelector('circle[data-exit=\"{exit_}\"]').dispatchEvent(new MouseEvent('click'))"
@@ -577,8 +580,9 @@ def test_a_real_browser_shows_the_projects_theme(project, tmp_path):
         d.get(f"http://127.0.0.1:{port}/?token={TOKEN}")
         deadline = time.monotonic() + 30
         loaded = "return [...document.querySelectorAll('img')].filter(i => i.complete && i.naturalWidth > 0).length"
+        maze = "const m = document.getElementById('maze'); return m.complete && m.naturalWidth > 0"
         while d.execute_script("return document.querySelectorAll('[data-side]').length") != 40 or (
-            d.execute_script(loaded) < 10
+            d.execute_script(loaded) < 10 or not d.execute_script(maze)  # the maze's amber too, on a busy machine
         ):
             assert time.monotonic() < deadline, "the studio page did not fill"
             time.sleep(0.2)

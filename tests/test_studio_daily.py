@@ -255,7 +255,7 @@ def test_every_message_is_in_view_and_a_broken_file_is_never_valid(project):
         d.get(f"http://127.0.0.1:{port}/?token={TOKEN}")
         wait_for(lambda: d.execute_script("return document.querySelectorAll('[data-side]').length") == 40, 60)
         d.execute_script("document.querySelector('[data-side=\"0-front\"]').click()")
-        wait_for(lambda: d.execute_script("return document.querySelectorAll('#hex g.trail').length") > 0)
+        wait_for(lambda: d.execute_script("return document.getElementById('hex').dataset.side") == "0-front")
         side = json.loads(d.execute_script("return JSON.stringify(window.studio.state().tiles[0].sides.front)"))
         dead = next((t[0] for t in side["trails"] if len(t) == 1), None)
         if dead is not None:  # a dead end clicked twice: the page says why nothing changed
@@ -282,6 +282,24 @@ def test_every_message_is_in_view_and_a_broken_file_is_never_valid(project):
         d.execute_script("document.querySelector('input[name=bd-tool][value=slot]').click()")
         d.execute_script("document.querySelector('[data-hex=\"0,3\"]').dispatchEvent(new MouseEvent('click'))")
         d.execute_script("document.querySelector('[data-hex=\"5,0\"]').dispatchEvent(new MouseEvent('click'))")
+        wait_for(lambda: d.execute_script(text, "bd-error") == "The board is valid.")
+
+        # a long name fits its hex (shrunk, then cut), however long
+        d.execute_script("document.querySelector('input[name=bd-tool][value=landmark]').click()")
+        d.execute_script("document.getElementById('bd-name').value = 'The Mountain of the Great Old Ones'")
+        d.execute_script("document.querySelector('[data-hex=\"6,6\"]').dispatchEvent(new MouseEvent('click'))")
+        wait_for(
+            lambda: d.execute_script("return document.querySelector('[data-hex=\"6,6\"]').dataset.kind") == "landmark"
+        )
+        widths = d.execute_script(
+            "const hex = document.querySelector('[data-hex=\"6,6\"]').getBBox();"
+            "const t = [...document.querySelectorAll('#bd-grid text')]"
+            ".find((t) => t.textContent.startsWith('The Mount'));"
+            "return [t.getBBox().width, hex.width];"
+        )
+        assert 0 < widths[0] <= 0.9 * widths[1]
+        d.execute_script("document.querySelector('input[name=bd-tool][value=wall]').click()")
+        d.execute_script("document.querySelector('[data-hex=\"6,6\"]').dispatchEvent(new MouseEvent('click'))")
         wait_for(lambda: d.execute_script(text, "bd-error") == "The board is valid.")
 
         board.write_text(original.replace('name = "Hut"', "name = 3"))  # another program breaks the file

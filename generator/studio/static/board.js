@@ -22,8 +22,8 @@
   }
 
   function label(svg, x, y, text, kind) { // a name fitted to its hex: shrunk, then cut with an ellipsis
-    const shown = text.length > 12 ? text.slice(0, 11) + "…" : text;
-    const size = kind === "slot" ? 10 : Math.max(4, Math.min(7, 1.75 * SIZE / (0.58 * shown.length)));
+    const shown = text.length > 10 ? text.slice(0, 9) + "…" : text;
+    const size = kind === "slot" ? 10 : Math.max(3.5, Math.min(7, 1.5 * SIZE / (0.7 * shown.length)));
     const t = s.el("text", { x: x, y: y + size / 2.5, "text-anchor": "middle", "font-size": size.toFixed(1),
       "pointer-events": "none" }, svg);
     t.textContent = shown;
