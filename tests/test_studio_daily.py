@@ -254,16 +254,35 @@ def test_every_message_is_in_view_and_a_broken_file_is_never_valid(project):
     with running(cmd, ready, {"x-trailwright-token": TOKEN}), headless_chromium("1366,768") as d:
         d.get(f"http://127.0.0.1:{port}/?token={TOKEN}")
         wait_for(lambda: d.execute_script("return document.querySelectorAll('[data-side]').length") == 40, 60)
-        d.execute_script("document.querySelector('[data-side=\"0-front\"]').click()")
-        wait_for(lambda: d.execute_script("return document.getElementById('hex').dataset.side") == "0-front")
-        side = json.loads(d.execute_script("return JSON.stringify(window.studio.state().tiles[0].sides.front)"))
-        dead = next((t[0] for t in side["trails"] if len(t) == 1), None)
-        if dead is not None:  # a dead end clicked twice: the page says why nothing changed
-            click = f"document.querySelector('circle[data-exit=\"{dead}\"]').dispatchEvent(new MouseEvent('click'))"
-            for _ in range(2):
-                d.execute_script(click)
-            wait_for(lambda: "dead end already" in d.execute_script(text, "message"))
-            assert d.execute_script(in_view, "message")
+        tiles = json.loads(d.execute_script("return JSON.stringify(window.studio.state().tiles)"))
+        tile, face, dead = next(  # a side with a dead end
+            (i, f, t[0])
+            for i, tile in enumerate(tiles)
+            for f in ("front", "back")
+            for t in tile["sides"][f]["trails"]
+            if len(t) == 1
+        )
+        d.execute_script(f"document.querySelector('[data-side=\"{tile}-{face}\"]').click()")
+        wait_for(lambda: d.execute_script("return document.getElementById('hex').dataset.side") == f"{tile}-{face}")
+        click = f"document.querySelector('circle[data-exit=\"{dead}\"]').dispatchEvent(new MouseEvent('click'))"
+        for _ in range(2):  # a dead end clicked twice: the page says why nothing changed
+            d.execute_script(click)
+        wait_for(lambda: "dead end already" in d.execute_script(text, "message"))
+        assert d.execute_script(in_view, "message")
+
+        # tileset.json changed on disk while edits are unsaved: declined once, it still loads once they are undone
+        d.execute_script(
+            f"document.querySelector('circle[data-exit=\"{(dead + 1) % 6}\"]').dispatchEvent(new MouseEvent('click'))"
+        )
+        d.execute_script(click)  # the exit after the dead end joins it: an edit
+        wait_for(lambda: d.execute_script(text, "status") == "edited, not saved")
+        tileset = project / "tileset.json"
+        tileset.write_text(json.dumps(json.loads(tileset.read_text())))  # the same tiles, other bytes
+        wait_for(lambda: alert(d), 10).dismiss()
+        assert d.execute_script(text, "status") == "edited, not saved"
+        d.execute_script("document.getElementById('undo').click()")
+        wait_for(lambda: "tileset.json changed on disk: loaded" in d.execute_script(text, "message"), 10)
+        assert d.execute_script(text, "status") == "saved"
 
         d.execute_script("document.querySelector('[data-view=\"board\"]').click()")
         wait_for(lambda: d.execute_script("return document.querySelectorAll('.bd-hex').length") > 40)
