@@ -120,7 +120,7 @@ def test_two_players_and_a_bot_play_and_each_sees_the_others_moves(client, hall)
         assert (seat_a, seat_b) == (0, 1)
         a.send_json({"type": "bot", "seat": 2, "policy": "explorer", "owner": made["owner"]})
         first = until(b, "state", lambda m: None not in m["seats"])
-        assert first["seats"][2] == {"name": "explorer bot", "bot": "explorer"} and first["you"] == 1
+        assert first["seats"][2] == {"name": "explorer bot 3", "bot": "explorer"} and first["you"] == 1
         players = {0: (a, token_a), 1: (b, token_b)}
         seen = 0
         for _ in range(200):  # a few turns: each person rolls and walks, the bot moves between

@@ -7,7 +7,7 @@ from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
 
 from generator import __version__
-from generator.publish import fontchain, pdf
+from generator.publish import fontchain
 from tests.test_publish_standin import standin_kit
 
 

@@ -47,7 +47,9 @@ def run(args: argparse.Namespace) -> int:
     token = args.token or secrets.token_urlsafe(24)
     shown = "127.0.0.1" if args.bind in ("0.0.0.0", "::") else f"[{args.bind}]" if ":" in args.bind else args.bind
     address = f"http://{shown}:{args.port}/?token={token}"
-    app = create_app(studio, token, served_origins(args.bind, args.port))  # a bad project fails before the address
+    app = create_app(
+        studio, token, served_origins(args.bind, args.port), warm_cluster=True
+    )  # a bad project fails before the address
     print(f"Trailwright studio for {studio.folder}", flush=True)
     print(f"  open: {address}", flush=True)
     print("  Ctrl-C stops it (save your edits first).", flush=True)

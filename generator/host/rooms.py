@@ -155,7 +155,7 @@ class Room:
         self._bot_seat(seat, policy, handed=held is not None)
 
     def _bot_seat(self, seat: int, policy: str, handed: bool) -> None:
-        self.seats[seat] = Seat(f"{policy} bot", bot=policy)
+        self.seats[seat] = Seat(f"{policy} bot {seat + 1}", bot=policy)  # two bots of a kind: two names
         if handed:
             self._note(seat, ("handed", policy))
 

@@ -62,10 +62,12 @@ def board_arrays(board: Board) -> BoardArrays:
 
     joins = board.joins()
     same = []
-    for i, j in enumerate(joins):
-        earlier = [k for k in joins[:i] if {place(j.a), place(j.b)} == {place(k.a), place(k.b)}]
+    between: dict[frozenset, list] = {}  # the joins so far between each two places (one place: itself)
+    for j in joins:
+        earlier = between.setdefault(frozenset((place(j.a), place(j.b))), [])
         last = len(earlier) - 1
         same += [(end(j.a), end(j.b), end(k.a), end(k.b), int(n == last)) for n, k in enumerate(earlier)]
+        earlier.append(j)
     pairs = board.landmark_pairs()
     ordered, attach = attach_first([(end(j.a), end(j.b), place(j.a), place(j.b)) for j in joins])
     u16 = lambda xs: np.asarray(xs, dtype=np.uint16)  # noqa: E731

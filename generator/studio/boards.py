@@ -6,22 +6,30 @@ Glossary
 draft      the board as the table a board file holds (``board_data``), changed by ``paint``. It may be wrong
            while the designer paints; ``check`` gives the board, or the loader's one-line error.
 paint      make one hex a ``slot`` (numbered after the others), part of a named ``landmark`` (several hexes
-           may share a name), a ``connector`` joining two slot hexes next to it, or ``wall`` (nothing).
-           A landmark whose hexes change faces every slot side next to them again (its listed sides go).
+           may share a name), a ``connector`` joining two slot hexes next to it, or ``wall`` (nothing). Any
+           stroke is taken: the draft may be wrong on the way to a valid board; ``said`` tells what the stroke
+           did to the hex and its neighbours, ``problems`` puts each thing wrong on the hex it concerns.
+sides      a landmark faces every slot side next to its hexes, and follows its neighbours as they are painted,
+           unless the file pins a list of ``sides``: then a pinned side whose slot is painted away is dropped
+           (said so), and a landmark whose pinned sides are all gone follows its neighbours again.
 resize     a saved board with another slot count changes the tile set: new tiles are drawn at random from
            the designs the objective allows, or the last tiles that are not pinned are removed.
 """
 
 from __future__ import annotations
 
+import copy
+import re
 from typing import Any
 
 import numpy as np
 
 from generator.board import Board
 from generator.board.board import MAX_SLOTS, board_data, board_from_dict
+from generator.board.geometry import neighbour
 from generator.errors import TrailwrightError
 from generator.model import TileSet
+from generator.model.tiles import DIRECTIONS, opposite
 from generator.scoring.objective import Objective
 from generator.studio.errors import EditError
 
@@ -39,22 +47,62 @@ def _hex(value: Any, what: str) -> tuple[int, int]:
     return int(value[0]), int(value[1])
 
 
+def facing(slots: list, hexes: list) -> list[list]:
+    """The sides ``[q, r, direction]`` of ``hexes`` that face a slot, in the loader's order."""
+    inside = {tuple(h) for h in hexes}
+    return [
+        [*neighbour(tuple(s), d), DIRECTIONS[opposite(d)]]
+        for s in slots
+        for d in range(6)
+        if neighbour(tuple(s), d) in inside
+    ]
+
+
+def plain_data(board: Board) -> dict[str, Any]:
+    """``board`` as its file's table, a landmark's ``sides`` only where they are not simply the ones it faces."""
+    data = board_data(board)
+    for lm in data["landmark"]:
+        if sorted(map(tuple, lm["sides"])) == sorted(map(tuple, facing(data["slots"], lm["hexes"]))):
+            del lm["sides"]
+    return data
+
+
 class BoardDraft:
-    """A board being painted (see the module glossary)."""
+    """A board being painted (see the module glossary); ``original`` is the board file's table as read."""
 
     def __init__(self, board: Board):
-        self.data = board_data(board)
+        self.data = plain_data(board)
+        self.original = copy.deepcopy(self.data)
+        self.said = ""
 
     def _clear(self, h: tuple[int, int]) -> None:
         """Hex ``h`` made wall: out of the slots, its landmark and any connector on it."""
         d = self.data
         d["slots"] = [s for s in d["slots"] if tuple(s) != h]
         for lm in d["landmark"]:
-            if h in (tuple(x) for x in lm["hexes"]):
-                lm["hexes"] = [x for x in lm["hexes"] if tuple(x) != h]
-                lm.pop("sides", None)
+            lm["hexes"] = [x for x in lm["hexes"] if tuple(x) != h]
         d["landmark"] = [lm for lm in d["landmark"] if lm["hexes"]]
         d["connector"] = [c for c in d["connector"] if tuple(c["hex"]) != h]
+
+    def _follow(self) -> list[str]:
+        """Pinned sides that no longer face a slot dropped (see ``sides``); what was dropped, in words."""
+        slots, words = {tuple(s) for s in self.data["slots"]}, []
+        for lm in self.data["landmark"]:
+            if "sides" not in lm:
+                continue
+            hexes = {tuple(h) for h in lm["hexes"]}
+            kept = [
+                x
+                for x in lm["sides"]
+                if (x[0], x[1]) in hexes and neighbour((x[0], x[1]), DIRECTIONS.index(x[2])) in slots
+            ]
+            if len(kept) != len(lm["sides"]):
+                words.append(f"{lm['name']} loses {len(lm['sides']) - len(kept)} pinned side(s)")
+            if kept:
+                lm["sides"] = kept
+            else:
+                del lm["sides"]
+        return words
 
     def paint(self, args: dict[str, Any]) -> None:
         """One stroke (see the module glossary); ``EditError`` for a stroke that cannot be read."""
@@ -62,18 +110,20 @@ class BoardDraft:
         if kind not in KINDS:
             raise EditError(f"paint a hex as {', '.join(KINDS)}, not {str(kind)[:20]!r}")
         if kind == "slot" and h in (tuple(s) for s in self.data["slots"]):
+            self.said = f"{list(h)} is slot {self.what(h)[5:]} already"
             return  # it stays the slot it is, with its number
         if kind == "slot" and len(self.data["slots"]) >= MAX_SLOTS:
             raise EditError(f"a board has at most {MAX_SLOTS} slots")
         if kind == "landmark":
             name = args.get("name")
             if not isinstance(name, str) or not name.strip() or len(name) > 60:
-                raise EditError("a landmark needs a name (1 to 60 characters)")
+                raise EditError("a landmark needs a name (1 to 60 characters): type it beside the tools")
             name = name.strip()
         if kind == "connector":
             joins = [list(_hex(j, "a connector's slot")) for j in (args.get("joins") or [None, None])[:3]]
             if len(joins) != 2:
                 raise EditError("a connector joins two slot hexes")
+        before = copy.deepcopy(self.data)
         self._clear(h)
         if kind == "slot":
             self.data["slots"].append(list(h))
@@ -83,13 +133,64 @@ class BoardDraft:
                 self.data["landmark"].append({"name": name, "hexes": [list(h)]})
             else:
                 same["hexes"].append(list(h))
-                same.pop("sides", None)
         elif kind == "connector":
             self.data["connector"].append({"hex": list(h), "joins": joins})
+        self.said = self._said(before, h, self._follow())
+
+    def what(self, h: tuple[int, int], data: dict | None = None) -> str:
+        """What hex ``h`` is in ``data`` (the draft): slot N, landmark 'name', connector or wall."""
+        d = self.data if data is None else data
+        slots = [tuple(s) for s in d["slots"]]
+        if h in slots:
+            return f"slot {slots.index(h) + 1}"
+        lm = next((lm for lm in d["landmark"] if h in (tuple(x) for x in lm["hexes"])), None)
+        if lm is not None:
+            return f"landmark {lm['name']!r}"
+        return "connector" if any(tuple(c["hex"]) == h for c in d["connector"]) else "wall"
+
+    def _said(self, before: dict, h: tuple[int, int], dropped: list[str]) -> str:
+        """The stroke at ``h`` in words: what the hex was and is, and what that did to its neighbours."""
+        was, now = self.what(h, before), self.what(h)
+        words = [f"{list(h)}: {was} → {now}" if was != now else f"{list(h)}: {now}"]
+        old_slots, new_slots = before["slots"], self.data["slots"]
+        if len(new_slots) < len(old_slots) and old_slots[-1] != list(h):
+            words.append(f"slots after {was[5:]} renumbered")
+        near = {neighbour(h, d) for d in range(6)} | {h}
+        old = {lm["name"]: lm for lm in before["landmark"]}
+        for lm in self.data["landmark"]:
+            if not near & {tuple(x) for x in lm["hexes"]} and lm["name"] not in old:
+                continue
+            n1 = len(lm.get("sides") or facing(new_slots, lm["hexes"]))
+            prev = old.get(lm["name"])
+            n0 = len(prev.get("sides") or facing(old_slots, prev["hexes"])) if prev else 0
+            if n1 != n0 or prev is None:
+                words.append(f"{lm['name']} faces {n1} slot side(s)" + (f" (was {n0})" if prev else ""))
+        for c in self.data["connector"]:
+            if list(h) in c["joins"] and list(h) not in new_slots:
+                words.append(f"the connector at {c['hex']} joins {list(h)}, which is no slot now")
+        return "; ".join(words + dropped)
 
     def check(self) -> Board:
         """The draft as a board, or the board loader's one-line error (a ``TrailwrightError``)."""
         return board_from_dict(self.data, self.data.get("name", "board"))
+
+    def problems(self, error: str = "") -> list[dict[str, Any]]:
+        """What is wrong, hex by hex (see the module glossary); the loader's ``error`` on the hexes it names."""
+        d, out = self.data, []
+        slots = [tuple(s) for s in d["slots"]]
+        for lm in d["landmark"]:
+            if not lm.get("sides") and not facing(d["slots"], lm["hexes"]):
+                out += [{"hex": h, "problem": f"landmark {lm['name']!r} faces no slot"} for h in lm["hexes"]]
+        for c in d["connector"]:
+            for j in c["joins"]:
+                if tuple(j) not in slots:
+                    out.append({"hex": c["hex"], "problem": f"the connector joins {j}, which is no slot"})
+                elif tuple(c["hex"]) not in {neighbour(tuple(j), k) for k in range(6)}:
+                    out.append({"hex": c["hex"], "problem": f"the connector does not touch slot {j}"})
+        if error and not out:
+            named = {(int(q), int(r)) for q, r in re.findall(r"\[(-?\d+), (-?\d+)", error)}
+            out += [{"hex": list(h), "problem": error} for h in sorted(named)]
+        return out
 
     def cells(self) -> list[dict[str, Any]]:
         """Every painted hex: where, what, and its slot number or landmark name (for the page's grid)."""

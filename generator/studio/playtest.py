@@ -43,7 +43,7 @@ def playtest(hall: Hall, studio: Studio, data: dict) -> dict[str, Any]:
     )
     for seat in range(1, room.players):
         room.add_bot(seat, policy, owner)
-    return {"room": room.id, "url": f"/room/{room.id}#owner={owner}"}
+    return {"room": room.id, "url": f"/room/{room.id}#owner={owner}&seat=0"}  # seat 0 is the designer's: no bots
 
 
 def playtests(hall: Hall) -> list[dict[str, Any]]:

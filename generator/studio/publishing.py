@@ -16,12 +16,13 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from generator.studio.errors import EditError
-from generator.studio.jobs import Job
+from generator.studio.jobs import BUSY, Job
 from generator.studio.session import Studio
 
 KIT = "output/kit"
@@ -39,6 +40,8 @@ class Publish(Job):
     kit: list[dict[str, Any]] = field(default_factory=list)  # per file: path, bytes, page pictures
     checks: dict[str, Any] | None = None  # the preflight: how many checks, the failed ones
     note: str = ""  # why there are no page pictures
+    began: float = 0.0  # time.monotonic() at the start
+    took: float | None = None  # the last finished publish's seconds: what the time left is judged by
 
     @property
     def folder(self) -> Path:
@@ -51,6 +54,7 @@ class Publish(Job):
         if self.studio.dirty:
             raise EditError("save your edits first: publish reads the project's saved files")
         self.lines, self.kit, self.checks, self.note = [], [], None, ""
+        self.began = time.monotonic()
         self.begin(self._run)
 
     def _run(self) -> None:
@@ -76,6 +80,7 @@ class Publish(Job):
         self.checks = self._preflight()
         self._say("drawing the page thumbnails ...")
         self.kit = self._listing()
+        self.took = round(time.monotonic() - self.began, 1)
         self.state = "done"
         self.changed()
 
@@ -118,7 +123,16 @@ class Publish(Job):
 
     def view(self) -> dict[str, Any]:
         """What the page shows."""
-        return {**super().view(), "lines": self.lines[-12:], "kit": self.kit, "checks": self.checks, "note": self.note}
+        elapsed = round(time.monotonic() - self.began, 1) if self.state in BUSY else None
+        return {
+            **super().view(),
+            "lines": self.lines[-12:],
+            "kit": self.kit,
+            "checks": self.checks,
+            "note": self.note,
+            "elapsed": elapsed,
+            "took": self.took,
+        }
 
 
 def served(folder: Path, where: str, name: str) -> Path | None:

@@ -7,11 +7,18 @@ search     ``optimize.optimize`` from the edited set (``Studio.current``) with t
            tiles and forbidden designs, on a local Dask cluster; each chain's progress (best fitness, evaluations)
            is kept as it arrives, so the page can stream it.
 offer      the search's tile set, the sides it changed, and both sets' figures. Accepting it is one edit
-           (undo takes it back); discarding it drops it.
+           (undo takes it back); discarding it drops it; ``last`` says which was done.
+time       wall time from the click (``began``): the page's clock, the chart's axis, the offer's seconds and the
+           time left all count from it. ``best`` is the best fitness any chain has reported so far, so it never
+           goes down; a chain whose best a re-score lowered is said so (``lowered``).
+warm       the studio keeps a local Dask cluster from its start (``warm``), so a search starts on workers that
+           are running; without one (the cluster failed, or tests) a search starts its own.
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +42,13 @@ class Search(Job):
     offer: dict[str, Any] | None = None
     _result: TileSet | None = None
     _latest: dict[int, Progress] = field(default_factory=dict)
+    began: float = 0.0  # time.monotonic() at the click
+    seconds: int = 0  # the search's time, as asked
+    stage: str = ""  # what the run does after its chains (``optimize``'s on_stage)
+    last: str = ""  # what became of the last result (accepted, discarded)
+    _client: Any = None  # the warm cluster's client (see ``warm``)
+    _closing: threading.Event = field(default_factory=threading.Event)
+    _ready: threading.Event | None = None  # set once the warm cluster is up (or failed); None: no warm cluster
 
     @property
     def _studio(self) -> Studio:
@@ -59,14 +73,49 @@ class Search(Job):
             raise EditError("every tile is pinned: nothing to optimize")
         config = Config(time=float(seconds), seed=seed, chains=workers, rescore=RESCORE)
         if self.state not in BUSY:
-            self.history, self.offer, self._latest = [], None, {}
+            self.history, self.offer, self._latest, self.stage = [], None, {}, ""
+            self.began, self.seconds = time.monotonic(), seconds
         self.begin(self._run, problem, config, workers)
+
+    def warm(self, workers: int = 2) -> None:
+        """Start the local cluster searches run on, in a thread, and keep it until ``shut``."""
+        self._ready = ready = threading.Event()
+        threading.Thread(target=self._keep_cluster, args=(workers, ready), daemon=True, name="studio-cluster").start()
+
+    def _keep_cluster(self, workers: int, ready: threading.Event) -> None:
+        from generator.optimize.cluster import connect, warm_workers
+
+        try:
+            with connect(None, workers) as client:
+                warm_workers(client, self._studio.board)  # each worker loads the kernels from numba's cache now
+                self._client = client
+                ready.set()
+                self._closing.wait()
+                self._client = None
+        except Exception:  # no warm cluster: each search starts its own, as the command does
+            self._client = None
+        finally:
+            ready.set()
 
     def _run(self, problem, config: Config, workers: int) -> None:
         from generator.optimize import optimize
 
         studio, began = self._studio, self._studio.current
-        result = optimize(problem, config, stop=self._stop, workers=workers, on_progress=self._progress)
+        if self._ready is not None:  # a search clicked while the cluster starts waits for it, not for a second one
+            self._ready.wait(120)
+        if self._client is not None:
+            from generator.scoring import warm_up
+
+            warm_up(problem.board)  # compiled once per board; the workers load it from numba's cache
+        result = optimize(
+            problem,
+            config,
+            stop=self._stop,
+            client=self._client,
+            workers=None if self._client is not None else workers,
+            on_progress=self._progress,
+            on_stage=self._on_stage,
+        )
         self._result = result.tileset
         changed = [
             [t, face]
@@ -74,25 +123,37 @@ class Search(Job):
             for face in FACES
             if old.face(face).canonical != new.face(face).canonical  # a side's turn on its tile is the lay's
         ]
+        self._on_stage("the figures of both sets, on the same layouts and games")
+        figures, before = studio.figures(result.tileset), studio.figures(began)
         self.offer = {
             "fitness": result.fitness,
             "stopped": result.stopped,
-            "seconds": round(result.seconds, 1),
+            "seconds": round(time.monotonic() - self.began, 1),  # from the click to the figures of both sets
             "changed": changed,
-            "figures": studio.figures(result.tileset),
-            "before": studio.figures(began),
+            "figures": figures,
+            "before": before,
             "trails": [{f: [list(t) for t in tile.face(f).trails] for f in FACES} for tile in result.tileset],
         }
         self.state = "done"
+        self.changed()
+
+    def _on_stage(self, text: str) -> None:
+        self.stage = text
         self.changed()
 
     def _progress(self, p: Progress) -> None:
         self._latest[p.chain] = p
         elapsed = max(q.elapsed for q in self._latest.values())
         evaluations = sum(q.evaluations for q in self._latest.values())
-        best = max(q.best for q in self._latest.values())
+        now = max(q.best for q in self._latest.values())
+        best = max([now] + [h["best"] for h in self.history[-1:]])  # never down (see ``time``)
         self.history.append(
-            {"t": round(elapsed, 2), "best": best, "rate": round(evaluations / elapsed) if elapsed > 0.5 else None}
+            {
+                "t": round(time.monotonic() - self.began, 2),
+                "best": best,
+                "lowered": now if now < best else None,
+                "rate": round(evaluations / elapsed) if elapsed > 0.5 else None,
+            }
         )
         del self.history[:-500]  # enough points for the chart
         self.changed()
@@ -104,10 +165,14 @@ class Search(Job):
         if len(self._result) != len(self._studio.current):
             raise EditError("the board changed since the search: discard it")
         self._studio.commit(self._result)
+        fitness = self.offer["fitness"]
         self.discard()
+        self.last = f"Accepted the result (fitness {fitness:.4f}): Undo takes it back; Save writes it."
 
     def discard(self) -> None:
         """Drop the offered set."""
+        if self.offer is not None:
+            self.last = f"Discarded the result (fitness {self.offer['fitness']:.4f})."
         self._result, self.offer = None, None
         if self.state == "done":
             self.state = "idle"
@@ -119,4 +184,20 @@ class Search(Job):
 
     def view(self) -> dict[str, Any]:
         """What the page shows."""
-        return {**super().view(), "history": self.history, "offer": self.offer}
+        running = self.state in BUSY
+        elapsed = round(time.monotonic() - self.began, 1) if running else None
+        return {
+            **super().view(),
+            "history": self.history,
+            "offer": self.offer,
+            "elapsed": elapsed,
+            "seconds": self.seconds,
+            "stage": self.stage,
+            "last": self.last,
+            "warm": self._client is not None,
+        }
+
+    def shut(self, timeout: float = 10.0) -> None:
+        """Stop the search and the warm cluster."""
+        super().shut(timeout)
+        self._closing.set()

@@ -147,20 +147,32 @@ class App:
 
     # --- what the calls answer ---------------------------------------------------------------------
 
-    def state(self) -> dict[str, Any]:
-        """The tiles, their sides and the figures: what the Tiles view draws."""
+    def state(self, games: bool = True) -> dict[str, Any]:
+        """The tiles, their sides and the figures: what the Tiles view draws (without ``games``, the figures' games
+        only when they are kept: an edit's reply, its games asked next by ``/api/games``)."""
         studio = self.studio
+        designs = studio.design_counts()
         return {
             "project": studio.folder.name,
+            "version": studio.version(),
             "board": studio.board.name,
             "tiles": [
-                {"id": t.id, "sides": {f: studio.side_info(i, f) for f in FACES}} for i, t in enumerate(studio.current)
+                {"id": t.id, "sides": {f: studio.side_info(i, f, designs) for f in FACES}}
+                for i, t in enumerate(studio.current)
             ],
-            "figures": studio.figures(),
+            "figures": studio.figures(games=games),
             "changed_on_disk": studio.changed_on_disk(),
+            "problems": studio.disk_problems(),
             "players": [studio.rules.players_min, studio.rules.players_max, studio.rules.players_default],
             "warming": not self.hall.ready.is_set(),  # the playtests' bots (``generator.host.server``)
         }
+
+    def games(self) -> dict[str, Any]:
+        """The edited set's games (``studio.games``), with the version of the set they were played on."""
+        studio = self.studio
+        played = studio.played.get(studio.current, studio.board, studio.rules)
+        assert played is not None  # played now when not kept
+        return {"version": studio.version(), **played}
 
     def watch(self, data: dict) -> dict[str, Any]:
         """What changed on disk (the page asks every two seconds)."""
@@ -170,6 +182,7 @@ class App:
             "dirty": studio.dirty,
             "disk": studio.disk_now()[:16],
             "files_changed": studio.files_changed(),
+            "problems": studio.disk_problems(),
         }
 
     def edit(self, data: dict) -> None:
@@ -185,7 +198,8 @@ class App:
         self.draft = BoardDraft(self.studio.board)
 
     def board_view(self, saved: str = "") -> dict[str, Any]:
-        """The board draft: its hexes, the loader's verdict, and the slot and tile counts."""
+        """The board draft: its hexes, the loader's verdict, its problems hex by hex, what the last stroke did, the
+        slot and tile counts, and the project files on disk that do not load (the page's one verdict weighs both)."""
         try:
             board, error = self.draft.check(), ""
         except TrailwrightError as err:
@@ -193,6 +207,9 @@ class App:
         return {
             "cells": self.draft.cells(),
             "error": error,
+            "problems": self.draft.problems(error),
+            "said": self.draft.said,
+            "disk": self.studio.disk_problems(),
             "slots": len(board.slots) if board else len(self.draft.data["slots"]),
             "tiles": len(self.studio.saved),
             "saved": saved,
@@ -200,7 +217,8 @@ class App:
 
     def save_board(self, data: dict) -> dict[str, Any]:
         """The draft saved (with the tile set resized, once confirmed)."""
-        words = self.studio.save_board(self.draft.check(), confirmed=data.get("confirm") is True)
+        draft = self.draft
+        words = self.studio.save_board(draft.check(), draft.original, draft.data, confirmed=data.get("confirm") is True)
         self.draft = BoardDraft(self.studio.board)
         return self.board_view(words)
 
@@ -210,7 +228,7 @@ class App:
     def accept(self, data: dict) -> dict[str, Any]:
         """The search's result made the edited set; the Tiles view's state."""
         self.search.accept()
-        return self.state()
+        return self.state(games=False)
 
     def job_stream(self, job) -> Callable[[dict], Response]:
         return lambda data: StreamingResponse(events(job), media_type="text/event-stream")
@@ -235,9 +253,8 @@ class App:
         header says why (publishing refuses it)."""
         from generator.render.tiles import render_side
 
-        try:
-            index = int(tile)
-            self.studio.side(index, face)
+        try:  # a tile by its place in the set (the page's pictures); ids are for the JSON calls
+            index = self.studio.where(int(tile), face)[0]
         except (ValueError, EditError):
             return error_response(404, "no such side")
         offered = self.search.offered() if of == "offer" else None
@@ -324,6 +341,7 @@ def routes(app: App) -> list:
     api = app.endpoint(
         {
             "state": lambda d: app.state(),
+            "games": lambda d: app.games(),
             "watch": app.watch,
             "playtests": lambda d: {"rooms": playtests(app.hall)},
         },
@@ -338,7 +356,7 @@ def routes(app: App) -> list:
             "reload-files": app.reload_files,
             "playtest": lambda d: JSONResponse(playtest(app.hall, studio, d), status_code=201),
         },
-        app.state,
+        lambda: app.state(games=False),
     )
     searching = app.endpoint(
         {"state": lambda d: search.view(), "events": app.job_stream(search)},
@@ -383,13 +401,16 @@ def routes(app: App) -> list:
     ]
 
 
-def create_app(studio: Studio, token: str, origins: set[str]) -> Guard:
+def create_app(studio: Studio, token: str, origins: set[str], warm_cluster: bool = False) -> Guard:
     """The studio's ASGI app for ``studio``, the game server's rooms included (``origins``: the addresses served,
-    ``generator.web.guard``)."""
+    ``generator.web.guard``); ``warm_cluster`` keeps a local Dask cluster from the start for the searches
+    (``Search.warm``)."""
     app = App(studio, token)
 
     @contextlib.asynccontextmanager
     async def life(starlette):
+        if warm_cluster:
+            app.search.warm()
         async with lifespan(app.hall)(starlette):
             yield
         await asyncio.gather(asyncio.to_thread(app.search.shut), asyncio.to_thread(app.publish.shut))

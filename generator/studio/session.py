@@ -22,6 +22,8 @@ figures     the fitness and its terms, each landmark pair's connectivity, and 1,
 from __future__ import annotations
 
 import hashlib
+import os
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -33,6 +35,7 @@ from generator.board import Board, load_board
 from generator.errors import TrailwrightError
 from generator.fileio import write_atomic
 from generator.model import FACES, Side, TileSet, read_tileset
+from generator.model.tiles import DIRECTIONS
 from generator.model.tileset_io import dumps_tileset, read_meta
 from generator.optimize.space import DESIGNS, design_of
 from generator.play import load_rules
@@ -40,20 +43,12 @@ from generator.play.rules import Rules
 from generator.project import FILES, project_file
 from generator.scoring import ARTICLE, Objective, layout_scores, summarise
 from generator.scoring.objective import load_objective
-from generator.scoring.stream import available_cores
 from generator.studio.errors import Conflict, EditError
+from generator.studio.games import Played, games_for  # noqa: F401 (games_for: the studio's name for it too)
 
 SAMPLES = 20_000  # layouts per figure (classic: about 10 ms)
-GAMES = 1_000  # explorer games per figure, on boards of up to 40 slots (fewer on bigger ones: ``games_for``)
 SEED = 0  # the figures' layouts and games (common random numbers)
 WATCHED = ("board", "rules", "objective")  # the files besides the tile set that the studio reads
-
-
-def games_for(board: Board) -> int:
-    """Explorer games per figure: ``GAMES`` up to 40 slots, then fewer in proportion (a game's cost grows with the
-    board; at least 100), so that an edit's figures keep coming within a second or two on a big board."""
-    slots = len(board.slots)
-    return GAMES if slots <= 40 else max(100, GAMES * 40 // slots)
 
 
 def digest(path: Path) -> str:
@@ -71,8 +66,13 @@ def _rejoined(side: Side, op: str, args: dict[str, Any]) -> Side:
         raise EditError("an exit is a direction number from 0 (N) to 5 (NW)")
     exits = [int(e) for e in given if e is not None]
     trails = [frozenset(t) for t in side.trails]
+    names = [DIRECTIONS[e] for e in exits]
+    if op == "split" and frozenset(exits) in trails:
+        raise EditError(f"exit {names[0]} is a dead end already: click another exit after it to join the two")
     if op == "join":
         ta, tb = (next(t for t in trails if e in t) for e in exits)
+        if ta == tb:
+            raise EditError(f"exits {names[0]} and {names[1]} are on one trail already: click one twice to split it")
         trails = [t for t in trails if t not in (ta, tb)] + [ta | tb]
     else:
         trails = [t - {exits[0]} for t in trails if t - {exits[0]}] + [frozenset(exits[:1])]
@@ -91,6 +91,8 @@ class Studio:
     def __post_init__(self) -> None:
         self.folder = Path(self.folder)
         self.path = self.folder / FILES["tileset"]
+        self._problems: tuple[tuple, list[dict[str, str]]] = ((), [])
+        self.played = Played()
         self._read_files()
         self.reload()
 
@@ -106,6 +108,40 @@ class Studio:
     def files_changed(self) -> list[str]:
         """The project's other files (``WATCHED``) that changed on disk since the studio read or wrote them."""
         return [FILES[k] for k in WATCHED if digest(self.folder / FILES[k]) != self.file_digests[k]]
+
+    def disk_problems(self) -> list[dict[str, str]]:
+        """Each project file changed on disk that would not load now, ``{"file", "error"}`` (the error in one
+        line): what the page's banner shows until the file is fixed. Read again only when a file's bytes change."""
+        key = (self.disk_now(), *(digest(self.folder / FILES[k]) for k in WATCHED))
+        if self._problems[0] != key:
+            self._problems = (key, self._trial())
+        return self._problems[1]
+
+    def _trial(self) -> list[dict[str, str]]:
+        out = []
+        if self.changed_on_disk():
+            try:
+                tiles = read_tileset(self.path)
+                if len(tiles) != len(self.board.slots):
+                    raise TrailwrightError(f"has {len(tiles)} tiles but the board has {len(self.board.slots)} slots")
+            except TrailwrightError as err:
+                out.append({"file": FILES["tileset"], "error": str(err).replace(f"{self.folder}{os.sep}", "")})
+        changed = self.files_changed()
+        if changed:
+            before = (self.board, self.rules, self.objective, self.file_digests)
+            try:
+                self._read_files()
+                if len(self.board.slots) != len(self.current):
+                    raise TrailwrightError(
+                        f"has {len(self.board.slots)} slots but the tile set has {len(self.current)} tiles",
+                        FILES["board"],
+                    )
+            except TrailwrightError as err:
+                named = next((f for f in changed if f in str(err)), changed[0])
+                out.append({"file": named, "error": str(err).replace(f"{self.folder}{os.sep}", "")})
+            finally:
+                self.board, self.rules, self.objective, self.file_digests = before
+        return out
 
     def reload_files(self) -> None:
         """Read the board, the rules and the objective again; ``EditError`` (nothing changes) when they do not
@@ -141,14 +177,20 @@ class Studio:
 
     def side(self, tile: Any, face: Any) -> Side:
         """The side ``face`` of tile number ``tile`` (0-based), or an ``EditError``."""
-        where = self._where(tile, face)
+        where = self.where(tile, face)
         return self.current.tiles[where[0]].face(where[1])
 
-    def _where(self, tile: Any, face: Any) -> tuple[int, str]:
-        if not isinstance(tile, int) or isinstance(tile, bool):
-            raise EditError(f"a tile is a whole number from 0 to {len(self.current) - 1}")
-        if tile not in range(len(self.current)):
-            raise EditError(f"no tile {tile}: tiles are 0 to {len(self.current) - 1}")
+    def where(self, tile: Any, face: Any) -> tuple[int, str]:
+        """A side named by its tile (the id the page shows, such as ``"t01"``, or its place from 0) and face."""
+        ids = [t.id for t in self.current.tiles]
+        if isinstance(tile, str) and tile in ids:
+            tile = ids.index(tile)
+        if not isinstance(tile, int) or isinstance(tile, bool) or tile not in range(len(self.current)):
+            shown = tile if isinstance(tile, int) else repr(tile[:20]) if isinstance(tile, str) else "that"
+            raise EditError(
+                f"no tile {shown}: name a tile by its id as the page shows it (a string, {ids[0]!r} to {ids[-1]!r}) "
+                f"or by its place (a number, 0 to {len(ids) - 1})"
+            )
         if face not in FACES:
             shown = repr(face[:20]) if isinstance(face, str) else "that"
             raise EditError(f"no face {shown}: front or back")
@@ -169,10 +211,10 @@ class Studio:
 
     def edit(self, op: str, args: dict[str, Any]) -> None:
         """Apply one edit (see the module glossary); ``EditError`` changes nothing."""
-        where = self._where(args.get("tile"), args.get("face"))
+        where = self.where(args.get("tile"), args.get("face"))
         side = self.side(*where)
         if op in ("copy", "swap"):
-            other = self._where(args.get("to_tile"), args.get("to_face"))
+            other = self.where(args.get("to_tile"), args.get("to_face"))
             tiles = self._with_side(self.current, other, side)
             if op == "swap":
                 tiles = self._with_side(tiles, where, self.side(*other))
@@ -189,7 +231,7 @@ class Studio:
 
     def edit_trails(self, tile: Any, face: Any, trails: Any) -> None:
         """Set a side's trails outright (lists of direction numbers); the model's one-line error when invalid."""
-        where = self._where(tile, face)
+        where = self.where(tile, face)
         if (
             not isinstance(trails, list)
             or len(trails) > 6
@@ -240,7 +282,7 @@ class Studio:
         """Pin tile number ``tile`` for the optimizer (``on``), or unpin it; written to ``objective.toml``."""
         if not isinstance(on, bool):
             raise EditError("on: true or false")
-        tile_id = self.current.tiles[self._where(tile, "front")[0]].id
+        tile_id = self.current.tiles[self.where(tile, "front")[0]].id
         pinned = [t for t in self.objective.pinned if t != tile_id] + ([tile_id] if on else [])
         self._write_rules(pinned, list(self.objective.forbid))
 
@@ -279,9 +321,11 @@ class Studio:
 
     # --- the board ---------------------------------------------------------------------------------------
 
-    def save_board(self, board: Board, confirmed: bool = False) -> str:
-        """Write ``board`` to ``board.toml`` and the tile set resized to it (``boards.resized``); what happened to
-        the tiles, in words. ``Conflict`` (saying what would happen) when the slot count changes unconfirmed."""
+    def save_board(self, board: Board, before: dict, after: dict, confirmed: bool = False) -> str:
+        """Write ``board`` to ``board.toml`` (its text changed in place from ``before`` to ``after``, the tables
+        the draft was read as and left as: ``tomledit``) and the tile set resized to it (``boards.resized``); what
+        happened to the tiles, in words. ``Conflict`` (saying what would happen) when the slot count changes
+        unconfirmed."""
         from generator.studio.boards import resized
 
         if self.dirty:
@@ -295,12 +339,17 @@ class Studio:
             raise Conflict(f"the board has {len(board.slots)} slots and the set {len(self.saved)} tiles: {words}")
         if self.changed_on_disk() or FILES["board"] in self.files_changed():
             raise Conflict("the tile set or the board changed on disk since the studio read it: reload first")
-        write_atomic(self.folder / FILES["board"], _board_toml(self.folder / FILES["board"], board))
+        write_atomic(self.folder / FILES["board"], _board_toml(self.folder / FILES["board"], board, before, after))
         write_atomic(self.path, dumps_tileset(tiles, self.meta))
         self.board, self.rules = load_board(self.folder / FILES["board"]), rules
         self.file_digests["board"] = digest(self.folder / FILES["board"])
         self.reload()
         return words
+
+    def version(self) -> str:
+        """A short name of the edited set's trails (the same set, the same name): what the page's games match."""
+        trails = [[t.id, [list(x) for x in t.front.trails], [list(x) for x in t.back.trails]] for t in self.current]
+        return hashlib.sha256(repr(trails).encode()).hexdigest()[:16]
 
     @property
     def dirty(self) -> bool:
@@ -309,11 +358,12 @@ class Studio:
 
     # --- what the page shows -----------------------------------------------------------------------------
 
-    def side_info(self, tile: int, face: str) -> dict[str, Any]:
-        """A side's design number (of the 203), the bridges it needs, how many sides of the set share its design."""
+    def side_info(self, tile: int, face: str, designs: Counter | None = None) -> dict[str, Any]:
+        """A side's design number (of the 203), the bridges it needs, how many sides of the set share its design
+        (``designs``: the set's count of each, ``design_counts``, counted once for every side)."""
         side = self.current.tiles[tile].face(face)
         design = design_of(side)
-        copies = sum(design_of(t.face(f)) == design for t in self.current.tiles for f in FACES)
+        copies = (designs or self.design_counts())[design]
         return {
             "pinned": self.current.tiles[tile].id in self.objective.pinned,
             "forbidden": side.canonical.trails in self.objective.forbid,
@@ -327,11 +377,13 @@ class Studio:
             "copies": copies,
         }
 
-    def figures(self, tiles: TileSet | None = None) -> dict[str, Any]:
-        """The edited set's figures (or ``tiles``'), and the difference from the saved set's (see the module
-        glossary)."""
-        from generator.play.simulate import simulate
+    def design_counts(self) -> Counter:
+        """How many sides of the edited set have each design."""
+        return Counter(design_of(t.face(f)) for t in self.current.tiles for f in FACES)
 
+    def figures(self, tiles: TileSet | None = None, games: bool = True) -> dict[str, Any]:
+        """The edited set's figures (or ``tiles``'), and the difference from the saved set's (see the module
+        glossary); without ``games``, the games only when they are kept already (``studio.games``: quick)."""
         tiles = self.current if tiles is None else tiles
         scores = layout_scores(tiles, self.board, SAMPLES, SEED)
         now = summarise(tiles, self.board, scores, SEED, "fast", self.objective)
@@ -341,12 +393,7 @@ class Studio:
             self._saved_scores.extra.astype(float), self._saved_scores.joined
         )
         change = stats.paired(paired + (now.fitness - base.fitness - float(paired.mean())))  # per layout, in all
-        games = simulate(
-            tiles, self.board, self.rules, None, games_for(self.board), ("explorer",), SEED, threads=available_cores()
-        )
-        rounds = np.asarray(games.rounds)
-        tail = max(4, int(3 * games.rounds_median))  # longer games share the last bar
-        counts = np.bincount(np.minimum(rounds, tail), minlength=tail + 1)
+        played = self.played.get(tiles, self.board, self.rules, play_now=games)
         return {
             "fitness": now.fitness,
             "fitness_se": now.fitness_se,
@@ -363,12 +410,7 @@ class Studio:
             },
             "pairs": now.pair_prob,
             "samples": SAMPLES,
-            "games": games_for(self.board),
-            "median_rounds": games.rounds_median,
-            "trapped": games.trapped_share,
-            "histogram": counts.tolist(),  # games by rounds, from 0; the last bar holds every longer game too
-            "unfinished": games.unfinished,
-            "round_cap": self.rules.round_cap,
+            **(played or {"games": None}),
             "dirty": self.dirty,
             "undo": len(self.undo_stack),
             "redo": len(self.redo_stack),
@@ -394,12 +436,14 @@ def toml_with(text: str, **values: Any) -> str:
     return tomlkit.dumps(doc)
 
 
-def _board_toml(path: Path, board: Board) -> str:
-    """``board`` as board-file TOML, keeping the comments of the file at ``path`` that come before its tables."""
-    from generator.board.board import board_data
+def _board_toml(path: Path, board: Board, before: dict, after: dict) -> str:
+    """The board file at ``path`` changed in place from ``before`` to ``after`` (``tomledit``), read back as
+    ``board``; a board file written afresh when there is none (or tomlkit cannot read it)."""
+    from generator.board.board import board_from_dict
+    from generator.studio.tomledit import edited
 
-    data = board_data(board)
     try:
-        return toml_with(path.read_text(encoding="utf-8") if path.exists() else "", **data)
-    except (OSError, ValueError):  # a file the loader read, but tomlkit cannot: written afresh
-        return toml_with("", **data)
+        text = path.read_text(encoding="utf-8")
+        return edited(text, before, after, holds=lambda data: board_from_dict(data, board.name) == board)
+    except (OSError, ValueError):  # no board file yet (the built-in one was read), or one tomlkit cannot read
+        return toml_with("", **after)

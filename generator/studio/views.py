@@ -44,9 +44,10 @@ def _board() -> str:
         '<main id="view-board" class="view" hidden><section><h2>Paint the board</h2>'
         f"<p>{tools}"
         '<input id="bd-name" maxlength="60" placeholder="landmark name" size="14"></p>'
-        '<p id="bd-help">Click a hex to paint it. A connector: click its hex, then the two slots it joins.</p>'
+        '<p id="bd-help">Click a hex to paint it. A connector: click its hex, then the two slots it joins. '
+        "The board may be wrong on the way: each problem is marked on its hex.</p>"
+        '<p id="bd-error" role="status"></p><p id="bd-said" role="status"></p>'
         '<svg id="bd-grid" role="img" aria-label="the board as a hex grid"></svg>'
-        '<p id="bd-error" role="status"></p>'
         '<p><button id="bd-save" type="button">Save the board</button> '
         '<button id="bd-revert" type="button">Revert</button> <span id="bd-count"></span></p></section>'
         "<section><h2>As the renderer draws it</h2>"
@@ -78,7 +79,7 @@ def _publish() -> str:
         "(the print-and-play PDFs, the booklet, the manufacturer files, the Tabletop Simulator object and the "
         "play table), then <code>trailwright check</code> on the kit.</p>"
         '<p><button id="pb-start" type="button">Publish</button> '
-        '<button id="pb-stop" type="button" disabled>Stop</button></p>'
+        '<button id="pb-stop" type="button" disabled>Stop</button> <span id="pb-time"></span></p>'
         '<pre id="pb-log"></pre><p id="pb-checks"></p><ul id="pb-failed"></ul></section>'
         '<section><h2>The kit</h2><p id="pb-note"></p><div id="pb-kit"></div></section></main>'
     )
@@ -105,6 +106,7 @@ def page(studio: Studio) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<link rel="icon" href="data:,"><title>{name}: Trailwright studio</title>'
         f"{stylesheet('studio', 'studio.css')}</head><body>"
+        '<div id="banner" role="alert" hidden></div><p id="message" role="status" hidden></p>'
         f'<header><h1>{name}</h1><nav id="views">{_tabs()}</nav><button id="undo" type="button">Undo</button>'
         '<button id="redo" type="button">Redo</button><button id="save" type="button">Save</button>'
         '<span id="status"></span></header><main id="view-tiles" class="view">'
@@ -125,7 +127,6 @@ def page(studio: Studio) -> str:
         '<svg id="histogram" viewBox="0 0 300 102" role="img" aria-label="games by rounds played"></svg>'
         '<p id="games"></p></section></main>'
         f"{_board()}{_optimize()}{_publish()}{_playtest()}"
-        '<p id="message" role="alert"></p>'
         f"<footer><small>trailwright {escape(__version__)} studio: saves write tileset.json, as every command "
         "reads it.</small></footer>"
         f"{''.join(script('studio', name) for name in SCRIPTS)}</body></html>\n"

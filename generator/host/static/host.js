@@ -23,6 +23,8 @@
   let frames = null;
 
   const owner = /#owner=([A-Za-z0-9_-]+)/.exec(window.location.hash);
+  const mine = /[#&]seat=(\d+)/.exec(window.location.hash); // the seat kept for the owner (the studio's designer)
+  if (mine) localStorage.setItem(ownerKey + "-seat", mine[1]);
   if (owner) {
     localStorage.setItem(ownerKey, owner[1]);
     history.replaceState(null, "", window.location.pathname);  // the key leaves the address bar
@@ -112,7 +114,8 @@
       if (seat) li.appendChild(document.createTextNode(" · " + s.ticked[i] + "/" + s.required));
       if (i === s.current && !s.over) li.classList.add("current");
       if (i === s.you) li.classList.add("you");
-      if (!seat && ownerSecret) {
+      const kept = localStorage.getItem(ownerKey + "-seat"); // the owner's own seat offers no bots while they stand
+      if (!seat && ownerSecret && !(s.you === null && kept === String(i))) {
         for (const policy of s.bots) {
           const b = document.createElement("button");
           b.type = "button";

@@ -21,10 +21,33 @@
     }).join(" ");
   }
 
+  function label(svg, x, y, text, kind) { // a name fitted to its hex: shrunk, then cut with an ellipsis
+    const shown = text.length > 10 ? text.slice(0, 9) + "…" : text;
+    const size = kind === "slot" ? 10 : Math.max(3.5, Math.min(7, 1.5 * SIZE / (0.7 * shown.length)));
+    const t = s.el("text", { x: x, y: y + size / 2.5, "text-anchor": "middle", "font-size": size.toFixed(1),
+      "pointer-events": "none" }, svg);
+    t.textContent = shown;
+  }
+
+  function verdict() { // one verdict from the draft and the files on disk: "valid" only when both are
+    const onDisk = s.disk().problems.filter((p) => p.file === "board.toml" || p.file === "rules.toml");
+    if (onDisk.length) return [onDisk.map((p) => p.file + " on disk does not load: " + p.error).join("; "), "worse"];
+    if (board.error) return ["Not a valid board yet: " + board.error, "worse"];
+    return ["The board is valid.", "better"];
+  }
+
+  function drawVerdict() {
+    const [words, cls] = verdict();
+    $("bd-error").textContent = words;
+    $("bd-error").className = cls;
+  }
+
   function draw() {
     const svg = $("bd-grid");
     svg.textContent = "";
     const painted = new Map(board.cells.map((c) => [key(c.hex), c]));
+    const wrong = new Map();
+    for (const p of board.problems) wrong.set(key(p.hex), (wrong.has(key(p.hex)) ? wrong.get(key(p.hex)) + "; " : "") + p.problem);
     const qs = board.cells.map((c) => c.hex[0]), rs = board.cells.map((c) => c.hex[1]);
     const q0 = Math.min(0, ...qs) - 2, q1 = Math.max(4, ...qs) + 2, r0 = Math.min(0, ...rs) - 2, r1 = Math.max(4, ...rs) + 2;
     const [x0, y0] = centre(q0, r0), [x1, y1] = centre(q1, r1);
@@ -35,20 +58,21 @@
         const cell = painted.get(q + "," + r);
         const kind = cell ? cell.kind : "wall";
         const chosen = connector && connector.some((h) => h[0] === q && h[1] === r);
-        const hex = s.el("polygon", { points: corners(x, y), fill: FILL[kind], stroke: chosen ? "#d1495b" : "#b5a98c",
-          "stroke-width": chosen ? 3 : 1, class: "bd-hex", "data-hex": q + "," + r, "data-kind": kind }, svg);
+        const problem = wrong.get(q + "," + r);
+        const hex = s.el("polygon", { points: corners(x, y), fill: FILL[kind], stroke: chosen || problem ? "#d1495b" : "#b5a98c",
+          "stroke-width": chosen || problem ? 3 : 1, class: "bd-hex" + (problem ? " bd-wrong" : ""),
+          "data-hex": q + "," + r, "data-kind": kind }, svg);
         const tip = s.el("title", {}, hex);
-        tip.textContent = "[" + q + ", " + r + "] " + kind + (cell && cell.label ? " " + cell.label : "");
+        tip.textContent = "[" + q + ", " + r + "] " + kind + (cell && cell.label ? " " + cell.label : "") +
+          (problem ? ": " + problem : "");
         hex.addEventListener("click", () => paint([q, r]));
-        if (cell && cell.label) {
-          const t = s.el("text", { x: x, y: y + 4, "text-anchor": "middle", "font-size": kind === "slot" ? 10 : 7,
-            "pointer-events": "none" }, svg);
-          t.textContent = cell.label.slice(0, 8);
-        }
+        if (cell && cell.label) label(svg, x, y, cell.label, kind);
+        if (problem) s.el("text", { x: x + 0.45 * SIZE, y: y - 0.35 * SIZE, "font-size": 9, fill: "#a1231b",
+          "font-weight": "bold", "pointer-events": "none" }, svg).textContent = "!";
       }
     }
-    $("bd-error").textContent = board.error ? board.error : "The board is valid.";
-    $("bd-error").className = board.error ? "worse" : "better";
+    drawVerdict();
+    $("bd-said").textContent = board.said || "";
     $("bd-count").textContent = board.slots + " slots · the tile set has " + board.tiles + " tiles";
     if (!board.error) $("bd-picture").src = "/board.svg?v=" + (++version);
   }
@@ -68,34 +92,38 @@
     return stroke({ hex: h, kind: kind, name: $("bd-name").value });
   }
 
-  async function stroke(body) {
-    const v = await s.call("/api/board/paint", body);
-    if (v) { board = v; draw(); }
+  async function stroke(body) { // any stroke is taken; the draft may be wrong on the way (drawn on its hexes)
+    const v = await s.call("/api/board/paint", body, body.kind === "landmark" ? $("bd-name") : $("bd-said"));
+    if (v) { show(v); }
+  }
+
+  function show(v) {
+    board = v;
+    s.truth({ problems: v.disk });
+    draw();
   }
 
   async function save(confirm) {
-    const reply = await fetch("/api/board/save", { method: "POST", headers: { "Content-Type": "application/json", "X-Trailwright": "1" },
-      body: JSON.stringify({ confirm: confirm }) });
-    const data = await reply.json();
+    const reply = await s.send("/api/board/save", { confirm: confirm });
     if (reply.status === 409 && !confirm) {
-      if (window.confirm(data.error + ". Save the board and change the tile set?")) await save(true);
+      if (window.confirm(reply.data.error + ". Save the board and change the tile set?")) await save(true);
       return;
     }
-    if (!reply.ok) { s.say(data.error); return; }
-    board = data;
-    s.say("Board saved; " + data.saved + ".");
-    draw();
+    if (!reply.ok) { s.say(reply.data.error, { error: true, near: $("bd-save") }); return; }
+    show(reply.data);
     await s.apply(s.call("/api/state"));
+    s.say("Board saved; " + reply.data.saved + ".", { near: $("bd-save") });
   }
 
   $("bd-save").addEventListener("click", () => save(false));
-  $("bd-revert").addEventListener("click", async () => { const v = await s.call("/api/board/revert", {}); if (v) { board = v; draw(); } });
+  $("bd-revert").addEventListener("click", async () => { const v = await s.call("/api/board/revert", {}); if (v) show(v); });
   document.addEventListener("studio-files", async () => { // the board file changed on disk: drawn again
-    if (!$("view-board").hidden) { const v = await s.call("/api/board/state"); if (v) { board = v; draw(); } }
+    if (!$("view-board").hidden) { const v = await s.call("/api/board/state"); if (v) show(v); }
   });
+  document.addEventListener("studio-disk", () => { if (board) drawVerdict(); });
   document.addEventListener("studio-view", async (event) => {
     if (event.detail !== "board") return;
     const v = await s.call("/api/board/state");
-    if (v) { board = v; draw(); }
+    if (v) show(v);
   });
 })();

@@ -51,7 +51,19 @@
     const running = v.state === "running" || v.state === "stopping";
     $("pb-start").disabled = running;
     $("pb-stop").disabled = v.state !== "running";
-    $("pb-log").textContent = v.lines.join("\n") + (v.state === "failed" ? "\n" + v.error : "");
+    const log = $("pb-log");
+    const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4; // the designer has not scrolled up
+    log.textContent = v.lines.join("\n") + (v.state === "failed" ? "\n" + v.error : "");
+    if (atEnd) log.scrollTop = log.scrollHeight; // the log follows its last line
+    if (running) {
+      const left = v.took === null ? null : Math.max(0, v.took - v.elapsed);
+      $("pb-time").textContent = "publishing… " + v.elapsed.toFixed(0) + " s" + (left === null
+        ? " (the first publish: the next ones say the time left)"
+        : left > 0 ? ", about " + left.toFixed(0) + " s left (the last publish took " + v.took.toFixed(0) + " s)"
+        : ", longer than the last publish (" + v.took.toFixed(0) + " s)");
+    } else {
+      $("pb-time").textContent = v.state === "done" && v.took !== null ? "published in " + v.took.toFixed(0) + " s" : "";
+    }
     const c = v.checks;
     $("pb-checks").textContent = c ? c.summary : "";
     $("pb-checks").className = c ? (c.failed.length ? "worse" : "better") : "";
@@ -66,7 +78,7 @@
   }
 
   $("pb-start").addEventListener("click", async () => {
-    const v = await s.call("/api/publish/start", {});
+    const v = await s.call("/api/publish/start", {}, $("pb-start"));
     if (v) follow(v);
   });
   $("pb-stop").addEventListener("click", async () => { const v = await s.call("/api/publish/stop", {}); if (v) show(v); });

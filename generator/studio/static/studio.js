@@ -6,23 +6,73 @@
   const SVGNS = "http://www.w3.org/2000/svg";
   const $ = (id) => document.getElementById(id);
   const NAMES = ["N", "NE", "SE", "S", "SW", "NW"];
-  const COLOURS = ["#8c4521", "#1f87ff", "#31b32b", "#d1495b", "#7b4fa0", "#c98a1b"];
   let state = null;
   let chosen = null; // [tile, face]
   let picked = null; // an exit clicked first
   let stamp = 0; // the side pictures' cache stamp
 
-  function say(text) { $("message").textContent = text || ""; }
+  // what the page says (see "messages" in docs/studio.md): a toast that stays in view at the top of the window,
+  // and, where a control caused it, a note beside that control; a file on disk that does not load is a banner
+  // until it is fixed. One state (disk) draws the banner, the header's saved state and the board's verdict.
+  let toastTimer = null;
+  let disk = { dirty: false, changed: false, declined: false, problems: [], warming: false };
 
-  async function call(path, body) { // a POST is an action: its success clears the last action's message; a read never
+  function say(text, how) {
+    how = how || {};
+    const box = $("message");
+    box.textContent = text || "";
+    box.hidden = !text;
+    box.className = how.error ? "error" : "";
+    for (const n of document.querySelectorAll(".note")) n.remove();
+    if (text && how.near && how.near.offsetParent !== null) { // the control is on screen: the note beside it too
+      const note = document.createElement("span");
+      note.className = "note" + (how.error ? " error" : "");
+      note.textContent = text;
+      how.near.insertAdjacentElement("afterend", note);
+    }
+    clearTimeout(toastTimer);
+    if (text && !how.error) toastTimer = setTimeout(() => { box.hidden = true; }, 10000);
+  }
+
+  function truth(update) { // the one state behind the banner, the header's saved state and the board's verdict
+    Object.assign(disk, update || {});
+    const banner = $("banner");
+    banner.textContent = "";
+    const lines = disk.problems.map((p) => p.file + " on disk does not load: " + p.error +
+      " (the studio keeps what it read; fix the file and it is read again)");
+    if (disk.warming) lines.unshift("warming up: the first start compiles the engines; edits made now are queued");
+    for (const line of lines) banner.appendChild(document.createElement("div")).textContent = line;
+    banner.hidden = lines.length === 0;
+    const broken = disk.problems.some((p) => p.file === "tileset.json");
+    const others = disk.problems.filter((p) => p.file !== "tileset.json").map((p) => p.file);
+    $("status").textContent = (disk.dirty ? "edited, not saved"
+      : broken ? "tileset.json on disk is broken"
+      : disk.changed ? "tileset.json changed on disk, not loaded" : "saved") +
+      (others.length ? " · " + others.join(", ") + " on disk does not load" : "");
+    $("status").className = disk.dirty || disk.problems.length || disk.changed ? "unsaved" : "";
+    document.dispatchEvent(new CustomEvent("studio-disk"));
+  }
+
+  async function request(path, options) { // every call the page makes goes through here
+    return fetch(path, options || {});
+  }
+
+  async function send(path, body) { // a call and its reply: { ok, status, data }
     const options = body === undefined ? {} : {
       method: "POST", headers: { "Content-Type": "application/json", "X-Trailwright": "1" }, body: JSON.stringify(body),
     };
-    const reply = await fetch(path, options);
-    const data = await reply.json();
-    if (!reply.ok) { say(data.error); return null; }
+    const reply = await request(path, options);
+    let data;
+    try { data = await reply.json(); } catch (err) { data = { error: "the studio answered " + reply.status }; }
+    return { ok: reply.ok, status: reply.status, data: data };
+  }
+
+  // a POST is an action: its success clears the last action's message; a read never. near: the control that acted
+  async function call(path, body, near) {
+    const reply = await send(path, body);
+    if (!reply.ok) { say(reply.data.error, { error: true, near: near }); return null; }
     if (body !== undefined) say("");
-    return data;
+    return reply.data;
   }
 
   function midpoint(e, r) { // exit e's edge midpoint, N at the top, clockwise
@@ -37,39 +87,57 @@
     return e;
   }
 
-  function drawEditor() {
+  let drawn = null; // the key of the side the editor shows (its picture is fetched once per key)
+
+  function sideKey(i, face) {
+    const t = state.tiles[i];
+    return JSON.stringify([t.id, t.sides[face].trails]);
+  }
+
+  async function drawEditor() { // the side as the renderer draws it (as it will print), its exits over it
     const hex = $("hex");
-    hex.textContent = "";
-    if (!chosen) { $("side-editor").hidden = true; return; }
+    if (!chosen) { $("side-editor").hidden = true; hex.textContent = ""; drawn = null; return; }
     $("side-editor").hidden = false;
     const [tile, face] = chosen;
     const info = state.tiles[tile].sides[face];
     $("editing").textContent = "Tile " + info.id + ", " + face;
-    const corners = [0, 1, 2, 3, 4, 5].map((k) => {
-      const a = (-120 + 60 * k) * Math.PI / 180;
-      return (55 * Math.cos(a)).toFixed(2) + "," + (55 * Math.sin(a)).toFixed(2);
-    });
-    el("polygon", { points: corners.join(" "), fill: "#e8dcb8", stroke: "#6f6552", "stroke-width": 1.5 }, hex);
-    info.trails.forEach((trail, i) => {
-      const colour = COLOURS[i % COLOURS.length];
-      for (const e of trail) {
-        const [x, y] = midpoint(e, 47.6);
-        if (trail.length === 1) {
-          el("line", { x1: x, y1: y, x2: x * 0.45, y2: y * 0.45, class: "trail", stroke: colour }, hex);
-          el("line", { x1: x * 0.45 - y * 0.12, y1: y * 0.45 + x * 0.12, x2: x * 0.45 + y * 0.12,
-            y2: y * 0.45 - x * 0.12, class: "trail", stroke: colour }, hex);
-        } else {
-          el("path", { d: "M" + x + " " + y + " Q0 0 0 0", class: "trail", stroke: colour }, hex);
-        }
+    const key = sideKey(tile, face);
+    if (drawn !== key) {
+      drawn = key;
+      const reply = await request("/side/" + tile + "/" + face + ".svg?t=" + encodeURIComponent(key));
+      const text = reply.ok ? await reply.text() : "";
+      if (drawn !== key) return; // another side was chosen meanwhile
+      hex.textContent = "";
+      const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+      const art = doc.documentElement;
+      if (art && art.nodeName === "svg") {
+        const [, , w, h] = art.getAttribute("viewBox").split(/[ ,]+/).map(Number);
+        const side = document.importNode(art, true); // the renderer's own drawing: its circumradius is w / 2
+        side.setAttribute("x", -55); side.setAttribute("width", 110);
+        side.setAttribute("y", -55 * h / w); side.setAttribute("height", 110 * h / w);
+        side.setAttribute("id", "hex-art");
+        hex.appendChild(side);
       }
-    });
+    }
+    for (const c of hex.querySelectorAll(".exit")) c.remove();
+    hex.dataset.side = tile + "-" + face; // the side the editor draws now (its picture and exits)
+    const trailOf = (e) => info.trails.findIndex((t) => t.includes(e));
+    const light = (k, on) => {
+      for (const g of hex.querySelectorAll("g.trail")) g.classList.toggle("lit", on && g.dataset.trail === String(k));
+    };
+    for (const g of hex.querySelectorAll("g.trail")) {
+      g.onmouseenter = () => light(g.dataset.trail, true);
+      g.onmouseleave = () => light(null, false);
+    }
     for (let e = 0; e < 6; e++) {
       const [x, y] = midpoint(e, 47.6);
       const c = el("circle", { cx: x, cy: y, r: 6, class: "exit" + (picked === e ? " picked" : "") }, hex);
       c.setAttribute("data-exit", String(e));
-      const t = el("title", {}, c);
-      t.textContent = NAMES[e];
+      const k = trailOf(e);
+      el("title", {}, c).textContent = NAMES[e] + (info.trails[k].length === 1 ? " (a dead end)" : "");
       c.addEventListener("click", () => clickExit(e));
+      c.addEventListener("mouseenter", () => light(k, true));
+      c.addEventListener("mouseleave", () => light(null, false));
     }
     $("pin").checked = info.pinned;
     $("forbid").checked = info.forbidden;
@@ -83,7 +151,7 @@
     const body = picked === e ? { op: "split", tile: tile, face: face, a: e }
       : { op: "join", tile: tile, face: face, a: picked, b: e };
     picked = null;
-    await apply(call("/api/edit", body));
+    await apply(call("/api/edit", body, $("hex")));
   }
 
   function drawGrid() {
@@ -159,6 +227,17 @@
     const p = $("pairs");
     p.textContent = "";
     for (const [name, value] of Object.entries(f.pairs)) row(p, name, (100 * value).toFixed(1) + "%");
+    drawGames(f);
+    $("undo").disabled = f.undo === 0;
+    $("redo").disabled = f.redo === 0;
+  }
+
+  function drawGames(f) { // the games: drawn once played (an edit's reply may come before them: see playGames)
+    if (f.games === null) {
+      $("figures").classList.add("playing");
+      $("games").textContent = "playing the explorer games of this version…";
+      return;
+    }
     $("games-title").textContent = f.games.toLocaleString("en") + " explorer games"; // fewer on a big board
     const h = $("histogram");
     h.textContent = "";
@@ -176,28 +255,39 @@
       const x = i === 0 ? 0 : i === 2 ? 300 : (k + 0.5) * width;
       el("text", { x: x, y: 99, "font-size": 10, fill: "#5a4e3c", "text-anchor": anchor }, h).textContent = label;
     });
-    let words = "median " + f.median_rounds + " rounds · " + (100 * f.trapped).toFixed(1) + "% of turns trapped";
+    let words = "median " + f.median_rounds + " ± " + f.median_rounds_se + " rounds · " + (100 * f.trapped).toFixed(1) + "% of turns trapped";
     if (f.unfinished > 0) words += " · " + (100 * f.unfinished).toFixed(1) + "% unfinished at " + f.round_cap + " rounds";
     $("games").textContent = words + " (" + f.games + " games, the same games every time)";
-    $("undo").disabled = f.undo === 0;
-    $("redo").disabled = f.redo === 0;
-    $("status").textContent = f.dirty ? "edited, not saved" : "saved";
+    $("figures").classList.remove("playing");
+  }
+
+  async function playGames() { // the games of the version shown, asked after its score is drawn
+    const version = state.version;
+    const g = await call("/api/games");
+    if (!g || !state || state.version !== version || g.version !== version) return; // another edit came since
+    Object.assign(state.figures, g);
+    drawGames(state.figures);
   }
 
   async function apply(promise) {
     const data = await promise;
     if (!data) return;
     state = data;
+    truth({ dirty: data.figures.dirty, changed: data.changed_on_disk && disk.declined, problems: data.problems,
+      warming: Boolean(data.warming) });
     drawGrid();
     drawEditor();
     drawFigures();
     drawMaze();
+    if (state.figures.games === null) playGames();
   }
 
+  $("message").addEventListener("click", () => { $("message").hidden = true; }); // read: clicked away
   for (const op of ["copy", "swap"]) {
     $(op).addEventListener("click", () => {
       pending = op;
-      say(op === "copy" ? "Click the side to copy this one onto." : "Click the side to swap this one with.");
+      say(op === "copy" ? "Click the side to copy this one onto." : "Click the side to swap this one with.",
+        { near: $(op) });
     });
   }
   $("pin").addEventListener("change", () => {
@@ -214,35 +304,47 @@
     if (chosen) apply(call("/api/edit", { op: "rotate", tile: chosen[0], face: chosen[1], sixths: 1 }));
   });
   $("save").addEventListener("click", async () => {
-    const reply = await fetch("/api/save", { method: "POST", headers: { "Content-Type": "application/json", "X-Trailwright": "1" }, body: "{}" });
+    const reply = await send("/api/save", {});
     if (reply.status === 409) {
       if (window.confirm("tileset.json changed on disk since the studio read it. Save over it?")) {
-        await apply(call("/api/save", { overwrite: true }));
+        await apply(call("/api/save", { overwrite: true }, $("save")));
+        if (state && !state.figures.dirty) say("Saved over tileset.json.");
       }
       return;
     }
-    const data = await reply.json();
-    if (!reply.ok) { say(data.error); return; }
-    apply(Promise.resolve(data));
+    if (!reply.ok) { say(reply.data.error, { error: true, near: $("save") }); return; }
+    disk.declined = false;
+    await apply(Promise.resolve(reply.data));
+    say("Saved tileset.json.");
   });
 
-  let declined = null; // the file version the designer chose not to load (asked once per version)
+  let declined = null; // the file version the designer chose not to load over unsaved edits (asked once a version)
 
   async function watch() { // a file changed by another program: picked up, never silently overwritten
     const w = await call("/api/watch");
-    if (w && w.changed_on_disk && w.disk !== declined) {
-      if (!w.dirty || window.confirm("tileset.json changed on disk. Load it and drop your unsaved edits?")) {
-        await apply(call("/api/reload", {}));
-      } else {
-        declined = w.disk;
+    if (w) {
+      truth({ problems: w.problems, dirty: w.dirty });
+      const broken = new Set(w.problems.map((p) => p.file));
+      // without unsaved edits a new file loads at once, whatever was declined before
+      if (w.changed_on_disk && !broken.has("tileset.json") && (!w.dirty || w.disk !== declined)) {
+        if (!w.dirty || window.confirm("tileset.json changed on disk. Load it and drop your unsaved edits?")) {
+          declined = null;
+          await apply(call("/api/reload", {}));
+          truth({ declined: false, changed: false });
+          say("tileset.json changed on disk: loaded.");
+        } else {
+          declined = w.disk;
+          truth({ declined: true, changed: true });
+        }
       }
-    }
-    if (w && w.files_changed.length) { // the board, rules or objective: nothing of them is edited here unsaved
-      const loaded = await call("/api/reload-files", {});
-      if (loaded) {
-        await apply(Promise.resolve(loaded));
-        say(w.files_changed.join(", ") + " changed on disk: read again.");
-        document.dispatchEvent(new CustomEvent("studio-files"));
+      const readable = w.files_changed.filter((f) => !broken.has(f));
+      if (readable.length && readable.length === w.files_changed.length) { // the board, rules or objective
+        const loaded = await call("/api/reload-files", {});
+        if (loaded) {
+          await apply(Promise.resolve(loaded));
+          say(w.files_changed.join(", ") + " changed on disk: read again.");
+          document.dispatchEvent(new CustomEvent("studio-files"));
+        }
       }
     }
     setTimeout(watch, 2000);
@@ -280,7 +382,8 @@
   }
 
   // what the other views' scripts share: the calls, the message line, the state and its redraw, jobs
-  window.studio = { call: call, say: say, el: el, row: row, apply: apply, state: () => state, job: job };
+  window.studio = { call: call, send: send, request: request, say: say, el: el, row: row, apply: apply,
+    state: () => state, job: job, disk: () => disk, truth: truth };
 
   apply(call("/api/state")).then(() => setTimeout(watch, 2000));
 })();
