@@ -210,7 +210,8 @@ class TileGeometry:
     def __str__(self) -> str:
         faces = "double-sided" if self.faces == 2 else "single-sided"
         ends = "one end" if self.ends_per_edge == 1 else "two ends"
-        return f"{self.shape} tiles, {ends} per edge, {self.trails} trails, {faces}"
+        trails = "branching trails" if self.trails == "any" else "paired trails"
+        return f"{self.shape} tiles, {ends} per edge, {trails}, {faces}"
 
 
 CLASSIC = TileGeometry()
