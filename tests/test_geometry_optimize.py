@@ -14,6 +14,7 @@ from generator.scoring.score import score
 
 
 def run(capsys, *argv):
+    status: int | str | None
     try:
         status = main(list(argv))
     except SystemExit as exit:  # argparse's own errors
