@@ -58,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.board import load_board
     from generator.fileio import check_folder, write_folder
     from generator.model import FACES, read_tileset
+    from generator.model.geometry import check_stage
     from generator.model.ids import id_width, side_file_name
     from generator.render import render_board, render_side
     from generator.scoring.tables import check_size
@@ -66,7 +67,9 @@ def run(args: argparse.Namespace) -> int:
     style = load_style_option(args.style, "render")
     with flag_value("--board"):
         board = load_board(args.board)
+    check_stage(board.geometry, "render", board.label)
     tileset = read_tileset(args.tileset)
+    check_stage(tileset.geometry, "render", args.tileset)
     check_size(tileset, board, args.tileset)
     warn_strangers(style, board, "render")
     width = id_width(t.id for t in tileset)
