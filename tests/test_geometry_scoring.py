@@ -123,3 +123,15 @@ def test_a_tile_set_of_another_geometry_is_refused_with_one_line():
     tiles = read_tileset("examples/best-known.json")
     with pytest.raises(TrailwrightError, match="has hex tiles, one end per edge.*takes square tiles"):
         score(tiles, board, 10)
+
+
+def test_holes_say_where_they_apply_and_why_not_elsewhere():
+    from generator.model.geometry import CLASSIC, TileGeometry
+    from generator.scoring.holes import bell, unavailable
+
+    assert [bell(n) for n in (1, 4, 6, 8, 12)] == [1, 15, 203, 4_140, 4_213_597]
+    assert unavailable(CLASSIC) is None
+    big = unavailable(TileGeometry("hex", 2, "pairs", 2))
+    assert big is not None and "4,213,597 partitions" in big and "1,799 designs" in big
+    small = unavailable(TileGeometry("square", 2, "pairs", 1))
+    assert small is not None and "4,140 partitions by 35 designs" in small and "six ends" in small

@@ -46,14 +46,16 @@ def run_any(args: argparse.Namespace, board) -> int:
     from generator.fileio import check_out, write_atomic
     from generator.model import dumps_tileset, read_tileset
     from generator.optimize.anygeometry import any_meta, optimize_any
+    from generator.scoring.holes import unavailable
     from generator.scoring.objective import ARTICLE, load_objective, resolve_targets
     from generator.scoring.tables import check_size
 
     for name, flag in CLASSIC_ONLY.items():
         if getattr(args, name, None) not in (None, []):
-            raise TrailwrightError(
-                f"{flag}: the search for {board.geometry} has no such setting yet (only the classic game's does)"
-            )
+            why = "only the classic game's does"
+            if name.startswith("polish"):
+                why = f"the polish screens by holes, and for these tiles {unavailable(board.geometry)}"
+            raise TrailwrightError(f"{flag}: the search for {board.geometry} has no such setting yet ({why})")
     with flag_value("--objective"):
         objective = load_objective(args.objective) if args.objective is not None else ARTICLE
     objective = resolve_targets(objective, board.pair_names(), args.objective or "objective")
