@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import Any
 
@@ -75,12 +76,12 @@ class TileGeometry:
 
     # --- derived facts ---------------------------------------------------------------------
 
-    @property
+    @cached_property
     def edges(self) -> int:
         """How many edges a tile has (and how many rotations it can be laid in)."""
         return len(EDGE_NAMES[self.shape])
 
-    @property
+    @cached_property
     def ends(self) -> int:
         """How many trail ends a side has."""
         return self.edges * self.ends_per_edge
@@ -95,7 +96,7 @@ class TileGeometry:
         """The edges' names, clockwise from the top."""
         return EDGE_NAMES[self.shape]
 
-    @property
+    @cached_property
     def end_names(self) -> tuple[str, ...]:
         """Each end's name: the edge name with one end per edge, else the edge name and 1 or 2 (``N1``)."""
         if self.ends_per_edge == 1:
@@ -107,7 +108,7 @@ class TileGeometry:
         """Where the ends of an edge sit along it, clockwise from its first corner."""
         return END_FRACTIONS[self.ends_per_edge]
 
-    @property
+    @cached_property
     def is_classic(self) -> bool:
         """Whether this is the classic game's geometry (its fast kernels and formats apply)."""
         return self == CLASSIC

@@ -96,23 +96,23 @@ class Side:
         """A side from any iterables of end ints, checked and sorted."""
         sorted_trails = tuple(sorted(tuple(sorted(t)) for t in trails))
         flat = [d for t in sorted_trails for d in t]
-        word, all_ends = _end_words(geometry)
-        ends, names = geometry.ends, geometry.end_names
+        ends = geometry.ends
         if not sorted_trails or any(not t for t in sorted_trails):
-            raise TrailwrightError(f"a side needs {all_ends} in non-empty trails")
+            raise TrailwrightError(f"a side needs {_end_words(geometry)[1]} in non-empty trails")
         for d in flat:
             if not isinstance(d, int) or not 0 <= d < ends:
-                raise TrailwrightError(f"{word} {d!r} is not one of 0..{ends - 1}")
-        repeated = sorted({d for d in flat if flat.count(d) > 1})
-        if repeated:
-            raise TrailwrightError(f"{word} {', '.join(names[d] for d in repeated)} repeated")
-        missing = [names[d] for d in range(ends) if d not in flat]
-        if missing:
+                raise TrailwrightError(f"{_end_words(geometry)[0]} {d!r} is not one of 0..{ends - 1}")
+        if len(flat) != ends or len(set(flat)) != ends:
+            word, names = _end_words(geometry)[0], geometry.end_names
+            repeated = sorted({d for d in flat if flat.count(d) > 1})
+            if repeated:
+                raise TrailwrightError(f"{word} {', '.join(names[d] for d in repeated)} repeated")
+            missing = [names[d] for d in range(ends) if d not in flat]
             raise TrailwrightError(f"{word} {', '.join(missing)} missing")
         if geometry.trails == "pairs":
             odd = next((t for t in sorted_trails if len(t) != 2), None)
             if odd is not None:
-                trail = "-".join(names[d] for d in odd)
+                trail = "-".join(geometry.end_names[d] for d in odd)
                 raise TrailwrightError(f"trail {trail} has {len(odd)} ends; on these tiles every trail joins two")
         return cls(sorted_trails, geometry)
 
