@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from generator.errors import TrailwrightError
