@@ -2,6 +2,9 @@
 small square board, the Tsuro-like board, the hex board with paired trails and a double-sided square
 board with two ends an edge; on the classic board the engine for any geometry equals the classic kernel."""
 
+from dataclasses import replace
+from functools import partial
+
 import numpy as np
 import pytest
 
@@ -135,3 +138,69 @@ def test_holes_say_where_they_apply_and_why_not_elsewhere():
     assert big is not None and "4,213,597 partitions" in big and "1,799 designs" in big
     small = unavailable(TileGeometry("square", 2, "pairs", 1))
     assert small is not None and "4,140 partitions by 35 designs" in small and "six ends" in small
+
+
+def _root(parent: dict, x):
+    """The root of ``x`` in a plain union-find."""
+    while parent.setdefault(x, x) != x:
+        x = parent[x]
+    return x
+
+
+def _by_points(board, tiles, perm, flip, rot):
+    """An independent scorer: placed ends meet where they lie in the plane (no join lists, no mirror rule).
+
+    A slot end and another slot's end at the same point are joined; a slot end at a point where a landmark
+    cell has an end joins the landmark. Boards without connectors only.
+    """
+    g = board.geometry
+
+    def where(cell, end):
+        (x, y), (ex, ey) = g.cell_centre(cell), g.end_point(end)
+        return (round(x + ex, 5), round(y + ey, 5))
+
+    marks = {where(c, k): f"L{i}" for i, lm in enumerate(board.landmarks) for c in lm.hexes for k in range(g.ends)}
+    out = []
+    for i in range(len(perm)):
+        at: dict = {}
+        edges = set()
+        for s, cell in enumerate(board.slots):
+            tile = tiles.tiles[int(perm[i, s])]
+            side = (tile.back if flip[i, s] else tile.front).rotated(int(rot[i, s]))
+            for k in range(g.ends):
+                p, v = where(cell, k), (s, side.trail_of(k))
+                if p in marks:
+                    edges.add(frozenset((v, marks[p])))
+                if p in at:
+                    edges.add(frozenset((v, at[p])))
+                at[p] = v
+        parent: dict = {}
+        find = partial(_root, parent)
+        for a, b in (tuple(e) for e in edges):
+            parent[find(a)] = find(b)
+        roots = {find(v) for v in parent}
+        extra = len(edges) - (len(parent) - len(roots))
+        names = [f"L{k}" for k in range(len(board.landmarks))]
+        joined = [
+            a in parent and b in parent and find(a) == find(b)
+            for a, b in ((names[p], names[q]) for p, q in board.landmark_pairs())
+        ]
+        out.append((extra, sum(joined)))
+    return out
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(lambda: load_board("square-pathways"), id="tsuro-like"),
+        pytest.param(lambda: replace(load_board("hex-pairs"), connectors=()), id="hex-pairs-no-connectors"),
+        pytest.param(lambda: board_from_dict(SQUARE_TWO_ANY), id="square-two-any"),
+    ],
+)
+def test_engine_equals_a_scorer_that_joins_ends_by_where_they_lie(make):
+    board = make()
+    tiles = _random_set(board, 11)
+    arrays = board_arrays(board)
+    perm, flip, rot = kernel_any.sample_layouts(arrays, 120, 4)
+    extra, _, joined = kernel_any.score_layouts(tile_tables(tiles), arrays, perm, flip, rot)
+    assert _by_points(board, tiles, perm, flip, rot) == list(zip(extra.tolist(), joined.tolist(), strict=True))
