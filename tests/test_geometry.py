@@ -290,3 +290,14 @@ def test_builtin_example_boards_load_with_their_geometry(name):
     assert not board.geometry.is_classic
     assert all(lm.sides for lm in board.landmarks)
     assert load_board("classic").geometry == CLASSIC
+
+
+def test_a_boards_digest_is_unchanged_for_the_classic_game_and_names_other_geometries():
+    from dataclasses import replace
+
+    from generator.scoring.figures import board_digest
+
+    classic = load_board("classic")
+    # the digest of the classic board before tile geometries existed (meta blocks written then still match)
+    assert board_digest(classic) == "6498bcf2b47aa3fd1a9b36018a4a5dc0bc594a738e7353e8ca6f3ae07f4df122"
+    assert board_digest(replace(classic, geometry=TileGeometry("hex", 1, "any", 1))) != board_digest(classic)

@@ -92,7 +92,7 @@ class Board:
     connectors: tuple[Connector, ...]
     title: str = ""
     source: str = field(default="", compare=False, repr=False)  # the file as the user named it; not identity
-    geometry: TileGeometry = CLASSIC
+    geometry: TileGeometry = field(default=CLASSIC, repr=False)  # in the repr only through ``board_digest``
 
     @property
     def label(self) -> str:
