@@ -61,7 +61,7 @@ def test_classic_only_flags_are_refused_in_one_line(capsys, flag, tmp_path):
     assert not (tmp_path / "x.json").exists()
 
 
-@pytest.mark.parametrize("command", ["render", "publish", "playtest", "preview"])
+@pytest.mark.parametrize("command", ["publish", "playtest", "preview"])
 def test_stages_that_do_not_take_other_geometries_yet_say_so_in_one_line(capsys, command, tmp_path):
     out = tmp_path / "out"
     status, _, err = run(capsys, command, "examples/best-known.json", "--board", "square-pathways", "--out", str(out))
@@ -73,3 +73,22 @@ def test_stages_that_do_not_take_other_geometries_yet_say_so_in_one_line(capsys,
 def test_new_refuses_a_board_of_another_geometry(capsys, tmp_path):
     status, _, err = run(capsys, "new", str(tmp_path / "game"), "--board", "square-jungle")
     assert status == 2 and "new: square tiles" in err and not (tmp_path / "game").exists()
+
+
+def test_render_draws_other_tiles_with_exactly_their_bridges_and_the_board(capsys, tmp_path):
+    out = tmp_path / "art"
+    status, text, err = run(
+        capsys, "render", "examples/optimized-square-pathways.json", "--board", "square-pathways", "--out", str(out)
+    )
+    assert status == 0, err
+    tiles = read_tileset("examples/optimized-square-pathways.json")
+    sides = sorted(out.glob("tile-*.svg"))
+    assert len(sides) == len(tiles) and all(p.name.endswith("-front.svg") for p in sides)  # single-sided
+    assert sum(p.read_text().count('class="bridge"') for p in sides) == tiles.crossings
+    board = (out / "board.svg").read_text()
+    assert board.count('class="slot"') == 36 and board.count('class="landmark"') == 8
+    status, _, err = run(
+        capsys, "render", "examples/optimized-square-jungle.json", "--board", "square-jungle", "--out", str(out),
+        "--style", "river",
+    )  # fmt: skip
+    assert status == 2 and "--style: tiles of square tiles" in err

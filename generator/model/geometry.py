@@ -218,7 +218,7 @@ class TileGeometry:
 CLASSIC = TileGeometry()
 
 # the stages that take every geometry so far; the others take the classic game's tiles only (docs/geometry.md)
-ANY_GEOMETRY_STAGES = ("score", "optimize")
+ANY_GEOMETRY_STAGES = ("score", "optimize", "render")
 
 
 def check_stage(geometry: TileGeometry, stage: str, source: str = "") -> None:
@@ -226,7 +226,7 @@ def check_stage(geometry: TileGeometry, stage: str, source: str = "") -> None:
     if geometry.is_classic or stage in ANY_GEOMETRY_STAGES:
         return
     raise TrailwrightError(
-        f"{stage}: {geometry} are not supported yet; only {' and '.join(ANY_GEOMETRY_STAGES)} take them "
+        f"{stage}: {geometry} are not supported yet; only {', '.join(ANY_GEOMETRY_STAGES)} take them "
         "so far (docs/geometry.md)",
         source,
     )

@@ -257,3 +257,52 @@ def svg_any(side: Side, size_mm: float = 50.0) -> str:
         parts.append(f'<circle class="end" cx="{x:.3f}" cy="{y:.3f}" r="0.5" fill="#333"/>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+def board_svg_any(board, cell_mm: float = 20.0) -> str:
+    """A board of any geometry as SVG: each slot's outline, landmark cells filled and named, and each
+    connector cell with its printed trails (end ``p`` of the one edge to end ``m - 1 - p`` of the other)."""
+    from xml.sax.saxutils import escape
+
+    g = board.geometry
+    s = cell_mm / 2
+    cells = list(board.slots) + [c for lm in board.landmarks for c in lm.hexes] + [c.hex for c in board.connectors]
+    centres = [g.cell_centre(c) for c in cells]
+    x0, y0 = min(x for x, _ in centres) - 1.1, min(y for _, y in centres) - 1.1
+    width = (max(x for x, _ in centres) - x0 + 1.1) * s
+    height = (max(y for _, y in centres) - y0 + 1.1) * s
+
+    def xy(cell, p) -> tuple[float, float]:
+        cx, cy = g.cell_centre(cell)
+        return ((cx + p[0] - x0) * s, (cy + p[1] - y0) * s)
+
+    def polygon(cell, fill: str, cls: str) -> str:
+        points = " ".join("{:.3f},{:.3f}".format(*xy(cell, c)) for c in g.corners())
+        return f'<polygon class="{cls}" points="{points}" fill="{fill}" stroke="#333" stroke-width="0.3"/>'
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.1f}mm" height="{height:.1f}mm" '
+        f'viewBox="0 0 {width:.3f} {height:.3f}">'
+    ]
+    parts += [polygon(c, "#fbf7ec", "slot") for c in board.slots]
+    for lm in board.landmarks:
+        parts += [polygon(c, "#b9cfa0", "landmark") for c in lm.hexes]
+        lx = sum(xy(c, (0, 0))[0] for c in lm.hexes) / len(lm.hexes)
+        ly = sum(xy(c, (0, 0))[1] for c in lm.hexes) / len(lm.hexes)
+        parts.append(
+            f'<text x="{lx:.3f}" y="{ly:.3f}" font-size="{0.28 * s:.2f}" text-anchor="middle" '
+            f'font-family="sans-serif">{escape(lm.name)}</text>'
+        )
+    m = g.ends_per_edge
+    for con in board.connectors:
+        parts.append(polygon(con.hex, "#efe6cf", "connector"))
+        ea = next(e for e in range(g.edges) if g.neighbour(con.hex, e) == board.slots[con.a.slot])
+        eb = next(e for e in range(g.edges) if g.neighbour(con.hex, e) == board.slots[con.b.slot])
+        for p in range(m):
+            (pa, na), (pb, nb) = _exit(g, g.end_at(ea, p)), _exit(g, g.end_at(eb, m - 1 - p))
+            h = 0.45 * float(np.linalg.norm(pb - pa))
+            c = [xy(con.hex, q) for q in (pa, pa + h * na, pb + h * nb, pb)]
+            d = "M{:.3f},{:.3f} C{:.3f},{:.3f} {:.3f},{:.3f} {:.3f},{:.3f}".format(*(v for q in c for v in q))
+            parts.append(f'<path d="{d}" fill="none" stroke="{TRAIL}" stroke-width="{WIDTH * s:.3f}"/>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
