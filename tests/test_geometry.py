@@ -44,7 +44,7 @@ def geometry_sides(draw):
     return draw(st.sampled_from(sides(geometry)))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(geometry_sides(), st.integers(-13, 13))
 def test_canonical_form_is_invariant_under_rotation(side, steps):
     g = side.geometry
@@ -56,7 +56,7 @@ def test_canonical_form_is_invariant_under_rotation(side, steps):
     assert sorted(map(len, turned.trails)) == sorted(map(len, side.trails))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(geometry_sides())
 def test_a_turn_moves_every_end_one_edge(side):
     g = side.geometry

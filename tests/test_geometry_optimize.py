@@ -78,15 +78,16 @@ def test_new_refuses_a_board_of_another_geometry(capsys, tmp_path):
 def test_render_draws_other_tiles_with_exactly_their_bridges_and_the_board(capsys, tmp_path):
     out = tmp_path / "art"
     status, text, err = run(
-        capsys, "render", "examples/optimized-square-pathways.json", "--board", "square-pathways", "--out", str(out)
+        capsys, "render", "examples/optimized-square-jungle.json", "--board", "square-jungle", "--out", str(out)
     )
     assert status == 0, err
-    tiles = read_tileset("examples/optimized-square-pathways.json")
+    tiles = read_tileset("examples/optimized-square-jungle.json")
     sides = sorted(out.glob("tile-*.svg"))
     assert len(sides) == len(tiles) and all(p.name.endswith("-front.svg") for p in sides)  # single-sided
     assert sum(p.read_text().count('class="bridge"') for p in sides) == tiles.crossings
     board = (out / "board.svg").read_text()
-    assert board.count('class="slot"') == 36 and board.count('class="landmark"') == 8
+    assert board.count('class="slot"') == 30 and board.count('class="landmark"') == 9
+    assert board.count('class="connector"') == 2 and ">Ruin</text>" in board
     status, _, err = run(
         capsys, "render", "examples/optimized-square-jungle.json", "--board", "square-jungle", "--out", str(out),
         "--style", "river",
