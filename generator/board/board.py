@@ -9,6 +9,11 @@ join       two ends that meet: neighbouring slots, a connector's two sides, or a
 landmark   a named place printed on the board (one or more hexes) that players travel to.
 connector  a trail printed on an empty border hex, joining two tile sides.
 wall       every other tile side.
+geometry   the board file's ``[tiles]`` table (``generator.model.geometry``): the tiles' shape, ends per
+           edge, trails and faces; absent, the classic game's. A hex board names cells ``[q, r]`` in
+           offset coordinates, a square board ``[x, y]`` (y down). A join, a landmark side and a
+           connector name tile *edges*; with two ends per edge each edge join joins both ends, each
+           with its mirror end (``TileGeometry.facing_end``).
 """
 
 from __future__ import annotations
@@ -19,10 +24,11 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from generator.board.geometry import Hex, neighbour
+from generator.board.geometry import Hex
 from generator.errors import TrailwrightError
 from generator.inputs import Text, check_keys, load_toml
-from generator.model.tiles import DIRECTION_INDEX, DIRECTIONS, Direction, opposite
+from generator.model.geometry import CLASSIC, TileGeometry
+from generator.model.tiles import Direction
 
 FORMAT = "hexmaze-board/1"
 MAX_EXTENT = 60  # |q| and |r| of any hex: a board at most 121 hexes across
@@ -33,7 +39,7 @@ _TITLE = Text(255)
 
 @dataclass(frozen=True)
 class SlotSide:
-    """Side ``direction`` of the tile lying in slot ``slot`` (0-based)."""
+    """Edge ``direction`` of the tile lying in slot ``slot`` (0-based)."""
 
     slot: int
     direction: Direction
@@ -87,6 +93,7 @@ class Board:
     title: str = ""
     source: str = field(default="", compare=False, repr=False)  # the file as the user named it; not identity
     printed: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)  # see ``shown``; not identity
+    geometry: TileGeometry = field(default=CLASSIC, repr=False)  # in the repr only through ``board_digest``
 
     def shown(self, name: str = "") -> str:
         """How the pages print landmark ``name`` (its title with no name): a language's name for it
@@ -118,11 +125,12 @@ class Board:
     def neighbour_joins(self) -> list[Join]:
         """Every pair of neighbouring slots, joined side to side (lower slot first)."""
         joins = []
+        g = self.geometry
         for i, h in enumerate(self.slots):
-            for d in range(6):
-                j = self.slot_at(neighbour(h, d))
+            for d in range(g.edges):
+                j = self.slot_at(g.neighbour(h, d))
                 if j is not None and j > i:
-                    joins.append(Join(SlotSide(i, d), SlotSide(j, opposite(d)), "neighbour"))
+                    joins.append(Join(SlotSide(i, d), SlotSide(j, g.opposite(d)), "neighbour"))
         return joins
 
     def connections(self) -> list[Join]:
@@ -148,30 +156,42 @@ class Board:
     def wall_sides(self) -> list[SlotSide]:
         """Slot sides that face neither a slot, a landmark nor a connector."""
         used = {j.a for j in self.joins()} | {j.b for j in self.joins() if isinstance(j.b, SlotSide)}
-        return [SlotSide(i, d) for i in range(len(self.slots)) for d in range(6) if SlotSide(i, d) not in used]
+        edges = self.geometry.edges
+        return [SlotSide(i, d) for i in range(len(self.slots)) for d in range(edges) if SlotSide(i, d) not in used]
 
 
 # --- loading -------------------------------------------------------------------------------
 
 
-def _hex(value: Any, where: str) -> Hex:
+_CELL_WORDS = {"hex": ("hex", "hexes", "[q, r]"), "square": ("cell", "cells", "[x, y]")}
+
+
+def _cell_words(geometry: TileGeometry) -> tuple[str, str, str]:
+    """How errors name a cell on this board: the word, its plural and its coordinates."""
+    return _CELL_WORDS[geometry.shape]
+
+
+def _hex(value: Any, where: str, geometry: TileGeometry = CLASSIC) -> Hex:
+    cell, _, form = _cell_words(geometry)
     if (
         not isinstance(value, list)
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
-        raise TrailwrightError(f"{where}: expected a hex [q, r], got {value!r}")
+        raise TrailwrightError(f"{where}: expected a {cell} {form}, got {value!r}")
     if max(abs(value[0]), abs(value[1])) > MAX_EXTENT:
+        axes = form[1:-1].replace(", ", " and ")
         raise TrailwrightError(
-            f"{where}: hex {value!r} is outside the largest board (q and r from -{MAX_EXTENT} to {MAX_EXTENT})"
+            f"{where}: {cell} {value!r} is outside the largest board ({axes} from -{MAX_EXTENT} to {MAX_EXTENT})"
         )
     return (value[0], value[1])
 
 
-def _direction(value: Any, where: str) -> Direction:
-    if not isinstance(value, str) or value not in DIRECTION_INDEX:
-        raise TrailwrightError(f"{where}: unknown direction {value!r} (expected one of {' '.join(DIRECTIONS)})")
-    return DIRECTION_INDEX[value]
+def _direction(value: Any, where: str, geometry: TileGeometry = CLASSIC) -> Direction:
+    names = geometry.edge_names
+    if not isinstance(value, str) or value not in names:
+        raise TrailwrightError(f"{where}: unknown direction {value!r} (expected one of {' '.join(names)})")
+    return names.index(value)
 
 
 def _tables(data: dict, key: str) -> list:
@@ -184,38 +204,40 @@ def _tables(data: dict, key: str) -> list:
 
 def board_from_dict(data: dict, default_name: str = "board") -> Board:
     """Validate a parsed board file and build the board."""
-    check_keys(data, {"format", "name", "title", "slots", "landmark", "connector"}, "board")
+    check_keys(data, {"format", "name", "title", "tiles", "slots", "landmark", "connector"}, "board")
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
         raise TrailwrightError(f"format {fmt!r} is not {FORMAT!r}")
     name = _TITLE(data.get("name", default_name), "name")
     title = _TITLE(data.get("title", name), "title")
-    slots = _slots(data.get("slots"))
+    g = TileGeometry.from_dict(data["tiles"]) if "tiles" in data else CLASSIC
+    slots = _slots(data.get("slots"), g)
     taken: dict[Hex, str] = {h: f"slot {i + 1}" for i, h in enumerate(slots)}  # who holds each hex so far
-    landmarks = [_landmark(table, k, slots, taken) for k, table in enumerate(_tables(data, "landmark"))]
+    landmarks = [_landmark(table, k, slots, taken, g) for k, table in enumerate(_tables(data, "landmark"))]
     names = [lm.name for lm in landmarks]
     for n in names:
         if names.count(n) > 1:
             raise TrailwrightError(f"landmark {n!r} is named twice")
-    connectors = [_connector(table, k, slots, taken) for k, table in enumerate(_tables(data, "connector"))]
-    return Board(name, tuple(slots), tuple(landmarks), tuple(connectors), title)
+    connectors = [_connector(table, k, slots, taken, g) for k, table in enumerate(_tables(data, "connector"))]
+    return Board(name, tuple(slots), tuple(landmarks), tuple(connectors), title, geometry=g)
 
 
-def _slots(raw: Any) -> list[Hex]:
+def _slots(raw: Any, g: TileGeometry) -> list[Hex]:
+    _, cells, form = _cell_words(g)
     if not isinstance(raw, list) or not raw:
-        raise TrailwrightError("'slots' must be a non-empty list of hexes [q, r]")
+        raise TrailwrightError(f"'slots' must be a non-empty list of {cells} {form}")
     if len(raw) > MAX_SLOTS:
         raise TrailwrightError(f"'slots': {len(raw)} slots, at most {MAX_SLOTS}")
     slots: list[Hex] = []
     for i, value in enumerate(raw):
-        h = _hex(value, f"slot {i + 1}")
+        h = _hex(value, f"slot {i + 1}", g)
         if h in slots:
             raise TrailwrightError(f"slot {i + 1} at {list(h)} overlaps slot {slots.index(h) + 1}")
         slots.append(h)
     return slots
 
 
-def _landmark(table: Any, k: int, slots: list[Hex], taken: dict[Hex, str]) -> Landmark:
+def _landmark(table: Any, k: int, slots: list[Hex], taken: dict[Hex, str], g: TileGeometry) -> Landmark:
     where = f"landmark #{k + 1}"
     check_keys(table, {"name", "hexes", "sides"}, where)
     if "name" not in table:
@@ -229,22 +251,25 @@ def _landmark(table: Any, k: int, slots: list[Hex], taken: dict[Hex, str]) -> La
     where = f"landmark {name!r}"
     raw_hexes = table.get("hexes")
     if not isinstance(raw_hexes, list) or not raw_hexes:
-        raise TrailwrightError(f"{where}: 'hexes' must be a non-empty list of hexes [q, r]")
-    hexes = tuple(_hex(v, where) for v in raw_hexes)
+        _, cells, form = _cell_words(g)
+        raise TrailwrightError(f"{where}: 'hexes' must be a non-empty list of {cells} {form}")
+    hexes = tuple(_hex(v, where, g) for v in raw_hexes)
     for h in hexes:
         if h in taken:
             raise TrailwrightError(f"{where} at {list(h)} overlaps {taken[h]}")
         taken[h] = where
     if "sides" in table:
-        sides = _landmark_sides(table["sides"], where, hexes, slots)
+        sides = _landmark_sides(table["sides"], where, hexes, slots, g)
     else:
-        sides = [SlotSide(i, d) for i, s in enumerate(slots) for d in range(6) if neighbour(s, d) in hexes]
+        sides = [SlotSide(i, d) for i, s in enumerate(slots) for d in range(g.edges) if g.neighbour(s, d) in hexes]
         if not sides:
             raise TrailwrightError(f"{where}: no side faces a slot")
     return Landmark(name, hexes, tuple(sides))
 
 
-def _landmark_sides(raw: Any, where: str, hexes: tuple[Hex, ...], slots: list[Hex]) -> list[SlotSide]:
+def _landmark_sides(
+    raw: Any, where: str, hexes: tuple[Hex, ...], slots: list[Hex], g: TileGeometry = CLASSIC
+) -> list[SlotSide]:
     """A landmark's ``sides`` list: each ``[q, r, direction]`` of one of its hexes, facing a slot."""
     if not isinstance(raw, list) or not raw:
         raise TrailwrightError(f"{where}: 'sides' must be a non-empty list of sides [q, r, direction], got {raw!r}")
@@ -252,21 +277,21 @@ def _landmark_sides(raw: Any, where: str, hexes: tuple[Hex, ...], slots: list[He
     for value in raw:
         if not isinstance(value, list) or len(value) != 3:
             raise TrailwrightError(f"{where}: a side is [q, r, direction], got {value!r}")
-        h = _hex(value[:2], where)
-        d = _direction(value[2], where)
+        h = _hex(value[:2], where, g)
+        d = _direction(value[2], where, g)
         if h not in hexes:
             raise TrailwrightError(f"{where}: side {value!r} is not on one of its hexes")
-        slot = next((i for i, s in enumerate(slots) if s == neighbour(h, d)), None)
+        slot = next((i for i, s in enumerate(slots) if s == g.neighbour(h, d)), None)
         if slot is None:
             raise TrailwrightError(f"{where}: side {value[2]} of {list(h)} faces no slot")
-        sides.append(SlotSide(slot, opposite(d)))
+        sides.append(SlotSide(slot, g.opposite(d)))
     return sides
 
 
-def _connector(table: Any, k: int, slots: list[Hex], taken: dict[Hex, str]) -> Connector:
+def _connector(table: Any, k: int, slots: list[Hex], taken: dict[Hex, str], g: TileGeometry) -> Connector:
     where = f"connector #{k + 1}"
     check_keys(table, {"hex", "joins"}, where)
-    h = _hex(table.get("hex"), where)
+    h = _hex(table.get("hex"), where, g)
     where = f"connector at {list(h)}"
     if h in taken:
         raise TrailwrightError(f"{where} overlaps {taken[h]}")
@@ -276,11 +301,11 @@ def _connector(table: Any, k: int, slots: list[Hex], taken: dict[Hex, str]) -> C
         raise TrailwrightError(f"{where}: 'joins' must name two slot hexes [[q, r], [q, r]]")
     ends = []
     for value in joined:
-        s = _hex(value, where)
+        s = _hex(value, where, g)
         if s not in slots:
-            raise TrailwrightError(f"{where}: hex {list(s)} is not a slot")
+            raise TrailwrightError(f"{where}: {_cell_words(g)[0]} {list(s)} is not a slot")
         slot = slots.index(s)
-        facing = next((d for d in range(6) if neighbour(s, d) == h), None)
+        facing = next((d for d in range(g.edges) if g.neighbour(s, d) == h), None)
         if facing is None:
             raise TrailwrightError(f"{where}: slot {slot + 1} at {list(s)} does not touch it")
         ends.append(SlotSide(slot, facing))
@@ -297,14 +322,18 @@ def builtin_boards() -> list[str]:
 def board_data(board: Board) -> dict:
     """A board as the table a board file holds (``board_from_dict`` reads it back)."""
 
-    def side(s):  # a landmark side: [q, r, direction] of the landmark hex facing the slot
-        h = neighbour(board.slots[s.slot], s.direction)
-        return [h[0], h[1], DIRECTIONS[opposite(s.direction)]]
+    g = board.geometry
 
+    def side(s):  # a landmark side: [q, r, direction] of the landmark hex facing the slot
+        h = g.neighbour(board.slots[s.slot], s.direction)
+        return [h[0], h[1], g.edge_names[g.opposite(s.direction)]]
+
+    tiles = {} if g.is_classic else {"tiles": g.to_dict()}
     return {
         "format": FORMAT,
         "name": board.name,
         "title": board.title,
+        **tiles,
         "slots": [list(h) for h in board.slots],
         "landmark": [
             {"name": lm.name, "hexes": [list(h) for h in lm.hexes], "sides": [side(s) for s in lm.sides]}

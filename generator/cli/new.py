@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
 
     from generator.board import load_board
     from generator.errors import TrailwrightError
+    from generator.model.geometry import check_stage
     from generator.model.tileset_io import dumps_tileset
     from generator.optimize import random_tileset
     from generator.optimize.space import allowed_designs
@@ -46,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
     with flag_value("--board"):
         board = load_board(args.board)
+        check_stage(board.geometry, "new", board.label)
         rules = None if args.board == "classic" else rules_file_text(default_rules(board))
     tiles = random_tileset(board.tile_count, allowed_designs(ARTICLE), np.random.default_rng([args.seed, 0]))
     tileset = dumps_tileset(tiles, {"made_by": "trailwright new"})

@@ -331,9 +331,13 @@ FLAGS = {
 
 def run(args: argparse.Namespace) -> int:
     """Optimize, write the outputs, print the summary; the core's setting errors are named by their flags."""
+    from generator.cli.optimize_any import other_geometry, run_any
     from generator.errors import TrailwrightError
     from generator.optimize.space import SettingError
 
+    board = other_geometry(args)
+    if board is not None:  # square tiles, two ends an edge, ...: the search for any geometry
+        return run_any(args, board)
     try:
         return _run(args)
     except SettingError as err:

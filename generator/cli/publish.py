@@ -160,6 +160,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.errors import TrailwrightError
     from generator.fileio import check_folder, write_folder
     from generator.model import read_tileset
+    from generator.model.geometry import check_stage
     from generator.play import load_rules
     from generator.publish.claims import claim_warnings
     from generator.publish.kit import KIT_FOLDERS, publish_kit
@@ -179,9 +180,11 @@ def run(args: argparse.Namespace) -> int:
         language = load_language(templates, settings.language)
     with flag_value("--board"):
         board = load_board(args.board)
+    check_stage(board.geometry, "publish", board.label)
     with flag_value("--rules"):
         load_rules(args.rules, board)  # a bad rules file fails here, before any work
     tileset = read_tileset(args.tileset)
+    check_stage(tileset.geometry, "publish", args.tileset)
     check_size(tileset, board, args.tileset)
     sources = replace(make_sources(args, tileset, board, settings, language), asset_url=asset_url)
     warnings: list[str] = []

@@ -24,6 +24,7 @@ from functools import cached_property
 from itertools import combinations
 
 from generator.errors import TrailwrightError
+from generator.model.geometry import CLASSIC, TileGeometry
 
 DIRECTIONS = ("N", "NE", "SE", "S", "SW", "NW")
 N, NE, SE, S, SW, NW = range(6)
@@ -45,8 +46,12 @@ def mirror(d: Direction) -> Direction:
 
 
 def _blocks(a: Trail, b: Trail) -> int:
-    """How many runs of ``a``'s exits alternate with runs of ``b``'s around the hexagon."""
-    labels = [0 if d in a else 1 for d in range(6) if d in a or d in b]
+    """How many runs of ``a``'s exits alternate with runs of ``b``'s around the tile.
+
+    Ends are numbered in their clockwise order round the tile (on every geometry), so the runs
+    are read off the sorted ends of the two trails.
+    """
+    labels = [0 if d in a else 1 for d in sorted((*a, *b))]
     changes = sum(labels[i] != labels[i - 1] for i in range(len(labels)))
     return changes // 2
 
@@ -57,7 +62,11 @@ def trails_cross(a: Trail, b: Trail) -> bool:
 
 
 def pair_crossings(a: Trail, b: Trail) -> int:
-    """The fewest crossings a drawing of two disjoint trails inside a hexagon needs."""
+    """The fewest crossings a drawing of two disjoint trails inside a convex tile needs.
+
+    Runs of ``k`` blocks each (a, b, a, b, ... round the outline) need ``k - 1`` crossings; two
+    paired trails (chords) cross once exactly when their ends interleave.
+    """
     return max(_blocks(a, b) - 1, 0)
 
 
@@ -66,66 +75,94 @@ def _article_conflicts(t1: Trail, t2: Trail) -> bool:
     return any(min(t1) < d < max(t1) for d in t2) and any(min(t2) < d < max(t2) for d in t1)
 
 
+def _end_words(geometry: TileGeometry) -> tuple[str, str]:
+    """How errors name an end and its plural: the classic game's "direction", else "end"."""
+    return ("direction", "six directions") if geometry.is_classic else ("end", f"{geometry.ends} ends")
+
+
 @dataclass(frozen=True, order=True)
 class Side:
-    """One face of a tile: a partition of the six directions into trails, sorted."""
+    """One face of a tile: a partition of the tile's ends into trails, sorted.
+
+    The ends are those of ``geometry`` (the classic game's six directions unless told); with
+    ``trails = "pairs"`` every trail joins exactly two ends.
+    """
 
     trails: tuple[Trail, ...]
+    geometry: TileGeometry = CLASSIC
 
     @classmethod
-    def of(cls, trails: Iterable[Iterable[Direction]]) -> Side:
-        """A side from any iterables of direction ints, checked and sorted."""
+    def of(cls, trails: Iterable[Iterable[Direction]], geometry: TileGeometry = CLASSIC) -> Side:
+        """A side from any iterables of end ints, checked and sorted."""
         sorted_trails = tuple(sorted(tuple(sorted(t)) for t in trails))
         flat = [d for t in sorted_trails for d in t]
+        ends = geometry.ends
         if not sorted_trails or any(not t for t in sorted_trails):
-            raise TrailwrightError("a side needs six directions in non-empty trails")
+            raise TrailwrightError(f"a side needs {_end_words(geometry)[1]} in non-empty trails")
         for d in flat:
-            if not isinstance(d, int) or not 0 <= d < 6:
-                raise TrailwrightError(f"direction {d!r} is not one of 0..5")
-        repeated = sorted({DIRECTIONS[d] for d in flat if flat.count(d) > 1}, key=DIRECTION_INDEX.__getitem__)
-        if repeated:
-            raise TrailwrightError(f"direction {', '.join(repeated)} repeated")
-        missing = [DIRECTIONS[d] for d in range(6) if d not in flat]
-        if missing:
-            raise TrailwrightError(f"direction {', '.join(missing)} missing")
-        return cls(sorted_trails)
+            if not isinstance(d, int) or not 0 <= d < ends:
+                raise TrailwrightError(f"{_end_words(geometry)[0]} {d!r} is not one of 0..{ends - 1}")
+        if len(flat) != ends or len(set(flat)) != ends:
+            word, names = _end_words(geometry)[0], geometry.end_names
+            repeated = sorted({d for d in flat if flat.count(d) > 1})
+            if repeated:
+                raise TrailwrightError(f"{word} {', '.join(names[d] for d in repeated)} repeated")
+            missing = [names[d] for d in range(ends) if d not in flat]
+            raise TrailwrightError(f"{word} {', '.join(missing)} missing")
+        if geometry.trails == "pairs":
+            odd = next((t for t in sorted_trails if len(t) != 2), None)
+            if odd is not None:
+                trail = "-".join(geometry.end_names[d] for d in odd)
+                raise TrailwrightError(f"trail {trail} has {len(odd)} ends; on these tiles every trail joins two")
+        return cls(sorted_trails, geometry)
 
     @classmethod
-    def from_names(cls, trails: Sequence[Sequence[str]]) -> Side:
-        """A side from direction names, e.g. ``[["N", "S"], ["NE"], ...]``."""
+    def _unchecked(cls, trails: Iterable[Iterable[Direction]], geometry: TileGeometry) -> Side:
+        """A side from the ends of a valid side moved one to one (turned or mirrored): sorted, not checked."""
+        return cls(tuple(sorted(tuple(sorted(t)) for t in trails)), geometry)
+
+    @classmethod
+    def from_names(cls, trails: Sequence[Sequence[str]], geometry: TileGeometry = CLASSIC) -> Side:
+        """A side from end names, e.g. ``[["N", "S"], ["NE"], ...]`` (``N1``, ``N2``, ... with two ends an edge)."""
+        word, _ = _end_words(geometry)
+        index = {name: i for i, name in enumerate(geometry.end_names)}
         if not isinstance(trails, (list, tuple)) or not trails:
             raise TrailwrightError("a side must be a non-empty list of trails")
         parsed = []
         for trail in trails:
             if not isinstance(trail, (list, tuple)):
-                raise TrailwrightError(f"trail {trail!r} must be a list of direction names")
+                raise TrailwrightError(f"trail {trail!r} must be a list of {word} names")
             if not trail:
                 raise TrailwrightError("empty trail")
             for name in trail:
-                if not isinstance(name, str) or name not in DIRECTION_INDEX:
-                    raise TrailwrightError(f"unknown direction {name!r} (expected one of {' '.join(DIRECTIONS)})")
-            parsed.append([DIRECTION_INDEX[name] for name in trail])
-        return cls.of(parsed)
+                if not isinstance(name, str) or name not in index:
+                    raise TrailwrightError(f"unknown {word} {name!r} (expected one of {' '.join(geometry.end_names)})")
+            parsed.append([index[name] for name in trail])
+        return cls.of(parsed, geometry)
 
     def names(self) -> list[list[str]]:
-        """The trails as lists of direction names, for JSON."""
-        return [[DIRECTIONS[d] for d in t] for t in self.trails]
+        """The trails as lists of end names, for JSON."""
+        names = self.geometry.end_names
+        return [[names[d] for d in t] for t in self.trails]
 
     def __str__(self) -> str:
-        return " | ".join("-".join(DIRECTIONS[d] for d in t) for t in self.trails)
+        names = self.geometry.end_names
+        return " | ".join("-".join(names[d] for d in t) for t in self.trails)
 
     def rotated(self, steps: int = 1) -> Side:
-        """This side turned clockwise by ``steps`` sixths of a turn."""
-        return Side.of(((d + steps) % 6 for d in t) for t in self.trails)
+        """This side turned clockwise by ``steps`` edges (sixths of a turn on a hexagon)."""
+        g = self.geometry
+        return Side._unchecked(((g.turned(d, steps) for d in t) for t in self.trails), g)
 
     def mirrored(self) -> Side:
         """The mirror image about the vertical axis (a different design, in general)."""
-        return Side.of((mirror(d) for d in t) for t in self.trails)
+        g = self.geometry
+        return Side._unchecked(((g.mirror_end(d) for d in t) for t in self.trails), g)
 
     @cached_property
     def canonical(self) -> Side:
-        """The smallest of the six rotations: equal for sides of the same design."""
-        return min(self.rotated(k) for k in range(6))
+        """The smallest of the tile's rotations: equal for sides of the same design."""
+        return min(self.rotated(k) for k in range(self.geometry.rotations))
 
     def same_design(self, other: Side) -> bool:
         """Whether ``other`` is a rotation of this side."""
@@ -160,17 +197,27 @@ class Side:
 
     @property
     def fully_connected(self) -> bool:
-        """Whether the side is a single six-exit trail (the article's banned design)."""
+        """Whether the side is a single trail through every end (the article's banned design)."""
         return len(self.trails) == 1
 
 
 @dataclass(frozen=True)
 class Tile:
-    """A double-sided tile."""
+    """A tile. A single-sided tile (``faces = 1``) has its front as its back: it is never flipped."""
 
     id: str
     front: Side
     back: Side
+
+    @classmethod
+    def single(cls, tile_id: str, front: Side) -> Tile:
+        """A single-sided tile."""
+        return cls(tile_id, front, front)
+
+    @property
+    def geometry(self) -> TileGeometry:
+        """The tile's geometry (its front's)."""
+        return self.front.geometry
 
     def face(self, name: str) -> Side:
         """The side called ``"front"`` or ``"back"``."""
@@ -202,6 +249,18 @@ class TileSet:
             if tile.id in seen:
                 raise TrailwrightError(f"duplicate tile id {tile.id!r}")
             seen.add(tile.id)
+        mixed = next((t for t in self.tiles for s in (t.front, t.back) if s.geometry != self.geometry), None)
+        if mixed is not None:
+            raise TrailwrightError(f"tile {mixed.id!r} has a side of another geometry than the set's ({self.geometry})")
+        if self.geometry.faces == 1:
+            two = next((t for t in self.tiles if t.back != t.front), None)
+            if two is not None:
+                raise TrailwrightError(f"tile {two.id!r} has two different faces, but these tiles are single-sided")
+
+    @property
+    def geometry(self) -> TileGeometry:
+        """The geometry every side of the set shares (the classic game's for an empty set)."""
+        return self.tiles[0].geometry if self.tiles else CLASSIC
 
     def __len__(self) -> int:
         return len(self.tiles)
@@ -210,8 +269,9 @@ class TileSet:
         return iter(self.tiles)
 
     def sides(self) -> list[Side]:
-        """All fronts, then all backs (the article's order)."""
-        return [t.front for t in self.tiles] + [t.back for t in self.tiles]
+        """All fronts, then all backs (the article's order); only the fronts of single-sided tiles."""
+        backs = [t.back for t in self.tiles] if self.geometry.faces == 2 else []
+        return [t.front for t in self.tiles] + backs
 
     def design_counts(self) -> Counter:
         """How many of the sides show each design (keyed by canonical side)."""

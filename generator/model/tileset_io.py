@@ -1,4 +1,10 @@
-"""Read and write tile sets in the ``hexmaze-tileset/1`` JSON format."""
+"""Read and write tile sets: ``hexmaze-tileset/1`` for the classic game, ``trailwright-tileset/2`` for any geometry.
+
+A ``trailwright-tileset/2`` file adds a ``geometry`` object (the board file's ``[tiles]`` table:
+``shape``, ``ends_per_edge``, ``trails``, ``faces``) and names ends as that geometry does (``N``,
+``E``, ... with one end an edge; ``N1``, ``N2``, ... with two). Single-sided tiles have no ``back``.
+A classic tile set is always written as ``hexmaze-tileset/1``, byte for byte as before.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +14,11 @@ from typing import Any
 from generator.errors import TrailwrightError
 from generator.fileio import dumps_json
 from generator.inputs import Text, check_keys, load_json
+from generator.model.geometry import CLASSIC, TileGeometry
 from generator.model.tiles import FACES, Side, Tile, TileSet
 
 FORMAT = "hexmaze-tileset/1"
+FORMAT_ANY = "trailwright-tileset/2"
 MAX_ID_LENGTH = 1000  # file names stay short whatever the id (see ``generator.model.ids``)
 _TILE_ID = Text(MAX_ID_LENGTH)
 
@@ -19,10 +27,8 @@ def tileset_from_dict(data: Any, source: str = "tile set") -> TileSet:
     """Validate parsed JSON and build a tile set; errors name ``source`` and the item."""
     if not isinstance(data, dict):
         raise TrailwrightError("expected a JSON object with a 'tiles' list", source)
-    check_keys(data, {"format", "meta", "tiles"}, "", source)
-    fmt = data.get("format", FORMAT)
-    if fmt != FORMAT:
-        raise TrailwrightError(f"format {fmt!r} is not {FORMAT!r}", source)
+    geometry = _geometry(data, source)
+    faces = FACES if geometry.faces == 2 else FACES[:1]
     tiles_data = data.get("tiles")
     if not isinstance(tiles_data, list) or not tiles_data:
         raise TrailwrightError("'tiles' must be a non-empty list", source)
@@ -31,7 +37,7 @@ def tileset_from_dict(data: Any, source: str = "tile set") -> TileSet:
     for index, item in enumerate(tiles_data):
         if not isinstance(item, dict):
             raise TrailwrightError(f"tile #{index + 1} must be an object", source)
-        check_keys(item, {"id", "front", "back"}, f"tile #{index + 1}", source)
+        check_keys(item, {"id", *faces}, f"tile #{index + 1}", source)
         raw_id = item.get("id", index + 1)
         if isinstance(raw_id, bool) or not isinstance(raw_id, (str, int)):
             raise TrailwrightError(
@@ -42,16 +48,33 @@ def tileset_from_dict(data: Any, source: str = "tile set") -> TileSet:
         if tile_id in seen:
             raise TrailwrightError(f"duplicate tile id {tile_id!r}", source)
         seen.add(tile_id)
-        faces = {}
-        for face in FACES:
+        shown = {}
+        for face in faces:
             if face not in item:
                 raise TrailwrightError(f"{where} has no {face!r}", source)
             try:
-                faces[face] = Side.from_names(item[face])
+                shown[face] = Side.from_names(item[face], geometry)
             except TrailwrightError as err:
                 raise TrailwrightError(f"{where} {face}: {err}", source) from None
-        tiles.append(Tile(tile_id, faces["front"], faces["back"]))
+        tiles.append(Tile(tile_id, shown["front"], shown.get("back", shown["front"])))
     return TileSet(tuple(tiles), source)
+
+
+def _geometry(data: dict, source: str) -> TileGeometry:
+    """The geometry a tile set file declares, once its top-level keys are checked."""
+    if data.get("format", FORMAT) == FORMAT_ANY:
+        check_keys(data, {"format", "geometry", "meta", "tiles"}, "", source)
+        if "geometry" not in data:
+            raise TrailwrightError(f"a {FORMAT_ANY!r} file needs a 'geometry' object", source)
+        try:
+            return TileGeometry.from_dict(data["geometry"], "geometry")
+        except TrailwrightError as err:
+            raise err.within(source) from None
+    check_keys(data, {"format", "meta", "tiles"}, "", source)
+    fmt = data.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise TrailwrightError(f"format {fmt!r} is not {FORMAT!r} or {FORMAT_ANY!r}", source)
+    return CLASSIC
 
 
 def read_tileset(path: str | Path) -> TileSet:
@@ -71,10 +94,16 @@ def read_meta(path: str | Path) -> dict:
 
 def tileset_to_dict(tileset: TileSet, meta: dict | None = None) -> dict:
     """The JSON-ready form of a tile set, with an optional ``meta`` block."""
-    data: dict[str, Any] = {"format": FORMAT}
+    geometry = tileset.geometry
+    data: dict[str, Any] = {"format": FORMAT if geometry.is_classic else FORMAT_ANY}
+    if not geometry.is_classic:
+        data["geometry"] = geometry.to_dict()
     if meta:
         data["meta"] = meta
-    data["tiles"] = [{"id": t.id, "front": t.front.names(), "back": t.back.names()} for t in tileset]
+    if geometry.faces == 1:
+        data["tiles"] = [{"id": t.id, "front": t.front.names()} for t in tileset]
+    else:
+        data["tiles"] = [{"id": t.id, "front": t.front.names(), "back": t.back.names()} for t in tileset]
     return data
 
 

@@ -52,8 +52,10 @@ def tileset_digest(tileset: TileSet) -> str:
 
 
 def board_digest(board: Board) -> str:
-    """sha256 of the board's full value (slots, landmarks, connectors), not just its name."""
-    return hashlib.sha256(repr(board).encode("utf-8")).hexdigest()
+    """sha256 of the board's full value (slots, landmarks, connectors, and its tiles' geometry unless it is the
+    classic game's, so a classic board's digest is what it was before geometries), not just its name."""
+    text = repr(board) if board.geometry.is_classic else f"{board!r} {board.geometry!r}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def score_record(report: Score, fitness: float, tileset: TileSet, board: Board) -> dict:

@@ -95,6 +95,44 @@ def tables(designs: tuple[tuple[tuple[int, ...], ...], ...]) -> tuple[np.ndarray
     return code, blocks, F, M
 
 
+HOLE_TABLE_LIMIT = 10_000_000  # (partition, design) entries of F and M worth holding and filling
+
+
+def bell(n: int) -> int:
+    """How many partitions a set of ``n`` ends has (the Bell number; the Bell triangle)."""
+    row = [1]
+    for _ in range(n - 1):
+        nxt = [row[-1]]
+        for value in row:
+            nxt.append(nxt[-1] + value)
+        row = nxt
+    return row[-1]
+
+
+def unavailable(geometry) -> str | None:
+    """Why holes (and so the polish's screen) do not apply to tiles of ``geometry``; None where they do.
+
+    A hole's ends fall into one of ``bell(ends)`` partitions, whatever the trails may be, and the tables
+    hold one entry per (partition, design): 203 x 43 in the classic game, 4,213,597 x 1,799 for hex
+    tiles with two ends an edge.
+    """
+    from generator.model.designs import designs
+
+    if geometry.is_classic:
+        return None
+    count = len(designs(geometry))
+    entries = bell(geometry.ends) * count
+    if entries > HOLE_TABLE_LIMIT:
+        return (
+            f"a hole's {geometry.ends} ends fall into {bell(geometry.ends):,} partitions: tables of them by "
+            f"{count:,} designs would hold {entries:,} entries (at most {HOLE_TABLE_LIMIT:,})"
+        )
+    return (
+        f"the tables ({bell(geometry.ends):,} partitions by {count:,} designs) would fit, but the hole kernel "
+        "is written for six ends so far"
+    )
+
+
 def exact_for(board: BoardArrays) -> bool:
     """Whether ``values`` is exact on this board: each group of duplicate joins is one pair of joins."""
     return bool((board.same_ends[:, 4] == 1).all()) if len(board.same_ends) else True

@@ -1,4 +1,4 @@
-"""The reference engine: the article's graph built with networkx, written for clarity.
+"""The reference engine: the article's graph built with networkx, written for clarity, on any geometry.
 
 It is the oracle the fast kernel is tested against, layout by layout.
 """
@@ -13,7 +13,7 @@ from generator.model import Side, TileSet
 
 
 def placed_sides(tileset: TileSet, perm, flip, rot) -> list[Side]:
-    """The side showing in each slot: tile ``perm[s]``, flipped if ``flip[s]``, turned ``rot[s]``."""
+    """The side showing in each slot: tile ``perm[s]``, flipped if ``flip[s]``, turned ``rot[s]`` edges."""
     sides = []
     for s in range(len(perm)):
         tile = tileset.tiles[int(perm[s])]
@@ -25,14 +25,18 @@ def placed_sides(tileset: TileSet, perm, flip, rot) -> list[Side]:
 def layout_graph(board: Board, sides: list[Side]) -> nx.Graph:
     """The article's simple graph: a vertex per (slot, trail) and per landmark, an edge per join."""
 
-    def vertex(end):
+    g = board.geometry
+
+    def vertex(end, position: int):
         if isinstance(end, LandmarkEnd):
             return board.landmarks[end.landmark].name
         assert isinstance(end, SlotSide)
-        return (end.slot, sides[end.slot].trail_of(end.direction))
+        return (end.slot, sides[end.slot].trail_of(g.end_at(end.direction, position)))
 
-    graph = nx.Graph()
-    graph.add_edges_from((vertex(j.a), vertex(j.b)) for j in board.joins())
+    graph = nx.Graph()  # each join of two edges joins their ends, end p of the one with end m-1-p of the other
+    graph.add_edges_from(
+        (vertex(j.a, p), vertex(j.b, g.meeting(p))) for j in board.joins() for p in range(g.ends_per_edge)
+    )
     return graph
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from generator.board import Board
 from generator.errors import TrailwrightError
 from generator.model import TileSet
-from generator.scoring import holes, kernel, stream
+from generator.scoring import holes, kernel, kernel_any, stream
 from generator.scoring.objective import ARTICLE, Objective
 from generator.scoring.stream import Counts
 from generator.scoring.tables import board_arrays, check_size, tile_tables
@@ -89,11 +89,11 @@ def layout_scores(tileset: TileSet, board: Board, samples: int, seed: int, engin
     _check(tileset, board, samples, engine)
     arrays = board_arrays(board)
     if engine == "fast":
-        extra, mask, joined = kernel.sample_and_score(tile_tables(tileset), arrays, samples, seed)
+        extra, mask, joined = kernel_any.sample_and_score(tile_tables(tileset), arrays, samples, seed)
     else:
         from generator.scoring import reference
 
-        perm, flip, rot = kernel.sample_layouts(board.tile_count, samples, seed)
+        perm, flip, rot = kernel_any.sample_layouts(arrays, samples, seed)
         extra, mask, joined = reference.score_layouts(tileset, board, perm, flip, rot)
     return LayoutScores(extra, mask, joined)
 
@@ -128,6 +128,8 @@ def warm_up(board: Board, designs: np.ndarray | None = None) -> None:
     """
     from generator.model import Side, Tile
 
+    if not board.geometry.is_classic:
+        return _warm_up_any(board)
     side = Side.from_names([["N", "S"], ["NE", "SE"], ["SW", "NW"]])
     tiles = TileSet(tuple(Tile(str(i + 1), side, side) for i in range(board.tile_count)))
     table, arrays = tile_tables(tiles), board_arrays(board)
@@ -141,6 +143,19 @@ def warm_up(board: Board, designs: np.ndarray | None = None) -> None:
         holes.Holes(arrays, designs).values(
             first, bank.perm, bank.turn, kernel.slots_of(perm), [0, 1], (0.0, 1.0), values
         )
+
+
+def _warm_up_any(board: Board) -> None:
+    """``warm_up`` for another geometry than the classic one: the engine for any geometry (no holes)."""
+    from generator.model import Tile
+    from generator.model.designs import designs
+
+    side = designs(board.geometry)[-1]
+    tiles = TileSet(tuple(Tile(str(i + 1), side, side) for i in range(board.tile_count)))
+    table, arrays = tile_tables(tiles), board_arrays(board)
+    kernel_any.sample_and_score(table, arrays, 2, 0)
+    kernel_any.score_layouts(table, arrays, *kernel_any.sample_layouts(arrays, 2, 0))
+    stream.accumulate(table, arrays, 2, 0)
 
 
 def _mean_se(values, counts: np.ndarray, n: int) -> tuple[float, float]:

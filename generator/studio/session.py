@@ -35,6 +35,7 @@ from generator.board import Board, load_board
 from generator.errors import TrailwrightError
 from generator.fileio import write_atomic
 from generator.model import FACES, Side, TileSet, read_tileset
+from generator.model.geometry import check_stage
 from generator.model.tiles import DIRECTIONS
 from generator.model.tileset_io import dumps_tileset, read_meta
 from generator.optimize.space import DESIGNS, design_of
@@ -99,6 +100,7 @@ class Studio:
     def _read_files(self) -> None:
         """Read the board, the rules and the objective (``TrailwrightError``: one line naming the file)."""
         board = load_board(project_file(self.folder, "board") or "classic")
+        check_stage(board.geometry, "studio", board.label)
         rules = load_rules(project_file(self.folder, "rules"), board)
         objective = project_file(self.folder, "objective")
         self.board, self.rules = board, rules

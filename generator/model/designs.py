@@ -1,0 +1,51 @@
+"""Every side and every design of a geometry, by brute force over partitions or perfect matchings.
+
+A side of ``trails = "any"`` is a set partition of the ends (Bell numbers: 15 for 4 ends, 203 for 6,
+4,140 for 8); one of ``"pairs"`` is a perfect matching (``(2k - 1)!!``: 105 for 8 ends, 10,395 for
+12). A design is a side up to rotation; ``designs`` lists their canonical forms, sorted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+
+from generator.model.geometry import TileGeometry
+from generator.model.tiles import Side
+
+
+def partitions(items: list[int]) -> Iterator[list[list[int]]]:
+    """Every partition of ``items`` into non-empty blocks."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for p in partitions(rest):
+        yield [[first]] + p
+        for i in range(len(p)):
+            yield p[:i] + [[first] + p[i]] + p[i + 1 :]
+
+
+def matchings(items: list[int]) -> Iterator[list[list[int]]]:
+    """Every perfect matching of ``items`` (an even number of them) into pairs."""
+    if not items:
+        yield []
+        return
+    first = items[0]
+    for k in range(1, len(items)):
+        rest = items[1:k] + items[k + 1 :]
+        for m in matchings(rest):
+            yield [[first, items[k]]] + m
+
+
+@cache
+def sides(geometry: TileGeometry) -> tuple[Side, ...]:
+    """Every side of ``geometry``, sorted."""
+    split = matchings if geometry.trails == "pairs" else partitions
+    return tuple(sorted(Side.of(p, geometry) for p in split(list(range(geometry.ends)))))
+
+
+@cache
+def designs(geometry: TileGeometry) -> tuple[Side, ...]:
+    """Every design of ``geometry`` as its canonical side, sorted."""
+    return tuple(sorted({side.canonical for side in sides(geometry)}))
