@@ -16,8 +16,8 @@ counting (``routes.JIT``), which would cost two atomic operations per array per 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from generator.jitcache import njit
 from generator.play.arrays import (
     CAP,
     CONN,

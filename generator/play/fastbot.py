@@ -11,9 +11,9 @@ choice the reference policy makes in the same state with the same random stream
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from generator.board import Board
+from generator.jitcache import njit
 from generator.model import TileSet
 from generator.play.arrays import (
     S_FACE,

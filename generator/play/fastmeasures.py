@@ -10,8 +10,8 @@ implementations give the same numbers on the same logs.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from generator.jitcache import njit
 from generator.play.arrays import (
     CAP,
     DW,

@@ -11,8 +11,8 @@ better, ``NO_RANK`` is no route.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from generator.jitcache import njit
 from generator.play.arrays import (
     DOOR,
     GOAL,

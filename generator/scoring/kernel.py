@@ -18,8 +18,8 @@ release the GIL, so threads can score at once (``accumulate``: chunks of one see
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from generator.jitcache import njit
 from generator.scoring.layouts import _bounded, _draw_placed, _end_table, _next, _place, _sample, _seed_state  # noqa: F401 (generator.play.rng uses them)
 from generator.scoring.tables import BoardArrays
 
