@@ -11,6 +11,7 @@ import argparse
 import importlib
 import os
 import sys
+import time
 
 from generator import __version__
 from generator.cli.options import apply_project
@@ -60,8 +61,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    started = time.perf_counter()  # a command's time budget counts from here (``optimize --time``)
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
+    args.started = started
     try:
         apply_project(args)
         return args.run(args) or 0
