@@ -57,8 +57,7 @@ $(STAMP): pyproject.toml $(LOCK)
 	@test -x $(UV) || $(PY) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 	$(INSTALL) --require-hashes -r $(LOCK)
 	$(INSTALL) --no-deps -e .
-	@echo "compiling the scoring kernel (once; numba caches it on disk)"
-	@$(PY) -c "from generator.board import load_board; from generator.scoring import warm_up; warm_up(load_board('classic'))"
+	@$(PY) -m generator.warm
 	@touch $(STAMP)
 
 $(DEVSTAMP): $(STAMP) $(DEVLOCK)

@@ -55,9 +55,10 @@ POLISH_SLOTS = 37  # the most slots of a board polished by default: a round on 9
 MIGRATION_SAMPLES = 100_000  # shared fresh layouts that rank the chains at a migration
 # A time budget counts from the command's start. Before the chains start, a reserve is set aside for what follows
 # them: the choice of the winner and the re-score, at RESERVE_RATE slot-layouts a second on a worker (about half
-# what a core of a small machine scores), and TEARDOWN seconds to stop the cluster and write the outputs.
+# what a core of a small machine scores), and TEARDOWN seconds to stop the command's own cluster, write the outputs
+# and exit (measured: 2 to 3 s on a busy 2-core machine).
 RESERVE_RATE = 10_000_000
-TEARDOWN = 1.0
+TEARDOWN = 3.0
 MIN_LEFT = 0.05  # seconds the chains get at least, when the start-up took the whole budget
 CHECKPOINT_GAP = 1.0  # seconds at least between two checkpoint files (chains snapshot every checkpoint_every)
 
@@ -322,7 +323,9 @@ def optimize(
             warm_up(problem.board, _polish_designs(config))
             began += time.perf_counter() - compiling  # a one-off compile is not search time
     with cluster.connect(scheduler, workers) as own:
-        return _optimize(own, problem, strategy, config, chains, migrants, stop, hooks, began)
+        return _optimize(
+            own, problem, strategy, config, chains, migrants, stop, hooks, began, 0.0 if scheduler else TEARDOWN
+        )
 
 
 @dataclass(frozen=True)
@@ -334,12 +337,15 @@ class Hooks:
     stage: Callable[[str], None]
 
 
-def _optimize(client, problem, strategy, config, chains, migrants, stop, hooks: Hooks, began) -> Result:
+def _optimize(
+    client, problem, strategy, config, chains, migrants, stop, hooks: Hooks, began: float, teardown: float = 0.0
+) -> Result:
+    """``optimize`` on ``client``; ``teardown``: the seconds to set aside for stopping the cluster afterwards."""
     on_progress, on_checkpoint, on_stage = hooks.progress, hooks.checkpoint, hooks.stage
     cluster.warm_workers(client, problem.board, _polish_designs(config))
     workers = cluster.worker_count(client)
     deadline = None if config.time is None else began + config.time
-    left = None if deadline is None else deadline - time.perf_counter() - _reserve(problem, config, workers)
+    left = None if deadline is None else deadline - time.perf_counter() - _reserve(problem, config, workers) - teardown
     spent = max((c.elapsed for c in chains if c is not None), default=0.0)
     budget, legs = plan(config, workers, left, spent)
     run = _Run(client, problem, strategy, config, chains, migrants)
@@ -358,7 +364,7 @@ def _optimize(client, problem, strategy, config, chains, migrants, stop, hooks: 
             on_stage(f"choosing the winner: each chain's best on {SELECTION_SAMPLES:,} fresh layouts")
         winner, best = _best_of(client, problem, strategy, config, finished)
         selection = time.perf_counter() - picked
-        end = None if deadline is None else deadline - _rescoring(problem, config.rescore) - TEARDOWN
+        end = None if deadline is None else deadline - _rescoring(problem, config.rescore) - teardown
         classes, polished = _polished(client, problem, config, best.classes, stop, on_stage, end)
         polishing = time.perf_counter() - picked - selection
         on_stage(f"re-scoring the winner on {config.rescore:,} fresh layouts")
@@ -395,10 +401,10 @@ def _optimize(client, problem, strategy, config, chains, migrants, stop, hooks: 
 
 def _reserve(problem: Problem, config: Config, workers: int) -> float:
     """Seconds set aside from a time budget for what follows the chains: the choice of the winner (every chain's
-    best on ``SELECTION_SAMPLES`` layouts, a wave of workers at a time), the re-score, and the teardown."""
+    best on ``SELECTION_SAMPLES`` layouts, a wave of workers at a time) and the re-score."""
     waves = math.ceil(config.chains / workers) if config.chains > 1 else 0
     selection = waves * SELECTION_SAMPLES * problem.board.tile_count / RESERVE_RATE
-    return selection + _rescoring(problem, config.rescore) + TEARDOWN
+    return selection + _rescoring(problem, config.rescore)
 
 
 def _rescoring(problem: Problem, samples: int) -> float:
