@@ -3,8 +3,8 @@ loaded from it.
 
 Glossary
 --------
-group     the kernels one job compiles together, by what they are for (``GROUPS``): the scoring kernel, the
-          polish's holes and screen, the play engine, the game measures, the bots. A group is warmed by
+group     kernels by what uses them (``GROUPS``): the scoring kernel (``score``), the search's, the polish's
+          holes and screen, the play engine, the game measures, the bots. A group is warmed by
           running its kernels on a tiny input, so every signature a real run uses is compiled.
 cold      a group whose kernels have no index in the disk cache for these sources (``is_cold``): calling
           them compiles first. Cheap to tell: a look at a few files.
@@ -33,11 +33,11 @@ class Group:
 
 
 GROUPS: dict[str, Group] = {
-    "scoring": Group(
-        "the scoring kernel",
-        15,
+    "scoring": Group("the scoring kernel", 15, (("generator.scoring.kernel", "_accumulate"),)),
+    "search": Group(
+        "the search's kernels",
+        20,
         (
-            ("generator.scoring.kernel", "_accumulate"),
             ("generator.scoring.kernel", "_sample_and_score"),
             ("generator.scoring.kernel", "_score_given"),
             ("generator.scoring.layouts", "_sample"),
@@ -92,6 +92,13 @@ def _sample_problem():
 
 
 def _warm_scoring() -> None:
+    from generator.scoring import layout_counts
+
+    board, tiles, _ = _sample_problem()
+    layout_counts(tiles, board, 8, 0)
+
+
+def _warm_search() -> None:
     from generator.scoring import warm_up
 
     board, _, _ = _sample_problem()
@@ -136,6 +143,7 @@ def _warm_bots() -> None:
 
 WARMERS: dict[str, Callable[[], None]] = {
     "scoring": _warm_scoring,
+    "search": _warm_search,
     "polish": _warm_polish,
     "play": lambda: _warm_play(False),
     "measures": lambda: _warm_play(True),
@@ -145,7 +153,7 @@ WARMERS: dict[str, Callable[[], None]] = {
 
 # warm_all's jobs, the longest first: a job's groups are warmed one after the other in one process, so that no two
 # processes compile the same kernel at once (the measures replay games with the play engine's functions)
-JOBS = (("play", "measures"), ("scoring", "polish"), ("bots",))
+JOBS = (("play", "measures"), ("scoring", "search", "polish"), ("bots",))
 
 
 def warm(*names: str) -> dict[str, float]:

@@ -131,10 +131,10 @@ def _polish_designs(config: Config) -> np.ndarray | None:
 
 
 def kernel_groups(problem: Problem, config: Config) -> list[str]:
-    """The compiled kernels the run uses (``generator.warm.GROUPS``): scoring, the polish's, and with a [play]
-    target the play engine and its measures."""
+    """The compiled kernels the run uses (``generator.warm.GROUPS``): scoring and the search's, the polish's, and
+    with a [play] target the play engine and its measures."""
     return (
-        ["scoring"]
+        ["scoring", "search"]
         + (["polish"] if _polish_designs(config) is not None else [])
         + (["play", "measures"] if problem.objective.play is not None else [])
     )
