@@ -63,11 +63,16 @@ def _module_file(name: str, root: Path) -> Path | None:
     return None
 
 
-def _imports(path: Path, module: str, root: Path) -> Iterator[Path]:
-    """The ``generator`` modules ``path`` (module ``module``) imports, as files; ``from a import b`` yields ``a``
-    and, when ``b`` is a module, ``a.b`` too."""
+@functools.cache
+def _imports(path: Path, module: str, root: Path) -> tuple[Path, ...]:
+    """The ``generator`` modules ``path`` (module ``module``) imports, as files (each file parsed once a process)."""
+    return tuple(_each_import(path, module, root))
+
+
+def _each_import(path: Path, module: str, root: Path) -> Iterator[Path]:
+    """``_imports`` one by one: ``from a import b`` yields ``a`` and, when ``b`` is a module, ``a.b`` too."""
     package = module.rsplit(".", 1)[0] if path.name != "__init__.py" else module
-    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+    for node in _statements(ast.parse(path.read_bytes(), str(path)).body):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -85,6 +90,19 @@ def _imports(path: Path, module: str, root: Path) -> Iterator[Path]:
                     yield found
 
 
+def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """A module's statements at its top level and in its top-level ``if``, ``try`` and ``with`` blocks (where its
+    module-level imports are; a compiled function imports nothing)."""
+    for node in body:
+        yield node
+        for block in ("body", "orelse", "finalbody"):
+            if isinstance(node, ast.If | ast.Try | ast.With) and hasattr(node, block):
+                yield from _statements(getattr(node, block))
+        for handler in getattr(node, "handlers", []):
+            yield from _statements(handler.body)
+
+
+@functools.cache
 def _is_kernel_module(path: Path) -> bool:
     return b"@njit" in path.read_bytes()
 

@@ -10,6 +10,7 @@ cold      a group whose kernels have no index in the disk cache for these source
           them compiles first. Cheap to tell: a look at a few files.
 warm_all  every group at once, in a pool of processes (``make install`` runs it over the cores: the
           groups compile in parallel, and every later process, a Dask worker included, loads them).
+warm      some groups, in this process (a server's background thread at start: ``warm("scoring", "bots")``).
 """
 
 from __future__ import annotations
