@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
 
     argv = sys.argv[1:] if argv is None else argv
     workers = int(argv[0]) if argv else None
-    print(f"compiling every kernel, once, into {os.environ[ENV]}", flush=True)
+    print(f"kernels: compiling any not yet in {os.environ[ENV]} (once a version, on every core)", flush=True)
     began = time.perf_counter()
     times = warm_all(workers)
     each = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in times.items())
