@@ -84,6 +84,8 @@ def _each_import(path: Path, module: str, root: Path) -> Iterator[Path]:
         else:
             continue
         for name in names:
+            if name == __name__:  # this module compiles nothing into a kernel: editing it recompiles none
+                continue
             if name == PACKAGE or name.startswith(PACKAGE + "."):
                 found = _module_file(name, root)
                 if found is not None:
