@@ -104,7 +104,7 @@ def _table(G, tile, face, r, e):
 def doors(G, S, W, pos):
     """Fill the door buffer (four rows of ``DW``: kind, a, b, conn) for a pawn at ``pos``; returns how many."""
     n, dw, o = G[SLOTS], G[DW], G[W_DOOR]
-    count = 0
+    count = np.int64(0)  # not a literal 0: numba would compile draw() for it, a second signature
     if pos >= 6 * n:
         k = pos - 6 * n
         for j in range(G[G[NLD] + k]):
