@@ -26,7 +26,8 @@ from typing import TextIO
 @dataclass(frozen=True)
 class Group:
     """Kernels compiled together: what to call them in a message, about how long they take to compile on one
-    core of a small machine, and their entry points (module, function: numba dispatchers)."""
+    core of a small machine (measured on a busy 2-core one, halved), and their entry points (module, function:
+    numba dispatchers)."""
 
     what: str
     seconds: int
@@ -46,12 +47,12 @@ GROUPS: dict[str, Group] = {
     ),
     "polish": Group(
         "the polish's screen",
-        25,
+        15,
         (("generator.scoring.holes", "_values"), ("generator.optimize.screen", "_add")),
     ),
-    "play": Group("the play engine", 40, (("generator.play.fast", "play_games"),)),
-    "measures": Group("the game measures", 30, (("generator.play.fastmeasures", "measure_rows"),)),
-    "bots": Group("the bots", 30, (("generator.play.fastbot", "choose"),)),
+    "play": Group("the play engine", 30, (("generator.play.fast", "play_games"),)),
+    "measures": Group("the game measures", 10, (("generator.play.fastmeasures", "measure_rows"),)),
+    "bots": Group("the bots", 5, (("generator.play.fastbot", "choose"),)),
 }
 
 
