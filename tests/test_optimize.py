@@ -582,6 +582,16 @@ def test_plan_gives_each_wave_of_chains_its_share_of_the_time():
         Config(generations=50, migrate=10)
 
 
+def test_the_re_scores_reserve_is_paced_by_the_choice_of_the_winner(classic):
+    from generator.optimize.run import RESERVE_RATE, _rescoring
+
+    problem = small_problem(classic)
+    assert _rescoring(problem, 1_000_000) == pytest.approx(1_000_000 * 20 / RESERVE_RATE)  # before any scoring
+    # two chains' bests on two workers, 500,000 layouts each, in 0.5 s: a million layouts on one worker take 1 s
+    assert _rescoring(problem, 1_000_000, 0.5, 2, 2) == pytest.approx(1.5)
+    assert _rescoring(problem, 1_000_000, 0.5, 4, 2) == pytest.approx(0.75)  # two waves in the 0.5 s
+
+
 def test_the_polish_takes_only_confirmed_gains_and_is_the_same_whatever_the_workers():
     from generator.board import load_board
     from generator.optimize.polish import here, polish

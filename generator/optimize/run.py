@@ -364,7 +364,9 @@ def _optimize(
             on_stage(f"choosing the winner: each chain's best on {SELECTION_SAMPLES:,} fresh layouts")
         winner, best = _best_of(client, problem, strategy, config, finished)
         selection = time.perf_counter() - picked
-        end = None if deadline is None else deadline - _rescoring(problem, config.rescore) - teardown
+        end = None
+        if deadline is not None:
+            end = deadline - _rescoring(problem, config.rescore, selection, len(finished), workers) - teardown
         classes, polished = _polished(client, problem, config, best.classes, stop, on_stage, end)
         polishing = time.perf_counter() - picked - selection
         on_stage(f"re-scoring the winner on {config.rescore:,} fresh layouts")
@@ -407,8 +409,12 @@ def _reserve(problem: Problem, config: Config, workers: int) -> float:
     return selection + _rescoring(problem, config.rescore)
 
 
-def _rescoring(problem: Problem, samples: int) -> float:
-    """Seconds set aside for the re-score of ``samples`` layouts on one worker."""
+def _rescoring(problem: Problem, samples: int, selection: float = 0.0, chains: int = 1, workers: int = 1) -> float:
+    """Seconds set aside for the re-score of ``samples`` layouts on one worker: at ``RESERVE_RATE``, or once the
+    choice of the winner took ``selection`` seconds to score ``chains`` sets on ``workers``, half as long again as
+    that pace gives."""
+    if chains > 1 and selection > 0:
+        return 1.5 * selection * samples / (math.ceil(chains / workers) * SELECTION_SAMPLES)
     return samples * problem.board.tile_count / RESERVE_RATE
 
 
