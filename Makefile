@@ -25,7 +25,7 @@ PUBLISH_ARGS := $(BOARD_ARG) $(if $(STYLE),--style "$(STYLE)") $(if $(THEME),--t
 	$(if $(TITLE),--title "$(TITLE)") $(if $(SETTINGS),--settings "$(SETTINGS)") $(if $(ONLY),--only "$(ONLY)") \
 	$(if $(SKIP),--skip "$(SKIP)") $(if $(FOR),--for "$(FOR)")
 
-.PHONY: install sysdeps test test-fast bench lint docs lock optimize render print clean distclean
+.PHONY: install sysdeps test test-fast bench lint docs lock optimize render print clean distclean wheel-smoke
 
 # Installs are locked: requirements.lock pins every package (runtime and tests) with its hashes, and
 # requirements-dev.lock adds the linters and the docs site on the same pins. uv (itself pinned) installs
@@ -52,13 +52,14 @@ sysdeps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	else echo "make sysdeps: missing $$missing; install them with: sudo apt-get install $$missing (tests that need them will skip)"; fi
 
+# The install ends by compiling every kernel a first `make print` uses (python -m generator.warm: in parallel over
+# the cores) into the user's cache folder, one per version, which every checkout and install of it shares.
 $(STAMP): pyproject.toml $(LOCK)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@test -x $(UV) || $(PY) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 	$(INSTALL) --require-hashes -r $(LOCK)
 	$(INSTALL) --no-deps -e .
-	@echo "compiling the scoring kernel (once; numba caches it on disk)"
-	@$(PY) -c "from generator.board import load_board; from generator.scoring import warm_up; warm_up(load_board('classic'))"
+	@$(PY) -m generator.warm
 	@touch $(STAMP)
 
 $(DEVSTAMP): $(STAMP) $(DEVLOCK)
@@ -84,6 +85,11 @@ lock: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -q
+
+# the wheel, built and installed from the lock file into a fresh virtual environment outside the source tree, runs
+# score, render, publish and check there: the package data travels (templates, themes, boards, static files)
+wheel-smoke: $(STAMP)
+	.ci/wheel-smoke $(UV)
 
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "not slow"

@@ -17,3 +17,8 @@ try:
     __version__ = version("trailwright")
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0+source"
+
+# before anything imports numba: one kernel cache for every checkout and install of this version (jitcache)
+from generator import jitcache  # noqa: E402
+
+jitcache.configure()

@@ -311,3 +311,17 @@ def test_the_default_chains_are_the_cores_this_process_may_use(monkeypatch):
     assert config.chains == len(chains) == 3
     _, config, _, _, _ = _setup(build_parser("optimize").parse_args(["optimize", "--time", "1", "--workers", "5"]))
     assert config.chains == 5
+
+
+@pytest.mark.slow
+def test_a_time_budget_is_wall_time_from_the_commands_start(tmp_path):
+    """``--time T`` ends within T seconds and a little (the interpreter's own start and exit) of wall time: its own
+    Dask cluster's start-up, the choice of the winner, the polish and the re-score all inside the budget."""
+    env = {k: v for k, v in os.environ.items() if k != "TRAILWRIGHT_SCHEDULER"}  # its own local cluster
+    command = [sys.executable, "-m", "generator.cli", "optimize", "--time", "20", "--quiet"]
+    began = time.perf_counter()
+    subprocess.run([*command, "--out", str(tmp_path / "t.json")], env=env, check=True, capture_output=True)
+    took = time.perf_counter() - began
+    assert took <= 20 + 3, f"--time 20 took {took:.1f} s"
+    meta = read_meta(tmp_path / "t.json")
+    assert meta["search"]["polish"] is not None and meta["score"]["samples"] == 1_000_000

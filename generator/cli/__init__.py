@@ -11,6 +11,7 @@ import argparse
 import importlib
 import os
 import sys
+import time
 
 from generator import __version__
 from generator.cli.options import apply_project
@@ -58,10 +59,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _started() -> float:
+    """When this process started, as a ``time.perf_counter()`` time (now, where the system does not say)."""
+    now = time.perf_counter()
+    try:
+        import psutil  # Dask's own dependency
+
+        return now - min(max(time.time() - psutil.Process().create_time(), 0.0), 60.0)
+    except (ImportError, OSError):
+        return now
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    started = _started() if argv is None else time.perf_counter()  # a time budget counts from here (optimize)
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
+    args.started = started
     try:
         apply_project(args)
         return args.run(args) or 0

@@ -358,7 +358,8 @@ def _run(args: argparse.Namespace) -> int:
     from generator.optimize.checkpoint import checkpoint_text
     from generator.optimize.cluster import scheduler_address
     from generator.optimize.report import history_csv, history_svg
-    from generator.optimize.run import meta
+    from generator.optimize.run import kernel_groups, meta
+    from generator.warm import announce
 
     problem, config, chains, migrants, init = _setup(args)
     paths = _outputs(args.out, args.resume)
@@ -380,6 +381,8 @@ def _run(args: argparse.Namespace) -> int:
         stop.set()
 
     handlers = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+    if scheduler_address(args.scheduler) is None:  # compiled here, once, before the clock and the workers start
+        announce(kernel_groups(problem, config))
     display = Display(console, config)
     try:
         with display:
@@ -394,6 +397,7 @@ def _run(args: argparse.Namespace) -> int:
                 on_progress=display.update,
                 on_checkpoint=save_checkpoint,
                 on_stage=lambda text: console.print(f"[dim]{escape(text)}[/]", highlight=False),  # ids may hold [..]
+                began=getattr(args, "started", None),
             )
     finally:
         for sig, handler in handlers.items():

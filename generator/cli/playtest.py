@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.play.measures import to_dict as measures_to_dict
     from generator.play.simulate import check_games, simulate, skill_gap
     from generator.scoring.stream import available_cores
+    from generator.warm import announce
 
     with flag_value("--games"):
         check_games(args.games)
@@ -77,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
     skill_games = max(players, args.games // 2)
     measured = args.games if args.measure_games is None else min(args.measure_games, args.games)
     cores = available_cores()  # the games are played and measured on every core (the same games on any number)
+    if args.engine == "fast":
+        announce(["play", "measures"] if measured else ["play"])
     with Progress(transient=True, disable=args.json or args.games + skill_games < 5000) as bar:
         task = bar.add_task("playing", total=args.games + skill_games)
         advance = lambda n: bar.advance(task, n)  # noqa: E731

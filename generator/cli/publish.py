@@ -247,6 +247,7 @@ def make_sources(args: argparse.Namespace, tileset, board, settings, language):
     from generator.publish.playpage import simulate_play
     from generator.publish.sources import layout_sources
     from generator.scoring.stream import available_cores
+    from generator.warm import announce
 
     try:
         style = load_style_option(args.style, "publish")
@@ -255,6 +256,8 @@ def make_sources(args: argparse.Namespace, tileset, board, settings, language):
     warn_strangers(style, board, "publish")
     rules = load_rules(args.rules, board)
     games = settings.play_games if "booklet" in settings.documents else 0  # only the booklet shows how it plays
+    if games:
+        announce(["play", "measures"])
     play = simulate_play(tileset, board, rules, games, settings.seed, language, available_cores())
     return layout_sources(
         tileset,

@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.scoring.score import check_samples
     from generator.scoring.stream import available_cores
     from generator.scoring.tables import check_size
+    from generator.warm import announce
 
     with flag_value("--samples"):
         check_samples(args.samples)
@@ -51,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
     threads = args.threads or available_cores()
+    if args.engine == "fast":
+        announce(["scoring"])
     with progress_bar(args.samples) as progress:
         report = score(
             tileset, board, samples=args.samples, seed=args.seed, engine=args.engine, threads=threads, progress=progress

@@ -53,6 +53,13 @@ TIMED_SECONDS = 20.0  # a shorter share screens proportionally fewer, so that ro
 POLISH_SHARE = 1 / 3  # of a time budget, the final polish's by default (see default_polish_share)
 POLISH_SLOTS = 37  # the most slots of a board polished by default: a round on 91 takes a minute of CPU
 MIGRATION_SAMPLES = 100_000  # shared fresh layouts that rank the chains at a migration
+# A time budget counts from the command's start. Before the chains start, a reserve is set aside for what follows
+# them: the choice of the winner and the re-score, at RESERVE_RATE slot-layouts a second on a worker (about half
+# what a core of a small machine scores), and TEARDOWN seconds to stop the command's own cluster, write the outputs
+# and exit (measured: 2 to 3 s on a busy 2-core machine).
+RESERVE_RATE = 10_000_000
+TEARDOWN = 3.0
+MIN_LEFT = 0.05  # seconds the chains get at least, when the start-up took the whole budget
 CHECKPOINT_GAP = 1.0  # seconds at least between two checkpoint files (chains snapshot every checkpoint_every)
 
 Migrant = tuple[int, int, tuple[tuple[int, int], ...]]  # leg, chain index, designs
@@ -123,10 +130,26 @@ def _polish_designs(config: Config) -> np.ndarray | None:
     return DESIGN_TABLES if config.polish or config.polish_share else None
 
 
-def plan(config: Config, workers: int) -> tuple[Budget, int]:
-    """Each chain's budget and the number of legs, for a cluster of ``workers``."""
+def kernel_groups(problem: Problem, config: Config) -> list[str]:
+    """The compiled kernels the run uses (``generator.warm.GROUPS``): scoring and the search's, the polish's, and
+    with a [play] target the play engine and its measures."""
+    return (
+        ["scoring", "search"]
+        + (["polish"] if _polish_designs(config) is not None else [])
+        + (["play", "measures"] if problem.objective.play is not None else [])
+    )
+
+
+def plan(config: Config, workers: int, left: float | None = None, spent: float = 0.0) -> tuple[Budget, int]:
+    """Each chain's budget and the number of legs, for a cluster of ``workers``. ``left``: the seconds of the
+    time budget still to spend on the chains and the polish (default: all of it); ``spent``: the seconds the
+    chains have run already (a resumed run's), which their budget includes."""
     waves = math.ceil(config.chains / workers)
-    seconds = None if config.time is None else config.time * (1 - config.polish_share) / waves
+    seconds = None
+    if config.time is not None:
+        share = 1 - config.polish_share
+        whole = config.time * share / waves
+        seconds = whole if left is None else min(whole, spent + max(left, MIN_LEFT) * share / waves)
     budget = Budget(seconds, config.generations, config_strategy(config).time_warp)
     if config.exchanges:
         return budget, config.exchanges + 1
@@ -268,10 +291,15 @@ def optimize(
     on_progress: Callable[[Progress], None] = lambda p: None,
     on_checkpoint: Callable[[list, list], None] = lambda c, m: None,
     on_stage: Callable[[str], None] = lambda s: None,
+    began: float | None = None,
 ) -> Result:
     """Search on a Dask cluster (``client``, or one at ``scheduler``, or a local one of ``workers``), pick the
     best chain, and re-score the winner on fresh layouts. ``on_stage(text)`` says what the run does once the
-    chains have stopped (the choice of the winner, each round and step of a polish, the re-score)."""
+    chains have stopped (the choice of the winner, each round and step of a polish, the re-score).
+
+    A time budget is wall time from ``began`` (a ``time.perf_counter()`` time, default now: a command passes its
+    own start), the cluster's start-up, the choice of the winner, the polish and the re-score included; only a
+    first compile of the kernels (a cold cache, see ``generator.warm``) is not counted."""
     if (config.polish or config.polish_share) and problem.objective.play is not None:
         raise SettingError(
             "polish" if config.polish else "polish_share",
@@ -279,19 +307,25 @@ def optimize(
             "on 20,000 games of the classic board, is fifty times the gains a polish looks for",
         )
     check_workers(workers)
-    began = time.perf_counter()
+    began = time.perf_counter() if began is None else began
     strategy = config_strategy(config)
     chains = list(chains) if chains is not None else [None] * config.chains
     stop = stop or threading.Event()
     hooks = Hooks(on_progress, on_checkpoint, on_stage)
     if client is not None:
         return _optimize(client, problem, strategy, config, chains, migrants, stop, hooks, began)
-    if not scheduler:  # a local cluster: compile the kernel here once; its workers load it from the cache
+    if not scheduler:  # a local cluster: a cold kernel is compiled here once; its workers load it from the cache
         from generator.scoring import warm_up
+        from generator.warm import is_cold
 
-        warm_up(problem.board, _polish_designs(config))
+        if any(is_cold(group) for group in kernel_groups(problem, config)):
+            compiling = time.perf_counter()
+            warm_up(problem.board, _polish_designs(config))
+            began += time.perf_counter() - compiling  # a one-off compile is not search time
     with cluster.connect(scheduler, workers) as own:
-        return _optimize(own, problem, strategy, config, chains, migrants, stop, hooks, began)
+        return _optimize(
+            own, problem, strategy, config, chains, migrants, stop, hooks, began, 0.0 if scheduler else TEARDOWN
+        )
 
 
 @dataclass(frozen=True)
@@ -303,10 +337,17 @@ class Hooks:
     stage: Callable[[str], None]
 
 
-def _optimize(client, problem, strategy, config, chains, migrants, stop, hooks: Hooks, began) -> Result:
+def _optimize(
+    client, problem, strategy, config, chains, migrants, stop, hooks: Hooks, began: float, teardown: float = 0.0
+) -> Result:
+    """``optimize`` on ``client``; ``teardown``: the seconds to set aside for stopping the cluster afterwards."""
     on_progress, on_checkpoint, on_stage = hooks.progress, hooks.checkpoint, hooks.stage
     cluster.warm_workers(client, problem.board, _polish_designs(config))
-    budget, legs = plan(config, cluster.worker_count(client))
+    workers = cluster.worker_count(client)
+    deadline = None if config.time is None else began + config.time
+    left = None if deadline is None else deadline - time.perf_counter() - _reserve(problem, config, workers) - teardown
+    spent = max((c.elapsed for c in chains if c is not None), default=0.0)
+    budget, legs = plan(config, workers, left, spent)
     run = _Run(client, problem, strategy, config, chains, migrants)
     try:
         first = min((c.leg for c in chains if c is not None), default=0)
@@ -323,7 +364,10 @@ def _optimize(client, problem, strategy, config, chains, migrants, stop, hooks: 
             on_stage(f"choosing the winner: each chain's best on {SELECTION_SAMPLES:,} fresh layouts")
         winner, best = _best_of(client, problem, strategy, config, finished)
         selection = time.perf_counter() - picked
-        classes, polished = _polished(client, problem, config, best.classes, stop, on_stage)
+        end = None
+        if deadline is not None:
+            end = deadline - _rescoring(problem, config.rescore, selection, len(finished), workers) - teardown
+        classes, polished = _polished(client, problem, config, best.classes, stop, on_stage, end)
         polishing = time.perf_counter() - picked - selection
         on_stage(f"re-scoring the winner on {config.rescore:,} fresh layouts")
         report = client.submit(
@@ -357,14 +401,35 @@ def _optimize(client, problem, strategy, config, chains, migrants, stop, hooks: 
     )
 
 
-def _polished(client, problem: Problem, config: Config, classes, stop, on_stage) -> tuple[np.ndarray, tuple[Step, ...]]:
-    """The winner after the final polish over every worker (``config.polish``, or its share of the time; none:
-    the winner as it is)."""
+def _reserve(problem: Problem, config: Config, workers: int) -> float:
+    """Seconds set aside from a time budget for what follows the chains: the choice of the winner (every chain's
+    best on ``SELECTION_SAMPLES`` layouts, a wave of workers at a time) and the re-score."""
+    waves = math.ceil(config.chains / workers) if config.chains > 1 else 0
+    selection = waves * SELECTION_SAMPLES * problem.board.tile_count / RESERVE_RATE
+    return selection + _rescoring(problem, config.rescore)
+
+
+def _rescoring(problem: Problem, samples: int, selection: float = 0.0, chains: int = 1, workers: int = 1) -> float:
+    """Seconds set aside for the re-score of ``samples`` layouts on one worker: at ``RESERVE_RATE``, or once the
+    choice of the winner took ``selection`` seconds to score ``chains`` sets on ``workers``, half as long again as
+    that pace gives."""
+    if chains > 1 and selection > 0:
+        return 1.5 * selection * samples / (math.ceil(chains / workers) * SELECTION_SAMPLES)
+    return samples * problem.board.tile_count / RESERVE_RATE
+
+
+def _polished(
+    client, problem: Problem, config: Config, classes, stop, on_stage, end: float | None = None
+) -> tuple[np.ndarray, tuple[Step, ...]]:
+    """The winner after the final polish over every worker (``config.polish``, or its share of the time, until
+    ``end``, a ``time.perf_counter()`` time; none: the winner as it is)."""
     timed = config.polish_share > 0 and config.time is not None
     if not (config.polish or timed):
         return classes, ()
-    seconds = config.time * config.polish_share if timed and config.time else None
-    n = config.polish or timed_screen(seconds or TIMED_SECONDS)
+    seconds = None
+    if timed and config.time:
+        seconds = config.time * config.polish_share if end is None else end - time.perf_counter()
+    n = config.polish or timed_screen(TIMED_SECONDS if seconds is None else max(seconds, 0.0))
     deadline = None if seconds is None else time.perf_counter() + seconds
     done = polish(
         problem,

@@ -15,8 +15,8 @@ piece and the pieces' sums are added in order, so the result is the same for any
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from generator.jitcache import njit
 from generator.model import TileSet
 from generator.optimize.check import Neighbour, neighbours
 from generator.optimize.space import DESIGN_TABLES, Problem, classes_of, static_counts

@@ -16,8 +16,8 @@ counting (``routes.JIT``), which would cost two atomic operations per array per 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from generator.jitcache import njit
 from generator.play.arrays import (
     CAP,
     CONN,
@@ -70,7 +70,19 @@ from generator.play.arrays import (
 )
 from generator.play.logrows import BEGIN, CHASE, END, LAY, ROLL, ROW, STEP, TURN, WIN, most_rows
 from generator.play.rng import draw
-from generator.play.routes import JIT, NO_RANK, explorer_rank, label, needs, plan, touches, way_out, way_out_now
+from generator.play.routes import (
+    JIT,
+    NO,
+    NO_RANK,
+    YES,
+    explorer_rank,
+    label,
+    needs,
+    plan,
+    touches,
+    way_out,
+    way_out_now,
+)
 from generator.scoring.kernel import _seed_state
 
 TRACE = 4  # R[TRACE]: the move trace, after the generator's four words
@@ -92,7 +104,7 @@ def _table(G, tile, face, r, e):
 def doors(G, S, W, pos):
     """Fill the door buffer (four rows of ``DW``: kind, a, b, conn) for a pawn at ``pos``; returns how many."""
     n, dw, o = G[SLOTS], G[DW], G[W_DOOR]
-    count = 0
+    count = np.int64(0)  # not a literal 0: numba would compile draw() for it, a second signature
     if pos >= 6 * n:
         k = pos - 6 * n
         for j in range(G[G[NLD] + k]):
@@ -181,7 +193,7 @@ def choose_turn(G, S, W, R, policy, p, bar, start):
         if c == 0:
             return -1, 0
         s = W[cand + draw(R, c)]
-        return s, six if draw(R, 2) == 0 else -six
+        return s, six if draw(R, np.int64(2)) == 0 else -six
     c = turns_allowed(G, S, W, p)
     best_s, best_d, best_rank = -1, 0, bar
     trapped = bar == NO_RANK
@@ -220,11 +232,11 @@ def planned(G, S, W, policy, p):
     if S[G[S_LABELLED]] != 0 and not way_out_now(G, S, W, p):
         return -1, NO_RANK
     if policy == 2:
-        return plan(G, S, W, p, False, False, False, NO_RANK)
-    door, rank = plan(G, S, W, p, True, True, False, NO_RANK)
+        return plan(G, S, W, p, NO, NO, NO, NO_RANK)
+    door, rank = plan(G, S, W, p, YES, YES, NO, NO_RANK)
     if door >= 0:
         return door, rank
-    door, rank = plan(G, S, W, p, False, True, False, NO_RANK)
+    door, rank = plan(G, S, W, p, NO, YES, NO, NO_RANK)
     return door, rank + 1_000_000
 
 
@@ -273,8 +285,8 @@ def _step(G, S, R, tally, p, kind, a, b, conn, L):
         tally[p, 6] += conn
         fresh = S[G[S_TILE] + a] < 0
         if fresh:
-            f = draw(R, 2)
-            r = draw(R, 6)
+            f = draw(R, np.int64(2))
+            r = draw(R, np.int64(6))
             S[G[S_TILE] + a], S[G[S_FACE] + a] = S[G[S_PILE] + S[top]], f
             set_rot(G, S, a, r)
             S[top] += 1
@@ -417,7 +429,7 @@ def _play_game(G, S, W, R, policies, tally, heat, L):
     players = policies.shape[0]
     _new_game(G, S, R, players)
     _end_round(G, S, L, players)  # round 0, the set-up
-    clock = 0
+    clock = np.int64(0)  # not a literal 0: numba would compile _play_turn for it too
     for rnd in range(1, G[CAP] + 1):
         for p in range(players):
             won = _play_turn(G, S, W, R, policies[p], clock, p, tally, heat, L)

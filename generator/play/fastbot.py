@@ -11,9 +11,9 @@ choice the reference policy makes in the same state with the same random stream
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from generator.board import Board
+from generator.jitcache import njit
 from generator.model import TileSet
 from generator.play.arrays import (
     S_FACE,
@@ -48,7 +48,7 @@ def choose(G, S, W, R, policy, p, pips):
     first, rank = planned(G, S, W, policy, p)
     bar = turn_bar(G, policy, first < 0, rank)
     if bar >= 0:
-        s, d = choose_turn(G, S, W, R, policy, p, bar, 0)
+        s, d = choose_turn(G, S, W, R, policy, p, bar, np.int64(0))  # a literal 0 would compile it again
         if s >= 0:
             return TURN, s, d
     return ROLL, 0, 0

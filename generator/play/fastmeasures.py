@@ -10,8 +10,8 @@ implementations give the same numbers on the same logs.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from generator.jitcache import njit
 from generator.play.arrays import (
     CAP,
     DW,
@@ -31,7 +31,7 @@ from generator.play.arrays import (
 )
 from generator.play.fast import clear, doors, set_rot, turn_by, turns_allowed
 from generator.play.logrows import BEGIN, CHASE, END, LAY, STEP, TURN
-from generator.play.routes import JIT, NO_RANK, explorer_rank, needed_mask, needs, plan
+from generator.play.routes import JIT, NO, NO_RANK, explorer_rank, needed_mask, needs, plan
 
 # the columns of a game's row of readings
 FINISHED, LENGTH, LEAD_CHANGES, DRAMA, SETTLED_AT, TURNS, IDLE = range(7)
@@ -59,7 +59,7 @@ def _progress_key(G, S, W, p):
     if here >= 6 * n and (needed_mask(G, visited) >> (here - 6 * n)) & 1:
         d = np.int64(0)
     else:
-        door, rank = plan(G, S, W, p, False, False, False, NO_RANK)
+        door, rank = plan(G, S, W, p, NO, NO, NO, NO_RANK)
         if door >= 0 and rank < 100_000:
             d = rank
     return _popcount(visited & G[REQUIRED]) * (np.int64(1) << 32) - d
@@ -126,7 +126,9 @@ def _replay(G, S, W, V, rows, lo, hi, players, winner, lead, game, seats):
     clear(G, S, players)
     t, moved, turns, stepped = 0, 0, 0, False
     for i in range(lo, hi):
-        kind, p, a, b, c, d = rows[i, 0], rows[i, 1], rows[i, 2], rows[i, 3], rows[i, 4], rows[i, 5]
+        # as int64: the rows' own int32 would compile every engine function they reach a second time
+        kind, p, a, b = np.int64(rows[i, 0]), np.int64(rows[i, 1]), np.int64(rows[i, 2]), np.int64(rows[i, 3])
+        c, d = np.int64(rows[i, 4]), np.int64(rows[i, 5])
         if kind == BEGIN:
             turns += 1
             stepped = False

@@ -10,8 +10,8 @@ and its ``END`` rows. ``to_rows`` and ``from_rows`` convert exactly, both ways.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from generator.jitcache import njit
 from generator.play.gamelog import GameLog, Round
 
 ROW = 6

@@ -10,8 +10,8 @@ so any game of a run can be replayed alone. Every draw takes one 64-bit word and
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from generator.jitcache import njit
 from generator.scoring.kernel import _bounded, _next, _seed_state
 
 _MASK64 = (1 << 64) - 1

@@ -11,8 +11,8 @@ better, ``NO_RANK`` is no route.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from generator.jitcache import njit
 from generator.play.arrays import (
     DOOR,
     GOAL,
@@ -47,6 +47,9 @@ from generator.play.arrays import (
 )
 
 NO_RANK = np.int64(1) << 62
+# plan's flags as numpy booleans: a literal True or False would compile plan once per combination of its flags
+# (numba specialises a compiled callee on its literal arguments), four copies where one does
+NO, YES = np.bool_(False), np.bool_(True)
 
 
 def _without_refcounts() -> dict:
@@ -150,7 +153,7 @@ def plan(G, S, W, p, avoid, informed, any_way, limit):
 
 @njit(inline="always", **JIT)
 def way_out(G, S, W, p):
-    return plan(G, S, W, p, False, False, True, NO_RANK)[0] >= 0
+    return plan(G, S, W, p, NO, NO, YES, NO_RANK)[0] >= 0
 
 
 @njit(**JIT)
@@ -220,12 +223,12 @@ def touches(G, S, W, s, p):
 @njit(**JIT)
 def explorer_rank(G, S, W, p, limit):
     """The explorer's rank (tier 0 avoiding, then tier 1), exact when below ``limit``."""
-    door, rank = plan(G, S, W, p, True, True, False, limit)
+    door, rank = plan(G, S, W, p, YES, YES, NO, limit)
     if door >= 0:
         return rank
     if limit <= 1_000_000:
         return NO_RANK  # a tier-1 rank could not beat the limit
-    door, rank = plan(G, S, W, p, False, True, False, limit - 1_000_000)
+    door, rank = plan(G, S, W, p, NO, YES, NO, limit - 1_000_000)
     if door >= 0:
         return 1_000_000 + rank
     return NO_RANK

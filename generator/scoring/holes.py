@@ -30,8 +30,8 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from numba import njit
 
+from generator.jitcache import njit
 from generator.scoring.kernel import BLOCK, _duplicates, _find, _join
 from generator.scoring.layouts import _end_table, _landmark_roots, _place_tile
 from generator.scoring.tables import BoardArrays

@@ -18,8 +18,8 @@ release the GIL, so threads can score at once (``accumulate``: chunks of one see
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from generator.jitcache import njit
 from generator.scoring.layouts import _bounded, _draw_placed, _end_table, _next, _place, _sample, _seed_state  # noqa: F401 (generator.play.rng uses them)
 from generator.scoring.tables import BoardArrays
 
@@ -231,9 +231,15 @@ def _board_args(board: BoardArrays) -> tuple:
     return (board.ends_a, board.ends_b, board.attach, board.same_ends, board.pair_a, board.pair_b)
 
 
+def _seed64(seed: int) -> np.uint64:
+    """``seed`` modulo 2**64 as a numpy ``uint64``: a Python int would compile each kernel that takes it twice
+    (numba types it as int64 below 2**63 and uint64 above, and seeds derived by hashing are either)."""
+    return np.uint64(seed & _MASK64)
+
+
 def seed_state(seed: int) -> np.ndarray:
     """The xoshiro256** state a seed's layouts start from."""
-    return _seed_state(seed & _MASK64)
+    return _seed_state(_seed64(seed))
 
 
 def accumulate_chunk(table: np.ndarray, board: BoardArrays, count: int, state: np.ndarray, hist, hits) -> None:
@@ -246,7 +252,7 @@ def accumulate_chunk(table: np.ndarray, board: BoardArrays, count: int, state: n
 
 def sample_layouts(slots: int, count: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``count`` random layouts as arrays ``perm[i, slot]``, ``flip[i, slot]``, ``rot[i, slot]``."""
-    perm, turn = _sample(slots, count, seed & _MASK64)
+    perm, turn = _sample(slots, count, _seed64(seed))
     return perm, turn // 6, turn % 6
 
 
@@ -270,7 +276,7 @@ def _flat(table: np.ndarray) -> np.ndarray:
 
 def sample_and_score(table: np.ndarray, board: BoardArrays, count: int, seed: int):
     """Draw ``count`` layouts from ``seed`` and score them: ``(extra, mask, joined)`` arrays."""
-    return _sample_and_score(_flat(table), board.slots, board.landmarks, count, seed & _MASK64, _board_args(board))
+    return _sample_and_score(_flat(table), board.slots, board.landmarks, count, _seed64(seed), _board_args(board))
 
 
 def score_layouts(table: np.ndarray, board: BoardArrays, perm, flip, rot, index=None, out=None):

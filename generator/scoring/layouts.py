@@ -10,7 +10,8 @@ a seed gives the same layouts on every machine; layout ``i`` of a seed uses word
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from generator.jitcache import njit
 
 
 def derived_seed(seed: int, *purpose: int) -> int:
