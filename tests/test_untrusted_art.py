@@ -179,12 +179,37 @@ def test_safe_art_is_rebuilt_prefixed_and_still_draws(tmp_path):
             "its references draw more than 50,000 elements",
         ),
         (wrap('<rect id="a"/><rect id="a"/>'), "the id 'a' is used twice"),
+        # the audit of the fix: cairo drew a large marker outside the clip of its box (a bridge's red marker on the
+        # ground beside the deck at 240 and 500 px), so markers are off the allow-list, as element and as property
+        (
+            wrap(
+                '<marker id="m" markerWidth="1000000" markerHeight="1000000" viewBox="0 0 1 1"><rect width="1" '
+                'height="1" fill="red"/></marker><path d="M0 0L9 9" stroke="#000" marker-start="url(#m)"/>'
+            ),
+            "<marker>: a <marker> element is not allowed",
+        ),
+        (wrap('<path d="M0 0L9 9" marker-end="url(#m)"/><g id="m"/>'), "the attribute 'marker-end' is not allowed"),
+        (wrap('<path d="M0 0L9 9" style="marker-mid:url(#m)"/><g id="m"/>'), "the CSS property 'marker-mid' is not"),
     ],
 )
 def test_hostile_svg_is_refused_in_one_line_naming_the_file_and_element(tmp_path, svg, says):
     with pytest.raises(TrailwrightError) as err:
         safe_svg(svg, "theme/bridge.svg", tmp_path)
     assert says in str(err.value) and str(err.value).startswith("theme/bridge.svg") and "\n" not in str(err.value)
+
+
+def test_the_pictures_of_one_file_are_bounded_in_all_each_counted_every_time_it_is_named(tmp_path):
+    """The audit of the fix: 300 ``<image href="pic.png">`` of one 4 MB picture were each decoded and written
+    inline (1.7 GB, still running at 60 s); now the file's pictures together are bounded before the next decoding."""
+    from PIL import Image
+
+    Image.new("RGB", (1000, 1000), (200, 10, 10)).save(tmp_path / "pic.png")  # 1 M pixels, a small file
+    safe_svg(wrap('<image href="pic.png" width="1" height="1"/>' * 16), "b.svg", tmp_path)  # 16 M pixels in all
+    with pytest.raises(TrailwrightError, match=r"^b.svg: <image> href: the file's pictures have more than 16,000,000"):
+        safe_svg(wrap('<image href="pic.png" width="1" height="1"/>' * 17), "b.svg", tmp_path)
+    inline = "data:image/png;base64," + base64.b64encode((tmp_path / "pic.png").read_bytes()).decode()
+    with pytest.raises(TrailwrightError, match=r"pixels in all"):
+        safe_svg(wrap(f'<image href="{inline}" width="1" height="1"/>' * 17), "b.svg", tmp_path)
 
 
 def test_inline_rasters_are_bounded_from_their_header_and_written_anew():

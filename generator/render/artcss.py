@@ -54,9 +54,6 @@ PROPERTIES = frozenset(
         "lighting-color",
         "color-interpolation",
         "color-interpolation-filters",
-        "marker-start",
-        "marker-mid",
-        "marker-end",
         "font-family",
         "font-size",
         "font-weight",
@@ -76,9 +73,7 @@ PROPERTIES = frozenset(
         "image-rendering",
     ]
 )
-URL_PROPERTIES = frozenset(
-    ["fill", "stroke", "clip-path", "mask", "filter", "marker-start", "marker-mid", "marker-end"]
-)
+URL_PROPERTIES = frozenset(["fill", "stroke", "clip-path", "mask", "filter"])
 UNITS = frozenset(["px", "mm", "cm", "in", "pt", "pc", "em", "ex", "deg", "rad", "turn"])
 COLOUR_FUNCTIONS = frozenset(["rgb", "rgba", "hsl", "hsla"])
 LARGEST = 1e6  # no number in art is larger: drawing stays in cairo's and the browser's range

@@ -6,7 +6,10 @@ theme file    a file named inside a theme's folder: it resolves inside the folde
               out) and is a regular file (no FIFO, device or folder), read at most ``MAX_FILE_BYTES``.
 raster        a PNG or JPEG, from a file or inline in SVG art (``data:image/png;base64,...``): its size in pixels is
               read from its header before anything is decoded, and at most ``MAX_DECODE_PIXELS`` are decoded (a
-              picture inside SVG art, which has no printed size to scale it to, at most ``MAX_INLINE_PIXELS``).
+              picture inside SVG art, which has no printed size to scale it to, at most ``MAX_INLINE_PIXELS``, and
+              all the pictures of one SVG file together, each counted every time it is named, at most
+              ``MAX_INLINE_PIXELS`` and ``MAX_INLINE_BYTES`` written: so a file naming one picture a thousand times
+              costs no more than one large picture).
               It is written anew (a PNG re-encoded from its pixels, so no chunk of the file travels on).
 print size    a raster ground, cover or landmark is checked at the size it prints: an error below ``LEAST_DPI``, a
               warning below ``PRINT_DPI``, and one finer than ``KEEP_DPI`` is downscaled to it, with a warning.
@@ -34,6 +37,7 @@ from generator.units import MM_PER_IN
 MAX_FILE_BYTES = 32 * 2**20
 MAX_DECODE_PIXELS = 100_000_000  # about 400 MB decoded as RGBA: the largest raster decoded at all
 MAX_INLINE_PIXELS = 16_000_000
+MAX_INLINE_BYTES = 16 * 2**20  # the pictures of one SVG file, written inline, in all
 PRINT_DPI, LEAST_DPI, KEEP_DPI = 300, 150, 600
 DRAW_SECONDS, PROBE_PX = 15.0, 1024
 CAIRO_LOCK = threading.Lock()  # every cairosvg call in this process takes it (publish.art); a fork holds it too
@@ -152,9 +156,28 @@ def _uri(image, kind: str, original: bytes | None = None) -> str:
     return f"data:image/{kind.lower()};base64,{base64.b64encode(data).decode('ascii')}"
 
 
-def inline_raster(picture: str | bytes, where: str) -> str:
+class PictureBudget:
+    """The pictures of one SVG file, in all: at most ``MAX_INLINE_PIXELS`` and ``MAX_INLINE_BYTES`` written (see the
+    glossary), each counted every time it is named; the header is read before anything is decoded."""
+
+    def __init__(self) -> None:
+        self.pixels = self.written = 0
+
+    def spend(self, pixels: int, written: int, where: str) -> None:
+        self.pixels, self.written = self.pixels + pixels, self.written + written
+        if self.pixels > MAX_INLINE_PIXELS:
+            raise TrailwrightError(
+                f"the file's pictures have more than {MAX_INLINE_PIXELS:,} pixels in all (each counted every time "
+                "it is named)",
+                where,
+            )
+        if self.written > MAX_INLINE_BYTES:
+            raise TrailwrightError(f"the file's pictures make more than {MAX_INLINE_BYTES:,} bytes in all", where)
+
+
+def inline_raster(picture: str | bytes, where: str, budget: PictureBudget | None = None) -> str:
     """A picture inside SVG art (a ``data:`` URI, or a theme file's bytes) checked (see the glossary) and written
-    anew as a ``data:`` URI."""
+    anew as a ``data:`` URI; ``budget`` counts it against the file's pictures in all."""
     data = picture
     if isinstance(picture, str):
         match = re.fullmatch(r"data:image/(png|jpeg|jpg);base64,([A-Za-z0-9+/=\s]*)", picture.strip(), re.I)
@@ -165,8 +188,13 @@ def inline_raster(picture: str | bytes, where: str) -> str:
         except binascii.Error:
             raise TrailwrightError("an inline picture that is not base64", where) from None
     assert isinstance(data, bytes)
-    image = _decoded(_header(data, where, MAX_INLINE_PIXELS), where)
-    return _uri(image, str(image.format), data)
+    budget = budget or PictureBudget()
+    header = _header(data, where, MAX_INLINE_PIXELS)
+    budget.spend(header.width * header.height, 0, where)  # before anything is decoded
+    image = _decoded(header, where)
+    uri = _uri(image, str(image.format), data)
+    budget.spend(0, len(uri), where)
+    return uri
 
 
 def image_info(data: bytes, where: str) -> tuple[int, int, str]:
@@ -274,7 +302,9 @@ __all__ = [
     "LEAST_DPI",
     "MAX_DECODE_PIXELS",
     "MAX_FILE_BYTES",
+    "MAX_INLINE_BYTES",
     "MAX_INLINE_PIXELS",
+    "PictureBudget",
     "PRINT_DPI",
     "bounded_draw",
     "folder_digest",

@@ -9,9 +9,10 @@ Raster art, files and the time to draw are bounded in ``render.artlimits``.
 Glossary
 --------
 drawing    the elements of ``ELEMENTS``: shapes, paths, text, groups, definitions, gradients, patterns, clips, masks,
-           markers, filters and images, each with its own attributes (``ATTRIBUTES``) and the presentation
-           properties. ``title``, ``desc`` and ``metadata`` are left out. Scripts, foreign objects, animation,
-           links, ``switch``, event attributes, other namespaces (an editor's) and ``overflow`` are refused.
+           filters and images, each with its own attributes (``ATTRIBUTES``) and the presentation properties.
+           ``title``, ``desc`` and ``metadata`` are left out. Scripts, foreign objects, animation, links,
+           ``switch``, event attributes, other namespaces (an editor's) and ``overflow`` are refused, and so are
+           markers: cairo draws a large marker outside the clip of the art's box.
 numbers    every length, coordinate, ``viewBox``, ``transform`` and path is plain numbers, finite and at most
            ``artcss.LARGEST``: ``inf`` and ``nan`` are refused; a ``viewBox`` is at least ``SMALLEST`` wide and high.
 reference  an ``href`` and a CSS ``url()`` name an element of the same file (``#id``). An ``<image>`` may also name a
@@ -32,7 +33,15 @@ from pathlib import Path
 
 from generator.errors import TrailwrightError
 from generator.render import artcss
-from generator.render.artlimits import PRINT_DPI, image_info, inline_raster, raster_dpi, stays_inside, theme_file
+from generator.render.artlimits import (
+    PRINT_DPI,
+    PictureBudget,
+    image_info,
+    inline_raster,
+    raster_dpi,
+    stays_inside,
+    theme_file,
+)
 
 SVG, XLINK = "http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"
 XML = "http://www.w3.org/XML/1998/namespace"
@@ -66,7 +75,6 @@ ATTRIBUTES = {
     "pattern": f"{_BOX} {_PLACE} patternUnits patternContentUnits patternTransform href",
     "clipPath": "clipPathUnits",
     "mask": f"{_BOX} maskUnits maskContentUnits",
-    "marker": f"{_PLACE} refX refY markerUnits markerWidth markerHeight orient",
     "image": f"{_BOX} preserveAspectRatio href",
     "style": "type",
     "filter": f"{_BOX} filterUnits primitiveUnits",
@@ -99,7 +107,6 @@ _KINDS = {
     "transform": _TRANSFORM,
     "gradientTransform": _TRANSFORM,
     "patternTransform": _TRANSFORM,
-    "orient": re.compile(rf"auto|auto-start-reverse|{_NUMBER}(?:deg|rad|turn)?"),
     "version": re.compile(r"\d\.\d"),
     "id": re.compile(r"[A-Za-z_][\w.-]{0,80}"),
     "class": re.compile(r"\s*[A-Za-z_][\w-]{0,80}(?:\s+[A-Za-z_][\w-]{0,80}){0,15}\s*"),
@@ -116,7 +123,6 @@ _WORDY = frozenset(
         "clipPathUnits",
         "maskUnits",
         "maskContentUnits",
-        "markerUnits",
         "filterUnits",
         "primitiveUnits",
         "lengthAdjust",
@@ -171,6 +177,7 @@ class _Rebuild:
     def __init__(self, source: str, folder: Path | None, prefix: str):
         self.source, self.folder, self.prefix = source, folder, prefix
         self.count = 0
+        self.pictures = PictureBudget()  # every picture of the file, in all
         self.refs: dict[int, list[str]] = {}  # id(rebuilt element) -> the ids it refers to
 
     def attribute(self, element: str, key: str, text: str, where: str, refs: list[str]) -> str:
@@ -203,14 +210,14 @@ class _Rebuild:
     def image(self, value: str, where: str) -> str:
         """An ``<image>``'s picture: inline, or a file of the theme's folder, decoded and written anew inline."""
         if value.startswith("data:"):
-            return inline_raster(value, where)
+            return inline_raster(value, where, self.pictures)
         if self.folder is None or not re.fullmatch(r"[\w.-]+(/[\w.-]+)*\.(png|jpe?g)", value, re.I):
             raise TrailwrightError(
                 f"the reference {value[:60]!r} leaves the file (only #id, or an image in the theme)", where
             )
         if not stays_inside(self.folder, value):
             raise TrailwrightError(f"{value[:60]!r} leads outside the theme's folder", where)
-        return inline_raster(theme_file(self.folder, value, where, "an image"), where)
+        return inline_raster(theme_file(self.folder, value, where, "an image"), where, self.pictures)
 
     def element(self, node: ET.Element, depth: int) -> ET.Element | None:
         """``node`` rebuilt with its children, or None for an element left out (``LEFT_OUT``)."""
