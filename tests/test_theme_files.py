@@ -88,6 +88,28 @@ def test_art_the_drawing_cannot_finish_is_refused_in_one_line_naming_why(tmp_pat
     )
 
 
+def test_art_is_drawn_in_time_at_the_scale_it_covers_its_box_not_only_at_its_own_aspect(tmp_path):
+    """The audit of the fix: a ground 1000 units wide and 1 high, with text 300 units high, drew at its own aspect
+    (1 px a unit) and was accepted; cut to cover the tile it is 1000 times larger, and tabletop stopped on a cairo
+    FreeType traceback. Drawn stretched to a square, each axis as fine as where it covers a box, it is refused."""
+    text = svg('<text y="1" font-size="300" fill="#f00">W</text>', "0 0 1000 1")
+    (tmp_path / "g").mkdir()
+    folder = theme(tmp_path / "g", front=text)
+    assert "front.svg: the art cannot be drawn (CairoError: cairo returned CAIRO_STATUS_FREETYPE_ERROR" in refused(
+        folder
+    )
+
+
+def test_a_drawing_of_the_kit_that_cairo_cannot_finish_is_one_line_not_a_traceback():
+    from generator.publish.art import render_pixels
+
+    huge = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><text y="1" font-size="900000">W</text></svg>'
+    with pytest.raises(TrailwrightError) as err:
+        render_pixels(huge, 100, 100)
+    assert str(err.value).startswith("a picture of 100 × 100 px: the art cannot be drawn (CairoError: ")
+    assert "\n" not in str(err.value)
+
+
 def test_a_shipped_theme_name_wins_over_a_folder_of_that_name_unless_written_as_a_path(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "river").mkdir()

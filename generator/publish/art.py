@@ -21,7 +21,7 @@ from PIL import Image
 
 from generator.errors import TrailwrightError
 from generator.model import Tile
-from generator.render.artlimits import CAIRO_LOCK
+from generator.render.artlimits import CAIRO_LOCK, drawing
 from generator.units import MM_PER_IN
 
 SideArt = Callable[[Tile, str, float], str]
@@ -54,7 +54,7 @@ def render_pixels(svg: str, width_px: int, height_px: int, background: str | Non
             f"{MAX_PIXELS:,} pixels): lower dpi or board_dpi, or draw a smaller tile or board"
         )
 
-    with CAIRO_LOCK:
+    with CAIRO_LOCK, drawing(f"a picture of {width_px:,} × {height_px:,} px"):
         surface = PNGSurface(
             Tree(bytestring=svg.encode("utf-8")), io.BytesIO(), 96, output_width=width_px, output_height=height_px
         )

@@ -29,6 +29,7 @@ from generator.publish.impose import reproducible
 from generator.publish.layout import hex_corners, hex_height
 from generator.publish.pdf import DIELINE, DocInfo, new_canvas, pt
 from generator.publish.settings import Paper, Profile
+from generator.render.artlimits import drawing
 from generator.units import MM_PER_IN
 
 ArtForWidth = Callable[..., SideArt]  # (tile width in mm, labels: bool = True) -> side art at that width
@@ -54,7 +55,7 @@ def _boxes(profile: Profile) -> tuple[list[float], list[float]]:
 
 def vector_pdf(svg: str, profile: Profile, info: dict[str, str]) -> bytes:
     """The framed art as a one-page vector PDF (cairosvg) with TrimBox and BleedBox set."""
-    with CAIRO_LOCK:
+    with CAIRO_LOCK, drawing("a manufacturer's vector PDF"):
         raw = cairosvg.svg2pdf(bytestring=svg.encode("utf-8"))
     reader = PdfReader(io.BytesIO(raw))
     writer = PdfWriter(clone_from=reader)

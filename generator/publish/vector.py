@@ -21,13 +21,14 @@ from generator import __version__
 from generator.publish.art import CAIRO_LOCK
 from generator.publish.impose import reproducible
 from generator.publish.pdf import DocInfo, pt
+from generator.render.artlimits import drawing
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
 
 
 def svg_pdf(svg: str) -> bytes:
     """SVG text as a one-page vector PDF (cairosvg; sizes in mm kept exactly)."""
-    with CAIRO_LOCK:
+    with CAIRO_LOCK, drawing("a vector page"):
         return cairosvg.svg2pdf(bytestring=svg.encode("utf-8"))
 
 

@@ -13,9 +13,11 @@ raster        a PNG or JPEG, from a file or inline in SVG art (``data:image/png;
               It is written anew (a PNG re-encoded from its pixels, so no chunk of the file travels on).
 print size    a raster ground, cover or landmark is checked at the size it prints: an error below ``LEAST_DPI``, a
               warning below ``PRINT_DPI``, and one finer than ``KEEP_DPI`` is downscaled to it, with a warning.
-time bound    each piece of a theme's SVG art is drawn once, alone, ``PROBE_PX`` across, in one child process
+time bound    each piece of a theme's SVG art is drawn once, alone, stretched to ``PROBE_PX`` on each side (so each axis
+              at least as finely as where it is stretched or cut to cover its box), in one child process
               for the theme that has ``DRAW_SECONDS`` for each piece; a piece that takes longer, or that the drawing
-              cannot finish, is refused in one line naming it (the child is killed, nothing is written).
+              cannot finish, is refused in one line naming it (the child is killed, nothing is written). A drawing
+              of the kit that fails all the same (at a scale the bound did not meet) is one line too (``drawing``).
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ import re
 import stat
 import threading
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from generator.errors import TrailwrightError
@@ -255,6 +259,19 @@ def _draw(pieces: list[tuple[str, int, int]], say) -> None:  # pragma: no cover 
     os._exit(0)
 
 
+@contextmanager
+def drawing(what: str) -> Iterator[None]:
+    """A drawing of the kit by cairo (its pictures and PDFs): a failure there, at a scale the time-bound drawing did
+    not meet (a theme's text or mask drawn far larger), is one line naming ``what`` is drawn, never a traceback."""
+    try:
+        yield
+    except TrailwrightError:
+        raise
+    except Exception as err:  # noqa: BLE001 - any failure of the drawing is the art's, told in one line
+        why = str(err).splitlines()[0][:80] if str(err) else "?"
+        raise TrailwrightError(f"the art cannot be drawn ({type(err).__name__}: {why})", what) from None
+
+
 def bounded_draw(pieces: list[tuple[str, tuple[float, float, float, float], str]]) -> None:
     """Draw each piece (an SVG document, its viewBox, where an error names it) once, ``PROBE_PX`` across at its
     aspect, in one child process that has ``DRAW_SECONDS`` for each piece: a piece that takes longer, or that the
@@ -307,6 +324,7 @@ __all__ = [
     "PictureBudget",
     "PRINT_DPI",
     "bounded_draw",
+    "drawing",
     "folder_digest",
     "image_info",
     "inline_raster",

@@ -82,6 +82,12 @@ class Art:
             f'overflow="hidden">{self.body}</svg></g>'
         )
 
+    def stretched(self) -> str:
+        """The art alone stretched to a square (``preserveAspectRatio="none"``): each axis drawn as finely as where
+        the art is stretched or cut to cover a box of that size, for the time-bound drawing."""
+        head = f'<svg xmlns="{SVG}" width="100mm" height="100mm" viewBox="0 0 100 100">'
+        return f"{head}{self.placed(0, 0, 100, 100)}</svg>"
+
     def picture(self, width_mm: float) -> tuple[str, float]:
         """The art alone as an SVG document ``width_mm`` wide at its own aspect, and its height in mm."""
         height = width_mm * self.view[3] / self.view[2]
@@ -293,7 +299,7 @@ def theme_art(folder: Path, data: dict, source: str, side_mm: tuple[float, float
     }
     svgs = [p for p in (*pieces.values(), *(p for p, _, _ in pictures.values())) if p.name.lower().endswith(".svg")]
     drawn = {p.name: p for p in (*svgs, *(load_art(folder, d, _named(source, "decorations")) for d in decorations))}
-    bounded_draw([(p.picture(100.0)[0], p.view, str(folder / p.name)) for p in drawn.values()])
+    bounded_draw([(p.stretched(), (0.0, 0.0, 1.0, 1.0), str(folder / p.name)) for p in drawn.values()])
     return ThemeArt(
         name,
         folder.name,
