@@ -22,7 +22,7 @@ HEX_PAIRS = TileGeometry("hex", 2, "pairs", 2)
 SQUARE_2_ANY = TileGeometry("square", 2, "any", 2)
 GEOMETRIES = [HEX_ANY, SQUARE_ANY, SQUARE_PAIRS, HEX_PAIRS, SQUARE_2_ANY]
 
-# /work/shared/DESIGN.md, "Other path-tile games": sides and designs up to rotation
+# the domain brief, "Other path-tile games" (docs/geometry.md): sides and designs up to rotation
 COUNTS = {HEX_ANY: (203, 43), SQUARE_ANY: (15, 7), SQUARE_PAIRS: (105, 35), HEX_PAIRS: (10_395, 1_799)}
 COUNTS[SQUARE_2_ANY] = (4_140, 1_084)
 
