@@ -10,12 +10,12 @@ PACKAGE = Path(__file__).resolve().parent.parent / "generator"
 
 # each layer may import the ones before it, never one after (the foundation modules come first)
 LAYERS = [
-    {"errors", "units", "players", "inputs", "fileio", "web", "project", "stats"},
+    {"errors", "units", "players", "inputs", "fileio", "web", "project", "stats", "jitcache"},
     {"model"},
     {"board"},
     {"scoring"},
     {"play", "render"},
-    {"optimize"},
+    {"optimize", "warm"},  # warm: every kernel the stages use, compiled once
     {"publish", "table", "preflight", "host", "studio"},
     {"cli"},
 ]
