@@ -433,11 +433,13 @@ def test_stop_event_ends_the_run_with_the_best_so_far(classic):
 
 def test_island_mode_moves_the_best_set_into_the_worst_chain(classic):
     problem = small_problem(classic)
-    result = optimize(problem, Config(time=1.5, migrate=0.5, seed=2, **{**SMALL, "chains": 2}), client=CLIENT)
-    assert [leg for leg, _, _ in result.migrants] == [1, 2]  # three legs: two migrations
+    # the chains get what the time budget leaves after the reserve for choosing the winner (about 1 s here)
+    result = optimize(problem, Config(time=3.0, migrate=0.5, seed=2, **{**SMALL, "chains": 2}), client=CLIENT)
+    legs = [leg for leg, _, _ in result.migrants]
+    assert len(legs) >= 2 and legs == list(range(1, len(legs) + 1))  # a migration before every leg but the first
     for _leg, index, designs in result.migrants:
         assert len(designs) == 20 and 0 <= index < 2
-    assert all(c.leg == 2 for c in result.chains) and not result.stopped
+    assert all(c.leg == len(legs) for c in result.chains) and not result.stopped
 
 
 # --- objective files ------------------------------------------------------------------------
