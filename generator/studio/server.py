@@ -378,7 +378,12 @@ def routes(app: App) -> list:
     )
     board = app.endpoint(
         {"state": lambda d: app.board_view()},
-        {"paint": lambda d: app.draft.paint(d), "save": app.save_board, "revert": app.revert_board},
+        {
+            "paint": lambda d: app.draft.paint(d),
+            "pin": lambda d: app.draft.pin(d),
+            "save": app.save_board,
+            "revert": app.revert_board,
+        },
         app.board_view,
     )
     assets = asset_route({**HOST_ASSETS, **STUDIO_ASSETS})

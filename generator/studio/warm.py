@@ -3,10 +3,11 @@ disk cache), so the page answers at once and says it is warming up.
 
 Glossary
 --------
-warm up    ``Studio.warm_up``, in a worker thread when the server starts: the kernels compiled, the saved set scored
-           and its games played. Until ``warmed`` is set the studio's state has no figures and says ``warming``
-           (the seconds expected and left, about); edits made meanwhile are taken (they need no kernel), and
-           their figures come once the engines are warm.
+warm up    ``Studio.warm_up``, in a worker thread when the server starts: the kernels compiled, the saved set's
+           figures worked out and its games played. Until ``warmed`` is set the studio's state has no figures and
+           says ``warming`` (the seconds expected, spent and left, about); edits made meanwhile are taken (they need
+           no kernel), and their figures come once the engines are warm. A search's cluster starts after it, so
+           its workers load the kernels from the cache instead of compiling them beside it.
 expected   ``COLD_SECONDS`` when numba's cache has none of the scorer's kernels (a first start), a few seconds
            otherwise.
 """
@@ -41,11 +42,9 @@ class Warming:
     warming_since: float
     warming_expected: float
     board: Any
-    rules: Any
     saved: Any
-    played: Any
 
-    def saved_scores(self) -> Any:
+    def figures(self, tiles: Any = None, games: bool = True) -> dict[str, Any]:
         raise NotImplementedError
 
     def warm_up(self) -> None:
@@ -59,18 +58,19 @@ class Warming:
             from generator.scoring import warm_up
 
             warm_up(self.board)
-            self.saved_scores()
-            self.played.get(self.saved, self.board, self.rules)
+            self.figures(self.saved)  # every kernel the figures use, the saved set's games played
         except Exception:
             log.exception("warming the studio's engines up failed")
         finally:
             self.warmed.set()
 
-    def warming(self) -> dict[str, int] | None:
-        """While the engines warm up: the seconds expected in all and those left, about; None once they are warm."""
+    def warming(self) -> dict[str, Any] | None:
+        """While the engines warm up: the seconds expected in all, those spent and those left, about (None once past
+        the expected time: a busy machine); None once they are warm."""
         import time
 
         if self.warmed.is_set():
             return None
-        left = max(self.warming_expected - (time.monotonic() - self.warming_since), 1.0)
-        return {"expected": round(self.warming_expected), "left": round(left)}
+        spent = time.monotonic() - self.warming_since
+        left = round(self.warming_expected - spent) if spent < self.warming_expected - 0.5 else None
+        return {"expected": round(self.warming_expected), "spent": round(spent), "left": left}

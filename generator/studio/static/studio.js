@@ -40,10 +40,12 @@
     banner.textContent = "";
     const lines = disk.problems.map((p) => p.file + " on disk does not load: " + p.error +
       " (the studio keeps what it read; fix the file and it is read again)");
-    if (disk.warming) { // the engines first (the seconds left, about), then the playtests' bots
-      lines.unshift(disk.warming.left ? "warming up: first start compiles the engines (about " + disk.warming.left +
-        " s); edits are taken now and their figures come when it is done"
-        : "warming up: the playtests' bots compile their engine; they move once it is done");
+    const w = disk.warming;
+    if (w) { // the engines first (the seconds left, about), then the playtests' bots
+      lines.unshift(w.expected === undefined ? "warming up: the playtests' bots compile their engine; they move once it is done"
+        : "warming up: first start compiles the engines (" + (w.left !== null ? "about " + w.left + " s"
+          : w.spent + " s so far, longer than the " + w.expected + " s expected: the machine is busy") +
+          "); edits are taken now and their figures come when it is done");
     }
     for (const line of lines) banner.appendChild(document.createElement("div")).textContent = line;
     banner.hidden = lines.length === 0;
@@ -116,7 +118,11 @@
       const art = doc.documentElement;
       if (art && art.nodeName === "svg") {
         const [, , w, h] = art.getAttribute("viewBox").split(/[ ,]+/).map(Number);
-        const side = document.importNode(art, true); // the renderer's own drawing: its circumradius is w / 2
+        // the renderer's own drawing (its circumradius is w / 2), its trails in the page to light them; a theme's
+        // art with CSS of its own is shown as a picture instead (the page's CSP takes no style in its markup)
+        const styled = art.querySelector("style, [style]") !== null;
+        const side = styled ? el("image", { href: "/side/" + tile + "/" + face + ".svg?t=" + encodeURIComponent(key) })
+          : document.importNode(art, true);
         side.setAttribute("x", -55); side.setAttribute("width", 110);
         side.setAttribute("y", -55 * h / w); side.setAttribute("height", 110 * h / w);
         side.setAttribute("id", "hex-art");
