@@ -8,31 +8,26 @@ warm up    ``Studio.warm_up``, in a worker thread when the server starts: the ke
            says ``warming`` (the seconds expected, spent and left, about); edits made meanwhile are taken (they need
            no kernel), and their figures come once the engines are warm. A search's cluster starts after it, so
            its workers load the kernels from the cache instead of compiling them beside it.
-expected   ``COLD_SECONDS`` when numba's cache has none of the scorer's kernels (a first start), a few seconds
-           otherwise.
+expected   the compile time of the kernel groups numba's cache lacks (``generator.warm``'s own estimate), or a
+           few seconds to load them all.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from pathlib import Path
 from typing import Any
 
-COLD_SECONDS = 40  # a first start's compile of the scorer and the games' engine (2 cores: about 30 to 55 s)
+GROUPS = ("scoring", "search", "play")  # the kernel groups the figures use (``generator.warm``)
 log = logging.getLogger(__name__)
 
 
-def compiled_before() -> bool:
-    """Whether numba's disk cache holds the scorer's kernels (then a start loads them in a second or two)."""
-    from numba.core import config
+def expected_seconds() -> float:
+    """About how long the warm-up takes: the compile time of the groups numba's cache lacks (``generator.warm``),
+    or a few seconds to load them when it has them all."""
+    from generator import warm
 
-    import generator.scoring
-
-    cache = getattr(config, "CACHE_DIR", "")  # NUMBA_CACHE_DIR, or '': beside each module
-    if cache:
-        return any(Path(cache).glob("scoring*/*.nbi"))
-    return any((Path(generator.scoring.__file__).parent / "__pycache__").glob("*.nbi"))
+    return float(sum(warm.GROUPS[name].seconds for name in GROUPS if warm.is_cold(name)) or 3)
 
 
 class Warming:
@@ -53,7 +48,7 @@ class Warming:
         import time
 
         self.warming_since = time.monotonic()
-        self.warming_expected = 3.0 if compiled_before() else float(COLD_SECONDS)
+        self.warming_expected = expected_seconds()
         try:
             from generator.scoring import warm_up
 
