@@ -439,8 +439,10 @@ def test_a_first_start_answers_at_once_says_it_is_warming_up_and_takes_an_edit_m
                         break
                     assert time.monotonic() - printed < 400, "the engines did not warm up"
                     time.sleep(0.3)
+                # a call that waited on the compile would take a minute; a busy spell of a shared machine (the
+                # search's cluster starting once the engines are warm) a few seconds
                 seconds.sort()
-                assert seconds[len(seconds) // 2][0] < 0.5 and seconds[-1][0] < 5.0, seconds[-5:]
+                assert seconds[len(seconds) // 2][0] < 0.5 and seconds[-1][0] < 15.0, seconds[-5:]
                 wait_for(lambda: "±" in _text(d, "figure-table"), 20)  # the edit's figures, once warm
                 wait_for(lambda: d.execute_script("return document.getElementById('banner').hidden"), 120)
                 final = get("/api/state")[1]

@@ -222,19 +222,15 @@ class BoardDraft:
         return out
 
     def cells(self) -> list[dict[str, Any]]:
-        """Every painted hex: where, what, and its slot number or landmark name (for the page's grid)."""
+        """Every painted hex: where, what, and its slot number or landmark name (for the page's grid); a landmark's
+        hex with pinned sides, their directions (``pinned``)."""
         d = self.data
         out: list[dict[str, Any]] = [{"hex": s, "kind": "slot", "label": str(i + 1)} for i, s in enumerate(d["slots"])]
-        out += [
-            {
-                "hex": h,
-                "kind": "landmark",
-                "label": lm["name"],
-                "pinned": [x[2] for x in lm.get("sides", []) if list(x[:2]) == list(h)],
-            }
-            for lm in d["landmark"]
-            for h in lm["hexes"]
-        ]
+        for lm in d["landmark"]:
+            for h in lm["hexes"]:
+                pinned = [x[2] for x in lm.get("sides", []) if list(x[:2]) == list(h)]
+                cell = {"hex": h, "kind": "landmark", "label": lm["name"]}
+                out.append({**cell, "pinned": pinned} if pinned else cell)
         out += [{"hex": c["hex"], "kind": "connector", "label": "", "joins": c["joins"]} for c in d["connector"]]
         return out
 

@@ -16,7 +16,10 @@ figures     the fitness and its terms, each landmark pair's connectivity, and 1,
             games for every version, so a difference shows the edit, not noise. The difference from the saved
             version has the standard error of the paired per-layout differences, a Student's t 95 % interval,
             and a verdict (better or worse) only when its paired t-test rejects no change (``stats.paired``;
-            a change of the fixed terms alone is exact).
+            a change of the fixed terms alone is exact). The saved set's layout scores are worked out once per
+            saved set and board, and none before the engines are warm (``studio.warm``).
+parts       the files on disk watched (``studio.disk``), the first start's warm-up (``studio.warm``), the TOML files
+            changed in place (``studio.tomledit``) and the board draft (``studio.boards``) are modules of their own.
 """
 
 from __future__ import annotations
