@@ -49,6 +49,7 @@
     }
     for (const line of lines) banner.appendChild(document.createElement("div")).textContent = line;
     banner.hidden = lines.length === 0;
+    banner.className = disk.problems.length ? "" : "warming"; // a file that does not load is red; a warm-up is news
     const broken = disk.problems.some((p) => p.file === "tileset.json");
     const others = disk.problems.filter((p) => p.file !== "tileset.json").map((p) => p.file);
     $("status").textContent = (disk.dirty ? "edited, not saved"
