@@ -85,8 +85,9 @@ def _board(board: str, edits: int, port: int, search: bool) -> tuple[list[list[f
         with running(cmd, ready, {"x-trailwright-token": TOKEN}), headless_chromium("1366,768") as d:
             d.set_script_timeout(30)
             d.get(f"http://127.0.0.1:{port}/?token={TOKEN}")
-            deadline = time.monotonic() + 60
-            while not d.execute_script("return document.querySelectorAll('[data-side]').length"):
+            deadline = time.monotonic() + 300
+            filled = "return document.querySelectorAll('[data-side]').length && window.studio.state().figures"
+            while not d.execute_script(filled):  # the page drawn, and the engines warm (``studio.warm``)
                 if time.monotonic() > deadline:
                     raise SystemExit("the studio page did not fill")
                 time.sleep(0.2)

@@ -17,6 +17,7 @@ from generator.board import load_board
 from generator.board.board import builtin_boards
 from generator.cli import main
 from generator.studio.boards import BoardDraft
+from generator.studio.errors import EditError
 from generator.studio.server import COOKIE, create_app
 from generator.studio.session import Studio, _board_toml
 
@@ -95,6 +96,40 @@ def test_a_landmark_added_and_removed_is_one_table_and_a_pinned_side_stays_pinne
     draft, out = saved(path, {"hex": [1, -1], "kind": "wall"})  # the Hut painted over
     assert changed_lines(pinned, out) == ["-", "-[[landmark]]", '-name = "Hut"', "-hexes = [[1, -1]]"]
     assert 'sides = [[3, 4, "N"]]' in out  # the designer's pin is theirs
+
+
+def test_a_side_pinned_on_the_board_page_is_one_line_of_the_file_and_unpinned_follows_again(tmp_path):
+    path = tmp_path / "board.toml"
+    text = (BOARDS / "classic.toml").read_text()
+    path.write_text(text)
+    draft = BoardDraft(load_board(path))
+    draft.pin({"hex": [3, 4], "slot": [4, 4]})  # the Lair's side towards slot 20
+    assert draft.said == "Lair: side NE of [3, 4] pinned; Lair faces its 1 pinned side(s) only"
+    lair = next(lm for lm in draft.check().landmarks if lm.name == "Lair")
+    assert [(s.slot, s.direction) for s in lair.sides] == [(19, 4)]  # slot 20 faces the Lair across its SW side
+    assert {"hex": [3, 4], "kind": "landmark", "label": "Lair", "pinned": ["NE"]} in draft.cells()
+    out = _board_toml(path, draft.check(), draft.original, draft.data)
+    assert changed_lines(text, out) == ['+sides = [[3, 4, "NE"]]']
+    draft.pin({"hex": [3, 4], "slot": [4, 4]})
+    lair_table = next(lm for lm in draft.data["landmark"] if lm["name"] == "Lair")
+    assert "follows its neighbours again (3 slot side(s))" in draft.said and "sides" not in lair_table
+    for bad, says in (({"hex": [0, 0], "slot": [0, 1]}, "no landmark"), ({"hex": [3, 4], "slot": [9, 9]}, "no slot")):
+        with pytest.raises(EditError, match=says):
+            draft.pin(bad)
+
+
+def test_an_edit_made_while_the_engines_warm_up_is_kept_and_its_figures_come_once_warm(project):
+    from generator.studio.server import App
+
+    studio = Studio(project)  # not warmed yet: no kernel compiled for it
+    app = App(studio, TOKEN)
+    state = app.state()
+    assert state["figures"] is None and state["warming"]["expected"] >= 3 and app.games()["games"] is None
+    app.edit({"op": "rotate", "tile": 3, "face": "front"})
+    assert app.state()["edits"] == {"dirty": True, "undo": 1, "redo": 0}
+    studio.warm_up()
+    state = app.state()
+    assert state["figures"]["undo"] == 1 and state["figures"]["difference"] != 0 and state["figures"]["games"] == 1000
 
 
 def test_the_strokes_of_the_hand_are_taken_and_each_says_what_it_did():
@@ -347,3 +382,87 @@ def test_every_message_is_in_view_and_a_broken_file_is_never_valid(project):
         "+  [0, 3],",
         "+  [5, 0],",
     ]
+
+
+@pytest.mark.slow
+def test_a_first_start_answers_at_once_says_it_is_warming_up_and_takes_an_edit_meanwhile(project, tmp_path):
+    """With numba's cache empty (a fresh install) the real command's page answers within a second of the address
+    being printed, says it is warming up with the seconds it expects, answers every call within a second while
+    the engines compile, and keeps an edit made meanwhile: its figures come once the engines are warm."""
+    import signal
+    import subprocess
+    import sys
+    import tempfile
+    import urllib.request
+
+    from tests.browser_helpers import headless_chromium
+    from tests.host_helpers import free_port, wait_for
+
+    port = free_port()
+    exe = Path(sys.executable).with_name("trailwright")
+    cmd = [str(exe), "studio", str(project), "--no-browser", "--port", str(port), "--token", TOKEN]
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "empty-numba-cache")}
+
+    def get(path: str) -> tuple[float, dict]:
+        """The seconds a call took, and its answer (a picture's: its size)."""
+        began = time.monotonic()
+        request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"x-trailwright-token": TOKEN})
+        body = urllib.request.urlopen(request, timeout=60).read()
+        return time.monotonic() - began, json.loads(body) if path.startswith("/api/") else {"bytes": len(body)}
+
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, env=env, text=True)
+        try:
+            assert proc.stdout is not None
+            while "open: http" not in proc.stdout.readline():
+                assert proc.poll() is None, "the studio stopped before printing its address"
+            printed = time.monotonic()
+            state = wait_for(lambda: _answer(get, "/api/state"), 1.0)  # within a second of the address
+            assert time.monotonic() - printed < 1.0
+            assert state["figures"] is None and state["warming"]["expected"] >= 10  # a first start: seconds
+            with headless_chromium("1366,768") as d:
+                d.get(f"http://127.0.0.1:{port}/?token={TOKEN}")
+                wait_for(lambda: "first start compiles the engines (about" in _text(d, "banner"), 10)
+                assert d.execute_script("return !document.getElementById('banner').hidden")
+                d.execute_script("document.querySelector('[data-side=\"3-front\"]').click()")
+                wait_for(lambda: d.execute_script("return document.getElementById('hex').dataset.side") == "3-front")
+                d.execute_script("document.getElementById('rotate').click()")  # an edit during the warm-up
+                wait_for(lambda: _text(d, "status") == "edited, not saved", 10)
+                edited = get("/api/state")[1]
+                assert edited["figures"] is None and edited["edits"] == {"dirty": True, "undo": 1, "redo": 0}
+                seconds: list[tuple[float, str]] = []
+                while True:  # the calls answer while the engines compile (a busy machine: within seconds)
+                    paths = ("/api/state", "/api/watch", "/api/games", "/side/5/back.svg", "/api/board/state")
+                    answers = [get(path) for path in paths]
+                    seconds += [(t, path) for (t, _), path in zip(answers, paths, strict=True)]
+                    if answers[0][1]["figures"] is not None:
+                        break
+                    assert time.monotonic() - printed < 400, "the engines did not warm up"
+                    time.sleep(0.3)
+                # a call that waited on the compile would take a minute; a busy spell of a shared machine (the
+                # search's cluster starting once the engines are warm) a few seconds
+                seconds.sort()
+                assert seconds[len(seconds) // 2][0] < 0.5 and seconds[-1][0] < 15.0, seconds[-5:]
+                wait_for(lambda: "±" in _text(d, "figure-table"), 20)  # the edit's figures, once warm
+                wait_for(lambda: d.execute_script("return document.getElementById('banner').hidden"), 120)
+                final = get("/api/state")[1]
+                assert final["version"] == edited["version"] and final["figures"]["undo"] == 1  # the edit kept
+                assert [e for e in d.get_log("browser") if e["level"] == "SEVERE"] == []
+        finally:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+
+
+def _answer(get, path: str):
+    try:
+        return get(path)[1]
+    except OSError:
+        return None
+
+
+def _text(d, element: str) -> str:
+    return d.execute_script("return document.getElementById(arguments[0]).textContent", element)

@@ -10,8 +10,11 @@ paint      make one hex a ``slot`` (numbered after the others), part of a named 
            stroke is taken: the draft may be wrong on the way to a valid board; ``said`` tells what the stroke
            did to the hex and its neighbours, ``problems`` puts each thing wrong on the hex it concerns.
 sides      a landmark faces every slot side next to its hexes, and follows its neighbours as they are painted,
-           unless the file pins a list of ``sides``: then a pinned side whose slot is painted away is dropped
-           (said so), and a landmark whose pinned sides are all gone follows its neighbours again.
+           unless it pins a list of ``sides`` (in the file, or by ``pin``): then it faces those only, a pinned side
+           whose slot is painted away is dropped (said so), and a landmark whose pinned sides are all gone follows
+           its neighbours again.
+pin        toggle one side of a landmark, named by the landmark's hex and the slot hex next to it: pinned, the
+           landmark faces its pinned sides only; its last side unpinned, it follows its neighbours again.
 resize     a saved board with another slot count changes the tile set: new tiles are drawn at random from
            the designs the objective allows, or the last tiles that are not pinned are removed.
 """
@@ -137,6 +140,32 @@ class BoardDraft:
             self.data["connector"].append({"hex": list(h), "joins": joins})
         self.said = self._said(before, h, self._follow())
 
+    def pin(self, args: dict[str, Any]) -> None:
+        """Pin or unpin one side of a landmark (see ``pin`` in the module glossary); ``EditError`` when the hexes
+        are no landmark hex and a slot next to it."""
+        h, slot = _hex(args.get("hex"), "hex"), _hex(args.get("slot"), "slot")
+        lm = next((lm for lm in self.data["landmark"] if h in (tuple(x) for x in lm["hexes"])), None)
+        if lm is None:
+            raise EditError(f"{list(h)} is no landmark: pin a side by a landmark's hex, then the slot next to it")
+        towards = [d for d in range(6) if neighbour(h, d) == slot]
+        if not towards or slot not in (tuple(s) for s in self.data["slots"]):
+            raise EditError(f"{list(slot)} is no slot next to {list(h)}: pin a side that faces a slot")
+        side, name = [*h, DIRECTIONS[towards[0]]], lm["name"]
+        sides = [list(x) for x in lm.get("sides", [])]
+        if side in sides:
+            sides.remove(side)
+            words = f"{name}: side {side[2]} of {list(h)} unpinned"
+        else:
+            sides.append(side)
+            words = f"{name}: side {side[2]} of {list(h)} pinned"
+        if sides:
+            lm["sides"] = sides
+            self.said = f"{words}; {name} faces its {len(sides)} pinned side(s) only"
+        else:
+            lm.pop("sides", None)
+            count = len(facing(self.data["slots"], lm["hexes"]))
+            self.said = f"{words}; {name} follows its neighbours again ({count} slot side(s))"
+
     def what(self, h: tuple[int, int], data: dict | None = None) -> str:
         """What hex ``h`` is in ``data`` (the draft): slot N, landmark 'name', connector or wall."""
         d = self.data if data is None else data
@@ -193,10 +222,15 @@ class BoardDraft:
         return out
 
     def cells(self) -> list[dict[str, Any]]:
-        """Every painted hex: where, what, and its slot number or landmark name (for the page's grid)."""
+        """Every painted hex: where, what, and its slot number or landmark name (for the page's grid); a landmark's
+        hex with pinned sides, their directions (``pinned``)."""
         d = self.data
         out: list[dict[str, Any]] = [{"hex": s, "kind": "slot", "label": str(i + 1)} for i, s in enumerate(d["slots"])]
-        out += [{"hex": h, "kind": "landmark", "label": lm["name"]} for lm in d["landmark"] for h in lm["hexes"]]
+        for lm in d["landmark"]:
+            for h in lm["hexes"]:
+                pinned = [x[2] for x in lm.get("sides", []) if list(x[:2]) == list(h)]
+                cell = {"hex": h, "kind": "landmark", "label": lm["name"]}
+                out.append({**cell, "pinned": pinned} if pinned else cell)
         out += [{"hex": c["hex"], "kind": "connector", "label": "", "joins": c["joins"]} for c in d["connector"]]
         return out
 

@@ -85,6 +85,7 @@ class Search(Job):
     def _keep_cluster(self, workers: int, ready: threading.Event) -> None:
         from generator.optimize.cluster import connect, warm_workers
 
+        self._studio.warmed.wait(600)  # after the studio's own warm-up: the workers load its kernels from the cache
         try:
             with connect(None, workers) as client:
                 warm_workers(client, self._studio.board)  # each worker loads the kernels from numba's cache now

@@ -160,16 +160,19 @@ class App:
                 {"id": t.id, "sides": {f: studio.side_info(i, f, designs) for f in FACES}}
                 for i, t in enumerate(studio.current)
             ],
-            "figures": studio.figures(games=games),
+            "figures": studio.figures(games=games) if studio.warmed.is_set() else None,  # ``studio.warm``
+            "edits": {"dirty": studio.dirty, "undo": len(studio.undo_stack), "redo": len(studio.redo_stack)},
             "changed_on_disk": studio.changed_on_disk(),
             "problems": studio.disk_problems(),
             "players": [studio.rules.players_min, studio.rules.players_max, studio.rules.players_default],
-            "warming": not self.hall.ready.is_set(),  # the playtests' bots (``generator.host.server``)
+            "warming": studio.warming() or (not self.hall.ready.is_set()),  # the engines, then the playtests' bots
         }
 
     def games(self) -> dict[str, Any]:
         """The edited set's games (``studio.games``), with the version of the set they were played on."""
         studio = self.studio
+        if not studio.warmed.is_set():  # asked again once the engines are warm (``studio.warm``)
+            return {"version": studio.version(), "games": None, "warming": studio.warming()}
         played = studio.played.get(studio.current, studio.board, studio.rules)
         assert played is not None  # played now when not kept
         return {"version": studio.version(), **played}
@@ -375,7 +378,12 @@ def routes(app: App) -> list:
     )
     board = app.endpoint(
         {"state": lambda d: app.board_view()},
-        {"paint": lambda d: app.draft.paint(d), "save": app.save_board, "revert": app.revert_board},
+        {
+            "paint": lambda d: app.draft.paint(d),
+            "pin": lambda d: app.draft.pin(d),
+            "save": app.save_board,
+            "revert": app.revert_board,
+        },
         app.board_view,
     )
     assets = asset_route({**HOST_ASSETS, **STUDIO_ASSETS})
@@ -403,14 +411,18 @@ def routes(app: App) -> list:
 
 def create_app(studio: Studio, token: str, origins: set[str], warm_cluster: bool = False) -> Guard:
     """The studio's ASGI app for ``studio``, the game server's rooms included (``origins``: the addresses served,
-    ``generator.web.guard``); ``warm_cluster`` keeps a local Dask cluster from the start for the searches
-    (``Search.warm``)."""
+    ``generator.web.guard``); ``warm_cluster`` serves as the command does: the engines warmed up in the background
+    (``studio.warm``: without it, before the app answers) and a local Dask cluster kept from the start for the
+    searches (``Search.warm``)."""
     app = App(studio, token)
 
     @contextlib.asynccontextmanager
     async def life(starlette):
         if warm_cluster:
+            threading.Thread(target=studio.warm_up, name="studio-warm-up", daemon=True).start()
             app.search.warm()
+        else:
+            await asyncio.to_thread(studio.warm_up)
         async with lifespan(app.hall)(starlette):
             yield
         await asyncio.gather(asyncio.to_thread(app.search.shut), asyncio.to_thread(app.publish.shut))

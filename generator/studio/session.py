@@ -16,13 +16,17 @@ figures     the fitness and its terms, each landmark pair's connectivity, and 1,
             games for every version, so a difference shows the edit, not noise. The difference from the saved
             version has the standard error of the paired per-layout differences, a Student's t 95 % interval,
             and a verdict (better or worse) only when its paired t-test rejects no change (``stats.paired``;
-            a change of the fixed terms alone is exact).
+            a change of the fixed terms alone is exact). The saved set's layout scores are worked out once per
+            saved set and board, and none before the engines are warm (``studio.warm``).
+parts       the files on disk watched (``studio.disk``), the first start's warm-up (``studio.warm``), the TOML files
+            changed in place (``studio.tomledit``) and the board draft (``studio.boards``) are modules of their own.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
+import threading
+import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -44,20 +48,15 @@ from generator.play.rules import Rules
 from generator.project import FILES, project_file
 from generator.scoring import ARTICLE, Objective, layout_scores, summarise
 from generator.scoring.objective import load_objective
+from generator.studio.disk import WATCHED, DiskWatch, digest
 from generator.studio.errors import Conflict, EditError
 from generator.studio.games import Played, games_for  # noqa: F401 (games_for: the studio's name for it too)
+from generator.studio.tomledit import board_toml as _board_toml
+from generator.studio.tomledit import toml_with
+from generator.studio.warm import Warming
 
 SAMPLES = 20_000  # layouts per figure (classic: about 10 ms)
 SEED = 0  # the figures' layouts and games (common random numbers)
-WATCHED = ("board", "rules", "objective")  # the files besides the tile set that the studio reads
-
-
-def digest(path: Path) -> str:
-    """The SHA-256 of a file's bytes ('' when it is missing)."""
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return ""
 
 
 def _rejoined(side: Side, op: str, args: dict[str, Any]) -> Side:
@@ -81,7 +80,7 @@ def _rejoined(side: Side, op: str, args: dict[str, Any]) -> Side:
 
 
 @dataclass
-class Studio:
+class Studio(DiskWatch, Warming):
     """One project folder being edited."""
 
     folder: Path
@@ -94,6 +93,8 @@ class Studio:
         self.path = self.folder / FILES["tileset"]
         self._problems: tuple[tuple, list[dict[str, str]]] = ((), [])
         self.played = Played()
+        self._scored: dict[tuple, Any] = {}  # the saved set's layout scores, by (tiles, board): computed once
+        self.warmed, self.warming_since, self.warming_expected = threading.Event(), time.monotonic(), 3.0
         self._read_files()
         self.reload()
 
@@ -107,47 +108,9 @@ class Studio:
         self.objective = (load_objective(objective) if objective else ARTICLE).on(board)
         self.file_digests = {kind: digest(self.folder / FILES[kind]) for kind in WATCHED}
 
-    def files_changed(self) -> list[str]:
-        """The project's other files (``WATCHED``) that changed on disk since the studio read or wrote them."""
-        return [FILES[k] for k in WATCHED if digest(self.folder / FILES[k]) != self.file_digests[k]]
-
-    def disk_problems(self) -> list[dict[str, str]]:
-        """Each project file changed on disk that would not load now, ``{"file", "error"}`` (the error in one
-        line): what the page's banner shows until the file is fixed. Read again only when a file's bytes change."""
-        key = (self.disk_now(), *(digest(self.folder / FILES[k]) for k in WATCHED))
-        if self._problems[0] != key:
-            self._problems = (key, self._trial())
-        return self._problems[1]
-
-    def _trial(self) -> list[dict[str, str]]:
-        out = []
-        if self.changed_on_disk():
-            try:
-                tiles = read_tileset(self.path)
-                if len(tiles) != len(self.board.slots):
-                    raise TrailwrightError(f"has {len(tiles)} tiles but the board has {len(self.board.slots)} slots")
-            except TrailwrightError as err:
-                out.append({"file": FILES["tileset"], "error": str(err).replace(f"{self.folder}{os.sep}", "")})
-        changed = self.files_changed()
-        if changed:
-            before = (self.board, self.rules, self.objective, self.file_digests)
-            try:
-                self._read_files()
-                if len(self.board.slots) != len(self.current):
-                    raise TrailwrightError(
-                        f"has {len(self.board.slots)} slots but the tile set has {len(self.current)} tiles",
-                        FILES["board"],
-                    )
-            except TrailwrightError as err:
-                named = next((f for f in changed if f in str(err)), changed[0])
-                out.append({"file": named, "error": str(err).replace(f"{self.folder}{os.sep}", "")})
-            finally:
-                self.board, self.rules, self.objective, self.file_digests = before
-        return out
-
-    def reload_files(self) -> None:
-        """Read the board, the rules and the objective again; ``EditError`` (nothing changes) when they do not
-        load, or the board no longer fits the tile set."""
+    def try_files(self, keep: bool) -> None:
+        """Read the board, the rules and the objective (kept only with ``keep``); ``TrailwrightError`` (nothing
+        kept) when one does not load, or the board does not fit the tile set."""
         before = (self.board, self.rules, self.objective, self.file_digests)
         try:
             self._read_files()
@@ -156,10 +119,20 @@ class Studio:
                     f"has {len(self.board.slots)} slots but the tile set has {len(self.current)} tiles",
                     FILES["board"],
                 )
+        except TrailwrightError:
+            keep = False
+            raise
+        finally:
+            if not keep:
+                self.board, self.rules, self.objective, self.file_digests = before
+
+    def reload_files(self) -> None:
+        """Read the board, the rules and the objective again; ``EditError`` (nothing changes) when they do not
+        load, or the board no longer fits the tile set."""
+        try:
+            self.try_files(keep=True)
         except TrailwrightError as err:
-            self.board, self.rules, self.objective, self.file_digests = before
             raise EditError(str(err)) from None
-        self._saved_scores = layout_scores(self.saved, self.board, SAMPLES, SEED)
 
     def reload(self) -> None:
         """Read the tile set from disk (the new saved version; the edits and their history are dropped)."""
@@ -173,7 +146,13 @@ class Studio:
         self.disk_digest = digest(self.path)
         self.undo_stack: list[TileSet] = []
         self.redo_stack: list[TileSet] = []
-        self._saved_scores = layout_scores(tiles, self.board, SAMPLES, SEED)
+
+    def saved_scores(self):
+        """The saved set's layout scores (computed once per saved set and board)."""
+        key = (self.saved, self.board)
+        if key not in self._scored:
+            self._scored = {key: layout_scores(self.saved, self.board, SAMPLES, SEED)}
+        return self._scored[key]
 
     # --- edits ---------------------------------------------------------------------------------------
 
@@ -261,14 +240,6 @@ class Studio:
 
     # --- the file --------------------------------------------------------------------------------------
 
-    def disk_now(self) -> str:
-        """The SHA-256 of ``tileset.json`` as it is on disk now."""
-        return digest(self.path)
-
-    def changed_on_disk(self) -> bool:
-        """Whether ``tileset.json`` differs from what the studio read or last wrote."""
-        return self.disk_now() != self.disk_digest
-
     def save(self, overwrite: bool = False) -> None:
         """Write the edited tile set atomically, in the format every command reads; ``Conflict`` when the file
         changed on disk since (unless ``overwrite``)."""
@@ -276,7 +247,6 @@ class Studio:
             raise Conflict("tileset.json changed on disk since the studio read it: reload it, or save over it")
         write_atomic(self.path, dumps_tileset(self.current, self.meta))
         self.saved, self.disk_digest = self.current, digest(self.path)
-        self._saved_scores = layout_scores(self.saved, self.board, SAMPLES, SEED)
 
     # --- the optimizer's rules -------------------------------------------------------------------------
 
@@ -389,11 +359,10 @@ class Studio:
         tiles = self.current if tiles is None else tiles
         scores = layout_scores(tiles, self.board, SAMPLES, SEED)
         now = summarise(tiles, self.board, scores, SEED, "fast", self.objective)
-        base = summarise(self.saved, self.board, self._saved_scores, SEED, "fast", self.objective)
+        saved = self.saved_scores()
+        base = summarise(self.saved, self.board, saved, SEED, "fast", self.objective)
         per = self.objective.per_layout
-        paired = per(scores.extra.astype(float), scores.joined) - per(
-            self._saved_scores.extra.astype(float), self._saved_scores.joined
-        )
+        paired = per(scores.extra.astype(float), scores.joined) - per(saved.extra.astype(float), saved.joined)
         change = stats.paired(paired + (now.fitness - base.fitness - float(paired.mean())))  # per layout, in all
         played = self.played.get(tiles, self.board, self.rules, play_now=games)
         return {
@@ -417,35 +386,3 @@ class Studio:
             "undo": len(self.undo_stack),
             "redo": len(self.redo_stack),
         }
-
-
-def toml_with(text: str, **values: Any) -> str:
-    """The TOML ``text`` (its comments and other keys kept, tomlkit) with top-level ``values`` set: an empty value
-    removes its key, and a list of tables is written as ``[[tables]]``. ``ValueError`` when it is no TOML."""
-    import tomlkit
-
-    doc = tomlkit.parse(text)
-    for key, value in values.items():
-        tables = bool(value) and isinstance(value, list) and all(isinstance(v, dict) for v in value)
-        if key in doc and (tables or not value):
-            del doc[key]
-        if tables:
-            doc[key] = tomlkit.aot()
-            for table in value:
-                doc[key].append(table)
-        elif value:
-            doc[key] = value  # in place: the comments around it stay
-    return tomlkit.dumps(doc)
-
-
-def _board_toml(path: Path, board: Board, before: dict, after: dict) -> str:
-    """The board file at ``path`` changed in place from ``before`` to ``after`` (``tomledit``), read back as
-    ``board``; a board file written afresh when there is none (or tomlkit cannot read it)."""
-    from generator.board.board import board_from_dict
-    from generator.studio.tomledit import edited
-
-    try:
-        text = path.read_text(encoding="utf-8")
-        return edited(text, before, after, holds=lambda data: board_from_dict(data, board.name) == board)
-    except (OSError, ValueError):  # no board file yet (the built-in one was read), or one tomlkit cannot read
-        return toml_with("", **after)

@@ -15,10 +15,14 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import tomlkit
 from tomlkit.items import AoT, Array
+
+if TYPE_CHECKING:
+    from generator.board import Board
 
 # the keys each [[table]] list is matched by
 MATCH = {"landmark": "name", "connector": "hex"}
@@ -153,3 +157,32 @@ def _plain(data: Any) -> Any:
     if isinstance(data, list | tuple):
         return [_plain(v) for v in data]
     return data
+
+
+def toml_with(text: str, **values: Any) -> str:
+    """The TOML ``text`` (its comments and other keys kept, tomlkit) with top-level ``values`` set: an empty value
+    removes its key, and a list of tables is written as ``[[tables]]``. ``ValueError`` when it is no TOML."""
+    doc = tomlkit.parse(text)
+    for key, value in values.items():
+        tables = bool(value) and isinstance(value, list) and all(isinstance(v, dict) for v in value)
+        if key in doc and (tables or not value):
+            del doc[key]
+        if tables:
+            doc[key] = tomlkit.aot()
+            for table in value:
+                doc[key].append(table)
+        elif value:
+            doc[key] = value  # in place: the comments around it stay
+    return tomlkit.dumps(doc)
+
+
+def board_toml(path: Path, board: Board, before: dict, after: dict) -> str:
+    """The board file at ``path`` changed in place from ``before`` to ``after`` (``tomledit``), read back as
+    ``board``; a board file written afresh when there is none (or tomlkit cannot read it)."""
+    from generator.board.board import board_from_dict
+
+    try:
+        text = path.read_text(encoding="utf-8")
+        return edited(text, before, after, holds=lambda data: board_from_dict(data, board.name) == board)
+    except (OSError, ValueError):  # no board file yet (the built-in one was read), or one tomlkit cannot read
+        return toml_with("", **after)

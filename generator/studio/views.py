@@ -40,11 +40,15 @@ def _board() -> str:
         f'<label><input type="radio" name="bd-tool" value="{k}"{" checked" if k == "slot" else ""}> {k}</label> '
         for k in ("slot", "landmark", "connector", "wall")
     )
+    tools += '<label><input type="radio" name="bd-tool" value="pin"> pin a side</label> '
+
     return (
         '<main id="view-board" class="view" hidden><section><h2>Paint the board</h2>'
         f"<p>{tools}"
         '<input id="bd-name" maxlength="60" placeholder="landmark name" size="14"></p>'
         '<p id="bd-help">Click a hex to paint it. A connector: click its hex, then the two slots it joins. '
+        "A landmark faces the slots next to it; <b>pin a side</b>: click the landmark, then a slot it faces "
+        "(again to unpin it), and it faces its pinned sides only. "
         "The board may be wrong on the way: each problem is marked on its hex.</p>"
         '<p id="bd-error" role="status"></p><p id="bd-said" role="status"></p>'
         '<svg id="bd-grid" role="img" aria-label="the board as a hex grid"></svg>'

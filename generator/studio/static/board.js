@@ -5,9 +5,10 @@
   const $ = (id) => document.getElementById(id);
   const s = window.studio;
   const SIZE = 18, R3 = Math.sqrt(3);
+  const NAMES = ["N", "NE", "SE", "S", "SW", "NW"];
   const FILL = { slot: "#e8dcb8", landmark: "#c98a1b", connector: "#8fb3d9", wall: "#f8f5ec" };
   let board = null;
-  let connector = null; // the connector hex being painted, then the slot hexes it joins
+  let connector = null; // the connector hex being painted, then the slot hexes it joins (a side pinned: its two)
   let version = 0;
 
   const odd = (q) => ((q % 2) + 2) % 2;
@@ -67,6 +68,11 @@
           (problem ? ": " + problem : "");
         hex.addEventListener("click", () => paint([q, r]));
         if (cell && cell.label) label(svg, x, y, cell.label, kind);
+        for (const d of (cell && cell.pinned) || []) { // a pinned side: a dot on the edge it faces
+          const a = (-90 + 60 * NAMES.indexOf(d)) * Math.PI / 180;
+          s.el("circle", { cx: x + 0.62 * SIZE * Math.cos(a), cy: y + 0.62 * SIZE * Math.sin(a), r: 3.2,
+            fill: "#2b2418", class: "bd-pin", "data-pin": q + "," + r + "," + d, "pointer-events": "none" }, svg);
+        }
         if (problem) s.el("text", { x: x + 0.45 * SIZE, y: y - 0.35 * SIZE, "font-size": 9, fill: "#a1231b",
           "font-weight": "bold", "pointer-events": "none" }, svg).textContent = "!";
       }
@@ -81,19 +87,20 @@
 
   async function paint(h) {
     const kind = tool();
-    if (kind === "connector") {
+    if (kind === "connector" || kind === "pin") {
       connector = (connector || []).concat([h]);
-      if (connector.length < 3) { draw(); return; }
+      if (connector.length < (kind === "pin" ? 2 : 3)) { draw(); return; }
       const [at, a, b] = connector;
       connector = null;
+      if (kind === "pin") return stroke({ hex: at, slot: a }, "/api/board/pin");
       return stroke({ hex: at, kind: "connector", joins: [a, b] });
     }
     connector = null;
     return stroke({ hex: h, kind: kind, name: $("bd-name").value });
   }
 
-  async function stroke(body) { // any stroke is taken; the draft may be wrong on the way (drawn on its hexes)
-    const v = await s.call("/api/board/paint", body, body.kind === "landmark" ? $("bd-name") : $("bd-said"));
+  async function stroke(body, path) { // any stroke is taken; the draft may be wrong on the way (drawn on its hexes)
+    const v = await s.call(path || "/api/board/paint", body, body.kind === "landmark" ? $("bd-name") : $("bd-said"));
     if (v) { show(v); }
   }
 

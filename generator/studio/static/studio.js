@@ -40,9 +40,16 @@
     banner.textContent = "";
     const lines = disk.problems.map((p) => p.file + " on disk does not load: " + p.error +
       " (the studio keeps what it read; fix the file and it is read again)");
-    if (disk.warming) lines.unshift("warming up: the first start compiles the engines; edits made now are queued");
+    const w = disk.warming;
+    if (w) { // the engines first (the seconds left, about), then the playtests' bots
+      lines.unshift(w.expected === undefined ? "warming up: the playtests' bots compile their engine; they move once it is done"
+        : "warming up: first start compiles the engines (" + (w.left !== null ? "about " + w.left + " s"
+          : w.spent + " s so far, longer than the " + w.expected + " s expected: the machine is busy") +
+          "); edits are taken now and their figures come when it is done");
+    }
     for (const line of lines) banner.appendChild(document.createElement("div")).textContent = line;
     banner.hidden = lines.length === 0;
+    banner.className = disk.problems.length ? "" : "warming"; // a file that does not load is red; a warm-up is news
     const broken = disk.problems.some((p) => p.file === "tileset.json");
     const others = disk.problems.filter((p) => p.file !== "tileset.json").map((p) => p.file);
     $("status").textContent = (disk.dirty ? "edited, not saved"
@@ -112,7 +119,11 @@
       const art = doc.documentElement;
       if (art && art.nodeName === "svg") {
         const [, , w, h] = art.getAttribute("viewBox").split(/[ ,]+/).map(Number);
-        const side = document.importNode(art, true); // the renderer's own drawing: its circumradius is w / 2
+        // the renderer's own drawing (its circumradius is w / 2), its trails in the page to light them; a theme's
+        // art with CSS of its own is shown as a picture instead (the page's CSP takes no style in its markup)
+        const styled = art.querySelector("style, [style]") !== null;
+        const side = styled ? el("image", { href: "/side/" + tile + "/" + face + ".svg?t=" + encodeURIComponent(key) })
+          : document.importNode(art, true);
         side.setAttribute("x", -55); side.setAttribute("width", 110);
         side.setAttribute("y", -55 * h / w); side.setAttribute("height", 110 * h / w);
         side.setAttribute("id", "hex-art");
@@ -215,6 +226,15 @@
     const f = state.figures;
     const t = $("figure-table");
     t.textContent = "";
+    $("undo").disabled = state.edits.undo === 0;
+    $("redo").disabled = state.edits.redo === 0;
+    if (f === null) { // the engines warm up (see the banner): the figures come when they are warm
+      row(t, "fitness", "after the warm-up…");
+      $("pairs").textContent = "";
+      $("figures").classList.add("playing");
+      $("games").textContent = "the figures of this version come once the engines are warm";
+      return;
+    }
     row(t, "fitness", f.fitness.toFixed(3) + " ± " + f.fitness_se.toFixed(3));
     const d = f.difference;
     row(t, "since the last save", (d >= 0 ? "+" : "") + d.toFixed(3) + " ± " + f.difference_half.toFixed(3),
@@ -228,8 +248,6 @@
     p.textContent = "";
     for (const [name, value] of Object.entries(f.pairs)) row(p, name, (100 * value).toFixed(1) + "%");
     drawGames(f);
-    $("undo").disabled = f.undo === 0;
-    $("redo").disabled = f.redo === 0;
   }
 
   function drawGames(f) { // the games: drawn once played (an edit's reply may come before them: see playGames)
@@ -273,14 +291,18 @@
     const data = await promise;
     if (!data) return;
     state = data;
-    truth({ dirty: data.figures.dirty, changed: data.changed_on_disk && disk.declined, problems: data.problems,
-      warming: Boolean(data.warming) });
+    truth({ dirty: data.edits.dirty, changed: data.changed_on_disk && disk.declined, problems: data.problems,
+      warming: data.warming || false });
     drawGrid();
     drawEditor();
     drawFigures();
     drawMaze();
-    if (state.figures.games === null) playGames();
+    if (state.figures && state.figures.games === null) playGames();
+    if (data.warming && !warmingPoll) { // asked again each second until warm: the figures of the version shown
+      warmingPoll = setTimeout(() => { warmingPoll = null; apply(call("/api/state")); }, 1000);
+    }
   }
+  let warmingPoll = null;
 
   $("message").addEventListener("click", () => { $("message").hidden = true; }); // read: clicked away
   for (const op of ["copy", "swap"]) {
@@ -308,7 +330,7 @@
     if (reply.status === 409) {
       if (window.confirm("tileset.json changed on disk since the studio read it. Save over it?")) {
         await apply(call("/api/save", { overwrite: true }, $("save")));
-        if (state && !state.figures.dirty) say("Saved over tileset.json.");
+        if (state && !state.edits.dirty) say("Saved over tileset.json.");
       }
       return;
     }
