@@ -70,6 +70,14 @@ def app_and_change(request, host_app, studio_app):
         "http://user@127.0.0.1:8766",
         "null",
         "",
+        "http://127.0.0.1:8766/",  # spellings a browser never sends: a path, a leading zero, a trailing dot
+        "http://127.0.0.1:08766",
+        "http://127.0.0.1.:8766",
+        "http://localhost.:8766",
+        "http://127.0.0.1:8766?",
+        "http://127.0.0.1:8766#",
+        "http://[::ffff:127.0.0.1]:8766",
+        "http://127.0.0.1:8766@evil.example",
     ],
 )
 def test_only_the_exact_served_origin_may_send_a_change_or_open_a_socket(app_and_change, origin):
@@ -97,7 +105,19 @@ def test_the_served_origins_pass(app_and_change):
             assert r.status_code in (200, 201), (origin, r.text)
 
 
-@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "127.0.0.1:80", "127.0.0.1:8767", "evil.example:8766", ""])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "127.0.0.1",
+        "localhost",
+        "127.0.0.1:80",
+        "127.0.0.1:8767",
+        "evil.example:8766",
+        "",
+        "127.0.0.1:08766",
+        "127.0.0.1.:8766",
+    ],
+)
 def test_a_host_header_naming_another_address_is_refused(app_and_change, host):
     app, _ = app_and_change
     with as_client(app) as c:
@@ -217,6 +237,16 @@ def test_the_refusal_log_says_the_first_few_then_one_line_a_minute(caplog):
         refusals.say("10.0.0.1", "a minute later", now=61.0)
     lines = [r.getMessage() for r in caplog.records]
     assert "997 more time(s)" in lines[4] and "a minute later" in lines[5] and len(lines) == 6
+
+
+def test_a_request_naming_two_origins_or_two_hosts_is_refused(app_and_change):
+    app, name = app_and_change
+    path, body, headers = CHANGES[name]
+    good, evil = ("origin", "http://127.0.0.1:8766"), ("origin", "http://evil.example")
+    with as_client(app) as c:
+        for two in ([good, evil], [evil, good], [("host", "127.0.0.1:8766"), ("host", "evil.example")]):
+            r = c.post(path, json=body, headers=[("x-trailwright", "1"), *two, *headers.items()])
+            assert r.status_code == 403 and "not two" in r.json()["error"], two
 
 
 def test_origins_are_parsed_whole():
