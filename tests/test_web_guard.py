@@ -158,6 +158,34 @@ def test_every_answer_carries_the_page_headers(app_and_change):
     assert "default-src 'self'" in CSP and "frame-ancestors 'none'" in CSP and "unsafe-inline" not in CSP
 
 
+def test_a_websockets_handshake_answer_carries_the_page_headers_accepted_or_refused():
+    import asyncio
+
+    async def app(scope, receive, send):
+        await send({"type": "websocket.accept"})
+
+    def handshake(origin: str) -> list[dict]:
+        sent: list[dict] = []
+
+        async def receive():
+            return {"type": "websocket.connect"}
+
+        async def send(message):
+            sent.append(message)
+
+        headers = [(b"host", b"127.0.0.1:8766"), (b"origin", origin.encode())]
+        scope = {"type": "websocket", "path": "/ws/x", "headers": headers, "client": ("127.0.0.1", 5)}
+        asyncio.run(Guard(app, SERVED)(scope, receive, send))
+        return sent
+
+    for origin, closed in ((BASE, False), ("http://evil.example", True)):
+        sent = handshake(origin)
+        assert (
+            sent[0]["type"] == "websocket.accept" and (b"content-security-policy", CSP.encode()) in sent[0]["headers"]
+        )
+        assert (len(sent) == 2 and sent[1]["code"] == 4403) == closed
+
+
 def test_the_pages_have_no_inline_script_or_style(host_app, studio_app):
     import re
 

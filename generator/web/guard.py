@@ -264,10 +264,10 @@ class Guard:
                 await send_error(_secured(send), status, reason)
             else:
                 await receive()  # the websocket.connect message
-                await close_socket(send, status, reason)
+                await close_socket(_secured(send), status, reason)
             return
         if scope["type"] == "websocket":
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, _secured(send))
             return
         started = False
         secured = _secured(send)
@@ -302,10 +302,11 @@ class Guard:
 
 
 def _secured(send):
-    """``send`` that adds the page headers (``SECURITY_HEADERS``) to an HTTP answer."""
+    """``send`` that adds the page headers (``SECURITY_HEADERS``) to an HTTP answer and to a websocket's handshake
+    answer (accepted or denied)."""
 
     async def secured(message):
-        if message["type"] == "http.response.start":
+        if message["type"] in ("http.response.start", "websocket.accept", "websocket.http.response.start"):
             names = {k.lower() for k, _ in message.get("headers", ())}
             extra = [(k, v) for k, v in SECURITY_HEADERS if k not in names]
             message = {**message, "headers": [*message.get("headers", ()), *extra]}
