@@ -152,7 +152,7 @@ def test_hostile_messages_are_refused_in_one_line_and_the_room_goes_on(client, h
             ("not json", "a message is JSON"),
             ("[" * 4000, "a message is JSON"),  # deeper than the parser recurses, within the size limit
             ("[1, 2]", 'a JSON object with a "type"'),
-            ('{"type": "explode"}', "unknown message type 'explode'"),
+            ('{"type": "explode"}', 'unknown message type "explode"'),
             ('{"type": "act", "token": "forged", "action": ["roll"]}', "that token holds no seat"),
             ('{"type": "act", "token": "' + token + '", "action": ["roll"]}', "waiting for every seat"),
             ('{"type": "bot", "seat": 1, "policy": "explorer", "owner": "guess"}', "only the room's owner"),
@@ -169,6 +169,9 @@ def test_hostile_messages_are_refused_in_one_line_and_the_room_goes_on(client, h
                 ('{"type": "sit", "name": ""}', "1 to 40 characters"),
                 ('{"type": "sit", "name": 5}', "a name is text"),
                 ('{"type": "sit", "name": "Zed", "seat": 0}', "seat 0 is taken"),
+                ('{"type": "sit", "name": "Zed", "seat": true}', "no seat true:"),  # as the client wrote it
+                ('{"type": "sit", "name": "Zed", "seat": "1"}', 'no seat "1":'),
+                ('{"type": "bot", "seat": 1, "policy": {"a": 1}, "owner": "' + made["owner"] + '"}', 'not {"a": 1}'),
             ]:
                 other.send_text(message)
                 reply = until(other, "error")
