@@ -210,6 +210,14 @@ def test_forwarding_headers_are_ignored_unless_the_peer_is_a_trusted_proxy():
     assert client_address({**scope, "client": ("10.0.0.9", 5)}, frozenset({"127.0.0.1"})) == "10.0.0.9"
     bad = {"client": ("127.0.0.1", 5), "headers": [(b"x-forwarded-for", b"not-an-address")]}
     assert client_address(bad, frozenset({"127.0.0.1"})) == "127.0.0.1"
+    # a proxy that adds its hop as a line of its own, after the client's: the last line's is the client
+    lines = {
+        "client": ("127.0.0.1", 5),
+        "headers": [(b"x-forwarded-for", b"203.0.113.9"), (b"x-forwarded-for", b"10.9.8.7")],
+    }
+    assert client_address(lines, frozenset({"127.0.0.1"})) == "10.9.8.7"
+    others = [(b"x-real-ip", b"203.0.113.9"), (b"forwarded", b"for=203.0.113.9")]  # never read, trusted or not
+    assert client_address({**scope, "headers": others}, frozenset({"127.0.0.1"})) == "127.0.0.1"
 
 
 def test_a_client_sending_a_new_forwarded_for_each_time_meets_the_rate_limit(host_app):
