@@ -59,6 +59,7 @@ from generator.web.guard import HTTP_ERRORS, BodyTooLarge, Guard, RateLimit, err
 
 COOKIE = "trailwright_studio"
 WORK_SECONDS = 30.0  # the longest a call or a picture may take before its answer is a 503
+WARM_WAIT = 10.0  # the longest the page's first state waits for the engines to warm up before it comes without games
 Calls = dict[str, Callable[[dict], Any]]
 Picture = Response | Callable[[], Response]  # a refusal, or the drawing to do in a worker thread
 
@@ -340,7 +341,10 @@ def routes(app: App) -> list:
     studio, search, publish = app.studio, app.search, app.publish
     api = app.endpoint(
         {
-            "state": lambda d: app.state(),
+            # the engines warm up at start (``lifespan``); on a first start they compile for a minute or more, so
+            # past ``WARM_WAIT`` the games wait for their own call: the page draws the tiles and the score and says
+            # it is warming up rather than wait on the compiler
+            "state": lambda d: app.state(games=app.hall.ready.wait(WARM_WAIT)),
             "games": lambda d: app.games(),
             "watch": app.watch,
             "playtests": lambda d: {"rooms": playtests(app.hall)},
