@@ -289,6 +289,11 @@ def test_origins_are_parsed_whole():
     assert parse_origin("http://LOCALHOST") == ("http", "localhost", 80)
     assert parse_origin("https://games.example.org") == ("https", "games.example.org", 443)
     assert parse_origin("http://[::1]:8766") == ("http", "[::1]", 8766)
+    assert parse_origin("http://game_box:8080") == (
+        "http",
+        "game_box",
+        8080,
+    )  # a name browsers take, underscore and all
     for bad in ("null", "file://", "http://x:99999", "http://x/path", "ws://127.0.0.1:8766", "127.0.0.1:8766"):
         assert parse_origin(bad) is None, bad
     assert served_origins("0.0.0.0", 9) >= {"http://127.0.0.1:9", "http://localhost:9"}  # the printed address works

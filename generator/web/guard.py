@@ -115,7 +115,7 @@ Origin = tuple[str, str, int]  # scheme, host, port
 # an origin as a browser serializes it: scheme, "://", a host (a name, dotted numbers or a bracketed IPv6 address)
 # and an optional port written plainly; nothing else (no path, no "/", no "?" or "#", no userinfo, no leading zero)
 _ORIGIN = re.compile(
-    r"(?P<scheme>[a-z]+)://(?P<host>\[[0-9a-f:.]+\]|[a-z0-9-]+(?:\.[a-z0-9-]+)*)(?::(?P<port>[1-9][0-9]{0,4}))?"
+    r"(?P<scheme>[a-z]+)://(?P<host>\[[0-9a-f:.]+\]|[a-z0-9_-]+(?:\.[a-z0-9_-]+)*)(?::(?P<port>[1-9][0-9]{0,4}))?"
 )
 
 
