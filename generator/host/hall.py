@@ -133,11 +133,13 @@ class Hall:
         self.touched[room_id] = time.monotonic()
         return room
 
-    def put_away(self, now: float | None = None) -> list[str]:
-        """Rooms nobody is connected to that are finished, or idle for ``idle_minutes``, leave memory."""
+    def put_away(self, now: float | None = None, only: str | None = None) -> list[str]:
+        """Rooms nobody is connected to that are finished, or idle for ``idle_minutes``, leave memory (``only``: that
+        room alone, as its last client leaves)."""
         now = time.monotonic() if now is None else now
         gone = []
-        for room_id, room in list(self.rooms.items()):
+        rooms = self.rooms.items() if only is None else [(only, self.rooms[only])] if only in self.rooms else []
+        for room_id, room in list(rooms):
             idle = now - self.touched.get(room_id, now) >= 60 * self.limits.idle_minutes
             over = room.match.over and not self.limits.keep_finished
             bot, lock = self.bots.get(room_id), self.locks.get(room_id)

@@ -83,6 +83,7 @@ async def serve_socket(hall: Hall, ws: WebSocket) -> None:
         hall.addresses[address] -= 1
         if not hall.addresses[address]:
             del hall.addresses[address]
+        hall.put_away(only=room.id)  # a finished room leaves memory as its last client leaves
 
 
 async def handle(hall: Hall, client: Client, text: str) -> dict | None:
