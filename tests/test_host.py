@@ -216,13 +216,14 @@ def test_a_bots_game_is_recorded_and_exports_lines_that_replay_exactly(client, h
         for seat, policy in ((0, "explorer"), (1, "greedy"), (2, "explorer")):
             ws.send_json({"type": "bot", "seat": seat, "policy": policy, "owner": made["owner"]})
         final = until(ws, "state", lambda m: m["over"])
+        played = hall.rooms[made["room"]]  # (finished and left alone, it then leaves memory)
     assert final["winner"] >= 0 and final["feed"][-1].endswith("wins!")
     records = list(hall.store.rooms())
     [record] = [r for r in records if r.id == made["room"]]
     restored = Room.restore(record)
-    assert restored.match.actions == hall.rooms[made["room"]].match.actions and restored.match.over
+    assert restored.match.actions == played.match.actions and restored.match.over
     line = json.loads(json.dumps(export_line(record.game, restored)))
-    assert replay_line(line).table.laid == hall.rooms[made["room"]].match.table.laid
+    assert replay_line(line).table.laid == played.match.table.laid
     line["actions"] = line["actions"][:-1]
     with pytest.raises(ValueError, match="do not replay to the recorded game"):
         replay_line(line)

@@ -61,17 +61,17 @@ def test_finished_rooms_leave_memory_and_the_limit_counts_unfinished_ones(spec_a
     hall.store.close()
 
 
-def test_a_finished_room_leaves_memory_as_its_last_client_leaves(spec_art, tmp_path):
+def test_a_finished_room_leaves_memory_as_its_game_ends_or_its_last_client_leaves(spec_art, tmp_path):
     hall, client = served(spec_art, tmp_path / "g.db")
     with client:
         assert hall.ready.wait(120)
         made = make_room(client, players=2, seed=1)
         bots_game(client, made)
-        until_true(lambda: hall.bots[made["room"]].done())  # the bots have nothing left to do
-        with client.websocket_connect(f"/ws/{made['room']}") as ws:  # a last look: restored if it had gone
-            assert until(ws, "state")["over"]
-            assert made["room"] in hall.rooms
-        until_true(lambda: made["room"] not in hall.rooms)  # no sweep: its last client left
+        until_true(lambda: made["room"] not in hall.rooms)  # no sweep: the bots ended it and its client left
+        with client.websocket_connect(f"/ws/{made['room']}") as ws:  # a last look restores it from the record
+            assert until(ws, "state")["over"] and made["room"] in hall.rooms
+            until_true(lambda: hall.bots[made["room"]].done())  # its bots found nothing to do
+        until_true(lambda: made["room"] not in hall.rooms)  # its last client left
     hall.store.close()
 
 
