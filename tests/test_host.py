@@ -152,7 +152,7 @@ def test_hostile_messages_are_refused_in_one_line_and_the_room_goes_on(client, h
             ("not json", "a message is JSON"),
             ("[" * 4000, "a message is JSON"),  # deeper than the parser recurses, within the size limit
             ("[1, 2]", 'a JSON object with a "type"'),
-            ('{"type": "explode"}', "unknown message type 'explode'"),
+            ('{"type": "explode"}', 'unknown message type "explode"'),
             ('{"type": "act", "token": "forged", "action": ["roll"]}', "that token holds no seat"),
             ('{"type": "act", "token": "' + token + '", "action": ["roll"]}', "waiting for every seat"),
             ('{"type": "bot", "seat": 1, "policy": "explorer", "owner": "guess"}', "only the room's owner"),
@@ -169,6 +169,9 @@ def test_hostile_messages_are_refused_in_one_line_and_the_room_goes_on(client, h
                 ('{"type": "sit", "name": ""}', "1 to 40 characters"),
                 ('{"type": "sit", "name": 5}', "a name is text"),
                 ('{"type": "sit", "name": "Zed", "seat": 0}', "seat 0 is taken"),
+                ('{"type": "sit", "name": "Zed", "seat": true}', "no seat true:"),  # as the client wrote it
+                ('{"type": "sit", "name": "Zed", "seat": "1"}', 'no seat "1":'),
+                ('{"type": "bot", "seat": 1, "policy": {"a": 1}, "owner": "' + made["owner"] + '"}', 'not {"a": 1}'),
             ]:
                 other.send_text(message)
                 reply = until(other, "error")
@@ -213,13 +216,14 @@ def test_a_bots_game_is_recorded_and_exports_lines_that_replay_exactly(client, h
         for seat, policy in ((0, "explorer"), (1, "greedy"), (2, "explorer")):
             ws.send_json({"type": "bot", "seat": seat, "policy": policy, "owner": made["owner"]})
         final = until(ws, "state", lambda m: m["over"])
+        played = hall.rooms[made["room"]]  # (finished and left alone, it then leaves memory)
     assert final["winner"] >= 0 and final["feed"][-1].endswith("wins!")
     records = list(hall.store.rooms())
     [record] = [r for r in records if r.id == made["room"]]
     restored = Room.restore(record)
-    assert restored.match.actions == hall.rooms[made["room"]].match.actions and restored.match.over
+    assert restored.match.actions == played.match.actions and restored.match.over
     line = json.loads(json.dumps(export_line(record.game, restored)))
-    assert replay_line(line).table.laid == hall.rooms[made["room"]].match.table.laid
+    assert replay_line(line).table.laid == played.match.table.laid
     line["actions"] = line["actions"][:-1]
     with pytest.raises(ValueError, match="do not replay to the recorded game"):
         replay_line(line)

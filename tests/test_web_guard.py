@@ -70,6 +70,14 @@ def app_and_change(request, host_app, studio_app):
         "http://user@127.0.0.1:8766",
         "null",
         "",
+        "http://127.0.0.1:8766/",  # spellings a browser never sends: a path, a leading zero, a trailing dot
+        "http://127.0.0.1:08766",
+        "http://127.0.0.1.:8766",
+        "http://localhost.:8766",
+        "http://127.0.0.1:8766?",
+        "http://127.0.0.1:8766#",
+        "http://[::ffff:127.0.0.1]:8766",
+        "http://127.0.0.1:8766@evil.example",
     ],
 )
 def test_only_the_exact_served_origin_may_send_a_change_or_open_a_socket(app_and_change, origin):
@@ -97,7 +105,19 @@ def test_the_served_origins_pass(app_and_change):
             assert r.status_code in (200, 201), (origin, r.text)
 
 
-@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "127.0.0.1:80", "127.0.0.1:8767", "evil.example:8766", ""])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "127.0.0.1",
+        "localhost",
+        "127.0.0.1:80",
+        "127.0.0.1:8767",
+        "evil.example:8766",
+        "",
+        "127.0.0.1:08766",
+        "127.0.0.1.:8766",
+    ],
+)
 def test_a_host_header_naming_another_address_is_refused(app_and_change, host):
     app, _ = app_and_change
     with as_client(app) as c:
@@ -138,6 +158,34 @@ def test_every_answer_carries_the_page_headers(app_and_change):
     assert "default-src 'self'" in CSP and "frame-ancestors 'none'" in CSP and "unsafe-inline" not in CSP
 
 
+def test_a_websockets_handshake_answer_carries_the_page_headers_accepted_or_refused():
+    import asyncio
+
+    async def app(scope, receive, send):
+        await send({"type": "websocket.accept"})
+
+    def handshake(origin: str) -> list[dict]:
+        sent: list[dict] = []
+
+        async def receive():
+            return {"type": "websocket.connect"}
+
+        async def send(message):
+            sent.append(message)
+
+        headers = [(b"host", b"127.0.0.1:8766"), (b"origin", origin.encode())]
+        scope = {"type": "websocket", "path": "/ws/x", "headers": headers, "client": ("127.0.0.1", 5)}
+        asyncio.run(Guard(app, SERVED)(scope, receive, send))
+        return sent
+
+    for origin, closed in ((BASE, False), ("http://evil.example", True)):
+        sent = handshake(origin)
+        assert (
+            sent[0]["type"] == "websocket.accept" and (b"content-security-policy", CSP.encode()) in sent[0]["headers"]
+        )
+        assert (len(sent) == 2 and sent[1]["code"] == 4403) == closed
+
+
 def test_the_pages_have_no_inline_script_or_style(host_app, studio_app):
     import re
 
@@ -162,6 +210,14 @@ def test_forwarding_headers_are_ignored_unless_the_peer_is_a_trusted_proxy():
     assert client_address({**scope, "client": ("10.0.0.9", 5)}, frozenset({"127.0.0.1"})) == "10.0.0.9"
     bad = {"client": ("127.0.0.1", 5), "headers": [(b"x-forwarded-for", b"not-an-address")]}
     assert client_address(bad, frozenset({"127.0.0.1"})) == "127.0.0.1"
+    # a proxy that adds its hop as a line of its own, after the client's: the last line's is the client
+    lines = {
+        "client": ("127.0.0.1", 5),
+        "headers": [(b"x-forwarded-for", b"203.0.113.9"), (b"x-forwarded-for", b"10.9.8.7")],
+    }
+    assert client_address(lines, frozenset({"127.0.0.1"})) == "10.9.8.7"
+    others = [(b"x-real-ip", b"203.0.113.9"), (b"forwarded", b"for=203.0.113.9")]  # never read, trusted or not
+    assert client_address({**scope, "headers": others}, frozenset({"127.0.0.1"})) == "127.0.0.1"
 
 
 def test_a_client_sending_a_new_forwarded_for_each_time_meets_the_rate_limit(host_app):
@@ -219,10 +275,25 @@ def test_the_refusal_log_says_the_first_few_then_one_line_a_minute(caplog):
     assert "997 more time(s)" in lines[4] and "a minute later" in lines[5] and len(lines) == 6
 
 
+def test_a_request_naming_two_origins_or_two_hosts_is_refused(app_and_change):
+    app, name = app_and_change
+    path, body, headers = CHANGES[name]
+    good, evil = ("origin", "http://127.0.0.1:8766"), ("origin", "http://evil.example")
+    with as_client(app) as c:
+        for two in ([good, evil], [evil, good], [("host", "127.0.0.1:8766"), ("host", "evil.example")]):
+            r = c.post(path, json=body, headers=[("x-trailwright", "1"), *two, *headers.items()])
+            assert r.status_code == 403 and "not two" in r.json()["error"], two
+
+
 def test_origins_are_parsed_whole():
     assert parse_origin("http://LOCALHOST") == ("http", "localhost", 80)
     assert parse_origin("https://games.example.org") == ("https", "games.example.org", 443)
     assert parse_origin("http://[::1]:8766") == ("http", "[::1]", 8766)
+    assert parse_origin("http://game_box:8080") == (
+        "http",
+        "game_box",
+        8080,
+    )  # a name browsers take, underscore and all
     for bad in ("null", "file://", "http://x:99999", "http://x/path", "ws://127.0.0.1:8766", "127.0.0.1:8766"):
         assert parse_origin(bad) is None, bad
     assert served_origins("0.0.0.0", 9) >= {"http://127.0.0.1:9", "http://localhost:9"}  # the printed address works

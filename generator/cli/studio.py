@@ -43,6 +43,11 @@ def run(args: argparse.Namespace) -> int:
         raise TrailwrightError(
             f"not a project folder (no {FILES['tileset']}): make one with trailwright new", args.folder
         )
+    print(
+        f"Trailwright studio for {args.folder}: reading it (a first start after an install compiles the scoring "
+        "engine first: up to a minute)",
+        flush=True,
+    )
     studio = Studio(args.folder)
     token = args.token or secrets.token_urlsafe(24)
     shown = "127.0.0.1" if args.bind in ("0.0.0.0", "::") else f"[{args.bind}]" if ":" in args.bind else args.bind
@@ -50,7 +55,6 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(
         studio, token, served_origins(args.bind, args.port), warm_cluster=True
     )  # a bad project fails before the address
-    print(f"Trailwright studio for {studio.folder}", flush=True)
     print(f"  open: {address}", flush=True)
     print("  Ctrl-C stops it (save your edits first).", flush=True)
     if not args.no_browser:

@@ -133,15 +133,18 @@ class Hall:
         self.touched[room_id] = time.monotonic()
         return room
 
-    def put_away(self, now: float | None = None) -> list[str]:
-        """Rooms nobody is connected to that are finished, or idle for ``idle_minutes``, leave memory."""
+    def put_away(self, now: float | None = None, only: str | None = None) -> list[str]:
+        """Rooms nobody is connected to that are finished, or idle for ``idle_minutes``, leave memory (``only``: that
+        room alone, as its last client leaves)."""
         now = time.monotonic() if now is None else now
         gone = []
-        for room_id, room in list(self.rooms.items()):
+        rooms = self.rooms.items() if only is None else [(only, self.rooms[only])] if only in self.rooms else []
+        for room_id, room in list(rooms):
             idle = now - self.touched.get(room_id, now) >= 60 * self.limits.idle_minutes
             over = room.match.over and not self.limits.keep_finished
             bot, lock = self.bots.get(room_id), self.locks.get(room_id)
-            busy = (bot is not None and not bot.done()) or (lock is not None and lock.locked())  # a move under way
+            moving = bot is not None and not bot.done() and bot is not asyncio.current_task()
+            busy = moving or (lock is not None and lock.locked())  # a move under way
             if self.clients.get(room_id) or busy or not (over or idle):
                 continue
             for tasks in (self.bots, self.timers):
@@ -263,11 +266,16 @@ class Hall:
 
     async def _bots(self, room: Room) -> None:
         try:
-            await self._bot_loop(room)
+            ended = await self._bot_loop(room)
         except Exception:  # never silently: the room's next change starts its bots again
             log.exception("the bots of room %s stopped", room.id)
+            return
+        if ended and self.rooms.get(room.id) is room:
+            self.put_away(only=room.id)  # a game the bots ended, nobody watching: the room leaves memory
 
-    async def _bot_loop(self, room: Room) -> None:
+    async def _bot_loop(self, room: Room) -> bool:
+        """The bots' moves until a person's turn; whether they ended the game."""
+        moves = 0
         while True:
             await asyncio.sleep(self.bot_delay)
             if not self.ready.is_set():
@@ -275,7 +283,8 @@ class Hall:
             async with self.lock(room.id):
                 moved = await self.bot_act(room)
             if not moved:
-                return
+                return moves > 0 and room.match.over
+            moves += 1
             await self.changed(room)
 
     async def bot_act(self, room: Room, stand_in: str | None = None) -> bool:

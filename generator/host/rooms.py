@@ -26,6 +26,7 @@ from typing import Any
 
 from generator.board import Board
 from generator.board.board import board_data, board_from_dict
+from generator.errors import shown
 from generator.host.store import RoomRecord, Store, digest
 from generator.model import TileSet
 from generator.model.tileset_io import tileset_from_dict, tileset_to_dict
@@ -129,7 +130,7 @@ class Room:
                 raise RoomError("every seat is taken")
             seat = free[0]
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(self.players):
-            raise RoomError(f"no seat {seat!r}: seats are 0 to {self.players - 1}")
+            raise RoomError(f"no seat {shown(seat, 20)}: seats are 0 to {self.players - 1}")
         if self.seats[seat] is not None:
             raise RoomError(f"seat {seat} is taken")
         token = secrets.token_urlsafe(24)
@@ -143,9 +144,9 @@ class Room:
         if not isinstance(owner_key, str) or digest(owner_key) != self.owner:
             raise RoomError("only the room's owner may add bots")
         if not isinstance(policy, str) or policy not in BOTS:
-            raise RoomError(f"bots play {' or '.join(BOTS)}, not {str(policy)[:40]!r}")
+            raise RoomError(f"bots play {' or '.join(BOTS)}, not {shown(policy)}")
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(self.players):
-            raise RoomError(f"no seat {str(seat)[:20]!r}: seats are 0 to {self.players - 1}")
+            raise RoomError(f"no seat {shown(seat, 20)}: seats are 0 to {self.players - 1}")
         held = self.seats[seat]
         if held is not None and held.bot is not None:
             raise RoomError(f"seat {seat} is a bot's already")

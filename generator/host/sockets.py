@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from generator.errors import shown
 from generator.host.rooms import Room, RoomError
 from generator.web.guard import REFUSALS, RateLimit, client_of, close_socket, loads
 
@@ -82,6 +83,7 @@ async def serve_socket(hall: Hall, ws: WebSocket) -> None:
         hall.addresses[address] -= 1
         if not hall.addresses[address]:
             del hall.addresses[address]
+        hall.put_away(only=room.id)  # a finished room leaves memory as its last client leaves
 
 
 async def handle(hall: Hall, client: Client, text: str) -> dict | None:
@@ -132,7 +134,7 @@ async def _dispatch(hall: Hall, client: Client, message: dict) -> dict | None:
             elif kind == "act":
                 room.act(message.get("token"), message.get("action"))
             else:
-                return refusal(client, f"unknown message type {kind[:40]!r} (hello, sit, bot or act)")
+                return refusal(client, f"unknown message type {shown(kind)} (hello, sit, bot or act)")
     except RoomError as err:
         return refusal(client, str(err))
     await hall.changed(room)

@@ -30,7 +30,7 @@ import numpy as np
 from generator.board import Board
 from generator.board.board import MAX_SLOTS, board_data, board_from_dict
 from generator.board.geometry import neighbour
-from generator.errors import TrailwrightError
+from generator.errors import TrailwrightError, shown
 from generator.model import TileSet
 from generator.model.tiles import DIRECTIONS, opposite
 from generator.scoring.objective import Objective
@@ -111,7 +111,7 @@ class BoardDraft:
         """One stroke (see the module glossary); ``EditError`` for a stroke that cannot be read."""
         h, kind = _hex(args.get("hex"), "hex"), args.get("kind")
         if kind not in KINDS:
-            raise EditError(f"paint a hex as {', '.join(KINDS)}, not {str(kind)[:20]!r}")
+            raise EditError(f"paint a hex as {', '.join(KINDS)}, not {shown(kind, 20)}")
         if kind == "slot" and h in (tuple(s) for s in self.data["slots"]):
             self.said = f"{list(h)} is slot {self.what(h)[5:]} already"
             return  # it stays the slot it is, with its number

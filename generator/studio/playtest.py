@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.errors import shown
 from generator.host.rooms import BOTS, GameSpec
 from generator.host.server import Hall, Limits
 from generator.host.store import Store
@@ -37,7 +38,7 @@ def playtest(hall: Hall, studio: Studio, data: dict) -> dict[str, Any]:
     """A room that plays the tile set as edited now: the designer's seat 0, bots (``policy``) in the others."""
     policy = data.get("policy", "explorer")
     if policy not in BOTS:
-        raise EditError(f"bots play {' or '.join(BOTS)}, not {str(policy)[:40]!r}")
+        raise EditError(f"bots play {' or '.join(BOTS)}, not {shown(policy)}")
     room, owner = hall.create(
         data.get("players", studio.rules.players_default), None, GameSpec(studio.current, studio.board, studio.rules)
     )

@@ -343,7 +343,10 @@ def routes(app: App) -> list:
     studio, search, publish = app.studio, app.search, app.publish
     api = app.endpoint(
         {
-            "state": lambda d: app.state(),
+            # the engines warm up at start (``lifespan``); on a first start they compile for a minute or more, so
+            # while the bots warm up the games wait for their own call: the page draws the tiles and the score and
+            # says it is warming up rather than wait on the compiler
+            "state": lambda d: app.state(games=app.hall.ready.is_set()),
             "games": lambda d: app.games(),
             "watch": app.watch,
             "playtests": lambda d: {"rooms": playtests(app.hall)},

@@ -24,13 +24,6 @@ def check_proxy(address: str) -> str:
     return str(ipaddress.ip_address(address.strip()))
 
 
-def _header(scope, name: bytes) -> str | None:
-    for key, value in scope.get("headers", ()):
-        if key == name:
-            return value.decode("latin-1")
-    return None
-
-
 def peer_of(scope) -> str:
     """The TCP peer's address ("?" when the server does not know it)."""
     client = scope.get("client")
@@ -42,8 +35,10 @@ def client_address(scope, trusted: frozenset[str]) -> str:
     peer = peer_of(scope)
     if peer not in trusted:
         return peer
-    forwarded = _header(scope, b"x-forwarded-for")
-    if not forwarded:
+    # every X-Forwarded-For line, in order: a proxy may add its own as a line of its own (HAProxy does), after
+    # any the client wrote, so the last hop is the last address of the last line
+    forwarded = ",".join(v.decode("latin-1") for k, v in scope.get("headers", ()) if k == b"x-forwarded-for")
+    if not forwarded.strip():
         return peer
     try:
         return check_proxy(forwarded.split(",")[-1])

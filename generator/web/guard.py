@@ -31,11 +31,11 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
 from generator.web.clients import RefusalLog, client_address
 
@@ -112,22 +112,22 @@ async def close_socket(send, status: int, reason: str) -> None:
 Origin = tuple[str, str, int]  # scheme, host, port
 
 
+# an origin as a browser serializes it: scheme, "://", a host (a name, dotted numbers or a bracketed IPv6 address)
+# and an optional port written plainly; nothing else (no path, no "/", no "?" or "#", no userinfo, no leading zero)
+_ORIGIN = re.compile(
+    r"(?P<scheme>[a-z]+)://(?P<host>\[[0-9a-f:.]+\]|[a-z0-9_-]+(?:\.[a-z0-9_-]+)*)(?::(?P<port>[1-9][0-9]{0,4}))?"
+)
+
+
 def parse_origin(text: str) -> Origin | None:
     """An Origin header's (or a served address's) scheme, host and port, the port made explicit; None for
-    anything that is not a bare ``http(s)://host[:port]``."""
-    try:
-        parts = urlsplit(text.strip())
-        port = parts.port
-    except ValueError:
+    anything that is not exactly ``http(s)://host[:port]`` as a browser writes it (see ``_ORIGIN``; a trailing dot,
+    a trailing slash, a port with a leading zero are other spellings a browser never sends: refused)."""
+    found = _ORIGIN.fullmatch(text.strip().lower())
+    if found is None or found["scheme"] not in DEFAULT_PORTS:
         return None
-    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
-    if scheme not in DEFAULT_PORTS or not host or parts.username is not None or parts.password is not None:
-        return None
-    if parts.path not in ("", "/") or parts.query or parts.fragment:
-        return None
-    if ":" in host:
-        host = f"[{host}]"
-    return scheme, host, port if port is not None else DEFAULT_PORTS[scheme]
+    port = int(found["port"]) if found["port"] else DEFAULT_PORTS[found["scheme"]]
+    return (found["scheme"], found["host"], port) if port <= 65535 else None
 
 
 def served_origins(bind: str, port: int, public: Iterable[str] = ()) -> set[str]:
@@ -228,6 +228,9 @@ class Guard:
 
     def problem(self, scope) -> tuple[int, str] | None:
         """The status and reason to refuse ``scope`` with, or None."""
+        for name in (b"host", b"origin"):
+            if sum(key == name for key, _ in scope.get("headers", ())) > 1:
+                return 403, f"a request names one {name.decode().title()}, not two"
         host = header(scope, b"host") or ""
         if not self.host_ok(host):
             return 403, f"host {host[:80]!r} is not served here"
@@ -261,10 +264,10 @@ class Guard:
                 await send_error(_secured(send), status, reason)
             else:
                 await receive()  # the websocket.connect message
-                await close_socket(send, status, reason)
+                await close_socket(_secured(send), status, reason)
             return
         if scope["type"] == "websocket":
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, _secured(send))
             return
         started = False
         secured = _secured(send)
@@ -299,10 +302,11 @@ class Guard:
 
 
 def _secured(send):
-    """``send`` that adds the page headers (``SECURITY_HEADERS``) to an HTTP answer."""
+    """``send`` that adds the page headers (``SECURITY_HEADERS``) to an HTTP answer and to a websocket's handshake
+    answer (accepted or denied)."""
 
     async def secured(message):
-        if message["type"] == "http.response.start":
+        if message["type"] in ("http.response.start", "websocket.accept", "websocket.http.response.start"):
             names = {k.lower() for k, _ in message.get("headers", ())}
             extra = [(k, v) for k, v in SECURITY_HEADERS if k not in names]
             message = {**message, "headers": [*message.get("headers", ()), *extra]}
