@@ -82,16 +82,17 @@ def test_strangers_get_one_line_refusals(project):
         ),
         ({"op": "trails", "tile": 0, "face": "front", "trails": "N-S"}, 400, "tile 0 front"),
         ({"op": "join", "tile": 99, "face": "front", "a": 0, "b": 1}, 400, "no tile 99"),
-        ({"op": "join", "tile": 0, "face": "side", "a": 0, "b": 1}, 400, "no face 'side'"),
+        ({"op": "join", "tile": 0, "face": "side", "a": 0, "b": 1}, 400, 'no face "side"'),
         ({"op": "join", "tile": 0, "face": "front", "a": 0, "b": 9}, 400, "a direction number from 0"),
-        ({"op": "paint", "tile": 0, "face": "front"}, 400, "unknown edit 'paint'"),
+        ({"op": "paint", "tile": 0, "face": "front"}, 400, 'unknown edit "paint"'),
         ({"op": "rotate", "tile": 0, "face": "front", "sixths": "one"}, 400, "whole number"),
         # no Python internals in a refusal, and true is no direction
         ({"op": "trails", "tile": 0, "face": "front", "trails": None}, 400, "trails are lists of direction"),
         ({"op": "trails", "tile": 0, "face": "front", "trails": [[0, "a"]]}, 400, "trails are lists of direction"),
         ({"op": "trails", "tile": 0, "face": "front", "trails": [[True, 3]]}, 400, "trails are lists of direction"),
-        ({"op": "rotate", "tile": None, "face": "front"}, 400, "no tile that: name a tile by its id"),
-        ({"op": "rotate", "tile": 0, "face": ["front"]}, 400, "no face that: front or back"),
+        ({"op": "rotate", "tile": None, "face": "front"}, 400, "no tile null: name a tile by its id"),
+        ({"op": "rotate", "tile": True, "face": "front"}, 400, "no tile true: name a tile by its id"),
+        ({"op": "rotate", "tile": 0, "face": ["front"]}, 400, 'no face ["front"]: front or back'),
     ],
 )
 def test_a_bad_edit_is_a_one_line_400_and_changes_nothing(client, body, status, says):

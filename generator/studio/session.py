@@ -36,7 +36,7 @@ import numpy as np
 
 from generator import stats
 from generator.board import Board, load_board
-from generator.errors import TrailwrightError
+from generator.errors import TrailwrightError, shown
 from generator.fileio import write_atomic
 from generator.model import FACES, Side, TileSet, read_tileset
 from generator.model.geometry import check_stage
@@ -167,14 +167,12 @@ class Studio(DiskWatch, Warming):
         if isinstance(tile, str) and tile in ids:
             tile = ids.index(tile)
         if not isinstance(tile, int) or isinstance(tile, bool) or tile not in range(len(self.current)):
-            shown = tile if isinstance(tile, int) else repr(tile[:20]) if isinstance(tile, str) else "that"
             raise EditError(
-                f"no tile {shown}: name a tile by its id as the page shows it (a string, {ids[0]!r} to {ids[-1]!r}) "
-                f"or by its place (a number, 0 to {len(ids) - 1})"
+                f"no tile {shown(tile, 20)}: name a tile by its id as the page shows it (a string, {shown(ids[0])} to "
+                f"{shown(ids[-1])}) or by its place (a number, 0 to {len(ids) - 1})"
             )
         if face not in FACES:
-            shown = repr(face[:20]) if isinstance(face, str) else "that"
-            raise EditError(f"no face {shown}: front or back")
+            raise EditError(f"no face {shown(face, 20)}: front or back")
         return tile, str(face)
 
     def _with_side(self, tiles: TileSet, where: tuple[int, str], side: Side) -> TileSet:
@@ -208,7 +206,7 @@ class Studio(DiskWatch, Warming):
         elif op in ("join", "split"):
             self.commit(self._with_side(self.current, where, _rejoined(side, op, args)))
         else:
-            raise EditError(f"unknown edit {op!r} (join, split, rotate, copy, swap)")
+            raise EditError(f"unknown edit {shown(op, 20)} (join, split, rotate, copy, swap)")
 
     def edit_trails(self, tile: Any, face: Any, trails: Any) -> None:
         """Set a side's trails outright (lists of direction numbers); the model's one-line error when invalid."""
