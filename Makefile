@@ -25,7 +25,7 @@ PUBLISH_ARGS := $(BOARD_ARG) $(if $(STYLE),--style "$(STYLE)") $(if $(THEME),--t
 	$(if $(TITLE),--title "$(TITLE)") $(if $(SETTINGS),--settings "$(SETTINGS)") $(if $(ONLY),--only "$(ONLY)") \
 	$(if $(SKIP),--skip "$(SKIP)") $(if $(FOR),--for "$(FOR)")
 
-.PHONY: install sysdeps test test-fast bench lint docs lock optimize render print clean distclean wheel-smoke
+.PHONY: install sysdeps test test-heavy test-fast bench lint docs lock optimize render print clean distclean wheel-smoke
 
 # Installs are locked: requirements.lock pins every package (runtime and tests) with its hashes, and
 # requirements-dev.lock adds the linters and the docs site on the same pins. uv (itself pinned) installs
@@ -84,7 +84,11 @@ lock: $(STAMP)
 	$(MAKE) lint test
 
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -m "not heavy"
+
+# the heavy tests: first starts from an empty kernel cache, exhaustive drawing searches, timed whole runs
+test-heavy: $(STAMP)
+	$(PY) -m pytest -q -m heavy
 
 # the wheel, built and installed from the lock file into a fresh virtual environment outside the source tree, runs
 # score, render, publish and check there: the package data travels (templates, themes, boards, static files)
@@ -92,7 +96,7 @@ wheel-smoke: $(STAMP)
 	.ci/wheel-smoke $(UV)
 
 test-fast: $(STAMP)
-	$(PY) -m pytest -q -m "not slow"
+	$(PY) -m pytest -q -m "not slow and not heavy"
 
 bench: $(STAMP)
 	$(PY) -m benchmarks

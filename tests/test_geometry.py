@@ -157,7 +157,7 @@ def _drawn_crossings(side, hubs) -> int:
 
 @pytest.mark.parametrize(
     ("geometry", "stride"),
-    [(SQUARE_ANY, 1), (HEX_ANY, 1), pytest.param(SQUARE_2_ANY, 13, marks=pytest.mark.slow)],
+    [(SQUARE_ANY, 1), (HEX_ANY, 1), pytest.param(SQUARE_2_ANY, 13, marks=[pytest.mark.slow, pytest.mark.heavy])],
     ids=str,
 )
 def test_min_crossings_match_a_drawing_search(geometry, stride):

@@ -122,6 +122,7 @@ def test_a_new_forwarded_for_on_each_request_does_not_split_the_limits(tmp_path)
         assert set(codes) == {200}  # each player behind the trusted proxy has their own budget
 
 
+@pytest.mark.heavy
 def test_a_cold_numba_cache_warms_up_in_the_background_while_the_rooms_answer(tmp_path):
     """A fresh install's first bot compiles the fast engine: the server does it in a worker thread when it
     starts, says it is warming up, and every room answers within a second meanwhile."""

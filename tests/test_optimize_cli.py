@@ -314,6 +314,7 @@ def test_the_default_chains_are_the_cores_this_process_may_use(monkeypatch):
 
 
 @pytest.mark.slow
+@pytest.mark.heavy
 def test_a_time_budget_is_wall_time_from_the_commands_start(tmp_path):
     """``--time T`` ends within T seconds and a little (the interpreter's own start and exit) of wall time: its own
     Dask cluster's start-up, the choice of the winner, the polish and the re-score all inside the budget."""

@@ -34,6 +34,7 @@ def test_every_design_is_drawn_with_exactly_its_bridges(geometry):
 
 
 @pytest.mark.slow
+@pytest.mark.heavy
 @pytest.mark.parametrize(
     ("geometry", "stride"),
     [(TileGeometry("hex", 2, "pairs", 2), 60), (TileGeometry("square", 2, "any", 2), 40)],

@@ -385,6 +385,7 @@ def test_every_message_is_in_view_and_a_broken_file_is_never_valid(project):
 
 
 @pytest.mark.slow
+@pytest.mark.heavy
 def test_a_first_start_answers_at_once_says_it_is_warming_up_and_takes_an_edit_meanwhile(project, tmp_path):
     """With numba's cache empty (a fresh install) the real command's page answers within a second of the address
     being printed, says it is warming up with the seconds it expects, answers every call within a second while

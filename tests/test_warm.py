@@ -150,6 +150,7 @@ print(json.dumps({"misses": misses, "several": several}))
 
 
 @pytest.mark.slow
+@pytest.mark.heavy
 def test_after_warm_all_a_fresh_process_compiles_nothing():
     warm.warm_all(2)
     out = subprocess.run([sys.executable, "-c", CHECK], capture_output=True, text=True, check=True)
