@@ -67,13 +67,18 @@ def running(cmd: list[str], ready_url: str, headers: dict[str, str] | None = Non
                     time.sleep(0.2)
             yield proc
         finally:
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGINT)
-                try:
-                    proc.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(timeout=10)
+            stop(proc)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """Stop a server as Ctrl-C does; kill it if it has not ended in 10 s."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
 
 
 def wait_for(predicate, seconds: float = 20.0):

@@ -390,14 +390,13 @@ def test_a_first_start_answers_at_once_says_it_is_warming_up_and_takes_an_edit_m
     """With numba's cache empty (a fresh install) the real command's page answers within a second of the address
     being printed, says it is warming up with the seconds it expects, answers every call within a second while
     the engines compile, and keeps an edit made meanwhile: its figures come once the engines are warm."""
-    import signal
     import subprocess
     import sys
     import tempfile
     import urllib.request
 
     from tests.browser_helpers import headless_chromium
-    from tests.host_helpers import free_port, wait_for
+    from tests.host_helpers import free_port, stop, wait_for
 
     port = free_port()
     exe = Path(sys.executable).with_name("trailwright")
@@ -450,12 +449,7 @@ def test_a_first_start_answers_at_once_says_it_is_warming_up_and_takes_an_edit_m
                 assert final["version"] == edited["version"] and final["figures"]["undo"] == 1  # the edit kept
                 assert [e for e in d.get_log("browser") if e["level"] == "SEVERE"] == []
         finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
+            stop(proc)
 
 
 def _answer(get, path: str):

@@ -14,8 +14,8 @@ this engine and the classic one give the same numbers layout by layout (``tests/
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from generator.jitcache import njit
 from generator.scoring import kernel
 from generator.scoring.kernel import _attach, _duplicates, _find, _union
 from generator.scoring.layouts import _bounded, _seed_state, _shuffle, _step
@@ -49,8 +49,8 @@ def _place_tile(first, ends, turns, tile, turn, slot, parent):
 
 
 @njit(cache=True, inline="always")
-def _draw_placed(s, first, ends, turns, perm, parent, n, turn_out, row):
-    """One layout drawn from state ``s`` (advanced past it) and placed; its turns stored in ``turn_out[row]``."""
+def _draw(s, perm, turn_out, row, n, turns):
+    """Layout ``row``'s permutation and turns drawn from state ``s`` (advanced past them): two turns a word."""
     s0, s1, s2, s3 = _shuffle(perm, row, s[0], s[1], s[2], s[3])
     for i in range(0, n, 2):
         word, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
@@ -58,6 +58,12 @@ def _draw_placed(s, first, ends, turns, perm, parent, n, turn_out, row):
         if i + 1 < n:
             turn_out[row, i + 1] = _bounded(word & np.uint64(0xFFFFFFFF), turns)
     s[0], s[1], s[2], s[3] = s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
+def _draw_placed(s, first, ends, turns, perm, parent, n, turn_out, row):
+    """One layout drawn from state ``s`` (advanced past it) and placed; its turns stored in ``turn_out[row]``."""
+    _draw(s, perm, turn_out, row, n, turns)
     for slot in range(n):
         _place_tile(first, ends, turns, perm[row, slot], turn_out[row, slot], slot, parent)
 
@@ -125,13 +131,7 @@ def _sample(n, count, seed, turns):
     perm = np.empty((count, n), dtype=np.uint16)
     turn = np.empty((count, n), dtype=np.uint16)
     for i in range(count):
-        s0, s1, s2, s3 = _shuffle(perm, i, s[0], s[1], s[2], s[3])
-        for k in range(0, n, 2):
-            word, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
-            turn[i, k] = _bounded(word >> np.uint64(32), turns)
-            if k + 1 < n:
-                turn[i, k + 1] = _bounded(word & np.uint64(0xFFFFFFFF), turns)
-        s[0], s[1], s[2], s[3] = s0, s1, s2, s3
+        _draw(s, perm, turn, i, n, turns)
     return perm, turn
 
 
