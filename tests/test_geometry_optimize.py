@@ -1,16 +1,24 @@
-"""``trailwright optimize`` and ``score`` on boards of other geometries: the pool search, its repeatability,
-its tile set file, and one-line refusals of the classic search's own flags."""
+"""``trailwright optimize`` on boards of other geometries: every strategy but the GA on design numbers of any
+geometry, checkpoints and resume, cooperation on Dask, the tile set file, and one-line refusals."""
 
 import json
 
+import numpy as np
 import pytest
 
 from generator.board import load_board
 from generator.cli import main
+from generator.errors import TrailwrightError
 from generator.model import read_tileset
-from generator.optimize.anygeometry import optimize_any
-from generator.scoring.objective import ARTICLE
+from generator.optimize import Config, make_problem, optimize, random_tileset
+from generator.optimize.chain import Budget, Chain, chain_best, config_strategy, run_chain
+from generator.optimize.checkpoint import checkpoint_text, read_checkpoint
+from generator.optimize.polish import polish
+from generator.optimize.space import SettingError, allowed_designs, space_of, to_tileset
+from generator.scoring.objective import ARTICLE, Objective
 from generator.scoring.score import score
+
+SMALL = {"samples": 300, "max_samples": 1500, "rescore": 3000, "chains": 1}
 
 
 def run(capsys, *argv):
@@ -23,41 +31,143 @@ def run(capsys, *argv):
     return status, out, err
 
 
-def test_the_pool_search_improves_on_its_start_and_repeats_with_its_seed():
-    board = load_board("square-pathways")
-    first = optimize_any(board, ARTICLE, 3, seconds=None, steps=400, samples=200, rescore=2000)
-    again = optimize_any(board, ARTICLE, 3, seconds=None, steps=400, samples=200, rescore=2000)
-    start = optimize_any(board, ARTICLE, 3, seconds=None, steps=0, samples=200, rescore=2000)
-    assert first.tileset == again.tileset and first.steps == 400
-    assert first.tileset.geometry == board.geometry
-    assert first.score.fitness > start.score.fitness + 3 * first.score.fitness_se
+def problem_on(name: str, seed: int = 1, objective: Objective = ARTICLE):
+    board = load_board(name)
+    allowed = allowed_designs(objective.on(board), board.geometry)
+    start = random_tileset(board.tile_count, allowed, np.random.default_rng(seed), board.geometry)
+    return make_problem(board, objective, start)
 
 
-def test_optimize_then_score_on_the_jungle(capsys, tmp_path):
+def test_each_geometry_has_its_own_space_and_the_classic_one_is_the_old_table():
+    from generator.model.designs import partitions
+    from generator.model.geometry import CLASSIC
+    from generator.model.tiles import Side
+
+    classic = space_of(CLASSIC)
+    assert classic.designs == tuple(sorted({Side.of(p).canonical for p in partitions(list(range(6)))}))
+    assert classic.tables.shape == (43, 6, 6) and classic.key_dtype == np.int8
+    jungle = problem_on("square-jungle")
+    assert jungle.faces == 1 and len(jungle.space.designs) == 7 and jungle.space.tables.shape == (7, 4, 4)
+    assert jungle.objective.sides == 30  # single-sided: one side a tile
+    hexpairs = problem_on("hex-pairs")
+    assert len(hexpairs.space.designs) == 1799 and hexpairs.space.key_dtype == np.int16  # past one byte
+    assert hexpairs.objective.max_trails == 12  # the article genome's limit of 4 is lifted
+
+
+@pytest.mark.parametrize(
+    ("board", "strategy", "generations"),
+    [("square-jungle", "anneal", 150), ("square-pathways", "pool", 150), ("square-jungle", "beam", 12)],
+)
+def test_each_strategy_beats_its_random_start_on_a_square_board(board, strategy, generations):
+    problem = problem_on(board)
+    config = Config(strategy=strategy, generations=generations, seed=2, **SMALL)
+    chain = run_chain(
+        problem, config_strategy(config), Budget(None, generations), 2, 0, None, lambda: False, lambda *a: None
+    )
+    best = to_tileset(problem, chain_best(config_strategy(config), chain).classes)
+    assert best.geometry == problem.board.geometry
+    before = score(problem.start, problem.board, 4000, 7, objective=problem.objective)
+    after = score(best, problem.board, 4000, 7, objective=problem.objective)  # the same fresh layouts
+    assert after.fitness > before.fitness + 5 * (before.fitness_se + after.fitness_se)
+
+
+def test_a_square_chain_resumed_from_a_checkpoint_file_is_the_same_chain(tmp_path):
+    problem = problem_on("square-pathways", 3)
+    config = Config(strategy="anneal", generations=40, seed=3, checkpoint_every=0.0, **SMALL)
+    strategy, budget = config_strategy(config), Budget(None, 40)
+    whole = run_chain(problem, strategy, budget, 3, 0, None, lambda: False, lambda *a: None)
+    calls = iter(range(10**6))
+    stopped = run_chain(problem, strategy, budget, 3, 0, None, lambda: next(calls) >= 17, lambda *a: None)
+    assert 0 < stopped.generation < 40
+    path = tmp_path / "run.checkpoint"
+    path.write_text(checkpoint_text(problem, config, [stopped], None))
+    resume = read_checkpoint(path)
+    assert resume.problem.board.geometry == problem.board.geometry and resume.problem.start == problem.start
+    (chain,) = resume.chains
+    assert isinstance(chain, Chain)
+    resumed = run_chain(resume.problem, strategy, budget, 3, 0, chain, lambda: False, lambda *a: None)
+    assert resumed.state == whole.state and resumed.rng_state == whole.rng_state
+    assert chain_best(strategy, resumed).fitness == chain_best(strategy, whole).fitness
+
+
+def test_a_checkpoint_with_a_design_past_the_geometry_s_is_refused(tmp_path):
+    problem = problem_on("square-jungle")
+    config = Config(strategy="pool", generations=3, seed=1, **SMALL)
+    chain = run_chain(problem, config_strategy(config), Budget(None, 3), 1, 0, None, lambda: False, lambda *a: None)
+    data = json.loads(checkpoint_text(problem, config, [chain], None))
+    data["chains"][0]["state"]["members"][0]["classes"][0][0] = 7  # square/1/any has designs 0..6
+    path = tmp_path / "bad.checkpoint"
+    path.write_text(json.dumps(data))
+    with pytest.raises(TrailwrightError, match=r"a design number outside 0\.\.6"):
+        read_checkpoint(path)
+
+
+def test_cooperating_chains_on_dask_search_a_square_board(dask_client):
+    problem = problem_on("square-jungle", 4)
+    config = Config(strategy="anneal", generations=60, seed=4, exchanges=1, **{**SMALL, "chains": 2})
+    result = optimize(problem, config, client=dask_client)
+    assert result.tileset.geometry == problem.board.geometry and len(result.chains) == 2
+    assert all(c.generation == 60 for c in result.chains)
+    start = score(problem.start, problem.board, 3000, 11, objective=problem.objective)
+    assert result.fitness > start.fitness + 5 * (start.fitness_se + result.score.fitness_se)
+
+
+def test_the_ga_and_forbid_are_refused_in_one_line_on_other_tiles(dask_client):
+    problem = problem_on("square-pathways")
+    with pytest.raises(SettingError, match="^strategy: ga evolves the article's genome.*use anneal, pool or beam$"):
+        optimize(problem, Config(strategy="ga", generations=2, **SMALL), client=dask_client)
+    forbid = Objective(forbid=(((0, 1, 2, 3, 4, 5),),))
+    with pytest.raises(TrailwrightError, match="forbid names sides of the classic game's tiles"):
+        problem_on("square-pathways", objective=forbid)
+
+
+def test_the_polish_takes_clear_gains_on_single_sided_square_tiles():
+    """Where holes do not apply yet, the polish screens by scoring each neighbour (``check.check_local``)."""
+    problem = problem_on("square-jungle", 6)
+    done = polish(problem, problem.start, 1000, 3, rounds=1)
+    assert done.steps and done.neighbours == 30 * 6  # every tile's one face to each other design; no swaps
+    before = score(problem.start, problem.board, 4000, 8, objective=problem.objective)
+    after = score(done.tileset, problem.board, 4000, 8, objective=problem.objective)
+    assert after.fitness > before.fitness + 5 * (before.fitness_se + after.fitness_se)
+
+
+def test_optimize_then_resume_then_score_on_the_jungle(capsys, tmp_path, dask_scheduler):
     out = tmp_path / "jungle.json"
+    common = ["--samples", "200", "--max-samples", "1000", "--rescore", "3000", "--quiet"]
     status, _, err = run(
-        capsys, "optimize", "--board", "square-jungle", "--generations", "20", "--samples", "100", "--rescore", "3000",
-        "--seed", "2", "--out", str(out),
+        capsys, "optimize", "--board", "square-jungle", "--generations", "20", "--seed", "2", "--chains", "1",
+        "--strategy", "pool", "--out", str(out), *common,
     )  # fmt: skip
     assert status == 0, err
     data = json.loads(out.read_text())
     assert data["format"] == "trailwright-tileset/2" and data["geometry"]["shape"] == "square"
-    assert data["meta"]["seed"] == 2 and data["meta"]["steps"] == 20
+    assert data["meta"]["seed"] == 2 and data["meta"]["search"]["generations"] == [20]
+    assert data["meta"]["settings"]["strategy"] == "pool" and data["meta"]["settings"]["objective"]["sides"] == 30
     assert all("back" not in tile for tile in data["tiles"])  # single-sided
     tiles = read_tileset(out)
     again = score(tiles, load_board("square-jungle"), 3000, 0)
-    assert abs(again.fitness - data["meta"]["fitness"]) < 5 * (again.fitness_se + data["meta"]["fitness_se"])
-    status, text, _ = run(capsys, "score", str(out), "--board", "square-jungle", "--samples", "500")
-    assert status == 0 and "Ruin-Camp" in text
+    record = data["meta"]["score"]
+    assert abs(again.fitness - record["fitness"]) < 5 * (again.fitness_se + record["fitness_se"])
+    status, _, err = run(
+        capsys, "optimize", "--resume", str(tmp_path / "jungle.checkpoint"), "--generations", "30", "--quiet"
+    )
+    assert status == 0, err
+    assert json.loads(out.read_text())["meta"]["search"]["generations"] == [30]
 
 
-@pytest.mark.parametrize("flag", [["--strategy", "ga"], ["--workers", "2"], ["--polish", "2"], ["--pin", "1"]])
-def test_classic_only_flags_are_refused_in_one_line(capsys, flag, tmp_path):
+@pytest.mark.parametrize(
+    ("flag", "text"),
+    [
+        (["--strategy", "ga"], "--strategy ga evolves the article's genome"),
+        (["--preset", "article"], "--strategy ga evolves"),
+    ],
+)
+def test_what_other_tiles_cannot_take_is_refused_in_one_line(capsys, flag, text, tmp_path):
     status, _, err = run(
         capsys, "optimize", "--board", "hex-pairs", "--generations", "1", "--out", str(tmp_path / "x.json"), *flag
     )
     assert status == 2
-    assert err.strip().count("\n") == 0 and "has no such setting yet" in err and flag[0] in err
+    assert err.strip().count("\n") == 0 and text in err
     assert not (tmp_path / "x.json").exists()
 
 

@@ -464,7 +464,7 @@ def test_objective_file_round_trip(tmp_path):
     [
         ("pair_wieght = 1\n", "unknown key 'pair_wieght'"),
         ('pair_weight = "high"\n', "pair_weight: 'high' is not a number"),
-        ("max_trails = 9\n", "max_trails: 9 is not a whole number from 1 to 6"),
+        ("max_trails = 13\n", "max_trails: 13 is not a whole number from 1 to 12"),
         ('forbid = [[["N", "UP"]]]\n', "forbid\\[0\\].*unknown direction 'UP'"),
         ('[pair_targets]\n"Hut-Lair" = 1.5\n', "pair_targets.Hut-Lair: 1.5 is not a number from 0 to 1"),
         ("pair_weight = \n", "malformed TOML"),

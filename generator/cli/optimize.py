@@ -291,10 +291,10 @@ def _problem(args, seed: int):
         check_size(start, board, args.init)
     else:
         try:
-            designs = allowed_designs(objective)
+            designs = allowed_designs(objective.on(board), board.geometry)
         except TrailwrightError as err:
             raise err.within(args.objective) if args.objective else err from None
-        start = random_tileset(board.tile_count, designs, np.random.default_rng([seed, 0]))
+        start = random_tileset(board.tile_count, designs, np.random.default_rng([seed, 0]), board.geometry)
     pinned = tuple(i.strip() for item in args.pin for i in item.split(",") if i.strip())
     if (pinned or objective.pinned) and args.init is None:
         raise TrailwrightError(
@@ -314,6 +314,7 @@ def _problem(args, seed: int):
 # the flag of each setting the core names in its errors (``SettingError.setting``)
 FLAGS = {
     "pinned": "--pin",
+    "strategy": "--strategy",
     "budget": "--time or --generations",
     "time": "--time",
     "samples": "--samples",
@@ -331,13 +332,9 @@ FLAGS = {
 
 def run(args: argparse.Namespace) -> int:
     """Optimize, write the outputs, print the summary; the core's setting errors are named by their flags."""
-    from generator.cli.optimize_any import other_geometry, run_any
     from generator.errors import TrailwrightError
     from generator.optimize.space import SettingError
 
-    board = other_geometry(args)
-    if board is not None:  # square tiles, two ends an edge, ...: the search for any geometry
-        return run_any(args, board)
     try:
         return _run(args)
     except SettingError as err:
@@ -358,10 +355,11 @@ def _run(args: argparse.Namespace) -> int:
     from generator.optimize.checkpoint import checkpoint_text
     from generator.optimize.cluster import scheduler_address
     from generator.optimize.report import history_csv, history_svg
-    from generator.optimize.run import kernel_groups, meta
+    from generator.optimize.run import check_settings, kernel_groups, meta
     from generator.warm import announce
 
     problem, config, chains, migrants, init = _setup(args)
+    check_settings(problem, config)  # before anything compiles or runs
     paths = _outputs(args.out, args.resume)
     for path in paths.values():  # before the budget is spent, not after
         check_out(path, "file")

@@ -23,7 +23,7 @@ import numpy as np
 
 from generator.optimize.play import play_aware
 from generator.optimize.search import Evaluator, Scored
-from generator.optimize.space import Classes, Problem, SettingError, start_classes, static_counts
+from generator.optimize.space import Classes, Problem, SettingError, start_classes
 from generator.optimize.strategies import Strategy, dump_state, load_state, strategy_named
 
 RESCORE_SAMPLES = 1_000_000  # fresh layouts of the reported score: standard error about 0.002
@@ -188,7 +188,7 @@ def chain_best(strategy: Strategy, chain: Chain) -> Scored:
 
 
 def _progress(search: Evaluator, index: int, generation: int, elapsed: float, best: Scored) -> Progress:
-    bridges, dup, fully = static_counts(best.classes)
+    bridges, dup, fully = search.problem.space.static_counts(best.classes)
     extra = joined = None
     if best.sums is not None:
         extra, joined = best.sums[0] / best.size, best.sums[1] / best.size

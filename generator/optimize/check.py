@@ -15,7 +15,7 @@ import numpy as np
 
 from generator.model import TileSet
 from generator.optimize.search import Search
-from generator.optimize.space import DESIGNS, Problem, classes_of
+from generator.optimize.space import Problem, classes_of
 from generator.optimize.strategies import swap_changes_set
 
 Change = tuple[int, int, int]  # tile index, face (0 front, 1 back), new design
@@ -49,7 +49,7 @@ def neighbours(problem: Problem, classes: np.ndarray, swaps: bool = True):
     """Every single-side change of ``classes``, then (with ``swaps``) every swap that changes the set."""
     free = problem.free
     for t in free:
-        for f in range(2):
+        for f in range(problem.faces):
             for d in problem.allowed:
                 if d != classes[t, f]:
                     yield ((t, f, d),)
@@ -57,8 +57,8 @@ def neighbours(problem: Problem, classes: np.ndarray, swaps: bool = True):
         return
     for i, t in enumerate(free):
         for u in free[i + 1 :]:
-            for f in range(2):
-                for g in range(2):
+            for f in range(problem.faces):
+                for g in range(problem.faces):
                     if swap_changes_set(classes, t, f, u, g):
                         yield ((t, f, int(classes[u, g])), (u, g, int(classes[t, f])))
 
@@ -128,4 +128,6 @@ def check_local(
 def describe(problem: Problem, n: Neighbour) -> str:
     """A readable name for a neighbour, e.g. ``tile '4' back -> N-S | NE-SW | SE-NW``."""
     face = ("front", "back")
-    return ", ".join(f"tile {problem.start.tiles[t].id!r} {face[f]} -> {DESIGNS[d]}" for t, f, d in n.changes)
+    return ", ".join(
+        f"tile {problem.start.tiles[t].id!r} {face[f]} -> {problem.space.designs[d]}" for t, f, d in n.changes
+    )

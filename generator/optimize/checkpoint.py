@@ -31,7 +31,7 @@ from generator.inputs import parse_json, read_bytes
 from generator.model import DIRECTIONS
 from generator.model.tileset_io import tileset_from_dict, tileset_to_dict
 from generator.optimize.chain import Chain, Config, HistoryPoint, config_strategy
-from generator.optimize.space import DESIGNS, Problem, make_problem
+from generator.optimize.space import Problem, make_problem
 from generator.optimize.strategies import load_state
 from generator.scoring.objective import objective_from_dict
 
@@ -142,9 +142,9 @@ def _migrants(data: Any, problem: Problem, config: Config) -> tuple:
             or leg < 1
             or not isinstance(index, int)
             or not 0 <= index < config.chains
-            or rows.shape != (problem.board.tile_count, 2)
+            or rows.shape != (problem.board.tile_count, problem.faces)
             or rows.min() < 0
-            or rows.max() >= len(DESIGNS)
+            or rows.max() >= len(problem.space.designs)
         ):
             raise TrailwrightError(f"migrants: {str(item)[:60]} is not [leg, chain, designs] for this board")
         out.append((leg, index, tuple(tuple(int(d) for d in row) for row in rows)))
@@ -217,18 +217,19 @@ def _chain(data: Any, index: int, problem: Problem, strategy) -> Chain:
             classes = getattr(candidate, "classes", None)
             if classes is None:
                 raise TrailwrightError(f"{where}: state.{f.name} is not a list of candidates")
-            if classes.shape != (tiles, 2):
+            if classes.shape != (tiles, problem.faces):
                 raise TrailwrightError(
                     f"{where}: designs for {classes.shape[0] if classes.ndim else 0} tiles, but "
                     f"{problem.board.label} has {tiles} slots"
                 )
-            if classes.min() < 0 or classes.max() >= len(DESIGNS):
-                raise TrailwrightError(f"{where}: a design number outside 0..{len(DESIGNS) - 1}")
-    _check_search_state(chain.search_state, where, tiles)
+            count = len(problem.space.designs)
+            if classes.min() < 0 or classes.max() >= count:
+                raise TrailwrightError(f"{where}: a design number outside 0..{count - 1}")
+    _check_search_state(chain.search_state, where, tiles, problem.space.key_chars(tiles))
     return chain
 
 
-def _check_search_state(state: Any, where: str, tiles: int) -> None:
+def _check_search_state(state: Any, where: str, tiles: int, chars: int) -> None:
     if not isinstance(state, dict) or not isinstance(state.get("cache"), dict):
         raise TrailwrightError(f"{where}: search_state must be an object with a cache")
     for name in ("evaluations", "layouts", "hits", "early") + (("size",) if "size" in state else ()):
@@ -236,6 +237,6 @@ def _check_search_state(state: Any, where: str, tiles: int) -> None:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise TrailwrightError(f"{where}: search_state.{name} = {value!r} is not a whole number")
     for k, v in state["cache"].items():
-        if len(k) != 4 * tiles or isinstance(v, bool) or not isinstance(v, (int, float)):
+        if len(k) != chars or isinstance(v, bool) or not isinstance(v, (int, float)):
             raise TrailwrightError(f"{where}: a cache entry is not {tiles} tiles' designs and a number")
         bytes.fromhex(k)

@@ -54,7 +54,7 @@ class Leg:
     index: int
     leg: int
     until: float
-    migrant: tuple[tuple[int, int], ...] | None = None
+    migrant: tuple[tuple[int, ...], ...] | None = None
     report_every: float = 0.5
     snapshot_every: float = 5.0
 

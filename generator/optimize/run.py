@@ -40,9 +40,10 @@ from generator.optimize.cooperate import beta_step, gentle, leg_ends, resample
 from generator.optimize.play import final_play, fresh_games
 from generator.optimize.polish import Step, on_cluster, polish
 from generator.optimize.search import Scored
-from generator.optimize.space import DESIGN_TABLES, Problem, SettingError, to_tileset
-from generator.optimize.strategies import Strategy
+from generator.optimize.space import Problem, SettingError, to_tileset
+from generator.optimize.strategies import Strategy, check_strategy
 from generator.scoring import Score
+from generator.scoring.holes import unavailable
 from generator.scoring.layouts import derived_seed
 from generator.scoring.play_target import PlayScore, PlayTarget
 from generator.scoring.stream import available_cores
@@ -62,7 +63,7 @@ TEARDOWN = 3.0
 MIN_LEFT = 0.05  # seconds the chains get at least, when the start-up took the whole budget
 CHECKPOINT_GAP = 1.0  # seconds at least between two checkpoint files (chains snapshot every checkpoint_every)
 
-Migrant = tuple[int, int, tuple[tuple[int, int], ...]]  # leg, chain index, designs
+Migrant = tuple[int, int, tuple[tuple[int, ...], ...]]  # leg, chain index, designs (a row per tile)
 
 
 @dataclass(frozen=True)
@@ -125,9 +126,12 @@ def timed_screen(seconds: float) -> int:
     return round(TIMED_SCREEN * min(1.0, seconds / TIMED_SECONDS))
 
 
-def _polish_designs(config: Config) -> np.ndarray | None:
-    """The designs whose holes the polish will fill, to warm them with the kernel (none without a polish)."""
-    return DESIGN_TABLES if config.polish or config.polish_share else None
+def _polish_designs(problem: Problem, config: Config) -> np.ndarray | None:
+    """The designs whose holes the polish will fill, to warm them with the kernel (none without a polish, or on
+    tiles whose holes do not apply: that polish scores each neighbour with the search's kernels)."""
+    if not (config.polish or config.polish_share) or unavailable(problem.board.geometry) is not None:
+        return None
+    return problem.space.tables
 
 
 def kernel_groups(problem: Problem, config: Config) -> list[str]:
@@ -135,7 +139,7 @@ def kernel_groups(problem: Problem, config: Config) -> list[str]:
     with a [play] target the play engine and its measures."""
     return (
         ["scoring", "search"]
-        + (["polish"] if _polish_designs(config) is not None else [])
+        + (["polish"] if _polish_designs(problem, config) is not None else [])
         + (["play", "measures"] if problem.objective.play is not None else [])
     )
 
@@ -246,7 +250,7 @@ class _Run:
             best, worst = int(np.argmax(values)), int(np.argmin(values))
             moves = {worst: best} if best != worst else {}
         for chain, source in sorted(moves.items()):
-            designs = tuple((int(front), int(back)) for front, back in bests[source].classes)
+            designs = tuple(tuple(int(d) for d in row) for row in bests[source].classes)
             self.migrants.append((leg, chain, designs))
 
 
@@ -300,12 +304,7 @@ def optimize(
     A time budget is wall time from ``began`` (a ``time.perf_counter()`` time, default now: a command passes its
     own start), the cluster's start-up, the choice of the winner, the polish and the re-score included; only a
     first compile of the kernels (a cold cache, see ``generator.warm``) is not counted."""
-    if (config.polish or config.polish_share) and problem.objective.play is not None:
-        raise SettingError(
-            "polish" if config.polish else "polish_share",
-            "judges static fitness only and cannot polish for a [play] target: a play penalty's noise, about 0.25 "
-            "on 20,000 games of the classic board, is fifty times the gains a polish looks for",
-        )
+    check_settings(problem, config)
     check_workers(workers)
     began = time.perf_counter() if began is None else began
     strategy = config_strategy(config)
@@ -320,12 +319,25 @@ def optimize(
 
         if any(is_cold(group) for group in kernel_groups(problem, config)):
             compiling = time.perf_counter()
-            warm_up(problem.board, _polish_designs(config))
+            warm_up(problem.board, _polish_designs(problem, config))
             began += time.perf_counter() - compiling  # a one-off compile is not search time
     with cluster.connect(scheduler, workers) as own:
         return _optimize(
             own, problem, strategy, config, chains, migrants, stop, hooks, began, 0.0 if scheduler else TEARDOWN
         )
+
+
+def check_settings(problem: Problem, config: Config) -> None:
+    """A setting error, in one line, for settings this problem cannot take: a polish for a [play] target, a strategy
+    that cannot search these tiles. (A polish on tiles whose holes do not apply, ``holes.unavailable``, screens
+    by scoring each neighbour instead.)"""
+    if (config.polish or config.polish_share) and problem.objective.play is not None:
+        raise SettingError(
+            "polish" if config.polish else "polish_share",
+            "judges static fitness only and cannot polish for a [play] target: a play penalty's noise, about 0.25 "
+            "on 20,000 games of the classic board, is fifty times the gains a polish looks for",
+        )
+    check_strategy(config_strategy(config), problem)
 
 
 @dataclass(frozen=True)
@@ -342,7 +354,7 @@ def _optimize(
 ) -> Result:
     """``optimize`` on ``client``; ``teardown``: the seconds to set aside for stopping the cluster afterwards."""
     on_progress, on_checkpoint, on_stage = hooks.progress, hooks.checkpoint, hooks.stage
-    cluster.warm_workers(client, problem.board, _polish_designs(config))
+    cluster.warm_workers(client, problem.board, _polish_designs(problem, config))
     workers = cluster.worker_count(client)
     deadline = None if config.time is None else began + config.time
     left = None if deadline is None else deadline - time.perf_counter() - _reserve(problem, config, workers) - teardown

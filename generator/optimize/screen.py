@@ -21,7 +21,7 @@ from generator.model import TileSet
 from generator.optimize.check import Neighbour, neighbours
 from generator.optimize.space import DESIGN_TABLES, Problem, classes_of, static_counts
 from generator.scoring import kernel
-from generator.scoring.holes import Holes, exact_for
+from generator.scoring.holes import Holes, exact_for, unavailable
 from generator.scoring.layouts import derived_seed
 from generator.scoring.tables import board_arrays
 
@@ -31,9 +31,12 @@ ROWS = 256  # layouts filled at a time within a piece (the hole values of ROWS l
 
 def applies(problem: Problem) -> bool:
     """Whether a screen by holes judges this problem: a fitness whose layout part is a mean of each layout's
-    extra edges and joined pairs (no targeted pairs, no play) on a board where holes are exact."""
+    extra edges and joined pairs (no targeted pairs, no play) on a board where holes are exact, of tiles whose
+    holes the tables hold (``holes.unavailable``)."""
     o = problem.objective
-    return not o.pair_targets and o.play is None and exact_for(board_arrays(problem.board))
+    if o.pair_targets or o.play is not None or unavailable(problem.board.geometry) is not None:
+        return False
+    return exact_for(board_arrays(problem.board))
 
 
 def _moves(problem: Problem, classes: np.ndarray) -> tuple[list, tuple[np.ndarray, ...]]:

@@ -23,8 +23,8 @@ from typing import Protocol
 
 import numpy as np
 
-from generator.optimize.space import DESIGN_TABLES, Classes, Problem, key, static_counts
-from generator.scoring import kernel
+from generator.optimize.space import Classes, Problem
+from generator.scoring import kernel, kernel_any
 from generator.scoring.layouts import derived_seed
 from generator.scoring.tables import board_arrays
 
@@ -126,8 +126,10 @@ class Search:
         self.problem = problem
         self.objective = problem.objective
         self.capacity = capacity
-        perm, flip, rot = kernel.sample_layouts(problem.board.tile_count, capacity, bank_seed)
-        self.bank = kernel.Bank(board_arrays(problem.board), perm, flip, rot)
+        self.space = problem.space
+        arrays = board_arrays(problem.board)
+        perm, flip, rot = kernel_any.sample_layouts(arrays, capacity, bank_seed)
+        self.bank = kernel_any.bank(arrays, perm, flip, rot)
         # face_shown[i, t]: the face tile t shows in layout i
         self.face_shown = np.take_along_axis(flip, kernel.slots_of(perm), axis=1).astype(np.uint8)
         names = problem.board.pair_names()
@@ -147,7 +149,8 @@ class Search:
         self.size = size
         self.cache = {}
         view = self.face_shown[:size]
-        self._rows = [[np.flatnonzero(view[:, t] == f) for f in range(2)] for t in range(view.shape[1])]
+        faces = range(self.problem.faces)
+        self._rows = [[np.flatnonzero(view[:, t] == f) for f in faces] for t in range(view.shape[1])]
 
     def state(self) -> dict:
         """What a checkpoint keeps of this evaluator, as JSON-ready data."""
@@ -165,7 +168,9 @@ class Search:
         """``Objective.fitness`` from the counts of ``classes`` and its terms on the bank."""
         o = self.objective
         pair_prob = {name: int(np.count_nonzero(mask & np.uint64(1 << bit))) / self.size for name, bit in self.targets}
-        return o.fitness(o.static(*static_counts(classes)), o.per_layout(sums[0], sums[1]) / self.size, pair_prob)
+        return o.fitness(
+            o.static(*self.space.static_counts(classes)), o.per_layout(sums[0], sums[1]) / self.size, pair_prob
+        )
 
     def _score(self, classes: Classes, base: Scored | None, rows: np.ndarray | None) -> tuple[Scored, int]:
         """Score ``classes``: all layouts, or only ``rows`` on top of ``base``'s terms; and the layouts scored."""
@@ -173,12 +178,12 @@ class Search:
         if base is None or rows is None:
             out = (np.empty(n, np.int16), np.empty(n, np.uint64), np.empty(n, np.int8))
             rows = np.arange(n)
-            self.bank.score(DESIGN_TABLES[classes], rows, out)
+            self.bank.score(self.space.tables[classes], rows, out)
             sums = (int(out[0].sum(dtype=np.int64)), int(out[2].sum(dtype=np.int64)))
             return Scored(classes, self._fitness(classes, sums, out[1]), n, out, sums), n
         out = tuple(a.copy() for a in base.arrays)
         if len(rows):
-            self.bank.score(DESIGN_TABLES[classes], rows, out)
+            self.bank.score(self.space.tables[classes], rows, out)
         return self._rescored(classes, base, rows, out), len(rows)
 
     def _rescored(self, classes: Classes, base: Scored, rows: np.ndarray, out) -> Scored:
@@ -213,7 +218,7 @@ class Search:
         old, n = s.size, self.size
         out = tuple(np.concatenate([a, np.zeros(n - old, a.dtype)]) for a in s.arrays)
         rows = np.arange(old, n)
-        self.bank.score(DESIGN_TABLES[s.classes], rows, out)
+        self.bank.score(self.space.tables[s.classes], rows, out)
         self.counters = replace(self.counters, layouts=self.counters.layouts + len(rows))
         sums = (s.sums[0] + int(out[0][old:].sum(dtype=np.int64)), s.sums[1] + int(out[2][old:].sum(dtype=np.int64)))
         return Scored(s.classes, self._fitness(s.classes, sums, out[1]), n, out, sums)
@@ -221,7 +226,7 @@ class Search:
     def full(self, classes: Classes) -> Scored:
         """Score a candidate on the whole bank (no parent to start from), counted as an evaluation."""
         scored, layouts = self._score(classes, None, None)
-        self.cache.setdefault(key(classes), scored.fitness)
+        self.cache.setdefault(self.space.key(classes), scored.fitness)
         self.counters = _count(self.counters, Evaluation(scored.fitness, scored, layouts))
         return scored
 
@@ -235,7 +240,7 @@ class Search:
         returned (and cached) instead. Differences on shared layouts are precise, so most bad
         moves are rejected after a few thousand layouts even on a bank of 100,000.
         """
-        k = key(classes)
+        k = self.space.key(classes)
         if k in self.cache:
             ev = Evaluation(self.cache[k], None, 0, cached=True)
         else:
@@ -257,9 +262,9 @@ class Search:
         terms over the layouts scored so far estimates the whole change, with its standard error.
         """
         o = self.objective
-        table = DESIGN_TABLES[classes]
+        table = self.space.tables[classes]
         n = self.size
-        static = o.static(*static_counts(classes))
+        static = o.static(*self.space.static_counts(classes))
         base = o.per_layout(parent.sums[0], parent.sums[1]) / n
         out = tuple(a.copy() for a in parent.arrays)
         extra, _, joined = out
@@ -290,7 +295,7 @@ class Search:
         rows = None if parent is None else self.rows(changes)
         scored, layouts = self._score(classes, parent if rows is not None else None, rows)
         self.counters = replace(self.counters, layouts=self.counters.layouts + layouts)
-        self.cache.setdefault(key(classes), scored.fitness)
+        self.cache.setdefault(self.space.key(classes), scored.fitness)
         return scored
 
 
@@ -304,6 +309,7 @@ class FreshScorer:
     def __init__(self, problem: Problem, seed: int, samples: int):
         self.problem = problem
         self.objective = problem.objective
+        self.space = problem.space
         self.boards = board_arrays(problem.board)
         self.seed = seed
         self.samples = samples
@@ -338,16 +344,17 @@ class FreshScorer:
         self, classes: Classes, parent: Scored | None = None, changes=(), threshold: float | None = None
     ) -> Evaluation:
         """The fitness of ``classes`` on ``samples`` new layouts (or its cached value)."""
-        k = key(classes)
+        k = self.space.key(classes)
         if k in self.cache:
             ev = Evaluation(self.cache[k], None, 0, cached=True)
         else:
             seed = derived_seed(self.seed, self.counters.evaluations)
-            extra, mask, joined = kernel.sample_and_score(DESIGN_TABLES[classes], self.boards, self.samples, seed)
+            table = self.space.tables[classes]
+            extra, mask, joined = kernel_any.sample_and_score(table, self.boards, self.samples, seed)
             o = self.objective
             pair_prob = {name: float(((mask >> np.uint64(bit)) & np.uint64(1)).mean()) for name, bit in self.targets}
             value = o.fitness(
-                o.static(*static_counts(classes)),
+                o.static(*self.space.static_counts(classes)),
                 float(o.per_layout(extra.astype(np.float64), joined).mean()),
                 pair_prob,
             )

@@ -25,7 +25,7 @@ import numpy as np
 
 from generator.errors import TrailwrightError
 from generator.optimize.search import Evaluator, FreshScorer, Scored, Search
-from generator.optimize.space import Classes, Problem
+from generator.optimize.space import Classes, Problem, SettingError
 
 
 class Strategy(Protocol):
@@ -119,7 +119,7 @@ def mutate(problem: Problem, classes: Classes, rng: np.random.Generator, sides: 
     changes = []
     for _ in range(sides):
         t = free[int(rng.integers(len(free)))]
-        f = int(rng.integers(2))
+        f = int(rng.integers(problem.faces))
         if swap and rng.random() < swap:
             other = _swap_partner(child, free, t, f, rng)
             if other is not None:
@@ -137,14 +137,17 @@ def swap_changes_set(classes: Classes, t: int, f: int, u: int, g: int) -> bool:
     """Whether swapping the designs of (``t``, ``f``) and (``u``, ``g``) gives another set.
 
     It does only when the two designs differ and so do the faces left in place (else it swaps
-    the tiles whole, which a layout does anyway).
+    the tiles whole, which a layout does anyway). Single-sided tiles have no face left in place: a swap
+    of their designs swaps the tiles whole, so it never does.
     """
+    if classes.shape[1] == 1:
+        return False
     return classes[t, f] != classes[u, g] and classes[t, 1 - f] != classes[u, 1 - g]
 
 
 def _swap_partner(classes: Classes, free, t: int, f: int, rng: np.random.Generator):
     """A face of another free tile whose swap with (``t``, ``f``) changes the set, or ``None``."""
-    options = [(u, g) for u in free if u != t for g in range(2) if swap_changes_set(classes, t, f, u, g)]
+    options = [(u, g) for u in free if u != t for g in range(classes.shape[1]) if swap_changes_set(classes, t, f, u, g)]
     return options[int(rng.integers(len(options)))] if options else None
 
 
@@ -389,6 +392,18 @@ def _genome(text: str) -> tuple[bool, ...]:
     return tuple(c == "1" for c in text)
 
 
+def check_strategy(strategy, problem: Problem) -> None:
+    """A setting error, in one line, when ``strategy`` cannot search ``problem``'s tiles. Every strategy works on
+    design numbers of any geometry except the GA, whose genome is the article's (below)."""
+    g = problem.board.geometry
+    if isinstance(strategy, GA) and not g.is_classic:
+        raise SettingError(
+            "strategy",
+            f"ga evolves the article's genome, 2 bits for each pair of a classic hex side's six ends, so it searches "
+            f"only the classic game's tiles; for {g} use anneal, pool or beam",
+        )
+
+
 ARTICLE_GA = GA(population=20, elites=5, tournament=2, crossover=0.5, mutation=0.5, fresh=True, samples=500)
 
 STRATEGIES = {"anneal": Anneal(), "pool": Pool(), "beam": Beam(), "ga": GA()}
@@ -424,6 +439,7 @@ __all__ = [
     "PRESETS",
     "DEFAULT_STRATEGY",
     "strategy_named",
+    "check_strategy",
     "Anneal",
     "Pool",
     "Beam",

@@ -136,12 +136,14 @@ def _sample(n, count, seed, turns):
 
 
 @njit(cache=True, nogil=True)
-def _score_given(flat, ends, turns, perm, turn, landmarks, board, extra, masks, joined):
+def _score_given(flat, ends, turns, perm, turn, index, landmarks, board, extra, masks, joined):
+    """Score bank rows ``index`` in place (the search's bank: only the rows a move changes)."""
     first = _first_ends(flat, ends)
     n = perm.shape[1]
     parent = np.empty((1, ends * n + landmarks), dtype=np.uint16)
     roots = np.empty(max(landmarks, 1), dtype=np.uint16)
-    for i in range(perm.shape[0]):
+    for j in range(index.shape[0]):
+        i = index[j]
         for slot in range(n):
             _place_tile(first, ends, turns, perm[i, slot], turn[i, slot], slot, parent)
         extra[i], masks[i], joined[i] = _score_placed(parent, n, ends, landmarks, board, roots)
@@ -199,17 +201,39 @@ def score_layouts(table: np.ndarray, board: BoardArrays, perm, flip, rot):
     """Score given layouts: ``(extra, mask, joined)`` arrays (the classic kernel's where ``tuned``)."""
     if tuned(board):
         return kernel.score_layouts(table, board, perm, flip, rot)
-    turn = np.asarray(flip, dtype=np.uint16) * np.uint16(board.rotations) + np.asarray(rot, dtype=np.uint16)
     count = perm.shape[0]
     out = (np.zeros(count, np.int16), np.zeros(count, np.uint64), np.zeros(count, np.int8))
-    _score_given(
-        _flat(table),
-        board.ends,
-        board.turns,
-        np.ascontiguousarray(perm, dtype=np.uint16),
-        turn,
-        board.landmarks,
-        _board_args(board),
-        *out,
-    )
+    Bank(board, perm, flip, rot).score(table, np.arange(count, dtype=np.int64), out)
     return out
+
+
+class Bank:
+    """As ``kernel.Bank`` (layouts kept to be scored many times, by row), for any geometry. ``bank`` gives the
+    classic kernel's own where ``tuned``."""
+
+    def __init__(self, board: BoardArrays, perm, flip, rot):
+        self.perm = np.ascontiguousarray(perm, dtype=np.uint16)
+        self.turn = np.asarray(flip, dtype=np.uint16) * np.uint16(board.rotations) + np.asarray(rot, dtype=np.uint16)
+        self.ends, self.turns, self.landmarks = board.ends, board.turns, board.landmarks
+        self.args = _board_args(board)
+
+    def score(self, table: np.ndarray, rows: np.ndarray, out) -> None:
+        """Score layouts ``rows`` for tile table ``table`` into the same rows of ``out`` (extra, mask, joined)."""
+        _score_given(
+            _flat(table),
+            self.ends,
+            self.turns,
+            self.perm,
+            self.turn,
+            np.asarray(rows, dtype=np.int64),
+            self.landmarks,
+            self.args,
+            *out,
+        )
+
+
+def bank(board: BoardArrays, perm, flip, rot) -> kernel.Bank | Bank:
+    """The search's bank of layouts: the classic kernel's where ``tuned``, else this engine's."""
+    if tuned(board):
+        return kernel.Bank(board, perm, flip, rot)
+    return Bank(board, perm, flip, rot)

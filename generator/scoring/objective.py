@@ -61,12 +61,12 @@ class Objective:
     extra_edges_weight: float = -0.1
     pair_weight: float = 1.0
     target_weight: float = -10.0
-    max_trails: int = 4
+    max_trails: int = 4  # ARTICLE_MAX_TRAILS
     forbid: tuple[Design, ...] = ()
     pair_targets: tuple[tuple[str, float], ...] = ()
     pinned: tuple[str, ...] = ()
     size_aware: bool = False
-    sides: int = 40  # the board's sides (tiles times two): set by ``on``, read only with size_aware
+    sides: int = 40  # the board's sides (tiles times faces): set by ``on``, read only with size_aware
     play: PlayTarget | None = None  # a target for how the game plays ([play], see scoring/play_target.py)
 
     def allows(self, side) -> bool:
@@ -74,8 +74,16 @@ class Objective:
         return len(side.trails) <= self.max_trails and side.canonical.trails not in self.forbid
 
     def on(self, board) -> Objective:
-        """This objective for ``board`` (its side count, which a size-aware objective scales by)."""
-        return replace(self, sides=2 * board.tile_count)
+        """This objective for ``board``: its side count (faces times tiles), which a size-aware objective scales
+        by. On another geometry than the classic game's, the article genome's default limit of 4 trails a side
+        is lifted (a paired hex side has six); a lower ``max_trails`` from an objective file still applies."""
+        g = board.geometry
+        if self.forbid and not g.is_classic:  # forbid's sides are read with the classic game's edge names
+            raise TrailwrightError(f"forbid names sides of the classic game's tiles, and this board has {g}")
+        limit = self.max_trails
+        if not g.is_classic and limit == ARTICLE_MAX_TRAILS:
+            limit = max(limit, g.ends)
+        return replace(self, sides=g.faces * board.tile_count, max_trails=limit)
 
     def static(self, bridges: int, dup_score: int, fully_connected: int) -> float:
         """The part of the fitness that does not depend on layouts."""
@@ -126,6 +134,7 @@ class Objective:
 
 
 ARTICLE = Objective()
+ARTICLE_MAX_TRAILS = ARTICLE.max_trails  # the article's 2-bit genome holds at most 4 trails a side
 CLASSIC_SIDES = 40  # the classic board's 20 tiles, two sides each
 
 
@@ -141,6 +150,7 @@ def term_scales(size_aware: bool, sides: int) -> dict[str, float]:
     }
 
 
+MOST_ENDS = 12  # a tile's ends at most (hex, two an edge): a side has no more trails
 _WEIGHT = Number(-1e6, 1e6)  # finite and bounded: a fitness stays a finite number
 _WEIGHTS = (
     "bridges_weight",
@@ -162,7 +172,7 @@ def objective_from_dict(data: dict[str, Any]) -> Objective:
         if key in data:
             values[key] = _WEIGHT(data[key], key)
     if "max_trails" in data:
-        values["max_trails"] = Whole(1, 6)(data["max_trails"], "max_trails")
+        values["max_trails"] = Whole(1, MOST_ENDS)(data["max_trails"], "max_trails")
     if "forbid" in data:
         raw = data["forbid"]
         if not isinstance(raw, list):
