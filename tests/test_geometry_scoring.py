@@ -134,6 +134,7 @@ def test_holes_say_where_they_apply_and_why_not_elsewhere():
 
     assert [bell(n) for n in (1, 4, 6, 8, 12)] == [1, 15, 203, 4_140, 4_213_597]
     assert unavailable(CLASSIC) is None
+    assert unavailable(TileGeometry("square", 1, "any", 1)) is None  # 15 partitions by 7 designs
     big = unavailable(TileGeometry("hex", 2, "pairs", 2))
     assert big is not None and "4,213,597 partitions" in big and "1,799 designs" in big
     small = unavailable(TileGeometry("square", 2, "pairs", 1))

@@ -1,9 +1,9 @@
 """The polish's screen by holes: every neighbour of a set judged at once, on each layout, over the moved tiles'
-six turns (``scoring.holes``).
+rotations (``scoring.holes``; ``scoring.holes_any`` on other tiles than the classic game's).
 
 A neighbour changes one side (tile t's face f gets design d) or swaps two sides' designs. On a layout that
 shows the changed face, its difference is the hole values of tile t with the new design and with the old one,
-each the mean over the six turns t could lie at, so it varies far less than one turn's difference, and every
+each the mean over the rotations t could lie at, so it varies far less than one turn's difference, and every
 neighbour of every tile comes from the same twenty holes. A swap whose two faces both show is judged as the sum
 of its two one-side differences (the two tiles' interaction is left out); the confirmation that follows scores
 each candidate exactly, on fresh layouts, so the screen only has to rank.
@@ -19,9 +19,10 @@ import numpy as np
 from generator.jitcache import njit
 from generator.model import TileSet
 from generator.optimize.check import Neighbour, neighbours
-from generator.optimize.space import DESIGN_TABLES, Problem, classes_of, static_counts
-from generator.scoring import kernel
-from generator.scoring.holes import Holes, exact_for, unavailable
+from generator.optimize.space import Problem, classes_of
+from generator.scoring import kernel, kernel_any
+from generator.scoring.holes import exact_for, unavailable
+from generator.scoring.holes_any import holes_for
 from generator.scoring.layouts import derived_seed
 from generator.scoring.tables import board_arrays
 
@@ -43,7 +44,7 @@ def _moves(problem: Problem, classes: np.ndarray) -> tuple[list, tuple[np.ndarra
     """The neighbours in ``check.neighbours`` order, and them as arrays: ``single[t, f, d]`` numbers the one-side
     changes (-1: none), then each swap's tiles, faces and designs."""
     moves = list(neighbours(problem, classes))
-    single = np.full((classes.shape[0], 2, len(DESIGN_TABLES)), -1, dtype=np.int64)
+    single = np.full((*classes.shape, len(problem.space.designs)), -1, dtype=np.int64)
     swaps = []
     for k, changes in enumerate(moves):
         if len(changes) == 1:
@@ -92,17 +93,17 @@ def pieces(samples: int) -> list[int]:
 def screen_part(problem: Problem, tileset: TileSet, samples: int, seed: int, part: int, parts: int):
     """One worker's share of a screen of ``samples`` layouts: [(piece, sums, squares)] for every ``parts``-th
     piece from the ``part``-th."""
-    board = board_arrays(problem.board)
-    holes = Holes(board, DESIGN_TABLES)
+    board, designs = board_arrays(problem.board), problem.space.tables
+    holes = holes_for(board, designs)
     classes = classes_of(tileset)
     moves, (single, swaps) = _moves(problem, classes)
-    table = DESIGN_TABLES[classes]
+    table = designs[classes]
     weights = (problem.objective.per_layout(1.0, 0.0), problem.objective.per_layout(0.0, 1.0))
-    values = np.empty((ROWS, board.slots, len(DESIGN_TABLES)))
+    values = np.empty((ROWS, board.slots, len(designs)))
     out = []
     for piece, size in list(enumerate(pieces(samples)))[part::parts]:
-        perm, flip, rot = kernel.sample_layouts(board.slots, size, derived_seed(seed, piece))
-        bank = kernel.Bank(board, perm, flip, rot)
+        perm, flip, rot = kernel_any.sample_layouts(board, size, derived_seed(seed, piece))
+        bank = kernel_any.bank(board, perm, flip, rot)
         slot_of = kernel.slots_of(perm)
         shown = np.take_along_axis(flip, slot_of, axis=1).astype(np.int64)
         sums, squares = np.zeros(len(moves)), np.zeros(len(moves))
@@ -125,12 +126,12 @@ def screened(problem: Problem, tileset: TileSet, samples: int, shares: list) -> 
         squares += q
     mean = sums / samples
     se = np.sqrt(np.maximum(squares / samples - mean**2, 0.0) / max(samples - 1, 1))
-    o = problem.objective
-    static = o.static(*static_counts(classes))
+    o, counts = problem.objective, problem.space.static_counts
+    static = o.static(*counts(classes))
     found = []
     for changes, gain, error in zip(moves, mean, se, strict=True):
         child = classes.copy()
         for t, f, d in changes:
             child[t, f] = d
-        found.append(Neighbour(tuple(changes), float(gain + o.static(*static_counts(child)) - static), float(error)))
+        found.append(Neighbour(tuple(changes), float(gain + o.static(*counts(child)) - static), float(error)))
     return found

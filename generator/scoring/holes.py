@@ -53,26 +53,26 @@ def _growth_strings(n: int = 6) -> list[tuple[int, ...]]:
 
 
 @functools.cache
-def tables(designs: tuple[tuple[tuple[int, ...], ...], ...]) -> tuple[np.ndarray, ...]:
-    """(code, blocks, F, M) for ``designs`` (each six turns of six trail ids).
+def tables(designs: tuple[tuple[tuple[int, ...], ...], ...], ends: int = 6) -> tuple[np.ndarray, ...]:
+    """(code, blocks, F, M) for ``designs`` (each its turns, of ``ends`` trail ids each).
 
-    ``code[sum(block(d) * 6**d)]`` numbers a partition; ``blocks[p]`` its block count;
-    ``F[p, design]`` the cycles the design closes over its six turns in a hole of partition p;
+    ``code[sum(block(d) * ends**d)]`` numbers a partition; ``blocks[p]`` its block count;
+    ``F[p, design]`` the cycles the design closes over its turns in a hole of partition p;
     ``M[p, b1, b2, design]`` the turns in which it joins blocks b1 < b2 of p.
     """
-    parts = _growth_strings()
-    code = np.full(6**6, -1, dtype=np.int64)
+    parts = _growth_strings(ends)
+    code = np.full(ends**ends, -1, dtype=np.int64)
     for i, p in enumerate(parts):
-        code[sum(v * 6**d for d, v in enumerate(p))] = i
+        code[sum(v * ends**d for d, v in enumerate(p))] = i
 
     def number(labels) -> int:
         seen: dict[int, int] = {}
-        return int(code[sum(seen.setdefault(x, len(seen)) * 6**d for d, x in enumerate(labels))])
+        return int(code[sum(seen.setdefault(x, len(seen)) * ends**d for d, x in enumerate(labels))])
 
     def joined(p: tuple[int, ...], q: tuple[int, ...]) -> tuple[int, ...]:
-        label = list(range(6))
+        label = list(range(ends))
         for part in (p, q):
-            for d in range(6):
+            for d in range(ends):
                 for e in range(d):
                     if part[e] == part[d] and label[e] != label[d]:
                         old, new = label[d], label[e]
@@ -82,20 +82,21 @@ def tables(designs: tuple[tuple[tuple[int, ...], ...], ...]) -> tuple[np.ndarray
     blocks = np.array([max(p) + 1 for p in parts], dtype=np.int64)
     first = [[p.index(b) for b in range(max(p) + 1)] for p in parts]  # a side of each block
     F = np.zeros((len(parts), len(designs)), dtype=np.int64)
-    M = np.zeros((len(parts), 6, 6, len(designs)), dtype=np.int64)
+    M = np.zeros((len(parts), ends, ends, len(designs)), dtype=np.int64)
     for k, turns in enumerate(designs):
         for turn in turns:
             q = number(turn)
             for s, p in enumerate(parts):
                 j = joined(p, parts[q])
-                F[s, k] += 6 - blocks[q] - blocks[s] + len(set(j))
+                F[s, k] += ends - blocks[q] - blocks[s] + len(set(j))
                 for b1 in range(blocks[s]):
                     for b2 in range(b1 + 1, blocks[s]):
                         M[s, b1, b2, k] += j[first[s][b1]] == j[first[s][b2]]
     return code, blocks, F, M
 
 
-HOLE_TABLE_LIMIT = 10_000_000  # (partition, design) entries of F and M worth holding and filling
+HOLE_TABLE_LIMIT = 10_000_000  # entries of F and M worth holding and filling
+MOST_ENDS = 6  # a hole's partition code takes ends ** ends values
 
 
 def bell(n: int) -> int:
@@ -110,27 +111,30 @@ def bell(n: int) -> int:
 
 
 def unavailable(geometry) -> str | None:
-    """Why holes (and so the polish's screen) do not apply to tiles of ``geometry``; None where they do.
+    """Why holes (and so the polish's screen by holes) do not apply to tiles of ``geometry``; None where they do.
 
-    A hole's ends fall into one of ``bell(ends)`` partitions, whatever the trails may be, and the tables
-    hold one entry per (partition, design): 203 x 43 in the classic game, 4,213,597 x 1,799 for hex
-    tiles with two ends an edge.
+    A hole's ends fall into one of ``bell(ends)`` partitions, whatever the trails may be, and the tables hold
+    ``1 + ends**2`` entries per (partition, design) (``F`` and ``M``): 203 x 43 in the classic game, 15 x 7 for
+    square tiles with one end an edge, 4,213,597 x 1,799 for hex tiles with two ends an edge. The kernel numbers
+    a partition by a code of ``ends ** ends`` values, so it takes at most ``MOST_ENDS`` ends.
     """
     from generator.model.designs import designs
 
     if geometry.is_classic:
         return None
-    count = len(designs(geometry))
-    entries = bell(geometry.ends) * count
+    count, parts = len(designs(geometry)), bell(geometry.ends)
+    entries = parts * count * (1 + geometry.ends**2)
     if entries > HOLE_TABLE_LIMIT:
         return (
-            f"a hole's {geometry.ends} ends fall into {bell(geometry.ends):,} partitions: tables of them by "
+            f"a hole's {geometry.ends} ends fall into {parts:,} partitions: tables of them by "
             f"{count:,} designs would hold {entries:,} entries (at most {HOLE_TABLE_LIMIT:,})"
         )
-    return (
-        f"the tables ({bell(geometry.ends):,} partitions by {count:,} designs) would fit, but the hole kernel "
-        "is written for six ends so far"
-    )
+    if geometry.ends > MOST_ENDS:
+        return (
+            f"the tables ({parts:,} partitions by {count:,} designs) would fit, but the hole kernel numbers a "
+            f"partition by one of {geometry.ends}**{geometry.ends} codes, and so takes at most six ends"
+        )
+    return None
 
 
 def exact_for(board: BoardArrays) -> bool:
@@ -140,9 +144,9 @@ def exact_for(board: BoardArrays) -> bool:
 
 def hole_rows(board: BoardArrays) -> tuple[np.ndarray, np.ndarray]:
     """The duplicate-join rows that touch each slot: ``rows[start[s]:start[s + 1]]`` for slot s."""
-    same = board.same_ends.astype(np.int64)
+    same, n = board.same_ends.astype(np.int64), board.ends
     lists = [
-        [q for q in range(len(same)) if any(6 * s <= e < 6 * s + 6 for e in same[q, :4])] for s in range(board.slots)
+        [q for q in range(len(same)) if any(n * s <= e < n * s + n for e in same[q, :4])] for s in range(board.slots)
     ]
     start = np.cumsum([0] + [len(x) for x in lists]).astype(np.int64)
     rows = same[[q for x in lists for q in x]].reshape(-1, 5) if start[-1] else np.zeros((1, 5), np.int64)
@@ -157,7 +161,7 @@ def _arm_holds(arm, inside: list[bool], sides: list[int], trail) -> bool:
     return all(trail[sides[x]] == trail[sides[y]] for x, y in arm if inside[x])
 
 
-def dup_counts(start: np.ndarray, rows: np.ndarray, designs: np.ndarray) -> np.ndarray:
+def dup_counts(start: np.ndarray, rows: np.ndarray, designs: np.ndarray, ends: int = 6) -> np.ndarray:
     """``C[q, design, arm]``: the turns of a design in which row q's pair of joins is one edge on the slot's side.
 
     Row q's joins meet ends (0, 1) and (2, 3); they are one edge when 0~2 and 1~3 (arm 0) or 0~3 and 1~2
@@ -167,8 +171,8 @@ def dup_counts(start: np.ndarray, rows: np.ndarray, designs: np.ndarray) -> np.n
     C = np.zeros((max(len(rows), 1), len(designs), 3), dtype=np.int64)
     for s in range(len(start) - 1):
         for q in range(start[s], start[s + 1]):
-            inside = [bool(6 * s <= e < 6 * s + 6) for e in rows[q, :4]]
-            sides = [int(e) - 6 * s for e in rows[q, :4]]
+            inside = [bool(ends * s <= e < ends * s + ends) for e in rows[q, :4]]
+            sides = [int(e) - ends * s for e in rows[q, :4]]
             for k, turns in enumerate(designs):
                 for trail in turns:
                     a = _arm_holds(((0, 2), (1, 3)), inside, sides, trail)

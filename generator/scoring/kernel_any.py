@@ -21,8 +21,6 @@ from generator.scoring.kernel import _attach, _duplicates, _find, _union
 from generator.scoring.layouts import _bounded, _seed_state, _shuffle, _step
 from generator.scoring.tables import BoardArrays
 
-_MASK64 = (1 << 64) - 1
-
 
 @njit(cache=True, nogil=True)
 def _first_ends(flat, ends):
@@ -185,7 +183,14 @@ def sample_and_score(table: np.ndarray, board: BoardArrays, count: int, seed: in
     if tuned(board):
         return kernel.sample_and_score(table, board, count, seed)
     return _sample_and_score(
-        _flat(table), board.ends, board.turns, board.slots, board.landmarks, count, seed & _MASK64, _board_args(board)
+        _flat(table),
+        board.ends,
+        board.turns,
+        board.slots,
+        board.landmarks,
+        count,
+        kernel._seed64(seed),
+        _board_args(board),
     )
 
 
@@ -193,7 +198,7 @@ def sample_layouts(board: BoardArrays, count: int, seed: int) -> tuple[np.ndarra
     """``count`` random layouts: ``perm[i, slot]``, ``flip[i, slot]`` (0 when single-sided), ``rot[i, slot]``."""
     if tuned(board):
         return kernel.sample_layouts(board.slots, count, seed)
-    perm, turn = _sample(board.slots, count, seed & _MASK64, board.turns)
+    perm, turn = _sample(board.slots, count, kernel._seed64(seed), board.turns)
     return perm, turn // board.rotations, turn % board.rotations
 
 

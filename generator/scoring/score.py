@@ -129,7 +129,7 @@ def warm_up(board: Board, designs: np.ndarray | None = None) -> None:
     from generator.model import Side, Tile
 
     if not board.geometry.is_classic:
-        return _warm_up_any(board)
+        return _warm_up_any(board, designs)
     side = Side.from_names([["N", "S"], ["NE", "SE"], ["SW", "NW"]])
     tiles = TileSet(tuple(Tile(str(i + 1), side, side) for i in range(board.tile_count)))
     table, arrays = tile_tables(tiles), board_arrays(board)
@@ -145,17 +145,28 @@ def warm_up(board: Board, designs: np.ndarray | None = None) -> None:
         )
 
 
-def _warm_up_any(board: Board) -> None:
-    """``warm_up`` for another geometry than the classic one: the engine for any geometry (no holes)."""
+def _warm_up_any(board: Board, designs: np.ndarray | None = None) -> None:
+    """``warm_up`` for another geometry than the classic one: the engine for any geometry, and with ``designs``
+    its holes where they apply."""
     from generator.model import Tile
-    from generator.model.designs import designs
+    from generator.model.designs import designs as every_design
 
-    side = designs(board.geometry)[-1]
+    side = every_design(board.geometry)[-1]
     tiles = TileSet(tuple(Tile(str(i + 1), side, side) for i in range(board.tile_count)))
     table, arrays = tile_tables(tiles), board_arrays(board)
     kernel_any.sample_and_score(table, arrays, 2, 0)
-    kernel_any.score_layouts(table, arrays, *kernel_any.sample_layouts(arrays, 2, 0))
+    perm, flip, rot = kernel_any.sample_layouts(arrays, 2, 0)
+    kernel_any.score_layouts(table, arrays, perm, flip, rot)
     stream.accumulate(table, arrays, 2, 0)
+    if designs is not None and holes.exact_for(arrays) and holes.unavailable(board.geometry) is None:
+        from generator.scoring.holes_any import holes_for
+
+        bank = kernel_any.bank(arrays, perm, flip, rot)
+        first = designs[np.zeros((board.tile_count, arrays.faces), dtype=np.int64)]
+        values = np.zeros((2, board.tile_count, len(designs)))
+        holes_for(arrays, designs).values(
+            first, bank.perm, bank.turn, kernel.slots_of(perm), [0, 1], (0.0, 1.0), values
+        )
 
 
 def _mean_se(values, counts: np.ndarray, n: int) -> tuple[float, float]:
