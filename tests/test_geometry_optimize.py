@@ -203,3 +203,14 @@ def test_render_draws_other_tiles_with_exactly_their_bridges_and_the_board(capsy
         "--style", "river",
     )  # fmt: skip
     assert status == 2 and "--style: tiles of square tiles" in err
+
+
+def test_a_play_target_on_tiles_the_play_engine_does_not_take_is_refused_in_one_line(dask_client):
+    from generator.model.geometry import ANY_GEOMETRY_STAGES
+    from generator.scoring.play_target import PlayTarget
+
+    if "playtest" in ANY_GEOMETRY_STAGES:
+        pytest.skip("the play engine takes every geometry")
+    problem = problem_on("square-pathways", objective=Objective(play=PlayTarget(median_rounds=15)))
+    with pytest.raises(SettingError, match=r"^objective: its \[play\] target plays games, and the play engine"):
+        optimize(problem, Config(generations=2, **SMALL), client=dask_client)

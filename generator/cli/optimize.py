@@ -315,6 +315,7 @@ def _problem(args, seed: int):
 FLAGS = {
     "pinned": "--pin",
     "strategy": "--strategy",
+    "objective": "--objective",
     "budget": "--time or --generations",
     "time": "--time",
     "samples": "--samples",
