@@ -22,7 +22,7 @@ import math
 import numpy as np
 
 from generator.optimize.search import Evaluation, Scored
-from generator.optimize.space import key, to_tileset
+from generator.optimize.space import to_tileset
 from generator.scoring.play_target import PlayScore, PlayTarget, summarise_games
 
 
@@ -98,7 +98,7 @@ class PlayScorer:
 
     def screen(self, classes) -> tuple[float, float]:
         """The penalty estimated from the bank's first games, and ``SCREEN_Z`` standard errors of it."""
-        k = key(classes)
+        k = self.problem.space.key(classes)
         if k not in self.screens:
             t = self.target
             n = max(10, int(SCREEN_SHARE * self.size))
@@ -116,7 +116,7 @@ class PlayScorer:
         return self.screens[k]
 
     def __call__(self, classes) -> PlayScore:
-        k = key(classes)
+        k = self.problem.space.key(classes)
         if k not in self.cache:
             self.cache[k] = summarise_games(self.target, *self._bank(classes))
         return self.cache[k]
@@ -164,7 +164,7 @@ class PlayAware:
         ev = self.inner.evaluate(classes, parent, changes, threshold)
         if ev.early or (threshold is not None and ev.fitness < threshold):
             return ev  # below the bar on static fitness: the penalty (never positive) cannot lift it
-        if threshold is not None and key(classes) not in self.scorer.cache:
+        if threshold is not None and self.scorer.problem.space.key(classes) not in self.scorer.cache:
             estimate, margin = self.scorer.screen(classes)
             if ev.fitness + estimate + margin < threshold:  # clearly below the bar on the first games
                 return Evaluation(ev.fitness + estimate, None, ev.layouts, ev.cached, early=True)
