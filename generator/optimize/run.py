@@ -318,7 +318,10 @@ def optimize(
         from generator.scoring import warm_up
         from generator.warm import is_cold
 
-        if any(is_cold(group) for group in kernel_groups(problem, config)):
+        # the engine and holes for other tiles are in no warm group (generator.warm): warmed here each time, a
+        # load from the disk cache once compiled
+        untracked = not problem.board.geometry.is_classic
+        if untracked or any(is_cold(group) for group in kernel_groups(problem, config)):
             compiling = time.perf_counter()
             warm_up(problem.board, _polish_designs(problem, config))
             began += time.perf_counter() - compiling  # a one-off compile is not search time
