@@ -146,3 +146,34 @@ def test_both_engines_write_the_same_logs_and_measures_on_every_geometry(name):
 def test_the_engines_agree_on_hundreds_of_games_on_every_geometry(name):
     board, tiles, rules = example(name)
     same_games(board, tiles, replace(rules, round_cap=25), ("explorer", "greedy", "random"), 300, seed=21)
+
+
+def run_cli(capsys, *argv):
+    from generator.cli import main
+
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_playtest_plays_a_square_board_and_writes_its_heat_map(capsys, tmp_path):
+    import json
+
+    tiles = str(EXAMPLES / "optimized-square-pathways.json")
+    argv = ("playtest", tiles, "--board", "square-pathways", "--games", "20", "--measure-games", "5")
+    status, out, _ = run_cli(capsys, *argv, "--json", "--out", str(tmp_path))
+    assert status == 0
+    data = json.loads(out)
+    assert data["games"] == 20 and data["board"] == "square-pathways" and data["measures"]["completion"]
+    heat = (tmp_path / "heat.svg").read_text()
+    assert heat.count("<polygon") >= 36 + 8  # every slot and gate cell, drawn from the square outline
+    assert "North" in heat and "<title>Turns lost per game" in heat
+
+
+def test_optimize_refuses_a_play_target_on_other_tiles_in_one_line(capsys, tmp_path):
+    objective = tmp_path / "taste.toml"
+    objective.write_text('[play]\nmedian_rounds = 15\nplayers = 3\npolicy = "explorer"\ngames = 50\n')
+    out = tmp_path / "x.json"
+    argv = ("optimize", "--board", "hex-pairs", "--objective", str(objective), "--generations", "1", "--out", str(out))
+    status, _, err = run_cli(capsys, *argv)
+    assert status == 2 and err.strip().count("\n") == 0 and "[play]" in err and not out.exists()
