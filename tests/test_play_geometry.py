@@ -177,3 +177,11 @@ def test_optimize_refuses_a_play_target_on_other_tiles_in_one_line(capsys, tmp_p
     argv = ("optimize", "--board", "hex-pairs", "--objective", str(objective), "--generations", "1", "--out", str(out))
     status, _, err = run_cli(capsys, *argv)
     assert status == 2 and err.strip().count("\n") == 0 and "[play]" in err and not out.exists()
+
+
+def test_playtest_refuses_tiles_of_another_geometry_than_the_boards_in_one_line(capsys, tmp_path):
+    out = tmp_path / "out"
+    argv = ("playtest", str(EXAMPLES / "best-known.json"), "--board", "square-pathways", "--out", str(out))
+    status, _, err = run_cli(capsys, *argv)
+    assert status == 2 and err.strip().count("\n") == 0 and not out.exists()
+    assert "best-known.json: has hex tiles, one end per edge" in err and "takes square tiles, two ends" in err
