@@ -33,6 +33,7 @@ from generator.play.arrays import (
     KIND,
     LDA,
     LDB,
+    LOW,
     LW,
     NEXT,
     NEXT_TO,
@@ -100,12 +101,6 @@ def _place(G, pos):
 
 
 @njit(inline="always", **JIT)
-def _table(G, tile, face, r, e):
-    """The trail at end ``e`` of ``tile`` face ``face`` turned ``r`` steps."""
-    return G[G[T] + ((tile * 2 + face) * G[ROTS] + r) * G[E] + e]
-
-
-@njit(inline="always", **JIT)
 def doors(G, S, W, pos):
     """Fill the door buffer (four rows of ``DW``: kind, a, b, conn) for a pawn at ``pos``; returns how many."""
     n, dw, o, ends = G[SLOTS], G[DW], G[W_DOOR], G[E]
@@ -123,18 +118,17 @@ def doors(G, S, W, pos):
             count += 1
         return count
     mask = S[G[S_DOORS] + pos]
-    first = ends * _place(G, pos)
-    for e in range(ends):
-        c = first + e
-        kind = G[G[KIND] + c]
-        if (mask >> e) & 1:
-            W[o + count], W[o + dw + count], W[o + 2 * dw + count], W[o + 3 * dw + count] = (
-                kind,
-                G[G[A] + c],
-                G[G[B] + c],
-                G[G[CONN] + c],
-            )
-            count += 1
+    first, low = ends * _place(G, pos), G[LOW]
+    while mask != 0:  # the trail's ends with something across, lowest first
+        c = first + G[low + mask]
+        mask &= mask - 1
+        W[o + count], W[o + dw + count], W[o + 2 * dw + count], W[o + 3 * dw + count] = (
+            G[G[KIND] + c],
+            G[G[A] + c],
+            G[G[B] + c],
+            G[G[CONN] + c],
+        )
+        count += 1
     return count
 
 
@@ -144,11 +138,11 @@ def set_rot(G, S, s, r):
     S[G[S_LABELLED]] = 0  # the component labels are stale
     S[G[S_ROT] + s] = r
     tile, face, te, doors, ends = S[G[S_TILE] + s], S[G[S_FACE] + s], G[S_TE], G[S_DOORS], G[E]
-    first = ends * s
+    first, table = ends * s, G[T] + ((tile * 2 + face) * G[ROTS] + r) * ends  # this face's row turned ``r``
     for t in range(ends):
         S[doors + first + t] = 0
     for e in range(ends):
-        t = _table(G, tile, face, r, e)
+        t = G[table + e]
         S[te + first + e] = t
         if G[G[KIND] + first + e] != 0:
             S[doors + first + t] |= 1 << e  # the trail's ends with something across
@@ -156,8 +150,12 @@ def set_rot(G, S, s, r):
 
 @njit(inline="always", **JIT)
 def turn_by(G, S, s, d):
-    rots = G[ROTS]
-    set_rot(G, S, s, (S[G[S_ROT] + s] + d + rots) % rots)
+    r, rots = S[G[S_ROT] + s] + d, G[ROTS]
+    while r >= rots:  # no division: the rules turn by a few steps either way
+        r -= rots
+    while r < 0:
+        r += rots
+    set_rot(G, S, s, r)
 
 
 @njit(**JIT)
