@@ -6,12 +6,15 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from generator.board import load_board
 from generator.model import Side, Tile, TileSet, read_tileset
 from generator.play import Turning, default_rules
 from generator.play.arrays import KIND, A, B, game_arrays
 from generator.play.game import Table, geometry, new_table
+from generator.play.policies import POLICIES
 from generator.play.rng import draw, game_rng
 from generator.play.simulate import play
 from tests.conftest import EXAMPLES
@@ -119,12 +122,31 @@ def same_games(board, tiles, rules, seats, games, seed, log=False):
 def test_the_fast_engine_plays_the_reference_games_on_every_geometry(name):
     board, tiles, rules = example(name)
     short = replace(rules, round_cap=8)
-    fast = same_games(board, tiles, short, ("explorer", "greedy", "random"), 40, seed=7)
-    assert len(set(fast.traces.tolist())) == 40 and fast.laid.min() > 0
+    fast = same_games(board, tiles, short, ("explorer", "greedy", "random"), 30, seed=7)
+    assert len(set(fast.traces.tolist())) == 30 and fast.laid.min() > 0
     variant = replace(rules, stub_blocks=True, die=4, round_cap=12, turning=Turning(True, False, 2, True))
     same_games(board, tiles, variant, ("greedy", "explorer"), 12, seed=8)
-    whole = same_games(board, tiles, rules, ("explorer",) * 3, 2, seed=9)  # whole games, to the win
+    whole = same_games(board, tiles, rules, ("explorer",) * 3, 1, seed=9)  # a whole game, to the win
     assert (whole.winners >= 0).all()
+
+
+@settings(max_examples=9, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=st.sampled_from(BOARDS),
+    seed=st.integers(0, 2**31),
+    seats=st.lists(st.sampled_from(sorted(POLICIES)), min_size=2, max_size=4),
+    stub=st.booleans(),
+    die=st.integers(2, 8),
+    sixths=st.integers(1, 3),
+    next_to=st.booleans(),
+    under=st.booleans(),
+)
+def test_engines_agree_on_random_rules_on_every_geometry(name, seed, seats, stub, die, sixths, next_to, under):
+    """Any die and turning rule on any geometry (three steps on square tiles: a quarter turn back)."""
+    board, tiles, rules = example(name)
+    turning = Turning(allowed=True, next_to_pawn=next_to, sixths=sixths, under_pawn=under)
+    rules = replace(rules, stub_blocks=stub, die=die, round_cap=15, turning=turning)
+    same_games(board, tiles, rules, tuple(seats), 2, seed)
 
 
 @pytest.mark.parametrize("name", BOARDS)
