@@ -164,8 +164,10 @@ def test_both_engines_write_the_same_logs_and_measures_on_every_geometry(name):
 
 
 @pytest.mark.slow
+@pytest.mark.heavy
 @pytest.mark.parametrize("name", BOARDS)
 def test_the_engines_agree_on_hundreds_of_games_on_every_geometry(name):
+    """300 games a board under a short cap, every policy seated (40 to 70 s a board on the reference engine)."""
     board, tiles, rules = example(name)
     same_games(board, tiles, replace(rules, round_cap=25), ("explorer", "greedy", "random"), 300, seed=21)
 
