@@ -209,3 +209,18 @@ def test_playtest_refuses_tiles_of_another_geometry_than_the_boards_in_one_line(
     status, _, err = run_cli(capsys, *argv)
     assert status == 2 and err.strip().count("\n") == 0 and not out.exists()
     assert "best-known.json: has hex tiles, one end per edge" in err and "takes square tiles, two ends" in err
+
+
+@pytest.mark.parametrize(
+    ("row", "fits"),
+    [((3, 0), True), ((4, 0), False), ((0, 1), False)],  # (rot, face) of a laid tile: a d4, one face
+)
+def test_a_compact_log_is_checked_against_the_tiles_rotations_and_faces(row, fits):
+    from generator.play.logrows import LAY, check_rows
+
+    board = load_board("square-pathways")
+    rot, face = row
+    rows = np.array([[LAY, 0, 5, 2, face, rot]], np.int32)
+    with pytest.raises(ValueError) as refused:
+        check_rows(rows, np.array([0, 1]), 2, 36, 36, 4, 200, board.geometry)
+    assert ("is not a move on this board" in str(refused.value)) is not fits
