@@ -224,3 +224,16 @@ def test_a_compact_log_is_checked_against_the_tiles_rotations_and_faces(row, fit
     with pytest.raises(ValueError) as refused:
         check_rows(rows, np.array([0, 1]), 2, 36, 36, 4, 200, board.geometry)
     assert ("is not a move on this board" in str(refused.value)) is not fits
+
+
+def test_distance_is_the_hex_distance_on_hex_grids_and_manhattan_on_square_ones():
+    from generator.board.geometry import hex_distance
+    from generator.model.geometry import CLASSIC, TileGeometry
+
+    cells = [(q, r) for q in range(-3, 4) for r in range(-3, 4)]
+    assert all(CLASSIC.distance(a, b) == hex_distance(a, b) for a in cells for b in cells)
+    square = TileGeometry("square")
+    assert square.distance((1, 0), (-1, 1)) == 3 and square.distance((2, 2), (2, 2)) == 0
+    for a in cells:  # one step to every neighbour, on both grids
+        assert {CLASSIC.distance(a, CLASSIC.neighbour(a, d)) for d in range(6)} == {1}
+        assert {square.distance(a, square.neighbour(a, d)) for d in range(4)} == {1}
