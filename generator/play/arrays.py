@@ -262,7 +262,8 @@ def _geometry_tables(geo, rules, tiles, hops: np.ndarray) -> list[tuple[str, Any
 
 
 def _state_fields(n: int, tiles: int, ends: int) -> list[tuple[str, int]]:
-    """The game state's fields and sizes: per slot, per slot end, per player, then the draw pile."""
+    """The game state's fields and sizes: per slot, per slot end (``S_DOORS``: per trail place, packed as
+    ``routes.DOOR_SHIFT`` says), per player, then the draw pile."""
     per_slot = [(name, n) for name in ("S_TILE", "S_FACE", "S_ROT", "S_WHEN", "S_WHO", "S_HOW")]
     per_edge = [("S_TE", ends * n), ("S_DOORS", ends * n)]
     per_player = [("S_PAWN", MAX_PLAYERS), ("S_VISITED", MAX_PLAYERS)]

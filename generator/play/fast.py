@@ -77,6 +77,8 @@ from generator.play.arrays import (
 from generator.play.logrows import BEGIN, CHASE, END, LAY, ROLL, ROW, STEP, TURN, WIN, most_rows
 from generator.play.rng import draw
 from generator.play.routes import (
+    DOOR_MASK,
+    DOOR_SHIFT,
     JIT,
     NO,
     NO_RANK,
@@ -117,8 +119,8 @@ def doors(G, S, W, pos):
             )
             count += 1
         return count
-    mask = S[G[S_DOORS] + pos]
-    first, low = ends * _place(G, pos), G[LOW]
+    packed, low = S[G[S_DOORS] + pos], G[LOW]
+    mask, first = packed & DOOR_MASK, packed >> DOOR_SHIFT
     while mask != 0:  # the trail's ends with something across, lowest first
         c = first + G[low + mask]
         mask &= mask - 1
@@ -140,7 +142,7 @@ def set_rot(G, S, s, r):
     tile, face, te, doors, ends = S[G[S_TILE] + s], S[G[S_FACE] + s], G[S_TE], G[S_DOORS], G[E]
     first, table = ends * s, G[T] + ((tile * 2 + face) * G[ROTS] + r) * ends  # this face's row turned ``r``
     for t in range(ends):
-        S[doors + first + t] = 0
+        S[doors + first + t] = first << DOOR_SHIFT  # the slot's first end, then the mask of doors
     for e in range(ends):
         t = G[table + e]
         S[te + first + e] = t

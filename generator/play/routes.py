@@ -25,7 +25,6 @@ from generator.play.arrays import (
     NLD,
     NTRAILS,
     PAD,
-    PLACE,
     POP,
     REQUIRED,
     S_DOORS,
@@ -52,6 +51,10 @@ from generator.play.arrays import (
 )
 
 NO_RANK = np.int64(1) << 62
+# a laid trail's ``S_DOORS`` entry: the mask of its ends with something across in the low bits, the first end of
+# its slot (``E*slot``, where the slot's doors start) from bit ``DOOR_SHIFT`` on (no division to find the slot)
+DOOR_SHIFT = 16
+DOOR_MASK = (1 << DOOR_SHIFT) - 1
 # plan's flags as numpy booleans: a literal True or False would compile plan once per combination of its flags
 # (numba specialises a compiled callee on its literal arguments), four copies where one does
 NO, YES = np.bool_(False), np.bool_(True)
@@ -86,12 +89,12 @@ def door_walk(G, S, pos):
     """The doors of place ``pos`` as the planner walks them: (where its packed doors start, the trail's
     door-end mask or 0 on a landmark, how many doors). A packed door is ``(slot << SHIFT) + end`` entering
     a slot, ``-1 - k`` entering landmark ``k`` (``arrays.DOOR``, ``arrays.LDOOR``)."""
-    ends = G[E]
-    trails = ends * G[SLOTS]
+    trails = G[E] * G[SLOTS]
     if pos >= trails:
         return G[LDOOR] + (pos - trails) * G[LW], 0, G[G[NLD] + pos - trails]
-    mask = S[G[S_DOORS] + pos]
-    return G[DOOR] + ends * G[G[PLACE] + pos], mask, G[G[POP] + mask]
+    packed = S[G[S_DOORS] + pos]
+    mask = packed & DOOR_MASK
+    return G[DOOR] + (packed >> DOOR_SHIFT), mask, G[G[POP] + mask]
 
 
 @njit(inline="always", **JIT)
