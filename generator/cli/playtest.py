@@ -19,7 +19,11 @@ def register(sub) -> None:
         "ends, lost turns, how often each rule fires, win rate by seat, the skill gap, trapped states.",
         formatter_class=HelpFormatter,
     )
-    p.add_argument("tileset", metavar="TILESET.json|DIR", help="a hexmaze-tileset/1 file, or a project folder")
+    p.add_argument(
+        "tileset",
+        metavar="TILESET.json|DIR",
+        help="a tile set file (hexmaze-tileset/1, or trailwright-tileset/2 for other tiles), or a project folder",
+    )
     add_board_option(p)
     p.add_argument("--rules", metavar="FILE", help="a rules TOML file (default: the booklet's game)")
     p.add_argument("--players", type=int, help="players, 2 to 4 (default: the rules' default, 3)")
