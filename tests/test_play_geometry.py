@@ -237,3 +237,35 @@ def test_distance_is_the_hex_distance_on_hex_grids_and_manhattan_on_square_ones(
     for a in cells:  # one step to every neighbour, on both grids
         assert {CLASSIC.distance(a, CLASSIC.neighbour(a, d)) for d in range(6)} == {1}
         assert {square.distance(a, square.neighbour(a, d)) for d in range(4)} == {1}
+
+
+def _random_side(g, rng) -> Side:
+    """A random partition of the ends (branches and dead ends), drawn without listing every side."""
+    labels = rng.integers(0, rng.integers(1, g.ends + 1), size=g.ends)
+    return Side.of([[e for e in range(g.ends) if labels[e] == b] for b in sorted(set(labels.tolist()))], g)
+
+
+@pytest.mark.parametrize("shape", ["square", "hex"])
+def test_the_engines_agree_with_two_ends_an_edge_branching_trails_and_two_faces(shape):
+    """The largest sides: 8 ends (square) or 12 (hex) in up to as many trails, flipped by coin."""
+    from generator.board.board import board_from_dict
+
+    cells = [[q, r] for q in range(4) for r in range(4)]
+    board = board_from_dict(
+        {
+            "name": f"{shape}-two-any",
+            "tiles": {"shape": shape, "ends_per_edge": 2, "trails": "any", "faces": 2},
+            "slots": cells,
+            "landmark": [
+                {"name": "Start", "hexes": [[-1, 1]]},
+                {"name": "Well", "hexes": [[4, 1], [4, 2]]},
+                {"name": "Goal", "hexes": [[1, 4]]},
+            ],
+        }
+    )
+    rng = np.random.default_rng(5)
+    g = board.geometry
+    tiles = TileSet(tuple(Tile(str(i + 1), _random_side(g, rng), _random_side(g, rng)) for i in range(len(cells))))
+    rules = replace(default_rules(board), round_cap=12)
+    fast = same_games(board, tiles, rules, ("explorer", "greedy", "random"), 12, seed=3, log=True)
+    assert fast.laid.max() <= len(cells) and len(set(fast.traces.tolist())) == 12
