@@ -269,3 +269,9 @@ def test_the_engines_agree_with_two_ends_an_edge_branching_trails_and_two_faces(
     rules = replace(default_rules(board), round_cap=12)
     fast = same_games(board, tiles, rules, ("explorer", "greedy", "random"), 12, seed=3, log=True)
     assert fast.laid.max() <= len(cells) and len(set(fast.traces.tolist())) == 12
+
+
+def test_playtest_says_its_sets_for_scale_are_classic_ones_on_other_tiles(capsys):
+    argv = ("playtest", str(EXAMPLES / "optimized-hex-pairs.json"), "--board", "hex-pairs", "--games", "10")
+    status, out, _ = run_cli(capsys, *argv)
+    assert status == 0 and "for scale, classic tile sets on the classic board" in " ".join(out.split())
