@@ -19,7 +19,11 @@ def register(sub) -> None:
         "ends, lost turns, how often each rule fires, win rate by seat, the skill gap, trapped states.",
         formatter_class=HelpFormatter,
     )
-    p.add_argument("tileset", metavar="TILESET.json|DIR", help="a hexmaze-tileset/1 file, or a project folder")
+    p.add_argument(
+        "tileset",
+        metavar="TILESET.json|DIR",
+        help="a tile set file (hexmaze-tileset/1, or trailwright-tileset/2 for other tiles), or a project folder",
+    )
     add_board_option(p)
     p.add_argument("--rules", metavar="FILE", help="a rules TOML file (default: the booklet's game)")
     p.add_argument("--players", type=int, help="players, 2 to 4 (default: the rules' default, 3)")
@@ -112,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_report(args.tileset, report, gap, rules)
         if quality:
-            print_measures(*quality)
+            print_measures(*quality, classic=board.geometry.is_classic)
     return 0
 
 
@@ -137,8 +141,9 @@ def _seats(args: argparse.Namespace, rules) -> tuple[int, tuple[str, ...]]:
     return players, names
 
 
-def print_measures(quality, luck) -> None:
-    """Is it a good game? Each measure with its standard error and a plain reading; the example sets for scale."""
+def print_measures(quality, luck, classic: bool = True) -> None:
+    """Is it a good game? Each measure with its standard error and a plain reading; the example sets for scale
+    (classic tile sets: on a board of other tiles the title says so)."""
     from rich.console import Console
     from rich.table import Table
 
@@ -153,7 +158,8 @@ def print_measures(quality, luck) -> None:
     for name, m, reading in readings(quality, luck):
         t.add_row(name, "-" if m is None else _measure(name, m), reading)
     t.add_row("seat advantage", f"{quality.seat_advantage:.2f}", "the largest gap between a seat's win rate and 1/n")
-    sets = Table(title="for scale: 600 games of 3 explorers in an independent simulator", title_justify="left")
+    where = "" if classic else ", classic tile sets on the classic board"
+    sets = Table(title=f"for scale{where}: 600 games of 3 explorers in an independent simulator", title_justify="left")
     for column in ("tile set", "lead changes", "drama", "settled share", "luck share"):
         sets.add_column(column, justify="left" if column == "tile set" else "right")
     for name, values in REFERENCE_SETS.items():
