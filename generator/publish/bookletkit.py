@@ -60,6 +60,7 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
             "bridges": ts.crossings,
             "dup_score": ts.dup_score,
             "stubs": sum(len(s.stubs) for s in ts.sides()),
+            **tile_words(ts.geometry),
         },
         "board": {
             "name": src.language.board_title(board),
@@ -85,6 +86,27 @@ def _play(src: Sources) -> dict | None:
         **play,
         "policy": ",".join(say(p, "players") for p in play["policy"].split(",")),
         "engine": say(play["engine"], "engines"),
+    }
+
+
+SIDES = {4: ("four-sided", "quarter", "three quarters"), 6: ("six-sided", "sixth", "five sixths")}
+SHAPE_WORDS = {"hex": "hexagonal", "square": "square"}
+
+
+def tile_words(geometry) -> dict:
+    """How the booklet words the tiles' geometry: their shape and sides, the die that turns them, their trails."""
+    sides, step, most = SIDES[geometry.edges]
+    return {
+        "shape": SHAPE_WORDS[geometry.shape],
+        "sided": "double-sided" if geometry.faces == 2 else "single-sided",
+        "faces": geometry.faces,
+        "edges": geometry.edges,
+        "ends_per_edge": geometry.ends_per_edge,
+        "paired": geometry.trails == "pairs",
+        "die": f"a {sides} die",
+        "die_sides": sides,
+        "step": step,
+        "most": most,
     }
 
 

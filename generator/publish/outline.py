@@ -68,6 +68,7 @@ class Outline:
     """The cut outline of a geometry's tiles (only its shape matters), at any width and place on a page."""
 
     shape: str = "hex"
+    tuned: bool = True  # the hexagon by its own exact arithmetic (False: from corners(), as every other shape)
 
     @classmethod
     def of(cls, geometry: TileGeometry) -> Outline:
@@ -81,7 +82,7 @@ class Outline:
     @cached_property
     def exact_hex(self) -> bool:
         """Whether this is the classic game's flat-topped hexagon, drawn by its own exact arithmetic."""
-        return self.shape == CLASSIC.shape
+        return self.tuned and self.shape == CLASSIC.shape
 
     @cached_property
     def unit(self) -> tuple[Point, ...]:
