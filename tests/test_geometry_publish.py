@@ -17,7 +17,7 @@ from generator.board import load_board
 from generator.cli import main
 from generator.model import read_tileset
 from generator.model.tiles import TileSet
-from generator.preflight import preflight
+from generator.preflight import preflight, recorded_profile
 from generator.publish.bookletkit import rendered_templates
 from generator.publish.claims import markup_text
 from generator.publish.kit import publish_kit
@@ -194,6 +194,13 @@ def test_check_passes_on_a_square_kit_and_fails_a_tile_of_the_wrong_size(tmp_pat
     writer.write(bad)
     failed = {f.what for f in preflight([bad]) if not f.ok}
     assert "tiles' cut size and crop marks" in failed
+    # a factory's die line is checked against the profile the kit records (kit.json), not the default hexagon
+    assert recorded_profile([tmp_path]) == "square-50mm" == recorded_profile([sheet])
+    factory = tmp_path / "factory" / "tiles.pdf"
+    factory.parent.mkdir()
+    factory.write_bytes((tmp_path / "manufacturer" / "square-50mm" / "dieline.pdf").read_bytes())
+    failed = {f.what for f in preflight([tmp_path / "factory"]) if not f.ok}
+    assert not failed & {"die line's shape and size", "page size", "tile size"}
 
 
 @pytest.mark.slow

@@ -141,7 +141,7 @@ def _document_options(g) -> None:
         help="print-and-play paper, repeatable (default: the settings' papers, a4 and letter)",
     )
     g.add_argument("--profile", metavar="NAME", default=None, help="manufacturer profile (default: from settings)")
-    g.add_argument("--cut-lines", action="store_true", help="draw the hexagonal cut line over the art")
+    g.add_argument("--cut-lines", action="store_true", help="draw the tiles' cut line (hexagon or square) over the art")
     add_back_offset_option(g)
     g.add_argument(
         "--asset-url",
