@@ -15,6 +15,7 @@ from shapely.geometry import LineString, Polygon
 
 from generator.board import load_board
 from generator.cli import main
+from generator.cli.publish import _default_style
 from generator.model import read_tileset
 from generator.model.tiles import TileSet
 from generator.preflight import preflight, recorded_profile
@@ -214,3 +215,22 @@ def test_publish_makes_a_whole_square_kit_that_check_passes(tmp_path, capsys):
     assert record["tile_width_mm"] == 50.0 and record["settings"]["profile"] == "square-50mm"
     assert (out / "print" / "rules.pdf").is_file() and (out / "print" / "tiles-a4-single.pdf").is_file()
     assert main(["check", str(out)]) == 0
+
+
+def test_a_new_square_project_publishes_and_a_theme_is_noted_as_not_used(tmp_path, capsys):
+    project = tmp_path / "jungle"
+    assert main(["new", str(project), "--board", "square-jungle"]) == 0
+    settings_file = project / "settings.toml"
+    text = settings_file.read_text()
+    text = text.replace("score_samples = 100000", "score_samples = 2000").replace("\ndpi = 300", "\ndpi = 150")
+    settings_file.write_text(text)
+    assert _default_style(str(project / "style.toml"))  # the project's own copy: no note
+    (tmp_path / "mine.toml").write_text("[tile]\nwidth_mm = 40.0\n")
+    assert not _default_style(str(tmp_path / "mine.toml"))
+    capsys.readouterr()
+    out = tmp_path / "kit"
+    assert (
+        main(["publish", str(project), "--only", "sheets", "--paper", "a4", "--theme", "river", "--out", str(out)]) == 0
+    )
+    assert "drawn plain so far; the style or theme river is not used" in capsys.readouterr().err
+    assert (out / "print" / "tiles-a4-single.pdf").is_file()

@@ -220,7 +220,7 @@ def _other_tiles(args: argparse.Namespace, settings, geometry):
 
     from generator.publish.settings import SHAPE_PROFILES, PublishSettings
 
-    if args.style is not None:
+    if args.style is not None and not _default_style(args.style):
         print(
             f"publish: note: {geometry} are drawn plain so far; the style or theme {args.style} is not used "
             "(docs/geometry.md)",
@@ -230,6 +230,18 @@ def _other_tiles(args: argparse.Namespace, settings, geometry):
     if args.profile is None and settings.profile == PublishSettings.profile:
         settings = replace(settings, profile=SHAPE_PROFILES[geometry.shape])
     return settings
+
+
+def _default_style(style: str) -> bool:
+    """Whether ``style`` is a file with the built-in style's own text (a new project's untouched copy)."""
+    from importlib import resources
+
+    try:
+        return Path(style).read_text(encoding="utf-8") == (
+            resources.files("generator.render") / "style.toml"
+        ).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def _settings(args: argparse.Namespace):
