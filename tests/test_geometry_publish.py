@@ -234,3 +234,21 @@ def test_a_new_square_project_publishes_and_a_theme_is_noted_as_not_used(tmp_pat
     )
     assert "drawn plain so far; the style or theme river is not used" in capsys.readouterr().err
     assert (out / "print" / "tiles-a4-single.pdf").is_file()
+
+
+@pytest.mark.parametrize(("board", "width"), [("square-pathways", 50.0), ("square-jungle", 50.8)])
+def test_the_side_art_is_the_cut_box_plus_bleed_and_runs_each_trail_into_the_bleed(board, width):
+    import re
+
+    src = sources(board, width, 1)
+    svg = src.art_for_width(width)(src.tileset.tiles[0], "front", 3.0)
+    assert f'width="{width + 6:.4f}mm"' in svg and f'viewBox="{-(width + 6) / 2:.4f} ' in svg
+    outline = svg.split('class="outline" points="')[1].split('"')[0]  # svg_any's cut, placed by the kit
+    xs = [float(p.split(",")[0]) for p in outline.split()]
+    scale = float(re.search(r"scale\(([0-9.]+)\)", svg).group(1))
+    assert (max(xs) - min(xs)) * scale == pytest.approx(width, abs=0.01)
+    runs = re.search(r'class="bleed-trails" d="([^"]+)"', svg).group(1).split("M")[1:]
+    assert len(runs) == src.tileset.geometry.ends
+    for run in runs:
+        x, y = (float(v) for v in run.split("L")[1].split(","))
+        assert max(abs(x), abs(y)) == pytest.approx(width / 2 + 3.5, abs=1e-3)  # past the cut, through the bleed

@@ -62,10 +62,35 @@ def any_art(width_mm: float, labels: bool = True) -> SideArt:
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.4f}mm" height="{h:.4f}mm" '
             f'viewBox="{-w / 2:.4f} {-h / 2:.4f} {w:.4f} {h:.4f}">\n'
-            f'<polygon class="bleed" points="{bled}" fill="{GROUND}"/>\n{drawing}\n</svg>\n'
+            f'<polygon class="bleed" points="{bled}" fill="{GROUND}"/>\n'
+            f"{_trails_into_bleed(g, width_mm, bleed_mm)}{drawing}\n</svg>\n"
         )
 
     return art
+
+
+def _trails_into_bleed(g: TileGeometry, width_mm: float, bleed_mm: float) -> str:
+    """Each end's trail run on past the cut through the bleed, along its edge's outward normal, so a cut a
+    little off still meets the trail at the edge."""
+    from generator.render.anyside import TRAIL, WIDTH
+
+    if bleed_mm <= 0:
+        return ""
+    radius = width_mm / unit_span(g)
+    corners = g.corners()
+    lines = []
+    for end in range(g.ends):
+        edge = g.edge_of(end)
+        (ax, ay), (bx, by) = corners[edge], corners[(edge + 1) % g.edges]
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        norm = (mx * mx + my * my) ** 0.5
+        x, y = (v * radius for v in g.end_point(end))
+        x2, y2 = x + mx / norm * (bleed_mm + 0.5), y + my / norm * (bleed_mm + 0.5)
+        lines.append(f"M{x:.4f},{y:.4f} L{x2:.4f},{y2:.4f}")
+    return (
+        f'<path class="bleed-trails" d="{" ".join(lines)}" fill="none" stroke="{TRAIL}" '
+        f'stroke-width="{WIDTH * radius:.4f}"/>\n'
+    )
 
 
 def any_board_svg(board, tile_width_mm: float) -> str:
