@@ -49,6 +49,19 @@ def settings(shape="square", **changes):
     return replace(load_settings(), papers=("a4",), dpi=60, profile=profile, **changes)
 
 
+def plain_art(width_mm: float, labels: bool = True):
+    """Side art of one colour over the cut box and its bleed (drawn at once, unlike a paired hex side)."""
+
+    def art(tile, face, bleed_mm):
+        w = h = width_mm + 2 * bleed_mm
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}mm" height="{h}mm" viewBox="{-w / 2} {-h / 2} {w} {h}">'
+            f'<rect x="{-w / 2}" y="{-h / 2}" width="{w}" height="{h}" fill="#e9dfc7"/></svg>'
+        )
+
+    return art
+
+
 def cut_outlines(pdf: bytes) -> list[set[tuple[float, float]]]:
     """The corners of every cut line (stroked in the cut colour) on a sheet drawn with cut lines, in mm."""
     colour = pytest.approx((CUT.red, CUT.green, CUT.blue), abs=0.01)
@@ -67,7 +80,7 @@ def cut_outlines(pdf: bytes) -> list[set[tuple[float, float]]]:
 
 @pytest.mark.parametrize(("board", "width", "corners"), [("square-pathways", 50.0, 4), ("hex-pairs", 63.5, 6)])
 def test_the_sheets_cut_line_is_the_tiles_outline_at_its_exact_size(board, width, corners):
-    src = sources(board, width, 1)
+    src = replace(sources(board, width, 1), art_for_width=plain_art)  # the cut, not the art, is under test
     files = publish_kit(src, settings(documents=("sheets",), cut_lines=True))
     name = "print/tiles-a4-single.pdf" if src.tileset.geometry.faces == 1 else "print/tiles-a4-duplex.pdf"
     outlines = cut_outlines(files[name])
