@@ -8,7 +8,10 @@ STAMP  := $(VENV)/.installed-stamp
 TW     := $(VENV)/bin/trailwright
 SEED   ?= 1
 TIME   ?= 60
-TILESET ?= output/tileset.json
+# the tile set make optimize writes and make print uses: output/tileset.json, or output/tileset-NAME.json with BOARD=NAME
+# (a board's own, so a kit never picks up another board's tile set)
+DEFAULT_TILESET := $(if $(BOARD),output/tileset-$(notdir $(basename $(BOARD))).json,output/tileset.json)
+TILESET ?= $(DEFAULT_TILESET)
 # make print options, each passed on only when set: BOARD=name|file STYLE=file THEME=river|folder PAPER=a4|letter (one paper)
 # TITLE="Game name" SETTINGS=file ONLY=sheets,booklet SKIP=manufacturer FOR=factory (adds output/factory/)
 BOARD   ?=
@@ -109,16 +112,18 @@ render: $(STAMP)
 
 # make print [TILESET=path] [SEED=1] [TIME=60] [BOARD= STYLE= PAPER= TITLE= SETTINGS= ONLY= SKIP=]: optimize a tile set unless one exists (or is named),
 # then publish the whole kit into output/ (tile SVGs in output/tiles/ included, each side drawn once), list
-# where each file is, and preflight it with trailwright check.
+# where each file is, and preflight it with trailwright check. With BOARD=NAME the tile set is the board's own,
+# output/tileset-NAME.json, optimized as the classic one is; TILESET=examples/optimized-NAME.json prints an
+# example board's example set instead (docs/geometry.md).
 print: $(STAMP)
 	@if [ ! -f "$(TILESET)" ]; then \
-	  if [ "$(TILESET)" != "output/tileset.json" ]; then echo "make print: no tile set at $(TILESET)" >&2; exit 2; fi; \
-	  echo "make print: optimizing a tile set ($(TIME) s, seed $(SEED)) into output/tileset.json"; \
-	  $(TW) optimize $(BOARD_ARG) --time $(TIME) --seed $(SEED) --out output/tileset.json || exit $$?; \
+	  if [ "$(TILESET)" != "$(DEFAULT_TILESET)" ]; then echo "make print: no tile set at $(TILESET)" >&2; exit 2; fi; \
+	  echo "make print: optimizing a tile set ($(TIME) s, seed $(SEED)) into $(TILESET)"; \
+	  $(TW) optimize $(BOARD_ARG) --time $(TIME) --seed $(SEED) --out $(TILESET) || exit $$?; \
 	fi
 	$(TW) publish $(TILESET) $(PUBLISH_ARGS) --out output
-	@if [ "$(TILESET)" != "output/tileset.json" ] && [ -f output/tileset.json ]; then \
-	  echo "make print: note: output/tileset.json is an earlier tile set, not this kit's ($(TILESET)); output/kit.json names the kit's"; fi
+	@if [ "$(TILESET)" != "$(DEFAULT_TILESET)" ] && [ -f $(DEFAULT_TILESET) ]; then \
+	  echo "make print: note: $(DEFAULT_TILESET) is an earlier tile set, not this kit's ($(TILESET)); output/kit.json names the kit's"; fi
 	$(TW) check output
 
 clean:

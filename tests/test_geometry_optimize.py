@@ -182,18 +182,13 @@ def test_what_other_tiles_cannot_take_is_refused_in_one_line(capsys, flag, text,
     assert not (tmp_path / "x.json").exists()
 
 
-@pytest.mark.parametrize("command", ["publish", "preview"])
+@pytest.mark.parametrize("command", ["preview"])
 def test_stages_that_do_not_take_other_geometries_yet_say_so_in_one_line(capsys, command, tmp_path):
     out = tmp_path / "out"
     status, _, err = run(capsys, command, "examples/best-known.json", "--board", "square-pathways", "--out", str(out))
     assert status == 2 and err.strip().count("\n") == 0
     assert f"{command}: square tiles, two ends per edge, paired trails, single-sided are not supported yet" in err
     assert not out.exists()
-
-
-def test_new_refuses_a_board_of_another_geometry(capsys, tmp_path):
-    status, _, err = run(capsys, "new", str(tmp_path / "game"), "--board", "square-jungle")
-    assert status == 2 and "new: square tiles" in err and not (tmp_path / "game").exists()
 
 
 def test_render_draws_other_tiles_with_exactly_their_bridges_and_the_board(capsys, tmp_path):

@@ -46,10 +46,11 @@ def failures(*paths, **kw):
     return {(Path(f.file).name, f.what) for f in preflight(paths, **kw) if not f.ok}
 
 
-def tile_page(draw=lambda c: None, trim_w=MEDIUM.trim_width_mm, bleed=MEDIUM.bleed_mm, canvas=None):
-    """A manufacturer-style tile page: the canvas, TrimBox the cut hexagon's box, BleedBox around it."""
+def tile_page(draw=lambda c: None, trim_w=MEDIUM.trim_width_mm, bleed=MEDIUM.bleed_mm, canvas=None, height=None):
+    """A manufacturer-style tile page: the canvas, TrimBox the cut hexagon's box (or ``height`` high), BleedBox
+    around it."""
     cw, ch = canvas or MEDIUM.canvas_mm
-    th = trim_w * 3**0.5 / 2
+    th = height or trim_w * 3**0.5 / 2
     trim = ((cw - trim_w) / 2, (ch - th) / 2, (cw + trim_w) / 2, (ch + th) / 2)
     return pdf(draw, (cw, ch), trim, (trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed))
 
@@ -57,10 +58,18 @@ def tile_page(draw=lambda c: None, trim_w=MEDIUM.trim_width_mm, bleed=MEDIUM.ble
 CUT_CONTOUR = CMYKColorSep(0, 1, 0, 0, spotName="CutContour", density=1)
 
 
-def die(c, colour=CUT_CONTOUR, width=0.25):
+def die(c, colour=CUT_CONTOUR, width=0.25, profile=MEDIUM, trim_w=None):
+    """The profile's die line (its outline ``trim_w`` mm wide, by default its own) at the canvas's centre."""
+    cw, ch = profile.canvas_mm
+    corners = profile.outline.corners(cw / 2, ch / 2, trim_w or profile.trim_width_mm)
     c.setStrokeColor(colour)
     c.setLineWidth(width)
-    c.rect(60, 60, 60, 60)
+    path = c.beginPath()
+    path.moveTo(corners[0][0] * PT_PER_MM, corners[0][1] * PT_PER_MM)
+    for x, y in corners[1:]:
+        path.lineTo(x * PT_PER_MM, y * PT_PER_MM)
+    path.close()
+    c.drawPath(path, stroke=1, fill=0)
 
 
 def test_a_good_manufacturer_page_passes(tmp_path):
@@ -145,6 +154,21 @@ def test_the_die_line_must_be_the_cutcontour_spot(tmp_path):
     assert ("dieline.pdf", "die line as spot colour") in failures(process, target="manufacturer")
     factory = write(tmp_path, "factory/tiles.pdf", tile_page())
     assert ("tiles.pdf", "die line as spot colour") in failures(factory)
+
+
+def test_the_die_line_is_the_profiles_outline_at_its_size(tmp_path):
+    square = load_profile("square-50mm")
+    folder = "manufacturer/square-50mm"
+
+    def page(draw):
+        return tile_page(draw, trim_w=50.0, bleed=square.bleed_mm, canvas=square.canvas_mm, height=50.0)
+
+    good = write(tmp_path, f"{folder}/dieline.pdf", page(lambda c: die(c, profile=square)))
+    assert failures(good) == set()
+    small = write(tmp_path, f"{folder}/a/dieline.pdf", page(lambda c: die(c, profile=square, trim_w=49.5)))
+    hexagon = write(tmp_path, f"{folder}/b/dieline.pdf", page(lambda c: die(c, profile=MEDIUM, trim_w=50.0)))
+    for path in (small, hexagon):
+        assert ("dieline.pdf", "die line's shape and size") in failures(path, profile="square-50mm")
 
 
 def png(size, dpi=300, mode="RGB", srgb=True) -> bytes:

@@ -8,15 +8,15 @@ from shapely.geometry import LineString, Polygon
 from generator.errors import TrailwrightError
 from generator.publish.layout import (
     TileMarks,
-    bleed_outline,
-    crop_marks,
     footprint_box,
-    hex_corners,
     pack,
     plan_duplex,
     plan_foldover,
     printable_area,
 )
+from generator.publish.outline import hex_bleed as bleed_outline
+from generator.publish.outline import hex_corners
+from generator.publish.outline import hex_marks as crop_marks
 from generator.publish.settings import load_paper, load_settings
 
 SETTINGS = load_settings()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from generator.board.geometry import hexagon_corners, rotate
-from generator.publish.layout import hex_corners
+from generator.publish.outline import hex_corners
 from generator.render import svg
 from generator.units import MM_PER_IN, MM_PER_PT, PT_PER_MM
 

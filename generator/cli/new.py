@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
 
     from generator.board import load_board
     from generator.errors import TrailwrightError
-    from generator.model.geometry import check_stage
+    from generator.model.geometry import ANY_GEOMETRY_STAGES, check_stage
     from generator.model.tileset_io import dumps_tileset
     from generator.optimize import random_tileset
     from generator.optimize.space import allowed_designs
@@ -49,7 +49,11 @@ def run(args: argparse.Namespace) -> int:
         board = load_board(args.board)
         check_stage(board.geometry, "new", board.label)
         rules = None if args.board == "classic" else rules_file_text(default_rules(board))
-    tiles = random_tileset(board.tile_count, allowed_designs(ARTICLE), np.random.default_rng([args.seed, 0]))
+    rng = np.random.default_rng([args.seed, 0])
+    if board.geometry.is_classic:
+        tiles = random_tileset(board.tile_count, allowed_designs(ARTICLE), rng)
+    else:
+        tiles = _random_any(board, rng)
     tileset = dumps_tileset(tiles, {"made_by": "trailwright new"})
     try:
         folder = new_project(args.folder, *_board_copy(args.board), tileset, rules)
@@ -57,8 +61,25 @@ def run(args: argparse.Namespace) -> int:
         raise TrailwrightError(f"cannot make the project here: {err.strerror or err}", args.folder) from None
     print(f"A new project in {folder}/ (see its README.md). Try:")
     for command in ("score", "playtest", "publish"):
-        print(f"  trailwright {command} {folder}")
+        if command in ANY_GEOMETRY_STAGES or board.geometry.is_classic:  # what takes the board's tiles so far
+            print(f"  trailwright {command} {folder}")
     return 0
+
+
+def _random_any(board, rng):
+    """A random tile set for a board of another geometry: each face a design the article's objective allows there,
+    drawn uniformly (``generator.model.designs``); single-sided tiles get one face."""
+    from generator.model import Tile, TileSet
+    from generator.model.designs import designs
+    from generator.optimize.anygeometry import any_objective
+    from generator.scoring.objective import ARTICLE
+
+    objective = any_objective(ARTICLE, board)
+    allowed = [d for d in designs(board.geometry) if objective.allows(d)]
+    picks = rng.integers(len(allowed), size=(board.tile_count, board.geometry.faces))
+    if board.geometry.faces == 1:
+        return TileSet(tuple(Tile.single(str(t + 1), allowed[p[0]]) for t, p in enumerate(picks)))
+    return TileSet(tuple(Tile(str(t + 1), allowed[a], allowed[b]) for t, (a, b) in enumerate(picks)))
 
 
 def _board_copy(board: str) -> tuple[str, str]:

@@ -141,7 +141,7 @@ def _document_options(g) -> None:
         help="print-and-play paper, repeatable (default: the settings' papers, a4 and letter)",
     )
     g.add_argument("--profile", metavar="NAME", default=None, help="manufacturer profile (default: from settings)")
-    g.add_argument("--cut-lines", action="store_true", help="draw the hexagonal cut line over the art")
+    g.add_argument("--cut-lines", action="store_true", help="draw the tiles' cut line (hexagon or square) over the art")
     add_back_offset_option(g)
     g.add_argument(
         "--asset-url",
@@ -186,6 +186,8 @@ def run(args: argparse.Namespace) -> int:
     tileset = read_tileset(args.tileset)
     check_stage(tileset.geometry, "publish", args.tileset)
     check_size(tileset, board, args.tileset)
+    if not board.geometry.is_classic:
+        settings = _other_tiles(args, settings, board.geometry)
     sources = replace(make_sources(args, tileset, board, settings, language), asset_url=asset_url)
     warnings: list[str] = []
 
@@ -208,6 +210,38 @@ def run(args: argparse.Namespace) -> int:
     for message in warnings:
         print(f"  {'not made' if message.startswith('skipped') else 'warning'}: {message}")
     return 0
+
+
+def _other_tiles(args: argparse.Namespace, settings, geometry):
+    """The settings for a kit of another geometry's tiles: cut to the shape's own profile (``SHAPE_PROFILES``)
+    unless one is named (the tiles print at its size). They are drawn plain: a style or theme (a project's
+    ``style.toml`` too) is not used, and a note says so."""
+    from dataclasses import replace
+
+    from generator.publish.settings import SHAPE_PROFILES, PublishSettings
+
+    if args.style is not None and not _default_style(args.style):
+        print(
+            f"publish: note: {geometry} are drawn plain so far; the style or theme {args.style} is not used "
+            "(docs/geometry.md)",
+            file=sys.stderr,
+            flush=True,
+        )
+    if args.profile is None and settings.profile == PublishSettings.profile:
+        settings = replace(settings, profile=SHAPE_PROFILES[geometry.shape])
+    return settings
+
+
+def _default_style(style: str) -> bool:
+    """Whether ``style`` is a file with the built-in style's own text (a new project's untouched copy)."""
+    from importlib import resources
+
+    try:
+        return Path(style).read_text(encoding="utf-8") == (
+            resources.files("generator.render") / "style.toml"
+        ).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def _settings(args: argparse.Namespace):
@@ -243,22 +277,36 @@ def make_sources(args: argparse.Namespace, tileset, board, settings, language):
     """The layout stage's art in the chosen style, the rules, the designer's figures (see ``figures``) and
     play figures, the booklet in ``language`` (``generator.publish.language.Language``)."""
     from generator.errors import TrailwrightError
+    from generator.model.geometry import check_stage
     from generator.play import load_rules
     from generator.publish.playpage import simulate_play
-    from generator.publish.sources import layout_sources
+    from generator.publish.settings import load_profile
+    from generator.publish.sources import any_sources, layout_sources
     from generator.scoring.stream import available_cores
     from generator.warm import announce
 
-    try:
-        style = load_style_option(args.style, "publish")
-    except ImportError:
-        raise TrailwrightError("the layout stage (generator.render) is not installed") from None
-    warn_strangers(style, board, "publish")
+    style = None
+    if board.geometry.is_classic:
+        try:
+            style = load_style_option(args.style, "publish")
+        except ImportError:
+            raise TrailwrightError("the layout stage (generator.render) is not installed") from None
+        warn_strangers(style, board, "publish")
     rules = load_rules(args.rules, board)
     games = settings.play_games if "booklet" in settings.documents else 0  # only the booklet shows how it plays
+    try:
+        check_stage(board.geometry, "playtest")
+    except TrailwrightError as err:
+        if games:
+            print(f"publish: note: the booklet leaves out how the game plays ({err})", flush=True)
+        games = 0
     if games:
         announce(["play", "measures"])
     play = simulate_play(tileset, board, rules, games, settings.seed, language, available_cores())
+    if style is None:  # other tiles: drawn plain, at the manufacturer profile's size
+        width = load_profile(settings.profile).trim_width_mm
+        found = figures(args.tileset, tileset, board, settings)
+        return any_sources(tileset, board, width, found, args.tileset, language.templates, rules, play, language)
     return layout_sources(
         tileset,
         board,
@@ -292,6 +340,7 @@ def print_listing(out: Path, files: dict[str, bytes]) -> None:
     notes = {
         "duplex": "print double-sided, flip on the long edge",
         "foldover": "single-sided: fold, glue, cut",
+        "-single": "single-sided tiles: print on one side, then cut",
         "tiled": "the board over small sheets, to tape together",
         "rules.pdf": "the rules, booklet pages in reading order",
         "rules-booklet.pdf": "the rules imposed 2-up: print double-sided (short edge), fold, staple",

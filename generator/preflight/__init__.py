@@ -51,6 +51,25 @@ def _profile_for(path: Path, default: Profile) -> Profile:
     return default
 
 
+def recorded_profile(paths) -> str | None:
+    """The manufacturer profile a checked kit was published for (its ``kit.json``, in a folder checked or the
+    folder above it), so a kit cut to another profile than the default is checked against its own."""
+    import json
+
+    for path in map(Path, paths):
+        for folder in (path, path.parent) if path.is_dir() else (path.parent, path.parent.parent):
+            record = folder / "kit.json"
+            try:
+                data = json.loads(record.read_text(encoding="utf-8")) if record.is_file() else None
+            except (OSError, ValueError):
+                continue
+            settings = data.get("settings") if isinstance(data, dict) else None
+            name = settings.get("profile") if isinstance(settings, dict) else None
+            if isinstance(name, str) and name in profile_names():
+                return name
+    return None
+
+
 def themes_to_check(paths, theme: str | None = None) -> tuple[list[str], list[str]]:
     """The themes to check: ``theme`` if given, else those the folders' ``kit.json`` record; and the recorded
     themes not found here (they are named, not checked)."""
@@ -73,12 +92,13 @@ def recorded_digests(paths) -> dict[str, str]:
 
 def preflight(paths, target: str | None = None, profile: str | None = None, theme: str | None = None) -> list[Finding]:
     """Every finding for the files under ``paths`` and their theme's art (``theme``, else the one their
-    ``kit.json`` records); ``target`` and ``profile`` override what folders imply."""
+    ``kit.json`` records); ``target`` and ``profile`` override what folders imply (the profile: else the one
+    ``kit.json`` records, else the default settings')."""
     from pypdf import PdfReader
 
     from generator.preflight.theme import theme_findings
 
-    default = load_profile(profile or load_settings().profile)
+    default = load_profile(profile or recorded_profile(paths) or load_settings().profile)
     files = files_to_check(paths)
     if not files:
         raise TrailwrightError(f"no PDF or PNG files in {', '.join(map(str, paths))}")

@@ -10,7 +10,7 @@ finding   one result: the file, the page (or none), what was checked, what was m
           was expected, and whether it passed.
 bleed     on a page with a TrimBox, how far the BleedBox reaches past it (least of four sides).
 mark      a short straight stroke (at most 15 mm, at most 1 pt, not a spot colour): a crop or
-          trim mark. It must stay outside the bleed: outside every hexagon-clipped image and
+          trim mark. It must stay outside the bleed: outside every tile's clipped image and
           outside the BleedBox.
 """
 
@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.preflight.scan import PageScan, scan_page
+from generator.preflight.shapes import die_shape, sheet_cuts, sheet_subject
 from generator.publish.settings import MIN_LINE_PT, Profile, load_paper, paper_names
 from generator.units import PT_PER_MM
 
@@ -99,9 +100,12 @@ def check_pdf(path: Path, data: bytes, ctx: Context) -> list[Finding]:
     found = []
     if ctx.target == "factory":
         found += _pdfx(name, reader)
+    subject = sheet_subject(reader) if path.name.startswith("tiles-") else ""
     for number, page in enumerate(pages, start=1):
         try:
-            found += _page(name, number, page, scan_page(page, reader), ctx, path.name)
+            scan = scan_page(page, reader)
+            found += _page(name, number, page, scan, ctx, path.name)
+            found += sheet_cuts(name, number, scan, subject) if subject else []
         except Exception as err:  # noqa: BLE001 - a page we cannot read is one finding, not a traceback
             found.append(
                 Finding(
@@ -155,6 +159,7 @@ def _page(name: str, number: int, page, scan: PageScan, ctx: Context, filename: 
                 bool(cut) and min(s.width_pt for s in cut) >= MIN_LINE_PT - 1e-3,
             )
         )
+        found.append(die_shape(name, number, scan, ctx.profile))
     return found
 
 
@@ -298,7 +303,7 @@ def _paper_size(name: str, number: int, w: float, h: float, filename: str) -> Fi
 
 
 def _marks(name: str, number: int, page, scan: PageScan) -> list[Finding]:
-    """On tile sheets every short straight stroke is a mark and must miss every hexagon-clipped image; on a
+    """On tile sheets every short straight stroke is a mark and must miss every tile's clipped image; on a
     page with a TrimBox, a short stroke reaching out past the BleedBox is a mark and must not enter it."""
     from shapely.geometry import LineString, Point, Polygon, box
 
@@ -311,7 +316,8 @@ def _marks(name: str, number: int, page, scan: PageScan) -> list[Finding]:
         and math.dist(*s.points) <= MARK_MAX_MM * PT_PER_MM
     ]
     checks = []  # (mark, region it must stay out of)
-    hexes = [Polygon(p.clip) for p in scan.placements if p.clip and len(set(p.clip)) > 4]
+    tile_sheet = name.rsplit("/", 1)[-1].startswith("tiles-")  # every clip on a tile sheet is a tile's bleed
+    hexes = [Polygon(p.clip) for p in scan.placements if p.clip and (tile_sheet or len(set(p.clip)) > 4)]
     checks += [(m, r) for m in short for r in hexes]
     trim, bleed = _box(page, "/TrimBox"), _box(page, "/BleedBox")
     if trim and bleed:

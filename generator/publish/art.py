@@ -2,10 +2,10 @@
 
 Glossary
 --------
-side art   a function ``(tile, face, bleed_mm) -> SVG text`` whose root is the cut hex's box
-           grown by the bleed, in mm (the layout stage's ``render_side``).
+side art   a function ``(tile, face, bleed_mm) -> SVG text`` whose root is the cut outline's box
+           grown by the bleed, in mm, the tile's centre at the origin (the layout stage's ``render_side``).
 frame      the window the art is rasterised through: centred on the tile, a whole number of
-           pixels each way, covering the cut hex and its bleed.
+           pixels each way, covering the cut outline and its bleed.
 pixels     a side's art through the frame at the cache's dpi, on white.
 """
 
@@ -20,11 +20,17 @@ from dataclasses import dataclass, field
 from PIL import Image
 
 from generator.errors import TrailwrightError
-from generator.model import Tile
+from generator.model import FACES, Tile
+from generator.publish.outline import HEX, Outline
 from generator.render.artlimits import CAIRO_LOCK, drawing
 from generator.units import MM_PER_IN
 
 SideArt = Callable[[Tile, str, float], str]
+
+
+def printed_faces(tileset) -> tuple[str, ...]:
+    """The faces a kit prints: front and back, or only the front of single-sided tiles."""
+    return FACES[: tileset.geometry.faces]
 
 
 def layout_art(style, labels: bool = True) -> SideArt:
@@ -121,14 +127,17 @@ class ArtCache:
     dpi: int
     frame_px: tuple[int, int]
     bleed_mm: float
+    outline: Outline = HEX  # the cut's shape
     _cache: dict = field(default_factory=dict)
 
     @classmethod
-    def covering(cls, art: SideArt, tile_width_mm: float, dpi: int, bleed_mm: float) -> ArtCache:
-        """A frame just big enough for the cut hex grown by ``bleed_mm`` on every side."""
-        w, h = tile_width_mm + 2 * bleed_mm, tile_width_mm * 3**0.5 / 2 + 2 * bleed_mm
+    def covering(
+        cls, art: SideArt, tile_width_mm: float, dpi: int, bleed_mm: float, outline: Outline = HEX
+    ) -> ArtCache:
+        """A frame just big enough for the cut outline grown by ``bleed_mm`` on every side."""
+        w, h = tile_width_mm + 2 * bleed_mm, outline.height(tile_width_mm) + 2 * bleed_mm
         frame = (math.ceil(w / MM_PER_IN * dpi), math.ceil(h / MM_PER_IN * dpi))
-        return cls(art, tile_width_mm, dpi, frame, round(bleed_mm + 2 * MM_PER_IN / dpi, 4))
+        return cls(art, tile_width_mm, dpi, frame, round(bleed_mm + 2 * MM_PER_IN / dpi, 4), outline)
 
     @property
     def frame_mm(self) -> tuple[float, float]:
@@ -157,19 +166,19 @@ class ArtCache:
         return self._cache[key]
 
     def thumb(self, tile: Tile, face: str, width_px: int):
-        """The cut hex's box cropped from the pixels and scaled to ``width_px`` wide (ImageReader)."""
+        """The cut outline's box cropped from the pixels and scaled to ``width_px`` wide (ImageReader)."""
         from reportlab.lib.utils import ImageReader
 
         key = ("thumb", tile.id, face, width_px)
         if key not in self._cache:
             fw, fh = self.frame_px
             w = self.tile_width_mm / MM_PER_IN * self.dpi
-            h = w * 3**0.5 / 2
+            h = self.outline.height(w)
             box = (round((fw - w) / 2), round((fh - h) / 2), round((fw + w) / 2), round((fh + h) / 2))
             small = (
                 self.pixels(tile, face)
                 .crop(box)
-                .resize((width_px, round(width_px * 3**0.5 / 2)), Image.Resampling.LANCZOS, reducing_gap=2.0)
+                .resize((width_px, round(self.outline.height(width_px))), Image.Resampling.LANCZOS, reducing_gap=2.0)
             )
             self._cache[key] = ImageReader(small)
         return self._cache[key]

@@ -6,11 +6,10 @@ from __future__ import annotations
 import io
 
 from generator import __version__
-from generator.model import FACES
 from generator.play import default_rules
 from generator.play.pictures import BAR_COLOUR
 from generator.publish import booklet as bk
-from generator.publish.art import ArtCache, px, render_pixels
+from generator.publish.art import ArtCache, printed_faces, px, render_pixels
 from generator.publish.boardsheets import svg_size_mm
 from generator.publish.impose import impose_booklet
 from generator.publish.pdf import DocInfo
@@ -45,21 +44,23 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
     bridged = [
         {"tile": t.id, "face": f, "crossings": t.face(f).min_crossings}
         for t in ts
-        for f in FACES
+        for f in printed_faces(ts)
         if t.face(f).min_crossings
     ]
     return {
         "game": {"title": settings.title, "players": rules["players"]["text"]},
         "rules": rules,
         "play": _play(src),
+        "play_note": _play_note(src),
         "tiles": {
             "count": len(ts),
-            "sides": 2 * len(ts),
+            "sides": len(ts.sides()),
             "designs": len(catalogue),
             "bridge_sides": ts.bridges,
             "bridges": ts.crossings,
             "dup_score": ts.dup_score,
             "stubs": sum(len(s.stubs) for s in ts.sides()),
+            **tile_words(ts.geometry),
         },
         "board": {
             "name": src.language.board_title(board),
@@ -88,11 +89,44 @@ def _play(src: Sources) -> dict | None:
     }
 
 
+SIDES = {4: ("four-sided", "quarter", "three quarters"), 6: ("six-sided", "sixth", "five sixths")}
+SHAPE_WORDS = {"hex": "hexagonal", "square": "square"}
+
+
+def tile_words(geometry) -> dict:
+    """How the booklet words the tiles' geometry: their shape and sides, the die that turns them, their trails."""
+    sides, step, most = SIDES[geometry.edges]
+    return {
+        "shape": SHAPE_WORDS[geometry.shape],
+        "sided": "double-sided" if geometry.faces == 2 else "single-sided",
+        "faces": geometry.faces,
+        "edges": geometry.edges,
+        "ends_per_edge": geometry.ends_per_edge,
+        "paired": geometry.trails == "pairs",
+        "die": f"a {sides} die",
+        "die_sides": sides,
+        "step": step,
+        "most": most,
+    }
+
+
+def _play_note(src: Sources) -> str | None:
+    """Why the booklet shows no simulated games, where the play engine does not take the kit's tiles yet."""
+    from generator.errors import TrailwrightError
+    from generator.model.geometry import check_stage
+
+    try:
+        check_stage(src.board.geometry, "playtest")
+    except TrailwrightError:
+        return f"Not simulated yet: the play engine does not take {src.board.geometry} so far."
+    return None
+
+
 def _catalogue(ts) -> list[dict]:
     """Every design on the tiles, the most used first: its number, where it is, its trails and crossings."""
     groups: dict = {}
     for tile in ts:
-        for face in FACES:
+        for face in printed_faces(ts):
             groups.setdefault(tile.face(face).canonical, []).append((tile.id, face))
     return [
         {
@@ -223,7 +257,7 @@ def make_booklet(
     by_id = {t.id: t for t in src.tileset}
 
     def thumb(tile_id: str, face: str):
-        if tile_id not in by_id or face not in FACES:
+        if tile_id not in by_id or face not in printed_faces(src.tileset):
             raise KeyError(tile_id)
         return art.thumb(by_id[tile_id], face, px(THUMB_WIDTH_MM, THUMB_DPI))
 
@@ -232,7 +266,7 @@ def make_booklet(
 
     small_w = px(110.0, THUMB_DPI)  # wide enough for any booklet page
     small_board = ImageReader(render_pixels(board_svg, small_w, round(small_w * bh / bw)))
-    cover = tuple(thumb(t.id, f) for t in src.tileset for f in FACES)
+    cover = tuple(thumb(t.id, f) for t in src.tileset for f in printed_faces(src.tileset))
     pictures: tuple = ()
     look = bk.themed_look(src.style)
     if src.play is not None:  # the game-length histogram, drawn at the booklet's width in its accent colour
@@ -240,7 +274,15 @@ def make_booklet(
         hw, hh = svg_size_mm(svg)
         pictures = (("histogram", ImageReader(render_pixels(svg, small_w, round(small_w * hh / hw))), hh / hw),)
     resources = bk.Resources(
-        thumb, small_board, (bw, bh), pair_names(src), cover, pictures, src.language.numbers, cover_art(src)
+        thumb,
+        small_board,
+        (bw, bh),
+        pair_names(src),
+        cover,
+        pictures,
+        src.language.numbers,
+        cover_art(src),
+        art.outline,
     )
     paper, sheet = booklet_papers(settings)
     frame_width = paper.width_mm - 26.0

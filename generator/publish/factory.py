@@ -12,8 +12,8 @@ from __future__ import annotations
 import io
 
 from generator import __version__
-from generator.model import FACES, TileSet
-from generator.publish.art import ArtCache
+from generator.model import TileSet
+from generator.publish.art import ArtCache, printed_faces
 from generator.publish.boardsheets import svg_size_mm
 from generator.publish.manufacturer import draw_die
 from generator.publish.pdf import MARK_CMYK, DocInfo, new_canvas, pt
@@ -33,7 +33,7 @@ def tiles_source(tileset: TileSet, art: ArtCache, profile: Profile, info: DocInf
     cw, ch = profile.canvas_mm
     buffer = io.BytesIO()
     c = new_canvas(buffer, Paper("canvas", profile.title, cw, ch), info)
-    sides = [(tile, face) for tile in tileset for face in FACES]
+    sides = [(tile, face) for tile in tileset for face in printed_faces(tileset)]
     canvas = ((0.0, 0.0), (cw, 0.0), (cw, ch), (0.0, ch))
     for _ in sides:
         draw_die(c, profile)
@@ -68,13 +68,15 @@ def factory_files(
     tiles = DocInfo(f"{settings.title}: tiles for {profile.title}", provenance, made)
     board = DocInfo(f"{settings.title}: the board", provenance, made)
     w, h = svg_size_mm(board_svg)
+    faces = "front then back" if tileset.geometry.faces == 2 else "single-sided: fronts only"
+    box = f"{profile.trim_width_mm:.2f} mm " + ("corner to corner" if profile.outline.exact_hex else "wide")
     readme = (
         f"Factory files for {settings.title}, {PDFX_VERSION}, CMYK, made by ghostscript.\n"
         f"OutputIntent: {press.condition}, identifier {press.identifier} ({press.registry}); the ICC profile is "
         f"embedded.\n\n"
-        f"tiles.pdf  one page per face ({len(tileset)} tiles, front then back), {profile.title}:\n"
+        f"tiles.pdf  one page per face ({len(tileset)} tiles, {faces}), {profile.title}:\n"
         f"  page = the {profile.pixel_width} x {profile.pixel_height} px canvas at {profile.dpi} dpi; TrimBox = the "
-        f"cut hexagon's box ({profile.trim_width_mm:.2f} mm corner to corner); BleedBox = TrimBox + "
+        f"cut {profile.outline.name}'s box ({box}); BleedBox = TrimBox + "
         f"{profile.bleed_mm:.2f} mm.\n"
         f"  The art is a {profile.dpi} dpi raster (the PNGs' pixels); the die line is vector, on top of it:\n"
         f"  a 0.25 pt stroke in the spot colour CutContour.\n"

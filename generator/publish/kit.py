@@ -18,15 +18,15 @@ from typing import TYPE_CHECKING
 from generator import __version__
 from generator.errors import TrailwrightError
 from generator.fileio import dumps_json
-from generator.model import FACES
 from generator.publish import booklet as bk
-from generator.publish.art import MAX_PIXELS, ArtCache
+from generator.publish.art import MAX_PIXELS, ArtCache, printed_faces
 from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled_pdf, fitting_dpi
 from generator.publish.booklet.styles import chains, missing_faces, name_chain
 from generator.publish.bookletkit import booklet_text, make_booklet
 from generator.publish.fontchain import glyph_warning
-from generator.publish.layout import DoesNotFit, TileMarks, plan_duplex, plan_foldover
+from generator.publish.layout import DoesNotFit, TileMarks, plan_duplex, plan_foldover, plan_single
 from generator.publish.manufacturer import manufacturer_files, profile_art, zip_bytes
+from generator.publish.outline import Outline
 from generator.publish.pdf import DocInfo
 from generator.publish.settings import Profile, PublishSettings, load_paper, load_profile
 from generator.publish.sheets import sheets_pdf
@@ -83,10 +83,21 @@ class Kit:
         return files
 
 
+def sheet_kinds(geometry) -> dict[str, Callable]:
+    """The tile sheets a kit of ``geometry``'s tiles prints, by kind: duplex and fold-over for double-sided
+    tiles; one single-sided sheet of fronts for single-sided tiles (nothing behind them to register or fold)."""
+    if geometry.faces == 1:
+        return {"single": plan_single}
+    return {"duplex": plan_duplex, "foldover": plan_foldover}
+
+
 def build_sheets(kit: Kit) -> dict[str, bytes]:
-    """Duplex and fold-over tile sheets on every print-and-play paper."""
-    marks = TileMarks.of(kit.src.tile_width_mm, kit.settings)
+    """Duplex and fold-over tile sheets on every print-and-play paper (fronts only for single-sided tiles)."""
+    geometry = kit.src.tileset.geometry
+    marks = TileMarks.of(kit.src.tile_width_mm, kit.settings, geometry)
     n = len(kit.src.tileset)
+    if geometry.faces == 1:
+        kit.warn("skipped the duplex and fold-over sheets: single-sided tiles have no backs to print behind them")
 
     def sheets(name: str, kind: str, planner) -> dict[str, bytes]:
         paper = load_paper(name)
@@ -98,7 +109,7 @@ def build_sheets(kit: Kit) -> dict[str, bytes]:
         {
             f"print/tiles-{name}-{kind}.pdf": partial(sheets, name, kind, planner)
             for name in kit.settings.papers
-            for kind, planner in (("duplex", plan_duplex), ("foldover", plan_foldover))
+            for kind, planner in sheet_kinds(geometry).items()
         }
     )
 
@@ -158,7 +169,7 @@ def build_tiles(kit: Kit) -> dict[str, bytes]:
     files = {
         f"tiles/{side_file_name(tile.id, face, width)}": art(tile, face, 0.0).encode("utf-8")
         for tile in kit.src.tileset
-        for face in FACES
+        for face in printed_faces(kit.src.tileset)
     }
     files["tiles/board.svg"] = kit.src.board_svg.encode("utf-8")
     return files
@@ -189,10 +200,24 @@ def table_art(kit: Kit):
     )
 
 
+def _stage_ready(kit: Kit, stage: str, what: str) -> bool:
+    """Whether ``stage`` takes the kit's tiles; if not, a "skipped" warning says why."""
+    from generator.model.geometry import check_stage
+
+    try:
+        check_stage(kit.src.tileset.geometry, stage)
+    except TrailwrightError:
+        kit.warn(f"skipped {what}: it does not take {kit.src.tileset.geometry} yet (docs/geometry.md)")
+        return False
+    return True
+
+
 def build_tabletop(kit: Kit) -> dict[str, bytes]:
     """A Tabletop Simulator saved object with its images and a README (``tabletop/``)."""
     from generator.table import tabletop_files
 
+    if not _stage_ready(kit, "tabletop", "tabletop"):
+        return {}
     if not kit.src.asset_url:
         kit.warn("skipped tabletop: no URL for its images (publish from the command line, or give --asset-url)")
         return {}
@@ -203,6 +228,8 @@ def build_play(kit: Kit) -> dict[str, bytes]:
     """The browser play table, one self-contained page (``play/index.html``), shuffled by the settings' seed."""
     from generator.table import play_files
 
+    if not _stage_ready(kit, "table", "play (the browser play table)"):
+        return {}
     return play_files(table_art(kit), kit.settings.seed)
 
 
@@ -221,8 +248,13 @@ NEEDS_ART = {"sheets", "booklet"}  # documents drawn from the sheets' pixels
 PROFILED = {"manufacturer", "factory"}  # documents cut to the manufacturer profile's size
 
 
-def check_profile_size(profile: Profile, tile_width_mm: float, documents) -> None:
+def check_profile_size(profile: Profile, tile_width_mm: float, documents, shape: str = "hex") -> None:
     """The profile's die cuts the tiles the style draws, or an error saying how to make them agree."""
+    if profile.shape != shape:
+        raise TrailwrightError(
+            f"profile {profile.name} cuts {profile.outline.name} tiles but these tiles are {Outline(shape).name}s: "
+            f"choose a profile for them (profiles.toml), or --skip {','.join(sorted(documents))}"
+        )
     if abs(profile.trim_width_mm - tile_width_mm) > 0.01:
         raise TrailwrightError(
             f"profile {profile.name} cuts {profile.trim_width_mm:g} mm tiles but the style draws {tile_width_mm:g} mm "
@@ -271,9 +303,10 @@ def publish_kit(
         warn(message)
     profile = load_profile(settings.profile)
     if PROFILED & set(chosen):
-        check_profile_size(profile, src.tile_width_mm, PROFILED & set(chosen))
+        check_profile_size(profile, src.tile_width_mm, PROFILED & set(chosen), src.tileset.geometry.shape)
     side_art = src.art_for_width(src.tile_width_mm)
-    art = ArtCache.covering(side_art, src.tile_width_mm, settings.dpi, settings.bleed_mm)
+    outline = Outline.of(src.tileset.geometry)
+    art = ArtCache.covering(side_art, src.tile_width_mm, settings.dpi, settings.bleed_mm, outline)
     maker_art = profile_art(src.art_for_width(src.tile_width_mm, False) if settings.production else side_art, profile)
     fw, fh = maker_art.frame_mm
     if (
@@ -283,7 +316,7 @@ def publish_kit(
         and fh >= art.frame_mm[1] - 1e-6
     ):
         art = maker_art  # one rendering per side serves the sheets, the booklet and the manufacturer
-    sides = [(tile, face) for tile in src.tileset for face in FACES]
+    sides = [(tile, face) for tile in src.tileset for face in printed_faces(src.tileset)]
     files: dict[str, bytes] = {}
     with (
         ThreadPoolExecutor(max_workers=max(1, workers)) as pool,

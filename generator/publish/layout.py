@@ -3,11 +3,10 @@
 Glossary
 --------
 page point  ``(x, y)`` in millimetres from the page's lower-left corner, y up (as in PDF).
-cut hex     the flat-topped hexagon a tile is cut along: width ``w`` corner to corner,
-            height ``w * sqrt(3) / 2`` across the flats.
-bleed hex   the cut hex pushed out by the bleed on every edge, trimmed to the art's box.
+cut         the outline a tile is cut along (``generator.publish.outline``: the flat-topped hexagon, a square).
+bleed       the cut pushed out by the bleed on every edge, trimmed to the art's box.
 crop mark   a short tick on the line of a cut edge, past each of its ends, outside the bleed.
-footprint   everything a tile puts on paper: bleed hex and crop marks.
+footprint   everything a tile puts on paper: bleed outline and crop marks.
 slot        one tile position on a sheet: a centre.
 arrangement "grid" (aligned columns) or "nested" (odd columns half a row lower).
 block       the slots of one page.
@@ -16,53 +15,20 @@ mirror      a back sits at ``(W - x, y)`` for a long-edge flip, or across the fo
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 
 from shapely.affinity import translate
-from shapely.geometry import MultiLineString, Polygon, box
+from shapely.geometry import MultiLineString, Polygon
 from shapely.ops import unary_union
 
-from generator.board.geometry import hexagon_corners
 from generator.errors import TrailwrightError
+from generator.model.geometry import CLASSIC, TileGeometry
+from generator.publish.outline import HEX, Outline
 from generator.publish.settings import Paper, PublishSettings
 
-SQRT3 = math.sqrt(3.0)
 Point = tuple[float, float]
 Segment = tuple[Point, Point]
-
-
-def hex_corners(cx: float, cy: float, width: float) -> tuple[Point, ...]:
-    """The six corners of a flat-topped hexagon ``width`` wide, counter-clockwise from the right-hand corner."""
-    return hexagon_corners(width / 2, (cx, cy))
-
-
-def hex_height(width: float) -> float:
-    """Height across the flats of a flat-topped hexagon ``width`` wide."""
-    return width * SQRT3 / 2
-
-
-def bleed_outline(cx: float, cy: float, width: float, bleed: float) -> tuple[Point, ...]:
-    """The bleed hex: the cut hex pushed out by ``bleed``, trimmed to the art's box."""
-    grown = Polygon(hex_corners(cx, cy, width + 4 * bleed / SQRT3))
-    w, h = width / 2 + bleed, hex_height(width) / 2 + bleed
-    trimmed = grown.intersection(box(cx - w, cy - h, cx + w, cy + h))
-    return tuple(trimmed.exterior.coords)[:-1]
-
-
-def crop_marks(cx: float, cy: float, width: float, bleed: float, offset: float, length: float) -> tuple[Segment, ...]:
-    """Two ticks at every corner, on the lines of the two edges that meet there, outside the bleed."""
-    corners = hex_corners(cx, cy, width)
-    start = (bleed + offset) * 2 / SQRT3  # along the edge's line, ``offset`` clear of the bleed hex
-    marks = []
-    for k, (vx, vy) in enumerate(corners):
-        for other in (corners[(k - 1) % 6], corners[(k + 1) % 6]):
-            ux, uy = vx - other[0], vy - other[1]
-            norm = math.hypot(ux, uy)
-            ux, uy = ux / norm, uy / norm
-            marks.append(((vx + ux * start, vy + uy * start), (vx + ux * (start + length), vy + uy * (start + length))))
-    return tuple(marks)
 
 
 @dataclass(frozen=True)
@@ -74,26 +40,42 @@ class TileMarks:
     mark_offset: float
     mark_length: float
     gap: float
+    outline: Outline = HEX
 
     @classmethod
-    def of(cls, tile_width_mm: float, settings: PublishSettings) -> TileMarks:
-        """The marks for tiles ``tile_width_mm`` wide under ``settings``."""
-        return cls(tile_width_mm, settings.bleed_mm, settings.mark_offset_mm, settings.mark_length_mm, settings.gap_mm)
+    def of(cls, tile_width_mm: float, settings: PublishSettings, geometry: TileGeometry = CLASSIC) -> TileMarks:
+        """The marks for ``geometry``'s tiles ``tile_width_mm`` wide under ``settings``."""
+        return cls(
+            tile_width_mm,
+            settings.bleed_mm,
+            settings.mark_offset_mm,
+            settings.mark_length_mm,
+            settings.gap_mm,
+            Outline.of(geometry),
+        )
 
     @property
     def height(self) -> float:
-        """The cut hex's height across the flats."""
-        return hex_height(self.width)
+        """The cut outline's height."""
+        return self.outline.height(self.width)
+
+    def cut(self, cx: float, cy: float) -> tuple[Point, ...]:
+        """The cut outline of a tile centred at ``(cx, cy)``."""
+        return self.outline.corners(cx, cy, self.width)
+
+    def bleed_outline(self, cx: float, cy: float) -> tuple[Point, ...]:
+        """The bleed outline of a tile centred at ``(cx, cy)``."""
+        return self.outline.bleed(cx, cy, self.width, self.bleed)
 
     def marks(self, cx: float, cy: float) -> tuple[Segment, ...]:
         """The crop marks of a tile centred at ``(cx, cy)``."""
-        return crop_marks(cx, cy, self.width, self.bleed, self.mark_offset, self.mark_length)
+        return self.outline.marks(cx, cy, self.width, self.bleed, self.mark_offset, self.mark_length)
 
 
 @lru_cache(maxsize=64)
 def _footprint(marks: TileMarks) -> Polygon:
     ticks = MultiLineString([list(s) for s in marks.marks(0.0, 0.0)])
-    return unary_union([Polygon(bleed_outline(0.0, 0.0, marks.width, marks.bleed)), ticks])
+    return unary_union([Polygon(marks.bleed_outline(0.0, 0.0)), ticks])
 
 
 def footprint_box(marks: TileMarks) -> tuple[float, float, float, float]:
@@ -196,7 +178,7 @@ class SheetPlan:
     """Where the tiles of a print-and-play document go: per page, (tile index, face, centre)."""
 
     paper: Paper
-    kind: str  # "duplex" or "foldover"
+    kind: str  # "duplex", "foldover" or "single" (fronts only)
     marks: TileMarks
     pages: tuple[tuple[tuple[int, str, Point], ...], ...]
     fold_x: float | None = None
@@ -228,3 +210,13 @@ def plan_foldover(count: int, paper: Paper, marks: TileMarks, settings: PublishS
         page += [(start + i, "back", (round(2 * fold - p[0], 4), p[1])) for i, p in chunk]
         pages.append(tuple(page))
     return SheetPlan(paper, "foldover", marks, tuple(pages), fold)
+
+
+def plan_single(count: int, paper: Paper, marks: TileMarks, settings: PublishSettings) -> SheetPlan:
+    """Single-sided tiles: fronts only, printed on one side of each sheet (nothing behind them to register)."""
+    slots = pack(printable_area(paper, settings), marks)
+    check_fits(slots, paper, marks, "a sheet")
+    pages = []
+    for start in range(0, count, len(slots)):
+        pages.append(tuple((start + i, "front", p) for i, p in enumerate(slots[: count - start])))
+    return SheetPlan(paper, "single", marks, tuple(pages))

@@ -3,10 +3,10 @@ a manifest and a zip of the lot.
 
 Glossary
 --------
-canvas     the profile's raster (e.g. 825 × 750 px at 300 dpi): the hexagon at its centre, its art
-           grown into a larger hexagon that reaches each edge of the canvas; the corners beyond
-           it stay white.
-trim box   the cut hexagon's bounding box; bleed box: the trim box grown by the profile's bleed.
+canvas     the profile's raster (e.g. 825 × 750 px at 300 dpi): the die's outline (a hexagon, a square) at
+           its centre, its art grown into a larger outline that reaches each edge of the canvas; the
+           corners beyond it stay white.
+trim box   the cut outline's bounding box; bleed box: the trim box grown by the profile's bleed.
 die line   the cut contour alone, a thin stroke in the spot colour ``CutContour``.
 """
 
@@ -22,11 +22,10 @@ from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, FloatObject, NameObject
 
 from generator import __version__
-from generator.model import FACES, TileSet
+from generator.model import TileSet
 from generator.model.ids import id_width, side_file_name
-from generator.publish.art import CAIRO_LOCK, ArtCache, SideArt, png_bytes
+from generator.publish.art import CAIRO_LOCK, ArtCache, SideArt, png_bytes, printed_faces
 from generator.publish.impose import reproducible
-from generator.publish.layout import hex_corners, hex_height
 from generator.publish.pdf import DIELINE, DocInfo, new_canvas, pt
 from generator.publish.settings import Paper, Profile
 from generator.render.artlimits import drawing
@@ -37,16 +36,16 @@ ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 
 
 def cover_bleed(profile: Profile) -> float:
-    """The bleed to ask the art for so its hexagon reaches every edge of the canvas (the canvas corners
+    """The bleed to ask the art for so its outline reaches every edge of the canvas (the canvas corners
     outside it stay white), never less than the profile's."""
     cw, ch = profile.canvas_mm
-    w, h = profile.trim_width_mm, hex_height(profile.trim_width_mm)
+    w, h = profile.trim_width_mm, profile.outline.height(profile.trim_width_mm)
     return round(max(profile.bleed_mm, (cw - w) / 2, (ch - h) / 2) + 0.5, 3)
 
 
 def _boxes(profile: Profile) -> tuple[list[float], list[float]]:
     cw, ch = profile.canvas_mm
-    w, h = profile.trim_width_mm, hex_height(profile.trim_width_mm)
+    w, h = profile.trim_width_mm, profile.outline.height(profile.trim_width_mm)
     trim = [pt((cw - w) / 2), pt((ch - h) / 2), pt((cw + w) / 2), pt((ch + h) / 2)]
     b = pt(profile.bleed_mm)
     bleed = [max(0.0, trim[0] - b), max(0.0, trim[1] - b), min(pt(cw), trim[2] + b), min(pt(ch), trim[3] + b)]
@@ -67,7 +66,7 @@ def vector_pdf(svg: str, profile: Profile, info: dict[str, str]) -> bytes:
 
 
 def draw_die(c, profile: Profile) -> None:
-    """The page's boxes, and the cut hexagon as a 0.25 pt stroke in the spot colour CutContour."""
+    """The page's boxes, and the cut outline as a 0.25 pt stroke in the spot colour CutContour."""
     cw, ch = profile.canvas_mm
     trim, bleed = _boxes(profile)
     c.setTrimBox(trim)
@@ -75,7 +74,7 @@ def draw_die(c, profile: Profile) -> None:
     c.saveState()
     c.setStrokeColor(DIELINE)
     c.setLineWidth(0.25)
-    corners = hex_corners(cw / 2, ch / 2, profile.trim_width_mm)
+    corners = profile.outline.corners(cw / 2, ch / 2, profile.trim_width_mm)
     path = c.beginPath()
     path.moveTo(pt(corners[0][0]), pt(corners[0][1]))
     for x, y in corners[1:]:
@@ -86,7 +85,7 @@ def draw_die(c, profile: Profile) -> None:
 
 
 def dieline_pdf(profile: Profile, info: DocInfo) -> bytes:
-    """The cut hexagon alone, a 0.25 pt stroke in the spot colour CutContour, boxes set."""
+    """The cut outline alone, a 0.25 pt stroke in the spot colour CutContour, boxes set."""
     cw, ch = profile.canvas_mm
     buffer = io.BytesIO()
     c = new_canvas(buffer, Paper("canvas", profile.title, cw, ch), info)
@@ -98,9 +97,8 @@ def dieline_pdf(profile: Profile, info: DocInfo) -> bytes:
 
 def profile_art(art: SideArt, profile: Profile) -> ArtCache:
     """Side art through the profile's canvas: exactly its pixels, asked for bleed to every edge."""
-    return ArtCache(
-        art, profile.trim_width_mm, profile.dpi, (profile.pixel_width, profile.pixel_height), cover_bleed(profile)
-    )
+    frame = (profile.pixel_width, profile.pixel_height)
+    return ArtCache(art, profile.trim_width_mm, profile.dpi, frame, cover_bleed(profile), profile.outline)
 
 
 def manufacturer_files(
@@ -113,7 +111,7 @@ def manufacturer_files(
     width = id_width(t.id for t in tileset)
     files: dict[str, bytes] = {}
     rows = []
-    sides = [(tile, face) for tile in tileset for face in FACES]
+    sides = [(tile, face) for tile in tileset for face in printed_faces(tileset)]
 
     def face_files(side) -> tuple[bytes, bytes]:
         tile, face = side
@@ -143,15 +141,24 @@ def manufacturer_files(
         f"{profile.title}\n"
         f"Canvas {profile.pixel_width} x {profile.pixel_height} px at {profile.dpi} dpi ({w_in:.3f} x {h_in:.3f} in),"
         f" bleed included.\n"
-        f"Die line: a flat-topped regular hexagon {profile.trim_width_mm:.2f} mm "
-        f"({profile.trim_width_mm / MM_PER_IN:.3f} in)"
-        f" corner to corner, {hex_height(profile.trim_width_mm):.2f} mm across the flats, centred;\n"
+        f"Die line: {die_words(profile)}, centred;\n"
         f"dieline.pdf holds it alone as a 0.25 pt stroke in the spot colour CutContour.\n"
         f"Bleed {profile.bleed_mm:.2f} mm past the die line at least; safe zone {profile.safe_mm:.2f} mm inside it.\n"
         f"Per face: a PNG (sRGB, dpi recorded) and a vector PDF with TrimBox and BleedBox.\n"
         f"manifest.csv lists every file with its tile, face and quantity.\n\n{provenance}\n"
     ).encode()
     return files
+
+
+def die_words(profile: Profile) -> str:
+    """The die line in words: its shape and size."""
+    w, outline = profile.trim_width_mm, profile.outline
+    if outline.exact_hex:
+        return (
+            f"a flat-topped regular hexagon {w:.2f} mm ({w / MM_PER_IN:.3f} in) corner to corner, "
+            f"{outline.height(w):.2f} mm across the flats"
+        )
+    return f"a {outline.name} {w:.2f} mm ({w / MM_PER_IN:.3f} in) wide, {outline.height(w):.2f} mm high"
 
 
 def zip_bytes(files: dict[str, bytes], folder: str) -> bytes:

@@ -78,6 +78,7 @@ SHEET_WORDS = {  # the print sheets' words in English; a booklet's language.toml
     "backs": "backs",
     "foldover": "{paper} fold-over · fold, glue, then cut",
     "fold": "fold here, glue, then cut",
+    "single": "{paper} · single-sided tiles · print one side, then cut",
     "board": "the board on {paper} · cut along the trim marks",
     "tiled": "the board on {columns} × {rows} {paper} sheets",
     "join": "cut along the solid edge lines; lay each cut edge on its neighbour's dashed line; tape",

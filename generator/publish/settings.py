@@ -12,6 +12,8 @@ from pathlib import Path
 
 from generator.errors import TrailwrightError
 from generator.inputs import MAX_SEED, Flag, Names, Number, OneOf, Text, Whole, check_table, is_number, load_toml
+from generator.model.geometry import SHAPES
+from generator.publish.outline import Outline
 from generator.units import MM_PER_IN
 
 MIN_MARGIN_MM = 10.0
@@ -37,7 +39,7 @@ class Paper:
 
 @dataclass(frozen=True)
 class Profile:
-    """A manufacturer's hex-tile product: die size, bleed, safe zone and the exact raster."""
+    """A manufacturer's tile product: die shape and size, bleed, safe zone and the exact raster."""
 
     name: str
     title: str
@@ -47,6 +49,12 @@ class Profile:
     pixel_width: int
     pixel_height: int
     dpi: int
+    shape: str = "hex"  # the die's shape: a tile geometry's (``generator.publish.outline``)
+
+    @property
+    def outline(self) -> Outline:
+        """The die's outline."""
+        return Outline(self.shape)
 
     @property
     def canvas_mm(self) -> tuple[float, float]:
@@ -107,7 +115,10 @@ _PROFILE = {
     "pixel_width": Whole(1, 20000),
     "pixel_height": Whole(1, 20000),
     "dpi": Whole(1, 2400),
+    "shape": OneOf(SHAPES),
 }
+# the profile a kit of other tiles than the classic hexagons is cut to when the settings keep the default one
+SHAPE_PROFILES = {"hex": "thegamecrafter-medium-hex", "square": "square-50mm"}
 SETTINGS: dict = {
     "title": Text(),
     "papers": Names(),
@@ -206,11 +217,16 @@ def load_profile(name: str) -> Profile:
         table["pixel_width"],
         table["pixel_height"],
         table["dpi"],
+        table.get("shape", "hex"),
     )
     cw, ch = profile.canvas_mm
-    if profile.trim_width_mm + 2 * profile.bleed_mm > cw + 0.5 or profile.trim_width_mm * 3**0.5 / 2 > ch:
+    if (
+        profile.trim_width_mm + 2 * profile.bleed_mm > cw + 0.5
+        or profile.outline.height(profile.trim_width_mm) > ch + 1e-9
+    ):
         raise TrailwrightError(
-            f"{where}: the hexagon and its bleed do not fit the {profile.pixel_width}×{profile.pixel_height} px canvas",
+            f"{where}: the {profile.outline.name} and its bleed do not fit the "
+            f"{profile.pixel_width}×{profile.pixel_height} px canvas",
             source,
         )
     return profile

@@ -9,7 +9,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.model import TileSet
 from generator.publish.art import ArtCache
 from generator.publish.calibrate import shift_backs
-from generator.publish.layout import SheetPlan, bleed_outline, hex_corners
+from generator.publish.layout import SheetPlan
 from generator.publish.pdf import CUT, MARK, SOFT, DocInfo, footer, new_canvas, pt
 from generator.publish.placement import Placement, place_images
 from generator.publish.settings import PublishSettings
@@ -36,14 +36,14 @@ def draw_marks(c: Canvas, cx: float, cy: float, plan: SheetPlan, settings: Publi
         c.line(pt(x0), pt(y0), pt(x1), pt(y1))
     if settings.cut_lines:
         c.setStrokeColor(CUT)
-        c.drawPath(_path(c, hex_corners(cx, cy, m.width)), stroke=1, fill=0)
+        c.drawPath(_path(c, m.cut(cx, cy)), stroke=1, fill=0)
     c.restoreState()
 
 
 def art_placement(art: ArtCache, tile, face: str, cx: float, cy: float, plan: SheetPlan) -> Placement:
-    """A side's art centred on (cx, cy), clipped to its bleed hex."""
+    """A side's art centred on (cx, cy), clipped to its bleed outline."""
     fw, fh = art.frame_mm
-    clip = bleed_outline(cx, cy, plan.marks.width, plan.marks.bleed)
+    clip = plan.marks.bleed_outline(cx, cy)
     return Placement(art.packed(tile, face), cx - fw / 2, cy - fh / 2, fw, fh, clip)
 
 
@@ -81,7 +81,7 @@ def sheets_pdf(plan: SheetPlan, tileset: TileSet, art: ArtCache, settings: Publi
                 "duplex", paper=plan.paper.title, side=info.say("fronts" if faces == {"front"} else "backs")
             )
         else:
-            what = info.say("foldover", paper=plan.paper.title)
+            what = info.say(plan.kind, paper=plan.paper.title)
         placements.append([])
         for index, face, (cx, cy) in page:
             tile = tileset.tiles[index]

@@ -116,3 +116,35 @@ def layout_sources(
         style,
         language=language,
     )
+
+
+def any_sources(
+    tileset: TileSet,
+    board: Board,
+    tile_width_mm: float,
+    figures: Figures,
+    source: str,
+    templates: Path,
+    rules: Rules | None = None,
+    play=None,
+    language: Language = ENGLISH,
+) -> Sources:
+    """Sources for tiles of another geometry than the classic game's, ``tile_width_mm`` wide, drawn plain by
+    ``generator.render.anyside`` (``generator.publish.anyart``): no style, themes or labels yet."""
+    from generator.publish.anyart import any_art, any_board_svg
+
+    board = language.printed_board(board)
+    return Sources(
+        tileset,
+        board,
+        any_art,
+        tile_width_mm,
+        any_board_svg(board, tile_width_mm),
+        figures,
+        source,
+        templates,
+        rules,
+        play,
+        None,
+        language=language,
+    )

@@ -33,6 +33,7 @@ from generator.publish.booklet.flowables import CHART_CAPTION, HexImage, Mosaic,
 from generator.publish.booklet.markup import At, Block, MarkupError, source_error
 from generator.publish.booklet.styles import Look, chains, load_look, paragraph_styles
 from generator.publish.fontchain import Chain, set_markup, style_of
+from generator.publish.outline import HEX, Outline
 from generator.publish.pdf import pt
 from generator.units import ENGLISH, Numbers
 
@@ -52,6 +53,7 @@ class Resources:
     pictures: tuple[tuple[str, Any, float], ...] = ()  # (name, image, height / width) for <picture name="">
     numbers: Numbers = ENGLISH  # how the figures write numbers (the booklet's language)
     cover_art: tuple[Any, float] | None = None  # a theme's cover picture and its height / width, for the mosaic
+    outline: Outline = HEX  # the tiles' outline, the thumbnails' and the mosaic's
 
 
 @dataclass(frozen=True)
@@ -162,7 +164,7 @@ def _cover(b: Block, kit: Kit) -> list:
         width = min(kit.width, mosaic / aspect)
         picture: Flowable = Picture(image, width, width * aspect)
     else:
-        picture = Mosaic(list(kit.art.cover_images), kit.width, mosaic, 30)
+        picture = Mosaic(list(kit.art.cover_images), kit.width, mosaic, 30, kit.art.outline)
     out += [Spacer(1, pt(8)), picture, Spacer(1, pt(8))]
     out += [kit.para(inline(line, kit), "centred") for line in b]
     return out + [NextPageTemplate("body"), PageBreak()]
@@ -267,7 +269,7 @@ def _thumbs(b: Block, kit: Kit) -> list:
             image = kit.art.thumb(tile, face)
         except KeyError:
             raise MarkupError(th, f"<thumb tile={tile!r} face={face!r}> names no tile side") from None
-        cell = [HexImage(image, size, kit.look.colour("rule")), kit.para(inline(th, kit), "caption")]
+        cell = [HexImage(image, size, kit.look.colour("rule"), kit.art.outline), kit.para(inline(th, kit), "caption")]
         if grouped:
             cell.insert(0, kit.para(_escape(label or "") or "&nbsp;", "grouplabel"))
         cells.append(cell)

@@ -1,4 +1,4 @@
-"""The booklet's own flowables: hexagonal thumbnails, pictures, the cover's mosaic and the pair chart."""
+"""The booklet's own flowables: thumbnails in the tile's outline, pictures, the cover's mosaic and the pair chart."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from reportlab.platypus import Flowable
 
 from generator.publish.booklet.styles import Look
 from generator.publish.fontchain import Chain, chain, strings
-from generator.publish.layout import hex_corners
+from generator.publish.outline import HEX, Outline
 from generator.publish.pdf import pt
 from generator.units import ENGLISH, Numbers
 
@@ -27,19 +27,20 @@ def _hex_path(c, corners):
 
 
 class HexImage(Flowable):
-    """A tile side's art clipped to its hexagon, ``width`` mm corner to corner."""
+    """A tile side's art clipped to its outline (a hexagon ``width`` mm corner to corner, a square ...)."""
 
-    def __init__(self, image, width_mm: float, outline: Color):
+    def __init__(self, image, width_mm: float, outline: Color, shape: Outline = HEX):
         super().__init__()
-        self.image, self.w, self.outline = image, width_mm, outline
-        self.width, self.height = pt(width_mm), pt(width_mm * math.sqrt(3) / 2)
+        self.image, self.w, self.outline, self.shape = image, width_mm, outline, shape
+        self.h = width_mm * math.sqrt(3) / 2 if shape.exact_hex else shape.height(width_mm)
+        self.width, self.height = pt(width_mm), pt(self.h)
 
     def wrap(self, *_):
         return self.width, self.height
 
     def draw(self):
         c = self.canv
-        path = _hex_path(c, hex_corners(self.w / 2, self.w * math.sqrt(3) / 4, self.w))
+        path = _hex_path(c, self.shape.corners(self.w / 2, self.h / 2, self.w))
         c.saveState()
         c.clipPath(path, stroke=0, fill=0)
         c.drawImage(self.image, 0, 0, self.width, self.height)
@@ -66,11 +67,12 @@ class Picture(Flowable):
 
 
 class Mosaic(Flowable):
-    """A honeycomb of tile sides for the cover, faded at the edges of the frame."""
+    """A honeycomb of tile sides for the cover (or a grid of square ones: the board's tiling), faded at the
+    edges of the frame."""
 
-    def __init__(self, images: list, width_mm: float, height_mm: float, tile_mm: float):
+    def __init__(self, images: list, width_mm: float, height_mm: float, tile_mm: float, shape: Outline = HEX):
         super().__init__()
-        self.images, self.tile = images, tile_mm
+        self.images, self.tile, self.shape = images, tile_mm, shape
         self.width, self.height = pt(width_mm), pt(height_mm)
         self.w_mm, self.h_mm = width_mm, height_mm
 
@@ -79,21 +81,26 @@ class Mosaic(Flowable):
 
     def draw(self):
         c = self.canv
-        w, h = self.tile, self.tile * math.sqrt(3) / 2
+        w = self.tile
+        if self.shape.exact_hex:
+            h, pitch, drop = w * math.sqrt(3) / 2, 0.75 * w, w * math.sqrt(3) / 4
+        else:
+            column, row, odd = self.shape.tiling()
+            h, pitch, drop = self.shape.height(w), column * w, odd * w
         c.saveState()
         clip = c.beginPath()
         clip.rect(0, 0, self.width, self.height)
         c.clipPath(clip, stroke=0, fill=0)
         k = 0
-        cols = int(self.w_mm / (0.75 * w)) + 2
+        cols = int(self.w_mm / pitch) + 2
         rows = int(self.h_mm / h) + 2
         for i in range(cols):
             for j in range(rows):
-                cx = self.w_mm / 2 + (i - cols // 2) * 0.75 * w
-                cy = j * h + (h / 2 if i % 2 else 0) - h / 2
+                cx = self.w_mm / 2 + (i - cols // 2) * pitch
+                cy = j * h + (drop if i % 2 else 0) - h / 2
                 image = self.images[k % len(self.images)]
                 k += 7
-                path = _hex_path(c, hex_corners(cx, cy, w - 0.8))
+                path = _hex_path(c, self.shape.corners(cx, cy, w - 0.8))
                 c.saveState()
                 c.clipPath(path, stroke=0, fill=0)
                 c.drawImage(image, pt(cx - w / 2), pt(cy - h / 2), pt(w), pt(h))
