@@ -1,0 +1,93 @@
+"""The virtual tables on other tile geometries (issue 44): the play table's page and board, offline."""
+
+import json
+import math
+import re
+
+import pytest
+
+from generator.table import draw_pile, play_files
+from generator.table.cells import CLEARANCE_MM
+from generator.table.playtable import board_svg, page_data
+from tests.table_helpers import any_table_art
+
+BOARDS = ("square-pathways", "square-jungle", "hex-pairs")
+
+
+def test_the_classic_pile_is_the_general_pile_with_two_faces_and_six_turns():
+    for seed in (0, 7, 2**32 - 1):
+        assert draw_pile(30, seed) == draw_pile(30, seed, faces=2, turns=6)
+
+
+def test_a_single_sided_square_pile_shows_fronts_turned_by_quarters():
+    pile = draw_pile(36, 11, faces=1, turns=4)
+    assert sorted(d.tile for d in pile) == list(range(36))
+    assert {d.face for d in pile} == {"front"} and {d.rot for d in pile} == {0, 1, 2, 3}
+    assert pile != draw_pile(36, 11, faces=2, turns=4)  # no coin is drawn: the die rolls come earlier
+
+
+def _polygons(svg: str, cls: str) -> list[list[tuple[float, float]]]:
+    found = re.findall(rf'<polygon class="{cls}" data-slot="\d+" points="([^"]+)"', svg)
+    return [[tuple(map(float, p.split(","))) for p in pts.split()] for pts in found]
+
+
+def test_a_square_tables_slots_are_squares_on_a_grid_of_the_tiles_width_plus_clearance():
+    table = any_table_art("square-pathways")
+    data, width = page_data(table, 3), table.style.tile_width_mm
+    pitch = width + 2 * CLEARANCE_MM
+    assert data["geometry"] == {"shape": "square", "turns": 4, "step": 90.0, "ends": 8, "endsPerEdge": 2, "faces": 1}
+    centres = dict(zip(table.board.slots, data["slots"], strict=True))
+    for (x, y), (cx, cy) in centres.items():
+        if (x + 1, y) in centres:
+            assert centres[x + 1, y] == pytest.approx([cx + pitch, cy], abs=2e-3)
+        if (x, y + 1) in centres:
+            assert centres[x, y + 1] == pytest.approx([cx, cy + pitch], abs=2e-3)
+    slots = _polygons(board_svg(table), "slot")
+    assert len(slots) == 36
+    for corners, (cx, cy) in zip(slots, data["slots"], strict=True):
+        assert len(corners) == 4
+        assert sorted({round(abs(x - cx), 2) for x, _ in corners}) == [round(pitch / 2, 2)]
+        assert sorted({round(abs(y - cy), 2) for _, y in corners}) == [round(pitch / 2, 2)]
+
+
+@pytest.mark.parametrize("name", BOARDS)
+def test_joins_pair_each_end_with_its_mirror_on_the_cell_across(name):
+    table = any_table_art(name)
+    board, g = table.board, table.board.geometry
+    joins = page_data(table, 1)["joins"]
+    landmark_cells = [set(lm.hexes) for lm in board.landmarks]
+    connectors = {c.hex for c in board.connectors}
+    seen = set()
+    for slot, end, other, other_end in joins:
+        across = g.neighbour(board.slots[slot], g.edge_of(end))
+        if other < 0:
+            assert across in landmark_cells[-1 - other] and other_end == -1
+        elif across in connectors:  # a printed trail: the two edges' ends, never crossing
+            assert g.neighbour(board.slots[other], g.edge_of(other_end)) == across
+        else:
+            assert board.slots[other] == across and other_end == g.facing_end(end)
+        seen.add((slot, end))
+    # every end facing a slot, a landmark or a connector is joined, each end of an edge once
+    edges = {(j.a.slot, j.a.direction) for j in board.joins()}
+    assert seen >= {(s, g.end_at(e, p)) for s, e in edges for p in range(g.ends_per_edge)}
+    assert len(joins) == len(board.joins()) * g.ends_per_edge
+
+
+def test_a_single_sided_table_carries_fronts_only_and_its_own_script():
+    html = play_files(any_table_art("square-pathways"), 2)["play/index.html"].decode()
+    assert 'id="side-0-front"' in html and 'id="side-0-back"' not in html
+    assert "play table on any tile geometry" in html and "a sixth" not in html
+    data = json.loads(re.search(r'id="trailwright-data">(.*?)</script>', html).group(1))
+    assert len(data["tiles"]) == 36 and data["geometry"]["turns"] == 4
+
+
+def test_connector_trails_reach_the_ends_they_join():
+    table = any_table_art("square-jungle")
+    svg = board_svg(table)
+    reach = re.findall(r'class="connector-reach" data-slot="(\d+)" data-end="(\d+)" d="M([-\d.]+),([-\d.]+)', svg)
+    assert len(reach) == len(table.board.connectors) * table.board.geometry.ends_per_edge
+    frame, g = table.frame, table.board.geometry
+    for slot, end, x, y in reach:  # each starts where its slot's end lies, on the edge they share
+        sx, sy = frame.at(table.board.slots[int(slot)])
+        ex, ey = g.end_point(int(end))
+        assert math.hypot(float(x) - (sx + frame.radius_mm * ex), float(y) - (sy + frame.radius_mm * ey)) < 0.01
