@@ -6,9 +6,10 @@ import re
 
 import pytest
 
-from generator.table import draw_pile, play_files
+from generator.table import draw_pile, play_files, tabletop_files
 from generator.table.cells import CLEARANCE_MM
 from generator.table.playtable import board_svg, page_data
+from generator.table.tabletop import TILE_UNITS_AT_SCALE_1
 from tests.table_helpers import any_table_art
 
 BOARDS = ("square-pathways", "square-jungle", "hex-pairs")
@@ -91,3 +92,35 @@ def test_connector_trails_reach_the_ends_they_join():
         sx, sy = frame.at(table.board.slots[int(slot)])
         ex, ey = g.end_point(int(end))
         assert math.hypot(float(x) - (sx + frame.radius_mm * ex), float(y) - (sy + frame.radius_mm * ey)) < 0.01
+
+
+def test_a_square_single_sided_kit_for_tabletop_simulator_has_box_tiles_without_backs_snapped_to_a_square_grid():
+    jsonschema = pytest.importorskip("jsonschema")
+    from tests.test_table_tabletop import BASE, local_to_world, png, saved, schema
+
+    table = any_table_art("square-pathways")
+    files = tabletop_files(table, BASE, tile_dpi=30, board_dpi=20)
+    data = saved(files)
+    jsonschema.Draft202012Validator(schema()).validate(data)
+    tiles = next(o for o in data["ObjectStates"] if o["Name"] == "Bag")["ContainedObjects"]
+    assert len(tiles) == 36 and not any(n.endswith("-back.png") for n in files)
+    width_in = table.style.tile_width_mm / 25.4
+    for tile, obj in zip(table.tileset, tiles, strict=True):
+        image = obj["CustomImage"]
+        assert image["CustomTile"]["Type"] == 0 and image["ImageSecondaryURL"] == ""
+        assert obj["Nickname"] == f"Tile {tile.id} ({tile.id}F)" and obj["Description"] == f"front: {tile.front}"
+        picture = png(files, image["ImageURL"])
+        assert picture.width == picture.height  # a square's box
+        assert obj["Transform"]["scaleZ"] * TILE_UNITS_AT_SCALE_1 == pytest.approx(width_in, abs=1e-3)
+    mat = data["ObjectStates"][0]
+    snaps = [local_to_world(s["Position"], mat["Transform"]) for s in mat["AttachedSnapPoints"]]
+    pitch = (table.style.tile_width_mm + 2 * CLEARANCE_MM) / 25.4
+    at = dict(zip(table.board.slots, snaps, strict=True))
+    for (x, y), (wx, wz) in at.items():  # x to the right, y down the board: z towards the first seat
+        if (x + 1, y) in at:
+            assert at[x + 1, y] == pytest.approx((wx + pitch, wz), abs=1e-3)
+        if (x, y + 1) in at:
+            assert at[x, y + 1] == pytest.approx((wx, wz - pitch), abs=1e-3)
+    assert [o["Name"] for o in data["ObjectStates"] if o["Name"].startswith("Die_")] == ["Die_6", "Die_4"]
+    readme = files["tabletop/README.txt"].decode()
+    assert "coin" not in readme and "rotation snap to 90 degrees so one press is one quarter" in readme
