@@ -1,0 +1,122 @@
+"""The studio on other tile geometries (issue 44): a square side edited by clicking its ends in a real browser,
+paired trails kept perfect matchings, single-sided tiles kept single, and what the studio cannot do yet on these
+tiles said in one line."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from generator.model import read_tileset
+from generator.studio.server import COOKIE, create_app
+from generator.studio.session import Studio
+from tests.test_studio import PROOF, TOKEN
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def square_project(folder: Path, board: str = "square-pathways") -> Path:
+    """A project of an example board of another geometry and its example set."""
+    folder.mkdir()
+    shutil.copy(ROOT / "generator" / "board" / "boards" / f"{board}.toml", folder / "board.toml")
+    shutil.copy(ROOT / "examples" / f"optimized-{board}.json", folder / "tileset.json")
+    return folder
+
+
+@pytest.fixture
+def client(tmp_path):
+    project = square_project(tmp_path / "sq")
+    with TestClient(create_app(Studio(project), TOKEN, {"testserver"}), headers=PROOF) as c:
+        c.cookies.set(COOKIE, TOKEN)
+        c.project = project  # type: ignore[attr-defined]
+        yield c
+
+
+def front(client, tile: int = 0) -> list[list[int]]:
+    return client.get("/api/state").json()["tiles"][tile]["sides"]["front"]["trails"]
+
+
+def test_pairing_two_ends_pairs_their_old_partners_and_a_dead_end_is_refused(client):
+    state = client.get("/api/state").json()
+    assert state["faces"] == ["front"] and state["geometry"]["endNames"][:2] == ["N1", "N2"]
+    assert state["geometry"]["endPoints"][2] == [0.70711, -0.2357]  # E1: a third down the east edge
+    assert front(client) == [[0, 4], [1, 2], [3, 7], [5, 6]]
+    r = client.post("/api/edit", json={"op": "join", "tile": 0, "face": "front", "a": 0, "b": 2})
+    assert r.status_code == 200 and front(client) == [[0, 2], [1, 4], [3, 7], [5, 6]]
+    for body, says in (
+        ({"op": "split", "tile": 0, "face": "front", "a": 3}, "every end joins exactly one other"),
+        ({"op": "join", "tile": 0, "face": "front", "a": 0, "b": 2}, "ends N1 and E1 are paired already"),
+        ({"op": "join", "tile": 0, "face": "front", "a": 0, "b": 8}, "an end number from 0 (N1) to 7 (W2)"),
+        ({"op": "trails", "tile": 0, "face": "front", "trails": [[0, 1, 2], [3, 4, 5, 6, 7]]}, "every trail joins two"),
+    ):
+        r = client.post("/api/edit", json=body)
+        assert r.status_code == 400 and says in r.json()["error"] and "\n" not in r.json()["error"], r.json()
+    assert front(client) == [[0, 2], [1, 4], [3, 7], [5, 6]]
+    client.post("/api/edit", json={"op": "rotate", "tile": 0, "face": "front", "sixths": 1})  # a quarter here
+    assert front(client) == [[0, 7], [1, 5], [2, 4], [3, 6]]  # each end two on: k + 2
+    client.post("/api/save", json={})
+    saved = read_tileset(client.project / "tileset.json")
+    assert saved.tiles[0].front.trails == ((0, 7), (1, 5), (2, 4), (3, 6)) and saved.geometry.faces == 1
+
+
+def test_what_the_studio_cannot_do_on_these_tiles_is_one_line_each(client):
+    limits = client.get("/api/state").json()["limits"]
+    assert set(limits) == {"board", "search", "games", "playtest", "maze", "publish"}
+    assert client.get("/api/state").json()["figures"]["games_limit"] == limits["games"]
+    for path, body, part in (
+        ("/api/search/start", {"seconds": 2}, "search"),
+        ("/api/publish/start", {}, "publish"),
+        ("/api/board/paint", {"tool": "slot", "hex": [0, 0]}, "board"),
+        ("/api/playtest", {"players": 2}, "playtest"),
+    ):
+        r = client.post(path, json=body)
+        assert r.status_code == 400 and r.json()["error"] == limits[part]
+    r = client.get("/maze.svg?seed=1")
+    assert r.status_code == 422 and r.json()["error"] == limits["maze"]
+    assert all("\n" not in line for line in limits.values())
+    side = client.get("/side/0/front.svg")
+    assert side.status_code == 200 and side.text.count('class="end"') == 8  # the geometry's own drawing
+
+
+@pytest.mark.slow
+def test_a_designer_pairs_the_ends_of_a_square_side_by_clicks(tmp_path):
+    from tests.browser_helpers import headless_chromium
+    from tests.host_helpers import free_port, running, wait_for
+
+    project = square_project(tmp_path / "sq")
+    port = free_port()
+    exe = Path(sys.executable).with_name("trailwright")
+    cmd = [str(exe), "studio", str(project), "--no-browser", "--port", str(port), "--token", TOKEN]
+    with running(cmd, f"http://127.0.0.1:{port}/api/watch", {"x-trailwright-token": TOKEN}), headless_chromium() as d:
+        d.get(f"http://127.0.0.1:{port}/?token={TOKEN}")
+        wait_for(lambda: d.execute_script("return document.querySelectorAll('[data-side]').length") == 36)
+        d.execute_script("document.querySelector('[data-side=\"0-front\"]').click()")
+        wait_for(lambda: d.execute_script("return document.getElementById('hex').dataset.side") == "0-front")
+        # the outline and the ends come from the geometry: a square, two ends on each edge at its thirds
+        outline = d.execute_script("return document.querySelector('#hex .tile-outline').getAttribute('points')")
+        assert len(outline.split()) == 4
+        ends = d.execute_script(
+            "return [...document.querySelectorAll('#hex circle.exit')].map(c => [+c.getAttribute('cx'), "
+            "+c.getAttribute('cy'), c.querySelector('title').textContent])"
+        )
+        assert [name for _, _, name in ends] == ["N1", "N2", "E1", "E2", "S1", "S2", "W1", "W2"]
+        assert ends[0][:2] == pytest.approx([-55 * 0.2357, -55 * 0.70711], abs=0.01)
+        trails = "return window.studio.state().tiles[0].sides.front.trails"
+        click = "document.querySelector('circle[data-exit=\"{}\"]').dispatchEvent(new MouseEvent('click'))"
+        d.execute_script(click.format(3))  # a click on one end twice is no dead end on paired trails: nothing
+        d.execute_script(click.format(3))
+        for end in (0, 2):  # N1 then E1: paired, and their partners S1 and N2 with each other
+            d.execute_script(click.format(end))
+            time.sleep(0.2)
+        wait_for(lambda: d.execute_script(trails) == [[0, 2], [1, 4], [3, 7], [5, 6]])
+        assert "edited, not saved" in d.execute_script("return document.getElementById('status').textContent")
+        assert d.execute_script("return document.getElementById('rotate').textContent") == "Turn a quarter"
+        games = d.execute_script("return document.getElementById('games').textContent")
+        assert games.startswith("the explorer games: ") and "not supported yet" in games
+        assert d.execute_script("return document.getElementById('maze').hidden")
+        assert [e for e in d.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
