@@ -61,7 +61,7 @@ def test_classic_only_flags_are_refused_in_one_line(capsys, flag, tmp_path):
     assert not (tmp_path / "x.json").exists()
 
 
-@pytest.mark.parametrize("command", ["publish", "playtest", "preview"])
+@pytest.mark.parametrize("command", ["publish", "preview"])
 def test_stages_that_do_not_take_other_geometries_yet_say_so_in_one_line(capsys, command, tmp_path):
     out = tmp_path / "out"
     status, _, err = run(capsys, command, "examples/best-known.json", "--board", "square-pathways", "--out", str(out))

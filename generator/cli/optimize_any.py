@@ -59,6 +59,12 @@ def run_any(args: argparse.Namespace, board) -> int:
     with flag_value("--objective"):
         objective = load_objective(args.objective) if args.objective is not None else ARTICLE
     objective = resolve_targets(objective, board.pair_names(), args.objective or "objective")
+    if objective.play is not None:  # the pool search judges layouts only; dropping the target silently would mislead
+        raise TrailwrightError(
+            f"[play]: the search for {board.geometry} does not take a play target yet (drop the [play] table, "
+            "then judge the result with trailwright playtest)",
+            args.objective,
+        )
     start = None
     if args.init is not None:
         with flag_value("--init"):

@@ -160,6 +160,15 @@ class TileGeometry:
             dq, dr = (_HEX_ODD if q % 2 else _HEX_EVEN)[edge]
         return (q + dq, r + dr)
 
+    def distance(self, a: Cell, b: Cell) -> int:
+        """Steps between two cells through neighbours, ignoring what lies between: the hex distance on hex
+        grids (offset columns converted to cube coordinates), Manhattan steps on square grids."""
+        (q1, r1), (q2, r2) = a, b
+        if self.shape == "square":
+            return abs(q1 - q2) + abs(r1 - r2)
+        z1, z2 = r1 - (q1 - (q1 & 1)) // 2, r2 - (q2 - (q2 & 1)) // 2
+        return (abs(q1 - q2) + abs(z1 - z2) + abs(q1 + z1 - q2 - z2)) // 2
+
     # --- the plane (y down; a tile of circumradius 1) ----------------------------------------
 
     def corners(self) -> tuple[Point, ...]:
@@ -218,7 +227,7 @@ class TileGeometry:
 CLASSIC = TileGeometry()
 
 # the stages that take every geometry so far; the others take the classic game's tiles only (docs/geometry.md)
-ANY_GEOMETRY_STAGES = ("score", "optimize", "render", "studio", "table", "tabletop")
+ANY_GEOMETRY_STAGES = ("score", "optimize", "render", "playtest", "studio", "table", "tabletop")
 
 
 def check_stage(geometry: TileGeometry, stage: str, source: str = "") -> None:

@@ -5,6 +5,11 @@ and never take an array out of a tuple: every array taken out of a tuple or pass
 two atomic reference counts, which used to be two thirds of the engine's time. The geometry array
 begins with a header of numbers (the rules' numbers, then where each table starts in it, and where
 each field lies in the state and work arrays); the names below index that header.
+
+The tiles' geometry is numbers in the header too: ``E`` ends a tile (6 on the classic tiles: trail
+``t`` of slot ``s`` is place ``E*s + t``, slot ``s``'s end ``e`` is entry ``E*s + e`` of the per-end
+tables), ``ROTS`` rotations (the turn die), ``FLIP`` whether a laid tile's face is drawn by coin,
+``SHIFT`` and ``PAD`` for packed doors (``arrays.DOOR``: ``(slot << SHIFT) + end``, ``PAD = 2**SHIFT - E``).
 """
 
 from __future__ import annotations
@@ -24,8 +29,11 @@ from generator.scoring.tables import tile_tables
 HEADER = (
     # the rules' numbers
     "SLOTS MARKS START GOAL REQUIRED DIE CAP STUB TURN_OK NEXT_TO SIXTHS UNDER "
+    # the tiles' geometry: ends, rotations, a coin for the face, packed doors' shift and padding
+    "E ROTS FLIP SHIFT PAD "
     # table widths, then where each table starts in the geometry array
     "LW NW HW T KIND A B CONN LDA LDB NLD NEXT NNEXT ENDS HAZARD HAZARD_TO SLD HOPS DOOR LDOOR SHUN NTRAILS LOW POP "
+    "PLACE "
     # where each field lies in the state array (MAX_PLAYERS wide for the players' fields)
     "S_TILE S_FACE S_ROT S_WHEN S_WHO S_HOW S_TE S_DOORS S_PAWN S_VISITED S_PROMISE S_NEAR S_LAST S_LABELLED S_TOP "
     "S_PLAYERS "
@@ -46,6 +54,11 @@ HEADER = (
     NEXT_TO,
     SIXTHS,
     UNDER,
+    E,
+    ROTS,
+    FLIP,
+    SHIFT,
+    PAD,
     LW,
     NW,
     HW,
@@ -70,6 +83,7 @@ HEADER = (
     NTRAILS,
     LOW,
     POP,
+    PLACE,
     S_TILE,
     S_FACE,
     S_ROT,
@@ -128,35 +142,44 @@ def _hops(geo) -> np.ndarray:
     return hops
 
 
+def _shift(ends: int) -> int:
+    """The packed doors' shift: the fewest bits that hold an end (3 on the classic tiles)."""
+    return max(3, (ends - 1).bit_length())
+
+
 def _planner_tables(geo, kind, a, b, ldoor_a, ldoor_b, table) -> list[tuple[str, Any]]:
-    """The route finder's own tables: packed doors (slot ``a`` entered through edge ``b`` is ``8*a + b``,
-    landmark ``k`` is ``-1 - k``; walls are never read, a trail's door mask leaves them out), the
-    landmarks the explorer steps around, each tile face's trail count, and bit tricks for six-edge masks."""
-    m = len(geo.landmarks)
-    door = [8 * a[c] + b[c] if kind[c] == 1 else -1 - a[c] for c in range(len(kind))]
+    """The route finder's own tables: packed doors (slot ``a`` entered at end ``b`` is ``(a << SHIFT) + b``,
+    ``8*a + b`` on the classic tiles, landmark ``k`` is ``-1 - k``; walls are never read, a trail's door mask
+    leaves them out), the landmarks the explorer steps around, each tile face's trail count, and bit tricks for
+    masks of a tile's ends, places' slots (or ``slots + k`` for landmark ``k``)."""
+    n, m, ends = geo.slots, len(geo.landmarks), geo.tile.ends
+    sh = _shift(ends)
+    door = [(a[c] << sh) + b[c] if kind[c] == 1 else -1 - a[c] for c in range(len(kind))]
     shun = [geo.ends_move[k] or bool(geo.hazard_rolls[k]) for k in range(m)]
     ntrails = table[:, :, 0, :].max(axis=2) + 1  # trails are numbered from 0
-    low = [(x & -x).bit_length() - 1 for x in range(64)]  # the lowest set bit
-    pop = [bin(x).count("1") for x in range(64)]
+    low = [(x & -x).bit_length() - 1 for x in range(1 << ends)]  # the lowest set bit
+    pop = [bin(x).count("1") for x in range(1 << ends)]
+    place = [s for s in range(n) for _ in range(ends)] + [n + k for k in range(m)]
     return [
         ("DOOR", door),
-        ("LDOOR", 8 * ldoor_a + ldoor_b),
+        ("LDOOR", (ldoor_a << sh) + ldoor_b),
         ("SHUN", shun),
         ("NTRAILS", ntrails),
         ("LOW", low),
         ("POP", pop),
+        ("PLACE", place),
     ]
 
 
 def compile_geometry(geo, rules, tiles, hops: np.ndarray) -> np.ndarray:
     """The reference ``Geometry``, the rules, the tile set and ``_hops(geo)`` as one int64 array (header,
     then tables)."""
-    n, m = geo.slots, len(geo.landmarks)
+    n, m, g = geo.slots, len(geo.landmarks), geo.tile
     tables = _geometry_tables(geo, rules, tiles, hops)
     lw, nw = (np.shape(t)[1] for name, t in tables if name in ("LDA", "NEXT"))
     at, _ = _layout(len(HEADER), [(name, np.size(t)) for name, t in tables])
-    state, s_size = _layout(0, _state_fields(n, len(tiles)))
-    work, w_size = _layout(0, _work_fields(6 * n + m, 6 + lw, n))
+    state, s_size = _layout(0, _state_fields(n, len(tiles), g.ends))
+    work, w_size = _layout(0, _work_fields(g.ends * n + m, g.ends + lw, n))
     t = rules.turning
     header = dict(
         SLOTS=n,
@@ -171,12 +194,17 @@ def compile_geometry(geo, rules, tiles, hops: np.ndarray) -> np.ndarray:
         NEXT_TO=t.next_to_pawn,
         SIXTHS=t.sixths,
         UNDER=t.under_pawn,
+        E=g.ends,
+        ROTS=g.rotations,
+        FLIP=g.faces == 2,
+        SHIFT=_shift(g.ends),
+        PAD=(1 << _shift(g.ends)) - g.ends,
         LW=lw,
         NW=nw,
         HW=rules.die + 1,
         S_SIZE=s_size,
         W_SIZE=w_size,
-        DW=6 + lw,
+        DW=g.ends + lw,
         **at,
         **state,
         **work,
@@ -187,13 +215,14 @@ def compile_geometry(geo, rules, tiles, hops: np.ndarray) -> np.ndarray:
 
 def _geometry_tables(geo, rules, tiles, hops: np.ndarray) -> list[tuple[str, Any]]:
     """The geometry array's tables, in order, each with the name the header gives its start."""
-    n, m = geo.slots, len(geo.landmarks)
-    kind, a, b, conn = ([0] * (6 * n) for _ in range(4))  # per slot and edge (6*s + e): the door across
+    n, m, ends = geo.slots, len(geo.landmarks), geo.tile.ends
+    kind, a, b, conn = ([0] * (ends * n) for _ in range(4))  # per slot and end (E*s + e): the door across
     for (s, e), door in geo.across.items():
+        c = ends * s + e
         if door[0] == "slot":
-            kind[6 * s + e], a[6 * s + e], b[6 * s + e], conn[6 * s + e] = 1, door[1], door[2], door[3]
+            kind[c], a[c], b[c], conn[c] = 1, door[1], door[2], door[3]
         else:
-            kind[6 * s + e], a[6 * s + e] = 2, door[1]
+            kind[c], a[c] = 2, door[1]
     lw = max(len(d) for d in geo.landmark_doors)
     ldoor_a, ldoor_b = np.zeros((m, lw), np.int64), np.zeros((m, lw), np.int64)
     for k, doors in enumerate(geo.landmark_doors):
@@ -209,7 +238,9 @@ def _geometry_tables(geo, rules, tiles, hops: np.ndarray) -> list[tuple[str, Any
             if r <= rules.die:  # rules built in code may list a roll the die never shows
                 hazard[k, r] = 1
     table = tile_tables(tiles).astype(np.int64)
-    assert table.shape[1:] == (2, 6, 6)
+    if table.shape[1] == 1:  # single-sided: the face is always 0, a second copy keeps every index ``2*tile + face``
+        table = np.concatenate([table, table], axis=1)
+    assert table.shape[1:] == (2, geo.tile.rotations, ends)
     return [
         ("T", table),
         ("KIND", kind),
@@ -230,10 +261,10 @@ def _geometry_tables(geo, rules, tiles, hops: np.ndarray) -> list[tuple[str, Any
     ]
 
 
-def _state_fields(n: int, tiles: int) -> list[tuple[str, int]]:
-    """The game state's fields and sizes: per slot, per slot edge, per player, then the draw pile."""
+def _state_fields(n: int, tiles: int, ends: int) -> list[tuple[str, int]]:
+    """The game state's fields and sizes: per slot, per slot end, per player, then the draw pile."""
     per_slot = [(name, n) for name in ("S_TILE", "S_FACE", "S_ROT", "S_WHEN", "S_WHO", "S_HOW")]
-    per_edge = [("S_TE", 6 * n), ("S_DOORS", 6 * n)]
+    per_edge = [("S_TE", ends * n), ("S_DOORS", ends * n)]
     per_player = [("S_PAWN", MAX_PLAYERS), ("S_VISITED", MAX_PLAYERS)]
     per_player += [("S_PROMISE", MAX_PLAYERS * n), ("S_NEAR", MAX_PLAYERS * n), ("S_LAST", MAX_PLAYERS)]
     single = [("S_LABELLED", 1), ("S_TOP", 1), ("S_PLAYERS", 1)]
@@ -241,7 +272,7 @@ def _state_fields(n: int, tiles: int) -> list[tuple[str, int]]:
 
 
 def _work_fields(places: int, door_width: int, n: int) -> list[tuple[str, int]]:
-    """The work buffers: one entry per place (slot edges, then landmarks), one place's doors, slot candidates."""
+    """The work buffers: one entry per place (slot ends, then landmarks), one place's doors, slot candidates."""
     per_place = [(name, places) for name in ("W_SEEN", "W_QPOS", "W_QINFO", "W_COMP", "W_CFRONT", "W_CMARKS")]
     return per_place + [("W_STAMP", 1), ("W_DOOR", 4 * door_width), ("W_CAND", n)]
 

@@ -3,8 +3,9 @@
 Every rule, policy and random draw here mirrors ``game``, ``policies`` and ``reference`` in the
 same order, so a seed plays the same game in both (``tests/test_play_engines.py`` compares their
 move traces); the route finding is in ``routes``. Places are numbers: trail ``t`` of slot ``s`` is
-``6*s + t``, landmark ``k`` is ``6*slots + k``; a step's door is (kind, a, b, by connector) with
-kind 1 = slot ``a`` entered through edge ``b``, kind 2 = landmark ``a``.
+``E*s + t``, landmark ``k`` is ``E*slots + k`` (``E`` a tile's ends, ``arrays.E``: 6 on the classic
+tiles); a step's door is (kind, a, b, by connector) with kind 1 = slot ``a`` entered at end ``b``,
+kind 2 = landmark ``a``.
 
 Every function reads four flat arrays: ``G`` the geometry (its header says where each table and
 field lies, see ``arrays``), ``S`` one game's state, ``W`` work buffers, ``R`` the random state
@@ -24,6 +25,7 @@ from generator.play.arrays import (
     DIE,
     DW,
     ENDS,
+    FLIP,
     GOAL,
     HAZARD,
     HAZARD_TO,
@@ -37,7 +39,9 @@ from generator.play.arrays import (
     NLD,
     NNEXT,
     NW,
+    PLACE,
     REQUIRED,
+    ROTS,
     S_DOORS,
     S_FACE,
     S_HOW,
@@ -66,6 +70,7 @@ from generator.play.arrays import (
     W_SIZE,
     A,
     B,
+    E,
     T,
 )
 from generator.play.logrows import BEGIN, CHASE, END, LAY, ROLL, ROW, STEP, TURN, WIN, most_rows
@@ -90,23 +95,23 @@ TRACE = 4  # R[TRACE]: the move trace, after the generator's four words
 
 @njit(inline="always", **JIT)
 def _place(G, pos):
-    n = G[SLOTS]
-    return pos // 6 if pos < 6 * n else pos - 5 * n
+    """The slot of a trail's place, or ``slots + k`` for landmark ``k``."""
+    return G[G[PLACE] + pos]
 
 
 @njit(inline="always", **JIT)
 def _table(G, tile, face, r, e):
-    """The trail at edge ``e`` of ``tile`` face ``face`` turned ``r`` sixths."""
-    return G[G[T] + ((tile * 2 + face) * 6 + r) * 6 + e]
+    """The trail at end ``e`` of ``tile`` face ``face`` turned ``r`` steps."""
+    return G[G[T] + ((tile * 2 + face) * G[ROTS] + r) * G[E] + e]
 
 
 @njit(inline="always", **JIT)
 def doors(G, S, W, pos):
     """Fill the door buffer (four rows of ``DW``: kind, a, b, conn) for a pawn at ``pos``; returns how many."""
-    n, dw, o = G[SLOTS], G[DW], G[W_DOOR]
+    n, dw, o, ends = G[SLOTS], G[DW], G[W_DOOR], G[E]
     count = np.int64(0)  # not a literal 0: numba would compile draw() for it, a second signature
-    if pos >= 6 * n:
-        k = pos - 6 * n
+    if pos >= ends * n:
+        k = pos - ends * n
         for j in range(G[G[NLD] + k]):
             c = k * G[LW] + j
             W[o + count], W[o + dw + count], W[o + 2 * dw + count], W[o + 3 * dw + count] = (
@@ -118,8 +123,9 @@ def doors(G, S, W, pos):
             count += 1
         return count
     mask = S[G[S_DOORS] + pos]
-    for e in range(6):
-        c = 6 * (pos // 6) + e
+    first = ends * _place(G, pos)
+    for e in range(ends):
+        c = first + e
         kind = G[G[KIND] + c]
         if (mask >> e) & 1:
             W[o + count], W[o + dw + count], W[o + 2 * dw + count], W[o + 3 * dw + count] = (
@@ -134,22 +140,24 @@ def doors(G, S, W, pos):
 
 @njit(**JIT)
 def set_rot(G, S, s, r):
-    """Lay or turn: the tile in slot ``s`` now lies turned ``r`` sixths; its edges' trails follow."""
+    """Lay or turn: the tile in slot ``s`` now lies turned ``r`` steps; its ends' trails follow."""
     S[G[S_LABELLED]] = 0  # the component labels are stale
     S[G[S_ROT] + s] = r
-    tile, face, te, doors = S[G[S_TILE] + s], S[G[S_FACE] + s], G[S_TE], G[S_DOORS]
-    for t in range(6):
-        S[doors + 6 * s + t] = 0
-    for e in range(6):
+    tile, face, te, doors, ends = S[G[S_TILE] + s], S[G[S_FACE] + s], G[S_TE], G[S_DOORS], G[E]
+    first = ends * s
+    for t in range(ends):
+        S[doors + first + t] = 0
+    for e in range(ends):
         t = _table(G, tile, face, r, e)
-        S[te + 6 * s + e] = t
-        if G[G[KIND] + 6 * s + e] != 0:
-            S[doors + 6 * s + t] |= 1 << e  # the trail's edges with something across
+        S[te + first + e] = t
+        if G[G[KIND] + first + e] != 0:
+            S[doors + first + t] |= 1 << e  # the trail's ends with something across
 
 
 @njit(inline="always", **JIT)
 def turn_by(G, S, s, d):
-    set_rot(G, S, s, (S[G[S_ROT] + s] + d + 6) % 6)
+    rots = G[ROTS]
+    set_rot(G, S, s, (S[G[S_ROT] + s] + d + rots) % rots)
 
 
 @njit(**JIT)
@@ -157,7 +165,7 @@ def turns_allowed(G, S, W, p):
     """Fill the candidate buffer with turnable slots next to player ``p`` (ascending); returns how many."""
     if not G[TURN_OK]:
         return 0
-    n, pawn, cand = G[SLOTS], G[S_PAWN], G[W_CAND]
+    n, pawn, cand, ends = G[SLOTS], G[S_PAWN], G[W_CAND], G[E]
     place = _place(G, S[pawn + p])
     count = 0
     total = G[G[NNEXT] + place] if G[NEXT_TO] else n
@@ -168,7 +176,7 @@ def turns_allowed(G, S, W, p):
         under = False
         if not G[UNDER]:
             for q in range(S[G[S_PLAYERS]]):
-                if S[pawn + q] < 6 * n and S[pawn + q] // 6 == s:
+                if S[pawn + q] < ends * n and _place(G, S[pawn + q]) == s:
                     under = True
         if not under:
             W[cand + count] = s
@@ -202,7 +210,7 @@ def choose_turn(G, S, W, R, policy, p, bar, start):
     labelled = S[G[S_LABELLED]]
     when, who, how = G[S_WHEN], G[S_WHO], G[S_HOW]
     near, pawn = G[S_NEAR] + p * G[SLOTS], S[G[S_PAWN] + p]
-    on = pawn // 6 if pawn < 6 * G[SLOTS] else -1  # the slot under the pawn
+    on = _place(G, pawn) if pawn < G[E] * G[SLOTS] else -1  # the slot under the pawn
     for j in range(start, 2 * c):
         s, d = W[cand + j // 2], six if j % 2 == 0 else -six
         if S[who + s] >= 0 and S[who + s] != p and S[when + s] > S[G[S_LAST] + p] and S[how + s] == -d:
@@ -280,29 +288,29 @@ def _log(L, kind, p, a, b, c, d):
 @njit(**JIT)
 def _step(G, S, R, tally, p, kind, a, b, conn, L):
     """Move player ``p`` through a door (see ``Table.step``); True when the move ends."""
-    n, pawn, top = G[SLOTS], G[S_PAWN] + p, G[S_TOP]
+    n, pawn, top, ends = G[SLOTS], G[S_PAWN] + p, G[S_TOP], G[E]
     if kind == 1:
         tally[p, 6] += conn
         fresh = S[G[S_TILE] + a] < 0
         if fresh:
-            f = draw(R, np.int64(2))
-            r = draw(R, np.int64(6))
+            f = draw(R, np.int64(2)) if G[FLIP] else np.int64(0)
+            r = draw(R, G[ROTS])
             S[G[S_TILE] + a], S[G[S_FACE] + a] = S[G[S_PILE] + S[top]], f
             set_rot(G, S, a, r)
             S[top] += 1
             _log(L, LAY, p, a, S[G[S_TILE] + a], f, r)
-        t = S[G[S_TE] + 6 * a + b]
+        t = S[G[S_TE] + ends * a + b]
         if fresh and G[STUB]:
             exits = 0
-            for e in range(6):
-                exits += S[G[S_TE] + 6 * a + e] == t
+            for e in range(ends):
+                exits += S[G[S_TE] + ends * a + e] == t
             if exits == 1:
                 return True
-        S[pawn] = 6 * a + t
+        S[pawn] = ends * a + t
         _log(L, STEP, p, S[pawn], 0, 0, 0)
         return False
     k = a
-    S[pawn] = 6 * n + k
+    S[pawn] = ends * n + k
     _log(L, STEP, p, S[pawn], 0, 0, 0)
     required, visited = G[REQUIRED], G[S_VISITED] + p
     if (required >> k) & 1 and not (S[visited] >> k) & 1:
@@ -315,7 +323,7 @@ def _step(G, S, R, tally, p, kind, a, b, conn, L):
         tally[p, 4] += 1
         if G[hazard + draw(R, G[DIE]) + 1]:
             tally[p, 5] += 1
-            S[pawn] = 6 * n + G[G[HAZARD_TO] + k]
+            S[pawn] = ends * n + G[G[HAZARD_TO] + k]
             _log(L, CHASE, p, S[pawn], 0, 0, 0)
             return True
     return G[G[ENDS] + k] != 0
@@ -370,7 +378,7 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat, L):
         heat[0, place] += 1
         turn_by(G, S, s, d)
         S[G[S_WHEN] + s], S[G[S_WHO] + s], S[G[S_HOW] + s] = clock, p, d
-        _note(R, 1000 + 10 * s + (d + 6) % 6)
+        _note(R, 1000 + 10 * s + (d + G[ROTS]) % G[ROTS])
         _log(L, TURN, p, s, d, 0, 0)
     elif here > 0:
         roll = draw(R, G[DIE]) + 1
@@ -387,7 +395,7 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat, L):
                 heat[2, _place(G, S[pawn])] += lost
                 break
     S[G[S_LAST] + p] = clock
-    return S[pawn] == 6 * n + G[GOAL] and (G[REQUIRED] & ~S[G[S_VISITED] + p]) == 0
+    return S[pawn] == G[E] * n + G[GOAL] and (G[REQUIRED] & ~S[G[S_VISITED] + p]) == 0
 
 
 @njit(**JIT)
@@ -397,10 +405,10 @@ def clear(G, S, players):
     for s in range(n):
         S[G[S_TILE] + s], S[G[S_FACE] + s], S[G[S_ROT] + s] = -1, 0, 0
         S[G[S_WHEN] + s], S[G[S_WHO] + s], S[G[S_HOW] + s] = -1, -1, 0
-    for i in range(6 * n):
+    for i in range(G[E] * n):
         S[G[S_TE] + i], S[G[S_DOORS] + i] = -1, 0
     for q in range(players):
-        S[G[S_PAWN] + q], S[G[S_VISITED] + q], S[G[S_LAST] + q] = 6 * n + G[START], 0, -1
+        S[G[S_PAWN] + q], S[G[S_VISITED] + q], S[G[S_LAST] + q] = G[E] * n + G[START], 0, -1
         needs(G, S, q)
     S[G[S_LABELLED]], S[G[S_TOP]], S[G[S_PLAYERS]] = 0, 0, players
 

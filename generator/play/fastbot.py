@@ -89,7 +89,7 @@ class FastBots:
         for slot, (when, who, how) in table.turned_at.items():
             S[G[S_WHEN] + slot], S[G[S_WHO] + slot], S[G[S_HOW] + slot] = when, who, how
         for q in range(table.players):
-            S[G[S_PAWN] + q] = place_number(table.pawns[q], n)
+            S[G[S_PAWN] + q] = place_number(table.pawns[q], n, match.geo.tile.ends)
             S[G[S_VISITED] + q] = sum(1 << k for k in table.visited[q])
             S[G[S_LAST] + q] = table.last_turn[q]
             needs(G, S, q)

@@ -28,6 +28,7 @@ from generator.play.arrays import (
     W_CAND,
     W_DOOR,
     W_SIZE,
+    E,
 )
 from generator.play.fast import clear, doors, set_rot, turn_by, turns_allowed
 from generator.play.logrows import BEGIN, CHASE, END, LAY, STEP, TURN
@@ -56,7 +57,7 @@ def _progress_key(G, S, W, p):
     n, here = G[SLOTS], S[G[S_PAWN] + p]
     visited = S[G[S_VISITED] + p]
     d = FAR
-    if here >= 6 * n and (needed_mask(G, visited) >> (here - 6 * n)) & 1:
+    if here >= G[E] * n and (needed_mask(G, visited) >> (here - G[E] * n)) & 1:
         d = np.int64(0)
     else:
         door, rank = plan(G, S, W, p, NO, NO, NO, NO_RANK)
@@ -88,7 +89,8 @@ def _value_after_step(G, S, W, p, kind, a, b):
     if kind == 2 and (needed_mask(G, S[G[S_VISITED] + p]) >> a) & 1:
         return np.int64(1)
     here = S[pawn]
-    S[pawn] = 6 * a + S[G[S_TE] + 6 * a + b] if kind == 1 else 6 * n + a
+    ends = G[E]
+    S[pawn] = ends * a + S[G[S_TE] + ends * a + b] if kind == 1 else ends * n + a
     rank = explorer_rank(G, S, W, p, NO_RANK)
     S[pawn] = here
     return rank + 1 if rank < NO_RANK else NO_RANK
@@ -141,8 +143,9 @@ def _replay(G, S, W, V, rows, lo, hi, players, winner, lead, game, seats):
             moved += kind == STEP and not stepped
             stepped = stepped or kind == STEP
             S[G[S_PAWN] + p] = a
-            if a >= 6 * G[SLOTS] and (G[REQUIRED] >> (a - 6 * G[SLOTS])) & 1:
-                S[G[S_VISITED] + p] |= np.int64(1) << (a - 6 * G[SLOTS])
+            trails = G[E] * G[SLOTS]
+            if a >= trails and (G[REQUIRED] >> (a - trails)) & 1:
+                S[G[S_VISITED] + p] |= np.int64(1) << (a - trails)
         elif kind == LAY:
             S[G[S_TILE] + a], S[G[S_FACE] + a] = b, c
             set_rot(G, S, a, d)

@@ -5,16 +5,20 @@ Glossary
 place     where a pawn stands: ``("trail", slot, t)``, trail ``t`` of the tile laid in ``slot``
           (numbered as on the tile's unturned face, so turning a tile never renumbers its trails),
           or ``("landmark", k)``. A wide landmark is one place.
-door      where a step arrives: ``("slot", slot, edge, by_connector)``, entering ``slot`` through
-          ``edge``, or ``("landmark", k)``. A trail's doors are its exits that do not face the wall,
-          in edge order N..NW; a landmark's doors are its printed trails, in board order.
-lay       stepping into an empty slot lays the top tile of the pile: face by coin (0 front),
-          then turned ``d6 - 1`` sixths clockwise.
-turn      instead of rolling, turning one laid tile by ``sixths`` either way.
+end       a trail end on a tile's outline (``TileGeometry``): on the classic tiles one per edge, so the
+          ends are the six directions N..NW; with two ends an edge, ``N1 N2 E1 ...`` clockwise.
+door      where a step arrives: ``("slot", slot, end, by_connector)``, entering ``slot`` at its ``end``
+          (a step crosses one tile edge: from end ``e`` to the neighbour's ``facing_end(e)``), or
+          ``("landmark", k)``. A trail's doors are its ends that do not face the wall, in end order;
+          a landmark's doors are the ends of its printed sides, in board order, then clockwise.
+lay       stepping into an empty slot lays the top tile of the pile: face by coin (0 front; no coin
+          for single-sided tiles), then turned ``dR - 1`` steps clockwise, ``R`` the geometry's
+          rotations (a d6 on hex tiles, a d4 on square ones).
+turn      instead of rolling, turning one laid tile by ``sixths`` steps (one edge each) either way.
 
 Both engines draw from ``rng.draw`` in the same order: the pile's shuffle (Fisher-Yates from the
 top down), then per turn the policy's draws, the die, and per step the policy's draw, the coin
-and the d6 of a laid tile, the hazard's die.
+and the turn die of a laid tile, the hazard's die.
 """
 
 from __future__ import annotations
@@ -23,9 +27,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.board import Board, LandmarkEnd, neighbour
-from generator.board.geometry import hex_distance
+from generator.board import Board, LandmarkEnd
 from generator.model import TileSet
+from generator.model.geometry import CLASSIC, TileGeometry
 from generator.play.rng import draw
 from generator.play.rules import Rules
 
@@ -38,7 +42,7 @@ class Geometry:
 
     slots: int
     landmarks: tuple[str, ...]
-    across: dict  # (slot, edge) -> door
+    across: dict  # (slot, end) -> door
     landmark_doors: tuple[tuple, ...]  # per landmark, its doors
     next_to: tuple[tuple[int, ...], ...]  # per slot, then per landmark: the slots next to it
     start: int
@@ -47,26 +51,39 @@ class Geometry:
     ends_move: tuple[bool, ...]
     hazard_rolls: tuple[frozenset, ...]
     hazard_to: tuple[int, ...]
-    slot_landmark_distance: tuple[tuple[int, ...], ...]  # hexes from a slot to the nearest hex of a landmark
+    slot_landmark_distance: tuple[tuple[int, ...], ...]  # steps from a slot to the nearest cell of a landmark
+    tile: TileGeometry = CLASSIC  # the tiles' shape: ends, rotations, faces
+
+    def rotated(self, rot: int, steps: int) -> int:
+        """A tile's rotation ``rot`` turned ``steps`` edges further (either way)."""
+        return (rot + steps) % self.tile.rotations
 
 
 def geometry(board: Board, rules: Rules) -> Geometry:
-    """The board's joins as doors, and the rules' landmarks as indices."""
+    """The board's joins as doors (end to end: end ``p`` of an edge meets end ``m - 1 - p`` of the other, as
+    ``TileGeometry.meeting`` says), and the rules' landmarks as indices."""
+    g = board.geometry
     index = {lm.name: k for k, lm in enumerate(board.landmarks)}
     across: dict[tuple[int, int], tuple] = {}
     for j in board.joins():
-        if isinstance(j.b, LandmarkEnd):
-            across[(j.a.slot, j.a.direction)] = ("landmark", j.b.landmark)
-        else:
-            conn = j.kind == "connector"
-            across[(j.a.slot, j.a.direction)] = ("slot", j.b.slot, j.b.direction, conn)
-            across[(j.b.slot, j.b.direction)] = ("slot", j.a.slot, j.a.direction, conn)
-    doors = tuple(tuple(("slot", s.slot, s.direction, False) for s in lm.sides) for lm in board.landmarks)
-    hexes = [(h,) for h in board.slots] + [lm.hexes for lm in board.landmarks]
+        for p in range(g.ends_per_edge):
+            end_a = g.end_at(j.a.direction, p)
+            if isinstance(j.b, LandmarkEnd):
+                across[(j.a.slot, end_a)] = ("landmark", j.b.landmark)
+            else:
+                conn = j.kind == "connector"
+                end_b = g.end_at(j.b.direction, g.meeting(p))
+                across[(j.a.slot, end_a)] = ("slot", j.b.slot, end_b, conn)
+                across[(j.b.slot, end_b)] = ("slot", j.a.slot, end_a, conn)
+    doors = tuple(
+        tuple(("slot", s.slot, end, False) for s in lm.sides for end in g.ends_of(s.direction))
+        for lm in board.landmarks
+    )
+    cells = [(h,) for h in board.slots] + [lm.hexes for lm in board.landmarks]
     slot_of = {h: s for s, h in enumerate(board.slots)}
     next_to = tuple(
-        tuple(sorted({slot_of[x] for own in mine for d in range(6) if (x := neighbour(own, d)) in slot_of}))
-        for mine in hexes
+        tuple(sorted({slot_of[x] for own in mine for d in range(g.edges) if (x := g.neighbour(own, d)) in slot_of}))
+        for mine in cells
     )
     hazards = {index[h.landmark]: h for h in rules.hazards}
     return Geometry(
@@ -82,8 +99,9 @@ def geometry(board: Board, rules: Rules) -> Geometry:
         hazard_rolls=tuple(frozenset(hazards[k].rolls) if k in hazards else frozenset() for k in range(len(index))),
         hazard_to=tuple(index[hazards[k].to] if k in hazards else -1 for k in range(len(index))),
         slot_landmark_distance=tuple(
-            tuple(min(hex_distance(h, x) for x in lm.hexes) for lm in board.landmarks) for h in board.slots
+            tuple(min(g.distance(h, x) for x in lm.hexes) for lm in board.landmarks) for h in board.slots
         ),
+        tile=g,
     )
 
 
@@ -126,15 +144,19 @@ class Table:
 
     # --- what a player sees -----------------------------------------------------------------
 
-    def trail_at(self, slot: int, edge: int) -> int:
-        """The trail of the tile in ``slot`` leaving through ``edge``."""
+    def trail_at(self, slot: int, end: int) -> int:
+        """The trail of the tile in ``slot`` leaving through ``end``."""
         tile, face, rot = self.laid[slot]
-        return self.faces[tile][face].trail_of((edge - rot) % 6)
+        return self.faces[tile][face].trail_of(self.geo.tile.turned(end, -rot))
 
     def trail_edges(self, slot: int, t: int) -> list[int]:
-        """The edges trail ``t`` of the tile in ``slot`` leaves through, as it lies now."""
+        """The ends trail ``t`` of the tile in ``slot`` leaves through, as it lies now."""
         tile, face, rot = self.laid[slot]
-        return sorted((e + rot) % 6 for e in self.faces[tile][face].trails[t])
+        return sorted(self.geo.tile.turned(e, rot) for e in self.faces[tile][face].trails[t])
+
+    def rotate(self, slot: int, steps: int) -> None:
+        """Turn the tile in ``slot`` by ``steps`` edges (clockwise when positive), recording nothing."""
+        self.laid[slot][2] = self.geo.rotated(self.laid[slot][2], steps)
 
     def doors(self, place) -> list:
         """Where one step from ``place`` can arrive, in the engines' shared order."""
@@ -183,30 +205,31 @@ class Table:
 
     def turn_tile(self, p: int, slot: int, sixths: int) -> None:
         """Turn the tile in ``slot`` by ``sixths`` (clockwise when positive)."""
-        self.laid[slot][2] = (self.laid[slot][2] + sixths + 6) % 6
+        self.rotate(slot, sixths)
         self.turned_at[slot] = (self.clock, p, sixths)
-        self.note(1000 + 10 * slot + (sixths + 6) % 6)
+        self.note(1000 + 10 * slot + sixths % self.geo.tile.rotations)
         if self.recorder:
             self.recorder.add("turn", p, slot, sixths)
 
     def lay(self, slot: int) -> None:
-        """Lay the top tile of the pile in ``slot``: face by coin, turned by a d6."""
-        face = draw(self.rng, 2)
-        rot = draw(self.rng, 6)
+        """Lay the top tile of the pile in ``slot``: face by coin (double-sided tiles only), turned by a die of
+        one face per rotation (a d6 on hex tiles, a d4 on square ones)."""
+        face = draw(self.rng, 2) if self.geo.tile.faces == 2 else 0
+        rot = draw(self.rng, self.geo.tile.rotations)
         self.laid[slot] = [self.pile.pop(0), face, rot]
 
     def step(self, p: int, door) -> bool:
         """Move player ``p`` through ``door``; True when the move ends (or the game does)."""
         tally = self.tallies[p]
         if door[0] == "slot":
-            _, slot, edge, by_connector = door
+            _, slot, end, by_connector = door
             tally.connector_crossings += by_connector
             fresh = slot not in self.laid
             if fresh:
                 self.lay(slot)
                 if self.recorder:
                     self.recorder.add("lay", p, slot, *self.laid[slot])
-            t = self.trail_at(slot, edge)
+            t = self.trail_at(slot, end)
             if fresh and self.rules.stub_blocks and len(self.trail_edges(slot, t)) == 1:
                 return True
             self.pawns[p] = ("trail", slot, t)

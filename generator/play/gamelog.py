@@ -2,9 +2,9 @@
 
 Glossary
 --------
-place    a number for where a pawn stands: trail ``t`` of the tile in slot ``s`` is ``6*s + t`` (the
-         trail numbered as on the tile's unturned face), landmark ``k`` is ``6*slots + k``; the fast
-         engine's numbering.
+place    a number for where a pawn stands: trail ``t`` of the tile in slot ``s`` is ``E*s + t`` (the
+         trail numbered as on the tile's unturned face), landmark ``k`` is ``E*slots + k``, ``E`` the
+         tiles' ends (6 on the classic tiles); the fast engine's numbering.
 ticked   a bit mask of the required landmarks a player has visited (bit ``k`` for landmark ``k``).
 round    ``rounds[0]`` is the set-up (every pawn on the start, nothing laid); ``rounds[t]`` holds the
          players who took a turn in round ``t`` in turn order, the events in the order they happened,
@@ -91,10 +91,15 @@ class GameLog:
         return GameLog(tuple(data["seats"]), int(data["slots"]), rounds, int(data["winner"]))
 
 
-def place_number(place: tuple, slots: int) -> int:
+def place_number(place: tuple, slots: int, ends: int = 6) -> int:
     """A reference-engine place (``("trail", s, t)`` or ``("landmark", k)``) as the fast engine's number: trail
-    ``t`` of slot ``s`` is ``6 s + t``, landmark ``k`` is ``6 slots + k``."""
-    return 6 * place[1] + place[2] if place[0] == "trail" else 6 * slots + place[1]
+    ``t`` of slot ``s`` is ``E s + t``, landmark ``k`` is ``E slots + k`` (``E = ends``, a tile's ends)."""
+    return ends * place[1] + place[2] if place[0] == "trail" else ends * slots + place[1]
+
+
+def place_of(number: int, slots: int, ends: int = 6) -> tuple:
+    """The reference-engine place a number stands for (the inverse of ``place_number``)."""
+    return ("landmark", number - ends * slots) if number >= ends * slots else ("trail", number // ends, number % ends)
 
 
 @dataclass
@@ -102,13 +107,14 @@ class Recorder:
     """Collects a game's events as they happen; ``end_round`` closes a round with the pawns' places."""
 
     slots: int
+    ends: int = 6  # a tile's ends: the places' stride
     played: list = field(default_factory=list)
     events: list = field(default_factory=list)
     rounds: list = field(default_factory=list)
 
     def place(self, place: tuple) -> int:
         """A reference-engine place as a number (``place_number``)."""
-        return place_number(place, self.slots)
+        return place_number(place, self.slots, self.ends)
 
     def begin_turn(self, player: int) -> None:
         """Player ``player`` takes a turn."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from generator.jitcache import njit
+from generator.model.geometry import CLASSIC, TileGeometry
 from generator.play.gamelog import GameLog, Round
 
 ROW = 6
@@ -81,10 +82,18 @@ def from_rows(rows: np.ndarray, seats: tuple[str, ...], slots: int, winner: int)
 
 
 def check_rows(
-    rows: np.ndarray, offsets: np.ndarray, players: int, slots: int, tiles: int, marks: int, cap: int
+    rows: np.ndarray,
+    offsets: np.ndarray,
+    players: int,
+    slots: int,
+    tiles: int,
+    marks: int,
+    cap: int,
+    geometry: TileGeometry = CLASSIC,
 ) -> None:
-    """Raise ``ValueError`` naming the first game and row whose numbers lie outside the board, the tile set or the
-    seats (a compiled replay reads every number as an index, so a log from elsewhere is checked first)."""
+    """Raise ``ValueError`` naming the first game and row whose numbers lie outside the board (its tiles'
+    ``geometry``: ends, rotations, faces), the tile set or the seats (a compiled replay reads every number as an
+    index, so a log from elsewhere is checked first)."""
     rows = np.asarray(rows)
     if rows.ndim != 2 or rows.shape[1] != ROW:
         raise ValueError(f"a compact log has rows of {ROW} numbers, not shape {rows.shape}")
@@ -94,13 +103,13 @@ def check_rows(
     if offsets[-1] > len(rows):
         raise ValueError(f"the game offsets reach row {offsets[-1]} of {len(rows)}")
     kind, p, a, b, c, d = (rows[: offsets[-1], i].astype(np.int64) for i in range(ROW))
-    places, masks = 6 * slots + marks, (1 << marks) - 1
+    places, masks, turns = geometry.ends * slots + marks, (1 << marks) - 1, geometry.rotations
     bad = (kind < 0) | (kind >= len(KINDS)) | (p < 0) | (p >= players)
     bad |= ((kind == STEP) | (kind == CHASE) | (kind == END)) & ((a < 0) | (a >= places))
     bad |= (kind == END) & ((b < 0) | (b > masks))
     bad |= ((kind == LAY) | (kind == TURN)) & ((a < 0) | (a >= slots))
-    bad |= (kind == LAY) & ((b < 0) | (b >= tiles) | (c < 0) | (c > 1) | (d < 0) | (d > 5))
-    bad |= (kind == TURN) & ((b < -5) | (b > 5))
+    bad |= (kind == LAY) & ((b < 0) | (b >= tiles) | (c < 0) | (c >= geometry.faces) | (d < 0) | (d >= turns))
+    bad |= (kind == TURN) & ((b <= -turns) | (b >= turns))
     if bad.any():
         row = int(np.argmax(bad))
         game = int(np.searchsorted(offsets, row, side="right")) - 1

@@ -52,7 +52,7 @@ class Match:
     def __post_init__(self) -> None:
         self.table = new_table(self.geo, self.rules, self.tiles, self.players, game_rng(self.seed, self.game))
         self.table.heat = np.zeros((len(ref.HEAT_KINDS), self.geo.slots + len(self.geo.landmarks)), dtype=np.int64)
-        self.table.recorder = Recorder(self.geo.slots)
+        self.table.recorder = Recorder(self.geo.slots, self.geo.tile.ends)
         self.table.recorder.end_round(self.table.pawns, self.table.visited, self.geo.required)
         self.actions: list[Action] = []
         self.current, self.round, self.pips, self.winner, self.over = 0, 1, 0, -1, False

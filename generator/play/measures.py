@@ -30,7 +30,7 @@ import numpy as np
 from generator.board import Board
 from generator.model import TileSet
 from generator.play.game import Geometry, Table, geometry
-from generator.play.gamelog import GameLog
+from generator.play.gamelog import GameLog, place_of
 from generator.play.logrows import BEGIN, CHASE, END, LAY, STEP, TURN, check_rows, to_rows
 from generator.play.policies import explorer_rank, opens_way, plan
 from generator.play.rules import Rules
@@ -65,10 +65,6 @@ class Measures:
 
 
 # --- one game -----------------------------------------------------------------------------------
-
-
-def _place(number: int, slots: int) -> tuple:
-    return ("landmark", number - 6 * slots) if number >= 6 * slots else ("trail", number // 6, number % 6)
 
 
 def route_length(table: Table, p: int) -> float:
@@ -133,7 +129,7 @@ def replay(
 ) -> tuple[list[list[tuple[int, float]]], GameMeasures]:
     """``progress[t][p]`` for every round t from 0 to T, and the game's readings, replaying its events."""
     table = Table(geo, rules, tiles, None, log.players, faces=[(t.front, t.back) for t in tiles])
-    table.pawns = [_place(place, geo.slots) for place in log.rounds[0].places]
+    table.pawns = [place_of(place, geo.slots, geo.tile.ends) for place in log.rounds[0].places]
     table.visited = [frozenset()] * log.players
     rows: list[list[tuple[int, float]]] = []
     seat = np.zeros((log.players, 3), np.int64)
@@ -147,15 +143,15 @@ def replay(
         elif kind in (STEP, CHASE):
             moved += kind == STEP and not stepped
             stepped = stepped or kind == STEP
-            table.pawns[p] = _place(a, geo.slots)
+            table.pawns[p] = place_of(a, geo.slots, geo.tile.ends)
             if table.pawns[p][0] == "landmark" and table.pawns[p][1] in geo.required:
                 table.visited[p] = table.visited[p] | {table.pawns[p][1]}
         elif kind == LAY:
             table.laid[a] = [b, c, d]
         elif kind == TURN:
-            table.laid[a][2] = (table.laid[a][2] + b) % 6
+            table.rotate(a, b)
         elif kind == END:
-            table.pawns[p] = _place(a, geo.slots)
+            table.pawns[p] = place_of(a, geo.slots, geo.tile.ends)
             table.visited[p] = frozenset(k for k in geo.required if (b >> k) & 1)
             if p == log.players - 1:
                 rows.append([(bin(t).count("1"), -route_length(table, q)) for q, t in enumerate(_ticks(table, geo))])
@@ -328,7 +324,9 @@ def games_of_rows(
     won = np.asarray(winners[:n], np.int64)
     if np.any((won < -1) | (won >= players)):
         raise ValueError(f"a winner is not a seat of {players}")
-    check_rows(rows, offsets, players, len(board.slots), len(tiles), len(board.landmarks), rules.round_cap)
+    check_rows(
+        rows, offsets, players, len(board.slots), len(tiles), len(board.landmarks), rules.round_cap, board.geometry
+    )
     bad = _replay_all(game_arrays(tiles, board, rules), rows, offsets, won, players, table, per_seat, threads)
     if bad >= 0:
         raise ValueError(f"row {bad}: {rows[bad].tolist()} turns a tile in an empty slot")

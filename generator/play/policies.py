@@ -10,7 +10,7 @@ A policy answers two questions, each with the game's ``rng``:
               has no door at all.
 ``explorer``  sees only laid tiles. Each step it walks the shortest known route to a landmark it
               still needs; failing that, toward the empty slot with the best promise (steps to it
-              plus hexes from it to the nearest landmark it needs). It keeps clear of landmarks it
+              plus cells from it to the nearest landmark it needs). It keeps clear of landmarks it
               does not need that would end its move, and of hazards, unless no other way exists.
               When it knows no way at all, it turns the tile that opens the best one; when it knows
               only empty slots, it turns a tile that opens a route to a needed landmark within half
@@ -46,7 +46,7 @@ def plan(table: Table, p: int, avoid: bool, informed: bool) -> Plan | None:
     """Breadth-first over the laid tiles from player ``p``: a needed landmark, else the best empty slot.
 
     With ``avoid``, landmarks ``p`` does not need that end a move or are hazards are not walked
-    through. With ``informed``, an empty slot's rank adds the hexes from it to the nearest needed
+    through. With ``informed``, an empty slot's rank adds the steps (cells) from it to the nearest needed
     landmark; otherwise the nearest empty slot wins. Ties go to the door found first.
     """
     geo, needed = table.geo, table.needed(p)
@@ -66,14 +66,14 @@ def plan(table: Table, p: int, avoid: bool, informed: bool) -> Plan | None:
                     continue
                 nxt: tuple = ("landmark", k)
             else:
-                _, slot, edge, _ = door
+                _, slot, end, _ = door
                 if slot not in table.laid:
                     promise = min(geo.slot_landmark_distance[slot][k] for k in needed) if informed else 0
                     rank = (1, dist + 1 + promise)
                     if best is None or rank < best.rank:
                         best = Plan(via, rank)
                     continue
-                nxt = ("trail", slot, table.trail_at(slot, edge))
+                nxt = ("trail", slot, table.trail_at(slot, end))
             if nxt not in seen:
                 seen.add(nxt)
                 queue.append((nxt, dist + 1, via))
@@ -87,11 +87,11 @@ def way_out(table: Table, p: int) -> bool:
 
 def opens_way(table: Table, p: int, slot: int, sixths: int, rank: Callable) -> Any:
     """``rank(table, p)`` with the tile in ``slot`` turned by ``sixths`` (the table is left as it was)."""
-    table.laid[slot][2] = (table.laid[slot][2] + sixths) % 6
+    table.rotate(slot, sixths)
     try:
         return rank(table, p)
     finally:
-        table.laid[slot][2] = (table.laid[slot][2] - sixths) % 6
+        table.rotate(slot, -sixths)
 
 
 def random_turn(table: Table, p: int, rng) -> tuple[int, int] | None:

@@ -43,9 +43,9 @@ def _check_trapped(table: Table, p: int, place: int) -> None:
     table.heat[1, place] += 1
     stuck = True
     for slot, sixths in table.turns_allowed(p):
-        table.laid[slot][2] = (table.laid[slot][2] + sixths) % 6
+        table.rotate(slot, sixths)
         opened = way_out(table, p)
-        table.laid[slot][2] = (table.laid[slot][2] - sixths) % 6
+        table.rotate(slot, -sixths)
         if opened:
             stuck = False
             break
@@ -116,7 +116,7 @@ def play_game(
     rng = game_rng(seed, game)
     table = new_table(geo, rules, tiles, len(policies), rng)
     table.heat = np.zeros((len(HEAT_KINDS), geo.slots + len(geo.landmarks)), dtype=np.int64)
-    recorder = table.recorder = Recorder(geo.slots) if log else None
+    recorder = table.recorder = Recorder(geo.slots, geo.tile.ends) if log else None
     if recorder:
         recorder.end_round(table.pawns, table.visited, geo.required)  # round 0: the set-up
     winner, rounds = -1, rules.round_cap

@@ -2,8 +2,9 @@
 
 The same searches as ``policies.plan`` and ``policies.way_out`` over the flat arrays of ``arrays``
 (``G`` the geometry, ``S`` one game's state, ``W`` work buffers; see ``fast``), in the same order,
-so they choose the same doors. Places are numbers: trail ``t`` of slot ``s`` is ``6*s + t``,
-landmark ``k`` is ``6*slots + k``. A packed door is ``8*slot + edge`` entering a slot, ``-1 - k``
+so they choose the same doors. Places are numbers: trail ``t`` of slot ``s`` is ``E*s + t``,
+landmark ``k`` is ``E*slots + k`` (``E`` a tile's ends, 6 on the classic tiles). A packed door is
+``(slot << SHIFT) + end`` entering a slot (``8*slot + edge`` on the classic tiles), ``-1 - k``
 entering landmark ``k``. Ranks are single numbers (tier, kind, score -> 10**6, 10**5, 1); lower is
 better, ``NO_RANK`` is no route.
 """
@@ -23,6 +24,8 @@ from generator.play.arrays import (
     MARKS,
     NLD,
     NTRAILS,
+    PAD,
+    PLACE,
     POP,
     REQUIRED,
     S_DOORS,
@@ -34,6 +37,7 @@ from generator.play.arrays import (
     S_TE,
     S_TILE,
     S_VISITED,
+    SHIFT,
     SHUN,
     SLD,
     SLOTS,
@@ -44,6 +48,7 @@ from generator.play.arrays import (
     W_QPOS,
     W_SEEN,
     W_STAMP,
+    E,
 )
 
 NO_RANK = np.int64(1) << 62
@@ -79,13 +84,14 @@ def needed_mask(G, visited):
 @njit(inline="always", **JIT)
 def door_walk(G, S, pos):
     """The doors of place ``pos`` as the planner walks them: (where its packed doors start, the trail's
-    door-edge mask or 0 on a landmark, how many doors). A packed door is ``8*slot + edge`` entering a
-    slot, ``-1 - k`` entering landmark ``k`` (``arrays.DOOR``, ``arrays.LDOOR``)."""
-    six_n = 6 * G[SLOTS]
-    if pos >= six_n:
-        return G[LDOOR] + (pos - six_n) * G[LW], 0, G[G[NLD] + pos - six_n]
+    door-end mask or 0 on a landmark, how many doors). A packed door is ``(slot << SHIFT) + end`` entering
+    a slot, ``-1 - k`` entering landmark ``k`` (``arrays.DOOR``, ``arrays.LDOOR``)."""
+    ends = G[E]
+    trails = ends * G[SLOTS]
+    if pos >= trails:
+        return G[LDOOR] + (pos - trails) * G[LW], 0, G[G[NLD] + pos - trails]
     mask = S[G[S_DOORS] + pos]
-    return G[DOOR] + pos - pos % 6, mask, G[G[POP] + mask]
+    return G[DOOR] + ends * G[G[PLACE] + pos], mask, G[G[POP] + mask]
 
 
 @njit(inline="always", **JIT)
@@ -104,7 +110,8 @@ def plan(G, S, W, p, avoid, informed, any_way, limit):
     The answer is exact when its rank is below ``limit``; otherwise it is some answer ranked at or
     above ``limit``, or none: the search stops before routes that long (a trial turn's bar). Queue
     entries are a place and ``dist << 16 | first door + 1``."""
-    n, six_n, shun = G[SLOTS], 6 * G[SLOTS], G[SHUN]
+    n, ends, shun = G[SLOTS], G[E], G[SHUN]
+    trails, shift, pad = ends * n, G[SHIFT], G[PAD]
     te, seen, qpos, qinfo = G[S_TE], G[W_SEEN], G[W_QPOS], G[W_QINFO]
     promise = G[S_PROMISE] + p * n
     W[G[W_STAMP]] += 1
@@ -132,10 +139,10 @@ def plan(G, S, W, p, avoid, informed, any_way, limit):
                     return via, np.int64(dist + 1)
                 if avoid and G[shun + k] != 0:
                     continue
-                nxt = six_n + k
+                nxt = trails + k
             else:
-                da = code >> 3
-                t = S[te + code - 2 * da]  # te[6 * da + edge], -1 in an empty slot
+                da = code >> shift
+                t = S[te + code - pad * da]  # te[E * da + end], -1 in an empty slot
                 if t < 0:
                     if any_way:
                         return via, np.int64(0)
@@ -143,7 +150,7 @@ def plan(G, S, W, p, avoid, informed, any_way, limit):
                     if rank < best_rank:
                         best_door, best_rank = via, rank
                     continue
-                nxt = 6 * da + t
+                nxt = ends * da + t
             if W[seen + nxt] != mark:
                 W[seen + nxt] = mark
                 W[qpos + tail], W[qinfo + tail] = nxt, (dist + 1) << 16 | (via + 1)
@@ -160,19 +167,22 @@ def way_out(G, S, W, p):
 def label(G, S, W):
     """Label the known graph's components (every landmark passable): whether each touches an empty slot,
     and which landmarks it reaches. Same answers as ``way_out`` from any of its places, in one pass."""
-    six_n, ntrails = 6 * G[SLOTS], G[NTRAILS]
+    ends, ntrails, shift, pad = G[E], G[NTRAILS], G[SHIFT], G[PAD]
+    trails = ends * G[SLOTS]
     te, tile, qpos, comp, cfront, cmarks = G[S_TE], G[S_TILE], G[W_QPOS], G[W_COMP], G[W_CFRONT], G[W_CMARKS]
-    size = six_n + G[MARKS]
+    size = trails + G[MARKS]
     for i in range(size):
         W[comp + i] = -1
     count = 0
+    s, t = 0, -1  # start's slot and trail
     for start in range(size):
+        t += 1
+        if t == ends:
+            s, t = s + 1, 0
         if W[comp + start] >= 0:
             continue
-        if start < six_n:
-            s = start // 6
-            if S[tile + s] < 0 or start % 6 >= G[ntrails + 2 * S[tile + s] + S[G[S_FACE] + s]]:
-                continue  # no tile, or no such trail on it
+        if start < trails and (S[tile + s] < 0 or t >= G[ntrails + 2 * S[tile + s] + S[G[S_FACE] + s]]):
+            continue  # no tile, or no such trail on it
         W[comp + start], W[cfront + count], W[cmarks + count] = count, 0, 0
         head, tail = 0, 1
         W[qpos] = start
@@ -184,13 +194,13 @@ def label(G, S, W):
                 code, mask = next_door(G, base, mask, i)
                 if code < 0:
                     W[cmarks + count] |= np.int64(1) << (-1 - code)
-                    nxt = six_n - 1 - code
+                    nxt = trails - 1 - code
                 else:
-                    da = code >> 3
+                    da = code >> shift
                     if S[tile + da] < 0:
                         W[cfront + count] = 1
                         continue
-                    nxt = 6 * da + S[te + code - 2 * da]
+                    nxt = ends * da + S[te + code - pad * da]
                 if W[comp + nxt] < 0:
                     W[comp + nxt] = count
                     W[qpos + tail] = nxt
@@ -212,10 +222,10 @@ def way_out_now(G, S, W, p):
 def touches(G, S, W, s, p):
     """Whether a trail of slot ``s`` lies in player ``p``'s component (labels current). A turn of a tile
     that does not cannot change what ``p`` reaches, so the search skips it (same answers, less work)."""
-    comp = G[W_COMP]
+    comp, ends = G[W_COMP], G[E]
     c = W[comp + S[G[S_PAWN] + p]]
-    for t in range(6):  # noqa: SIM110 - compiled by numba, which has no any() over a generator
-        if W[comp + 6 * s + t] == c:
+    for t in range(ends):  # noqa: SIM110 - compiled by numba, which has no any() over a generator
+        if W[comp + ends * s + t] == c:
             return True
     return False
 
@@ -236,7 +246,7 @@ def explorer_rank(G, S, W, p, limit):
 
 @njit(**JIT)
 def needs(G, S, p):
-    """Player ``p``'s rows for the landmarks it needs, per slot: the promise (hexes to the nearest) and
+    """Player ``p``'s rows for the landmarks it needs, per slot: the promise (steps to the nearest cell) and
     the fewest doors to one (``arrays.HOPS``)."""
     n, m, sld, hops = G[SLOTS], G[MARKS], G[SLD], G[HOPS]
     promise, near = G[S_PROMISE] + p * n, G[S_NEAR] + p * n

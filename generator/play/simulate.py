@@ -81,6 +81,10 @@ def play(
     if engine not in ENGINES:
         raise TrailwrightError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     check_games(games)
+    if tiles.geometry != board.geometry:
+        raise TrailwrightError(
+            f"has {tiles.geometry} but {board.label} takes {board.geometry}", tiles.source or "the tile set"
+        )
     if len(tiles) != len(board.slots):
         raise TrailwrightError(
             f"has {len(tiles)} tiles but {board.label} has {len(board.slots)} slots", tiles.source or "the tile set"
