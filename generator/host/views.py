@@ -56,7 +56,8 @@ def place_xy(room: Room, art: TableArt, place: tuple, player: int) -> list[float
     else:
         _, slot, t = place
         cx, cy = frame.at(art.board.slots[slot])
-        mids = [_edge_mid(art, slot, e) for e in table.trail_edges(slot, t)]
+        ends = table.trail_edges(slot, t)  # the ends the trail leaves through, as the tile lies now
+        mids = [_edge_mid(art, slot, e) if art.board.geometry.is_classic else end_xy(art, slot, e) for e in ends]
         mx, my = sum(m[0] for m in mids) / len(mids) - cx, sum(m[1] for m in mids) / len(mids) - cy
         length = math.hypot(mx, my)
         scale = 0.45 * r / length if length > 0.2 * r else 0.0

@@ -227,7 +227,7 @@ class TileGeometry:
 CLASSIC = TileGeometry()
 
 # the stages that take every geometry so far; the others take the classic game's tiles only (docs/geometry.md)
-ANY_GEOMETRY_STAGES = ("score", "optimize", "render", "playtest", "studio", "table", "tabletop")
+ANY_GEOMETRY_STAGES = ("score", "optimize", "render", "playtest", "studio", "table", "tabletop", "host")
 
 
 def check_stage(geometry: TileGeometry, stage: str, source: str = "") -> None:
