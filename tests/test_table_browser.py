@@ -254,8 +254,8 @@ def test_the_landmarks_names_are_readable_on_screen_and_centred_on_their_discs(b
     assert not browser.get_log("browser")
 
 
-@pytest.mark.parametrize("board", ["square-pathways", "square-jungle"])
-def test_a_square_table_lays_the_predicted_tiles_turns_them_by_quarters_and_joins_what_the_scorer_joins(
+@pytest.mark.parametrize("board", ["square-pathways", "square-jungle", "hex-pairs"])
+def test_a_table_of_other_tiles_lays_the_predicted_tiles_turns_them_by_an_edge_and_joins_what_the_scorer_joins(
     browser, tmp_path, board
 ):
     """Issue 44: the page of another geometry deals the Python pile, turns by one edge, and its reach highlight
@@ -273,11 +273,12 @@ def test_a_square_table_lays_the_predicted_tiles_turns_them_by_quarters_and_join
     by_css(browser, '.slot[data-slot="0"]').click()
     tile = by_css(browser, '.tile[data-slot="0"]')
     first = draw_pile(n, 9, faces=g.faces, turns=g.rotations)[0]
-    assert (int(tile.get_attribute("data-tile-index")), tile.get_attribute("data-face")) == (first.tile, "front")
-    assert int(tile.get_attribute("data-rot")) == first.rot
+    assert (int(tile.get_attribute("data-tile-index")), tile.get_attribute("data-face")) == (first.tile, first.face)
+    assert int(tile.get_attribute("data-rot")) == first.rot and (g.faces == 2 or first.face == "front")
     tile.click()
-    assert int(tile.get_attribute("data-rot")) == (first.rot + 1) % 4
-    assert f"rotate({90 * ((first.rot + 1) % 4)})" in tile.get_attribute("transform")
+    turns = g.rotations
+    assert int(tile.get_attribute("data-rot")) == (first.rot + 1) % turns
+    assert f"rotate({360 // turns * ((first.rot + 1) % turns)})" in tile.get_attribute("transform")
     browser.execute_script(
         "const click = (e) => e.dispatchEvent(new MouseEvent('click', {bubbles: true}));"
         "document.querySelectorAll('.slot').forEach(click);"
@@ -285,12 +286,13 @@ def test_a_square_table_lays_the_predicted_tiles_turns_them_by_quarters_and_join
     )
     laid = browser.execute_script(
         "return [...document.querySelectorAll('.tile')]"
-        ".map((t) => [+t.dataset.slot, +t.dataset.tileIndex, +t.dataset.rot])"
+        ".map((t) => [+t.dataset.slot, +t.dataset.tileIndex, t.dataset.face, +t.dataset.rot])"
     )
-    by_slot = {s: (t, r) for s, t, r in laid}
+    by_slot = {s: (t, f == "back", r) for s, t, f, r in laid}
     assert sorted(by_slot) == list(range(n))
-    perm, rot = [by_slot[s][0] for s in range(n)], [by_slot[s][1] for s in range(n)]
-    graph = layout_graph(table.board, placed_sides(table.tileset, perm, [False] * n, rot))
+    perm, flip, rot = ([by_slot[s][k] for s in range(n)] for k in range(3))
+    assert any(flip) == (g.faces == 2)
+    graph = layout_graph(table.board, placed_sides(table.tileset, perm, flip, rot))
     names = [lm.name for lm in table.board.landmarks]
     groups = browser.execute_script("return window.trailwright.groups()")
     for a, b in table.board.landmark_pairs():

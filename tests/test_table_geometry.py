@@ -124,3 +124,31 @@ def test_a_square_single_sided_kit_for_tabletop_simulator_has_box_tiles_without_
     assert [o["Name"] for o in data["ObjectStates"] if o["Name"].startswith("Die_")] == ["Die_6", "Die_4"]
     readme = files["tabletop/README.txt"].decode()
     assert "coin" not in readme and "rotation snap to 90 degrees so one press is one quarter" in readme
+
+
+def test_hostile_ids_and_landmark_names_on_a_square_table_stay_text():
+    from dataclasses import replace
+
+    from generator.model import Tile, TileSet
+    from tests.table_helpers import HOSTILE_IDS
+
+    table = any_table_art("square-pathways")
+    ids = [f"{HOSTILE_IDS[i % len(HOSTILE_IDS)]}{i}" for i in range(len(table.tileset))]
+    tiles = TileSet(tuple(Tile.single(i, t.front) for i, t in zip(ids, table.tileset, strict=True)))
+    board = table.board.with_printed({"North": "<img src=x onerror=alert(1)>"})
+    html = play_files(replace(table, tileset=tiles, board=board), 1)["play/index.html"].decode()
+    assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
+    assert html.count("<script") == 3 and html.count("</script>") == 3  # the data, play-any.js and names.js
+
+
+@pytest.mark.parametrize(("name", "kind", "images"), [("square-jungle", 0, 30), ("hex-pairs", 1, 74)])
+def test_tabletop_kits_of_the_other_examples_validate_with_their_tile_shape(name, kind, images):
+    jsonschema = pytest.importorskip("jsonschema")
+    from tests.test_table_tabletop import BASE, saved, schema
+
+    files = tabletop_files(any_table_art(name), BASE, tile_dpi=20, board_dpi=15)
+    data = saved(files)
+    jsonschema.Draft202012Validator(schema()).validate(data)
+    tiles = next(o for o in data["ObjectStates"] if o["Name"] == "Bag")["ContainedObjects"]
+    assert {t["CustomImage"]["CustomTile"]["Type"] for t in tiles} == {kind}
+    assert len([n for n in files if n.startswith("tabletop/images/tile-")]) == images
