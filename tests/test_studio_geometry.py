@@ -13,6 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from generator.model import read_tileset
+from generator.studio.errors import EditError
 from generator.studio.server import COOKIE, create_app
 from generator.studio.session import Studio
 from tests.test_studio import PROOF, TOKEN
@@ -67,13 +68,15 @@ def test_pairing_two_ends_pairs_their_old_partners_and_a_dead_end_is_refused(cli
 def test_what_the_studio_cannot_do_on_these_tiles_is_one_line_each_and_the_games_are_played(client):
     state = client.get("/api/state").json()
     limits = state["limits"]
-    assert {"board", "search"} <= set(limits) <= {"board", "search", "games", "playtest", "maze", "publish"}
+    parts = {"board", "search", "forbid", "games", "playtest", "maze", "publish"}
+    assert {"board", "search", "forbid"} <= set(limits) <= parts
     assert all(line and "\n" not in line for line in limits.values())
     for part, path, body in (
         ("search", "/api/search/start", {"seconds": 2}),
         ("publish", "/api/publish/start", {}),
         ("board", "/api/board/paint", {"tool": "slot", "hex": [0, 0]}),
         ("board", "/api/board/save", {}),
+        ("forbid", "/api/forbid", {"tile": 0, "face": "front", "on": True}),
         ("playtest", "/api/playtest", {"players": 2}),
     ):
         if part in limits:
@@ -87,6 +90,28 @@ def test_what_the_studio_cannot_do_on_these_tiles_is_one_line_each_and_the_games
     assert "games" not in limits and games["games"] == 1000 and sum(games["histogram"]) == 1000
     side = client.get("/side/0/front.svg")
     assert side.status_code == 200 and side.text.count('class="end"') == 8  # the geometry's own drawing
+
+
+def test_a_playtest_room_of_square_tiles_opens_with_the_tiles_as_edited(client):
+    client.post("/api/edit", json={"op": "join", "tile": 0, "face": "front", "a": 0, "b": 2})
+    made = client.post("/api/playtest", json={"players": 2})
+    assert made.status_code == 201, made.json()
+    page = client.get(made.json()["url"].split("#")[0])
+    assert page.status_code == 200 and '"step":90.0' in page.text and 'id="side-0-front"' in page.text
+
+
+def test_branching_square_sides_are_joined_and_split_by_end(tmp_path):
+    studio = Studio(square_project(tmp_path / "jungle", "square-jungle"))
+    assert str(studio.side(0, "front")) == "N | E-S-W"
+    studio.edit("split", {"tile": 0, "face": "front", "a": 1})
+    assert str(studio.side(0, "front")) == "N | E | S-W" and studio.current.tiles[0].back == studio.side(0, "front")
+    studio.edit("join", {"tile": 0, "face": "front", "a": 0, "b": 1})
+    assert str(studio.side(0, "front")) == "N-E | S-W"
+    assert str(studio.side(1, "front")) == "N | E-S-W"
+    with pytest.raises(EditError, match="exit N is a dead end already"):
+        studio.edit("split", {"tile": 1, "face": "front", "a": 0})
+    with pytest.raises(EditError, match="an end number from 0 \\(N\\) to 3 \\(W\\)"):
+        studio.edit("join", {"tile": 1, "face": "front", "a": 0, "b": 4})
 
 
 @pytest.mark.slow

@@ -384,7 +384,7 @@ def routes(app: App) -> list:
         {
             "edit": app.edit,
             "pin": lambda d: studio.pin(d.get("tile"), d.get("on")),
-            "forbid": lambda d: studio.forbid(d.get("tile"), d.get("face"), d.get("on")),
+            "forbid": limited("forbid", lambda d: studio.forbid(d.get("tile"), d.get("face"), d.get("on"))),
             "undo": lambda d: studio.undo(),
             "redo": lambda d: studio.redo(),
             "save": lambda d: studio.save(overwrite=d.get("overwrite") is True),

@@ -21,11 +21,12 @@ from generator.model.geometry import TileGeometry, check_stage
 # the maze is the preview picture, the kit is publish's
 STAGES = {"games": "playtest", "playtest": "host", "maze": "preview", "publish": "publish"}
 PARTS = {"games": "the explorer games", "playtest": "playtests", "maze": "the random maze", "publish": "publishing"}
-# the parts written for the classic game's hexes alone (the studio's own code)
-HEX_ONLY = {
+# the parts written for the classic game's tiles alone
+CLASSIC_ONLY = {
     "board": "the board editor paints hex boards only so far: edit board.toml by hand (docs/geometry.md)",
     "search": "the studio's search runs the classic game's tiles only so far: run `trailwright optimize --board` "
     "on these tiles (docs/geometry.md)",
+    "forbid": "forbidding a design: objective.toml names forbidden sides by the classic game's edges only so far",
 }
 
 
@@ -48,7 +49,7 @@ def limits(g: TileGeometry) -> dict[str, str]:
     """What the studio cannot do on tiles of ``g`` yet, by part: one line each (none on the classic game's)."""
     if g.is_classic:
         return {}
-    out = dict(HEX_ONLY)
+    out = dict(CLASSIC_ONLY)
     for part, stage in STAGES.items():
         try:
             check_stage(g, stage)

@@ -218,6 +218,8 @@
       for (const section of main.querySelectorAll("section")) section.hidden = Boolean(limits[part]);
       if (limits[part]) main.prepend(Object.assign(document.createElement("p"), { className: "limit", textContent: limits[part] }));
     }
+    $("forbid").disabled = Boolean(limits.forbid); // its line is the box's tooltip and its call's refusal
+    $("forbid").parentElement.title = limits.forbid || "";
     $("maze").hidden = Boolean(limits.maze);
     if (limits.maze) $("maze").insertAdjacentElement("afterend", Object.assign(document.createElement("p"), { className: "limit", textContent: limits.maze }));
     const geo = state.geometry;
