@@ -123,3 +123,30 @@ def test_a_person_plays_a_square_room_against_a_bot_in_a_browser(tmp_path):
         assert turns and all(re.search(r"rotate\((90|180|270)\)$", t) or "rotate" not in t for t in turns)
         assert any(" lays tile " in line for line in texts(d, "#feed li"))
         assert [e for e in d.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []
+
+
+def test_two_steps_into_one_square_slot_are_drawn_apart_by_the_ends_they_arrive_at(art, tmp_path):
+    from generator.host.views import _targets
+
+    spec = GameSpec(art.tileset, art.board, default_rules(art.board))
+    hall = Hall(spec, art, Store(tmp_path / "g.db"), "t" * 32, Limits(), 0.0)
+    seen = 0
+    for seed in range(40):
+        room, owner = hall.create(2, seed)
+        for seat in range(2):
+            room.add_bot(seat, "explorer", owner)
+        for _ in range(400):
+            doors = room.match.doors() if room.match.pips else []
+            steps = [d for d in doors if d[0] == "slot"]
+            if len({d[1] for d in steps}) < len(steps):  # two doors into one slot
+                targets = [t for t in _targets(room, art) if "slot" in t]
+                assert len({tuple(t["at"]) for t in targets}) == len(targets)
+                for t in targets:
+                    _, slot, end, _ = doors[t["action"][1]]
+                    assert math.dist(t["at"], end_xy(art, slot, end)) < 0.5 * art.frame.radius_mm
+                seen += 1
+            if room.bot_move() is None:
+                break
+        if seen:
+            return
+    pytest.fail("no turn had two doors into one slot")

@@ -5,7 +5,8 @@ Glossary
 --------
 board mm    the board SVG's coordinates (``generator.table.scene``): pawns and targets are placed in them.
 target      a legal action drawn on the board: a step's destination (a slot or a landmark) or a tile that
-            may be turned, with the action to send when it is clicked.
+            may be turned, with the action to send when it is clicked. On other tiles than the classic game's
+            a step into a slot is drawn by the end it arrives at, so two doors into one slot stay apart.
 """
 
 from __future__ import annotations
@@ -78,6 +79,9 @@ def _targets(room: Room, art: TableArt) -> list[dict]:
                 out.append({"action": list(action), "landmark": door[1], "at": [round(c, 3) for c in at]})
             else:
                 at = frame.at(art.board.slots[door[1]])
+                if not art.board.geometry.is_classic:  # by the end it arrives at: two doors into a slot stay apart
+                    (ex, ey), (cx, cy) = end_xy(art, door[1], door[2]), at
+                    at = (cx + 0.6 * (ex - cx), cy + 0.6 * (ey - cy))
                 out.append({"action": list(action), "slot": door[1], "at": [round(c, 3) for c in at]})
         elif action[0] == "turn":
             at = frame.at(art.board.slots[action[1]])
