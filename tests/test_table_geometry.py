@@ -152,3 +152,14 @@ def test_tabletop_kits_of_the_other_examples_validate_with_their_tile_shape(name
     tiles = next(o for o in data["ObjectStates"] if o["Name"] == "Bag")["ContainedObjects"]
     assert {t["CustomImage"]["CustomTile"]["Type"] for t in tiles} == {kind}
     assert len([n for n in files if n.startswith("tabletop/images/tile-")]) == images
+
+
+def test_the_classic_page_keeps_its_own_script_and_data_with_joins_by_direction():
+    from tests.table_helpers import table_art
+
+    html = play_files(table_art(), 1)["play/index.html"].decode()
+    data = json.loads(re.search(r'id="trailwright-data">(.*?)</script>', html).group(1))
+    assert "geometry" not in data and "play table on any tile geometry" not in html
+    board = table_art().board
+    assert data["joins"][0] == [board.joins()[0].a.slot, board.joins()[0].a.direction, *data["joins"][0][2:]]
+    assert len(data["joins"]) == len(board.joins())  # one an edge, as the classic scorer joins them
