@@ -18,15 +18,18 @@ from generator.errors import TrailwrightError
 from generator.model.geometry import TileGeometry, check_stage
 
 # each part of the studio and the stage whose engine it runs: the explorer games and the playtests play the game,
-# the maze is the preview picture, the kit is publish's
-STAGES = {"games": "playtest", "playtest": "host", "maze": "preview", "publish": "publish"}
-PARTS = {"games": "the explorer games", "playtest": "playtests", "maze": "the random maze", "publish": "publishing"}
+# the kit is publish's
+STAGES = {"games": "playtest", "playtest": "host", "publish": "publish"}
+PARTS = {"games": "the explorer games", "playtest": "playtests", "publish": "publishing"}
 # the parts written for the classic game's tiles alone
 CLASSIC_ONLY = {
     "board": "the board editor paints hex boards only so far: edit board.toml by hand (docs/geometry.md)",
     "search": "the studio's search runs the classic game's tiles only so far: run `trailwright optimize --board` "
     "on these tiles (docs/geometry.md)",
     "forbid": "forbidding a design: objective.toml names forbidden sides by the classic game's edges only so far",
+    # the studio draws its maze with the classic renderer's preview sheet (``render_sheet``)
+    "maze": "the random maze is drawn for the classic game's tiles only so far here: run `trailwright preview` "
+    "on these tiles",
 }
 
 
