@@ -163,3 +163,25 @@ def test_the_classic_page_keeps_its_own_script_and_data_with_joins_by_direction(
     board = table_art().board
     assert data["joins"][0] == [board.joins()[0].a.slot, board.joins()[0].a.direction, *data["joins"][0][2:]]
     assert len(data["joins"]) == len(board.joins())  # one an edge, as the classic scorer joins them
+
+
+def test_a_square_mat_shows_an_empty_slot_under_every_snap_point_whatever_board_art_the_kit_drew():
+    from dataclasses import replace
+
+    from tests.test_publish_standin import standin_board
+    from tests.test_table_tabletop import BASE, local_to_world, png, saved
+
+    table = replace(any_table_art("square-pathways"), board_svg=standin_board())  # a kit's own board art
+    files = tabletop_files(table, BASE, tile_dpi=20, board_dpi=30)
+    mat = saved(files)["ObjectStates"][0]
+    image = png(files, mat["CustomImage"]["ImageURL"]).convert("RGB")
+    t = mat["Transform"]
+    px_per_unit = image.height / (t["scaleZ"] * TILE_UNITS_AT_SCALE_1)
+    slot = tuple(int(table.style.board_slot[k : k + 2], 16) for k in (1, 3, 5))
+    half = table.style.tile_width_mm / 2 / 25.4 * px_per_unit  # half a tile, in pixels
+    for snap in mat["AttachedSnapPoints"]:
+        x, z = local_to_world(snap["Position"], t)
+        u, v = image.width / 2 + x * px_per_unit, image.height / 2 - z * px_per_unit
+        for du, dv in ((0, 0), (0.8, 0.8), (-0.8, 0.8), (0.8, -0.8), (-0.8, -0.8)):  # the slot's middle and corners
+            pixel = image.getpixel((round(u + du * half), round(v + dv * half)))
+            assert max(abs(a - b) for a, b in zip(pixel, slot, strict=True)) <= 3, (x, z, pixel)

@@ -36,7 +36,8 @@ from generator.model import FACES
 from generator.model.geometry import check_stage
 from generator.publish.art import png_bytes, px, reframe, render_pixels
 from generator.publish.boardsheets import svg_size_mm
-from generator.table.cells import tile_radius
+from generator.table.cells import CellFrame, tile_radius
+from generator.table.cells import board_svg as cells_board_svg
 from generator.table.scene import SQRT3, TableArt, face_letter, slug, stem
 from generator.units import MM_PER_IN
 
@@ -169,16 +170,26 @@ class Mat:
         return (u / self.dpi, -v / self.dpi)
 
 
+def mat_board_svg(table: TableArt) -> str:
+    """The board the mat shows: the print kit's on the classic board; on other tiles the board drawn on the table's
+    own frame (``generator.table.cells``), so every snap point lies on its slot whatever art the kit drew."""
+    frame = table.frame
+    if isinstance(frame, CellFrame):
+        return cells_board_svg(table.board, table.style, frame)
+    return table.board_svg
+
+
 def mat_image(table: TableArt, dpi: int) -> Mat:
     """The board on a canvas of the tiles' aspect, at ``dpi`` or less (within TTS's limit)."""
     aspect = tile_shape(table).aspect
-    bw, bh = svg_size_mm(table.board_svg)
+    board_svg = mat_board_svg(table)
+    bw, bh = svg_size_mm(board_svg)
     cw, ch = (bh * aspect, bh) if bw / bh < aspect else (bw, bw / aspect)
     scale = min(float(dpi), (MAX_PX - 1) / (cw / MM_PER_IN))  # dots per inch, within TTS's limit
     canvas_w = math.floor(cw / MM_PER_IN * scale)
     canvas_h = round(canvas_w / aspect)
     per_mm = canvas_w / cw
-    board = render_pixels(table.board_svg, round(bw * per_mm), round(bh * per_mm))
+    board = render_pixels(board_svg, round(bw * per_mm), round(bh * per_mm))
     canvas = Image.new("RGB", (canvas_w, canvas_h), table.style.board_ground)
     left, top = (canvas_w - board.width) // 2, (canvas_h - board.height) // 2
     canvas.paste(board, (left, top))
