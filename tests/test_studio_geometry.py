@@ -4,8 +4,8 @@ tiles said in one line."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
-import sys
 import time
 from pathlib import Path
 
@@ -113,16 +113,37 @@ def test_branching_square_sides_are_joined_and_split_by_end(tmp_path):
         studio.edit("join", {"tile": 1, "face": "front", "a": 0, "b": 4})
 
 
-@pytest.mark.slow
+@contextlib.contextmanager
+def served(project: Path):
+    """The studio of ``project`` on a free loopback port, in this process (uvicorn in a thread), until the block
+    ends: the command's app and guard, without the command's start-up."""
+    import threading
+
+    import uvicorn
+
+    from generator.web.guard import served_origins
+    from tests.host_helpers import free_port, wait_for
+
+    port = free_port()
+    app = create_app(Studio(project), TOKEN, served_origins("127.0.0.1", port))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, name="studio-under-test", daemon=True)
+    thread.start()
+    try:
+        wait_for(lambda: server.started or not thread.is_alive())
+        assert server.started, "the studio did not start"
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.mark.slow  # about 10 s: a studio, a browser, an edit's figures and games
 def test_a_designer_pairs_the_ends_of_a_square_side_by_clicks(tmp_path):
     from tests.browser_helpers import headless_chromium
-    from tests.host_helpers import free_port, running, wait_for
+    from tests.host_helpers import wait_for
 
-    project = square_project(tmp_path / "sq")
-    port = free_port()
-    exe = Path(sys.executable).with_name("trailwright")
-    cmd = [str(exe), "studio", str(project), "--no-browser", "--port", str(port), "--token", TOKEN]
-    with running(cmd, f"http://127.0.0.1:{port}/api/watch", {"x-trailwright-token": TOKEN}), headless_chromium() as d:
+    with served(square_project(tmp_path / "sq")) as port, headless_chromium() as d:
         d.get(f"http://127.0.0.1:{port}/?token={TOKEN}")
         wait_for(lambda: d.execute_script("return document.querySelectorAll('[data-side]').length") == 36)
         d.execute_script("document.querySelector('[data-side=\"0-front\"]').click()")
