@@ -58,3 +58,26 @@ def table_art(hostile: bool = False, real_art: bool = False, board: str = "class
         style = replace(style, label_show=False)
     art = layout_art(style) if real_art or hostile else standin_art_for_width(style.tile_width_mm)
     return TableArt(tileset, b, style, art, render_board(b, style), "Trailwright", "tests")
+
+
+@lru_cache(maxsize=4)
+def any_table_art(board: str = "square-pathways", real_art: bool = False) -> TableArt:
+    """An example board of another geometry with its example set (``examples/optimized-<board>.json``), in the
+    built-in style; its sides are a plain outline (quick) unless ``real_art`` (``svg_any``'s drawing)."""
+    from generator.table import cells
+
+    b = load_board(board)
+    tiles = read_tileset(ROOT / "examples" / f"optimized-{board}.json")
+    style = load_style(None)
+    frame = cells.cell_frame(b, style)
+    if real_art:
+        art = cells.side_art(style)
+    else:
+        r = frame.tile_radius_mm
+        outline = " ".join(f"{r * x:.3f},{r * y:.3f}" for x, y in b.geometry.corners())
+        art = lambda tile, face, bleed: (  # noqa: E731
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * (r + bleed)}mm" height="{2 * (r + bleed)}mm" '
+            f'viewBox="{-r - bleed} {-r - bleed} {2 * (r + bleed)} {2 * (r + bleed)}">'
+            f'<polygon points="{outline}" fill="#e9dfc7"/></svg>'
+        )
+    return TableArt(tiles, b, style, art, cells.board_svg(b, style, frame), "Trailwright", "tests")

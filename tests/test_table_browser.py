@@ -252,3 +252,50 @@ def test_the_landmarks_names_are_readable_on_screen_and_centred_on_their_discs(b
         assert n["halo"] == n["disc"], n
         assert abs(n["off"]) < 2.5, n  # the text's box centred on the disc, within a couple of pixels
     assert not browser.get_log("browser")
+
+
+@pytest.mark.parametrize("board", ["square-pathways", "square-jungle", "hex-pairs"])
+def test_a_table_of_other_tiles_lays_the_predicted_tiles_turns_them_by_an_edge_and_joins_what_the_scorer_joins(
+    browser, tmp_path, board
+):
+    """Issue 44: the page of another geometry deals the Python pile, turns by one edge, and its reach highlight
+    is the scorer's graph (end by end) with every slot filled and some tiles turned."""
+    import networkx as nx
+
+    from generator.scoring.reference import layout_graph, placed_sides
+    from tests.table_helpers import any_table_art
+
+    table = any_table_art(board)
+    n, g = len(table.board.slots), table.board.geometry
+    page = tmp_path / "index.html"
+    page.write_bytes(play_files(table, 1)["play/index.html"])
+    open_page(browser, page, 9)
+    by_css(browser, '.slot[data-slot="0"]').click()
+    tile = by_css(browser, '.tile[data-slot="0"]')
+    first = draw_pile(n, 9, faces=g.faces, turns=g.rotations)[0]
+    assert (int(tile.get_attribute("data-tile-index")), tile.get_attribute("data-face")) == (first.tile, first.face)
+    assert int(tile.get_attribute("data-rot")) == first.rot and (g.faces == 2 or first.face == "front")
+    tile.click()
+    turns = g.rotations
+    assert int(tile.get_attribute("data-rot")) == (first.rot + 1) % turns
+    assert f"rotate({360 // turns * ((first.rot + 1) % turns)})" in tile.get_attribute("transform")
+    browser.execute_script(
+        "const click = (e) => e.dispatchEvent(new MouseEvent('click', {bubbles: true}));"
+        "document.querySelectorAll('.slot').forEach(click);"
+        "for (const s of [1, 4, 8, 13, 20]) click(document.querySelector(`.tile[data-slot='${s}']`));"
+    )
+    laid = browser.execute_script(
+        "return [...document.querySelectorAll('.tile')]"
+        ".map((t) => [+t.dataset.slot, +t.dataset.tileIndex, t.dataset.face, +t.dataset.rot])"
+    )
+    by_slot = {s: (t, f == "back", r) for s, t, f, r in laid}
+    assert sorted(by_slot) == list(range(n))
+    perm, flip, rot = ([by_slot[s][k] for s in range(n)] for k in range(3))
+    assert any(flip) == (g.faces == 2)
+    graph = layout_graph(table.board, placed_sides(table.tileset, perm, flip, rot))
+    names = [lm.name for lm in table.board.landmarks]
+    groups = browser.execute_script("return window.trailwright.groups()")
+    for a, b in table.board.landmark_pairs():
+        expected = names[a] in graph and names[b] in graph and nx.has_path(graph, names[a], names[b])
+        assert (groups[a] == groups[b]) == expected, (names[a], names[b])
+    assert [e for e in browser.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []

@@ -126,9 +126,11 @@ def spec_and_art(tileset_path: str, board_name: str, rules_path: str | None, sty
     check_stage(tiles.geometry, "host", str(tileset_path))
     with flag_value("--rules"):
         rules = load_rules(rules_path, board)
-    if len(tiles) != len(board.slots):
-        from generator.errors import TrailwrightError
+    from generator.errors import TrailwrightError
 
+    if tiles.geometry != board.geometry:
+        raise TrailwrightError(f"has {tiles.geometry} but {board.label} takes {board.geometry}", tileset_path)
+    if len(tiles) != len(board.slots):
         raise TrailwrightError(f"has {len(tiles)} tiles but {board.label} has {len(board.slots)} slots", tileset_path)
     style = load_style_option(style_path, "host")
     warn_strangers(style, board, "host")

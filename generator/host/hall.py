@@ -35,7 +35,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
 
-from generator.host.rooms import GameSpec, Room, RoomError, Seat
+from generator.host.rooms import GameSpec, Room, RoomError, Seat, unplayable
 from generator.host.store import Store, digest
 from generator.host.views import (
     feed_lines,
@@ -45,7 +45,7 @@ from generator.host.views import (
     state_text,
 )
 from generator.render.board import render_board
-from generator.table.scene import TableArt
+from generator.table.scene import TableArt, layout_table_art
 from generator.web.guard import REFUSALS
 
 log = logging.getLogger("trailwright.host")
@@ -161,6 +161,9 @@ class Hall:
         host's game)."""
         spec = spec or self.spec
         rules = spec.rules
+        why = unplayable(spec.board.geometry)
+        if why:
+            raise RoomError(why)
         if (
             not isinstance(players, int)
             or isinstance(players, bool)
@@ -191,8 +194,12 @@ class Hall:
             if same:
                 art = same[0]
             else:
-                board = self.art.board_svg if spec.board == self.art.board else render_board(spec.board, self.art.style)
-                art = replace(self.art, tileset=spec.tiles, board=spec.board, board_svg=board, rules=spec.rules)
+                style, title, made = self.art.style, self.art.title, self.art.provenance
+                if spec.board.geometry != self.art.board.geometry:  # another geometry's art (``layout_table_art``)
+                    art = layout_table_art(spec.tiles, spec.board, style, title, made, spec.rules)
+                else:
+                    board = self.art.board_svg if spec.board == self.art.board else render_board(spec.board, style)
+                    art = replace(self.art, tileset=spec.tiles, board=spec.board, board_svg=board, rules=spec.rules)
             self.arts[room.id] = art
         return art
 
@@ -248,6 +255,8 @@ class Hall:
             if self.ready.is_set():
                 return
             try:
+                if unplayable(self.spec.board.geometry):  # no bots to warm on tiles the game does not take yet
+                    return
                 room = Room("warm-up", self.spec, self.spec.rules.players_min, 0, "")
                 room.seats = [Seat("bot", bot=("explorer", "greedy")[i % 2]) for i in range(room.players)]
                 for _ in range(WARM_ACTIONS):

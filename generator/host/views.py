@@ -5,7 +5,8 @@ Glossary
 --------
 board mm    the board SVG's coordinates (``generator.table.scene``): pawns and targets are placed in them.
 target      a legal action drawn on the board: a step's destination (a slot or a landmark) or a tile that
-            may be turned, with the action to send when it is clicked.
+            may be turned, with the action to send when it is clicked. On other tiles than the classic game's
+            a step into a slot is drawn by the end it arrives at, so two doors into one slot stay apart.
 """
 
 from __future__ import annotations
@@ -25,9 +26,23 @@ FEED = 40  # the most recent events a state carries
 
 
 def _edge_mid(art: TableArt, slot: int, edge: int) -> tuple[float, float]:
-    frame, h = art.frame, art.board.slots[slot]
-    (x0, y0), (x1, y1) = frame.at(h), frame.at(neighbour(h, edge))
-    return (x0 + x1) / 2, (y0 + y1) / 2
+    """The middle of edge ``edge`` of slot ``slot``, in board mm (halfway to the neighbour's centre)."""
+    frame, h, g = art.frame, art.board.slots[slot], art.board.geometry
+    if g.is_classic:
+        (x0, y0), (x1, y1) = frame.at(h), frame.at(neighbour(h, edge))
+        return (x0 + x1) / 2, (y0 + y1) / 2
+    return end_xy(art, slot, g.end_at(edge, 0)) if g.ends_per_edge == 1 else _mid(art, slot, g.ends_of(edge))
+
+
+def end_xy(art: TableArt, slot: int, end: int) -> tuple[float, float]:
+    """Where end ``end`` of slot ``slot`` lies on the slot's outline, in board mm (any geometry)."""
+    (cx, cy), (ex, ey) = art.frame.at(art.board.slots[slot]), art.board.geometry.end_point(end)
+    return cx + art.frame.radius_mm * ex, cy + art.frame.radius_mm * ey
+
+
+def _mid(art: TableArt, slot: int, ends) -> tuple[float, float]:
+    points = [end_xy(art, slot, e) for e in ends]
+    return sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points)
 
 
 def place_xy(room: Room, art: TableArt, place: tuple, player: int) -> list[float]:
@@ -42,7 +57,8 @@ def place_xy(room: Room, art: TableArt, place: tuple, player: int) -> list[float
     else:
         _, slot, t = place
         cx, cy = frame.at(art.board.slots[slot])
-        mids = [_edge_mid(art, slot, e) for e in table.trail_edges(slot, t)]
+        ends = table.trail_edges(slot, t)  # the ends the trail leaves through, as the tile lies now
+        mids = [_edge_mid(art, slot, e) if art.board.geometry.is_classic else end_xy(art, slot, e) for e in ends]
         mx, my = sum(m[0] for m in mids) / len(mids) - cx, sum(m[1] for m in mids) / len(mids) - cy
         length = math.hypot(mx, my)
         scale = 0.45 * r / length if length > 0.2 * r else 0.0
@@ -63,6 +79,9 @@ def _targets(room: Room, art: TableArt) -> list[dict]:
                 out.append({"action": list(action), "landmark": door[1], "at": [round(c, 3) for c in at]})
             else:
                 at = frame.at(art.board.slots[door[1]])
+                if not art.board.geometry.is_classic:  # by the end it arrives at: two doors into a slot stay apart
+                    (ex, ey), (cx, cy) = end_xy(art, door[1], door[2]), at
+                    at = (cx + 0.6 * (ex - cx), cy + 0.6 * (ey - cy))
                 out.append({"action": list(action), "slot": door[1], "at": [round(c, 3) for c in at]})
         elif action[0] == "turn":
             at = frame.at(art.board.slots[action[1]])
@@ -74,10 +93,10 @@ def describe(room: Room, art: TableArt, seat: int, event: tuple) -> str:
     """One game event in words (plain text: the page writes it as text, never as markup)."""
     names = [s.name if s is not None else f"seat {i + 1}" for i, s in enumerate(room.seats)]
     who, kind, marks = names[seat], event[0], art.board.landmarks
-    slots = len(art.board.slots)
+    slots, ends = len(art.board.slots), art.board.geometry.ends  # a place: an end of a slot, or a landmark after them
 
     def where(place: int) -> str:
-        return marks[place - 6 * slots].name if place >= 6 * slots else f"slot {place // 6 + 1}"
+        return marks[place - ends * slots].name if place >= ends * slots else f"slot {place // ends + 1}"
 
     if kind == "timeout":
         return f"{who} took too long: a bot plays this turn for them"

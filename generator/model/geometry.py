@@ -227,7 +227,9 @@ class TileGeometry:
 CLASSIC = TileGeometry()
 
 # the stages that take every geometry so far; the others take the classic game's tiles only (docs/geometry.md)
-ANY_GEOMETRY_STAGES = ("score", "optimize", "render", "playtest", "publish", "new")
+ANY_GEOMETRY_STAGES = (
+    "score", "optimize", "render", "playtest", "publish", "new", "studio", "table", "tabletop", "host"
+)
 
 
 def check_stage(geometry: TileGeometry, stage: str, source: str = "") -> None:

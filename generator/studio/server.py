@@ -150,14 +150,21 @@ class App:
     def state(self, games: bool = True) -> dict[str, Any]:
         """The tiles, their sides and the figures: what the Tiles view draws (without ``games``, the figures' games
         only when they are kept: an edit's reply, its games asked next by ``/api/games``)."""
+        from generator.studio.shapes import facts
+
         studio = self.studio
         designs = studio.design_counts()
+        g = studio.board.geometry
+        faces = FACES[: g.faces]  # a single-sided tile's front only
         return {
             "project": studio.folder.name,
             "version": studio.version(),
             "board": studio.board.name,
+            "geometry": facts(g),  # what the side editor draws from (``studio.shapes``)
+            "faces": list(faces),
+            "limits": studio.limits(),  # what the studio cannot do on these tiles yet, one line each
             "tiles": [
-                {"id": t.id, "sides": {f: studio.side_info(i, f, designs) for f in FACES}}
+                {"id": t.id, "sides": {f: studio.side_info(i, f, designs) for f in faces}}
                 for i, t in enumerate(studio.current)
             ],
             "figures": studio.figures(games=games) if studio.warmed.is_set() else None,  # ``studio.warm``
@@ -171,6 +178,9 @@ class App:
     def games(self) -> dict[str, Any]:
         """The edited set's games (``studio.games``), with the version of the set they were played on."""
         studio = self.studio
+        limit = studio.limits().get("games")
+        if limit:  # the play engine does not take these tiles yet: the page says so, and asks no more
+            return {"version": studio.version(), "games": None, "games_limit": limit}
         if not studio.warmed.is_set():  # asked again once the engines are warm (``studio.warm``)
             return {"version": studio.version(), "games": None, "warming": studio.warming()}
         played = studio.played.get(studio.current, studio.board, studio.rules)
@@ -207,6 +217,7 @@ class App:
             board, error = self.draft.check(), ""
         except TrailwrightError as err:
             board, error = None, str(err)
+        error = self.studio.limits().get("board", error)  # a board the editor cannot paint: it says why
         return {
             "cells": self.draft.cells(),
             "error": error,
@@ -255,6 +266,7 @@ class App:
         room on the side (a long id on a busy side) is left off the picture, and the ``X-Trailwright-Problem``
         header says why (publishing refuses it)."""
         from generator.render.tiles import render_side
+        from generator.table.cells import side_art
 
         try:  # a tile by its place in the set (the page's pictures); ids are for the JSON calls
             index = self.studio.where(int(tile), face)[0]
@@ -272,6 +284,8 @@ class App:
 
         def draw() -> Response:
             headers = {"Cache-Control": cache}
+            if not side.geometry.is_classic:  # another geometry's side (the virtual tables' art), no label yet
+                return Response(side_art(style)(side, face, 0.0), media_type="image/svg+xml", headers=headers)
             try:
                 svg = render_side(side, face, style, bleed_mm=0.0)
             except TrailwrightError:
@@ -289,6 +303,9 @@ class App:
 
         if not (seed.isascii() and seed.isdigit()) or int(seed) >= 2**32:  # "²" is a digit to str.isdigit
             return error_response(400, "seed: a whole number from 0 to 2**32 - 1")
+        limit = self.studio.limits().get("maze")
+        if limit:
+            return error_response(422, limit)
         tiles, board, style = self.studio.current, self.studio.board, self.style
         return lambda: Response(
             render_sheet(tiles, board, style, int(seed), 1, highlight=True),
@@ -300,6 +317,9 @@ class App:
         """The board draft as ``trailwright render`` draws it (422 while the loader refuses it)."""
         from generator.render.board import render_board
 
+        limit = self.studio.limits().get("board")
+        if limit:
+            return error_response(422, limit)
         try:
             board = self.draft.check()
         except TrailwrightError as err:
@@ -341,6 +361,16 @@ class App:
 def routes(app: App) -> list:
     """Every route: the studio's calls and pictures, and the game server's but its lobby."""
     studio, search, publish = app.studio, app.search, app.publish
+
+    def limited(part: str, call: Callable[[dict], Any]) -> Callable[[dict], Any]:
+        """``call``, refused in one line while ``part`` does not take the project's tiles (``studio.shapes``)."""
+
+        def guarded(data: dict) -> Any:
+            studio.refuse(part)
+            return call(data)
+
+        return guarded
+
     api = app.endpoint(
         {
             # the engines warm up at start (``lifespan``); on a first start they compile for a minute or more, so
@@ -354,20 +384,20 @@ def routes(app: App) -> list:
         {
             "edit": app.edit,
             "pin": lambda d: studio.pin(d.get("tile"), d.get("on")),
-            "forbid": lambda d: studio.forbid(d.get("tile"), d.get("face"), d.get("on")),
+            "forbid": limited("forbid", lambda d: studio.forbid(d.get("tile"), d.get("face"), d.get("on"))),
             "undo": lambda d: studio.undo(),
             "redo": lambda d: studio.redo(),
             "save": lambda d: studio.save(overwrite=d.get("overwrite") is True),
             "reload": lambda d: studio.reload(),
             "reload-files": app.reload_files,
-            "playtest": lambda d: JSONResponse(playtest(app.hall, studio, d), status_code=201),
+            "playtest": limited("playtest", lambda d: JSONResponse(playtest(app.hall, studio, d), status_code=201)),
         },
         lambda: app.state(games=False),
     )
     searching = app.endpoint(
         {"state": lambda d: search.view(), "events": app.job_stream(search)},
         {
-            "start": lambda d: search.start(d.get("seconds", 20), d.get("seed", 0)),
+            "start": limited("search", lambda d: search.start(d.get("seconds", 20), d.get("seed", 0))),
             "stop": lambda d: search.stop(),
             "accept": app.accept,
             "discard": lambda d: search.discard(),
@@ -376,15 +406,15 @@ def routes(app: App) -> list:
     )
     publishing = app.endpoint(
         {"state": lambda d: publish.view(), "events": app.job_stream(publish)},
-        {"start": lambda d: publish.start(), "stop": lambda d: publish.stop()},
+        {"start": limited("publish", lambda d: publish.start()), "stop": lambda d: publish.stop()},
         publish.view,
     )
     board = app.endpoint(
         {"state": lambda d: app.board_view()},
         {
-            "paint": lambda d: app.draft.paint(d),
-            "pin": lambda d: app.draft.pin(d),
-            "save": app.save_board,
+            "paint": limited("board", lambda d: app.draft.paint(d)),
+            "pin": limited("board", lambda d: app.draft.pin(d)),
+            "save": limited("board", app.save_board),
             "revert": app.revert_board,
         },
         app.board_view,

@@ -24,6 +24,7 @@ parts       the files on disk watched (``studio.disk``), the first start's warm-
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import threading
 import time
@@ -38,9 +39,9 @@ from generator import stats
 from generator.board import Board, load_board
 from generator.errors import TrailwrightError, shown
 from generator.fileio import write_atomic
-from generator.model import FACES, Side, TileSet, read_tileset
-from generator.model.geometry import check_stage
-from generator.model.tiles import DIRECTIONS
+from generator.model import FACES, Side, Tile, TileSet, read_tileset
+from generator.model.designs import designs
+from generator.model.geometry import TileGeometry, check_stage
 from generator.model.tileset_io import dumps_tileset, read_meta
 from generator.optimize.space import DESIGNS, design_of
 from generator.play import load_rules
@@ -59,14 +60,40 @@ SAMPLES = 20_000  # layouts per figure (classic: about 10 ms)
 SEED = 0  # the figures' layouts and games (common random numbers)
 
 
+def _end_words(g: TileGeometry, many: bool = False) -> str:
+    """What an exit is (``many``: exits are), as a refusal says it: the classic game's directions, else the
+    geometry's ends."""
+    word = "direction" if g.is_classic else "end"
+    what = f"{word} numbers" if many else f"{'a' if g.is_classic else 'an'} {word} number"
+    return f"{what} from 0 ({g.end_names[0]}) to {g.ends - 1} ({g.end_names[-1]})"
+
+
+def _paired(side: Side, a: int, b: int) -> Side:
+    """``side`` (paired trails) with ends ``a`` and ``b`` paired, and their old partners paired with each other: a
+    perfect matching stays one."""
+    names = side.geometry.end_names
+    ta, tb = (next(t for t in side.trails if e in t) for e in (a, b))
+    if ta == tb:
+        raise EditError(f"ends {names[a]} and {names[b]} are paired already: click two ends of other trails")
+    rest = [t for t in side.trails if t not in (ta, tb)]
+    partners = tuple(e for e in ta + tb if e not in (a, b))
+    return Side.of([*rest, (a, b), partners], side.geometry)
+
+
 def _rejoined(side: Side, op: str, args: dict[str, Any]) -> Side:
-    """``side`` with exits ``a`` and ``b`` joined into one trail (``join``), or exit ``a`` split off (``split``)."""
+    """``side`` with exits ``a`` and ``b`` joined into one trail (``join``), or exit ``a`` split off (``split``); on
+    paired trails, ``a`` and ``b`` paired (``_paired``), and no split (every end joins exactly one other)."""
+    g = side.geometry
     given = [args.get("a")] + ([args.get("b")] if op == "join" else [])
-    if not all(isinstance(e, int) and not isinstance(e, bool) and e in range(6) for e in given):
-        raise EditError("an exit is a direction number from 0 (N) to 5 (NW)")
+    if not all(isinstance(e, int) and not isinstance(e, bool) and e in range(g.ends) for e in given):
+        raise EditError(f"an exit is {_end_words(g)}")
     exits = [int(e) for e in given if e is not None]
+    if g.trails == "pairs":
+        if op == "split":
+            raise EditError("these trails are paired: every end joins exactly one other (click two ends to pair them)")
+        return _paired(side, exits[0], exits[1])
     trails = [frozenset(t) for t in side.trails]
-    names = [DIRECTIONS[e] for e in exits]
+    names = [g.end_names[e] for e in exits]
     if op == "split" and frozenset(exits) in trails:
         raise EditError(f"exit {names[0]} is a dead end already: click another exit after it to join the two")
     if op == "join":
@@ -76,7 +103,18 @@ def _rejoined(side: Side, op: str, args: dict[str, Any]) -> Side:
         trails = [t for t in trails if t not in (ta, tb)] + [ta | tb]
     else:
         trails = [t - {exits[0]} for t in trails if t - {exits[0]}] + [frozenset(exits[:1])]
-    return Side.of(trails)
+    return Side.of(trails, g)
+
+
+@functools.cache
+def _design_index(g: TileGeometry) -> dict[Side, int]:
+    return {side: i for i, side in enumerate(designs(g))}
+
+
+def design_number(side: Side) -> int:
+    """The design number of a side among its geometry's designs (``designs``; the classic game's 203 as the
+    optimizer numbers them)."""
+    return design_of(side) if side.geometry.is_classic else _design_index(side.geometry)[side.canonical]
 
 
 @dataclass
@@ -178,6 +216,8 @@ class Studio(DiskWatch, Warming):
     def _with_side(self, tiles: TileSet, where: tuple[int, str], side: Side) -> TileSet:
         tile, face = where
         old = tiles.tiles[tile]
+        if tiles.geometry.faces == 1:  # a single-sided tile shows its front on both faces (``Tile.single``)
+            return TileSet(tiles.tiles[:tile] + (Tile.single(old.id, side),) + tiles.tiles[tile + 1 :])
         new = replace(old, front=side) if face == "front" else replace(old, back=side)
         return TileSet(tiles.tiles[:tile] + (new,) + tiles.tiles[tile + 1 :])
 
@@ -202,7 +242,7 @@ class Studio(DiskWatch, Warming):
             k = args.get("sixths", 1)
             if not isinstance(k, int) or isinstance(k, bool):
                 raise EditError("sixths is a whole number")
-            self.commit(self._with_side(self.current, where, side.rotated(k % 6)))
+            self.commit(self._with_side(self.current, where, side.rotated(k % side.geometry.rotations)))
         elif op in ("join", "split"):
             self.commit(self._with_side(self.current, where, _rejoined(side, op, args)))
         else:
@@ -211,15 +251,16 @@ class Studio(DiskWatch, Warming):
     def edit_trails(self, tile: Any, face: Any, trails: Any) -> None:
         """Set a side's trails outright (lists of direction numbers); the model's one-line error when invalid."""
         where = self.where(tile, face)
+        g = self.board.geometry
         if (
             not isinstance(trails, list)
-            or len(trails) > 6
-            or not all(isinstance(t, list) and len(t) <= 6 for t in trails)
-            or not all(type(d) is int and 0 <= d < 6 for t in trails for d in t)  # no bool: true is no direction
+            or len(trails) > g.ends
+            or not all(isinstance(t, list) and len(t) <= g.ends for t in trails)
+            or not all(type(d) is int and 0 <= d < g.ends for t in trails for d in t)  # no bool: true is no direction
         ):
-            raise EditError(f"tile {tile} {face}: trails are lists of direction numbers from 0 (N) to 5 (NW)")
+            raise EditError(f"tile {tile} {face}: trails are lists of {_end_words(g, many=True)}")
         try:
-            new = Side.of(trails)
+            new = Side.of(trails, g)
         except (TrailwrightError, TypeError, ValueError) as err:
             raise EditError(f"tile {tile} {face}: {err}") from None
         self.commit(self._with_side(self.current, where, new))
@@ -267,11 +308,11 @@ class Studio(DiskWatch, Warming):
     def _write_rules(self, pinned: list[str], forbid: list) -> None:
         import tomllib
 
-        from generator.model.tiles import DIRECTIONS
         from generator.scoring.objective import objective_from_dict
 
         path = self.folder / FILES["objective"]
-        names = [[[DIRECTIONS[d] for d in trail] for trail in design] for design in forbid]
+        ends = self.board.geometry.end_names
+        names = [[[ends[d] for d in trail] for trail in design] for design in forbid]
         try:
             text = toml_with(path.read_text(encoding="utf-8") if path.exists() else "", pinned=pinned, forbid=names)
         except (OSError, ValueError) as err:
@@ -321,6 +362,18 @@ class Studio(DiskWatch, Warming):
         trails = [[t.id, [list(x) for x in t.front.trails], [list(x) for x in t.back.trails]] for t in self.current]
         return hashlib.sha256(repr(trails).encode()).hexdigest()[:16]
 
+    def limits(self) -> dict[str, str]:
+        """What the studio cannot do on this board's tiles yet, by part, in one line each (``studio.shapes``)."""
+        from generator.studio.shapes import limits
+
+        return limits(self.board.geometry)
+
+    def refuse(self, part: str) -> None:
+        """An ``EditError`` (one line) when ``part`` of the studio does not take this board's tiles yet."""
+        limit = self.limits().get(part)
+        if limit:
+            raise EditError(limit)
+
     @property
     def dirty(self) -> bool:
         """Whether there are edits not saved."""
@@ -332,7 +385,7 @@ class Studio(DiskWatch, Warming):
         """A side's design number (of the 203), the bridges it needs, how many sides of the set share its design
         (``designs``: the set's count of each, ``design_counts``, counted once for every side)."""
         side = self.current.tiles[tile].face(face)
-        design = design_of(side)
+        design = design_number(side)
         copies = (designs or self.design_counts())[design]
         return {
             "pinned": self.current.tiles[tile].id in self.objective.pinned,
@@ -342,14 +395,16 @@ class Studio(DiskWatch, Warming):
             "face": face,
             "trails": [list(t) for t in side.trails],
             "design": design + 1,
-            "designs": len(DESIGNS),
+            "designs": len(DESIGNS) if side.geometry.is_classic else len(_design_index(side.geometry)),
             "bridges": side.min_crossings,
             "copies": copies,
         }
 
     def design_counts(self) -> Counter:
-        """How many sides of the edited set have each design."""
-        return Counter(design_of(t.face(f)) for t in self.current.tiles for f in FACES)
+        """How many sides of the edited set have each design (a single-sided tile's front once)."""
+        if self.current.geometry.is_classic:
+            return Counter(design_of(t.face(f)) for t in self.current.tiles for f in FACES)
+        return Counter(design_number(side) for side in self.current.sides())
 
     def figures(self, tiles: TileSet | None = None, games: bool = True) -> dict[str, Any]:
         """The edited set's figures (or ``tiles``'), and the difference from the saved set's (see the module
@@ -362,7 +417,8 @@ class Studio(DiskWatch, Warming):
         per = self.objective.per_layout
         paired = per(scores.extra.astype(float), scores.joined) - per(saved.extra.astype(float), saved.joined)
         change = stats.paired(paired + (now.fitness - base.fitness - float(paired.mean())))  # per layout, in all
-        played = self.played.get(tiles, self.board, self.rules, play_now=games)
+        unplayable = self.limits().get("games")
+        played = None if unplayable else self.played.get(tiles, self.board, self.rules, play_now=games)
         return {
             "fitness": now.fitness,
             "fitness_se": now.fitness_se,
@@ -380,6 +436,7 @@ class Studio(DiskWatch, Warming):
             "pairs": now.pair_prob,
             "samples": SAMPLES,
             **(played or {"games": None}),
+            **({"games_limit": unplayable} if unplayable else {}),
             "dirty": self.dirty,
             "undo": len(self.undo_stack),
             "redo": len(self.redo_stack),

@@ -9,7 +9,9 @@ mulberry32  the PRNG: 32-bit state, ``next()`` in [0, 1) (Tommy Ettinger's mulbe
 pile        the tiles in the order they are laid: Fisher–Yates on ``0..n-1`` drawing
             ``j = floor(next() * (i + 1))`` for ``i = n-1 .. 1``; then, for each tile in pile
             order, a coin (``next() < 0.5``: the back shows) and a die (``floor(next() * 6)``
-            sixths clockwise, the booklet's "pips above one").
+            sixths clockwise, the booklet's "pips above one"). On another geometry (``turns`` edges,
+            ``faces`` 1 or 2) the die is ``floor(next() * turns)`` steps of one edge, and a single-sided
+            tile draws no coin: it always shows its front. The classic pile is ``faces=2, turns=6``.
 """
 
 from __future__ import annotations
@@ -49,11 +51,16 @@ class Draw:
     rot: int
 
 
-def draw_pile(n: int, seed: int) -> list[Draw]:
-    """The ``n`` tiles in the order the play table lays them for ``seed``, with face and rotation."""
+def draw_pile(n: int, seed: int, faces: int = 2, turns: int = 6) -> list[Draw]:
+    """The ``n`` tiles in the order the play table lays them for ``seed``, with face and rotation (in steps of one
+    edge, of ``turns``); single-sided tiles (``faces=1``) always show their front."""
     rand = mulberry32(seed)
     order = list(range(n))
     for i in range(n - 1, 0, -1):
         j = int(rand() * (i + 1))
         order[i], order[j] = order[j], order[i]
-    return [Draw(t, "back" if rand() < 0.5 else "front", int(rand() * 6)) for t in order]
+    draws = []
+    for t in order:
+        face = "back" if faces == 2 and rand() < 0.5 else "front"
+        draws.append(Draw(t, face, int(rand() * turns)))
+    return draws

@@ -8,7 +8,11 @@ page data   the JSON the script reads (``<script type="application/json">``): ti
 side art    each tile side drawn once (the print kit's art, no bleed) in a hidden ``<defs>`` as
             ``<g id="side-<index>-<face>">``; the script clones it into a slot when it is laid.
 join        ``[slot, direction, slot or -1-landmark, direction]``: the board's joins as the
-            scorer uses them, for the "what each landmark reaches" highlight.
+            scorer uses them, for the "what each landmark reaches" highlight. On another geometry than
+            the classic game's, a join is ``[slot, end, slot or -1-landmark, end]``, one per pair of
+            ends that meet (``TileGeometry.meeting``), and the page data adds ``geometry`` (turns, the
+            angle of one, ends, ends per edge, faces); ``play-any.js`` reads it. The classic page is
+            the same bytes as before other geometries came (``play.js``).
 """
 
 from __future__ import annotations
@@ -20,9 +24,11 @@ from importlib import resources
 from generator import __version__
 from generator.board import LandmarkEnd
 from generator.model import FACES
+from generator.model.geometry import check_stage
 from generator.render.board import board_layers, connector_path
 from generator.render.style import MM_PER_PT
 from generator.render.svg import hexagon_points, num, points
+from generator.table import cells
 from generator.table.pile import MASK
 from generator.table.scene import TableArt, side_inner
 from generator.table.words import WORDS
@@ -55,7 +61,7 @@ def page_data(table: TableArt, seed: int) -> dict:
         else:
             joins.append([j.a.slot, j.a.direction, j.b.slot, j.b.direction])
     frame = table.frame
-    return {
+    data = {
         "seed": seed & MASK,  # the page's seeds are unsigned 32-bit, as draw_pile reads them
         "tiles": [
             {"id": t.id, **{f: [list(trail) for trail in t.face(f).trails] for f in FACES}} for t in table.tileset
@@ -74,6 +80,31 @@ def page_data(table: TableArt, seed: int) -> dict:
         "pawnRadius": round(style.tile_width_mm * 0.09, 3),
         "words": {"joined": table.words["joined"], "alone": table.words["alone"]},
     }
+    g = board.geometry
+    if not g.is_classic:
+        data["geometry"] = {
+            "shape": g.shape,
+            "turns": g.rotations,
+            "step": 360 / g.rotations,  # degrees clockwise a turn
+            "ends": g.ends,
+            "endsPerEdge": g.ends_per_edge,
+            "faces": g.faces,
+        }
+        data["joins"] = end_joins(table)
+    return data
+
+
+def end_joins(table: TableArt) -> list[list[int]]:
+    """``[slot, end, slot or -1-landmark, end]`` for each two ends that meet, as the scorer joins them."""
+    g, out = table.board.geometry, []
+    for j in table.board.joins():
+        for p in range(g.ends_per_edge):
+            a = g.end_at(j.a.direction, p)
+            if isinstance(j.b, LandmarkEnd):
+                out.append([j.a.slot, a, -1 - j.b.landmark, -1])
+            else:
+                out.append([j.a.slot, a, j.b.slot, g.end_at(j.b.direction, g.meeting(p))])
+    return out
 
 
 TILE_EM = 3.0  # the least width of a tile on screen (45 px at 15 px to the em): a tile a finger can turn
@@ -86,23 +117,42 @@ def least_size(frame, style) -> str:
     return f"min-width: {frame.width_mm * em:.1f}em; min-height: {frame.height_mm * em:.1f}em"
 
 
+def _board_parts(table: TableArt) -> tuple[str, str, str, str]:
+    """The board's art under and over the tiles, the connectors' reach paths and the slots' click targets: the
+    layout stage's on the classic board, ``generator.table.cells``' on any other geometry."""
+    frame, style, board = table.frame, table.style, table.board
+    if isinstance(frame, cells.CellFrame):
+        under, over = cells.board_layers(board, style, frame)
+        w = style.trail_width * style.tile_width_mm
+        reach = "".join(
+            f'<path class="connector-reach" data-slot="{c.a.slot}" data-end="{end}" '
+            f'd="{d}" fill="none" stroke="none" stroke-width="{num(w)}"/>'
+            for i, c in enumerate(board.connectors)
+            for end, d in cells.connector_trails(board, frame, i)
+        )
+        outlines = [frame.outline(h) for h in board.slots]
+    else:
+        under, over = board_layers(board, style, frame)
+        w = 2 * style.trail_width * frame.tile_radius_mm - 2 * style.trail_edge_pt * MM_PER_PT  # a trail's sand
+        reach = "".join(
+            f'<path class="connector-reach" data-slot="{c.a.slot}" data-dir="{c.a.direction}" '
+            f'd="{connector_path(board, frame, i)}" fill="none" stroke="none" stroke-width="{num(w)}"/>'
+            for i, c in enumerate(board.connectors)
+        )
+        outlines = [list(hexagon_points(frame.radius_mm, frame.at(h))) for h in board.slots]
+    slots = "".join(
+        f'<polygon class="slot" data-slot="{s}" points="{points(outline)}">'
+        f"<title>{escape(table.words['slot'].format(n=s + 1))}</title>"
+        f"</polygon>"
+        for s, outline in enumerate(outlines)
+    )
+    return under, over, reach, slots
+
+
 def board_svg(table: TableArt) -> str:
     """The board as printed, with a layer for tiles, a click target on every slot, and the pawns."""
     frame, style = table.frame, table.style
-    under, over = board_layers(table.board, style, frame)
-    w = 2 * style.trail_width * frame.tile_radius_mm - 2 * style.trail_edge_pt * MM_PER_PT  # a trail's sand
-    reach = "".join(
-        f'<path class="connector-reach" data-slot="{c.a.slot}" data-dir="{c.a.direction}" '
-        f'd="{connector_path(table.board, frame, i)}" fill="none" stroke="none" stroke-width="{num(w)}"/>'
-        for i, c in enumerate(table.board.connectors)
-    )
-    slots = "".join(
-        f'<polygon class="slot" data-slot="{s}" '
-        f'points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}">'
-        f"<title>{escape(table.words['slot'].format(n=s + 1))}</title>"
-        f"</polygon>"
-        for s, h in enumerate(table.board.slots)
-    )
+    under, over, reach, slots = _board_parts(table)
     r = style.tile_width_mm * 0.09
     pawns = "".join(
         f'<g class="pawn" data-player="{escape(name)}">'
@@ -124,7 +174,7 @@ def side_defs(table: TableArt) -> str:
     groups = [
         f'<g id="side-{i}-{face}">{side_inner(table.art(tile, face, 0.0))}</g>'
         for i, tile in enumerate(table.tileset)
-        for face in FACES
+        for face in FACES[: table.board.geometry.faces]  # a single-sided tile's front only
     ]
     hidden = 'xmlns="http://www.w3.org/2000/svg" width="0" height="0" style="display:none"'
     return f"<svg {hidden}><defs>{''.join(groups)}</defs></svg>"
@@ -184,17 +234,19 @@ def play_table_html(table: TableArt, seed: int) -> str:
         '<output id="die-value"></output></span>'
         f'<label><input id="highlight" type="checkbox"> {w["highlight"]}</label></header>'
         f"<main>{board_svg(table)}<aside>"
-        f"<p>{w['how']}</p>"
+        f"<p>{w['how'] if table.board.geometry.is_classic else w['how_any']}</p>"
         f"{the_game(table)}"
         f"<p>{w['far'].format(seed='<code>?seed=</code>')}</p>"
         '<ul id="legend"></ul>'
         f"<p><small>{w['made'].format(version=escape(__version__))}</small></p></aside></main>"
         f"{side_defs(table)}"
         f'<script type="application/json" id="trailwright-data">{script_json(page_data(table, seed))}</script>'
-        f"<script>{_asset('play.js')}</script>{names_script()}</body></html>\n"
+        f"<script>{_asset('play.js' if table.board.geometry.is_classic else 'play-any.js')}</script>"
+        f"{names_script()}</body></html>\n"
     )
 
 
 def play_files(table: TableArt, seed: int) -> dict[str, bytes]:
     """The play table's files by path: ``play/index.html``."""
+    check_stage(table.board.geometry, "table", table.board.label)
     return {f"{FOLDER}/index.html": play_table_html(table, seed).encode("utf-8")}

@@ -25,6 +25,8 @@ from generator.play.rules import Rules, default_rules
 from generator.publish.art import SideArt
 from generator.render.board import BoardFrame, board_frame
 from generator.render.style import Style
+from generator.table import cells
+from generator.table.cells import CellFrame, cell_frame
 from generator.table.words import WORDS
 
 SQRT3 = math.sqrt(3)
@@ -72,9 +74,12 @@ class TableArt:
         return self.game.die if self.game else 6
 
     @cached_property
-    def frame(self) -> BoardFrame:
-        """Where every hex of the board lies, in board mm (the printed board's own geometry; worked out once)."""
-        return board_frame(self.board, self.style)
+    def frame(self) -> BoardFrame | CellFrame:
+        """Where every cell of the board lies, in board mm (the printed board's own geometry; worked out once):
+        the layout stage's frame on the classic board, ``generator.table.cells``' on any other geometry."""
+        if self.board.geometry.is_classic:
+            return board_frame(self.board, self.style)
+        return cell_frame(self.board, self.style)
 
     def slot_centres(self) -> list[tuple[float, float]]:
         """Each slot's centre in board mm, in slot order."""
@@ -93,11 +98,15 @@ class TableArt:
 def layout_table_art(
     tiles: TileSet, board: Board, style: Style, title: str, provenance: str, rules: Rules | None = None
 ) -> TableArt:
-    """Table art in the layout stage's own look: its side art (labelled) and its board, drawn in ``style``."""
+    """Table art in the layout stage's own look: its side art (labelled) and its board, drawn in ``style``; on
+    another geometry than the classic game's, ``generator.table.cells``' side art and board."""
     from generator.publish.art import layout_art
     from generator.render.board import render_board
 
-    art, board_svg = layout_art(style, True), render_board(board, style)
+    if board.geometry.is_classic:
+        art, board_svg = layout_art(style, True), render_board(board, style)
+    else:
+        art, board_svg = cells.side_art(style), cells.board_svg(board, style, cells.cell_frame(board, style))
     return TableArt(tiles, board, style, art, board_svg, title, provenance, rules)
 
 

@@ -14,6 +14,9 @@ height rule   how big TTS draws a ``Custom_Tile``: its image's height spans
               ``TILE_UNITS_AT_SCALE_1 * scaleZ`` units and its width follows the image's aspect.
               TTS does not document this, so the mat is padded to the tiles' own aspect (a
               flat-topped hex's box): whichever side TTS measures, tiles and slots scale alike.
+tile shape    what TTS is told of a tile (``TileShape``): its box in mm (a flat-topped hex's, or a
+              square's on square tiles), ``CustomTile`` type (1 hex, 0 box), faces and turns. A
+              single-sided tile has no back image and no coin; the turn die has one side per edge.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 from PIL import Image
@@ -29,8 +33,11 @@ from PIL import Image
 from generator import __version__
 from generator.errors import TrailwrightError
 from generator.model import FACES
+from generator.model.geometry import check_stage
 from generator.publish.art import png_bytes, px, reframe, render_pixels
 from generator.publish.boardsheets import svg_size_mm
+from generator.table.cells import CellFrame, tile_radius
+from generator.table.cells import board_svg as cells_board_svg
 from generator.table.scene import SQRT3, TableArt, face_letter, slug, stem
 from generator.units import MM_PER_IN
 
@@ -100,12 +107,45 @@ def _rgb(hex_colour: str) -> dict:
     return {k: round(int(hex_colour[1 + 2 * i : 3 + 2 * i], 16) / 255, 4) for i, k in enumerate("rgb")}
 
 
+@dataclass(frozen=True)
+class TileShape:
+    """What TTS is told of a tile: its box (mm, width by height), the box's aspect, ``CustomTile`` type, its faces
+    and its turns (edges)."""
+
+    width_mm: float
+    height_mm: float
+    aspect: float
+    tts_type: int  # TTS's CustomTile.Type: 0 box, 1 hex, 2 circle, 3 rounded box
+    faces: tuple[str, ...]
+    turns: int
+
+    @property
+    def classic(self) -> bool:
+        return self.tts_type == 1 and len(self.faces) == 2 and self.turns == 6
+
+
+@lru_cache(maxsize=16)
+def _shape(geometry, width_mm: float) -> TileShape:
+    if geometry.is_classic:  # the very numbers the classic kit has always had
+        return TileShape(width_mm, width_mm * SQRT3 / 2, HEX_ASPECT, 1, FACES, 6)
+    r = tile_radius(geometry, width_mm)
+    ys = [y for _, y in geometry.corners()]
+    height = r * (max(ys) - min(ys))
+    kind = 1 if geometry.shape == "hex" else 0
+    return TileShape(width_mm, height, width_mm / height, kind, FACES[: geometry.faces], geometry.rotations)
+
+
+def tile_shape(table: TableArt) -> TileShape:
+    """The table's tiles as TTS is told of them."""
+    return _shape(table.board.geometry, table.style.tile_width_mm)
+
+
 def tile_image(table: TableArt, tile, face: str, dpi: int) -> Image.Image:
-    """A side's art through the cut hex's box: RGB, ``2 : sqrt(3)`` like a flat-topped hex."""
-    w_mm = table.style.tile_width_mm
-    w = min(px(w_mm, dpi), MAX_PX)
-    svg = reframe(table.art(tile, face, TILE_BLEED_MM), w_mm, w_mm * SQRT3 / 2)
-    return render_pixels(svg, w, round(w / HEX_ASPECT))
+    """A side's art through the cut tile's box: RGB, ``2 : sqrt(3)`` like a flat-topped hex (square tiles: 1 : 1)."""
+    shape = tile_shape(table)
+    w = min(px(shape.width_mm, dpi), MAX_PX)
+    svg = reframe(table.art(tile, face, TILE_BLEED_MM), shape.width_mm, shape.height_mm)
+    return render_pixels(svg, w, round(w / shape.aspect))
 
 
 @dataclass(frozen=True, eq=False)
@@ -130,15 +170,26 @@ class Mat:
         return (u / self.dpi, -v / self.dpi)
 
 
+def mat_board_svg(table: TableArt) -> str:
+    """The board the mat shows: the print kit's on the classic board; on other tiles the board drawn on the table's
+    own frame (``generator.table.cells``), so every snap point lies on its slot whatever art the kit drew."""
+    frame = table.frame
+    if isinstance(frame, CellFrame):
+        return cells_board_svg(table.board, table.style, frame)
+    return table.board_svg
+
+
 def mat_image(table: TableArt, dpi: int) -> Mat:
     """The board on a canvas of the tiles' aspect, at ``dpi`` or less (within TTS's limit)."""
-    bw, bh = svg_size_mm(table.board_svg)
-    cw, ch = (bh * HEX_ASPECT, bh) if bw / bh < HEX_ASPECT else (bw, bw / HEX_ASPECT)
+    aspect = tile_shape(table).aspect
+    board_svg = mat_board_svg(table)
+    bw, bh = svg_size_mm(board_svg)
+    cw, ch = (bh * aspect, bh) if bw / bh < aspect else (bw, bw / aspect)
     scale = min(float(dpi), (MAX_PX - 1) / (cw / MM_PER_IN))  # dots per inch, within TTS's limit
     canvas_w = math.floor(cw / MM_PER_IN * scale)
-    canvas_h = round(canvas_w / HEX_ASPECT)
+    canvas_h = round(canvas_w / aspect)
     per_mm = canvas_w / cw
-    board = render_pixels(table.board_svg, round(bw * per_mm), round(bh * per_mm))
+    board = render_pixels(board_svg, round(bw * per_mm), round(bh * per_mm))
     canvas = Image.new("RGB", (canvas_w, canvas_h), table.style.board_ground)
     left, top = (canvas_w - board.width) // 2, (canvas_h - board.height) // 2
     canvas.paste(board, (left, top))
@@ -146,22 +197,23 @@ def mat_image(table: TableArt, dpi: int) -> Mat:
 
 
 def _tile_state(table: TableArt, i: int, tile, urls: dict, guid: str, scale: float) -> dict:
-    sides = {f: tile.face(f) for f in FACES}
+    shape = tile_shape(table)
+    sides = {f: tile.face(f) for f in shape.faces}
     return {
         "Name": "Custom_Tile",
         "GUID": guid,
         "Transform": transform(rot_y=MAT_ROT_Y, scale=scale),
-        "Nickname": f"Tile {tile.id} ({tile.id}{face_letter('front')} / {tile.id}{face_letter('back')})",
-        "Description": f"front: {sides['front']}\nback: {sides['back']}",
+        "Nickname": f"Tile {tile.id} ({' / '.join(tile.id + face_letter(f) for f in shape.faces)})",
+        "Description": "\n".join(f"{f}: {side}" for f, side in sides.items()),
         "Locked": False,
         "ColorDiffuse": _rgb(table.style.trail_edge),
         "CustomImage": {
             "ImageURL": urls[i, "front"],
-            "ImageSecondaryURL": urls[i, "back"],
+            "ImageSecondaryURL": urls.get((i, "back"), ""),  # none on a single-sided tile
             "ImageScalar": 1.0,
             "ImageScale": 1.0,
             "WidthScale": 0.0,
-            "CustomTile": {"Type": 1, "Thickness": TILE_THICKNESS, "Stackable": False, "Stretch": False},
+            "CustomTile": {"Type": shape.tts_type, "Thickness": TILE_THICKNESS, "Stackable": False, "Stretch": False},
         },
     }
 
@@ -172,7 +224,8 @@ def saved_object(table: TableArt, asset_base: str, mat: Mat, tile_scale: float) 
     dice = _dice(table)
     keys = ["board", "bag"] + [key for key, _, _ in dice] + [f"tile\0{t.id}" for t in ts]
     guid = guids(keys + [f"pawn\0{name}" for name, _ in table.players])
-    urls = {(i, f): f"{asset_base}images/{stem(i, t.id)}-{f}.png" for i, t in enumerate(ts) for f in FACES}
+    faces = tile_shape(table).faces
+    urls = {(i, f): f"{asset_base}images/{stem(i, t.id)}-{f}.png" for i, t in enumerate(ts) for f in faces}
     half_w = mat.size_in[0] / 2
     tiles = [_tile_state(table, i, t, urls, guid[f"tile\0{t.id}"], tile_scale) for i, t in enumerate(ts)]
     bag = {
@@ -180,8 +233,9 @@ def saved_object(table: TableArt, asset_base: str, mat: Mat, tile_scale: float) 
         "GUID": guid["bag"],
         "Transform": transform(-half_w - 2.5, TABLE_Y, 0.0),
         "Nickname": f"Draw pile: {len(ts)} tiles (shuffled on load; R shuffles again)",
-        "Description": "Shuffle (R), then draw one tile for each slot a trail reaches: toss a coin for its face "
-        f"and roll {_turn_die(table)} for its turn, as the rules booklet says.",
+        "Description": "Shuffle (R), then draw one tile for each slot a trail reaches: "
+        + ("toss a coin for its face and " if len(faces) == 2 else "")
+        + f"roll {_turn_die(table)} for its turn, as the rules booklet says.",
         "Locked": False,
         "ColorDiffuse": _rgb(table.style.board_wall),
         "ContainedObjects": tiles,
@@ -239,19 +293,25 @@ DIE_USES = {
 }
 
 
+SIDED = {4: "four-sided", 6: "six-sided"}  # the turn die's sides in words: one a tile edge
+
+
 def _dice(table: TableArt) -> list[tuple[str, str, str]]:
-    """The dice on the table as (key, TTS name, nickname): one six-sided die for steps and turns, as the booklet's
-    game has; with a die of other sides a six-sided one for turns and the rules' own for steps, where TTS has one
-    (the README says when it has not)."""
-    if table.die == 6:
-        return [("die", "Die_6", "Die")]
+    """The dice on the table as (key, TTS name, nickname): one die for steps and turns where the rules' die has a
+    side for each of a tile's turns (the booklet's six on the classic game); else one for turns (six-sided on hex
+    tiles, four-sided on square ones) and the rules' own for steps, where TTS has one (the README says when it has
+    not)."""
+    turns = tile_shape(table).turns
+    if table.die == turns:
+        return [("die", f"Die_{turns}", "Die")]
     steps = [("steps die", f"Die_{table.die}", f"Die of {table.die} sides")] if table.die in TTS_DICE else []
-    return steps + [("turn die", "Die_6", "Six-sided die")]
+    return steps + [("turn die", f"Die_{turns}", SIDED[turns].capitalize() + " die")]
 
 
 def _turn_die(table: TableArt) -> str:
     """The die a new tile's turn is rolled with, as the booklet names it."""
-    return "the die" if table.die == 6 else "the six-sided die"
+    turns = tile_shape(table).turns
+    return "the die" if table.die == turns else f"the {SIDED[turns]} die"
 
 
 def _mat_state(table: TableArt, mat: Mat, guid: str, asset_base: str) -> dict:
@@ -282,18 +342,30 @@ def _mat_state(table: TableArt, mat: Mat, guid: str, asset_base: str) -> dict:
     }
 
 
+def _how_to_draw(shape: TileShape, turn_die: str) -> str:
+    """The README's lines on drawing a tile: its coin (double-sided tiles), its turn and TTS's rotation snap."""
+    step = {6: "one sixth", 4: "one quarter"}[shape.turns]
+    coin = ", toss a coin for its face\n   (F flips a held tile)," if len(shape.faces) == 2 else ",\n  "
+    return (
+        f"   Play by the rules booklet: draw a tile when a trail reaches an empty slot{coin} roll {turn_die} for "
+        f"its turn\n   (Q and E turn a held tile; set TTS's rotation snap to {360 // shape.turns} degrees so one "
+        f"press is {step}).\n"
+    )
+
+
 BAG_SCRIPT = "function onLoad() self.shuffle() end"  # TTS shuffles the pile each time the object is loaded
 
 
 def _dice_text(table: TableArt) -> str:
     """The dice as the README names them, and what to do when TTS has no die of the rules' sides."""
-    if table.die == 6:
+    turns = tile_shape(table).turns
+    if table.die == turns:
         return "a die"
     if table.die in TTS_DICE:
-        return f"two dice ({table.die} sides for steps, 6 for a new tile's turn)"
+        return f"two dice ({table.die} sides for steps, {turns} for a new tile's turn)"
     sides = ", ".join(map(str, TTS_DICE))
     return (
-        f"a six-sided die for a new tile's turn (the rules' steps die has {table.die} sides,\n"
+        f"a {SIDED[turns]} die for a new tile's turn (the rules' steps die has {table.die} sides,\n"
         f"   and TTS has dice of {sides} sides only: roll yours at the table, or use the play table's)"
     )
 
@@ -301,6 +373,7 @@ def _dice_text(table: TableArt) -> str:
 def readme(table: TableArt, name: str, asset_base: str, tile_scale: float, mat_size_in: tuple[float, float]) -> str:
     """How to load the saved object in TTS, its scale, and how it was made."""
     w_in = table.style.tile_width_mm / MM_PER_IN
+    shape = tile_shape(table)
     local = asset_base.startswith("file:")
     where = (
         "Its images are files on this computer (file:// addresses), so only you see them in TTS.\n"
@@ -321,14 +394,14 @@ def readme(table: TableArt, name: str, asset_base: str, tile_scale: float, mat_s
         f"   {len(table.players)} pawns ({', '.join(n for n, _ in table.players)}) on the {table.start()[0]} and "
         f"{_dice_text(table)} appear.\n"
         "3. The bag shuffles itself when the object loads (hover over it and press R to shuffle again).\n"
-        "   Play by the rules booklet: draw a tile when a trail reaches an empty slot, toss a coin for its face\n"
-        f"   (F flips a held tile), roll {_turn_die(table)} for its turn\n"
-        "   (Q and E turn a held tile; set TTS's rotation snap to 60 degrees so one press is one sixth).\n"
+        f"{_how_to_draw(shape, _turn_die(table))}"
         "   A tile dropped near a slot snaps to the slot's centre.\n\n"
         f"{where}\n"
         "Scale: 1 TTS unit = 1 inch. A tile is "
-        f"{table.style.tile_width_mm:g} mm ({w_in:.3f} in) corner to corner, as printed; the board mat is\n"
-        f"{mat_size_in[0]:.2f} x {mat_size_in[1]:.2f} in (the printed board, padded to a hexagon's aspect).\n"
+        f"{table.style.tile_width_mm:g} mm ({w_in:.3f} in) {'corner to corner' if shape.tts_type == 1 else 'across'}, "
+        "as printed; the board mat is\n"
+        f"{mat_size_in[0]:.2f} x {mat_size_in[1]:.2f} in (the printed board, padded to "
+        f"{'a hexagon' if shape.tts_type == 1 else 'a tile'}'s aspect).\n"
         f"Tiles and the mat are Custom_Tile objects sized on the assumption that TTS draws a Custom_Tile's\n"
         f"image {TILE_UNITS_AT_SCALE_1} units tall at scale 1 (tile scale {tile_scale:.4f}). TTS does not document\n"
         "this; if everything looks too big or too small, scale the mat and the tiles by the same factor:\n"
@@ -342,20 +415,22 @@ def tabletop_files(table: TableArt, asset_base: str, *, tile_dpi: int = 200, boa
 
     ``asset_base`` is the URL TTS loads the folder from (``file:///.../tabletop/`` or a host's).
     """
+    check_stage(table.board.geometry, "tabletop", table.board.label)
     base = check_asset_base(asset_base)
     made = f"trailwright {__version__}"
     files: dict[str, bytes] = {}
+    shape = tile_shape(table)
     for i, tile in enumerate(table.tileset):
-        for face in FACES:
+        for face in shape.faces:
             image = tile_image(table, tile, face, tile_dpi)
             files[f"{FOLDER}/images/{stem(i, tile.id)}-{face}.png"] = png_bytes(image, tile_dpi, {"Software": made})
     mat = mat_image(table, board_dpi)
     files[f"{FOLDER}/images/board.png"] = png_bytes(mat.image, round(mat.dpi), {"Software": made})
-    tile_scale = (table.style.tile_width_mm * SQRT3 / 2 / MM_PER_IN) / TILE_UNITS_AT_SCALE_1
+    tile_scale = (shape.height_mm / MM_PER_IN) / TILE_UNITS_AT_SCALE_1
     data = saved_object(table, base, mat, tile_scale)
     name = slug(table.title, "trailwright")
     files[f"{FOLDER}/{name}.json"] = (json.dumps(data, indent=2, ensure_ascii=True) + "\n").encode("ascii")
-    thumb = mat.image.resize((256, round(256 / HEX_ASPECT)), Image.Resampling.LANCZOS)
+    thumb = mat.image.resize((256, round(256 / shape.aspect)), Image.Resampling.LANCZOS)
     files[f"{FOLDER}/{name}.png"] = png_bytes(thumb, 72)
     files[f"{FOLDER}/README.txt"] = readme(table, name, base, tile_scale, mat.size_in).encode("utf-8")
     return dict(sorted(files.items()))

@@ -1,11 +1,14 @@
 /* Trailwright studio: every side as the project's renderer draws it; click one to edit its trails by their
  * exits, and see the figures after every edit. The server holds the tile set; this page only asks it.
+ * The side editor draws the tile's outline and its ends from the geometry's facts in the state (state.geometry:
+ * corners and end points on a tile of circumradius 1, the ends' names, turns, trails); on paired trails a click
+ * on two ends pairs them. What the studio cannot do on these tiles yet (state.limits) it says in one line.
  * Every name is written as text, never as markup. No network but the studio. */
 "use strict";
 (function () {
   const SVGNS = "http://www.w3.org/2000/svg";
   const $ = (id) => document.getElementById(id);
-  const NAMES = ["N", "NE", "SE", "S", "SW", "NW"];
+  const ART = 55; // the side's picture in the editor: its circumradius (the SVG's viewBox is -60 -60 120 120)
   let state = null;
   let chosen = null; // [tile, face]
   let picked = null; // an exit clicked first
@@ -82,11 +85,6 @@
     return reply.data;
   }
 
-  function midpoint(e, r) { // exit e's edge midpoint, N at the top, clockwise
-    const a = (-90 + 60 * e) * Math.PI / 180;
-    return [r * Math.cos(a), r * Math.sin(a)];
-  }
-
   function el(name, attrs, parent) {
     const e = document.createElementNS(SVGNS, name);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
@@ -130,7 +128,8 @@
         hex.appendChild(side);
       }
     }
-    for (const c of hex.querySelectorAll(".exit")) c.remove();
+    for (const c of hex.querySelectorAll(".exit, .tile-outline")) c.remove();
+    const geo = state.geometry;
     hex.dataset.side = tile + "-" + face; // the side the editor draws now (its picture and exits)
     const trailOf = (e) => info.trails.findIndex((t) => t.includes(e));
     const light = (k, on) => {
@@ -140,12 +139,13 @@
       g.onmouseenter = () => light(g.dataset.trail, true);
       g.onmouseleave = () => light(null, false);
     }
-    for (let e = 0; e < 6; e++) {
-      const [x, y] = midpoint(e, 47.6);
+    el("polygon", { class: "tile-outline", points: geo.corners.map(([x, y]) => ART * x + "," + ART * y).join(" ") }, hex);
+    for (let e = 0; e < geo.ends; e++) {
+      const [x, y] = geo.endPoints[e].map((v) => ART * v);
       const c = el("circle", { cx: x, cy: y, r: 6, class: "exit" + (picked === e ? " picked" : "") }, hex);
       c.setAttribute("data-exit", String(e));
       const k = trailOf(e);
-      el("title", {}, c).textContent = NAMES[e] + (info.trails[k].length === 1 ? " (a dead end)" : "");
+      el("title", {}, c).textContent = geo.endNames[e] + (info.trails[k].length === 1 ? " (a dead end)" : "");
       c.addEventListener("click", () => clickExit(e));
       c.addEventListener("mouseenter", () => light(k, true));
       c.addEventListener("mouseleave", () => light(null, false));
@@ -159,6 +159,7 @@
   async function clickExit(e) {
     const [tile, face] = chosen;
     if (picked === null) { picked = e; drawEditor(); return; }
+    if (picked === e && state.geometry.trails === "pairs") { picked = null; drawEditor(); return; } // no dead ends
     const body = picked === e ? { op: "split", tile: tile, face: face, a: e }
       : { op: "join", tile: tile, face: face, a: picked, b: e };
     picked = null;
@@ -170,7 +171,7 @@
     grid.textContent = "";
     stamp += 1;
     state.tiles.forEach((t, i) => {
-      for (const face of ["front", "back"]) {
+      for (const face of state.faces) { // a single-sided tile's front only
         const b = document.createElement("button");
         b.type = "button";
         b.className = "side" + (chosen && chosen[0] === i && chosen[1] === face ? " chosen" : "") +
@@ -206,7 +207,32 @@
     drawEditor();
   }
 
+  // the parts of the studio that do not take these tiles yet, each with its one line in place of the part
+  const LIMITED = { board: "view-board", search: "view-optimize", publish: "view-publish", playtest: "view-playtest" };
+
+  function drawLimits() {
+    const limits = state.limits || {};
+    for (const note of document.querySelectorAll("p.limit")) note.remove();
+    for (const [part, view] of Object.entries(LIMITED)) {
+      const main = $(view);
+      for (const section of main.querySelectorAll("section")) section.hidden = Boolean(limits[part]);
+      if (limits[part]) main.prepend(Object.assign(document.createElement("p"), { className: "limit", textContent: limits[part] }));
+    }
+    $("forbid").disabled = Boolean(limits.forbid); // its line is the box's tooltip and its call's refusal
+    $("forbid").parentElement.title = limits.forbid || "";
+    $("maze").hidden = Boolean(limits.maze);
+    if (limits.maze) $("maze").insertAdjacentElement("afterend", Object.assign(document.createElement("p"), { className: "limit", textContent: limits.maze }));
+    const geo = state.geometry;
+    $("rotate").textContent = geo.turns === 4 ? "Turn a quarter" : "Turn a sixth";
+    // the help line above the buttons says what a click does on these trails
+    const help = $("rotate").parentElement.previousElementSibling;
+    help.textContent = geo.trails === "pairs"
+      ? "Click two ends to pair them: their old partners pair with each other, so every end joins exactly one other."
+      : "Click two exits to join them into one trail; click an exit twice to make it a dead end.";
+  }
+
   function drawMaze() {
+    if (state.limits && state.limits.maze) return; // the maze does not take these tiles yet (drawLimits says so)
     const seed = Math.max(0, Math.floor(Number($("maze-seed").value) || 0));
     $("maze").src = "/maze.svg?seed=" + seed + "&v=" + stamp;
   }
@@ -251,6 +277,11 @@
   }
 
   function drawGames(f) { // the games: drawn once played (an edit's reply may come before them: see playGames)
+    if (f.games_limit) { // the play engine does not take these tiles yet: one line, and no games asked
+      $("figures").classList.remove("playing");
+      $("games").textContent = f.games_limit;
+      return;
+    }
     if (f.games === null) {
       $("figures").classList.add("playing");
       $("games").textContent = "playing the explorer games of this version…";
@@ -297,7 +328,8 @@
     drawEditor();
     drawFigures();
     drawMaze();
-    if (state.figures && state.figures.games === null) playGames();
+    drawLimits();
+    if (state.figures && state.figures.games === null && !state.figures.games_limit) playGames();
     if (data.warming && !warmingPoll) { // asked again each second until warm: the figures of the version shown
       warmingPoll = setTimeout(() => { warmingPoll = null; apply(call("/api/state")); }, 1000);
     }
