@@ -211,12 +211,10 @@ def test_render_draws_other_tiles_with_exactly_their_bridges_and_the_board(capsy
     assert status == 2 and "--style: tiles of square tiles" in err
 
 
-def test_a_play_target_on_tiles_the_play_engine_does_not_take_is_refused_in_one_line(dask_client):
-    from generator.model.geometry import ANY_GEOMETRY_STAGES
+def test_a_play_target_plays_games_of_other_tiles(dask_client):
     from generator.scoring.play_target import PlayTarget
 
-    if "playtest" in ANY_GEOMETRY_STAGES:
-        pytest.skip("the play engine takes every geometry")
-    problem = problem_on("square-pathways", objective=Objective(play=PlayTarget(median_rounds=15)))
-    with pytest.raises(SettingError, match=r"^objective: its \[play\] target plays games, and the play engine"):
-        optimize(problem, Config(generations=2, **SMALL), client=dask_client)
+    problem = problem_on("square-pathways", objective=Objective(play=PlayTarget(median_rounds=15, weight=-1.0)))
+    result = optimize(problem, Config(generations=2, **SMALL), client=dask_client)
+    assert result.play is not None and 0 < result.play.median <= 200 and result.play.penalty <= 0
+    assert result.fitness == pytest.approx(result.score.fitness + result.play.penalty)
