@@ -114,13 +114,17 @@ def test_single_sided_sheets_hold_only_fronts():
     assert sorted(i for page in plan.pages for i, _, _ in page) == list(range(30))
 
 
-def test_the_virtual_tables_are_skipped_for_other_tiles_with_a_note():
+def test_a_kit_of_other_tiles_has_its_virtual_tables():
+    import json
+
     warnings = []
     src = replace(sources("square-jungle", 50.0, 2), asset_url="file:///tmp/tabletop/")
     files = publish_kit(src, settings(documents=("tiles", "tabletop", "play")), warn=warnings.append)
-    assert not [n for n in files if n.startswith(("tabletop/", "play/"))]
-    assert any(w.startswith("skipped tabletop") for w in warnings)
-    assert any(w.startswith("skipped play") for w in warnings)
+    assert "play/index.html" in files and not [w for w in warnings if w.startswith("skipped")]
+    saved = json.loads(files["tabletop/Trailwright.json"])
+    tiles = [o for o in saved["ObjectStates"] if o.get("Name") == "Custom_Tile"]
+    assert tiles and all(t["CustomImage"]["CustomTile"]["Type"] == 0 for t in tiles)  # square boxes
+    assert all(not t["CustomImage"].get("ImageSecondaryURL") for t in tiles)  # single-sided: no back image
 
 
 def rounded(points) -> list[tuple[float, float]]:
