@@ -172,7 +172,6 @@ def test_the_booklet_words_the_tiles_geometry():
     square = markup_text(rendered_templates(sources("square-pathways", 50.0, 2), load_settings()))
     assert "single-sided square trail tiles" in square and "one quarter clockwise" in square
     assert "toss the coin" not in square and "two trail ends on each edge" in square
-    assert "Not simulated yet" in square  # the play engine does not take these tiles yet
     hexes = markup_text(rendered_templates(sources("hex-pairs", 63.5, 2), load_settings()))
     assert "double-sided hexagonal trail tiles" in hexes and "toss the coin" in hexes
     assert "one sixth clockwise" in hexes and "Every trail joins exactly two ends" in hexes
@@ -187,7 +186,7 @@ def test_new_makes_a_project_of_every_example_board(board, tmp_path, capsys):
     game = load_board(str(folder / "board.toml"))
     assert tiles.geometry == game.geometry == load_board(board).geometry
     assert len(tiles) == game.tile_count
-    assert "trailwright publish" in out and "trailwright playtest" not in out  # playtest does not take them yet
+    assert "trailwright publish" in out and "trailwright playtest" in out
 
 
 def test_check_passes_on_a_square_kit_and_fails_a_tile_of_the_wrong_size(tmp_path):

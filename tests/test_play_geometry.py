@@ -195,15 +195,6 @@ def test_playtest_plays_a_square_board_and_writes_its_heat_map(capsys, tmp_path)
     assert "North" in heat and "<title>Turns lost per game" in heat
 
 
-def test_optimize_refuses_a_play_target_on_other_tiles_in_one_line(capsys, tmp_path):
-    objective = tmp_path / "taste.toml"
-    objective.write_text('[play]\nmedian_rounds = 15\nplayers = 3\npolicy = "explorer"\ngames = 50\n')
-    out = tmp_path / "x.json"
-    argv = ("optimize", "--board", "hex-pairs", "--objective", str(objective), "--generations", "1", "--out", str(out))
-    status, _, err = run_cli(capsys, *argv)
-    assert status == 2 and err.strip().count("\n") == 0 and "[play]" in err and not out.exists()
-
-
 def test_playtest_refuses_tiles_of_another_geometry_than_the_boards_in_one_line(capsys, tmp_path):
     out = tmp_path / "out"
     argv = ("playtest", str(EXAMPLES / "best-known.json"), "--board", "square-pathways", "--out", str(out))

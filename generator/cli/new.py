@@ -50,10 +50,8 @@ def run(args: argparse.Namespace) -> int:
         check_stage(board.geometry, "new", board.label)
         rules = None if args.board == "classic" else rules_file_text(default_rules(board))
     rng = np.random.default_rng([args.seed, 0])
-    if board.geometry.is_classic:
-        tiles = random_tileset(board.tile_count, allowed_designs(ARTICLE), rng)
-    else:
-        tiles = _random_any(board, rng)
+    g = board.geometry
+    tiles = random_tileset(board.tile_count, allowed_designs(ARTICLE.on(board), g), rng, g)
     tileset = dumps_tileset(tiles, {"made_by": "trailwright new"})
     try:
         folder = new_project(args.folder, *_board_copy(args.board), tileset, rules)
@@ -64,22 +62,6 @@ def run(args: argparse.Namespace) -> int:
         if command in ANY_GEOMETRY_STAGES or board.geometry.is_classic:  # what takes the board's tiles so far
             print(f"  trailwright {command} {folder}")
     return 0
-
-
-def _random_any(board, rng):
-    """A random tile set for a board of another geometry: each face a design the article's objective allows there,
-    drawn uniformly (``generator.model.designs``); single-sided tiles get one face."""
-    from generator.model import Tile, TileSet
-    from generator.model.designs import designs
-    from generator.optimize.anygeometry import any_objective
-    from generator.scoring.objective import ARTICLE
-
-    objective = any_objective(ARTICLE, board)
-    allowed = [d for d in designs(board.geometry) if objective.allows(d)]
-    picks = rng.integers(len(allowed), size=(board.tile_count, board.geometry.faces))
-    if board.geometry.faces == 1:
-        return TileSet(tuple(Tile.single(str(t + 1), allowed[p[0]]) for t, p in enumerate(picks)))
-    return TileSet(tuple(Tile(str(t + 1), allowed[a], allowed[b]) for t, (a, b) in enumerate(picks)))
 
 
 def _board_copy(board: str) -> tuple[str, str]:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generator.preflight.finding import Finding
 from generator.preflight.scan import PageScan, scan_page
 from generator.preflight.shapes import die_shape, sheet_cuts, sheet_subject
 from generator.publish.settings import MIN_LINE_PT, Profile, load_paper, paper_names
@@ -35,25 +36,6 @@ MARK_MAX_MM = 15.0
 RGB_INKS = ("rgb", "icc-rgb", "indexed:rgb", "indexed:icc-rgb")
 CMYK_INKS = ("cmyk", "icc-cmyk", "indexed:cmyk")
 TARGETS = ("home", "vtt", "manufacturer", "factory")
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One checked thing: passed or failed, with what was measured and what was expected."""
-
-    file: str
-    page: int | None
-    what: str
-    measured: str
-    expected: str
-    ok: bool
-
-    def line(self) -> str:
-        """``FAIL file, page 3: what: measured ..., expected ...``"""
-        where = f"{self.file}, page {self.page}" if self.page else self.file
-        return (
-            f"{'ok  ' if self.ok else 'FAIL'} {where}: {self.what}: measured {self.measured}, expected {self.expected}"
-        )
 
 
 @dataclass(frozen=True)

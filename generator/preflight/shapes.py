@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from generator.model.geometry import SHAPES
+from generator.preflight.finding import Finding
 from generator.preflight.scan import PageScan
 from generator.publish.outline import Outline
 from generator.publish.settings import Profile
@@ -31,7 +32,6 @@ SIZE_TOLERANCE_MM = 0.05
 
 def die_shape(name: str, number: int, scan: PageScan, profile: Profile):
     """The CutContour strokes, taken together, as the profile's outline: its corners, width and height."""
-    from generator.preflight.checks import Finding
 
     points = {(round(x / PT_PER_MM, 2), round(y / PT_PER_MM, 2)) for s in scan.strokes for x, y in s.points
               if s.ink == "spot:CutContour"}  # fmt: skip
@@ -93,7 +93,6 @@ def _marked(corner, neighbours, marks, reach: float) -> bool:
 def sheet_cuts(name: str, number: int, scan: PageScan, subject: str):
     """On a tile sheet: every tile's clipped art is centred on a cut outline (a hexagon or a square) exactly as
     wide as the subject records, and each of the outline's corners has its two crop marks on the edges' lines."""
-    from generator.preflight.checks import Finding
 
     size = recorded_size(subject)
     clips = [p.clip for p in scan.placements if p.clip]

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from generator.errors import TrailwrightError
-from generator.preflight.checks import Finding
+from generator.preflight.finding import Finding
 from generator.render.theme import ART_KEYS
 from generator.render.untrusted import PRINT_DPI
 
