@@ -57,9 +57,12 @@ sysdeps:
 # The install ends by compiling the bytecode of what a run imports and every kernel a first `make print` uses
 # (python -m generator.warm: in parallel over the cores); the kernels go into the user's cache folder, one per
 # version, which every checkout and install of it shares.
+# The venv gets no pip of its own (ensurepip costs some 5 s of CPU): the system's pip installs uv into it, or, where
+# that pip is missing or too old for --python, the venv's own, bootstrapped then.
 $(STAMP): pyproject.toml $(LOCK)
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	@test -x $(UV) || $(PY) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	@test -x $(PY) || $(PYTHON) -m venv --without-pip $(VENV)
+	@test -x $(UV) || $(PYTHON) -m pip --python $(PY) install --quiet --disable-pip-version-check uv==$(UV_VERSION) 2>/dev/null \
+	  || { $(PY) -m ensurepip --default-pip >/dev/null && $(PY) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION); }
 	$(INSTALL) --require-hashes -r $(LOCK)
 	$(INSTALL) --no-deps -e .
 	@$(PY) -m generator.warm
