@@ -32,13 +32,15 @@ PUBLISH_ARGS := $(BOARD_ARG) $(if $(STYLE),--style "$(STYLE)") $(if $(THEME),--t
 
 # Installs are locked: requirements.lock pins every package (runtime and tests) with its hashes, and
 # requirements-dev.lock adds the linters and the docs site on the same pins. uv (itself pinned) installs
-# them into .venv/ and `make lock` recompiles both.
+# them into .venv/ and `make lock` recompiles both. The install byte-compiles no package (every one's would cost some
+# 18 s of CPU, half of it on tests and tools a run never imports): python -m generator.warm does, for what a run
+# imports.
 LOCK    := requirements.lock
 DEVLOCK := requirements-dev.lock
 DEVSTAMP := $(VENV)/.dev-stamp
 UV_VERSION := 0.13.9
 UV      := $(VENV)/bin/uv
-INSTALL := $(UV) pip install --quiet --compile-bytecode --python $(PY)
+INSTALL := $(UV) pip install --quiet --python $(PY)
 COMPILE := $(UV) pip compile --quiet --generate-hashes --python-version 3.11
 
 install: $(STAMP)
@@ -55,18 +57,22 @@ sysdeps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	else echo "make sysdeps: missing $$missing; install them with: sudo apt-get install $$missing (tests that need them will skip)"; fi
 
-# The install ends by compiling every kernel a first `make print` uses (python -m generator.warm: in parallel over
-# the cores) into the user's cache folder, one per version, which every checkout and install of it shares.
+# The install ends by compiling the bytecode of what a run imports and every kernel a first `make print` uses
+# (python -m generator.warm: in parallel over the cores); the kernels go into the user's cache folder, one per
+# version, which every checkout and install of it shares.
+# The venv gets no pip of its own (ensurepip costs some 5 s of CPU): the system's pip installs uv into it, or, where
+# that pip is missing or too old for --python, the venv's own, bootstrapped then.
 $(STAMP): pyproject.toml $(LOCK)
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	@test -x $(UV) || $(PY) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	@test -x $(PY) || $(PYTHON) -m venv --without-pip $(VENV)
+	@test -x $(UV) || $(PYTHON) -m pip --python $(PY) install --quiet --disable-pip-version-check uv==$(UV_VERSION) 2>/dev/null \
+	  || { $(PY) -m ensurepip --default-pip >/dev/null && $(PY) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION); }
 	$(INSTALL) --require-hashes -r $(LOCK)
 	$(INSTALL) --no-deps -e .
 	@$(PY) -m generator.warm
 	@touch $(STAMP)
 
 $(DEVSTAMP): $(STAMP) $(DEVLOCK)
-	$(INSTALL) --require-hashes -r $(DEVLOCK)
+	$(INSTALL) --compile-bytecode --require-hashes -r $(DEVLOCK)
 	@touch $(DEVSTAMP)
 
 # ruff (lint and format) and mypy, configured in pyproject.toml

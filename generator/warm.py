@@ -8,26 +8,37 @@ group     kernels by what uses them (``GROUPS``): the scoring kernel (``score``)
           running its kernels on a tiny input, so every signature a real run uses is compiled.
 cold      a group whose kernels have no index in the disk cache for these sources (``is_cold``): calling
           them compiles first. Cheap to tell: a look at a few files.
-warm_all  every group at once, in a pool of processes (``make install`` runs it over the cores: the
-          groups compile in parallel, and every later process, a Dask worker included, loads them).
+chain     groups that share compiled functions (``CHAINS``: the measures replay games with the play engine's
+          functions, the search and the polish call the scoring kernel's helpers), warmed one after the other in
+          one process, so that no two processes compile the same function at once.
+bytecode  the Python bytecode of what a run imports (``runtime_sources``: the packages Trailwright requires, their
+          tests left out, and ``generator`` itself), written once by the install (``compile_bytecode``) rather
+          than every package's (a third of the files are tests and tools a run never imports) or, where
+          ``PYTHONDONTWRITEBYTECODE`` is set, compiled again in every process.
+warm_all  the bytecode, then every chain, in a pool of processes (``make install`` runs it over the cores), the
+          longest chain first: each process takes the next as it finishes one, so the cores finish together, and
+          every later process, a Dask worker included, loads the kernels.
 warm      some groups, in this process (a server's background thread at start: ``warm("scoring", "bots")``).
 """
 
 from __future__ import annotations
 
+import re
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 
 @dataclass(frozen=True)
 class Group:
     """Kernels compiled together: what to call them in a message, about how long they take to compile on one
-    core of a small machine (measured on a busy 2-core one, halved), and their entry points (module, function:
-    numba dispatchers)."""
+    core of a small machine (the CPU seconds measured on this project's 2-core one, numba's own helpers included
+    for the first group of a chain, the chain's earlier groups compiled), and their entry points (module,
+    function: numba dispatchers)."""
 
     what: str
     seconds: int
@@ -35,10 +46,10 @@ class Group:
 
 
 GROUPS: dict[str, Group] = {
-    "scoring": Group("the scoring kernel", 15, (("generator.scoring.kernel", "_accumulate"),)),
+    "scoring": Group("the scoring kernel", 9, (("generator.scoring.kernel", "_accumulate"),)),
     "search": Group(
         "the search's kernels",
-        20,
+        6,
         (
             ("generator.scoring.kernel", "_sample_and_score"),
             ("generator.scoring.kernel", "_score_given"),
@@ -47,12 +58,12 @@ GROUPS: dict[str, Group] = {
     ),
     "polish": Group(
         "the polish's screen",
-        15,
+        6,
         (("generator.scoring.holes", "_values"), ("generator.optimize.screen", "_add")),
     ),
-    "play": Group("the play engine", 30, (("generator.play.fast", "play_games"),)),
-    "measures": Group("the game measures", 10, (("generator.play.fastmeasures", "measure_rows"),)),
-    "bots": Group("the bots", 5, (("generator.play.fastbot", "choose"),)),
+    "play": Group("the play engine", 17, (("generator.play.fast", "play_games"),)),
+    "measures": Group("the game measures", 5, (("generator.play.fastmeasures", "measure_rows"),)),
+    "bots": Group("the bots", 6, (("generator.play.fastbot", "choose"),)),
 }
 
 
@@ -153,9 +164,9 @@ WARMERS: dict[str, Callable[[], None]] = {
 }
 
 
-# warm_all's jobs, the longest first: a job's groups are warmed one after the other in one process, so that no two
-# processes compile the same kernel at once (the measures replay games with the play engine's functions)
-JOBS = (("play", "measures"), ("scoring", "search", "polish"), ("bots",))
+# warm_all's chains (see the glossary); a process warms a chain's groups in this order
+CHAINS = (("play", "measures"), ("scoring", "search", "polish"), ("bots",))
+BYTECODE_SECONDS = 8  # about how long the bytecode takes to compile on one core (CPU seconds, as ``Group.seconds``)
 
 
 def warm(*names: str) -> dict[str, float]:
@@ -168,40 +179,109 @@ def warm(*names: str) -> dict[str, float]:
     return took
 
 
-def _warm_job(names: tuple[str, ...]) -> dict[str, float]:
-    return warm(*names)
+def _requirements(dist, extras: set[str]) -> Iterator[tuple[str, set[str]]]:
+    """The distributions ``dist`` requires with ``extras`` (no extra of its own: not the tests'), and their extras."""
+    from packaging.requirements import Requirement
+
+    for line in dist.requires or ():
+        req = Requirement(line)
+        if req.marker is None or any(req.marker.evaluate({"extra": e}) for e in extras | {""}):
+            yield req.name, set(req.extras)
+
+
+def runtime_sources(top: str = "trailwright") -> list[Path]:
+    """The Python files a run may import (the glossary's *bytecode*): ``generator``'s, and those of every installed
+    distribution ``top`` requires, followed on through theirs (with the extras they name), outside test folders."""
+    from importlib import metadata
+
+    files = set(Path(__file__).parent.rglob("*.py"))
+    seen: dict[str, set[str]] = {}
+    todo: list[tuple[str, set[str]]] = [(top, set())]
+    while todo:
+        name, extras = todo.pop()
+        key = re.sub(r"[-_.]+", "-", name).lower()
+        if key in seen and extras <= seen[key]:
+            continue
+        seen[key] = seen.get(key, set()) | extras
+        try:
+            dist = metadata.distribution(name)
+        except metadata.PackageNotFoundError:  # not installed here (a marker this platform does not meet)
+            continue
+        todo.extend(_requirements(dist, seen[key]))
+        for file in dist.files or ():
+            if file.suffix == ".py" and not {"tests", "test"} & set(file.parts):
+                files.add(Path(str(dist.locate_file(file))))
+    return sorted(f for f in files if f.is_file())
+
+
+def compile_bytecode(part: int = 0, parts: int = 1) -> int:
+    """Write the bytecode of every ``parts``-th of ``runtime_sources()`` from the ``part``-th (where it is not
+    current); how many files were read."""
+    import compileall
+
+    files = runtime_sources()[part::parts]
+    for file in files:
+        compileall.compile_file(file, quiet=2)
+    return len(files)
+
+
+@dataclass(frozen=True)
+class Share:
+    """A job of ``warm_all``: every ``parts``-th file of the bytecode, from the ``part``-th."""
+
+    part: int
+    parts: int
+
+
+def _warm_job(job: tuple[str, ...] | Share) -> dict[str, float]:
+    """A chain of groups, or a share of the bytecode; the seconds each took."""
+    if not isinstance(job, Share):
+        return warm(*job)
+    began = time.perf_counter()
+    compile_bytecode(job.part, job.parts)
+    return {f"bytecode {job.part + 1}/{job.parts}": time.perf_counter() - began}
+
+
+def jobs(workers: int) -> list[tuple[str, ...] | Share]:
+    """warm_all's jobs in the order the pool hands them out: the bytecode in ``workers`` shares (every later import,
+    the kernels' included, reads it), then the chains, the longest first by ``Group.seconds``. A process takes the
+    next job as it finishes one, so the long chains start at once and the short ones fill in where a process is
+    done early: the processes end about together."""
+    chains = sorted(CHAINS, key=lambda chain: -sum(GROUPS[name].seconds for name in chain))
+    return [Share(part, workers) for part in range(workers)] + chains
 
 
 def warm_all(workers: int | None = None) -> dict[str, float]:
-    """Warm every group, ``JOBS`` spread over ``workers`` processes (default: the available cores); the seconds
-    each group took."""
+    """Write the bytecode and warm every group, ``jobs`` spread over ``workers`` processes (default: the available
+    cores); the seconds each job's parts took."""
     from generator.scoring.stream import available_cores
 
-    workers = max(1, min(workers or available_cores(), len(JOBS)))
+    workers = max(1, min(workers or available_cores(), len(CHAINS)))
     if workers == 1:
-        return warm(*(name for job in JOBS for name in job))
+        return {**_warm_job(Share(0, 1)), **warm(*(name for chain in CHAINS for name in chain))}
     import multiprocessing
 
     took: dict[str, float] = {}
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        for part in pool.map(_warm_job, JOBS):
+        for part in pool.map(_warm_job, jobs(workers)):
             took.update(part)
     return took
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m generator.warm [WORKERS]``: warm every kernel, saying where the cache is and what took how long."""
+    """``python -m generator.warm [WORKERS]``: write the bytecode and warm every kernel, saying where the kernels'
+    cache is and what took how long."""
     import os
 
     from generator.jitcache import ENV
 
     argv = sys.argv[1:] if argv is None else argv
     workers = int(argv[0]) if argv else None
-    print(f"kernels: compiling any not yet in {os.environ[ENV]} (once a version, on every core)", flush=True)
+    print(f"bytecode, and kernels not yet in {os.environ[ENV]}: compiling on every core (once a version)", flush=True)
     began = time.perf_counter()
     times = warm_all(workers)
     each = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in times.items())
-    print(f"kernels ready in {time.perf_counter() - began:.0f} s ({each})")
+    print(f"bytecode and kernels ready in {time.perf_counter() - began:.0f} s ({each})")
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 
 import numpy as np
@@ -140,6 +141,39 @@ def test_a_timed_polish_stops_at_its_deadline():
     began = time.perf_counter()
     timed = polish(problem, start, 2000, seed=5, run=here, rounds=1000, deadline=began + 3)
     assert timed.rounds >= 2 and time.perf_counter() - began < 3 + 3  # goes on past a round; never far past
+
+
+def test_a_round_the_deadline_overtakes_stops_there_and_takes_nothing():
+    """A round sized to fit cannot see a machine that slows down after it began: the workers look at the clock
+    between pieces of layouts, neighbours and candidates (issue 45: --time 60 ran 76 s, a round taking 34 s)."""
+    problem, start = problem_for()
+    began = time.perf_counter()
+    cut = polish(problem, start, 150_000, seed=5, run=here, rounds=5, deadline=began + 0.3)  # a round: ~8 s of CPU
+    assert time.perf_counter() - began < 0.3 + 2.0
+    assert cut.rounds == 0 and cut.steps == () and cut.tileset == start
+    camp = load_board("tests/data/camp-board.toml")  # screened by scoring each neighbour (check_local)
+    tiles = random_tileset(camp.tile_count, tuple(range(DESIGNS)), np.random.default_rng(2))
+    began = time.perf_counter()
+    cut = polish(make_problem(camp, ARTICLE, tiles), tiles, 200_000, seed=3, run=here, deadline=began + 0.3)
+    assert time.perf_counter() - began < 0.3 + 2.0 and cut.rounds == 0 and cut.tileset == tiles
+
+
+def test_a_round_dropped_at_the_deadline_leaves_the_set_as_the_rounds_before_it_left_it():
+    """The machine slows down during round 2 (its parts see the deadline passed): the result is round 1's, the
+    same as a one-round polish's, never a half-taken round."""
+    problem, start = problem_for()
+    calls = []
+
+    def slowing(f, *args, parts):
+        calls.append(f)
+        if len(calls) == 4:  # round 2's confirmation (each round: a screen, then a confirmation)
+            f = functools.partial(f.func, *f.args, **{**f.keywords, "until": time.time() - 1})
+        return here(f, *args, parts=parts)
+
+    one = polish(problem, start, 2000, seed=5, run=here, rounds=1)
+    cut = polish(problem, start, 2000, seed=5, run=slowing, rounds=5, deadline=time.perf_counter() + 600)
+    assert len(calls) == 4 and one.steps  # the second round screened, and its confirmation was dropped
+    assert (cut.rounds, cut.steps, cut.tileset) == (1, one.steps, one.tileset)
 
 
 def test_a_timed_run_polishes_by_default_where_the_screen_applies():

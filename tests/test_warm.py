@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -157,3 +158,39 @@ def test_after_warm_all_a_fresh_process_compiles_nothing():
     found = json.loads(out.stdout.splitlines()[-1])
     assert found["misses"] == {}
     assert found["several"] == {}
+
+
+def test_warm_all_hands_out_the_bytecode_first_then_the_longest_chain(monkeypatch):
+    """Longest first: each process takes the next job as it ends one, so the cores finish about together."""
+    jobs = warm.jobs(2)
+    assert jobs[:2] == [warm.Share(0, 2), warm.Share(1, 2)]
+    chains = jobs[2:]
+    assert sorted(chains) == sorted(warm.CHAINS)
+    cost = [sum(warm.GROUPS[name].seconds for name in chain) for chain in chains]
+    assert cost == sorted(cost, reverse=True)
+    slow = {**warm.GROUPS, "bots": warm.Group("the bots", 1000, warm.GROUPS["bots"].entries)}
+    monkeypatch.setattr(warm, "GROUPS", slow)
+    assert warm.jobs(2)[2] == ("bots",)
+
+
+def test_the_runtime_bytecode_covers_what_a_run_imports_and_no_tests():
+    files = warm.runtime_sources()
+    names = {f.as_posix() for f in files}
+    for module in ("numba", "numpy", "distributed", "reportlab", "cairosvg"):  # distributed: dask[distributed]
+        found = importlib.util.find_spec(module).origin
+        assert found in names, module
+    assert str(PACKAGE / "warm.py") in names
+    assert not [f for f in files if {"tests", "test"} & set(f.parts)]
+    assert importlib.util.find_spec("_pytest").origin not in names  # the test extra: no run imports it
+
+
+def test_the_bytecode_is_written_even_where_python_writes_none(tmp_path, monkeypatch):
+    """PYTHONDONTWRITEBYTECODE (a container's habit) would make every process compile every import again."""
+    sources = [tmp_path / f"m{i}.py" for i in range(3)]
+    for path in sources:
+        path.write_text("X = 1\n")
+    monkeypatch.setattr(warm, "runtime_sources", lambda: sources)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    assert warm.compile_bytecode(1, 2) == 1
+    written = [Path(importlib.util.cache_from_source(str(p))).is_file() for p in sources]
+    assert written == [False, True, False]

@@ -9,6 +9,7 @@ bank, and their difference from the set comes with its standard error (paired ov
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -103,18 +104,21 @@ def check_local(
     margin: float = 0.01,
     part: int = 0,
     parts: int = 1,
-) -> LocalCheck:
+    until: float | None = None,
+) -> LocalCheck | None:
     """Try every move from ``tileset`` on ``samples`` layouts drawn from ``seed`` (with ``parts``, only every
     ``parts``-th move from the ``part``-th: one worker's share of the neighbourhood, on the same bank).
 
     Neighbours worse by more than ``margin`` (with 3 standard errors to spare) stop early and
-    are only counted.
+    are only counted. None when the ``time.time()`` ``until`` passes before the last move is tried.
     """
     bank = Paired(problem, tileset, samples, seed)
     base, close, tried = bank.base, [], 0
     for index, changes in enumerate(neighbours(problem, bank.classes, swaps)):
         if index % parts != part:
             continue
+        if until is not None and time.time() > until:
+            return None
         child, moved = bank.moved(changes)
         tried += 1
         ev = bank.search.evaluate(child, base, moved, threshold=base.fitness - margin)

@@ -19,11 +19,15 @@ take           the clear neighbours, best first, each unless it shares a tile wi
                a copy of one design would not.
 round          one screen, its confirmation and what it takes; the polish stops after a round that takes
                nothing, or after ``rounds`` rounds. With a ``deadline`` it goes on (on fresh layouts) until
-               it is reached; a round that would end after it screens fewer layouts, so as to fit (``_fitted``).
+               it is reached; a round that would end after it screens fewer layouts, so as to fit (``_fitted``),
+               and one the deadline overtakes all the same (a machine that slows down) stops there: each worker
+               looks at the clock between neighbours, pieces of layouts and candidates, and the round is
+               dropped, taking nothing (the set stays as the rounds before it left it, never worse).
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Callable
@@ -59,35 +63,63 @@ class Polished:
     neighbours: int  # neighbours screened in all
 
 
-def screen_part(problem: Problem, tileset: TileSet, samples: int, seed: int, part: int, parts: int):
-    """One worker's share of a screen by scoring: (its neighbours screened, those not clearly worse)."""
-    check = check_local(problem, tileset, samples, seed, part=part, parts=parts)
-    return check.neighbours, check.close
+def screen_part(
+    problem: Problem, tileset: TileSet, samples: int, seed: int, part: int, parts: int, until: float | None = None
+):
+    """One worker's share of a screen by scoring: (its neighbours screened, those not clearly worse); None when
+    the ``time.time()`` ``until`` passes first."""
+    check = check_local(problem, tileset, samples, seed, part=part, parts=parts, until=until)
+    return None if check is None else (check.neighbours, check.close)
 
 
-def confirm_part(problem: Problem, tileset: TileSet, candidates, samples: int, seed: int, part: int, parts: int):
+def confirm_part(
+    problem: Problem,
+    tileset: TileSet,
+    candidates,
+    samples: int,
+    seed: int,
+    part: int,
+    parts: int,
+    until: float | None = None,
+):
     """Every ``parts``-th of ``candidates`` (from the ``part``-th) scored again against ``tileset`` on ``samples``
-    fresh layouts from ``seed``: [(index, neighbour)]."""
+    fresh layouts from ``seed``: [(index, neighbour)]; None when the ``time.time()`` ``until`` passes first."""
+    if until is not None and time.time() > until:
+        return None
     bank = Paired(problem, tileset, samples, seed)
-    return [(k, bank.neighbour(c.changes)) for k, c in list(enumerate(candidates))[part::parts]]
+    out = []
+    for k, c in list(enumerate(candidates))[part::parts]:
+        if until is not None and time.time() > until:
+            return None
+        out.append((k, bank.neighbour(c.changes)))
+    return out
 
 
-def _screen(problem: Problem, tileset: TileSet, samples: int, seed: int, run: Callable, workers: int):
-    """(neighbours screened, those whose screened gain is positive, best first)."""
+def _screen(problem: Problem, tileset: TileSet, samples: int, seed: int, run: Callable, workers: int, until=None):
+    """(neighbours screened, those whose screened gain is positive, best first); None when ``until`` came first."""
     if hole_screen.applies(problem):
-        found = hole_screen.screened(
-            problem, tileset, samples, run(hole_screen.screen_part, problem, tileset, samples, seed, parts=workers)
+        shares = run(
+            functools.partial(hole_screen.screen_part, until=until), problem, tileset, samples, seed, parts=workers
         )
+        if None in shares:
+            return None
+        found = hole_screen.screened(problem, tileset, samples, shares)
         tried = len(found)
     else:
-        shares = run(screen_part, problem, tileset, samples, seed, parts=workers)
+        shares = run(functools.partial(screen_part, until=until), problem, tileset, samples, seed, parts=workers)
+        if None in shares:
+            return None
         tried, found = sum(n for n, _ in shares), [c for _, close in shares for c in close]
     return tried, sorted((c for c in found if c.gain > 0), key=lambda c: (-c.gain, c.changes))
 
 
-def _confirmed(problem, tileset, candidates, samples: int, seed: int, run: Callable, workers: int) -> list[Neighbour]:
-    """``candidates`` scored again, in their order, over the workers (see ``confirm_part``)."""
-    parts = run(confirm_part, problem, tileset, candidates, samples, seed, parts=min(workers, len(candidates)))
+def _confirmed(problem, tileset, candidates, samples: int, seed: int, run: Callable, workers: int, until=None):
+    """``candidates`` scored again, in their order, over the workers (see ``confirm_part``); None when ``until``
+    came first."""
+    confirm = functools.partial(confirm_part, until=until)
+    parts = run(confirm, problem, tileset, candidates, samples, seed, parts=min(workers, len(candidates)))
+    if None in parts:
+        return None
     return [n for _, n in sorted((p for share in parts for p in share), key=lambda p: p[0])]
 
 
@@ -150,8 +182,8 @@ def polish(
 
     ``run(f, *args, parts=workers)`` runs ``f(*args, part, parts)`` for every part and returns the results in
     order (``here``, or ``on_cluster``); the same seed gives the same polish whatever the number of workers.
-    ``deadline`` is a ``time.perf_counter()`` time. ``on_round(k)`` is called as round ``k`` begins and
-    ``on_step(step)`` as a step is taken.
+    ``deadline`` is a ``time.perf_counter()`` time (the workers read it as the same moment of ``time.time()``).
+    ``on_round(k)`` is called as round ``k`` begins and ``on_step(step)`` as a step is taken.
     """
     steps: list[Step] = []
     tried = 0
@@ -165,9 +197,17 @@ def polish(
             done -= 1
             break
         on_round(done)
-        count, close = _screen(problem, tileset, layouts, seed + done, run, workers)
+        until = None if deadline is None else time.time() + deadline - time.perf_counter()
+        screened = _screen(problem, tileset, layouts, seed + done, run, workers, until)
+        if screened is None:
+            done -= 1
+            break
+        count, close = screened
         tried += count
-        checked = _confirmed(problem, tileset, close[:CONFIRMED], 10 * layouts, seed + 1000 + done, run, workers)
+        checked = _confirmed(problem, tileset, close[:CONFIRMED], 10 * layouts, seed + 1000 + done, run, workers, until)
+        if checked is None:
+            done -= 1
+            break
         chosen = taken([c for c in checked if c.gain > 2 * c.gain_se], classes)
         took = time.perf_counter() - began
         if not chosen and deadline is None:

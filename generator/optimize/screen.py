@@ -14,6 +14,8 @@ piece and the pieces' sums are added in order, so the result is the same for any
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from generator.jitcache import njit
@@ -90,9 +92,11 @@ def pieces(samples: int) -> list[int]:
     return [min(PIECE, samples - start) for start in range(0, samples, PIECE)]
 
 
-def screen_part(problem: Problem, tileset: TileSet, samples: int, seed: int, part: int, parts: int):
+def screen_part(
+    problem: Problem, tileset: TileSet, samples: int, seed: int, part: int, parts: int, until: float | None = None
+):
     """One worker's share of a screen of ``samples`` layouts: [(piece, sums, squares)] for every ``parts``-th
-    piece from the ``part``-th."""
+    piece from the ``part``-th; None when the ``time.time()`` ``until`` passes first."""
     board, designs = board_arrays(problem.board), problem.space.tables
     holes = holes_for(board, designs)
     classes = classes_of(tileset)
@@ -108,6 +112,8 @@ def screen_part(problem: Problem, tileset: TileSet, samples: int, seed: int, par
         shown = np.take_along_axis(flip, slot_of, axis=1).astype(np.int64)
         sums, squares = np.zeros(len(moves)), np.zeros(len(moves))
         for start in range(0, size, ROWS):
+            if until is not None and time.time() > until:
+                return None
             rows = np.arange(start, min(start + ROWS, size), dtype=np.int64)
             holes.values(table, bank.perm, bank.turn, slot_of, rows, weights, values)
             _add(values, shown[rows], len(rows), classes.astype(np.int64), single, swaps, sums, squares)

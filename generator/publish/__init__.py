@@ -19,19 +19,29 @@ Everything returns data (plans, PDF bytes, ``{path: bytes}``); only the CLI writ
                     returning ``{relative path: bytes}``; ``publish_kit`` makes the chosen ones
 """
 
-from generator.publish.kit import publish_kit
-from generator.publish.settings import PublishSettings, load_paper, load_profile, load_settings
-from generator.publish.sources import Sources, layout_sources
-from generator.scoring.figures import Figures, figures_from_score
+from __future__ import annotations
 
-__all__ = [
-    "Figures",
-    "PublishSettings",
-    "Sources",
-    "figures_from_score",
-    "layout_sources",
-    "load_paper",
-    "load_profile",
-    "load_settings",
-    "publish_kit",
-]
+import importlib
+from typing import Any
+
+# what the package offers, by the module it comes from: imported when first asked for, so that reading a setting
+# (``generator.publish.settings``: ``trailwright check``) does not import the whole publishing stack, the play
+# engine and numba with it
+_FROM = {
+    "publish_kit": "generator.publish.kit",
+    "PublishSettings": "generator.publish.settings",
+    "load_paper": "generator.publish.settings",
+    "load_profile": "generator.publish.settings",
+    "load_settings": "generator.publish.settings",
+    "Sources": "generator.publish.sources",
+    "layout_sources": "generator.publish.sources",
+    "Figures": "generator.scoring.figures",
+    "figures_from_score": "generator.scoring.figures",
+}
+__all__ = sorted(_FROM)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _FROM:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(_FROM[name]), name)
