@@ -228,7 +228,16 @@ CLASSIC = TileGeometry()
 
 # the stages that take every geometry so far; the others take the classic game's tiles only (docs/geometry.md)
 ANY_GEOMETRY_STAGES = (
-    "score", "optimize", "render", "playtest", "publish", "new", "studio", "table", "tabletop", "host"
+    "score",
+    "optimize",
+    "render",
+    "playtest",
+    "publish",
+    "new",
+    "studio",
+    "table",
+    "tabletop",
+    "host",
 )
 
 
