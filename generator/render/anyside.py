@@ -23,8 +23,9 @@ import numpy as np
 from generator.errors import TrailwrightError
 from generator.model import Side, pair_crossings
 from generator.model.geometry import TileGeometry
+from generator.board.geometry import rotate
 from generator.render.curves import Curve, Point, cubic, point, sample
-from generator.render.geometry import _crossings
+from generator.render.geometry import TIE, Bridge, SideLayout, _crossings, _segments
 
 WIDTH = 0.09  # trail width, tile units
 STUB = 0.28
@@ -38,15 +39,20 @@ class AnyShape:
     trail: tuple[int, ...]
     curves: tuple[Curve, ...]
     bar: tuple[Point, Point] | None = None
+    junction: Point | None = None  # where the branches of a trail of three or more ends meet
 
 
 @dataclass(frozen=True)
 class AnyLayout:
-    """A side's drawing: one shape per trail (the side's order) and its bridges ``(centre, angle, upper)``."""
+    """A side's drawing: one shape per trail (the side's order), its bridges, and the trail width (tile units)."""
 
     side: Side
     shapes: tuple[AnyShape, ...]
-    bridges: tuple[tuple[Point, float, int], ...]
+    bridges: tuple[Bridge, ...]
+    width: float = WIDTH
+
+    deck_length = SideLayout.deck_length  # the classic deck's rule, so every tile's decks are the same timber
+    deck_width = SideLayout.deck_width
 
 
 def _exit(g: TileGeometry, end: int) -> tuple[np.ndarray, np.ndarray]:
@@ -58,33 +64,41 @@ def _exit(g: TileGeometry, end: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array(g.end_point(end)), -mid / np.linalg.norm(mid)
 
 
-def _candidates(g: TileGeometry, trail: tuple[int, ...]) -> list[tuple[float, AnyShape]]:
+def _stub(g: TileGeometry, trail: tuple[int, ...], width: float) -> AnyShape:
+    p, n = _exit(g, trail[0])
+    end = p + STUB * n
+    across = np.array([-n[1], n[0]]) * 0.62 * width
+    return AnyShape(trail, (cubic(p, p + STUB / 3 * n, end - STUB / 3 * n, end),), (point(end + across), point(end - across)))
+
+
+def _two(g: TileGeometry, trail: tuple[int, ...]) -> list[tuple[float, AnyShape]]:
+    """A two-end trail: one cubic leaving both edges square (handles stretched and shifted), and for long
+    chords a bow through a point off the chord's middle (so crossings of near-diameters can spread)."""
+    (p, n), (q, m) = _exit(g, trail[0]), _exit(g, trail[1])
+    chord = float(np.linalg.norm(q - p))
+    out = []
+    for scale in (0.45, 0.3, 0.65, 0.18, 0.9):
+        for bend in (0.0, 0.3, -0.3, 0.6, -0.6):
+            h1, h2 = chord * scale * (1 + bend), chord * scale * (1 - bend)
+            out.append((abs(scale - 0.45) + 0.3 * abs(bend), AnyShape(trail, (cubic(p, p + h1 * n, q + h2 * m, q),))))
+    if chord > 1.2:
+        along = (q - p) / chord
+        across = np.array([-along[1], along[0]])
+        for off in (0.12, -0.12, 0.24, -0.24, 0.36, -0.36):
+            via = (p + q) / 2 + off * across
+            k = 0.5 * float(np.linalg.norm(via - p))
+            first = cubic(p, p + k * n, via - k * along, via)
+            second = cubic(via, via + k * along, q + k * m, q)
+            out.append((0.4 + 1.5 * abs(off), AnyShape(trail, (first, second))))
+    return out
+
+
+def _candidates(g: TileGeometry, trail: tuple[int, ...], width: float) -> list[tuple[float, AnyShape]]:
     """(prior cost, shape) of the drawings tried for one trail, plainest first."""
     if len(trail) == 1:
-        p, n = _exit(g, trail[0])
-        end = p + STUB * n
-        across = np.array([-n[1], n[0]]) * 0.6 * WIDTH
-        return [
-            (
-                0.0,
-                AnyShape(
-                    trail,
-                    (cubic(p, p + STUB / 3 * n, end - STUB / 3 * n, end),),
-                    (point(end + across), point(end - across)),
-                ),
-            )
-        ]
+        return [(0.0, _stub(g, trail, width))]
     if len(trail) == 2:
-        (p, n), (q, m) = _exit(g, trail[0]), _exit(g, trail[1])
-        chord = float(np.linalg.norm(q - p))
-        out = []
-        for scale in (0.45, 0.3, 0.65, 0.18, 0.9):
-            for bend in (0.0, 0.3, -0.3, 0.6, -0.6):
-                h1, h2 = chord * scale * (1 + bend), chord * scale * (1 - bend)
-                out.append(
-                    (abs(scale - 0.45) + 0.3 * abs(bend), AnyShape(trail, (cubic(p, p + h1 * n, q + h2 * m, q),)))
-                )
-        return out
+        return _two(g, trail)
     exits = [_exit(g, d) for d in trail]
     ideal = 0.4 * np.mean([p for p, _ in exits], axis=0)
     out = []
@@ -101,7 +115,8 @@ def _candidates(g: TileGeometry, trail: tuple[int, ...]) -> list[tuple[float, An
             length = float(np.linalg.norm(j - p))
             p1 = p + 0.45 * length * n
             curves.append(cubic(p, p1, j + 0.3 * (p1 - j), j))
-        out.append((0.1 + 4.0 * float(np.linalg.norm(j - ideal)) ** 2, AnyShape(trail, tuple(curves))))
+        shape = AnyShape(trail, tuple(curves), junction=point(j))
+        out.append((0.1 + 4.0 * float(np.linalg.norm(j - ideal)) ** 2, shape))
     return out
 
 
@@ -125,18 +140,70 @@ def _points(shape: AnyShape) -> np.ndarray:
     return np.vstack(parts[:-1])
 
 
-def _inside(g: TileGeometry, shape: AnyShape) -> bool:
-    """Whether the drawing stays inside the tile, off the outline except near its own exits."""
-    pts = _points(shape)
-    pts = pts[~np.isnan(pts).any(axis=1)]
-    own = np.array([g.end_point(d) for d in shape.trail])
-    far = np.linalg.norm(pts[:, None] - own[None], axis=2).min(axis=1) > 1.5 * WIDTH
+@lru_cache(maxsize=16)
+def _edges(g: TileGeometry) -> tuple[float, np.ndarray]:
+    """The apothem and the outward unit normals of the edges, from the corners."""
     corners = np.array(g.corners())
     mids = (corners + np.roll(corners, -1, axis=0)) / 2
-    normals = mids / np.linalg.norm(mids, axis=1)[:, None]
     apothem = float(np.linalg.norm(mids[0]))
-    gap = apothem - (pts[far] @ normals.T).max(axis=1) if far.any() else np.array([1.0])
-    return bool((gap > 0.6 * WIDTH).all())
+    return apothem, mids / apothem
+
+
+def boundary_gap(g: TileGeometry, pts: np.ndarray) -> np.ndarray:
+    """Distance from each point to the tile's outline (positive inside)."""
+    apothem, normals = _edges(g)
+    return apothem - (pts @ normals.T).max(axis=1)
+
+
+@dataclass(frozen=True)
+class _Cand:
+    """One way to draw one trail: its shape, prior cost and sampled points (``clean``: without NaN breaks)."""
+
+    shape: AnyShape
+    prior: float
+    points: np.ndarray
+    clean: np.ndarray
+    starts: np.ndarray  # the sampled segments' starts and vectors (``_segments`` of ``points``)
+    steps: np.ndarray
+    low: np.ndarray  # the bounding box of ``clean``
+    high: np.ndarray
+    turns: np.ndarray  # how far the trail has turned (radians, summed) by each segment, within its curve
+
+    @classmethod
+    def of(cls, shape: AnyShape, prior: float) -> _Cand:
+        pts = _points(shape)
+        clean = pts[~np.isnan(pts).any(axis=1)]
+        a0, a1 = _segments(pts)
+        steps = a1 - a0
+        heading = np.arctan2(steps[:, 1], steps[:, 0])
+        turn = np.abs((np.diff(heading) + np.pi) % (2 * np.pi) - np.pi)
+        turn[np.abs(a0[1:] - a1[:-1]).max(axis=1) > 1e-12] = 0.0  # no turn across a break between curves
+        turns = np.concatenate([[0.0], np.cumsum(turn)])
+        return cls(shape, prior, pts, clean, a0, steps, clean.min(axis=0), clean.max(axis=0), turns)
+
+    def turning(self, p: np.ndarray, reach: float) -> float:
+        """How much the trail turns within ``reach`` of ``p``: small where a deck fits."""
+        near = np.flatnonzero(((self.starts - p) ** 2).sum(axis=1) <= reach * reach)
+        return float(self.turns[near[-1]] - self.turns[near[0]]) if len(near) > 2 else 0.0
+
+
+def _hits(a: _Cand, b: _Cand) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """``geometry._crossings`` of two candidates (the same arithmetic), from their stored segments."""
+    r, s = a.steps[:, None, :], b.steps[None, :, :]
+    qp = b.starts[None, :, :] - a.starts[:, None, :]
+    denom = r[..., 0] * s[..., 1] - r[..., 1] * s[..., 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (qp[..., 0] * s[..., 1] - qp[..., 1] * s[..., 0]) / denom
+        u = (qp[..., 0] * r[..., 1] - qp[..., 1] * r[..., 0]) / denom
+    hit = (denom != 0) & (t >= 0) & (t < 1) & (u >= 0) & (u < 1)
+    return [(a.starts[i] + t[i, j] * a.steps[i], a.steps[i], b.steps[j]) for i, j in zip(*np.nonzero(hit), strict=True)]
+
+
+def _inside(g: TileGeometry, c: _Cand, width: float) -> bool:
+    """Whether the drawing stays inside the tile, off the outline except near its own exits."""
+    own = np.array([g.end_point(d) for d in c.shape.trail])
+    far = np.linalg.norm(c.clean[:, None] - own[None], axis=2).min(axis=1) > 1.5 * width
+    return bool(not far.any() or (boundary_gap(g, c.clean[far]) > 0.6 * width).all())
 
 
 def crossings_of(a: AnyShape, b: AnyShape) -> list:
@@ -145,78 +212,248 @@ def crossings_of(a: AnyShape, b: AnyShape) -> list:
 
 
 @lru_cache(maxsize=4096)
-def _usable(g: TileGeometry, trail: tuple[int, ...]) -> tuple[tuple[float, AnyShape], ...]:
-    return tuple(c for c in _candidates(g, trail) if _inside(g, c[1]))
+def _usable(g: TileGeometry, trail: tuple[int, ...], width: float) -> tuple[_Cand, ...]:
+    return tuple(c for c in (_Cand.of(shape, prior) for prior, shape in _candidates(g, trail, width)) if _inside(g, c, width))
 
 
-def _pair_cost(a: AnyShape, b: AnyShape) -> float | None:
-    """The cost of two trails together, or None when they cross a wrong number of times or run too close."""
-    xs = crossings_of(a, b)
-    if len(xs) != pair_crossings(a.trail, b.trail):
+def _pair(g: TileGeometry, a: _Cand, b: _Cand, width: float, steep: float):
+    """(cost, crossings) of two trails drawn together, or None when they cross a wrong number of times, cross
+    too flat, near the outline or at a junction, or run too close elsewhere. A crossing is ``(point, angle of
+    the upper trail, upper is a, crossing angle)``: the straighter trail goes over."""
+    needed = pair_crossings(a.shape.trail, b.shape.trail)
+    if (a.low > b.high + 3 * width).any() or (b.low > a.high + 3 * width).any():  # far apart: no crossing
+        return (0.0, ()) if needed == 0 else None
+    xs = _hits(a, b)
+    if len(xs) != needed:
         return None
-    pa, pb = _points(a), _points(b)
-    pa, pb = pa[~np.isnan(pa).any(axis=1)], pb[~np.isnan(pb).any(axis=1)]
-    for p, _, _ in xs:
-        pa = pa[np.linalg.norm(pa - p, axis=1) > 2.5 * WIDTH]
-        pb = pb[np.linalg.norm(pb - p, axis=1) > 2.5 * WIDTH]
-    if len(pa) and len(pb):
-        dist = float(np.linalg.norm(pa[:, None] - pb[None], axis=2).min())
-        if dist < 1.2 * WIDTH:
+    pa, pb, cost, out = a.clean, b.clean, 0.0, []
+    for p, da, db in xs:
+        angle = math.acos(min(1.0, abs(float(da @ db)) / float(np.linalg.norm(da) * np.linalg.norm(db))))
+        if angle < math.radians(steep) or boundary_gap(g, p[None])[0] < 1.25 * width:
             return None
-        return max(0.0, 3 * WIDTH - dist)
-    return 0.0
+        if any(s.junction is not None and math.dist(s.junction, p) < 1.6 * width for s in (a.shape, b.shape)):
+            return None
+        ta, tb = a.turning(p, 1.45 * width), b.turning(p, 1.45 * width)
+        d = da if ta <= tb else db
+        out.append((point(p), math.atan2(d[1], d[0]), ta <= tb, angle))
+        cost += 0.6 * (math.pi / 2 - angle)
+        pa = pa[np.linalg.norm(pa - p, axis=1) > 2.5 * width]
+        pb = pb[np.linalg.norm(pb - p, axis=1) > 2.5 * width]
+    if len(pa) and len(pb):
+        diff = pa[:, None] - pb[None]
+        dist = math.sqrt(float((diff * diff).sum(axis=2).min()))
+        if dist < 1.2 * width:
+            return None
+        cost += max(0.0, 3 * width - dist)
+    return cost, tuple(out)
 
 
 @lru_cache(maxsize=500_000)
-def _pair_cached(g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...], ib: int) -> float | None:
-    return _pair_cost(_usable(g, a)[ia][1], _usable(g, b)[ib][1])
+def _pair_cached(g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...], ib: int, width: float, steep: float):
+    return _pair(g, _usable(g, a, width)[ia], _usable(g, b, width)[ib], width, steep)
 
 
-@lru_cache(maxsize=2048)
-def layout_any(side: Side) -> AnyLayout:
-    """The cheapest drawing of ``side`` with exactly ``side.min_crossings`` bridges (depth-first, pruned)."""
-    g = side.geometry
-    trails = side.trails
-    options = [_usable(g, t) for t in trails]
-    order = sorted(range(len(trails)), key=lambda i: len(options[i]))
-    best: list = [math.inf, None]
+@dataclass(frozen=True)
+class _Width:
+    width: float
 
-    def search(depth: int, chosen: dict, cost: float) -> None:
-        if cost >= best[0]:
-            return
+
+def deck_box(bridge: Bridge, width: float, grow: float = 0.0) -> np.ndarray:
+    """The four corners of a bridge's deck with its gap (tile units), grown by ``grow`` on every side."""
+    half_l = SideLayout.deck_length(_Width(width), bridge) / 2 + grow  # type: ignore[arg-type]
+    half_w = SideLayout.deck_width(_Width(width)) / 2 + 0.16 * width + grow  # type: ignore[arg-type]
+    c, s = math.cos(bridge.angle), math.sin(bridge.angle)
+    frame = np.array([[c, s], [-s, c]])
+    local = np.array([[-half_l, -half_w], [half_l, -half_w], [half_l, half_w], [-half_l, half_w]])
+    return local @ frame + np.asarray(bridge.centre)
+
+
+def _apart(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two convex quadrilaterals are apart (a separating axis among their edges' normals)."""
+    for box in (a, b):
+        for k in range(4):
+            edge = box[(k + 1) % 4] - box[k]
+            axis = np.array([-edge[1], edge[0]])
+            pa, pb = a @ axis, b @ axis
+            if pa.max() <= pb.min() or pb.max() <= pa.min():
+                return True
+    return False
+
+
+def _covers(box: np.ndarray, pts: np.ndarray) -> bool:
+    """Whether any of ``pts`` lies inside ``box`` (a convex quadrilateral, corners in order)."""
+    inside = np.ones(len(pts), bool)
+    for k in range(4):
+        edge = box[(k + 1) % 4] - box[k]
+        inside &= (pts - box[k]) @ np.array([-edge[1], edge[0]]) * _turn_sign(box) >= 0
+    return bool(inside.any())
+
+
+def _turn_sign(box: np.ndarray) -> float:
+    (x0, y0), (x1, y1), (x2, y2) = box[0], box[1], box[2]
+    return 1.0 if (x1 - x0) * (y2 - y1) - (y1 - y0) * (x2 - x1) > 0 else -1.0
+
+
+# what a drawing must keep, strictest first: the air between two decks (trail widths) and the least crossing
+# angle (degrees); a busy side (near-diameters on a hex) may take a later one
+LEVELS = ((0.5, 40.0), (0.25, 30.0), (0.1, 22.0))
+RESTARTS = 4  # tries per level: the plainest candidates first, then in seeded random orders
+BUDGET = 20_000  # pairs of candidates looked at per try, so a busy side (hex/2/pairs) ends in about a second
+
+
+def _clear(bridge: Bridge, width: float, bridges: list[Bridge], trails: dict[int, _Cand], air: float) -> bool:
+    """Whether a new bridge's deck keeps ``air`` from every deck so far, and every other trail keeps off it."""
+    box = deck_box(bridge, width, air * width / 2)
+    if not all(_apart(box, deck_box(b, width, air * width / 2)) for b in bridges):
+        return False
+    wide = deck_box(bridge, width, width / 2)  # a trail's centre line this far out touches the deck
+    return not any(k not in (bridge.upper, bridge.lower) and _covers(wide, c.clean) for k, c in trails.items())
+
+
+def _search(
+    side: Side, width: float, air: float, steep: float = 40.0, shuffle: int = 0
+) -> tuple[tuple[int, ...], tuple[Bridge, ...]] | None:
+    """The cheapest drawing found (depth-first, pruned by cost, looking at most ``BUDGET`` pairs) whose bridges
+    keep ``air`` apart: the candidate chosen per trail and the bridges. ``shuffle`` > 0 tries each trail's
+    candidates in an order drawn from that seed instead of plainest first (a restart on a busy side)."""
+    g, trails = side.geometry, side.trails
+    options = [_usable(g, t, width) for t in trails]
+    rng = np.random.default_rng(shuffle)
+    tried = [list(range(len(o))) if not shuffle else [int(k) for k in rng.permutation(len(o))] for o in options]
+    crossed = [sum(pair_crossings(t, u) for u in trails) for t in trails]
+    order = sorted(range(len(trails)), key=lambda i: (len(options[i]), -crossed[i]))  # the busiest first
+    best: list = [math.inf, None, None]
+    looked = [0]
+
+    def pair(i: int, ci: int, j: int, cj: int):
+        looked[0] += 1
+        if trails[i] < trails[j]:
+            found = _pair_cached(g, trails[i], ci, trails[j], cj, width, steep)
+            return found and (found[0], [(p, a, i if over else j, j if over else i, x) for p, a, over, x in found[1]])
+        found = _pair_cached(g, trails[j], cj, trails[i], ci, width, steep)
+        return found and (found[0], [(p, a, j if over else i, i if over else j, x) for p, a, over, x in found[1]])
+
+    def search(depth: int, chosen: dict[int, int], bridges: list[Bridge], cost: float) -> None:
         if depth == len(order):
-            best[:] = [cost, dict(chosen)]
+            if cost < best[0] - TIE:
+                best[:] = [cost, dict(chosen), tuple(bridges)]
             return
         i = order[depth]
-        for ci, (prior, _) in enumerate(options[i]):
-            total = cost + prior
+        for ci in tried[i]:
+            cand = options[i][ci]
+            if looked[0] >= BUDGET:
+                return
+            total, new = cost + cand.prior, []
             for j, cj in chosen.items():
-                if trails[i] < trails[j]:
-                    extra = _pair_cached(g, trails[i], ci, trails[j], cj)
-                else:
-                    extra = _pair_cached(g, trails[j], cj, trails[i], ci)
-                if extra is None:
+                found = pair(i, ci, j, cj)
+                if not found:
                     break
-                total += extra
+                total += found[0]
+                new += [Bridge(p, a, up, low, x) for p, a, up, low, x in found[1]]
             else:
-                chosen[i] = ci
-                search(depth + 1, chosen, total)
-                del chosen[i]
+                if total >= best[0] - TIE:
+                    continue
+                drawn = {k: options[k][c] for k, c in chosen.items()} | {i: cand}
+                so_far = list(bridges)
+                for b in new:
+                    if not _clear(b, width, so_far, drawn, air):
+                        break
+                    so_far.append(b)
+                else:
+                    centre_ok = not any(
+                        i not in (b.upper, b.lower) and _covers(deck_box(b, width, width / 2), cand.clean)
+                        for b in bridges
+                    )
+                    if centre_ok:
+                        chosen[i] = ci
+                        search(depth + 1, chosen, so_far, total)
+                        del chosen[i]
 
-    search(0, {}, 0.0)
+    search(0, {}, [], 0.0)
     if best[1] is None:
-        raise TrailwrightError(f"cannot draw side {side} with exactly {side.min_crossings} bridges")
-    shapes = tuple(options[i][best[1][i]][1] for i in range(len(trails)))
-    bridges = []
-    for (i, a), (_, b) in combinations(enumerate(shapes), 2):
-        for p, da, _ in crossings_of(a, b):
-            bridges.append((point(p), math.atan2(da[1], da[0]), i))
-    return AnyLayout(side, shapes, tuple(bridges))
+        return None
+    return tuple(best[1][i] for i in range(len(trails))), best[2]
 
 
-def svg_any(side: Side, size_mm: float = 50.0) -> str:
+@lru_cache(maxsize=4096)
+def _layout_canonical(side: Side, width: float) -> AnyLayout:
+    """The drawing of a design (searched once per design and width): bridges kept apart if it can be done
+    within the budget, else with decks merely not touching."""
+    for air, steep in LEVELS:
+        found = None
+        for shuffle in range(RESTARTS):
+            found = _search(side, width, air, steep, shuffle)
+            if found is not None:
+                break
+        if found is not None:
+            choice, bridges = found
+            shapes = tuple(_usable(side.geometry, t, width)[c].shape for t, c in zip(side.trails, choice, strict=True))
+            return AnyLayout(side, shapes, bridges, width)
+    raise TrailwrightError(f"cannot draw side {side} with exactly {side.min_crossings} bridges apart")
+
+
+def _turn(p: Point, angle: float) -> Point:
+    return point(rotate(p, angle))
+
+
+def _turn_shape(g: TileGeometry, shape: AnyShape, steps: int) -> AnyShape:
+    angle = 2 * math.pi * steps / g.edges
+    return AnyShape(
+        tuple(sorted(g.turned(d, steps) for d in shape.trail)),
+        tuple(cubic(*(_turn(p, angle) for p in c)) for c in shape.curves),
+        None if shape.bar is None else (_turn(shape.bar[0], angle), _turn(shape.bar[1], angle)),
+        None if shape.junction is None else _turn(shape.junction, angle),
+    )
+
+
+def layout_any(side: Side, width: float = WIDTH) -> AnyLayout:
+    """The drawing of ``side`` with trails ``width`` wide (tile units): its design's drawing, turned, with
+    exactly ``side.min_crossings`` bridges."""
+    g = side.geometry
+    canonical = side.canonical
+    steps = next(k for k in range(g.rotations) if canonical.rotated(k) == side)
+    base = _layout_canonical(canonical, round(width, 6))
+    turned = [_turn_shape(g, s, steps) for s in base.shapes]
+    index = [side.trails.index(s.trail) for s in turned]  # canonical trail -> this side's trail
+    shapes = sorted(zip(index, turned, strict=True))
+    angle = 2 * math.pi * steps / g.edges
+    bridges = tuple(
+        Bridge(_turn(b.centre, angle), b.angle + angle, index[b.upper], index[b.lower], b.crossing_angle)
+        for b in base.bridges
+    )
+    return AnyLayout(side, tuple(s for _, s in shapes), bridges, base.width)
+
+
+def clear_caches() -> None:
+    """Forget every searched drawing (for timing a cold start)."""
+    for cached in (_usable, _pair_cached, _layout_canonical):
+        cached.cache_clear()
+
+
+def svg_any(
+    side: Side,
+    size_mm: float = 50.0,
+    *,
+    style=None,
+    face: str = "front",
+    bleed_mm: float = 0.0,
+    tile_id: str | None = None,
+) -> str:
     """A side as a standalone SVG: the outline, the trails, an end dot at each end and a bridge deck at
-    each crossing (a ``<g class="bridge">``, so the drawing's bridges can be read back)."""
+    each crossing (a ``<g class="bridge">``, so the drawing's bridges can be read back).
+
+    With a ``style`` (``render.style.Style``) the side is drawn in it instead, as ``anytiles.render_side_any``
+    draws it: ``size_mm`` is then the tile's width at the cut (``style.tile_width_mm``), ``face`` picks the ground
+    and the back's marks, and ``tile_id`` is the label (none without it).
+    """
+    if style is not None:
+        from dataclasses import replace
+
+        from generator.model import Tile
+        from generator.render.anytiles import render_side_any
+
+        tile = Tile(tile_id or "", side, side)
+        return render_side_any(tile, face, replace(style, tile_width_mm=size_mm), bleed_mm=bleed_mm, label=tile_id is not None)
     g = side.geometry
     layout = layout_any(side)
     s = size_mm / 2
@@ -244,10 +481,10 @@ def svg_any(side: Side, size_mm: float = 50.0) -> str:
                 f'<line x1="{x1:.3f}" y1="{y1:.3f}" x2="{x2:.3f}" y2="{y2:.3f}" '
                 f'stroke="{TRAIL}" stroke-width="{w:.3f}"/>'
             )
-    for centre, angle, _ in layout.bridges:
-        x, y = xy(centre)
+    for b in layout.bridges:
+        x, y = xy(b.centre)
         parts.append(
-            f'<g class="bridge" transform="translate({x:.3f},{y:.3f}) rotate({math.degrees(angle):.2f})">'
+            f'<g class="bridge" transform="translate({x:.3f},{y:.3f}) rotate({math.degrees(b.angle):.2f})">'
             f'<rect x="{-1.6 * w:.3f}" y="{-1.1 * w:.3f}" width="{3.2 * w:.3f}" height="{2.2 * w:.3f}" '
             f'fill="{GROUND}" stroke="#333" stroke-width="0.25"/>'
             f'<line x1="{-1.6 * w:.3f}" y1="0" x2="{1.6 * w:.3f}" y2="0" stroke="{TRAIL}" stroke-width="{w:.3f}"/></g>'
@@ -259,9 +496,17 @@ def svg_any(side: Side, size_mm: float = 50.0) -> str:
     return "\n".join(parts) + "\n"
 
 
-def board_svg_any(board, cell_mm: float = 20.0) -> str:
+def board_svg_any(board, cell_mm: float = 20.0, *, style=None, clearance_mm: float = 0.5) -> str:
     """A board of any geometry as SVG: each slot's outline, landmark cells filled and named, and each
-    connector cell with its printed trails (end ``p`` of the one edge to end ``m - 1 - p`` of the other)."""
+    connector cell with its printed trails (end ``p`` of the one edge to end ``m - 1 - p`` of the other).
+
+    With a ``style`` it is drawn in it at the style's tile size, as ``anyboard.render_board_any`` draws it
+    (``cell_mm`` is then unused): wall, slot numbers, themed landmarks and connectors.
+    """
+    if style is not None:
+        from generator.render.anyboard import render_board_any
+
+        return render_board_any(board, style, clearance_mm=clearance_mm)
     from xml.sax.saxutils import escape
 
     g = board.geometry
