@@ -218,7 +218,7 @@ class TileGeometry:
 CLASSIC = TileGeometry()
 
 # the stages that take every geometry so far; the others take the classic game's tiles only (docs/geometry.md)
-ANY_GEOMETRY_STAGES = ("score", "optimize", "render")
+ANY_GEOMETRY_STAGES = ("score", "optimize", "render", "preview")
 
 
 def check_stage(geometry: TileGeometry, stage: str, source: str = "") -> None:

@@ -50,6 +50,7 @@ class AnyLayout:
     shapes: tuple[AnyShape, ...]
     bridges: tuple[Bridge, ...]
     width: float = WIDTH
+    crowded: bool = False  # the decks could not be kept apart (``anysearch.CROWDED``)
 
     deck_length = SideLayout.deck_length  # the classic deck's rule, so every tile's decks are the same timber
     deck_width = SideLayout.deck_width
@@ -253,145 +254,6 @@ def _pair_cached(g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...
     return _pair(g, _usable(g, a, width)[ia], _usable(g, b, width)[ib], width, steep)
 
 
-@dataclass(frozen=True)
-class _Width:
-    width: float
-
-
-def deck_box(bridge: Bridge, width: float, grow: float = 0.0) -> np.ndarray:
-    """The four corners of a bridge's deck with its gap (tile units), grown by ``grow`` on every side."""
-    half_l = SideLayout.deck_length(_Width(width), bridge) / 2 + grow  # type: ignore[arg-type]
-    half_w = SideLayout.deck_width(_Width(width)) / 2 + 0.16 * width + grow  # type: ignore[arg-type]
-    c, s = math.cos(bridge.angle), math.sin(bridge.angle)
-    frame = np.array([[c, s], [-s, c]])
-    local = np.array([[-half_l, -half_w], [half_l, -half_w], [half_l, half_w], [-half_l, half_w]])
-    return local @ frame + np.asarray(bridge.centre)
-
-
-def _apart(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two convex quadrilaterals are apart (a separating axis among their edges' normals)."""
-    for box in (a, b):
-        for k in range(4):
-            edge = box[(k + 1) % 4] - box[k]
-            axis = np.array([-edge[1], edge[0]])
-            pa, pb = a @ axis, b @ axis
-            if pa.max() <= pb.min() or pb.max() <= pa.min():
-                return True
-    return False
-
-
-def _covers(box: np.ndarray, pts: np.ndarray) -> bool:
-    """Whether any of ``pts`` lies inside ``box`` (a convex quadrilateral, corners in order)."""
-    inside = np.ones(len(pts), bool)
-    for k in range(4):
-        edge = box[(k + 1) % 4] - box[k]
-        inside &= (pts - box[k]) @ np.array([-edge[1], edge[0]]) * _turn_sign(box) >= 0
-    return bool(inside.any())
-
-
-def _turn_sign(box: np.ndarray) -> float:
-    (x0, y0), (x1, y1), (x2, y2) = box[0], box[1], box[2]
-    return 1.0 if (x1 - x0) * (y2 - y1) - (y1 - y0) * (x2 - x1) > 0 else -1.0
-
-
-# what a drawing must keep, strictest first: the air between two decks (trail widths) and the least crossing
-# angle (degrees); a busy side (near-diameters on a hex) may take a later one
-LEVELS = ((0.5, 40.0), (0.25, 30.0), (0.1, 22.0))
-RESTARTS = 4  # tries per level: the plainest candidates first, then in seeded random orders
-BUDGET = 20_000  # pairs of candidates looked at per try, so a busy side (hex/2/pairs) ends in about a second
-
-
-def _clear(bridge: Bridge, width: float, bridges: list[Bridge], trails: dict[int, _Cand], air: float) -> bool:
-    """Whether a new bridge's deck keeps ``air`` from every deck so far, and every other trail keeps off it."""
-    box = deck_box(bridge, width, air * width / 2)
-    if not all(_apart(box, deck_box(b, width, air * width / 2)) for b in bridges):
-        return False
-    wide = deck_box(bridge, width, width / 2)  # a trail's centre line this far out touches the deck
-    return not any(k not in (bridge.upper, bridge.lower) and _covers(wide, c.clean) for k, c in trails.items())
-
-
-def _search(
-    side: Side, width: float, air: float, steep: float = 40.0, shuffle: int = 0
-) -> tuple[tuple[int, ...], tuple[Bridge, ...]] | None:
-    """The cheapest drawing found (depth-first, pruned by cost, looking at most ``BUDGET`` pairs) whose bridges
-    keep ``air`` apart: the candidate chosen per trail and the bridges. ``shuffle`` > 0 tries each trail's
-    candidates in an order drawn from that seed instead of plainest first (a restart on a busy side)."""
-    g, trails = side.geometry, side.trails
-    options = [_usable(g, t, width) for t in trails]
-    rng = np.random.default_rng(shuffle)
-    tried = [list(range(len(o))) if not shuffle else [int(k) for k in rng.permutation(len(o))] for o in options]
-    crossed = [sum(pair_crossings(t, u) for u in trails) for t in trails]
-    order = sorted(range(len(trails)), key=lambda i: (len(options[i]), -crossed[i]))  # the busiest first
-    best: list = [math.inf, None, None]
-    looked = [0]
-
-    def pair(i: int, ci: int, j: int, cj: int):
-        looked[0] += 1
-        if trails[i] < trails[j]:
-            found = _pair_cached(g, trails[i], ci, trails[j], cj, width, steep)
-            return found and (found[0], [(p, a, i if over else j, j if over else i, x) for p, a, over, x in found[1]])
-        found = _pair_cached(g, trails[j], cj, trails[i], ci, width, steep)
-        return found and (found[0], [(p, a, j if over else i, i if over else j, x) for p, a, over, x in found[1]])
-
-    def search(depth: int, chosen: dict[int, int], bridges: list[Bridge], cost: float) -> None:
-        if depth == len(order):
-            if cost < best[0] - TIE:
-                best[:] = [cost, dict(chosen), tuple(bridges)]
-            return
-        i = order[depth]
-        for ci in tried[i]:
-            cand = options[i][ci]
-            if looked[0] >= BUDGET:
-                return
-            total, new = cost + cand.prior, []
-            for j, cj in chosen.items():
-                found = pair(i, ci, j, cj)
-                if not found:
-                    break
-                total += found[0]
-                new += [Bridge(p, a, up, low, x) for p, a, up, low, x in found[1]]
-            else:
-                if total >= best[0] - TIE:
-                    continue
-                drawn = {k: options[k][c] for k, c in chosen.items()} | {i: cand}
-                so_far = list(bridges)
-                for b in new:
-                    if not _clear(b, width, so_far, drawn, air):
-                        break
-                    so_far.append(b)
-                else:
-                    centre_ok = not any(
-                        i not in (b.upper, b.lower) and _covers(deck_box(b, width, width / 2), cand.clean)
-                        for b in bridges
-                    )
-                    if centre_ok:
-                        chosen[i] = ci
-                        search(depth + 1, chosen, so_far, total)
-                        del chosen[i]
-
-    search(0, {}, [], 0.0)
-    if best[1] is None:
-        return None
-    return tuple(best[1][i] for i in range(len(trails))), best[2]
-
-
-@lru_cache(maxsize=4096)
-def _layout_canonical(side: Side, width: float) -> AnyLayout:
-    """The drawing of a design (searched once per design and width): bridges kept apart if it can be done
-    within the budget, else with decks merely not touching."""
-    for air, steep in LEVELS:
-        found = None
-        for shuffle in range(RESTARTS):
-            found = _search(side, width, air, steep, shuffle)
-            if found is not None:
-                break
-        if found is not None:
-            choice, bridges = found
-            shapes = tuple(_usable(side.geometry, t, width)[c].shape for t, c in zip(side.trails, choice, strict=True))
-            return AnyLayout(side, shapes, bridges, width)
-    raise TrailwrightError(f"cannot draw side {side} with exactly {side.min_crossings} bridges apart")
-
-
 def _turn(p: Point, angle: float) -> Point:
     return point(rotate(p, angle))
 
@@ -412,7 +274,9 @@ def layout_any(side: Side, width: float = WIDTH) -> AnyLayout:
     g = side.geometry
     canonical = side.canonical
     steps = next(k for k in range(g.rotations) if canonical.rotated(k) == side)
-    base = _layout_canonical(canonical, round(width, 6))
+    from generator.render.anysearch import layout_canonical
+
+    base = layout_canonical(canonical, round(width, 6))
     turned = [_turn_shape(g, s, steps) for s in base.shapes]
     index = [side.trails.index(s.trail) for s in turned]  # canonical trail -> this side's trail
     shapes = sorted(zip(index, turned, strict=True))
@@ -421,12 +285,14 @@ def layout_any(side: Side, width: float = WIDTH) -> AnyLayout:
         Bridge(_turn(b.centre, angle), b.angle + angle, index[b.upper], index[b.lower], b.crossing_angle)
         for b in base.bridges
     )
-    return AnyLayout(side, tuple(s for _, s in shapes), bridges, base.width)
+    return AnyLayout(side, tuple(s for _, s in shapes), bridges, base.width, base.crowded)
 
 
 def clear_caches() -> None:
     """Forget every searched drawing (for timing a cold start)."""
-    for cached in (_usable, _pair_cached, _layout_canonical):
+    from generator.render.anysearch import layout_canonical
+
+    for cached in (_usable, _pair_cached, layout_canonical):
         cached.cache_clear()
 
 

@@ -34,7 +34,7 @@ from generator.render.theme import decorations, ground_layer, side_defs
 from generator.render.tiles import DECORATION, TEXTURE, _bridge, _dead_end, painted_trail, side_metadata
 from generator.units import MM_PER_PT
 
-TWO_ENDS = 0.6  # a trail's width on two ends per edge, as a share of the one-end width
+TWO_ENDS = 0.45  # a trail's width on two ends per edge, as a share of the one-end width (busy hex sides need it)
 MOON = 0.78  # the back's marks sit this far out towards each corner (of the circumradius), as on the classic back
 
 
@@ -104,8 +104,17 @@ def trail_path(g: TileGeometry, curves, scale: float, extend: float = 0.0, at=(0
     return "".join(parts)
 
 
-def side_body_any(side: Side, face: str, style: Style, *, bleed_mm: float = 0.0, textured: bool = False) -> str:
-    """The SVG elements of a side centred at the origin (mm): trails, stubs and bridges, no ground."""
+def side_body_any(
+    side: Side,
+    face: str,
+    style: Style,
+    *,
+    bleed_mm: float = 0.0,
+    textured: bool = False,
+    fills: tuple[str | None, ...] | None = None,
+) -> str:
+    """The SVG elements of a side centred at the origin (mm): trails, stubs and bridges, no ground. ``fills``
+    overrides the sand colour of trail ``i`` (previews)."""
     g = side.geometry
     layout = any_layout(side, style)
     scale = scale_of(g, style)
@@ -116,7 +125,8 @@ def side_body_any(side: Side, face: str, style: Style, *, bleed_mm: float = 0.0,
         d = trail_path(g, shape.curves, scale, extend)
         junction = None if shape.junction is None else (scale * shape.junction[0], scale * shape.junction[1])
         out.append(f'<g class="trail" data-trail="{i}">')
-        out.append(painted_trail(d, style, w, (style.trail_fill, TEXTURE) if textured else (style.trail_fill,), junction))
+        fill = (fills[i] if fills else None) or style.trail_fill
+        out.append(painted_trail(d, style, w, (fill, TEXTURE) if textured else (fill,), junction))
         if shape.bar is not None:
             (x1, y1), (x2, y2) = shape.bar
             out.append(
