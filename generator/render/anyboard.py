@@ -46,9 +46,10 @@ class AnyFrame:
         x, y = self.geometry.cell_centre(cell)
         return (x * self.radius_mm + self.offset[0], y * self.radius_mm + self.offset[1])
 
-    def cell(self, cell: Cell) -> str:
-        """The polygon of a slot-sized cell."""
-        return f'<polygon points="{outline_points(self.geometry, self.radius_mm, self.at(cell))}"/>'
+    def cell(self, cell: Cell, kind: str = "") -> str:
+        """The polygon of a slot-sized cell (of class ``kind``: slot, landmark, connector)."""
+        named = f' class="{kind}"' if kind else ""
+        return f'<polygon{named} points="{outline_points(self.geometry, self.radius_mm, self.at(cell))}"/>'
 
     @property
     def reach(self) -> float:
@@ -117,14 +118,17 @@ def connector_paths(board: Board, frame: AnyFrame, i: int) -> str:
     ea = next(e for e in range(g.edges) if g.neighbour(c.hex, e) == board.slots[c.a.slot])
     eb = next(e for e in range(g.edges) if g.neighbour(c.hex, e) == board.slots[c.b.slot])
     m = g.ends_per_edge
-    curves = [anyside._arc(anyside._exit(g, g.end_at(ea, p)), anyside._exit(g, g.end_at(eb, m - 1 - p))) for p in range(m)]
+    curves = [
+        anyside._arc(anyside._exit(g, g.end_at(ea, p)), anyside._exit(g, g.end_at(eb, m - 1 - p))) for p in range(m)
+    ]
     return trail_path(g, tuple(curves), frame.tile_radius_mm, frame.reach, frame.at(c.hex))
 
 
 def _slots(board: Board, style: Style, frame: AnyFrame, slot_numbers: bool) -> list[str]:
+    cells = "".join(frame.cell(c, "slot") for c in board.slots)
     out = [
         f'<g fill="{style.board_slot}" stroke="{style.board_slot_edge}" '
-        f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{"".join(frame.cell(c) for c in board.slots)}</g>'
+        f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{cells}</g>'
     ]
     if slot_numbers:
         size = style.board_font_size_pt * MM_PER_PT
@@ -153,8 +157,8 @@ def any_board_layers(
     textured = art is not None and (art.connector or art.trail) is not None
     for i, c in enumerate(board.connectors):
         under.append(
-            f'<g class="connector" fill="{style.board_connector_ground}" stroke="{style.board_slot_edge}" '
-            f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{frame.cell(c.hex)}</g>'
+            f'<g fill="{style.board_connector_ground}" stroke="{style.board_slot_edge}" '
+            f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{frame.cell(c.hex, "connector")}</g>'
         )
         under.append(_trail(connector_paths(board, frame, i), style, w, fills.get(("connector", i)), textured))
     over = [part for k in range(len(board.landmarks)) for part in _landmark(board, style, frame, k, fills, w)]
@@ -166,9 +170,10 @@ def _landmark(board: Board, style: Style, frame: AnyFrame, k: int, fills: dict, 
     joined to the hub (the cells' middle), its disc, picture and name."""
     g, lm, scale = board.geometry, board.landmarks[k], frame.tile_radius_mm
     fill = fills.get(("landmark", k))
+    cells = "".join(frame.cell(c, "landmark") for c in lm.hexes)
     parts = [
-        f'<g class="landmark" fill="{style.board_landmark}" stroke="{style.board_landmark_edge}" '
-        f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{"".join(frame.cell(c) for c in lm.hexes)}</g>'
+        f'<g fill="{style.board_landmark}" stroke="{style.board_landmark_edge}" '
+        f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{cells}</g>'
     ]
     centres = [frame.at(c) for c in lm.hexes]
     hub = (sum(x for x, _ in centres) / len(centres), sum(y for _, y in centres) / len(centres))

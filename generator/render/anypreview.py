@@ -70,9 +70,10 @@ def _layout_art(tileset: TileSet, board: Board, style: Style, layout, highlight:
         faded = highlight and all(f is None for f in fills or ())
         x, y = frame.at(cell)
         opacity = f' opacity="{num(1 - style.preview_unreached_opacity)}"' if faded else ""
+        body = side_body_any(printed, face, style, fills=fills)
         out.append(
             f'<g transform="translate({num(x)} {num(y)}) rotate({num(360 * rot[s] / g.edges)})"{opacity}>'
-            f'<polygon points="{outline}" fill="{style.ground(face)}"/>{side_body_any(printed, face, style, fills=fills)}</g>'
+            f'<polygon points="{outline}" fill="{style.ground(face)}"/>{body}</g>'
         )
     out += [over, "</g>"]
     facts = {"tiles": [tileset.tiles[p].id for p in perm], "flip": list(flip), "rot": list(rot), "joined": joined}
@@ -99,7 +100,9 @@ def render_sheet_any(
     for i, layout in enumerate(layouts_any(tileset, board, seed, count)):
         x, y = (i % columns) * (cell_w + SHEET_GAP_MM), (i // columns) * (cell_h + SHEET_GAP_MM)
         art, fact = _layout_art(tileset, board, style, layout, highlight, (x, y))
-        text = f"seed {seed}, layout {i + 1}: {len(fact['joined'])} of {len(board.landmark_pairs())} landmark pairs joined"
+        text = (
+            f"seed {seed}, layout {i + 1}: {len(fact['joined'])} of {len(board.landmark_pairs())} landmark pairs joined"
+        )
         parts += [art, _caption(text, x + 6, y + frame.height_mm, style)]
         facts.append(fact)
     rows = math.ceil(count / columns)
@@ -122,4 +125,6 @@ def render_contact_sheet_any(tileset: TileSet, style: Style, *, columns: int = 1
         out.append(f'<g transform="translate({num(x)} {num(y)})">{svg[svg.index(">") + 1 : svg.rindex("</svg>")]}</g>')
     rows = math.ceil(len(cells) / columns)
     meta = {"tiles": len(tileset), "generator": f"trailwright {__version__}"}
-    return _svg(min(columns, len(cells)) * (w + gap) + gap, rows * (h + gap) + gap, "Every tile side", meta, "".join(out))
+    return _svg(
+        min(columns, len(cells)) * (w + gap) + gap, rows * (h + gap) + gap, "Every tile side", meta, "".join(out)
+    )

@@ -24,6 +24,7 @@ from generator.model import Side, pair_crossings
 from generator.render.anyside import AnyLayout, _Cand, _pair_cached, _usable
 from generator.render.geometry import TIE, Bridge, SideLayout
 
+
 @dataclass(frozen=True)
 class _Width:
     width: float

@@ -16,16 +16,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
 
 import numpy as np
 
-from generator.errors import TrailwrightError
+from generator.board.geometry import rotate
 from generator.model import Side, pair_crossings
 from generator.model.geometry import TileGeometry
-from generator.board.geometry import rotate
 from generator.render.curves import Curve, Point, cubic, point, sample
-from generator.render.geometry import TIE, Bridge, SideLayout, _crossings, _segments
+from generator.render.geometry import Bridge, SideLayout, _crossings, _segments
 
 WIDTH = 0.09  # trail width, tile units
 STUB = 0.28
@@ -69,7 +67,9 @@ def _stub(g: TileGeometry, trail: tuple[int, ...], width: float) -> AnyShape:
     p, n = _exit(g, trail[0])
     end = p + STUB * n
     across = np.array([-n[1], n[0]]) * 0.62 * width
-    return AnyShape(trail, (cubic(p, p + STUB / 3 * n, end - STUB / 3 * n, end),), (point(end + across), point(end - across)))
+    return AnyShape(
+        trail, (cubic(p, p + STUB / 3 * n, end - STUB / 3 * n, end),), (point(end + across), point(end - across))
+    )
 
 
 def _two(g: TileGeometry, trail: tuple[int, ...]) -> list[tuple[float, AnyShape]]:
@@ -214,7 +214,9 @@ def crossings_of(a: AnyShape, b: AnyShape) -> list:
 
 @lru_cache(maxsize=4096)
 def _usable(g: TileGeometry, trail: tuple[int, ...], width: float) -> tuple[_Cand, ...]:
-    return tuple(c for c in (_Cand.of(shape, prior) for prior, shape in _candidates(g, trail, width)) if _inside(g, c, width))
+    return tuple(
+        c for c in (_Cand.of(shape, prior) for prior, shape in _candidates(g, trail, width)) if _inside(g, c, width)
+    )
 
 
 def _pair(g: TileGeometry, a: _Cand, b: _Cand, width: float, steep: float):
@@ -319,7 +321,9 @@ def svg_any(
         from generator.render.anytiles import render_side_any
 
         tile = Tile(tile_id or "", side, side)
-        return render_side_any(tile, face, replace(style, tile_width_mm=size_mm), bleed_mm=bleed_mm, label=tile_id is not None)
+        return render_side_any(
+            tile, face, replace(style, tile_width_mm=size_mm), bleed_mm=bleed_mm, label=tile_id is not None
+        )
     g = side.geometry
     layout = layout_any(side)
     s = size_mm / 2

@@ -212,7 +212,9 @@ def _label(tile: Tile, face: str, side: Side, style: Style, scale: float):
     """(spot, text) of the side's label, or None; a one-line error when it has no room at any size."""
     text = ""
     for text in label_texts(tile.id, face, style.labels):
-        spot = place_label(side, any_layout(side, style), style, scale, text, moons=face == "back" and style.tile_back_mark)
+        spot = place_label(
+            side, any_layout(side, style), style, scale, text, moons=face == "back" and style.tile_back_mark
+        )
         if spot is not None:
             return spot, text
     raise TrailwrightError(
