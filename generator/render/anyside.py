@@ -38,6 +38,7 @@ class AnyShape:
     curves: tuple[Curve, ...]
     bar: tuple[Point, Point] | None = None
     junction: Point | None = None  # where the branches of a trail of three or more ends meet
+    hub: Point | None = None  # a second junction (a trail drawn as two hubs joined by a link)
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,7 @@ def _candidates(g: TileGeometry, trail: tuple[int, ...], width: float) -> list[t
             ma, mb = sample(first, 3)[1], sample(second, 3)[1]
             link = cubic(ma, ma + 0.3 * (mb - ma), mb + 0.3 * (ma - mb), mb)
             out.append((0.05, AnyShape(trail, (first, second, link))))
+    out += _two_hubs(trail, exits)
     for j in [ideal] + _lattice(0.12):
         curves = []
         for p, n in exits:
@@ -118,6 +120,39 @@ def _candidates(g: TileGeometry, trail: tuple[int, ...], width: float) -> list[t
             curves.append(cubic(p, p1, j + 0.3 * (p1 - j), j))
         shape = AnyShape(trail, tuple(curves), junction=point(j))
         out.append((0.1 + 4.0 * float(np.linalg.norm(j - ideal)) ** 2, shape))
+    return out
+
+
+def _gather(exits: list[tuple[np.ndarray, np.ndarray]], hub: np.ndarray) -> list[Curve]:
+    """A branch from each exit to ``hub``, leaving its edge square."""
+    curves = []
+    for p, n in exits:
+        p1 = p + 0.45 * float(np.linalg.norm(hub - p)) * n
+        curves.append(cubic(p, p1, hub + 0.3 * (p1 - hub), hub))
+    return curves
+
+
+def _two_hubs(trail: tuple[int, ...], exits: list) -> list[tuple[float, AnyShape]]:
+    """A trail of three or more ends as two hubs, each gathering a run of neighbouring ends, joined by a link: so
+    a trail whose ends another trail separates into two runs crosses it once, on the link."""
+    out, seen, k = [], set(), len(trail)
+    for start in range(k):
+        for size in range(1, k):
+            run = frozenset((start + i) % k for i in range(size))
+            if run in seen or frozenset(range(k)) - run in seen:
+                continue
+            seen.add(run)
+            groups = [[exits[i] for i in sorted(run)], [exits[i] for i in range(k) if i not in run]]
+            hubs = [
+                group[0][0] + 0.3 * group[0][1] if len(group) == 1 else 0.6 * np.mean([p for p, _ in group], axis=0)
+                for group in groups
+            ]
+            a, b = hubs
+            link = cubic(a, a + 0.3 * (b - a), b + 0.3 * (a - b), b)
+            curves = _gather(groups[0], a) * (len(groups[0]) > 1) + _gather(groups[1], b) * (len(groups[1]) > 1)
+            lone = [_arc(groups[i][0], (hubs[i], np.zeros(2))) for i in (0, 1) if len(groups[i]) == 1]
+            shape = AnyShape(trail, (*curves, *lone, link), junction=point(a), hub=point(b))
+            out.append((0.35, shape))
     return out
 
 
@@ -234,7 +269,8 @@ def _pair(g: TileGeometry, a: _Cand, b: _Cand, width: float, steep: float):
         angle = math.acos(min(1.0, abs(float(da @ db)) / float(np.linalg.norm(da) * np.linalg.norm(db))))
         if angle < math.radians(steep) or boundary_gap(g, p[None])[0] < 1.25 * width:
             return None
-        if any(s.junction is not None and math.dist(s.junction, p) < 1.6 * width for s in (a.shape, b.shape)):
+        joints = [j for s in (a.shape, b.shape) for j in (s.junction, s.hub) if j is not None]
+        if any(math.dist(j, p) < 1.6 * width for j in joints):
             return None
         ta, tb = a.turning(p, 1.45 * width), b.turning(p, 1.45 * width)
         d = da if ta <= tb else db
@@ -267,6 +303,7 @@ def _turn_shape(g: TileGeometry, shape: AnyShape, steps: int) -> AnyShape:
         tuple(cubic(*(_turn(p, angle) for p in c)) for c in shape.curves),
         None if shape.bar is None else (_turn(shape.bar[0], angle), _turn(shape.bar[1], angle)),
         None if shape.junction is None else _turn(shape.junction, angle),
+        None if shape.hub is None else _turn(shape.hub, angle),
     )
 
 

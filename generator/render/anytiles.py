@@ -94,10 +94,14 @@ def trail_path(g: TileGeometry, curves, scale: float, extend: float = 0.0, at=(0
                 return q + extend * normals[e]
         return None
 
-    parts = []
+    parts, last = [], None
     for p0, p1, p2, p3 in curves:
         start, end = outward(p0), outward(p3)
-        parts.append(f"M{xy(start)}L{xy(p0)}" if start is not None and extend > 0 else f"M{xy(p0)}")
+        if start is not None and extend > 0:
+            parts.append(f"M{xy(start)}L{xy(p0)}")
+        elif last != p0:  # a curve that goes on from the last one's end goes on in the same stroke
+            parts.append(f"M{xy(p0)}")
+        last = None if end is not None and extend > 0 else p3
         parts.append(f"C{xy(p1)} {xy(p2)} {xy(p3)}")
         if end is not None and extend > 0:
             parts.append(f"L{xy(end)}")
@@ -124,9 +128,10 @@ def side_body_any(
     for i, shape in enumerate(layout.shapes):
         d = trail_path(g, shape.curves, scale, extend)
         junction = None if shape.junction is None else (scale * shape.junction[0], scale * shape.junction[1])
+        hub = () if shape.hub is None else ((scale * shape.hub[0], scale * shape.hub[1]),)
         out.append(f'<g class="trail" data-trail="{i}">')
         fill = (fills[i] if fills else None) or style.trail_fill
-        out.append(painted_trail(d, style, w, (fill, TEXTURE) if textured else (fill,), junction))
+        out.append(painted_trail(d, style, w, (fill, TEXTURE) if textured else (fill,), junction, hub))
         if shape.bar is not None:
             (x1, y1), (x2, y2) = shape.bar
             out.append(
