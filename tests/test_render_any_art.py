@@ -25,7 +25,7 @@ from generator.render import load_style
 from generator.render.anyboard import any_frame, connector_paths, render_board_any
 from generator.render.anysearch import deck_box
 from generator.render.anyside import crossings_of, layout_any, sample, svg_any
-from generator.render.anytiles import render_side_any, scale_of, trail_width
+from generator.render.anytiles import any_layout, render_side_any, scale_of, trail_width
 from generator.render.style import TRAIL_WIDTH_RANGE
 from tests.test_render_geometry import SVG, drawn, polygon_points
 
@@ -71,6 +71,8 @@ def check_side(side: Side, style=STYLE) -> None:
                 assert Point(hit.centroid.coords[0]).distance(Point(at)) < 0.03, (side, i, end)
             else:
                 assert hit.length < 1e-6, (side, i, end)
+    if any_layout(side, style).crowded:  # the last resort (anysearch.CROWDED): exactly the bridges, maybe touching
+        return
     for a in range(len(decks)):
         for b in range(a + 1, len(decks)):
             assert decks[a].distance(decks[b]) > 0.5, side
@@ -98,8 +100,10 @@ def test_every_design_of_the_small_geometries_is_drawn_as_promised(geometry):
 @pytest.mark.slow
 @pytest.mark.parametrize(("geometry", "stride"), [(HEX1, 1), (HEX2, 45), (SQUARE2, 36)], ids=str)
 def test_a_sample_of_the_large_geometries_is_drawn_as_promised(geometry, stride):
-    for side in designs(geometry)[::stride]:
+    sample = designs(geometry)[::stride]
+    for side in sample:
         check_side(side)
+    assert sum(any_layout(side, STYLE).crowded for side in sample) <= len(sample) // 20  # decks apart on the rest
 
 
 @pytest.mark.slow

@@ -1,14 +1,16 @@
-"""Drawing a tile side of any geometry (``generator.model.geometry``): the first step of issue 44's renderer.
+"""Drawing a tile side of any geometry (``generator.model.geometry``): the shapes a trail may take, the layout of
+a side, and a plain SVG of a side and of a board.
 
 The classic game's renderer (``geometry``, ``curves``, ``tiles``) is tuned to six exits at the hexagon's
 edge midpoints and stays as it is. This module draws any geometry's side from the geometry's facts alone:
 exits at ``TileGeometry.end_point`` (tile units: circumradius 1, y down), each leaving its edge along the
-inward normal. A trail of two ends is one cubic; one of three or more, branches to a junction on a
-lattice; a stub, a short run inward ending in a bar. A small search picks, per trail, among bends and
-junctions so that every two trails cross exactly ``pair_crossings`` times and keep apart elsewhere; each
-crossing carries a bridge. ``layout_any(side).crossings`` is read back from the sampled curves, so a
-drawing with the wrong number of bridges cannot be made (``tests/test_render_any.py`` checks every design
-of the small geometries).
+inward normal. A trail of two ends is one cubic or a bow through a point off its chord; one of three or more
+branches to a junction on a lattice, or to two hubs joined by a link (or is an H); a stub is a short run
+inward ending in a bar. ``anysearch`` picks one shape per trail so that every two trails cross exactly
+``pair_crossings`` times and every bridge deck keeps apart; ``layout_any(side).bridges`` are read back from
+the sampled curves, so a drawing with the wrong number of bridges cannot be made. ``anytiles`` paints a layout
+in a style and theme; ``svg_any`` and ``board_svg_any`` are the plain drawings (or the styled ones, given a
+style).
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ from functools import lru_cache
 import numpy as np
 
 from generator.board.geometry import rotate
-from generator.model import Side, pair_crossings
+from generator.model import Side
 from generator.model.geometry import TileGeometry
 from generator.render.curves import Curve, Point, cubic, point, sample
-from generator.render.geometry import Bridge, SideLayout, _crossings, _segments
+from generator.render.geometry import Bridge, SideLayout, _crossings
 
 WIDTH = 0.09  # trail width, tile units
 STUB = 0.28
@@ -191,105 +193,9 @@ def boundary_gap(g: TileGeometry, pts: np.ndarray) -> np.ndarray:
     return apothem - (pts @ normals.T).max(axis=1)
 
 
-@dataclass(frozen=True)
-class _Cand:
-    """One way to draw one trail: its shape, prior cost and sampled points (``clean``: without NaN breaks)."""
-
-    shape: AnyShape
-    prior: float
-    points: np.ndarray
-    clean: np.ndarray
-    starts: np.ndarray  # the sampled segments' starts and vectors (``_segments`` of ``points``)
-    steps: np.ndarray
-    low: np.ndarray  # the bounding box of ``clean``
-    high: np.ndarray
-    turns: np.ndarray  # how far the trail has turned (radians, summed) by each segment, within its curve
-
-    @classmethod
-    def of(cls, shape: AnyShape, prior: float) -> _Cand:
-        pts = _points(shape)
-        clean = pts[~np.isnan(pts).any(axis=1)]
-        a0, a1 = _segments(pts)
-        steps = a1 - a0
-        heading = np.arctan2(steps[:, 1], steps[:, 0])
-        turn = np.abs((np.diff(heading) + np.pi) % (2 * np.pi) - np.pi)
-        turn[np.abs(a0[1:] - a1[:-1]).max(axis=1) > 1e-12] = 0.0  # no turn across a break between curves
-        turns = np.concatenate([[0.0], np.cumsum(turn)])
-        return cls(shape, prior, pts, clean, a0, steps, clean.min(axis=0), clean.max(axis=0), turns)
-
-    def turning(self, p: np.ndarray, reach: float) -> float:
-        """How much the trail turns within ``reach`` of ``p``: small where a deck fits."""
-        near = np.flatnonzero(((self.starts - p) ** 2).sum(axis=1) <= reach * reach)
-        return float(self.turns[near[-1]] - self.turns[near[0]]) if len(near) > 2 else 0.0
-
-
-def _hits(a: _Cand, b: _Cand) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """``geometry._crossings`` of two candidates (the same arithmetic), from their stored segments."""
-    r, s = a.steps[:, None, :], b.steps[None, :, :]
-    qp = b.starts[None, :, :] - a.starts[:, None, :]
-    denom = r[..., 0] * s[..., 1] - r[..., 1] * s[..., 0]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = (qp[..., 0] * s[..., 1] - qp[..., 1] * s[..., 0]) / denom
-        u = (qp[..., 0] * r[..., 1] - qp[..., 1] * r[..., 0]) / denom
-    hit = (denom != 0) & (t >= 0) & (t < 1) & (u >= 0) & (u < 1)
-    return [(a.starts[i] + t[i, j] * a.steps[i], a.steps[i], b.steps[j]) for i, j in zip(*np.nonzero(hit), strict=True)]
-
-
-def _inside(g: TileGeometry, c: _Cand, width: float) -> bool:
-    """Whether the drawing stays inside the tile, off the outline except near its own exits."""
-    own = np.array([g.end_point(d) for d in c.shape.trail])
-    far = np.linalg.norm(c.clean[:, None] - own[None], axis=2).min(axis=1) > 1.5 * width
-    return bool(not far.any() or (boundary_gap(g, c.clean[far]) > 0.6 * width).all())
-
-
 def crossings_of(a: AnyShape, b: AnyShape) -> list:
     """Where two drawn trails cross (read back from their sampled curves)."""
     return _crossings(_points(a), _points(b))
-
-
-@lru_cache(maxsize=4096)
-def _usable(g: TileGeometry, trail: tuple[int, ...], width: float) -> tuple[_Cand, ...]:
-    return tuple(
-        c for c in (_Cand.of(shape, prior) for prior, shape in _candidates(g, trail, width)) if _inside(g, c, width)
-    )
-
-
-def _pair(g: TileGeometry, a: _Cand, b: _Cand, width: float, steep: float):
-    """(cost, crossings) of two trails drawn together, or None when they cross a wrong number of times, cross
-    too flat, near the outline or at a junction, or run too close elsewhere. A crossing is ``(point, angle of
-    the upper trail, upper is a, crossing angle)``: the straighter trail goes over."""
-    needed = pair_crossings(a.shape.trail, b.shape.trail)
-    if (a.low > b.high + 3 * width).any() or (b.low > a.high + 3 * width).any():  # far apart: no crossing
-        return (0.0, ()) if needed == 0 else None
-    xs = _hits(a, b)
-    if len(xs) != needed:
-        return None
-    pa, pb, cost, out = a.clean, b.clean, 0.0, []
-    for p, da, db in xs:
-        angle = math.acos(min(1.0, abs(float(da @ db)) / float(np.linalg.norm(da) * np.linalg.norm(db))))
-        if angle < math.radians(steep) or boundary_gap(g, p[None])[0] < 1.25 * width:
-            return None
-        joints = [j for s in (a.shape, b.shape) for j in (s.junction, s.hub) if j is not None]
-        if any(math.dist(j, p) < 1.6 * width for j in joints):
-            return None
-        ta, tb = a.turning(p, 1.45 * width), b.turning(p, 1.45 * width)
-        d = da if ta <= tb else db
-        out.append((point(p), math.atan2(d[1], d[0]), ta <= tb, angle))
-        cost += 0.6 * (math.pi / 2 - angle)
-        pa = pa[np.linalg.norm(pa - p, axis=1) > 2.5 * width]
-        pb = pb[np.linalg.norm(pb - p, axis=1) > 2.5 * width]
-    if len(pa) and len(pb):
-        diff = pa[:, None] - pb[None]
-        dist = math.sqrt(float((diff * diff).sum(axis=2).min()))
-        if dist < 1.2 * width:
-            return None
-        cost += max(0.0, 3 * width - dist)
-    return cost, tuple(out)
-
-
-@lru_cache(maxsize=500_000)
-def _pair_cached(g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...], ib: int, width: float, steep: float):
-    return _pair(g, _usable(g, a, width)[ia], _usable(g, b, width)[ib], width, steep)
 
 
 def _turn(p: Point, angle: float) -> Point:
@@ -329,7 +235,7 @@ def layout_any(side: Side, width: float = WIDTH) -> AnyLayout:
 
 def clear_caches() -> None:
     """Forget every searched drawing (for timing a cold start)."""
-    from generator.render.anysearch import layout_canonical
+    from generator.render.anysearch import _pair_cached, _usable, layout_canonical
 
     for cached in (_usable, _pair_cached, layout_canonical):
         cached.cache_clear()
