@@ -164,7 +164,7 @@ def _turn_sign(box: np.ndarray) -> float:
 
 
 # what a drawing must keep, strictest first: the air between two decks (trail widths), the least crossing angle
-LEVELS = ((0.5, 40.0), (0.25, 30.0), (0.1, 22.0))
+LEVELS = ((0.5, 40.0), (0.3, 30.0), (0.2, 22.0))
 CROWDED = (None, 22.0)  # the last resort: decks not kept apart (a side no level can draw)
 RESTARTS = 2  # tries per level: the plainest candidates first, then in seeded random orders
 BUDGET = 10_000  # pairs of candidates looked at per try, so even the busiest side ends in seconds
