@@ -91,14 +91,14 @@ def check_side(side: Side, style=STYLE) -> None:
     assert used == [1] * len(decks), side
 
 
-@pytest.mark.parametrize("geometry", [SQUARE, TSURO], ids=str)
-def test_every_design_of_the_small_geometries_is_drawn_as_promised(geometry):
-    for side in designs(geometry):
+@pytest.mark.parametrize(("geometry", "stride"), [(SQUARE, 1), (TSURO, 5)], ids=str)
+def test_the_designs_of_the_small_geometries_are_drawn_as_promised(geometry, stride):
+    for side in designs(geometry)[::stride]:
         check_side(side)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("geometry", "stride"), [(HEX1, 1), (HEX2, 45), (SQUARE2, 36)], ids=str)
+@pytest.mark.parametrize(("geometry", "stride"), [(TSURO, 1), (HEX1, 1), (HEX2, 45), (SQUARE2, 36)], ids=str)
 def test_a_sample_of_the_large_geometries_is_drawn_as_promised(geometry, stride):
     sample = designs(geometry)[::stride]
     for side in sample:

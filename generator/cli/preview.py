@@ -27,7 +27,11 @@ def register(sub) -> None:
         "reaches in its own colour; writes OUT (SVG) and the same name with .png.",
         formatter_class=HelpFormatter,
     )
-    p.add_argument("tileset", metavar="TILESET.json|DIR", help="a hexmaze-tileset/1 file, or a project folder")
+    p.add_argument(
+        "tileset",
+        metavar="TILESET.json|DIR",
+        help="a tile set file (hexmaze-tileset/1 or trailwright-tileset/2), or a project folder",
+    )
     add_board_option(p)
     p.add_argument("--seed", type=seed_int, default=0, help="the scorer's layout seed")
     p.add_argument("--count", type=positive_int, default=1, help="layouts on one sheet")
