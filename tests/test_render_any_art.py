@@ -222,13 +222,13 @@ def test_a_two_end_connector_prints_two_trails_that_do_not_cross():
 
 def test_render_and_preview_take_a_theme_bleed_and_labels_on_every_geometry(tmp_path, capsys):
     out = tmp_path / "art"
-    argv = ["render", "examples/optimized-square-pathways.json", "--board", "square-pathways", "--out", str(out)]
+    argv = ["render", "examples/optimized-square-jungle.json", "--board", "square-jungle", "--out", str(out)]
     assert main([*argv, "--theme", "river", "--bleed", "2"]) == 0
     svg = (out / "tile-01-front.svg").read_text()
     w = STYLE.tile_width_mm
     assert f'width="{w + 4:g}mm"' in svg and 'id="tw-cut"' in svg
     assert "1 front" in svg or 'data-text="1 front"' in svg
-    tiles = read_tileset("examples/optimized-square-pathways.json")
+    tiles = read_tileset("examples/optimized-square-jungle.json")
     assert sum(p.read_text().count('class="bridge"') for p in out.glob("tile-*.svg")) == tiles.crossings
     assert main([*argv, "--no-labels"]) == 0 and "1 front" not in (out / "tile-01-front.svg").read_text()
     sheet = tmp_path / "preview.svg"
