@@ -127,14 +127,24 @@ class _Width:
     width: float
 
 
+@lru_cache(maxsize=65536)
 def deck_box(bridge: Bridge, width: float, grow: float = 0.0) -> np.ndarray:
-    """The four corners of a bridge's deck with its gap (tile units), grown by ``grow`` on every side."""
+    """The four corners of a bridge's deck with its gap (tile units), grown by ``grow`` on every side (the
+    caller's to read, never to change: it is cached)."""
     half_l = SideLayout.deck_length(_Width(width), bridge) / 2 + grow  # type: ignore[arg-type]
     half_w = SideLayout.deck_width(_Width(width)) / 2 + 0.16 * width + grow  # type: ignore[arg-type]
     c, s = math.cos(bridge.angle), math.sin(bridge.angle)
     frame = np.array([[c, s], [-s, c]])
     local = np.array([[-half_l, -half_w], [half_l, -half_w], [half_l, half_w], [-half_l, half_w]])
-    return local @ frame + np.asarray(bridge.centre)
+    box = local @ frame + np.asarray(bridge.centre)
+    box.setflags(write=False)
+    return box
+
+
+def _reach(box: np.ndarray, bridge: Bridge) -> float:
+    """How far a box's corners lie from its bridge's centre: boxes whose centres are further apart than the sum
+    cannot meet."""
+    return math.dist(tuple(box[0]), bridge.centre)
 
 
 def _apart(a: np.ndarray, b: np.ndarray) -> bool:
@@ -176,8 +186,11 @@ def _clear(bridge: Bridge, width: float, bridges: list[Bridge], trails: dict[int
     if air is None:
         return True
     box = deck_box(bridge, width, air * width / 2)
-    if not all(_apart(box, deck_box(b, width, air * width / 2)) for b in bridges):
-        return False
+    reach = _reach(box, bridge)
+    for b in bridges:
+        other = deck_box(b, width, air * width / 2)
+        if math.dist(bridge.centre, b.centre) <= reach + _reach(other, b) and not _apart(box, other):
+            return False
     wide = deck_box(bridge, width, width / 2)  # a trail's centre line this far out touches the deck
     return not any(k not in (bridge.upper, bridge.lower) and _covers(wide, c.clean) for k, c in trails.items())
 

@@ -235,9 +235,9 @@ def layout_any(side: Side, width: float = WIDTH) -> AnyLayout:
 
 def clear_caches() -> None:
     """Forget every searched drawing (for timing a cold start)."""
-    from generator.render.anysearch import _pair_cached, _usable, layout_canonical
+    from generator.render.anysearch import _pair_cached, _usable, deck_box, layout_canonical
 
-    for cached in (_usable, _pair_cached, layout_canonical):
+    for cached in (_usable, _pair_cached, layout_canonical, deck_box):
         cached.cache_clear()
 
 
