@@ -98,6 +98,7 @@ def test_the_designs_of_the_small_geometries_are_drawn_as_promised(geometry, str
 
 
 @pytest.mark.slow
+@pytest.mark.heavy
 @pytest.mark.parametrize(("geometry", "stride"), [(TSURO, 1), (HEX1, 1), (HEX2, 45), (SQUARE2, 36)], ids=str)
 def test_a_sample_of_the_large_geometries_is_drawn_as_promised(geometry, stride):
     sample = designs(geometry)[::stride]
