@@ -182,15 +182,6 @@ def test_what_other_tiles_cannot_take_is_refused_in_one_line(capsys, flag, text,
     assert not (tmp_path / "x.json").exists()
 
 
-@pytest.mark.parametrize("command", ["preview"])
-def test_stages_that_do_not_take_other_geometries_yet_say_so_in_one_line(capsys, command, tmp_path):
-    out = tmp_path / "out"
-    status, _, err = run(capsys, command, "examples/best-known.json", "--board", "square-pathways", "--out", str(out))
-    assert status == 2 and err.strip().count("\n") == 0
-    assert f"{command}: square tiles, two ends per edge, paired trails, single-sided are not supported yet" in err
-    assert not out.exists()
-
-
 def test_render_draws_other_tiles_with_exactly_their_bridges_and_the_board(capsys, tmp_path):
     out = tmp_path / "art"
     status, text, err = run(
@@ -206,9 +197,10 @@ def test_render_draws_other_tiles_with_exactly_their_bridges_and_the_board(capsy
     assert board.count('class="connector"') == 2 and ">Ruin</text>" in board
     status, _, err = run(
         capsys, "render", "examples/optimized-square-jungle.json", "--board", "square-jungle", "--out", str(out),
-        "--style", "river",
+        "--theme", "river", "--bleed", "3",
     )  # fmt: skip
-    assert status == 2 and "--style: tiles of square tiles" in err
+    assert status == 0, err  # themes and bleed take every geometry (tests/test_render_any_art.py)
+    assert 'id="tw-cut"' in (out / "tile-01-front.svg").read_text()
 
 
 def test_a_play_target_plays_games_of_other_tiles(dask_client):

@@ -27,7 +27,11 @@ def register(sub) -> None:
         "reaches in its own colour; writes OUT (SVG) and the same name with .png.",
         formatter_class=HelpFormatter,
     )
-    p.add_argument("tileset", metavar="TILESET.json|DIR", help="a hexmaze-tileset/1 file, or a project folder")
+    p.add_argument(
+        "tileset",
+        metavar="TILESET.json|DIR",
+        help="a tile set file (hexmaze-tileset/1 or trailwright-tileset/2), or a project folder",
+    )
     add_board_option(p)
     p.add_argument("--seed", type=seed_int, default=0, help="the scorer's layout seed")
     p.add_argument("--count", type=positive_int, default=1, help="layouts on one sheet")
@@ -65,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.model import read_tileset
     from generator.model.geometry import check_stage
     from generator.render import render_sheet
+    from generator.render.anypreview import render_contact_sheet_any, render_sheet_any
     from generator.render.preview import render_contact_sheet
     from generator.scoring.tables import check_size
 
@@ -82,10 +87,12 @@ def run(args: argparse.Namespace) -> int:
     check_stage(tileset.geometry, "preview", args.tileset)
     check_size(tileset, board, args.tileset)
     warn_strangers(style, board, "preview")
+    classic = board.geometry.is_classic
     if args.tiles:
-        svg = render_contact_sheet(tileset, style)
+        svg = render_contact_sheet(tileset, style) if classic else render_contact_sheet_any(tileset, style)
     else:
-        svg = render_sheet(tileset, board, style, args.seed, args.count, highlight=not args.no_highlight)
+        sheet = render_sheet if classic else render_sheet_any
+        svg = sheet(tileset, board, style, args.seed, args.count, highlight=not args.no_highlight)
     image = _png(
         cairosvg.svg2png(bytestring=svg.encode("utf-8"), dpi=args.dpi),
         f"trailwright {__version__} preview {args.tileset} --board {args.board} --seed {args.seed} "

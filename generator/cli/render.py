@@ -34,7 +34,11 @@ def register(sub) -> None:
         description="Write tile-<id>-front.svg and tile-<id>-back.svg for every tile, and board.svg, in mm.",
         formatter_class=HelpFormatter,
     )
-    p.add_argument("tileset", metavar="TILESET.json|DIR", help="a hexmaze-tileset/1 file, or a project folder")
+    p.add_argument(
+        "tileset",
+        metavar="TILESET.json|DIR",
+        help="a tile set file (hexmaze-tileset/1 or trailwright-tileset/2), or a project folder",
+    )
     add_board_option(p)
     add_style_option(p)
     p.add_argument("--out", metavar="DIR", default="output/tiles", help="output folder")
@@ -68,9 +72,9 @@ def run(args: argparse.Namespace) -> int:
         board = load_board(args.board)
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
-    if not board.geometry.is_classic:  # other tiles: the plain drawing of generator.render.anyside
-        return _render_any(args, out, board, tileset)
     warn_strangers(style, board, "render")
+    if not board.geometry.is_classic:  # other tiles: generator.render.anytiles and anyboard
+        return _render_any(args, out, board, tileset, style)
     width = id_width(t.id for t in tileset)
     label = False if args.no_labels else None
     files = {}
@@ -86,22 +90,23 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _render_any(args: argparse.Namespace, out, board, tileset) -> int:
-    """Tiles of another geometry than the classic game's: each side and the board in plain colours (no
-    themes, styles, labels or bleed yet; docs/geometry.md), each side with exactly its bridges."""
-    from generator.errors import TrailwrightError
+def _render_any(args: argparse.Namespace, out, board, tileset, style) -> int:
+    """Tiles of another geometry than the classic game's: each side (fronts only when single-sided) and the
+    board, in the style or theme, each side with exactly its bridges."""
     from generator.fileio import write_folder
     from generator.model import FACES
     from generator.model.ids import id_width, side_file_name
-    from generator.render.anyside import board_svg_any, svg_any
+    from generator.render.anyboard import render_board_any
+    from generator.render.anytiles import render_side_any
 
-    for flag, given in (("--style", args.style), ("--bleed", args.bleed or None)):
-        if given is not None:
-            raise TrailwrightError(f"{flag}: tiles of {board.geometry} are drawn plain so far (docs/geometry.md)")
     width = id_width(t.id for t in tileset)
-    faces = FACES[: tileset.geometry.faces]
-    files = {side_file_name(t.id, f, width): svg_any(t.face(f)) for t in tileset for f in faces}
-    files["board.svg"] = board_svg_any(board)
+    label = False if args.no_labels else None
+    files = {
+        side_file_name(t.id, f, width): render_side_any(t, f, style, bleed_mm=args.bleed, label=label)
+        for t in tileset
+        for f in FACES[: tileset.geometry.faces]
+    }
+    files["board.svg"] = render_board_any(board, style, clearance_mm=args.clearance)
     write_folder(out, files, owns=lambda name: bool(RENDERED.fullmatch(name)))
     print(f"wrote {len(files) - 1} tile sides ({tileset.crossings} bridges) and board.svg to {args.out}/")
     return 0

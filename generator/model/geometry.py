@@ -231,6 +231,7 @@ ANY_GEOMETRY_STAGES = (
     "score",
     "optimize",
     "render",
+    "preview",
     "playtest",
     "publish",
     "new",

@@ -57,10 +57,14 @@ def trail_area(side: Side, width: float):
 
 def bridge_area(side: Side, width: float):
     """Every bridge's gap, shadow and deck, in tile units, as one shapely shape (it overhangs the trails)."""
+    return bridge_shape(layout_side(side, width), width)
+
+
+def bridge_shape(layout, width: float):
+    """Every bridge's gap, shadow and deck of a drawn side (``SideLayout`` or ``AnyLayout``), in tile units."""
     from shapely.geometry import Polygon
     from shapely.ops import unary_union
 
-    layout = layout_side(side, width)
     parts = []
     for b in layout.bridges:
         half_l, half_w = layout.deck_length(b) / 2, layout.deck_width() / 2

@@ -334,10 +334,12 @@ def pattern(pattern_id: str, art: Art, width: float, height: float | None = None
     )
 
 
-def side_defs(art: ThemeArt, grown: float, trail_mm: float) -> str:
+def side_defs(art: ThemeArt, grown: float, trail_mm: float, outline: str | None = None) -> str:
     """A side's shared theme pieces: the cut (``#tw-cut``, the hexagon grown by the bleed, ``grown`` mm to a
-    corner), which clips the ground art, and the trail texture's pattern (``#tw-trail``)."""
-    defs = [f'<clipPath id="tw-cut"><polygon points="{points(hexagon_points(grown))}"/></clipPath>']
+    corner, or another tile's ``outline`` points), which clips the ground art, and the trail texture's pattern
+    (``#tw-trail``)."""
+    cut = points(hexagon_points(grown)) if outline is None else outline
+    defs = [f'<clipPath id="tw-cut"><polygon points="{cut}"/></clipPath>']
     if art.trail is not None:
         defs.append(pattern("tw-trail", art.trail, 2 * trail_mm))
     return f"<defs>{''.join(defs)}</defs>"

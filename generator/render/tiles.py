@@ -100,22 +100,25 @@ def _dead_end(bar, art, scale: float, thickness: float) -> str:
 
 
 def painted_trail(
-    d: str, style: Style, w: float, paints: tuple[str, ...], junction: tuple[float, float] | None = None
+    d: str,
+    style: Style,
+    w: float,
+    paints: tuple[str, ...],
+    junction: tuple[float, float] | None = None,
+    more: tuple[tuple[float, float], ...] = (),
 ) -> str:
     """A trail ``w`` mm wide along path ``d``: its edge, then each paint (the sand, a texture) inside the edge; a
-    ``junction`` (mm) where three exits meet is rounded with a disc in each. The tiles and the board's printed
-    trails both draw theirs with it."""
+    ``junction`` (mm) where three exits meet, and each of ``more``, is rounded with a disc in each. The tiles and
+    the board's printed trails both draw theirs with it."""
     edge = style.trail_edge_pt * MM_PER_PT
-    disc = "" if junction is None else f'<circle cx="{num(junction[0])}" cy="{num(junction[1])}" '
+    discs = [f'<circle cx="{num(x)}" cy="{num(y)}" ' for x, y in ([junction] if junction else []) + list(more)]
     out = [f'<path d="{d}" fill="none" stroke="{style.trail_edge}" stroke-width="{num(w)}" stroke-linejoin="round"/>']
-    if disc:
-        out.append(f'{disc}r="{num(w / 2)}" fill="{style.trail_edge}"/>')
+    out += [f'{disc}r="{num(w / 2)}" fill="{style.trail_edge}"/>' for disc in discs]
     for paint in paints:
         out.append(
             f'<path d="{d}" fill="none" stroke="{paint}" stroke-width="{num(w - 2 * edge)}" stroke-linejoin="round"/>'
         )
-        if disc:
-            out.append(f'{disc}r="{num(w / 2 - edge)}" fill="{paint}"/>')
+        out += [f'{disc}r="{num(w / 2 - edge)}" fill="{paint}"/>' for disc in discs]
     return "".join(out)
 
 

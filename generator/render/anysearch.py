@@ -1,0 +1,276 @@
+"""The search for a drawing of a side of any geometry (``anyside``'s candidates): one candidate per trail such
+that every two trails cross exactly ``pair_crossings`` times, steeply enough, and every bridge's deck keeps air
+from every other deck and from every trail it does not carry.
+
+Glossary
+--------
+deck box    a bridge's deck with its gap (the ground painted round it), as a rectangle in tile units.
+level       what a drawing must keep: the air between decks and the least crossing angle. The strictest level
+            that can be met is used; a busy side (near-diameters on a hex with two ends an edge) takes a later one.
+budget      how many pairs of candidates one depth-first try may look at, so every side ends quickly; a try that
+            runs out is followed by restarts in seeded random orders, then by a repair search (min-conflicts).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from generator.errors import TrailwrightError
+from generator.model import Side, pair_crossings
+from generator.model.geometry import TileGeometry
+from generator.render.anyside import AnyLayout, AnyShape, _candidates, _points, boundary_gap, point
+from generator.render.geometry import TIE, Bridge, SideLayout, _segments
+
+
+@dataclass(frozen=True)
+class _Cand:
+    """One way to draw one trail: its shape, prior cost and sampled points (``clean``: without NaN breaks)."""
+
+    shape: AnyShape
+    prior: float
+    points: np.ndarray
+    clean: np.ndarray
+    starts: np.ndarray  # the sampled segments' starts and vectors (``_segments`` of ``points``)
+    steps: np.ndarray
+    low: np.ndarray  # the bounding box of ``clean``
+    high: np.ndarray
+    turns: np.ndarray  # how far the trail has turned (radians, summed) by each segment, within its curve
+
+    @classmethod
+    def of(cls, shape: AnyShape, prior: float) -> _Cand:
+        pts = _points(shape)
+        clean = pts[~np.isnan(pts).any(axis=1)]
+        a0, a1 = _segments(pts)
+        steps = a1 - a0
+        heading = np.arctan2(steps[:, 1], steps[:, 0])
+        turn = np.abs((np.diff(heading) + np.pi) % (2 * np.pi) - np.pi)
+        turn[np.abs(a0[1:] - a1[:-1]).max(axis=1) > 1e-12] = 0.0  # no turn across a break between curves
+        turns = np.concatenate([[0.0], np.cumsum(turn)])
+        return cls(shape, prior, pts, clean, a0, steps, clean.min(axis=0), clean.max(axis=0), turns)
+
+    def turning(self, p: np.ndarray, reach: float) -> float:
+        """How much the trail turns within ``reach`` of ``p``: small where a deck fits."""
+        near = np.flatnonzero(((self.starts - p) ** 2).sum(axis=1) <= reach * reach)
+        return float(self.turns[near[-1]] - self.turns[near[0]]) if len(near) > 2 else 0.0
+
+
+def _hits(a: _Cand, b: _Cand) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """``geometry._crossings`` of two candidates (the same arithmetic), from their stored segments."""
+    r, s = a.steps[:, None, :], b.steps[None, :, :]
+    qp = b.starts[None, :, :] - a.starts[:, None, :]
+    denom = r[..., 0] * s[..., 1] - r[..., 1] * s[..., 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (qp[..., 0] * s[..., 1] - qp[..., 1] * s[..., 0]) / denom
+        u = (qp[..., 0] * r[..., 1] - qp[..., 1] * r[..., 0]) / denom
+    hit = (denom != 0) & (t >= 0) & (t < 1) & (u >= 0) & (u < 1)
+    return [(a.starts[i] + t[i, j] * a.steps[i], a.steps[i], b.steps[j]) for i, j in zip(*np.nonzero(hit), strict=True)]
+
+
+def _inside(g: TileGeometry, c: _Cand, width: float) -> bool:
+    """Whether the drawing stays inside the tile, off the outline except near its own exits."""
+    own = np.array([g.end_point(d) for d in c.shape.trail])
+    far = np.linalg.norm(c.clean[:, None] - own[None], axis=2).min(axis=1) > 1.5 * width
+    return bool(not far.any() or (boundary_gap(g, c.clean[far]) > 0.6 * width).all())
+
+
+@lru_cache(maxsize=4096)
+def _usable(g: TileGeometry, trail: tuple[int, ...], width: float) -> tuple[_Cand, ...]:
+    return tuple(
+        c for c in (_Cand.of(shape, prior) for prior, shape in _candidates(g, trail, width)) if _inside(g, c, width)
+    )
+
+
+def _pair(g: TileGeometry, a: _Cand, b: _Cand, width: float, steep: float):
+    """(cost, crossings) of two trails drawn together, or None when they cross a wrong number of times, cross
+    too flat, near the outline or at a junction, or run too close elsewhere. A crossing is ``(point, angle of
+    the upper trail, upper is a, crossing angle)``: the straighter trail goes over."""
+    needed = pair_crossings(a.shape.trail, b.shape.trail)
+    if (a.low > b.high + 3 * width).any() or (b.low > a.high + 3 * width).any():  # far apart: no crossing
+        return (0.0, ()) if needed == 0 else None
+    xs = _hits(a, b)
+    if len(xs) != needed:
+        return None
+    pa, pb, cost, out = a.clean, b.clean, 0.0, []
+    for p, da, db in xs:
+        angle = math.acos(min(1.0, abs(float(da @ db)) / float(np.linalg.norm(da) * np.linalg.norm(db))))
+        if angle < math.radians(steep) or boundary_gap(g, p[None])[0] < 1.25 * width:
+            return None
+        joints = [j for s in (a.shape, b.shape) for j in (s.junction, s.hub) if j is not None]
+        if any(math.dist(j, p) < 1.6 * width for j in joints):
+            return None
+        ta, tb = a.turning(p, 1.45 * width), b.turning(p, 1.45 * width)
+        d = da if ta <= tb else db
+        out.append((point(p), math.atan2(d[1], d[0]), ta <= tb, angle))
+        cost += 0.6 * (math.pi / 2 - angle)
+        pa = pa[np.linalg.norm(pa - p, axis=1) > 2.5 * width]
+        pb = pb[np.linalg.norm(pb - p, axis=1) > 2.5 * width]
+    if len(pa) and len(pb):
+        diff = pa[:, None] - pb[None]
+        dist = math.sqrt(float((diff * diff).sum(axis=2).min()))
+        if dist < 1.2 * width:
+            return None
+        cost += max(0.0, 3 * width - dist)
+    return cost, tuple(out)
+
+
+@lru_cache(maxsize=500_000)
+def _pair_cached(g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...], ib: int, width: float, steep: float):
+    return _pair(g, _usable(g, a, width)[ia], _usable(g, b, width)[ib], width, steep)
+
+
+@dataclass(frozen=True)
+class _Width:
+    width: float
+
+
+@lru_cache(maxsize=65536)
+def deck_box(bridge: Bridge, width: float, grow: float = 0.0) -> np.ndarray:
+    """The four corners of a bridge's deck with its gap (tile units), grown by ``grow`` on every side (the
+    caller's to read, never to change: it is cached)."""
+    half_l = SideLayout.deck_length(_Width(width), bridge) / 2 + grow  # type: ignore[arg-type]
+    half_w = SideLayout.deck_width(_Width(width)) / 2 + 0.16 * width + grow  # type: ignore[arg-type]
+    c, s = math.cos(bridge.angle), math.sin(bridge.angle)
+    frame = np.array([[c, s], [-s, c]])
+    local = np.array([[-half_l, -half_w], [half_l, -half_w], [half_l, half_w], [-half_l, half_w]])
+    box = local @ frame + np.asarray(bridge.centre)
+    box.setflags(write=False)
+    return box
+
+
+def _reach(box: np.ndarray, bridge: Bridge) -> float:
+    """How far a box's corners lie from its bridge's centre: boxes whose centres are further apart than the sum
+    cannot meet."""
+    return math.dist(tuple(box[0]), bridge.centre)
+
+
+def _apart(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two convex quadrilaterals are apart (a separating axis among their edges' normals)."""
+    for box in (a, b):
+        for k in range(4):
+            edge = box[(k + 1) % 4] - box[k]
+            axis = np.array([-edge[1], edge[0]])
+            pa, pb = a @ axis, b @ axis
+            if pa.max() <= pb.min() or pb.max() <= pa.min():
+                return True
+    return False
+
+
+def _covers(box: np.ndarray, pts: np.ndarray) -> bool:
+    """Whether any of ``pts`` lies inside ``box`` (a convex quadrilateral, corners in order)."""
+    inside = np.ones(len(pts), bool)
+    for k in range(4):
+        edge = box[(k + 1) % 4] - box[k]
+        inside &= (pts - box[k]) @ np.array([-edge[1], edge[0]]) * _turn_sign(box) >= 0
+    return bool(inside.any())
+
+
+def _turn_sign(box: np.ndarray) -> float:
+    (x0, y0), (x1, y1), (x2, y2) = box[0], box[1], box[2]
+    return 1.0 if (x1 - x0) * (y2 - y1) - (y1 - y0) * (x2 - x1) > 0 else -1.0
+
+
+# what a drawing must keep, strictest first: the air between two decks (trail widths), the least crossing angle
+LEVELS = ((0.5, 40.0), (0.3, 30.0), (0.2, 22.0))
+CROWDED = (None, 22.0)  # the last resort: decks not kept apart (a side no level can draw)
+RESTARTS = 2  # tries per level: the plainest candidates first, then in seeded random orders
+BUDGET = 10_000  # pairs of candidates looked at per try, so even the busiest side ends in seconds
+
+
+def _clear(bridge: Bridge, width: float, bridges: list[Bridge], trails: dict[int, _Cand], air: float | None) -> bool:
+    """Whether a new bridge's deck keeps ``air`` from every deck so far, and every other trail keeps off it
+    (always, when ``air`` is None)."""
+    if air is None:
+        return True
+    box = deck_box(bridge, width, air * width / 2)
+    reach = _reach(box, bridge)
+    for b in bridges:
+        other = deck_box(b, width, air * width / 2)
+        if math.dist(bridge.centre, b.centre) <= reach + _reach(other, b) and not _apart(box, other):
+            return False
+    wide = deck_box(bridge, width, width / 2)  # a trail's centre line this far out touches the deck
+    return not any(k not in (bridge.upper, bridge.lower) and _covers(wide, c.clean) for k, c in trails.items())
+
+
+def _search(
+    side: Side, width: float, air: float | None, steep: float = 40.0, shuffle: int = 0
+) -> tuple[tuple[int, ...], tuple[Bridge, ...]] | None:
+    """The cheapest drawing found (depth-first, pruned by cost, looking at most ``BUDGET`` pairs) whose bridges
+    keep ``air`` apart: the candidate chosen per trail and the bridges. ``shuffle`` > 0 tries each trail's
+    candidates in an order drawn from that seed instead of plainest first (a restart on a busy side)."""
+    g, trails = side.geometry, side.trails
+    options = [_usable(g, t, width) for t in trails]
+    rng = np.random.default_rng(shuffle)
+    tried = [list(range(len(o))) if not shuffle else [int(k) for k in rng.permutation(len(o))] for o in options]
+    crossed = [sum(pair_crossings(t, u) for u in trails) for t in trails]
+    order = sorted(range(len(trails)), key=lambda i: (len(options[i]), -crossed[i]))  # the busiest first
+    best: list = [math.inf, None, None]
+    looked = [0]
+
+    def pair(i: int, ci: int, j: int, cj: int):
+        looked[0] += 1
+        if trails[i] < trails[j]:
+            found = _pair_cached(g, trails[i], ci, trails[j], cj, width, steep)
+            return found and (found[0], [(p, a, i if over else j, j if over else i, x) for p, a, over, x in found[1]])
+        found = _pair_cached(g, trails[j], cj, trails[i], ci, width, steep)
+        return found and (found[0], [(p, a, j if over else i, i if over else j, x) for p, a, over, x in found[1]])
+
+    def search(depth: int, chosen: dict[int, int], bridges: list[Bridge], cost: float) -> None:
+        if depth == len(order):
+            if cost < best[0] - TIE:
+                best[:] = [cost, dict(chosen), tuple(bridges)]
+            return
+        i = order[depth]
+        for ci in tried[i]:
+            cand = options[i][ci]
+            if looked[0] >= BUDGET:
+                return
+            total, new = cost + cand.prior, []
+            for j, cj in chosen.items():
+                found = pair(i, ci, j, cj)
+                if not found:
+                    break
+                total += found[0]
+                new += [Bridge(p, a, up, low, x) for p, a, up, low, x in found[1]]
+            else:
+                if total >= best[0] - TIE:
+                    continue
+                drawn = {k: options[k][c] for k, c in chosen.items()} | {i: cand}
+                so_far = list(bridges)
+                for b in new:
+                    if not _clear(b, width, so_far, drawn, air):
+                        break
+                    so_far.append(b)
+                else:
+                    centre_ok = air is None or not any(
+                        i not in (b.upper, b.lower) and _covers(deck_box(b, width, width / 2), cand.clean)
+                        for b in bridges
+                    )
+                    if centre_ok:
+                        chosen[i] = ci
+                        search(depth + 1, chosen, so_far, total)
+                        del chosen[i]
+
+    search(0, {}, [], 0.0)
+    if best[1] is None:
+        return None
+    return tuple(best[1][i] for i in range(len(trails))), best[2]
+
+
+@lru_cache(maxsize=4096)
+def layout_canonical(side: Side, width: float) -> AnyLayout:
+    """The drawing of a design (searched once per design and width) at the strictest level it meets within the
+    budget. A side no level can draw (the busiest paired hex sides, such as six near-diameters with 15
+    crossings) is drawn with decks that may touch (``CROWDED``), still with exactly its bridges."""
+    for air, steep in LEVELS + (CROWDED,):
+        for shuffle in range(RESTARTS):
+            found = _search(side, width, air, steep, shuffle)
+            if found is not None:
+                choice, bridges = found
+                usable = [_usable(side.geometry, t, width) for t in side.trails]
+                shapes = tuple(u[c].shape for u, c in zip(usable, choice, strict=True))
+                return AnyLayout(side, shapes, bridges, width, crowded=air is None)
+    raise TrailwrightError(f"cannot draw side {side} with exactly {side.min_crossings} bridges")
