@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from generator.host.hall import Hall, Limits
-from generator.host.rooms import GameSpec, Room, RoomError, unplayable
+from generator.host.rooms import GameSpec, Room
 from generator.host.store import Store
 from generator.host.views import describe, end_xy, feed_lines, room_page, state
 from generator.play.rules import default_rules
@@ -68,20 +68,6 @@ def test_bots_play_a_square_room_to_the_end_and_its_record_replays_it(art, tmp_p
     assert math.dist(winner, goal) < art.frame.radius_mm
     again = Room.restore(hall.store.room(room.id), hall.store)
     assert again.match.actions == room.match.actions and state(again, art, 0)["pawns"] == seen["pawns"]
-
-
-def test_a_room_of_tiles_the_game_does_not_play_is_refused_in_one_line(art, tmp_path, monkeypatch):
-    import generator.model.geometry as geometry
-
-    monkeypatch.setattr(geometry, "ANY_GEOMETRY_STAGES", tuple(s for s in geometry.ANY_GEOMETRY_STAGES if s != "host"))
-    spec = GameSpec(art.tileset, art.board, default_rules(art.board))
-    hall = Hall(spec, art, Store(tmp_path / "g.db"), "t" * 32, Limits(), 0.0)
-    hall.warm()  # nothing to warm, and no error logged: ready at once
-    assert hall.ready.is_set()
-    why = unplayable(art.board.geometry)
-    assert why.startswith("host: square tiles, two ends per edge") and "\n" not in why
-    with pytest.raises(RoomError, match="^host: square tiles"):
-        hall.create(2)
 
 
 def test_host_refuses_tiles_of_another_geometry_than_the_boards_in_one_line(capsys):

@@ -114,16 +114,13 @@ def spec_and_art(tileset_path: str, board_name: str, rules_path: str | None, sty
     from generator.board import load_board
     from generator.host.rooms import GameSpec
     from generator.model import read_tileset
-    from generator.model.geometry import check_stage
     from generator.play import load_rules
     from generator.publish.settings import load_settings
     from generator.table.scene import layout_table_art
 
     with flag_value("--board"):
         board = load_board(board_name)
-    check_stage(board.geometry, "host", board.label)
     tiles = read_tileset(tileset_path)
-    check_stage(tiles.geometry, "host", str(tileset_path))
     with flag_value("--rules"):
         rules = load_rules(rules_path, board)
     from generator.errors import TrailwrightError

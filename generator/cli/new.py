@@ -36,7 +36,6 @@ def run(args: argparse.Namespace) -> int:
 
     from generator.board import load_board
     from generator.errors import TrailwrightError
-    from generator.model.geometry import ANY_GEOMETRY_STAGES, check_stage
     from generator.model.tileset_io import dumps_tileset
     from generator.optimize import random_tileset
     from generator.optimize.space import allowed_designs
@@ -47,7 +46,6 @@ def run(args: argparse.Namespace) -> int:
 
     with flag_value("--board"):
         board = load_board(args.board)
-        check_stage(board.geometry, "new", board.label)
         rules = None if args.board == "classic" else rules_file_text(default_rules(board))
     rng = np.random.default_rng([args.seed, 0])
     g = board.geometry
@@ -59,8 +57,7 @@ def run(args: argparse.Namespace) -> int:
         raise TrailwrightError(f"cannot make the project here: {err.strerror or err}", args.folder) from None
     print(f"A new project in {folder}/ (see its README.md). Try:")
     for command in ("score", "playtest", "publish"):
-        if command in ANY_GEOMETRY_STAGES or board.geometry.is_classic:  # what takes the board's tiles so far
-            print(f"  trailwright {command} {folder}")
+        print(f"  trailwright {command} {folder}")
     return 0
 
 

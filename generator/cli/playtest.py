@@ -57,7 +57,6 @@ def run(args: argparse.Namespace) -> int:
 
     from generator.board import load_board
     from generator.model import read_tileset
-    from generator.model.geometry import check_stage
     from generator.play import load_rules
     from generator.play.measures import luck_share
     from generator.play.measures import to_dict as measures_to_dict
@@ -73,9 +72,7 @@ def run(args: argparse.Namespace) -> int:
         check_out(args.out, "folder")
     with flag_value("--board"):
         board = load_board(args.board)
-    check_stage(board.geometry, "playtest", board.label)
     tileset = read_tileset(args.tileset)
-    check_stage(tileset.geometry, "playtest", args.tileset)
     with flag_value("--rules"):
         rules = load_rules(args.rules, board)
     players, names = _seats(args, rules)

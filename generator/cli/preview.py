@@ -67,7 +67,6 @@ def run(args: argparse.Namespace) -> int:
     from generator.errors import TrailwrightError
     from generator.fileio import check_out, write_together
     from generator.model import read_tileset
-    from generator.model.geometry import check_stage
     from generator.render import render_sheet
     from generator.render.anypreview import render_contact_sheet_any, render_sheet_any
     from generator.render.preview import render_contact_sheet
@@ -82,9 +81,7 @@ def run(args: argparse.Namespace) -> int:
     style = load_style_option(args.style, "preview")
     with flag_value("--board"):
         board = load_board(args.board)
-    check_stage(board.geometry, "preview", board.label)
     tileset = read_tileset(args.tileset)
-    check_stage(tileset.geometry, "preview", args.tileset)
     check_size(tileset, board, args.tileset)
     warn_strangers(style, board, "preview")
     classic = board.geometry.is_classic

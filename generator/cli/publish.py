@@ -160,7 +160,6 @@ def run(args: argparse.Namespace) -> int:
     from generator.errors import TrailwrightError
     from generator.fileio import check_folder, write_folder
     from generator.model import read_tileset
-    from generator.model.geometry import check_stage
     from generator.play import load_rules
     from generator.publish.claims import claim_warnings
     from generator.publish.kit import KIT_FOLDERS, publish_kit
@@ -180,11 +179,9 @@ def run(args: argparse.Namespace) -> int:
         language = load_language(templates, settings.language)
     with flag_value("--board"):
         board = load_board(args.board)
-    check_stage(board.geometry, "publish", board.label)
     with flag_value("--rules"):
         load_rules(args.rules, board)  # a bad rules file fails here, before any work
     tileset = read_tileset(args.tileset)
-    check_stage(tileset.geometry, "publish", args.tileset)
     check_size(tileset, board, args.tileset)
     if not board.geometry.is_classic:
         settings = _other_tiles(args, settings, board.geometry)
@@ -277,7 +274,6 @@ def make_sources(args: argparse.Namespace, tileset, board, settings, language):
     """The layout stage's art in the chosen style, the rules, the designer's figures (see ``figures``) and
     play figures, the booklet in ``language`` (``generator.publish.language.Language``)."""
     from generator.errors import TrailwrightError
-    from generator.model.geometry import check_stage
     from generator.play import load_rules
     from generator.publish.playpage import simulate_play
     from generator.publish.settings import load_profile
@@ -294,12 +290,6 @@ def make_sources(args: argparse.Namespace, tileset, board, settings, language):
         warn_strangers(style, board, "publish")
     rules = load_rules(args.rules, board)
     games = settings.play_games if "booklet" in settings.documents else 0  # only the booklet shows how it plays
-    try:
-        check_stage(board.geometry, "playtest")
-    except TrailwrightError as err:
-        if games:
-            print(f"publish: note: the booklet leaves out how the game plays ({err})", flush=True)
-        games = 0
     if games:
         announce(["play", "measures"])
     play = simulate_play(tileset, board, rules, games, settings.seed, language, available_cores())

@@ -35,7 +35,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any
 
-from generator.host.rooms import GameSpec, Room, RoomError, Seat, unplayable
+from generator.host.rooms import GameSpec, Room, RoomError, Seat
 from generator.host.store import Store, digest
 from generator.host.views import (
     feed_lines,
@@ -161,9 +161,6 @@ class Hall:
         host's game)."""
         spec = spec or self.spec
         rules = spec.rules
-        why = unplayable(spec.board.geometry)
-        if why:
-            raise RoomError(why)
         if (
             not isinstance(players, int)
             or isinstance(players, bool)
@@ -255,8 +252,6 @@ class Hall:
             if self.ready.is_set():
                 return
             try:
-                if unplayable(self.spec.board.geometry):  # no bots to warm on tiles the game does not take yet
-                    return
                 room = Room("warm-up", self.spec, self.spec.rules.players_min, 0, "")
                 room.seats = [Seat("bot", bot=("explorer", "greedy")[i % 2]) for i in range(room.players)]
                 for _ in range(WARM_ACTIONS):

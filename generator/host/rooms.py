@@ -26,10 +26,9 @@ from typing import Any
 
 from generator.board import Board
 from generator.board.board import board_data, board_from_dict
-from generator.errors import TrailwrightError, shown
+from generator.errors import shown
 from generator.host.store import RoomRecord, Store, digest
 from generator.model import TileSet
-from generator.model.geometry import TileGeometry, check_stage
 from generator.model.tileset_io import tileset_from_dict, tileset_to_dict
 from generator.play.fastbot import FastBots
 from generator.play.game import geometry
@@ -44,16 +43,6 @@ MAX_NAME = 40
 
 class RoomError(ValueError):
     """A request a room refuses (one line)."""
-
-
-def unplayable(g: TileGeometry) -> str:
-    """Why the game server does not play tiles of ``g`` yet (one line), or ``""`` where it does: the host stage
-    (``check_stage``), which a general play engine enables for every geometry."""
-    try:
-        check_stage(g, "host")
-    except TrailwrightError as err:
-        return str(err)
-    return ""
 
 
 @dataclass(frozen=True)

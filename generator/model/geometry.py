@@ -225,29 +225,3 @@ class TileGeometry:
 
 
 CLASSIC = TileGeometry()
-
-# the stages that take every geometry so far; the others take the classic game's tiles only (docs/geometry.md)
-ANY_GEOMETRY_STAGES = (
-    "score",
-    "optimize",
-    "render",
-    "preview",
-    "playtest",
-    "publish",
-    "new",
-    "studio",
-    "table",
-    "tabletop",
-    "host",
-)
-
-
-def check_stage(geometry: TileGeometry, stage: str, source: str = "") -> None:
-    """A one-line error when ``stage`` (render, publish, play, ...) does not take ``geometry`` yet."""
-    if geometry.is_classic or stage in ANY_GEOMETRY_STAGES:
-        return
-    raise TrailwrightError(
-        f"{stage}: {geometry} are not supported yet; only {', '.join(ANY_GEOMETRY_STAGES)} take them "
-        "so far (docs/geometry.md)",
-        source,
-    )

@@ -34,7 +34,6 @@ import numpy as np
 from generator import __version__
 from generator.errors import TrailwrightError
 from generator.model import TileSet
-from generator.model.geometry import ANY_GEOMETRY_STAGES
 from generator.optimize import cluster, screen
 from generator.optimize.chain import Budget, Chain, Config, Progress, chain_best, check_workers, config_strategy
 from generator.optimize.cooperate import beta_step, gentle, leg_ends, resample
@@ -334,10 +333,7 @@ def optimize(
 def check_settings(problem: Problem, config: Config) -> None:
     """A setting error, in one line, for settings this problem cannot take: a polish for a [play] target, a strategy
     that cannot search these tiles. (A polish on tiles whose holes do not apply, ``holes.unavailable``, screens
-    by scoring each neighbour instead.) A [play] target needs the play engine, which may not take these tiles yet."""
-    g = problem.board.geometry
-    if problem.objective.play is not None and not g.is_classic and "playtest" not in ANY_GEOMETRY_STAGES:
-        raise SettingError("objective", f"its [play] target plays games, and the play engine does not take {g} yet")
+    by scoring each neighbour instead.)"""
     if (config.polish or config.polish_share) and problem.objective.play is not None:
         raise SettingError(
             "polish" if config.polish else "polish_share",

@@ -51,7 +51,6 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
         "game": {"title": settings.title, "players": rules["players"]["text"]},
         "rules": rules,
         "play": _play(src),
-        "play_note": _play_note(src),
         "tiles": {
             "count": len(ts),
             "sides": len(ts.sides()),
@@ -108,18 +107,6 @@ def tile_words(geometry) -> dict:
         "step": step,
         "most": most,
     }
-
-
-def _play_note(src: Sources) -> str | None:
-    """Why the booklet shows no simulated games, where the play engine does not take the kit's tiles yet."""
-    from generator.errors import TrailwrightError
-    from generator.model.geometry import check_stage
-
-    try:
-        check_stage(src.board.geometry, "playtest")
-    except TrailwrightError:
-        return f"Not simulated yet: the play engine does not take {src.board.geometry} so far."
-    return None
 
 
 def _catalogue(ts) -> list[dict]:

@@ -200,24 +200,10 @@ def table_art(kit: Kit):
     )
 
 
-def _stage_ready(kit: Kit, stage: str, what: str) -> bool:
-    """Whether ``stage`` takes the kit's tiles; if not, a "skipped" warning says why."""
-    from generator.model.geometry import check_stage
-
-    try:
-        check_stage(kit.src.tileset.geometry, stage)
-    except TrailwrightError:
-        kit.warn(f"skipped {what}: it does not take {kit.src.tileset.geometry} yet (docs/geometry.md)")
-        return False
-    return True
-
-
 def build_tabletop(kit: Kit) -> dict[str, bytes]:
     """A Tabletop Simulator saved object with its images and a README (``tabletop/``)."""
     from generator.table import tabletop_files
 
-    if not _stage_ready(kit, "tabletop", "tabletop"):
-        return {}
     if not kit.src.asset_url:
         kit.warn("skipped tabletop: no URL for its images (publish from the command line, or give --asset-url)")
         return {}
@@ -228,8 +214,6 @@ def build_play(kit: Kit) -> dict[str, bytes]:
     """The browser play table, one self-contained page (``play/index.html``), shuffled by the settings' seed."""
     from generator.table import play_files
 
-    if not _stage_ready(kit, "table", "play (the browser play table)"):
-        return {}
     return play_files(table_art(kit), kit.settings.seed)
 
 

@@ -41,7 +41,7 @@ from generator.errors import TrailwrightError, shown
 from generator.fileio import write_atomic
 from generator.model import FACES, Side, Tile, TileSet, read_tileset
 from generator.model.designs import designs
-from generator.model.geometry import TileGeometry, check_stage
+from generator.model.geometry import TileGeometry
 from generator.model.tileset_io import dumps_tileset, read_meta
 from generator.optimize.space import DESIGNS, design_of
 from generator.play import load_rules
@@ -139,7 +139,6 @@ class Studio(DiskWatch, Warming):
     def _read_files(self) -> None:
         """Read the board, the rules and the objective (``TrailwrightError``: one line naming the file)."""
         board = load_board(project_file(self.folder, "board") or "classic")
-        check_stage(board.geometry, "studio", board.label)
         rules = load_rules(project_file(self.folder, "rules"), board)
         objective = project_file(self.folder, "objective")
         self.board, self.rules = board, rules
@@ -417,8 +416,7 @@ class Studio(DiskWatch, Warming):
         per = self.objective.per_layout
         paired = per(scores.extra.astype(float), scores.joined) - per(saved.extra.astype(float), saved.joined)
         change = stats.paired(paired + (now.fitness - base.fitness - float(paired.mean())))  # per layout, in all
-        unplayable = self.limits().get("games")
-        played = None if unplayable else self.played.get(tiles, self.board, self.rules, play_now=games)
+        played = self.played.get(tiles, self.board, self.rules, play_now=games)
         return {
             "fitness": now.fitness,
             "fitness_se": now.fitness_se,
@@ -436,7 +434,6 @@ class Studio(DiskWatch, Warming):
             "pairs": now.pair_prob,
             "samples": SAMPLES,
             **(played or {"games": None}),
-            **({"games_limit": unplayable} if unplayable else {}),
             "dirty": self.dirty,
             "undo": len(self.undo_stack),
             "redo": len(self.redo_stack),

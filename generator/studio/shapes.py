@@ -6,21 +6,15 @@ Glossary
 facts    what the side editor draws from (``facts``): the tile's corners and each end's point (a tile of
          circumradius 1, y down), the ends' names, how many turns a side has and whether its trails pair.
 limit    a part of the studio that takes the classic game's tiles only so far (``limits``): its one line, which
-         the page shows in place of the part and the part's calls answer with (a 400). A part whose stage a
-         helper makes general (``ANY_GEOMETRY_STAGES``) needs nothing here to follow.
+         the page shows in place of the part and the part's calls answer with (a 400).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from generator.errors import TrailwrightError
-from generator.model.geometry import TileGeometry, check_stage
+from generator.model.geometry import TileGeometry
 
-# each part of the studio and the stage whose engine it runs: the explorer games and the playtests play the game,
-# the kit is publish's
-STAGES = {"games": "playtest", "playtest": "host", "publish": "publish"}
-PARTS = {"games": "the explorer games", "playtest": "playtests", "publish": "publishing"}
 # the parts written for the classic game's tiles alone
 CLASSIC_ONLY = {
     "board": "the board editor paints hex boards only so far: edit board.toml by hand (docs/geometry.md)",
@@ -50,12 +44,4 @@ def facts(g: TileGeometry) -> dict[str, Any]:
 
 def limits(g: TileGeometry) -> dict[str, str]:
     """What the studio cannot do on tiles of ``g`` yet, by part: one line each (none on the classic game's)."""
-    if g.is_classic:
-        return {}
-    out = dict(CLASSIC_ONLY)
-    for part, stage in STAGES.items():
-        try:
-            check_stage(g, stage)
-        except TrailwrightError as err:
-            out[part] = f"{PARTS[part]}: {err}"
-    return out
+    return {} if g.is_classic else dict(CLASSIC_ONLY)

@@ -24,7 +24,6 @@ from importlib import resources
 from generator import __version__
 from generator.board import LandmarkEnd
 from generator.model import FACES
-from generator.model.geometry import check_stage
 from generator.render.board import board_layers, connector_path
 from generator.render.style import MM_PER_PT
 from generator.render.svg import hexagon_points, num, points
@@ -248,5 +247,4 @@ def play_table_html(table: TableArt, seed: int) -> str:
 
 def play_files(table: TableArt, seed: int) -> dict[str, bytes]:
     """The play table's files by path: ``play/index.html``."""
-    check_stage(table.board.geometry, "table", table.board.label)
     return {f"{FOLDER}/index.html": play_table_html(table, seed).encode("utf-8")}

@@ -33,7 +33,6 @@ from PIL import Image
 from generator import __version__
 from generator.errors import TrailwrightError
 from generator.model import FACES
-from generator.model.geometry import check_stage
 from generator.publish.art import png_bytes, px, reframe, render_pixels
 from generator.publish.boardsheets import svg_size_mm
 from generator.table.cells import CellFrame, tile_radius
@@ -415,7 +414,6 @@ def tabletop_files(table: TableArt, asset_base: str, *, tile_dpi: int = 200, boa
 
     ``asset_base`` is the URL TTS loads the folder from (``file:///.../tabletop/`` or a host's).
     """
-    check_stage(table.board.geometry, "tabletop", table.board.label)
     base = check_asset_base(asset_base)
     made = f"trailwright {__version__}"
     files: dict[str, bytes] = {}

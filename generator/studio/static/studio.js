@@ -208,7 +208,7 @@
   }
 
   // the parts of the studio that do not take these tiles yet, each with its one line in place of the part
-  const LIMITED = { board: "view-board", search: "view-optimize", publish: "view-publish", playtest: "view-playtest" };
+  const LIMITED = { board: "view-board", search: "view-optimize" };
 
   function drawLimits() {
     const limits = state.limits || {};
@@ -277,11 +277,6 @@
   }
 
   function drawGames(f) { // the games: drawn once played (an edit's reply may come before them: see playGames)
-    if (f.games_limit) { // the play engine does not take these tiles yet: one line, and no games asked
-      $("figures").classList.remove("playing");
-      $("games").textContent = f.games_limit;
-      return;
-    }
     if (f.games === null) {
       $("figures").classList.add("playing");
       $("games").textContent = "playing the explorer games of this version…";
@@ -329,7 +324,7 @@
     drawFigures();
     drawMaze();
     drawLimits();
-    if (state.figures && state.figures.games === null && !state.figures.games_limit) playGames();
+    if (state.figures && state.figures.games === null) playGames();
     if (data.warming && !warmingPoll) { // asked again each second until warm: the figures of the version shown
       warmingPoll = setTimeout(() => { warmingPoll = null; apply(call("/api/state")); }, 1000);
     }
