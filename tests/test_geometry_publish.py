@@ -15,7 +15,6 @@ from shapely.geometry import LineString, Polygon
 
 from generator.board import load_board
 from generator.cli import main
-from generator.cli.publish import _default_style
 from generator.model import read_tileset
 from generator.model.tiles import TileSet
 from generator.preflight import preflight, recorded_profile
@@ -233,38 +232,43 @@ def test_publish_makes_a_whole_square_kit_that_check_passes(tmp_path, capsys):
     assert main(["check", str(out)]) == 0
 
 
-def test_a_new_square_project_publishes_and_a_theme_is_noted_as_not_used(tmp_path, capsys):
+def test_a_new_square_project_publishes_in_a_theme(tmp_path, capsys):
     project = tmp_path / "jungle"
     assert main(["new", str(project), "--board", "square-jungle"]) == 0
     settings_file = project / "settings.toml"
     text = settings_file.read_text()
     text = text.replace("score_samples = 100000", "score_samples = 2000").replace("\ndpi = 300", "\ndpi = 150")
     settings_file.write_text(text)
-    assert _default_style(str(project / "style.toml"))  # the project's own copy: no note
-    (tmp_path / "mine.toml").write_text("[tile]\nwidth_mm = 40.0\n")
-    assert not _default_style(str(tmp_path / "mine.toml"))
-    capsys.readouterr()
     out = tmp_path / "kit"
-    assert (
-        main(["publish", str(project), "--only", "sheets", "--paper", "a4", "--theme", "river", "--out", str(out)]) == 0
-    )
-    assert "drawn plain so far; the style or theme river is not used" in capsys.readouterr().err
+    argv = ["publish", str(project), "--only", "tiles,sheets", "--paper", "a4", "--theme", "river", "--out", str(out)]
+    assert main(argv) == 0
     assert (out / "print" / "tiles-a4-single.pdf").is_file()
+    side = (out / "tiles" / "tile-01-front.svg").read_text()
+    assert 'fill="#e6d3a3"' in side and 'id="tw-cut"' in side  # the river theme's ground and art, cut square
 
 
 @pytest.mark.parametrize(("board", "width"), [("square-pathways", 50.0), ("square-jungle", 50.8)])
 def test_the_side_art_is_the_cut_box_plus_bleed_and_runs_each_trail_into_the_bleed(board, width):
-    import re
+    import io
+
+    import cairosvg
+    from PIL import Image
 
     src = sources(board, width, 1)
     svg = src.art_for_width(width)(src.tileset.tiles[0], "front", 3.0)
-    assert f'width="{width + 6:.4f}mm"' in svg and f'viewBox="{-(width + 6) / 2:.4f} ' in svg
-    outline = svg.split('class="outline" points="')[1].split('"')[0]  # svg_any's cut, placed by the kit
-    xs = [float(p.split(",")[0]) for p in outline.split()]
-    scale = float(re.search(r"scale\(([0-9.]+)\)", svg).group(1))
-    assert (max(xs) - min(xs)) * scale == pytest.approx(width, abs=0.01)
-    runs = re.search(r'class="bleed-trails" d="([^"]+)"', svg).group(1).split("M")[1:]
-    assert len(runs) == src.tileset.geometry.ends
-    for run in runs:
-        x, y = (float(v) for v in run.split("L")[1].split(","))
-        assert max(abs(x), abs(y)) == pytest.approx(width / 2 + 3.5, abs=1e-3)  # past the cut, through the bleed
+    root = svg[: svg.index(">")]
+    assert f'width="{width + 6:g}mm"' in root and f'viewBox="{-(width + 6) / 2:g} ' in root
+    px = 20  # pixels a mm
+    image = Image.open(io.BytesIO(cairosvg.svg2png(bytestring=svg.encode(), output_width=round((width + 6) * px))))
+    image = image.convert("RGB")
+    g = src.tileset.geometry
+    xs = [x for x, _ in g.corners()]
+    radius = width / (max(xs) - min(xs))  # mm per unit of the geometry's circumradius
+    ground = image.getpixel((2, 2))
+    for end in range(g.ends):
+        x, y = g.end_point(end)
+        norm = math.hypot(x, y)
+        for mm in (0.0, 1.5, 2.8):  # at the cut, and through the bleed past it
+            at = ((x / norm) * mm + x * radius + width / 2 + 3, (y / norm) * mm + y * radius + width / 2 + 3)
+            colour = image.getpixel((round(at[0] * px), round(at[1] * px)))
+            assert max(abs(a - b) for a, b in zip(colour, ground)) > 40, (end, mm, colour, ground)

@@ -211,34 +211,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _other_tiles(args: argparse.Namespace, settings, geometry):
     """The settings for a kit of another geometry's tiles: cut to the shape's own profile (``SHAPE_PROFILES``)
-    unless one is named (the tiles print at its size). They are drawn plain: a style or theme (a project's
-    ``style.toml`` too) is not used, and a note says so."""
+    unless one is named (the tiles print at its size)."""
     from dataclasses import replace
 
     from generator.publish.settings import SHAPE_PROFILES, PublishSettings
 
-    if args.style is not None and not _default_style(args.style):
-        print(
-            f"publish: note: {geometry} are drawn plain so far; the style or theme {args.style} is not used "
-            "(docs/geometry.md)",
-            file=sys.stderr,
-            flush=True,
-        )
     if args.profile is None and settings.profile == PublishSettings.profile:
         settings = replace(settings, profile=SHAPE_PROFILES[geometry.shape])
     return settings
-
-
-def _default_style(style: str) -> bool:
-    """Whether ``style`` is a file with the built-in style's own text (a new project's untouched copy)."""
-    from importlib import resources
-
-    try:
-        return Path(style).read_text(encoding="utf-8") == (
-            resources.files("generator.render") / "style.toml"
-        ).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return False
 
 
 def _settings(args: argparse.Namespace):
@@ -281,22 +261,20 @@ def make_sources(args: argparse.Namespace, tileset, board, settings, language):
     from generator.scoring.stream import available_cores
     from generator.warm import announce
 
-    style = None
-    if board.geometry.is_classic:
-        try:
-            style = load_style_option(args.style, "publish")
-        except ImportError:
-            raise TrailwrightError("the layout stage (generator.render) is not installed") from None
-        warn_strangers(style, board, "publish")
+    try:
+        style = load_style_option(args.style, "publish")
+    except ImportError:
+        raise TrailwrightError("the layout stage (generator.render) is not installed") from None
+    warn_strangers(style, board, "publish")
     rules = load_rules(args.rules, board)
     games = settings.play_games if "booklet" in settings.documents else 0  # only the booklet shows how it plays
     if games:
         announce(["play", "measures"])
     play = simulate_play(tileset, board, rules, games, settings.seed, language, available_cores())
-    if style is None:  # other tiles: drawn plain, at the manufacturer profile's size
+    if not board.geometry.is_classic:  # other tiles print at the manufacturer profile's size
         width = load_profile(settings.profile).trim_width_mm
         found = figures(args.tileset, tileset, board, settings)
-        return any_sources(tileset, board, width, found, args.tileset, language.templates, rules, play, language)
+        return any_sources(tileset, board, width, found, args.tileset, language.templates, rules, play, language, style)
     return layout_sources(
         tileset,
         board,

@@ -34,11 +34,14 @@ def printed_faces(tileset) -> tuple[str, ...]:
 
 
 def layout_art(style, labels: bool = True) -> SideArt:
-    """The layout stage's tile art in ``style``: its labels as the style says, or none (``labels=False``)."""
+    """The layout stage's tile art in ``style``: its labels as the style says, or none (``labels=False``); the
+    classic game's tiles by ``render_side``, every other geometry's by ``render_side_any``."""
+    from generator.render.anytiles import render_side_any
     from generator.render.tiles import render_side
 
     def art(tile: Tile, face: str, bleed_mm: float) -> str:
-        return render_side(tile, face, style, bleed_mm=bleed_mm, label=None if labels else False)
+        draw = render_side if tile.geometry.is_classic else render_side_any
+        return draw(tile, face, style, bleed_mm=bleed_mm, label=None if labels else False)
 
     return art
 

@@ -92,6 +92,7 @@ def layout_sources(
     from dataclasses import replace
 
     from generator.publish.art import layout_art
+    from generator.render.anyboard import render_board_any
     from generator.render.board import render_board
 
     board = language.printed_board(board)
@@ -107,7 +108,7 @@ def layout_sources(
         board,
         art_for_width,
         style.tile_width_mm,
-        render_board(board, style),
+        render_board(board, style) if board.geometry.is_classic else render_board_any(board, style),
         figures,
         source,
         templates,
@@ -128,23 +129,13 @@ def any_sources(
     rules: Rules | None = None,
     play=None,
     language: Language = ENGLISH,
+    style=None,
 ) -> Sources:
-    """Sources for tiles of another geometry than the classic game's, ``tile_width_mm`` wide, drawn plain by
-    ``generator.render.anyside`` (``generator.publish.anyart``): no style, themes or labels yet."""
-    from generator.publish.anyart import any_art, any_board_svg
+    """Sources for tiles of another geometry than the classic game's, ``tile_width_mm`` wide (the manufacturer
+    profile's: a square tile is not the classic hexagon's size), drawn in ``style`` (default: the built-in one)."""
+    from dataclasses import replace
 
-    board = language.printed_board(board)
-    return Sources(
-        tileset,
-        board,
-        any_art,
-        tile_width_mm,
-        any_board_svg(board, tile_width_mm),
-        figures,
-        source,
-        templates,
-        rules,
-        play,
-        None,
-        language=language,
-    )
+    from generator.render.style import load_style
+
+    drawn = replace(style or load_style(), tile_width_mm=tile_width_mm)
+    return layout_sources(tileset, board, drawn, figures, source, templates, rules, play, language)
