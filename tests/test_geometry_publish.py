@@ -271,4 +271,4 @@ def test_the_side_art_is_the_cut_box_plus_bleed_and_runs_each_trail_into_the_ble
         for mm in (0.0, 1.5, 2.8):  # at the cut, and through the bleed past it
             at = ((x / norm) * mm + x * radius + width / 2 + 3, (y / norm) * mm + y * radius + width / 2 + 3)
             colour = image.getpixel((round(at[0] * px), round(at[1] * px)))
-            assert max(abs(a - b) for a, b in zip(colour, ground)) > 40, (end, mm, colour, ground)
+            assert max(abs(a - b) for a, b in zip(colour, ground, strict=True)) > 40, (end, mm, colour, ground)

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from generator.model import Side
+from generator.model.geometry import TileGeometry
 from generator.render import anyside
 from generator.render.labels import LABEL_AIR_MM, MIN_LABEL_PT, SAFE_ZONE_MM, bridge_shape
 from generator.render.style import Style
@@ -91,8 +92,6 @@ def place_label(
     import shapely
     from shapely.geometry import Point
 
-    from generator.render.anytiles import moon_discs
-
     trails, bridges = keep_off_shapes(layout)
     area = trails.union(bridges)
     if moons:
@@ -108,3 +107,11 @@ def place_label(
             if spot is not None:
                 return (*spot, pt)
     return None
+
+
+MOON = 0.78  # the back's marks sit this far out towards each corner (of the circumradius), as on the classic back
+
+
+def moon_discs(g: TileGeometry) -> tuple[tuple[float, float, float], ...]:
+    """A back's corner marks as discs (x, y, radius) in tile units."""
+    return tuple((MOON * x, MOON * y, 0.045) for x, y in g.corners())

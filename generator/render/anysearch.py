@@ -22,7 +22,7 @@ import numpy as np
 from generator.errors import TrailwrightError
 from generator.model import Side, pair_crossings
 from generator.model.geometry import TileGeometry
-from generator.render.anyside import AnyLayout, AnyShape, _candidates, _points, boundary_gap, point
+from generator.render.anyshapes import AnyLayout, AnyShape, _candidates, _points, boundary_gap, point
 from generator.render.geometry import TIE, Bridge, SideLayout, _segments
 
 

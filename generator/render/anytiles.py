@@ -26,7 +26,7 @@ from generator.fileio import dumps_json
 from generator.model import Side, Tile
 from generator.model.geometry import TileGeometry
 from generator.render import anyside
-from generator.render.anylabels import keep_off_shapes, place_label
+from generator.render.anylabels import MOON, keep_off_shapes, moon_discs, place_label
 from generator.render.labels import MIN_LABEL_PT, label_svg, label_texts
 from generator.render.style import Style
 from generator.render.svg import escape, num, points
@@ -35,7 +35,6 @@ from generator.render.tiles import DECORATION, TEXTURE, _bridge, _dead_end, pain
 from generator.units import MM_PER_PT
 
 TWO_ENDS = 0.45  # a trail's width on two ends per edge, as a share of the one-end width (busy hex sides need it)
-MOON = 0.78  # the back's marks sit this far out towards each corner (of the circumradius), as on the classic back
 
 
 def across(g: TileGeometry) -> float:
@@ -144,11 +143,6 @@ def side_body_any(
             out.append(_dead_end(shape.bar, style.art.dead_end, scale, 0.34 * w))
     out += [_bridge(layout, k, style, scale, style.ground(face)) for k in range(len(layout.bridges))]  # type: ignore[arg-type]
     return "".join(out)
-
-
-def moon_discs(g: TileGeometry) -> tuple[tuple[float, float, float], ...]:
-    """A back's corner marks as discs (x, y, radius) in tile units."""
-    return tuple((MOON * x, MOON * y, 0.045) for x, y in g.corners())
 
 
 def _back_marks(g: TileGeometry, style: Style, scale: float) -> str:
