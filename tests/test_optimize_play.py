@@ -265,3 +265,23 @@ def test_chains_are_ranked_on_more_games_than_the_report_reads_and_fewer_on_larg
         play_module.final_play(problem, problem.start, 1, ranking=True)
         play_module.final_play(problem, problem.start, 1)
     assert played == [20_000, 2000, 4395, 2000]
+
+
+def test_the_games_after_the_chains_are_reserved_at_the_start_sets_pace(classic, monkeypatch):
+    import time
+
+    from generator.optimize.play import after_chains_seconds, fresh_games, ranking_games
+
+    def slow_bank(tileset, board, rules, target, seed=None, engine="fast", games=None, threads=1):
+        time.sleep(games * 0.0001)  # 0.1 ms a game
+        return stub_bank(tileset, board, rules, target, seed, engine, games, threads)
+
+    monkeypatch.setattr(play_module, "game_bank", slow_bank)
+    problem = _problem(classic, {"median_rounds": 12})
+    target = problem.objective.play
+    static = make_problem(classic, ARTICLE, problem.start)
+    assert after_chains_seconds(static, 4, 2, 2) == 0.0  # no [play] target: no games
+    one = after_chains_seconds(problem, 1, 2, 2)  # one chain: no choice, the winner's games on 2 threads
+    assert one == pytest.approx(0.0001 * fresh_games(target) / 2, rel=0.5)
+    four = after_chains_seconds(problem, 4, 2, 2)  # two waves of two chains' ranking games before that
+    assert four - one == pytest.approx(0.0001 * 2 * ranking_games(target, classic.tile_count), rel=0.5)

@@ -211,6 +211,32 @@ def ranking_games(target: PlayTarget, slots: int) -> int:
     return max(fresh_games(target), RANK_GAMES * RANK_SLOTS // max(slots, RANK_SLOTS))
 
 
+PACE_GAMES = 200  # games of the start set timed to set aside the time of the games that follow the chains
+
+
+def after_chains_seconds(problem, chains: int, workers: int, cores: int) -> float:
+    """Seconds the games after the chains take (0 without a [play] target): each chain's best ranked on
+    ``ranking_games``, a wave of ``workers`` at a time (when there are chains to choose from), and the winner's
+    ``fresh_games`` on ``cores`` threads. Timed on ``PACE_GAMES`` games of the problem's start set, after a few to
+    load the engine: a random set's games run longer than a good set's (more of them reach the round cap), so the
+    pace errs on the safe side. A game's length depends on the board and the tiles as much as on the rules: on the
+    jungle a set's games took ten times a classic set's."""
+    import time
+
+    from generator.play import default_rules
+
+    target = problem.objective.play
+    if target is None:
+        return 0.0
+    rules = default_rules(problem.board)
+    game_bank(problem.start, problem.board, rules, target, 0, games=5)
+    began = time.perf_counter()
+    game_bank(problem.start, problem.board, rules, target, 1, games=PACE_GAMES)
+    pace = (time.perf_counter() - began) / PACE_GAMES
+    waves = math.ceil(chains / workers) if chains > 1 else 0
+    return pace * (waves * ranking_games(target, problem.board.tile_count) + fresh_games(target) / max(cores, 1))
+
+
 def final_play(problem, tileset, seed: int, ranking: bool = False, threads: int = 1) -> PlayScore | None:
     """A set's play score on a fresh bank of games from ``seed`` (None without a [play] target): the winner's report
     on ``fresh_games``, or, ``ranking``, a chain's rank at a selection or an exchange on ``ranking_games``. The

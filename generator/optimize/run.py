@@ -37,7 +37,7 @@ from generator.model import TileSet
 from generator.optimize import cluster, screen
 from generator.optimize.chain import Budget, Chain, Config, Progress, chain_best, check_workers, config_strategy
 from generator.optimize.cooperate import beta_step, gentle, leg_ends, resample
-from generator.optimize.play import final_play, fresh_games
+from generator.optimize.play import after_chains_seconds, final_play, fresh_games
 from generator.optimize.polish import Step, on_cluster, polish
 from generator.optimize.search import Scored
 from generator.optimize.space import Problem, SettingError, to_tileset
@@ -418,10 +418,12 @@ def _optimize(
 
 def _reserve(problem: Problem, config: Config, workers: int) -> float:
     """Seconds set aside from a time budget for what follows the chains: the choice of the winner (every chain's
-    best on ``SELECTION_SAMPLES`` layouts, a wave of workers at a time) and the re-score."""
+    best on ``SELECTION_SAMPLES`` layouts, a wave of workers at a time), the re-score, and with a [play] target the
+    games of both (``after_chains_seconds``)."""
     waves = math.ceil(config.chains / workers) if config.chains > 1 else 0
     selection = waves * SELECTION_SAMPLES * problem.board.tile_count / RESERVE_RATE
-    return selection + _rescoring(problem, config.rescore)
+    games = after_chains_seconds(problem, config.chains, workers, available_cores())
+    return selection + _rescoring(problem, config.rescore) + games
 
 
 def _rescoring(problem: Problem, samples: int, selection: float = 0.0, chains: int = 1, workers: int = 1) -> float:
