@@ -127,3 +127,13 @@ def test_what_optimize_writes_publish_reads(tmp_path):
     found, why = figures_from_meta(read_meta(out), read_tileset(out), load_board("classic"))
     assert found is not None, why
     assert found.samples == 1500 and found.fitness == read_meta(out)["score"]["fitness"]
+
+
+@pytest.mark.parametrize("board", ["square-jungle", "hexagon37"])
+def test_what_optimize_writes_publish_reads_on_other_boards(tmp_path, board):
+    out = tmp_path / "set.json"
+    flags = ["--generations", "2", "--samples", "200", "--max-samples", "400", "--rescore", "1500"]
+    argv = ["optimize", "--board", board, *flags, "--workers", "1", "--quiet", "--seed", "3", "--out", str(out)]
+    assert main(argv) == 0
+    found, why = figures_from_meta(read_meta(out), read_tileset(out), load_board(board))
+    assert found is not None, why  # the objective as optimize records it for the board: its sides, its trail limit

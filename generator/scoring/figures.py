@@ -88,7 +88,9 @@ def _finite(value) -> bool:
 def figures_from_meta(
     meta, tileset: TileSet, board: Board, objective: Objective = ARTICLE
 ) -> tuple[Figures | None, str]:
-    """The recorded figures when they are for this tile set, board and objective; else None and why not."""
+    """The recorded figures when they are for this tile set, board and objective (``objective.on(board)``, as
+    ``optimize`` records it: its side count and, on other tiles, its trail limit follow the board); else None and
+    why not."""
     score = meta.get("score") if isinstance(meta, dict) else None
     settings = meta.get("settings") if isinstance(meta, dict) else None
     if not isinstance(score, dict) or "pair_prob" not in score:
@@ -97,7 +99,7 @@ def figures_from_meta(
         return None, "the recorded figures are for other tiles"
     if score.get("board_sha256") != board_digest(board):
         return None, f"the recorded figures are for another board than {board.name!r}"
-    wanted = json.loads(json.dumps(asdict(objective)))
+    wanted = json.loads(json.dumps(asdict(objective.on(board))))  # as optimize records it for this board
     if not isinstance(settings, dict) or settings.get("objective") != wanted:
         return None, "the recorded figures are for another objective"
     pairs = score["pair_prob"]
