@@ -74,10 +74,10 @@ def test_joins_pair_each_end_with_its_mirror_on_the_cell_across(name):
     assert len(joins) == len(board.joins()) * g.ends_per_edge
 
 
-def test_a_single_sided_table_carries_fronts_only_and_its_own_script():
+def test_a_single_sided_table_carries_fronts_only_and_words_its_turns():
     html = play_files(any_table_art("square-pathways"), 2)["play/index.html"].decode()
     assert 'id="side-0-front"' in html and 'id="side-0-back"' not in html
-    assert "play table on any tile geometry" in html and "a sixth" not in html
+    assert "a sixth" not in html
     data = json.loads(re.search(r'id="trailwright-data">(.*?)</script>', html).group(1))
     assert len(data["tiles"]) == 36 and data["geometry"]["turns"] == 4
 
@@ -138,7 +138,7 @@ def test_hostile_ids_and_landmark_names_on_a_square_table_stay_text():
     board = table.board.with_printed({"North": "<img src=x onerror=alert(1)>"})
     html = play_files(replace(table, tileset=tiles, board=board), 1)["play/index.html"].decode()
     assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
-    assert html.count("<script") == 3 and html.count("</script>") == 3  # the data, play-any.js and names.js
+    assert html.count("<script") == 3 and html.count("</script>") == 3  # the data, play.js and names.js
 
 
 @pytest.mark.parametrize(("name", "kind", "images"), [("square-jungle", 0, 30), ("hex-pairs", 1, 74)])
@@ -154,12 +154,12 @@ def test_tabletop_kits_of_the_other_examples_validate_with_their_tile_shape(name
     assert len([n for n in files if n.startswith("tabletop/images/tile-")]) == images
 
 
-def test_the_classic_page_keeps_its_own_script_and_data_with_joins_by_direction():
+def test_the_classic_page_has_the_classic_geometry_and_joins_one_an_edge():
     from tests.table_helpers import table_art
 
     html = play_files(table_art(), 1)["play/index.html"].decode()
     data = json.loads(re.search(r'id="trailwright-data">(.*?)</script>', html).group(1))
-    assert "geometry" not in data and "play table on any tile geometry" not in html
+    assert data["geometry"] == {"shape": "hex", "turns": 6, "step": 60, "ends": 6, "endsPerEdge": 1, "faces": 2}
     board = table_art().board
     assert data["joins"][0] == [board.joins()[0].a.slot, board.joins()[0].a.direction, *data["joins"][0][2:]]
     assert len(data["joins"]) == len(board.joins())  # one an edge, as the classic scorer joins them

@@ -1,7 +1,9 @@
 /* Trailwright play table: lay tiles from a seeded pile, turn them, move pawns, roll a die.
  * Everything it needs is in the page: the board and the tile art are inline SVG, the data is JSON
  * in the script element "trailwright-data". No network, no libraries. The pile is the same as Python's
- * generator.table.pile.draw_pile(n, seed): mulberry32, Fisher-Yates, then a coin and a die per tile. */
+ * generator.table.pile.draw_pile(n, seed, faces, turns): mulberry32, Fisher-Yates, then a coin (double-sided
+ * tiles only) and a die per tile. The geometry comes as data (data.geometry: its turns, the angle of one,
+ * its ends and ends per edge, its faces). */
 "use strict";
 (function () {
   const SVGNS = "http://www.w3.org/2000/svg";
@@ -10,6 +12,7 @@
   const tilesLayer = document.getElementById("tiles");
   const pawnsLayer = document.getElementById("pawns");
   const $ = (id) => document.getElementById(id);
+  const geo = data.geometry; // turns, step (degrees), ends, endsPerEdge, faces
   let state = null;
 
   function mulberry32(seed) {
@@ -29,7 +32,10 @@
       const j = Math.floor(rand() * (i + 1));
       [order[i], order[j]] = [order[j], order[i]];
     }
-    return order.map((t) => ({ tile: t, face: rand() < 0.5 ? "back" : "front", rot: Math.floor(rand() * 6) }));
+    return order.map((t) => {
+      const face = geo.faces === 2 && rand() < 0.5 ? "back" : "front";
+      return { tile: t, face: face, rot: Math.floor(rand() * geo.turns) };
+    });
   }
 
   function seedFromUrl() {
@@ -46,7 +52,7 @@
   }
 
   function place(el, x, y, rot) {
-    el.setAttribute("transform", "translate(" + x + " " + y + ") rotate(" + 60 * rot + ")");
+    el.setAttribute("transform", "translate(" + x + " " + y + ") rotate(" + geo.step * rot + ")");
   }
 
   function start(seed) {
@@ -89,7 +95,7 @@
 
   function setRot(slot, rot) {
     const laid = state.laid.get(slot);
-    laid.rot = ((rot % 6) + 6) % 6;
+    laid.rot = ((rot % geo.turns) + geo.turns) % geo.turns;
     laid.el.setAttribute("data-rot", String(laid.rot));
     place(laid.el, data.slots[slot][0], data.slots[slot][1], laid.rot);
   }
@@ -100,9 +106,9 @@
   }
 
   // --- what each landmark reaches: union-find over (slot, trail) and landmarks -----------------
-  function trailIndex(slot, dir) { // the printed trail of the tile in ``slot`` that leaves through ``dir``
+  function trailIndex(slot, end) { // the printed trail of the tile in ``slot`` that leaves through ``end``
     const laid = state.laid.get(slot);
-    const printed = ((dir - laid.rot) % 6 + 6) % 6;
+    const printed = ((end - laid.rot * geo.endsPerEdge) % geo.ends + geo.ends) % geo.ends;
     return data.tiles[laid.tile][laid.face].findIndex((t) => t.includes(printed));
   }
 
@@ -113,9 +119,9 @@
       while (parent.get(v) !== v) { parent.set(v, parent.get(parent.get(v))); v = parent.get(v); }
       return v;
     };
-    const vertex = (slot, dir) => {
+    const vertex = (slot, end) => {
       if (slot < 0) return "L" + (-1 - slot);
-      return state.laid.has(slot) ? "s" + slot + ":" + trailIndex(slot, dir) : null;
+      return state.laid.has(slot) ? "s" + slot + ":" + trailIndex(slot, end) : null;
     };
     for (const [sa, da, sb, db] of data.joins) {
       const a = vertex(sa, da), b = vertex(sb, db);
@@ -139,7 +145,7 @@
     }
     document.querySelectorAll(".connector-reach").forEach((path) => { // the board's printed trails between slots
       const slot = Number(path.getAttribute("data-slot"));
-      const k = state.laid.has(slot) ? roots.indexOf(find("s" + slot + ":" + trailIndex(slot, Number(path.getAttribute("data-dir"))))) : -1;
+      const k = state.laid.has(slot) ? roots.indexOf(find("s" + slot + ":" + trailIndex(slot, Number(path.getAttribute("data-end"))))) : -1;
       path.style.stroke = on && k >= 0 ? data.colours[k % data.colours.length] : "";
     });
     const legend = $("legend");

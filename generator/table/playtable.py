@@ -7,12 +7,10 @@ page data   the JSON the script reads (``<script type="application/json">``): ti
             Every ``<``, ``>`` and ``&`` in it is a JSON escape, so no tile id can end the script.
 side art    each tile side drawn once (the print kit's art, no bleed) in a hidden ``<defs>`` as
             ``<g id="side-<index>-<face>">``; the script clones it into a slot when it is laid.
-join        ``[slot, direction, slot or -1-landmark, direction]``: the board's joins as the
-            scorer uses them, for the "what each landmark reaches" highlight. On another geometry than
-            the classic game's, a join is ``[slot, end, slot or -1-landmark, end]``, one per pair of
-            ends that meet (``TileGeometry.meeting``), and the page data adds ``geometry`` (turns, the
-            angle of one, ends, ends per edge, faces); ``play-any.js`` reads it. The classic page is
-            the same bytes as before other geometries came (``play.js``).
+join        ``[slot, end, slot or -1-landmark, end]``, one per pair of ends that meet, as the scorer joins
+            them (``TileGeometry.meeting``), for the "what each landmark reaches" highlight; with one end an
+            edge, an end is its edge. ``geometry`` in the page data (turns, the angle of one, ends, ends per
+            edge, faces) is what ``play.js`` reads of the tile's shape.
 """
 
 from __future__ import annotations
@@ -53,12 +51,6 @@ def script_json(data) -> str:
 def page_data(table: TableArt, seed: int) -> dict:
     """Everything the script needs about the tiles and the board."""
     board, style = table.board, table.style
-    joins = []
-    for j in board.joins():
-        if isinstance(j.b, LandmarkEnd):
-            joins.append([j.a.slot, j.a.direction, -1 - j.b.landmark, -1])
-        else:
-            joins.append([j.a.slot, j.a.direction, j.b.slot, j.b.direction])
     frame = table.frame
     data = {
         "seed": seed & MASK,  # the page's seeds are unsigned 32-bit, as draw_pile reads them
@@ -66,7 +58,7 @@ def page_data(table: TableArt, seed: int) -> dict:
             {"id": t.id, **{f: [list(trail) for trail in t.face(f).trails] for f in FACES}} for t in table.tileset
         ],
         "slots": [[round(x, 3), round(y, 3)] for x, y in table.slot_centres()],
-        "joins": joins,
+        "joins": end_joins(table),
         "landmarks": [
             {"name": board.shown(lm.name), "at": [round(c, 3) for c in frame.at(lm.hexes[0])]} for lm in board.landmarks
         ],
@@ -80,16 +72,14 @@ def page_data(table: TableArt, seed: int) -> dict:
         "words": {"joined": table.words["joined"], "alone": table.words["alone"]},
     }
     g = board.geometry
-    if not g.is_classic:
-        data["geometry"] = {
-            "shape": g.shape,
-            "turns": g.rotations,
-            "step": 360 / g.rotations,  # degrees clockwise a turn
-            "ends": g.ends,
-            "endsPerEdge": g.ends_per_edge,
-            "faces": g.faces,
-        }
-        data["joins"] = end_joins(table)
+    data["geometry"] = {
+        "shape": g.shape,
+        "turns": g.rotations,
+        "step": 360 / g.rotations,  # degrees clockwise a turn
+        "ends": g.ends,
+        "endsPerEdge": g.ends_per_edge,
+        "faces": g.faces,
+    }
     return data
 
 
@@ -134,7 +124,7 @@ def _board_parts(table: TableArt) -> tuple[str, str, str, str]:
         under, over = board_layers(board, style, frame)
         w = 2 * style.trail_width * frame.tile_radius_mm - 2 * style.trail_edge_pt * MM_PER_PT  # a trail's sand
         reach = "".join(
-            f'<path class="connector-reach" data-slot="{c.a.slot}" data-dir="{c.a.direction}" '
+            f'<path class="connector-reach" data-slot="{c.a.slot}" data-end="{c.a.direction}" '
             f'd="{connector_path(board, frame, i)}" fill="none" stroke="none" stroke-width="{num(w)}"/>'
             for i, c in enumerate(board.connectors)
         )
@@ -240,7 +230,7 @@ def play_table_html(table: TableArt, seed: int) -> str:
         f"<p><small>{w['made'].format(version=escape(__version__))}</small></p></aside></main>"
         f"{side_defs(table)}"
         f'<script type="application/json" id="trailwright-data">{script_json(page_data(table, seed))}</script>'
-        f"<script>{_asset('play.js' if table.board.geometry.is_classic else 'play-any.js')}</script>"
+        f"<script>{_asset('play.js')}</script>"
         f"{names_script()}</body></html>\n"
     )
 

@@ -13,7 +13,7 @@
   const targets = document.createElementNS(SVGNS, "g");
   targets.id = "targets";
   svg.appendChild(targets);
-  const STEP = data.geometry ? data.geometry.step : 60; // degrees a turn: the geometry's (the classic game's: 60)
+  const STEP = data.geometry.step; // degrees a turn: the geometry's (the classic game's: 60)
   const room = data.room;
   const seatKey = "trailwright-seat-" + room;
   const ownerKey = "trailwright-owner-" + room;
