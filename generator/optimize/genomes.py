@@ -1,4 +1,10 @@
-"""The article's 480-bit genome for the GA, and its deap toolbox (built inside a function).
+"""The GA's genomes and its deap toolbox (built inside a function).
+
+On the classic game's tiles the genome is the article's: 12 bits a side, 2 for each pair of a hex
+side's six ends (480 bits for 20 tiles). Other tile geometries have no such code, so their genome
+is each face's design number in binary (``design_bits`` bits a face, most significant first); a number
+past the last design stands for the design it wraps to and breaks the rules, costing 1.0 like a
+classic side with too many trails.
 
 deap's own operators draw from the global ``random`` module; these draw from the run's
 generator, so a seed gives the same run and nothing global is seeded.
@@ -27,19 +33,33 @@ def _side_designs() -> np.ndarray:
     return table
 
 
+def design_bits(problem: Problem) -> int:
+    """The bits of a face's design number on tiles of another geometry than the classic game's."""
+    return max(1, (len(problem.space.designs) - 1).bit_length())
+
+
 def genome_classes(problem: Problem, genome) -> tuple[Classes, int]:
     """The designs a genome decodes to, and how many free sides break the objective's rules."""
-    bits = np.asarray(genome, dtype=np.int64).reshape(-1, BITS_PER_SIDE)
-    classes = _side_designs()[bits @ _WEIGHTS].reshape(-1, 2)
-    allowed = np.zeros(len(DESIGNS), dtype=bool)
+    space, free = problem.space, list(problem.free)
+    allowed = np.zeros(len(space.designs), dtype=bool)
     allowed[list(problem.allowed)] = True
-    free = list(problem.free)
-    violations = int((~allowed[classes[free]]).sum())
-    return classes, violations
+    if problem.board.geometry.is_classic:
+        bits = np.asarray(genome, dtype=np.int64).reshape(-1, BITS_PER_SIDE)
+        classes = _side_designs()[bits @ _WEIGHTS].reshape(-1, 2)
+        return classes, int((~allowed[classes[free]]).sum())
+    width = design_bits(problem)
+    bits = np.asarray(genome, dtype=np.int64).reshape(-1, width)
+    numbers = (bits @ (1 << np.arange(width - 1, -1, -1))).reshape(-1, space.faces)
+    classes = numbers % len(space.designs)
+    broken = ~allowed[classes] | (numbers >= len(space.designs))
+    return classes, int(broken[free].sum())
 
 
 def classes_genome(problem: Problem, classes: Classes) -> tuple[bool, ...]:
     """The genome of a set of designs (each side in canonical form)."""
+    if not problem.board.geometry.is_classic:
+        width = design_bits(problem)
+        return tuple(bool(int(k) >> (width - 1 - i) & 1) for k in np.asarray(classes).ravel() for i in range(width))
     bits: list[bool] = []
     for t in range(classes.shape[0]):
         for f in range(2):
@@ -58,6 +78,12 @@ def restore_pinned(problem: Problem, genome: tuple[bool, ...]) -> tuple[bool, ..
     if not problem.pinned:
         return genome
     g = list(genome)
+    if not problem.board.geometry.is_classic:
+        start = classes_genome(problem, problem.space.classes_of(problem.start))  # a pinned tile's own designs
+        per = design_bits(problem) * problem.space.faces
+        for t in problem.pinned:
+            g[t * per : (t + 1) * per] = start[t * per : (t + 1) * per]
+        return tuple(g)
     for t in problem.pinned:
         tile = problem.start.tiles[t]
         bits = encode_side(tile.front.canonical) + encode_side(tile.back.canonical)

@@ -41,7 +41,7 @@ from generator.optimize.play import after_chains_seconds, final_play, fresh_game
 from generator.optimize.polish import Step, on_cluster, polish
 from generator.optimize.search import Scored
 from generator.optimize.space import Problem, SettingError, to_tileset
-from generator.optimize.strategies import Strategy, check_strategy
+from generator.optimize.strategies import Strategy
 from generator.scoring import Score
 from generator.scoring.holes import unavailable
 from generator.scoring.layouts import derived_seed
@@ -331,16 +331,14 @@ def optimize(
 
 
 def check_settings(problem: Problem, config: Config) -> None:
-    """A setting error, in one line, for settings this problem cannot take: a polish for a [play] target, a strategy
-    that cannot search these tiles. (A polish on tiles whose holes do not apply, ``holes.unavailable``, screens
-    by scoring each neighbour instead.)"""
+    """A setting error, in one line, for settings this problem cannot take: a polish for a [play] target. (A
+    polish on tiles whose holes do not apply, ``holes.unavailable``, screens by scoring each neighbour instead.)"""
     if (config.polish or config.polish_share) and problem.objective.play is not None:
         raise SettingError(
             "polish" if config.polish else "polish_share",
             "judges static fitness only and cannot polish for a [play] target: a play penalty's noise, about 0.25 "
             "on 20,000 games of the classic board, is fifty times the gains a polish looks for",
         )
-    check_strategy(config_strategy(config), problem)
 
 
 @dataclass(frozen=True)

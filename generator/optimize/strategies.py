@@ -25,7 +25,7 @@ import numpy as np
 
 from generator.errors import TrailwrightError
 from generator.optimize.search import Evaluator, FreshScorer, Scored, Search
-from generator.optimize.space import Classes, Problem, SettingError
+from generator.optimize.space import Classes, Problem
 
 
 class Strategy(Protocol):
@@ -316,7 +316,8 @@ class GAState:
 
 @dataclass(frozen=True)
 class GA:
-    """A generational GA on deap over the article's 480-bit genome.
+    """A generational GA on deap over the article's 480-bit genome (other tiles: each face's design number in
+    binary, ``generator.optimize.genomes``).
 
     By default candidates are scored on a growing shared bank; ``fresh`` scores every new
     genome on its own ``samples`` new layouts, as the article did. Sides that break the
@@ -392,18 +393,6 @@ def _genome(text: str) -> tuple[bool, ...]:
     return tuple(c == "1" for c in text)
 
 
-def check_strategy(strategy, problem: Problem) -> None:
-    """A setting error, in one line, when ``strategy`` cannot search ``problem``'s tiles. Every strategy works on
-    design numbers of any geometry except the GA, whose genome is the article's (below)."""
-    g = problem.board.geometry
-    if isinstance(strategy, GA) and not g.is_classic:
-        raise SettingError(
-            "strategy",
-            f"ga evolves the article's genome, 2 bits for each pair of a classic hex side's six ends, so it searches "
-            f"only the classic game's tiles; for {g} use anneal, pool or beam",
-        )
-
-
 ARTICLE_GA = GA(population=20, elites=5, tournament=2, crossover=0.5, mutation=0.5, fresh=True, samples=500)
 
 STRATEGIES = {"anneal": Anneal(), "pool": Pool(), "beam": Beam(), "ga": GA()}
@@ -439,7 +428,6 @@ __all__ = [
     "PRESETS",
     "DEFAULT_STRATEGY",
     "strategy_named",
-    "check_strategy",
     "Anneal",
     "Pool",
     "Beam",
