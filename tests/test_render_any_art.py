@@ -101,7 +101,11 @@ def test_the_designs_of_the_small_geometries_are_drawn_as_promised(geometry, str
 @pytest.mark.heavy
 @pytest.mark.parametrize(("geometry", "stride"), [(TSURO, 1), (HEX1, 1), (HEX2, 45), (SQUARE2, 36)], ids=str)
 def test_a_sample_of_the_large_geometries_is_drawn_as_promised(geometry, stride):
-    sample = designs(geometry)[::stride]
+    """Every ``stride``-th design; ``TRAILWRIGHT_EVERY_DESIGN=1`` reads back every one (docs/geometry.md, Status:
+    some of hex/2/pairs and square/2/any fail it so far)."""
+    import os
+
+    sample = designs(geometry)[:: 1 if os.environ.get("TRAILWRIGHT_EVERY_DESIGN") == "1" else stride]
     for side in sample:
         check_side(side)
     assert sum(any_layout(side, STYLE).crowded for side in sample) <= len(sample) // 20  # decks apart on the rest
