@@ -207,6 +207,16 @@ def test_a_designer_edits_a_side_by_clicks_and_sees_the_score_change(project):
     from tests.browser_helpers import headless_chromium
     from tests.host_helpers import free_port, running, wait_for
 
+    # the Publish view's kit: its tiles, sheets and booklet on A4 (the whole kit, every document on both papers,
+    # is test_publish_from_the_page_makes_the_kit_checks_it_and_shows_every_pdf_page's)
+    settings = project / "settings.toml"
+    text = settings.read_text()
+    text = text.replace('papers = ["a4", "letter"]', 'papers = ["a4"]').replace(
+        'documents = ["tiles", "sheets", "board", "booklet", "manufacturer", "tabletop", "play"]',
+        'documents = ["tiles", "sheets", "booklet"]',
+    )
+    assert text.count('["a4"]') == 1 and 'documents = ["tiles", "sheets", "booklet"]' in text
+    settings.write_text(text)
     port = free_port()
     exe = Path(sys.executable).with_name("trailwright")
     cmd = [str(exe), "studio", str(project), "--no-browser", "--port", str(port), "--token", TOKEN]
