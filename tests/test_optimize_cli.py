@@ -143,8 +143,9 @@ def _wait_for_progress(checkpoint: Path, proc, limit: float = 240.0) -> None:
 
 
 @pytest.mark.slow
-def test_resume_continues_to_the_same_result(tmp_path, reap):
-    """SIGTERM part-way, then --resume: the same tile set and score as one uninterrupted run."""
+def test_resume_continues_to_the_same_result(tmp_path, reap, dask_client):
+    """SIGTERM part-way, then --resume: the same tile set and score as one uninterrupted run. The interrupted run
+    is a process of its own on its own local cluster; the whole run and the resumed one run on the session's."""
     budget = [  # some 3 s of search: the signal lands after the first checkpoint (0.5 s in), well before the end
         "--generations",
         "10000",
@@ -165,7 +166,8 @@ def test_resume_continues_to_the_same_result(tmp_path, reap):
         "0.5",
     ]
     whole, part = tmp_path / "whole.json", tmp_path / "part.json"
-    assert main(["optimize", *budget, "--out", str(whole)]) == 0
+    here = ["--scheduler", dask_client.scheduler.address]
+    assert main(["optimize", *budget, *here, "--out", str(whole)]) == 0
     exe = Path(sys.executable).with_name("trailwright")
     proc = reap(subprocess.Popen([str(exe), "optimize", *budget, "--out", str(part)], stderr=subprocess.PIPE))
     _wait_until_it_catches_sigterm(proc)
@@ -175,7 +177,7 @@ def test_resume_continues_to_the_same_result(tmp_path, reap):
     assert "stopped early (SIGTERM)" in proc.stderr.read().decode().strip().splitlines()[-1]
     stopped_at = read_meta(part)["search"]["generations"][0]
     assert 0 < stopped_at < 10000  # really interrupted
-    assert main(["optimize", "--resume", str(tmp_path / "part.checkpoint"), "--quiet"]) == 0  # writes part.json
+    assert main(["optimize", "--resume", str(tmp_path / "part.checkpoint"), *here, "--quiet"]) == 0  # writes part.json
     assert read_meta(part)["search"]["generations"] == [10000]
     assert read_tileset(part) == read_tileset(whole)
     assert read_meta(part)["score"] == read_meta(whole)["score"]
