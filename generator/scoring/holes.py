@@ -99,17 +99,6 @@ HOLE_TABLE_LIMIT = 10_000_000  # entries of F and M worth holding and filling
 MOST_ENDS = 6  # a hole's partition code takes ends ** ends values
 
 
-def bell(n: int) -> int:
-    """How many partitions a set of ``n`` ends has (the Bell number; the Bell triangle)."""
-    row = [1]
-    for _ in range(n - 1):
-        nxt = [row[-1]]
-        for value in row:
-            nxt.append(nxt[-1] + value)
-        row = nxt
-    return row[-1]
-
-
 def unavailable(geometry) -> str | None:
     """Why holes (and so the polish's screen by holes) do not apply to tiles of ``geometry``; None where they do.
 
@@ -118,11 +107,14 @@ def unavailable(geometry) -> str | None:
     square tiles with one end an edge, 4,213,597 x 1,799 for hex tiles with two ends an edge. The kernel numbers
     a partition by a code of ``ends ** ends`` values, so it takes at most ``MOST_ENDS`` ends.
     """
-    from generator.model.designs import designs
+    from generator.model.designs import MOST_SIDES, bell, designs, side_count
 
     if geometry.is_classic:
         return None
-    count, parts = len(designs(geometry)), bell(geometry.ends)
+    parts = bell(geometry.ends)
+    if side_count(geometry) > MOST_SIDES:
+        return f"its {side_count(geometry):,} sides are too many to list (at most {MOST_SIDES:,})"
+    count = len(designs(geometry))
     entries = parts * count * (1 + geometry.ends**2)
     if entries > HOLE_TABLE_LIMIT:
         return (
