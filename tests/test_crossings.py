@@ -10,12 +10,11 @@ import pytest
 from generator.errors import TrailwrightError
 from generator.model import Side, pair_crossings
 from generator.model.crossings import side_crossings, triangulations
-from generator.model.designs import MOST_SIDES, designs, side_count, sides
-from generator.model.geometry import CLASSIC, TileGeometry
+from generator.model.designs import designs, sides
+from generator.model.geometry import CLASSIC, MOST_SIDES, TileGeometry
 from tests.test_geometry import _drawn_crossings, _hubs
 
 SQUARE_2_ANY = TileGeometry("square", 2, "any", 2)
-HEX_2_ANY = TileGeometry("hex", 2, "any", 2)
 SUM_EXACT = [CLASSIC, TileGeometry("square", 1, "any", 1), TileGeometry("square", 2, "pairs", 1)]
 SUM_EXACT += [TileGeometry("hex", 2, "pairs", 2), TileGeometry("hex", 1, "pairs", 1)]
 
@@ -61,18 +60,9 @@ def test_a_four_end_trail_between_two_crossing_chords_needs_four():
     assert _drawn_crossings(side, _hubs(SQUARE_2_ANY)) == 4  # and a drawing with four exists
 
 
-@pytest.mark.slow
-@pytest.mark.heavy
-def test_a_hex_side_with_two_ends_an_edge_needs_more_than_its_pairs_sum():
-    side = Side.from_names(
-        [t.split("-") for t in ["N1", "N2-NE2-SE2-SW1", "NE1-S1", "SE1-NW2", "S2-NW1", "SW2"]], HEX_2_ANY
-    )
-    assert (pairwise(side), side.min_crossings) == (4, 5)
-    assert _drawn_crossings(side, _hubs(HEX_2_ANY)) == 5
-
-
-def test_too_many_sides_are_refused_in_one_line_before_listing_them():
-    assert [side_count(g) for g in (CLASSIC, SQUARE_2_ANY, HEX_2_ANY)] == [203, 4_140, 4_213_597]
-    assert side_count(TileGeometry("hex", 2, "pairs", 2)) == 10_395 <= MOST_SIDES
-    with pytest.raises(TrailwrightError, match=r"4,213,597 possible sides, too many to list \(at most 20,000\)"):
-        designs(HEX_2_ANY)
+def test_a_geometry_with_too_many_sides_to_list_is_refused_in_one_line():
+    """Hex tiles with two ends an edge and branching trails: Bell(12) partitions."""
+    assert [g.side_count for g in SUM_EXACT[:3] + [SQUARE_2_ANY]] == [203, 15, 105, 4_140]
+    assert TileGeometry("hex", 2, "pairs", 2).side_count == 10_395 <= MOST_SIDES
+    with pytest.raises(TrailwrightError, match=r"4,213,597 possible sides are too many .*at most 20,000.*pairs"):
+        TileGeometry("hex", 2, "any", 1)

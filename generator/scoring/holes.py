@@ -32,6 +32,7 @@ import functools
 import numpy as np
 
 from generator.jitcache import njit
+from generator.model.geometry import bell
 from generator.scoring.kernel import BLOCK, _duplicates, _find, _join
 from generator.scoring.layouts import _end_table, _landmark_roots, _place_tile
 from generator.scoring.tables import BoardArrays
@@ -107,14 +108,11 @@ def unavailable(geometry) -> str | None:
     square tiles with one end an edge, 4,213,597 x 1,799 for hex tiles with two ends an edge. The kernel numbers
     a partition by a code of ``ends ** ends`` values, so it takes at most ``MOST_ENDS`` ends.
     """
-    from generator.model.designs import MOST_SIDES, bell, designs, side_count
+    from generator.model.designs import designs
 
     if geometry.is_classic:
         return None
-    parts = bell(geometry.ends)
-    if side_count(geometry) > MOST_SIDES:
-        return f"its {side_count(geometry):,} sides are too many to list (at most {MOST_SIDES:,})"
-    count = len(designs(geometry))
+    count, parts = len(designs(geometry)), bell(geometry.ends)
     entries = parts * count * (1 + geometry.ends**2)
     if entries > HOLE_TABLE_LIMIT:
         return (
