@@ -75,9 +75,7 @@ def test_bad_selections_are_one_line_and_exit_2(tmp_path, capsys, standin, argv,
 
 def test_skip_and_only_on_the_command_line(tmp_path, capsys, standin):
     out = tmp_path / "out"
-    status = main(
-        ["publish", TILESET, "--out", str(out), "--paper", "a4", "--only", "sheets,play", "--skip", "sheets"]
-    )
+    status = main(["publish", TILESET, "--out", str(out), "--paper", "a4", "--only", "sheets,play", "--skip", "sheets"])
     assert status == 0
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == ["kit.json", "play/index.html"]
 
