@@ -171,3 +171,15 @@ def test_the_board_of_these_tiles_is_painted_on_its_own_grid_checked_and_saved_w
     comments = [line for line in text.splitlines() if line.startswith("#")]
     written = (project / "board.toml").read_text()
     assert [line for line in written.splitlines() if line.startswith("#")] == comments and "[tiles]" in written
+
+
+def test_a_forbidden_side_of_other_tiles_written_by_hand_is_the_banner_naming_objective_toml(tmp_path):
+    project = new_project(tmp_path / "p", "square-jungle")
+    with client_of(project) as client:
+        client.post("/api/forbid", json={"tile": 0, "face": "front", "on": True})
+        kept = client.get("/api/state").json()["tiles"][0]["sides"]["front"]["forbidden"]
+        (project / "objective.toml").write_text('forbid = [[["N", "S"], ["NE", "SW"], ["SE", "NW"]]]\n')
+        (problem,) = client.get("/api/watch").json()["problems"]
+        assert problem["file"] == "objective.toml" and "\n" not in problem["error"]
+        assert "forbid: N-S | NE-SW | SE-NW is a side of 6 ends, and this board's tiles have 4" in problem["error"]
+        assert kept and client.get("/api/state").json()["tiles"][0]["sides"]["front"]["forbidden"]  # the last good

@@ -141,8 +141,12 @@ class Studio(DiskWatch, Warming):
         board = load_board(project_file(self.folder, "board") or "classic")
         rules = load_rules(project_file(self.folder, "rules"), board)
         objective = project_file(self.folder, "objective")
-        self.board, self.rules = board, rules
-        self.objective = (load_objective(objective) if objective else ARTICLE).on(board)
+        loaded = load_objective(objective) if objective else ARTICLE
+        try:
+            on_board = loaded.on(board)
+        except TrailwrightError as err:  # a forbidden side of other tiles than the board's: the file named
+            raise err.within(str(objective)) from None
+        self.board, self.rules, self.objective = board, rules, on_board
         self.file_digests = {kind: digest(self.folder / FILES[kind]) for kind in WATCHED}
 
     def try_files(self, keep: bool) -> None:
