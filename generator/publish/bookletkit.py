@@ -274,11 +274,12 @@ def make_booklet(
     paper, sheet = booklet_papers(settings)
     frame_width = paper.width_mm - 26.0
     info = DocInfo(f"{settings.title}: rules", provenance(src, settings), f"trailwright {__version__}")
+    images = bk.EncodedImages()  # every trial layout draws the same images: each is compressed once
 
     def reading_pdf(tight: float, flow: bool = False) -> bytes:
         tighter = tightened(look, tight)
         story = bk.build_story(root, resources, frame_width, src.templates, tighter, flow)
-        return bk.booklet_pdf(story, paper, info, settings.title, src.templates, tighter)
+        return bk.booklet_pdf(story, paper, info, settings.title, src.templates, tighter, images)
 
     reading = fewest_sheets(reading_pdf)
     imposed = impose_booklet(

@@ -11,11 +11,13 @@ look       page margins, colours and paragraph styles (``generator/publish/bookl
 thumb      a tile side's art, shown small (the catalogue, the figures).
 
 Modules: ``loader`` (template loading, rendering), ``markup`` (parsing), ``styles`` (the look), ``blocks``
-(one builder per element), ``flowables`` (hexagons, pictures, the chart), ``document`` (the pages).
+(one builder per element), ``flowables`` (hexagons, pictures, the chart), ``document`` (the pages), ``images``
+(each image compressed once per build).
 """
 
 from generator.publish.booklet.blocks import BUILDERS, Piece, Resources, build_story
 from generator.publish.booklet.document import booklet_pdf
+from generator.publish.booklet.images import EncodedImages
 from generator.publish.booklet.loader import render_markup
 from generator.publish.booklet.markup import AT, MAIN_TEMPLATE, At, Block, parse_markup
 from generator.publish.booklet.styles import Look, load_look, theme_fonts, themed_look
@@ -28,6 +30,7 @@ __all__ = [
     "MAIN_TEMPLATE",
     "At",
     "Block",
+    "EncodedImages",
     "Look",
     "Piece",
     "Resources",

@@ -14,6 +14,7 @@ from reportlab.platypus import BaseDocTemplate, Frame, NextPageTemplate, PageTem
 from reportlab.platypus.doctemplate import ActionFlowable, FrameActionFlowable, LayoutError
 
 from generator.publish.booklet.blocks import Piece
+from generator.publish.booklet.images import EncodedImages, encoding_canvas
 from generator.publish.booklet.markup import source_error
 from generator.publish.booklet.styles import Look, chains, load_look, name_chain
 from generator.publish.fontchain import draw, register_fonts, set_font
@@ -99,9 +100,11 @@ def booklet_pdf(
     title: str,
     folder: Path | None = None,
     look: Look | None = None,
+    images: EncodedImages | None = None,
 ) -> bytes:
     """The pieces' flowables on ``paper`` pages; a block too big for a page is an error naming its template
-    (in ``folder``), line and section."""
+    (in ``folder``), line and section. Images come from ``images`` (each compressed once across the PDFs of a
+    build that share it)."""
     register_fonts()
     look = look or load_look()
     from reportlab import rl_config
@@ -141,8 +144,9 @@ def booklet_pdf(
         templates.reverse()  # the first page is the cover: start on that template
         story = story[1:]
     doc.addPageTemplates(templates)
+    canvas = encoding_canvas(_canvas_maker(info), images if images is not None else EncodedImages())
     try:
-        doc.build(story, canvasmaker=_canvas_maker(info))
+        doc.build(story, canvasmaker=canvas)
     except LayoutError as err:  # a fit that depends on what precedes it on the page
         raise source_error(
             f"a block does not fit on a {paper.title} page ({str(err).splitlines()[0][:80]})", None, folder
