@@ -1,6 +1,9 @@
 """The booklet's images are compressed once per build, however many trial layouts draw them, and every PDF keeps
 the bytes reportlab's own drawImage gives it."""
 
+import io
+
+import pytest
 from PIL import Image
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfdoc import PDFImageXObject
@@ -51,3 +54,45 @@ def test_each_image_is_compressed_once_per_build_and_the_pdfs_keep_reportlabs_by
     monkeypatch.setattr(document, "encoding_canvas", lambda base, images: base)  # reportlab's own drawImage
     assert _pdfs(res, None) == shared
     assert len(compressed) == 6  # three images in each PDF
+
+
+def test_a_layout_past_its_page_limit_stops_and_one_within_it_keeps_its_bytes():
+    """The trial layouts of ``fewest_sheets`` stop as soon as they cannot save a sheet."""
+    from pypdf import PdfReader
+
+    root = bk.parse_markup("<booklet><h1>One</h1><p>a</p><h1>Two</h1><p>b</p><h1>Three</h1><p>c</p></booklet>", None)
+    pieces = bk.build_story(root, None, 120)
+
+    def pdf(max_pages):
+        return bk.booklet_pdf(pieces, load_paper("a5"), DocInfo("t", "s", "m"), "t", max_pages=max_pages)
+
+    whole = pdf(None)
+    assert len(PdfReader(io.BytesIO(whole)).pages) == 3 and pdf(3) == whole
+    with pytest.raises(bk.TooManyPages):
+        pdf(2)
+
+
+def test_fewest_sheets_gives_each_try_the_pages_that_save_a_sheet_and_skips_a_try_that_ran_past_them():
+    from pypdf import PdfWriter
+
+    from generator.publish.bookletkit import fewest_sheets
+
+    def blank(pages: int) -> bytes:
+        writer, out = PdfWriter(), io.BytesIO()
+        for _ in range(pages):
+            writer.add_blank_page(100, 100)
+        writer.write(out)
+        return out.getvalue()
+
+    asked = []
+
+    def reading_pdf(tight, flow=False, max_pages=None):
+        asked.append((tight, flow, max_pages))
+        if not flow:
+            return blank(9)  # three sheets
+        if tight > 0.9:
+            raise bk.TooManyPages("more than 8 pages")
+        return blank(8)
+
+    assert fewest_sheets(reading_pdf) == blank(8)
+    assert asked == [(1.0, False, None), (1.0, True, 8), (0.94, True, 8), (0.88, True, 8)]

@@ -209,14 +209,18 @@ def fewest_sheets(reading_pdf) -> bytes:
     """The booklet (``reading_pdf(tight)``) on the fewest sheets: each section on a page of its own in the look's
     spacing, unless that leaves the last sheet part empty; then the sections run on, with the leading and spacing
     tightened a step at a time (``COMPACT``), and the first that saves a sheet is kept (the French booklet's tenth
-    page held one line, and cost a third sheet with two blank pages)."""
+    page held one line, and cost a third sheet with two blank pages). A try stops as soon as it runs past the pages
+    that would save a sheet (``reading_pdf(tight, flow, max_pages)`` raises ``TooManyPages``)."""
     pages = reading_pdf(COMPACT[0])
     count = page_count(pages)
     sheets = -(-count // PAGES_A_SHEET)
     if count % PAGES_A_SHEET == 0:
         return pages
     for tight in COMPACT:
-        tighter = reading_pdf(tight, flow=True)
+        try:
+            tighter = reading_pdf(tight, flow=True, max_pages=(sheets - 1) * PAGES_A_SHEET)
+        except bk.TooManyPages:
+            continue
         if -(-page_count(tighter) // PAGES_A_SHEET) < sheets:
             return tighter
     return pages
@@ -276,10 +280,10 @@ def make_booklet(
     info = DocInfo(f"{settings.title}: rules", provenance(src, settings), f"trailwright {__version__}")
     images = bk.EncodedImages()  # every trial layout draws the same images: each is compressed once
 
-    def reading_pdf(tight: float, flow: bool = False) -> bytes:
+    def reading_pdf(tight: float, flow: bool = False, max_pages: int | None = None) -> bytes:
         tighter = tightened(look, tight)
         story = bk.build_story(root, resources, frame_width, src.templates, tighter, flow)
-        return bk.booklet_pdf(story, paper, info, settings.title, src.templates, tighter, images)
+        return bk.booklet_pdf(story, paper, info, settings.title, src.templates, tighter, images, max_pages)
 
     reading = fewest_sheets(reading_pdf)
     imposed = impose_booklet(

@@ -16,7 +16,7 @@ Modules: ``loader`` (template loading, rendering), ``markup`` (parsing), ``style
 """
 
 from generator.publish.booklet.blocks import BUILDERS, Piece, Resources, build_story
-from generator.publish.booklet.document import booklet_pdf
+from generator.publish.booklet.document import TooManyPages, booklet_pdf
 from generator.publish.booklet.images import EncodedImages
 from generator.publish.booklet.loader import render_markup
 from generator.publish.booklet.markup import AT, MAIN_TEMPLATE, At, Block, parse_markup
@@ -34,6 +34,7 @@ __all__ = [
     "Look",
     "Piece",
     "Resources",
+    "TooManyPages",
     "booklet_pdf",
     "build_story",
     "load_look",

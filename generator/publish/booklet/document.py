@@ -24,6 +24,10 @@ from generator.publish.settings import Paper
 FUZZ = 1e-6  # points, as reportlab's frames allow
 
 
+class TooManyPages(Exception):
+    """A layout ran past the pages it was allowed (``booklet_pdf(max_pages=)``): a trial that cannot win."""
+
+
 def too_tall(flowable, canv: Canvas, width: float, height: float, depth: int = 0):
     """The first flowable (``flowable`` or a piece it splits into) that cannot fit an empty ``width`` ×
     ``height`` frame even when split, with its height; None when it fits."""
@@ -101,10 +105,11 @@ def booklet_pdf(
     folder: Path | None = None,
     look: Look | None = None,
     images: EncodedImages | None = None,
+    max_pages: int | None = None,
 ) -> bytes:
     """The pieces' flowables on ``paper`` pages; a block too big for a page is an error naming its template
     (in ``folder``), line and section. Images come from ``images`` (each compressed once across the PDFs of a
-    build that share it)."""
+    build that share it). With ``max_pages``, a layout that ends a page past it stops there: ``TooManyPages``."""
     register_fonts()
     look = look or load_look()
     from reportlab import rl_config
@@ -144,7 +149,7 @@ def booklet_pdf(
         templates.reverse()  # the first page is the cover: start on that template
         story = story[1:]
     doc.addPageTemplates(templates)
-    canvas = encoding_canvas(_canvas_maker(info), images if images is not None else EncodedImages())
+    canvas = encoding_canvas(_canvas_maker(info, max_pages), images if images is not None else EncodedImages())
     try:
         doc.build(story, canvasmaker=canvas)
     except LayoutError as err:  # a fit that depends on what precedes it on the page
@@ -154,7 +159,7 @@ def booklet_pdf(
     return buffer.getvalue()
 
 
-def _canvas_maker(info: DocInfo):
+def _canvas_maker(info: DocInfo, max_pages: int | None = None):
     class BookletCanvas(Canvas):
         def __init__(self, *args, **kw):
             kw["invariant"] = 1
@@ -162,5 +167,10 @@ def _canvas_maker(info: DocInfo):
             super().__init__(*args, **kw)
             without_dates(self)
             self.setViewerPreference("PrintScaling", "None")
+
+        def showPage(self):  # noqa: N802
+            if max_pages is not None and self.getPageNumber() > max_pages:
+                raise TooManyPages(f"more than {max_pages} pages")
+            super().showPage()
 
     return BookletCanvas
