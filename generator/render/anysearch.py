@@ -14,15 +14,18 @@ budget      how many pairs of candidates one depth-first try may look at, so eve
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 
 import numpy as np
 
 from generator.errors import TrailwrightError
 from generator.model import Side, pair_crossings
 from generator.model.geometry import TileGeometry
-from generator.render.anyshapes import AnyLayout, AnyShape, _candidates, _points, boundary_gap, point
+from generator.render.anyproof import deck, fits, sound
+from generator.render.anyshapes import AnyLayout, AnyShape, Point, _candidates, _points, boundary_gap, point
 from generator.render.geometry import TIE, Bridge, SideLayout, _segments
 
 
@@ -39,9 +42,10 @@ class _Cand:
     low: np.ndarray  # the bounding box of ``clean``
     high: np.ndarray
     turns: np.ndarray  # how far the trail has turned (radians, summed) by each segment, within its curve
+    joints: tuple[Point, ...]  # where curves meet inside the tile (a junction, a hub, a link's ends): no crossing there
 
     @classmethod
-    def of(cls, shape: AnyShape, prior: float) -> _Cand:
+    def of(cls, g: TileGeometry, shape: AnyShape, prior: float) -> _Cand:
         pts = _points(shape)
         clean = pts[~np.isnan(pts).any(axis=1)]
         a0, a1 = _segments(pts)
@@ -50,7 +54,11 @@ class _Cand:
         turn = np.abs((np.diff(heading) + np.pi) % (2 * np.pi) - np.pi)
         turn[np.abs(a0[1:] - a1[:-1]).max(axis=1) > 1e-12] = 0.0  # no turn across a break between curves
         turns = np.concatenate([[0.0], np.cumsum(turn)])
-        return cls(shape, prior, pts, clean, a0, steps, clean.min(axis=0), clean.max(axis=0), turns)
+        exits = {point(g.end_point(e)) for e in shape.trail}
+        meets = Counter(p for c in shape.curves for p in (c[0], c[3]) if p not in exits)  # 2: one curve goes on
+        hubs = {p for p in (shape.junction, shape.hub) if p is not None}
+        joints = tuple(sorted(hubs | {p for p, k in meets.items() if k != 2}))
+        return cls(shape, prior, pts, clean, a0, steps, clean.min(axis=0), clean.max(axis=0), turns, joints)
 
     def turning(self, p: np.ndarray, reach: float) -> float:
         """How much the trail turns within ``reach`` of ``p``: small where a deck fits."""
@@ -79,8 +87,11 @@ def _inside(g: TileGeometry, c: _Cand, width: float) -> bool:
 
 @lru_cache(maxsize=4096)
 def _usable(g: TileGeometry, trail: tuple[int, ...], width: float) -> tuple[_Cand, ...]:
+    """The candidates of a trail that keep off the outline and whose painted body ``anyproof.fits``."""
     return tuple(
-        c for c in (_Cand.of(shape, prior) for prior, shape in _candidates(g, trail, width)) if _inside(g, c, width)
+        c
+        for c in (_Cand.of(g, shape, prior) for prior, shape in _candidates(g, trail, width))
+        if _inside(g, c, width) and fits(g, c.shape, width)
     )
 
 
@@ -99,8 +110,7 @@ def _pair(g: TileGeometry, a: _Cand, b: _Cand, width: float, steep: float):
         angle = math.acos(min(1.0, abs(float(da @ db)) / float(np.linalg.norm(da) * np.linalg.norm(db))))
         if angle < math.radians(steep) or boundary_gap(g, p[None])[0] < 1.25 * width:
             return None
-        joints = [j for s in (a.shape, b.shape) for j in (s.junction, s.hub) if j is not None]
-        if any(math.dist(j, p) < 1.6 * width for j in joints):
+        if any(math.dist(j, p) < 1.6 * width for j in a.joints + b.joints):
             return None
         ta, tb = a.turning(p, 1.45 * width), b.turning(p, 1.45 * width)
         d = da if ta <= tb else db
@@ -122,9 +132,24 @@ def _pair_cached(g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...
     return _pair(g, _usable(g, a, width)[ia], _usable(g, b, width)[ib], width, steep)
 
 
+@lru_cache(maxsize=500_000)
+def _pair_sound(g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...], ib: int, width: float, steep: float):
+    """Whether the painted pair (``_pair_cached``'s, which it must pass) meets only under its decks
+    (``anyproof.sound``)."""
+    found = _pair_cached(g, a, ia, b, ib, width, steep)
+    decks = [deck_polygon(Bridge(p, angle, 0, 1, x), width) for p, angle, _, x in found[1]]
+    return sound(_usable(g, a, width)[ia].shape, _usable(g, b, width)[ib].shape, width, decks)
+
+
 @dataclass(frozen=True)
 class _Width:
     width: float
+
+
+def deck_polygon(bridge: Bridge, width: float):
+    """A bridge's deck as painted (``tiles._bridge``'s ``deck`` polygon), without its gap."""
+    half_l = SideLayout.deck_length(_Width(width), bridge) / 2  # type: ignore[arg-type]
+    return deck(bridge.centre, bridge.angle, half_l, SideLayout.deck_width(_Width(width)) / 2)  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=65536)
@@ -178,6 +203,7 @@ LEVELS = ((0.5, 40.0), (0.3, 30.0), (0.2, 22.0))
 CROWDED = (None, 22.0)  # the last resort: decks not kept apart (a side no level can draw)
 RESTARTS = 2  # tries per level: the plainest candidates first, then in seeded random orders
 BUDGET = 10_000  # pairs of candidates looked at per try, so even the busiest side ends in seconds
+REPAIRS = 12  # searches per try: each bans the pairs the last drawing painted unsoundly (``anyproof.sound``)
 
 
 def _clear(bridge: Bridge, width: float, bridges: list[Bridge], trails: dict[int, _Cand], air: float | None) -> bool:
@@ -196,11 +222,12 @@ def _clear(bridge: Bridge, width: float, bridges: list[Bridge], trails: dict[int
 
 
 def _search(
-    side: Side, width: float, air: float | None, steep: float = 40.0, shuffle: int = 0
+    side: Side, width: float, air: float | None, steep: float = 40.0, shuffle: int = 0, banned: frozenset = frozenset()
 ) -> tuple[tuple[int, ...], tuple[Bridge, ...]] | None:
     """The cheapest drawing found (depth-first, pruned by cost, looking at most ``BUDGET`` pairs) whose bridges
     keep ``air`` apart: the candidate chosen per trail and the bridges. ``shuffle`` > 0 tries each trail's
-    candidates in an order drawn from that seed instead of plainest first (a restart on a busy side)."""
+    candidates in an order drawn from that seed instead of plainest first (a restart on a busy side). No pair
+    ``(i, ci, j, cj)`` in ``banned`` (trail ``i`` < ``j`` drawn with candidates ``ci``, ``cj``) is used."""
     g, trails = side.geometry, side.trails
     options = [_usable(g, t, width) for t in trails]
     rng = np.random.default_rng(shuffle)
@@ -212,6 +239,8 @@ def _search(
 
     def pair(i: int, ci: int, j: int, cj: int):
         looked[0] += 1
+        if (i, ci, j, cj) in banned or (j, cj, i, ci) in banned:
+            return None
         if trails[i] < trails[j]:
             found = _pair_cached(g, trails[i], ci, trails[j], cj, width, steep)
             return found and (found[0], [(p, a, i if over else j, j if over else i, x) for p, a, over, x in found[1]])
@@ -267,10 +296,32 @@ def layout_canonical(side: Side, width: float) -> AnyLayout:
     crossings) is drawn with decks that may touch (``CROWDED``), still with exactly its bridges."""
     for air, steep in LEVELS + (CROWDED,):
         for shuffle in range(RESTARTS):
-            found = _search(side, width, air, steep, shuffle)
+            found = _proven(side, width, air, steep, shuffle)
             if found is not None:
-                choice, bridges = found
-                usable = [_usable(side.geometry, t, width) for t in side.trails]
-                shapes = tuple(u[c].shape for u, c in zip(usable, choice, strict=True))
-                return AnyLayout(side, shapes, bridges, width, crowded=air is None)
+                return found
     raise TrailwrightError(f"cannot draw side {side} with exactly {side.min_crossings} bridges")
+
+
+def _proven(side: Side, width: float, air: float | None, steep: float, shuffle: int) -> AnyLayout | None:
+    """``_search``'s drawing once every pair of its trails is ``_pair_sound`` (decks kept apart) or its drawing
+    at ``CROWDED``; a pair that is not is banned and the side searched again, at most ``REPAIRS`` times."""
+    g, trails, banned = side.geometry, side.trails, frozenset[tuple[int, int, int, int]]()
+    for _ in range(REPAIRS):
+        found = _search(side, width, air, steep, shuffle, banned)
+        if found is None:
+            return None
+        choice, bridges = found
+        unsound = {
+            (i, choice[i], j, choice[j])
+            for i, j in combinations(range(len(trails)), 2)
+            if air is not None and not _sound(g, trails[i], choice[i], trails[j], choice[j], width, steep)
+        }
+        if not unsound:
+            shapes = tuple(_usable(g, t, width)[c].shape for t, c in zip(trails, choice, strict=True))
+            return AnyLayout(side, shapes, bridges, width, crowded=air is None)
+        banned |= unsound
+    return None
+
+
+def _sound(g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...], ib: int, width: float, steep: float):
+    return _pair_sound(g, a, ia, b, ib, width, steep) if a < b else _pair_sound(g, b, ib, a, ia, width, steep)
