@@ -129,8 +129,8 @@ def test_a_tile_set_of_another_geometry_is_refused_with_one_line():
 
 
 def test_holes_say_where_they_apply_and_why_not_elsewhere():
-    from generator.model.geometry import CLASSIC, TileGeometry
-    from generator.scoring.holes import bell, unavailable
+    from generator.model.geometry import CLASSIC, TileGeometry, bell
+    from generator.scoring.holes import unavailable
 
     assert [bell(n) for n in (1, 4, 6, 8, 12)] == [1, 15, 203, 4_140, 4_213_597]
     assert unavailable(CLASSIC) is None

@@ -40,7 +40,7 @@ def matchings(items: list[int]) -> Iterator[list[list[int]]]:
 
 @cache
 def sides(geometry: TileGeometry) -> tuple[Side, ...]:
-    """Every side of ``geometry``, sorted."""
+    """Every side of ``geometry``, sorted (at most ``geometry.MOST_SIDES``: a geometry with more is refused)."""
     split = matchings if geometry.trails == "pairs" else partitions
     return tuple(sorted(Side.of(p, geometry) for p in split(list(range(geometry.ends)))))
 

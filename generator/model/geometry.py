@@ -46,6 +46,20 @@ _SQUARE = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
 Cell = tuple[int, int]
 Point = tuple[float, float]
+MOST_SIDES = (
+    20_000  # sides every stage can list, number and draw: hex/2/pairs has 10,395; hex/2/any would have 4,213,597
+)
+
+
+def bell(n: int) -> int:
+    """How many partitions a set of ``n`` ends has (the Bell number; the Bell triangle)."""
+    row = [1]
+    for _ in range(n - 1):
+        nxt = [row[-1]]
+        for value in row:
+            nxt.append(nxt[-1] + value)
+        row = nxt
+    return row[-1]
 
 
 def _polar(degrees: float) -> Point:
@@ -73,6 +87,11 @@ class TileGeometry:
             raise TrailwrightError(f"tiles: faces {self.faces!r} is not 1 or 2")
         if self.trails == "pairs" and self.ends % 2:
             raise TrailwrightError(f"tiles: {self.ends} ends cannot all be paired")
+        if self.side_count > MOST_SIDES:
+            raise TrailwrightError(
+                f"tiles: {self}: its {self.side_count:,} possible sides are too many to search, number and draw "
+                f'(at most {MOST_SIDES:,}); use trails = "pairs" or ends_per_edge = 1'
+            )
 
     # --- derived facts ---------------------------------------------------------------------
 
@@ -85,6 +104,14 @@ class TileGeometry:
     def ends(self) -> int:
         """How many trail ends a side has."""
         return self.edges * self.ends_per_edge
+
+    @cached_property
+    def side_count(self) -> int:
+        """How many sides there are, counted without listing them: partitions of the ends, or perfect
+        matchings (``(ends - 1)!!``) with paired trails."""
+        if self.trails == "any":
+            return bell(self.ends)
+        return math.prod(range(self.ends - 1, 0, -2))
 
     @property
     def rotations(self) -> int:

@@ -24,6 +24,7 @@ from functools import cached_property
 from itertools import combinations
 
 from generator.errors import TrailwrightError
+from generator.model.crossings import side_crossings
 from generator.model.geometry import CLASSIC, TileGeometry
 
 DIRECTIONS = ("N", "NE", "SE", "S", "SW", "NW")
@@ -190,10 +191,11 @@ class Side:
         """Index pairs of trails that cross."""
         return tuple((i, j) for (i, a), (j, b) in combinations(enumerate(self.trails), 2) if trails_cross(a, b))
 
-    @property
+    @cached_property
     def min_crossings(self) -> int:
-        """The fewest bridges a drawing of this side needs (summed over pairs of trails)."""
-        return sum(pair_crossings(a, b) for a, b in combinations(self.trails, 2))
+        """The fewest bridges a drawing of this side needs: the sum over pairs of trails, raised where trails
+        that branch cannot suit every neighbour at once (``generator.model.crossings``)."""
+        return side_crossings(self.trails)
 
     @property
     def fully_connected(self) -> bool:

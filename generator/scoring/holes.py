@@ -32,6 +32,7 @@ import functools
 import numpy as np
 
 from generator.jitcache import njit
+from generator.model.geometry import bell
 from generator.scoring.kernel import BLOCK, _duplicates, _find, _join
 from generator.scoring.layouts import _end_table, _landmark_roots, _place_tile
 from generator.scoring.tables import BoardArrays
@@ -97,17 +98,6 @@ def tables(designs: tuple[tuple[tuple[int, ...], ...], ...], ends: int = 6) -> t
 
 HOLE_TABLE_LIMIT = 10_000_000  # entries of F and M worth holding and filling
 MOST_ENDS = 6  # a hole's partition code takes ends ** ends values
-
-
-def bell(n: int) -> int:
-    """How many partitions a set of ``n`` ends has (the Bell number; the Bell triangle)."""
-    row = [1]
-    for _ in range(n - 1):
-        nxt = [row[-1]]
-        for value in row:
-            nxt.append(nxt[-1] + value)
-        row = nxt
-    return row[-1]
 
 
 def unavailable(geometry) -> str | None:
