@@ -95,15 +95,16 @@ def _usable(g: TileGeometry, trail: tuple[int, ...], width: float) -> tuple[_Can
     )
 
 
-def _pair(g: TileGeometry, a: _Cand, b: _Cand, width: float, steep: float):
-    """(cost, crossings) of two trails drawn together, or None when they cross a wrong number of times, cross
-    too flat, near the outline or at a junction, or run too close elsewhere. A crossing is ``(point, angle of
-    the upper trail, upper is a, crossing angle)``: the straighter trail goes over."""
+def _pair(g: TileGeometry, a: _Cand, b: _Cand, width: float, steep: float, spare: int = 0):
+    """(cost, crossings) of two trails drawn together, or None when they cross a wrong number of times (fewer than
+    ``pair_crossings`` or more than ``spare`` more), cross too flat, near the outline or at a junction, or run too
+    close elsewhere. A crossing is ``(point, angle of the upper trail, upper is a, crossing angle)``: the
+    straighter trail goes over."""
     needed = pair_crossings(a.shape.trail, b.shape.trail)
     if (a.low > b.high + 3 * width).any() or (b.low > a.high + 3 * width).any():  # far apart: no crossing
         return (0.0, ()) if needed == 0 else None
     xs = _hits(a, b)
-    if len(xs) != needed:
+    if not needed <= len(xs) <= needed + spare:
         return None
     pa, pb, cost, out = a.clean, b.clean, 0.0, []
     for p, da, db in xs:
@@ -128,15 +129,19 @@ def _pair(g: TileGeometry, a: _Cand, b: _Cand, width: float, steep: float):
 
 
 @lru_cache(maxsize=500_000)
-def _pair_cached(g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...], ib: int, width: float, steep: float):
-    return _pair(g, _usable(g, a, width)[ia], _usable(g, b, width)[ib], width, steep)
+def _pair_cached(
+    g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...], ib: int, width: float, steep: float, spare: int = 0
+):
+    return _pair(g, _usable(g, a, width)[ia], _usable(g, b, width)[ib], width, steep, spare)
 
 
 @lru_cache(maxsize=500_000)
-def _pair_sound(g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...], ib: int, width: float, steep: float):
+def _pair_sound(
+    g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...], ib: int, width: float, steep: float, spare: int
+):
     """Whether the painted pair (``_pair_cached``'s, which it must pass) meets only under its decks
     (``anyproof.sound``)."""
-    found = _pair_cached(g, a, ia, b, ib, width, steep)
+    found = _pair_cached(g, a, ia, b, ib, width, steep, spare)
     decks = [deck_polygon(Bridge(p, angle, 0, 1, x), width) for p, angle, _, x in found[1]]
     return sound(_usable(g, a, width)[ia].shape, _usable(g, b, width)[ib].shape, width, decks)
 
@@ -227,8 +232,9 @@ def _search(
     """The cheapest drawing found (depth-first, pruned by cost, looking at most ``BUDGET`` pairs) whose bridges
     keep ``air`` apart: the candidate chosen per trail and the bridges. ``shuffle`` > 0 tries each trail's
     candidates in an order drawn from that seed instead of plainest first (a restart on a busy side). No pair
-    ``(i, ci, j, cj)`` in ``banned`` (trail ``i`` < ``j`` drawn with candidates ``ci``, ``cj``) is used."""
-    g, trails = side.geometry, side.trails
+    ``(i, ci, j, cj)`` in ``banned`` (trail ``i`` < ``j`` drawn with candidates ``ci``, ``cj``) is used. Where the
+    side needs more bridges than its pairs' minima sum to (``_spare``), pairs may cross more, to that total."""
+    g, trails, spare = side.geometry, side.trails, _spare(side)
     options = [_usable(g, t, width) for t in trails]
     rng = np.random.default_rng(shuffle)
     tried = [list(range(len(o))) if not shuffle else [int(k) for k in rng.permutation(len(o))] for o in options]
@@ -242,14 +248,14 @@ def _search(
         if (i, ci, j, cj) in banned or (j, cj, i, ci) in banned:
             return None
         if trails[i] < trails[j]:
-            found = _pair_cached(g, trails[i], ci, trails[j], cj, width, steep)
+            found = _pair_cached(g, trails[i], ci, trails[j], cj, width, steep, spare)
             return found and (found[0], [(p, a, i if over else j, j if over else i, x) for p, a, over, x in found[1]])
-        found = _pair_cached(g, trails[j], cj, trails[i], ci, width, steep)
+        found = _pair_cached(g, trails[j], cj, trails[i], ci, width, steep, spare)
         return found and (found[0], [(p, a, j if over else i, i if over else j, x) for p, a, over, x in found[1]])
 
     def search(depth: int, chosen: dict[int, int], bridges: list[Bridge], cost: float) -> None:
         if depth == len(order):
-            if cost < best[0] - TIE:
+            if cost < best[0] - TIE and len(bridges) == side.min_crossings:
                 best[:] = [cost, dict(chosen), tuple(bridges)]
             return
         i = order[depth]
@@ -265,7 +271,7 @@ def _search(
                 total += found[0]
                 new += [Bridge(p, a, up, low, x) for p, a, up, low, x in found[1]]
             else:
-                if total >= best[0] - TIE:
+                if total >= best[0] - TIE or len(bridges) + len(new) > side.min_crossings:
                     continue
                 drawn = {k: options[k][c] for k, c in chosen.items()} | {i: cand}
                 so_far = list(bridges)
@@ -314,7 +320,7 @@ def _proven(side: Side, width: float, air: float | None, steep: float, shuffle: 
         unsound = {
             (i, choice[i], j, choice[j])
             for i, j in combinations(range(len(trails)), 2)
-            if air is not None and not _sound(g, trails[i], choice[i], trails[j], choice[j], width, steep)
+            if air is not None and not _sound(g, trails[i], choice[i], trails[j], choice[j], width, (steep, _spare(side)))
         }
         if not unsound:
             shapes = tuple(_usable(g, t, width)[c].shape for t, c in zip(trails, choice, strict=True))
@@ -323,5 +329,10 @@ def _proven(side: Side, width: float, air: float | None, steep: float, shuffle: 
     return None
 
 
-def _sound(g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...], ib: int, width: float, steep: float):
-    return _pair_sound(g, a, ia, b, ib, width, steep) if a < b else _pair_sound(g, b, ib, a, ia, width, steep)
+def _sound(g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...], ib: int, width: float, how: tuple):
+    return _pair_sound(g, a, ia, b, ib, width, *how) if a < b else _pair_sound(g, b, ib, a, ia, width, *how)
+
+
+def _spare(side: Side) -> int:
+    """How many more bridges the side needs than its pairs' minima sum to (trails that branch, two ends an edge)."""
+    return side.min_crossings - sum(pair_crossings(a, b) for a, b in combinations(side.trails, 2))
