@@ -93,12 +93,13 @@ def fits(g: TileGeometry, shape: AnyShape, width: float) -> bool:
     bend = np.abs(d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]) / speed**3
     ends = np.array([g.end_point(e) for e in shape.trail])
     near = (((pts[:, None] - ends[None]) ** 2).sum(axis=2) < width * width).any(axis=1)
+    discs = np.array([p for p in (shape.junction, shape.hub) if p is not None]).reshape(-1, 2)
+    bend[(((pts[:, None] - discs[None]) ** 2).sum(axis=2) < width * width / 4).any(axis=1)] = 0.0  # under a disc
     if (bend * PINCH * width > 1).any() or (bend[near] * MOUTH * width > 1).any():
         return False
     apothem, normals = _edges(g)
     across = d1[:, ::-1] * np.array([1.0, -1.0]) / speed[:, None] * width / 2
     rim = np.vstack([pts + across, pts - across])  # the stroke's two edges
-    discs = np.array([p for p in (shape.junction, shape.hub) if p is not None]).reshape(-1, 2)
     if (rim @ normals.T).max() > apothem + SLACK * width or ((discs @ normals.T).max(initial=-1.0) + width / 2 > apothem):
         return False
     others = [e for e in range(g.ends) if e not in shape.trail]

@@ -87,12 +87,17 @@ def _inside(g: TileGeometry, c: _Cand, width: float) -> bool:
 
 @lru_cache(maxsize=4096)
 def _usable(g: TileGeometry, trail: tuple[int, ...], width: float) -> tuple[_Cand, ...]:
-    """The candidates of a trail that keep off the outline and whose painted body ``anyproof.fits``."""
+    """The candidates of a trail that keep off the outline (those whose stroke does not ``anyproof.fits`` are
+    still listed, so every other drawing keeps its numbers: ``_unfit`` bans them when a drawing picks one)."""
     return tuple(
-        c
-        for c in (_Cand.of(g, shape, prior) for prior, shape in _candidates(g, trail, width))
-        if _inside(g, c, width) and fits(g, c.shape, width)
+        c for c in (_Cand.of(g, shape, prior) for prior, shape in _candidates(g, trail, width)) if _inside(g, c, width)
     )
+
+
+@lru_cache(maxsize=4096)
+def _unfit(g: TileGeometry, trail: tuple[int, ...], width: float) -> frozenset[int]:
+    """The numbers of ``_usable``'s candidates whose stroke pinches, passes the cut or nears another end."""
+    return frozenset(k for k, c in enumerate(_usable(g, trail, width)) if not fits(g, c.shape, width))
 
 
 def _pair(g: TileGeometry, a: _Cand, b: _Cand, width: float, steep: float, spare: int = 0):
@@ -231,8 +236,9 @@ def _search(
 ) -> tuple[tuple[int, ...], tuple[Bridge, ...]] | None:
     """The cheapest drawing found (depth-first, pruned by cost, looking at most ``BUDGET`` pairs) whose bridges
     keep ``air`` apart: the candidate chosen per trail and the bridges. ``shuffle`` > 0 tries each trail's
-    candidates in an order drawn from that seed instead of plainest first (a restart on a busy side). No pair
-    ``(i, ci, j, cj)`` in ``banned`` (trail ``i`` < ``j`` drawn with candidates ``ci``, ``cj``) is used. Where the
+    candidates in an order drawn from that seed instead of plainest first (a restart on a busy side). No
+    candidate ``(i, ci)`` (trail ``i`` drawn with candidate ``ci``) and no pair ``(i, ci, j, cj)`` in ``banned``
+    is used. Where the
     side needs more bridges than its pairs' minima sum to (``_spare``), pairs may cross more, to that total."""
     g, trails, spare = side.geometry, side.trails, _spare(side)
     options = [_usable(g, t, width) for t in trails]
@@ -263,6 +269,8 @@ def _search(
             cand = options[i][ci]
             if looked[0] >= BUDGET:
                 return
+            if (i, ci) in banned:
+                continue
             total, new = cost + cand.prior, []
             for j, cj in chosen.items():
                 found = pair(i, ci, j, cj)
@@ -309,18 +317,25 @@ def layout_canonical(side: Side, width: float) -> AnyLayout:
 
 
 def _proven(side: Side, width: float, air: float | None, steep: float, shuffle: int) -> AnyLayout | None:
-    """``_search``'s drawing once every pair of its trails is ``_pair_sound`` (decks kept apart) or its drawing
-    at ``CROWDED``; a pair that is not is banned and the side searched again, at most ``REPAIRS`` times."""
-    g, trails, banned = side.geometry, side.trails, frozenset[tuple[int, int, int, int]]()
+    """``_search``'s drawing once every trail's stroke ``anyproof.fits`` and every pair of trails is
+    ``_pair_sound`` (decks kept apart; not asked at ``CROWDED``). A drawing that picked a stroke that does not fit
+    is searched again without any of its trail's strokes that do not, and one with an unsound pair without that
+    pair, at most ``REPAIRS`` times: a side drawn soundly at once keeps its drawing."""
+    g, trails, banned = side.geometry, side.trails, frozenset[tuple[int, ...]]()
     for _ in range(REPAIRS):
         found = _search(side, width, air, steep, shuffle, banned)
         if found is None:
             return None
         choice, bridges = found
-        unsound = {
+        unsound: set[tuple[int, ...]] = {
+            (i, k) for i, t in enumerate(trails) if choice[i] in _unfit(g, t, width) for k in _unfit(g, t, width)
+        }
+        unsound |= {
             (i, choice[i], j, choice[j])
             for i, j in combinations(range(len(trails)), 2)
-            if air is not None and not _sound(g, trails[i], choice[i], trails[j], choice[j], width, (steep, _spare(side)))
+            if air is not None
+            and not unsound
+            and not _sound(g, trails[i], choice[i], trails[j], choice[j], width, (steep, _spare(side)))
         }
         if not unsound:
             shapes = tuple(_usable(g, t, width)[c].shape for t, c in zip(trails, choice, strict=True))
