@@ -100,7 +100,7 @@ def fits(g: TileGeometry, shape: AnyShape, width: float) -> bool:
     apothem, normals = _edges(g)
     across = d1[:, ::-1] * np.array([1.0, -1.0]) / speed[:, None] * width / 2
     rim = np.vstack([pts + across, pts - across])  # the stroke's two edges
-    if (rim @ normals.T).max() > apothem + SLACK * width or ((discs @ normals.T).max(initial=-1.0) + width / 2 > apothem):
+    if (rim @ normals.T).max() > apothem + SLACK * width or (discs @ normals.T).max(initial=-1.0) > apothem - width / 2:
         return False
     others = [e for e in range(g.ends) if e not in shape.trail]
     if not others:
@@ -116,7 +116,7 @@ def fits(g: TileGeometry, shape: AnyShape, width: float) -> bool:
 def deck(centre: tuple[float, float], angle: float, half_length: float, half_width: float) -> Polygon:
     """A bridge's deck as a polygon: ``half_length`` along ``angle`` each way from ``centre``."""
     c, s = math.cos(angle), math.sin(angle)
-    local = [(-half_length, -half_width), (half_length, -half_width), (half_length, half_width), (-half_length, half_width)]
+    local = [(sx * half_length, sy * half_width) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
     return Polygon([(centre[0] + x * c - y * s, centre[1] + x * s + y * c) for x, y in local])
 
 

@@ -135,7 +135,14 @@ def _pair(g: TileGeometry, a: _Cand, b: _Cand, width: float, steep: float, spare
 
 @lru_cache(maxsize=500_000)
 def _pair_cached(
-    g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...], ib: int, width: float, steep: float, spare: int = 0
+    g: TileGeometry,
+    a: tuple[int, ...],
+    ia: int,
+    b: tuple[int, ...],
+    ib: int,
+    width: float,
+    steep: float,
+    spare: int = 0,
 ):
     return _pair(g, _usable(g, a, width)[ia], _usable(g, b, width)[ib], width, steep, spare)
 
