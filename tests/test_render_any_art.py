@@ -186,6 +186,13 @@ def test_sides_that_failed_the_read_back_are_drawn_as_promised(side):
     check_side(side)
 
 
+@pytest.mark.slow
+def test_a_side_no_level_draws_at_first_gets_more_tries_before_it_is_drawn_crowded():
+    side = Side.of([[0, 5], [1, 3], [2, 8], [4, 10], [6, 11], [7, 9]], HEX2)  # crowded with two tries a level
+    assert not any_layout(side, STYLE).crowded
+    check_side(side)
+
+
 def _painted(shape, width: float):
     """A trail's stroke as the read-back builds it (flat ends, round joins), in tile units."""
     line = LineString(np.vstack([sample(c, 120) for c in shape.curves]))

@@ -219,6 +219,7 @@ def _turn_sign(box: np.ndarray) -> float:
 LEVELS = ((0.5, 40.0), (0.3, 30.0), (0.2, 22.0))
 CROWDED = (None, 22.0)  # the last resort: decks not kept apart (a side no level can draw)
 RESTARTS = 2  # tries per level: the plainest candidates first, then in seeded random orders
+WIDER = 8  # tries at the last level before CROWDED (more seeded orders: a side drawn sooner keeps its drawing)
 BUDGET = 10_000  # pairs of candidates looked at per try, so even the busiest side ends in seconds
 REPAIRS = 12  # searches per try: each bans the pairs the last drawing painted unsoundly (``anyproof.sound``)
 
@@ -313,10 +314,10 @@ def _search(
 @lru_cache(maxsize=4096)
 def layout_canonical(side: Side, width: float) -> AnyLayout:
     """The drawing of a design (searched once per design and width) at the strictest level it meets within the
-    budget. A side no level can draw (the busiest paired hex sides, such as six near-diameters with 15
+    budget, the last level with ``WIDER`` tries. A side no level can draw (the busiest paired hex sides, such as six near-diameters with 15
     crossings) is drawn with decks that may touch (``CROWDED``), still with exactly its bridges."""
     for air, steep in LEVELS + (CROWDED,):
-        for shuffle in range(RESTARTS):
+        for shuffle in range(WIDER if (air, steep) == LEVELS[-1] else RESTARTS):
             found = _proven(side, width, air, steep, shuffle)
             if found is not None:
                 return found
