@@ -5,6 +5,7 @@ import ast
 from pathlib import Path
 
 import networkx as nx
+import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "generator"
 
@@ -46,24 +47,29 @@ def import_graph() -> nx.DiGraph:
     return graph
 
 
+@pytest.fixture(scope="module")
+def graph() -> nx.DiGraph:
+    """The import graph, parsed once for the tests that read it."""
+    return import_graph()
+
+
 def _layer(module: str) -> int:
     top = module.split(".")[1] if "." in module else ""
     return next((i for i, layer in enumerate(LAYERS) if top in layer), -1)
 
 
-def test_the_import_graph_has_no_cycles():
-    cycles = [sorted(c) for c in nx.strongly_connected_components(import_graph()) if len(c) > 1]
+def test_the_import_graph_has_no_cycles(graph):
+    cycles = [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1]
     assert cycles == []
 
 
-def test_no_layer_imports_one_above_it():
-    graph = import_graph()
+def test_no_layer_imports_one_above_it(graph):
     against = [(a, b) for a, b in graph.edges if _layer(a) >= 0 and _layer(b) > _layer(a)]
     assert against == []
 
 
-def test_every_package_has_a_layer():
-    tops = {m.split(".")[1] for m in import_graph() if m.count(".") >= 1}
+def test_every_package_has_a_layer(graph):
+    tops = {m.split(".")[1] for m in graph if m.count(".") >= 1}
     assert {t for t in tops if _layer(f"generator.{t}") < 0} <= {"data"}
 
 

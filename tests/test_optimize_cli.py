@@ -143,11 +143,12 @@ def _wait_for_progress(checkpoint: Path, proc, limit: float = 240.0) -> None:
 
 
 @pytest.mark.slow
-def test_resume_continues_to_the_same_result(tmp_path, reap):
-    """SIGTERM part-way, then --resume: the same tile set and score as one uninterrupted run."""
-    budget = [
+def test_resume_continues_to_the_same_result(tmp_path, reap, dask_client):
+    """SIGTERM part-way, then --resume: the same tile set and score as one uninterrupted run. The interrupted run
+    is a process of its own on its own local cluster; the whole run and the resumed one run on the session's."""
+    budget = [  # some 3 s of search: the signal lands after the first checkpoint (0.5 s in), well before the end
         "--generations",
-        "20000",
+        "10000",
         "--samples",
         "300",
         "--max-samples",
@@ -165,7 +166,8 @@ def test_resume_continues_to_the_same_result(tmp_path, reap):
         "0.5",
     ]
     whole, part = tmp_path / "whole.json", tmp_path / "part.json"
-    assert main(["optimize", *budget, "--out", str(whole)]) == 0
+    here = ["--scheduler", dask_client.scheduler.address]
+    assert main(["optimize", *budget, *here, "--out", str(whole)]) == 0
     exe = Path(sys.executable).with_name("trailwright")
     proc = reap(subprocess.Popen([str(exe), "optimize", *budget, "--out", str(part)], stderr=subprocess.PIPE))
     _wait_until_it_catches_sigterm(proc)
@@ -174,9 +176,9 @@ def test_resume_continues_to_the_same_result(tmp_path, reap):
     assert proc.wait(timeout=60) == 128 + signal.SIGTERM  # interrupted: not the status of a finished run
     assert "stopped early (SIGTERM)" in proc.stderr.read().decode().strip().splitlines()[-1]
     stopped_at = read_meta(part)["search"]["generations"][0]
-    assert 0 < stopped_at < 20000  # really interrupted
-    assert main(["optimize", "--resume", str(tmp_path / "part.checkpoint"), "--quiet"]) == 0  # writes part.json
-    assert read_meta(part)["search"]["generations"] == [20000]
+    assert 0 < stopped_at < 10000  # really interrupted
+    assert main(["optimize", "--resume", str(tmp_path / "part.checkpoint"), *here, "--quiet"]) == 0  # writes part.json
+    assert read_meta(part)["search"]["generations"] == [10000]
     assert read_tileset(part) == read_tileset(whole)
     assert read_meta(part)["score"] == read_meta(whole)["score"]
 

@@ -68,8 +68,9 @@ def test_a_projects_settings_may_name_a_theme_for_every_command(tmp_path, capsys
     assert main(["render", str(folder), "--out", str(tmp_path / "tiles")]) == 0
     assert "#123456" in (tmp_path / "tiles" / "tile-01-front.svg").read_text()
     settings.write_text(settings.read_text().replace('theme = "dunes"', 'theme = "river"'))  # a shipped theme
-    assert main(["publish", str(folder), "--only", "booklet", "--out", str(tmp_path / "kit")]) == 0
+    assert main(["publish", str(folder), "--only", "tiles", "--out", str(tmp_path / "kit")]) == 0
     assert json.loads((tmp_path / "kit" / "kit.json").read_text())["theme"]["name"] == "River"
+    assert 'fill="#e6d3a3"' in (tmp_path / "kit" / "tiles" / "tile-01-front.svg").read_text()  # the river's ground
     assert main(["render", str(folder), "--theme", str(own), "--out", str(tmp_path / "flag")]) == 0  # the flag wins
     assert "#123456" in (tmp_path / "flag" / "tile-01-front.svg").read_text()
     settings.write_text(settings.read_text().replace('theme = "river"', 'theme = "nowhere"'))

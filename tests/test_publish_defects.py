@@ -28,8 +28,8 @@ def test_1_a_profile_that_cuts_another_size_than_the_style_draws_is_an_error():
         r"draws 63.5 mm tiles: set width_mm = 95.25 .*--skip manufacturer$",
     ):
         publish_kit(standin_sources(), settings(profile="thegamecrafter-large-hex"))
-    files = publish_kit(standin_sources(), settings(profile="thegamecrafter-large-hex", documents=("booklet",)))
-    assert "print/rules.pdf" in files  # no profiled document chosen: no error
+    files = publish_kit(standin_sources(), settings(profile="thegamecrafter-large-hex", documents=("play",)))
+    assert "play/index.html" in files  # no profiled document chosen: no error
 
 
 def test_1_the_cli_says_so_in_one_line_and_writes_nothing(tmp_path, capsys, monkeypatch):

@@ -99,6 +99,7 @@ def test_figures_for_other_tiles_are_not_used(recorded):
     assert figures_from_meta(meta, swapped, board) == (None, "the recorded figures are for other tiles")
 
 
+@pytest.mark.usefixtures("dask_scheduler")  # the session's cluster: no local one started for a 5-generation run
 def test_what_optimize_writes_publish_reads(tmp_path):
     out = tmp_path / "set.json"
     assert (
@@ -130,6 +131,7 @@ def test_what_optimize_writes_publish_reads(tmp_path):
 
 
 @pytest.mark.parametrize("board", ["square-jungle", "hexagon37"])
+@pytest.mark.usefixtures("dask_scheduler")
 def test_what_optimize_writes_publish_reads_on_other_boards(tmp_path, board):
     out = tmp_path / "set.json"
     flags = ["--generations", "2", "--samples", "200", "--max-samples", "400", "--rescore", "1500"]

@@ -37,6 +37,17 @@ def client(project):
         yield c
 
 
+@pytest.fixture(scope="module")
+def refusing_client(tmp_path_factory):
+    """One studio for the tests of refused calls (each asserts that its refusal changed nothing, so they share it
+    and its project rather than each starting a studio of its own)."""
+    folder = tmp_path_factory.mktemp("refusals") / "maze"
+    assert main(["new", str(folder), "--seed", "2"]) == 0
+    with TestClient(create_app(Studio(folder), TOKEN, {"testserver"}), headers=PROOF) as c:
+        c.cookies.set(COOKIE, TOKEN)
+        yield c
+
+
 def test_the_games_figures_count_every_game_and_the_unfinished_ones(project):
     """The histogram holds every game (the last bar the longer ones too) and the figures say how many games
     reached the rules' round cap unfinished."""
@@ -95,7 +106,8 @@ def test_strangers_get_one_line_refusals(project):
         ({"op": "rotate", "tile": 0, "face": ["front"]}, 400, 'no face ["front"]: front or back'),
     ],
 )
-def test_a_bad_edit_is_a_one_line_400_and_changes_nothing(client, body, status, says):
+def test_a_bad_edit_is_a_one_line_400_and_changes_nothing(refusing_client, body, status, says):
+    client = refusing_client
     before = client.get("/api/state").json()
     r = client.post("/api/edit", json=body)
     assert r.status_code == status and says in r.json()["error"] and "\n" not in r.json()["error"]
@@ -103,7 +115,9 @@ def test_a_bad_edit_is_a_one_line_400_and_changes_nothing(client, body, status, 
     assert client.get("/api/state").json()["tiles"] == before["tiles"]
 
 
-def test_bad_bodies_and_unknown_calls_are_refused(client):
+def test_bad_bodies_and_unknown_calls_are_refused(refusing_client):
+    client = refusing_client
+    before = client.get("/api/state").json()
     assert client.post("/api/edit", content=b"{oops", headers={"content-type": "application/json"}).status_code == 400
     deep = client.post("/api/edit", content=b"[" * 60_000)  # within the size limit, deeper than the parser recurses
     assert deep.status_code == 400 and deep.json() == {"error": "the body is not JSON"}
@@ -112,6 +126,7 @@ def test_bad_bodies_and_unknown_calls_are_refused(client):
     nowhere = client.get("/no/such/page")
     assert nowhere.status_code == 404 and nowhere.json() == {"error": "Not Found: GET /no/such/page"}
     assert client.get("/api/edit").status_code == 405
+    assert client.get("/api/state").json()["tiles"] == before["tiles"]
 
 
 def test_an_edit_changes_the_figures_on_common_random_numbers_and_undo_restores_them(client, project):
@@ -192,6 +207,16 @@ def test_a_designer_edits_a_side_by_clicks_and_sees_the_score_change(project):
     from tests.browser_helpers import headless_chromium
     from tests.host_helpers import free_port, running, wait_for
 
+    # the Publish view's kit: its tiles, sheets and booklet on A4 (the whole kit, every document on both papers,
+    # is test_publish_from_the_page_makes_the_kit_checks_it_and_shows_every_pdf_page's)
+    settings = project / "settings.toml"
+    text = settings.read_text()
+    text = text.replace('papers = ["a4", "letter"]', 'papers = ["a4"]').replace(
+        'documents = ["tiles", "sheets", "board", "booklet", "manufacturer", "tabletop", "play"]',
+        'documents = ["tiles", "sheets", "booklet"]',
+    )
+    assert text.count('["a4"]') == 1 and 'documents = ["tiles", "sheets", "booklet"]' in text
+    settings.write_text(text)
     port = free_port()
     exe = Path(sys.executable).with_name("trailwright")
     cmd = [str(exe), "studio", str(project), "--no-browser", "--port", str(port), "--token", TOKEN]
@@ -231,7 +256,7 @@ def test_a_designer_edits_a_side_by_clicks_and_sees_the_score_change(project):
         if shots:
             d.save_screenshot(str(Path(shots) / "studio.png"))
         paint_a_landmark(d, project)
-        optimize_for_five_seconds_and_accept(d)
+        optimize_for_two_seconds_and_accept(d)
         publish_the_kit(d)
         playtest_against_a_bot(d)
         # in every view: no script error, nothing the Content-Security-Policy refused (a refused call's 4xx, which
@@ -299,12 +324,12 @@ def publish_the_kit(d) -> None:
         d.save_screenshot(str(Path(shots) / "studio-publish.png"))
 
 
-def optimize_for_five_seconds_and_accept(d) -> None:
-    """The Optimize view: a 5-second search streams its progress; its result is accepted as an edit."""
+def optimize_for_two_seconds_and_accept(d) -> None:
+    """The Optimize view: a 2-second search streams its progress; its result is accepted as an edit."""
     from tests.host_helpers import wait_for
 
     d.execute_script("document.querySelector('[data-view=\"optimize\"]').click()")
-    d.execute_script("document.getElementById('op-seconds').value = '5'")
+    d.execute_script("document.getElementById('op-seconds').value = '2'")  # the shortest search the studio runs
     d.execute_script("document.getElementById('op-start').click()")
     wait_for(lambda: "searching" in d.execute_script("return document.getElementById('op-status').textContent"))
     wait_for(lambda: d.execute_script("return !document.getElementById('op-offer').hidden"), 90)
@@ -420,8 +445,8 @@ def test_a_search_from_the_page_streams_progress_and_its_result_is_accepted_as_o
         r = client.post("/api/search/start", json=body)
         assert r.status_code == 400 and says in r.json()["error"]
     assert client.post("/api/search/accept", json={}).status_code == 400  # nothing to accept yet
-    assert client.post("/api/search/start", json={"seconds": 3, "seed": 1}).json()["state"] == "running"
-    assert client.post("/api/search/start", json={"seconds": 3}).status_code == 400  # one at a time
+    assert client.post("/api/search/start", json={"seconds": 2, "seed": 1}).json()["state"] == "running"
+    assert client.post("/api/search/start", json={"seconds": 2}).status_code == 400  # one at a time
     deadline = time.monotonic() + 120
     with client.stream("GET", "/api/search/events") as events:  # server-sent events until it is over
         views = [json.loads(line[6:]) for line in events.iter_lines() if line.startswith("data: ")]

@@ -1,10 +1,10 @@
 """The studio on other tile geometries (issue 44): a square side edited by clicking its ends in a real browser,
-paired trails kept perfect matchings, single-sided tiles kept single, and what the studio cannot do yet on these
-tiles said in one line."""
+paired trails kept perfect matchings, single-sided tiles kept single, and a square board painted cell by cell."""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import time
 from pathlib import Path
@@ -65,28 +65,12 @@ def test_pairing_two_ends_pairs_their_old_partners_and_a_dead_end_is_refused(cli
     assert saved.tiles[0].front.trails == ((0, 7), (1, 5), (2, 4), (3, 6)) and saved.geometry.faces == 1
 
 
-def test_what_the_studio_cannot_do_on_these_tiles_is_one_line_each_and_the_games_are_played(client):
-    state = client.get("/api/state").json()
-    limits = state["limits"]
-    parts = {"board", "search", "forbid", "games", "playtest", "maze", "publish"}
-    assert {"board", "search", "forbid", "maze"} <= set(limits) <= parts
-    assert all(line and "\n" not in line for line in limits.values())
-    for part, path, body in (
-        ("search", "/api/search/start", {"seconds": 2}),
-        ("publish", "/api/publish/start", {}),
-        ("board", "/api/board/paint", {"tool": "slot", "hex": [0, 0]}),
-        ("board", "/api/board/save", {}),
-        ("forbid", "/api/forbid", {"tile": 0, "face": "front", "on": True}),
-        ("playtest", "/api/playtest", {"players": 2}),
-    ):
-        if part in limits:
-            r = client.post(path, json=body)
-            assert r.status_code == 400 and r.json()["error"] == limits[part]
-    r = client.get("/maze.svg?seed=1")  # drawn by the classic preview sheet: refused, never drawn as hexes
-    assert r.status_code == 422 and r.json()["error"] == limits["maze"]
-    assert client.get("/board.svg").status_code == 422  # the hex board editor's picture: refused, not drawn wrong
+def test_every_part_of_the_studio_takes_these_tiles_and_the_games_are_played(client):
+    assert client.get("/api/state").json()["limits"] == {}  # search, maze, forbid, board: tests/test_studio_any.py
+    assert client.post("/api/board/paint", json={"hex": [0, 0], "kind": "slot"}).status_code == 200
+    assert client.get("/maze.svg?seed=1").status_code == 200
     games = client.get("/api/games").json()  # the play engine walks square tiles: the explorer games are played
-    assert "games" not in limits and games["games"] == 1000 and sum(games["histogram"]) == 1000
+    assert games["games"] == 1000 and sum(games["histogram"]) == 1000
     side = client.get("/side/0/front.svg")
     assert side.status_code == 200 and side.text.count('class="end"') == 8  # the geometry's own drawing
 
@@ -170,6 +154,19 @@ def test_a_designer_pairs_the_ends_of_a_square_side_by_clicks(tmp_path):
         games_drawn = "return !document.getElementById('figures').classList.contains('playing')"
         wait_for(lambda: d.execute_script(games_drawn))  # the explorer games of the edit, on square tiles
         assert "(1000 games," in d.execute_script("return document.getElementById('games').textContent")
-        board_view = "return document.querySelector('#view-board p.limit').textContent"
-        assert d.execute_script(board_view).startswith("the board editor paints hex boards only")
+        # the Board view: a square grid of cells, painted by a click as a hex is on the classic board
+        d.execute_script("document.querySelector('[data-view=\"board\"]').click()")
+        wait_for(lambda: d.execute_script("return document.querySelectorAll('.bd-hex').length") > 36)
+        cells = "return [...document.querySelectorAll('.bd-hex')].map(p => p.getAttribute('points').split(' ').length)"
+        assert set(d.execute_script(cells)) == {4}
+        kind = "return document.querySelector('[data-hex=\"7,2\"]').dataset.kind"
+        assert d.execute_script(kind) == "wall"
+        d.execute_script("document.querySelector('[data-hex=\"7,2\"]').dispatchEvent(new MouseEvent('click'))")
+        wait_for(lambda: d.execute_script(kind) == "slot")
+        assert d.execute_script("return document.getElementById('bd-said').textContent") == (
+            "[7, 2]: wall → slot 37; East faces 3 slot side(s) (was 2)"  # [6, 2] of East: its E edge now faces a slot
+        )
+        shots = os.environ.get("TRAILWRIGHT_SCREENSHOTS")
+        if shots:
+            d.save_screenshot(str(Path(shots) / "studio-square-board.png"))
         assert [e for e in d.get_log("browser") if e["level"] in ("SEVERE", "WARNING")] == []

@@ -28,7 +28,6 @@ from generator import __version__
 from generator.board.board import board_data, board_from_dict
 from generator.errors import TrailwrightError
 from generator.inputs import parse_json, read_bytes
-from generator.model import DIRECTIONS
 from generator.model.tileset_io import tileset_from_dict, tileset_to_dict
 from generator.optimize.chain import Chain, Config, HistoryPoint, config_strategy
 from generator.optimize.space import Problem, make_problem
@@ -51,7 +50,8 @@ class Resume:
 
 def _objective_data(problem: Problem) -> dict:
     o = problem.objective.settings()
-    o["forbid"] = [[[DIRECTIONS[d] for d in trail] for trail in design] for design in o["forbid"]]
+    names = problem.board.geometry.end_names  # the classic game's: its directions
+    o["forbid"] = [[[names[d] for d in trail] for trail in design] for design in o["forbid"]]
     o["pair_targets"] = dict(o["pair_targets"])
     return o
 

@@ -15,7 +15,9 @@ passes them in; none writes the formula out again.
 
 The defaults are the article's weights. The rules limit the search (``trailwright optimize``):
 
-forbid        designs (sides up to rotation) the search never puts on a tile.
+forbid        designs (sides up to rotation) the search never puts on a tile, each named by its ends: the classic
+              game's edges (``N``, ``NE`` ...), a square's (``N E S W``), or with two ends an edge ``N1``, ``N2`` ...
+              (``NAMED_TILES``: the names say which tiles; ``Objective.on`` checks they are the board's).
 max_trails    the most trails a side may have (4, as in the article's 2-bit genome).
 pair_targets  landmark pairs (``"Hut-Well"``) with the probability the designer wants them joined.
 pinned        ids of tiles the search keeps as the start set has them (the studio's pins; ``--pin`` adds more).
@@ -46,6 +48,7 @@ from typing import Any
 
 from generator.errors import TrailwrightError
 from generator.inputs import Number, Whole, check_keys, load_toml
+from generator.model.geometry import TileGeometry
 from generator.scoring.play_target import PlayTarget, play_target_from_dict
 
 Design = tuple[tuple[int, ...], ...]  # a canonical side's trails
@@ -78,8 +81,8 @@ class Objective:
         by. On another geometry than the classic game's, the article genome's default limit of 4 trails a side
         is lifted (a paired hex side has six); a lower ``max_trails`` from an objective file still applies."""
         g = board.geometry
-        if self.forbid and not g.is_classic:  # forbid's sides are read with the classic game's edge names
-            raise TrailwrightError(f"forbid names sides of the classic game's tiles, and this board has {g}")
+        for design in self.forbid:
+            _check_forbidden(design, g)
         limit = self.max_trails
         if not g.is_classic and limit == ARTICLE_MAX_TRAILS:
             limit = max(limit, g.ends)
@@ -150,6 +153,42 @@ def term_scales(size_aware: bool, sides: int) -> dict[str, float]:
     }
 
 
+# the tiles a forbidden side's end names name, by their ends (the classic game's first: its names win a tie); a
+# side's design up to rotation depends on its shape and ends alone, and ``Objective.on`` checks the board's trails
+NAMED_TILES = {
+    g.ends: g
+    for g in (
+        TileGeometry(),
+        TileGeometry("square"),
+        TileGeometry("square", 2),
+        TileGeometry("hex", 2, "pairs"),
+    )
+}
+
+
+def _forbidden(side: Any) -> Design:
+    """A forbidden side's design, read with the end names of the tiles that have the most of its names."""
+    from generator.model import Side
+
+    names = [n for t in side for n in t] if isinstance(side, list) and all(isinstance(t, list) for t in side) else []
+    g = max(NAMED_TILES.values(), key=lambda g: sum(name in g.end_names for name in names))
+    return Side.from_names(side, g).canonical.trails
+
+
+def _check_forbidden(design: Design, g: TileGeometry) -> None:
+    """A one-line refusal when a forbidden design is no side of ``g``'s tiles."""
+    from generator.model import Side
+
+    ends = sum(map(len, design))
+    named = str(Side(design, NAMED_TILES[ends])) if ends in NAMED_TILES else repr(design)
+    if ends != g.ends:
+        raise TrailwrightError(f"forbid: {named} is a side of {ends} ends, and this board's tiles have {g.ends} ({g})")
+    try:
+        Side.of(design, g)
+    except TrailwrightError as err:
+        raise TrailwrightError(f"forbid: {named}: {err}") from None
+
+
 MOST_ENDS = 12  # a tile's ends at most (hex, two an edge): a side has no more trails
 _WEIGHT = Number(-1e6, 1e6)  # finite and bounded: a fitness stays a finite number
 _WEIGHTS = (
@@ -164,8 +203,6 @@ _WEIGHTS = (
 
 def objective_from_dict(data: dict[str, Any]) -> Objective:
     """Validate parsed TOML and build an objective; errors name the key and value."""
-    from generator.model import Side
-
     check_keys(data, {f.name for f in fields(Objective)})
     values: dict[str, Any] = {}
     for key in _WEIGHTS:
@@ -180,7 +217,7 @@ def objective_from_dict(data: dict[str, Any]) -> Objective:
         designs = []
         for i, side in enumerate(raw):
             try:
-                designs.append(Side.from_names(side).canonical.trails)
+                designs.append(_forbidden(side))
             except TrailwrightError as err:
                 raise TrailwrightError(f"forbid[{i}] = {side!r}: {err}") from None
         values["forbid"] = tuple(sorted(set(designs)))

@@ -3,6 +3,8 @@ same loader every command uses, and saved with the tile set resized to match.
 
 Glossary
 --------
+grid       the board's own (``TileGeometry.neighbour``): hexes ``[q, r]``, or on a board of square tiles, square
+           cells ``[x, y]`` with edges N E S W; every word below about a hex holds for a square cell.
 draft      the board as the table a board file holds (``board_data``), changed by ``paint``. It may be wrong
            while the designer paints; ``check`` gives the board, or the loader's one-line error.
 paint      make one hex a ``slot`` (numbered after the others), part of a named ``landmark`` (several hexes
@@ -29,10 +31,9 @@ import numpy as np
 
 from generator.board import Board
 from generator.board.board import MAX_SLOTS, board_data, board_from_dict
-from generator.board.geometry import neighbour
 from generator.errors import TrailwrightError, shown
 from generator.model import TileSet
-from generator.model.tiles import DIRECTIONS, opposite
+from generator.model.geometry import CLASSIC, TileGeometry
 from generator.scoring.objective import Objective
 from generator.studio.errors import EditError
 
@@ -40,32 +41,33 @@ KINDS = ("slot", "landmark", "connector", "wall")
 REACH = 60  # the furthest hex from the origin a draft may paint (a board of 1,000 slots fits well inside)
 
 
-def _hex(value: Any, what: str) -> tuple[int, int]:
+def _hex(value: Any, what: str, g: TileGeometry = CLASSIC) -> tuple[int, int]:
     if (
         not isinstance(value, list | tuple)
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) and -REACH <= v <= REACH for v in value)
     ):
-        raise EditError(f"{what}: a hex is [q, r], whole numbers from {-REACH} to {REACH}")
+        cell = "a hex is [q, r]" if g.shape == "hex" else "a cell is [x, y]"
+        raise EditError(f"{what}: {cell}, whole numbers from {-REACH} to {REACH}")
     return int(value[0]), int(value[1])
 
 
-def facing(slots: list, hexes: list) -> list[list]:
+def near(h: tuple[int, int], g: TileGeometry) -> list[tuple[int, int]]:
+    """The hexes (cells) across each edge of ``h``, edge by edge."""
+    return [g.neighbour(h, d) for d in range(g.edges)]
+
+
+def facing(slots: list, hexes: list, g: TileGeometry = CLASSIC) -> list[list]:
     """The sides ``[q, r, direction]`` of ``hexes`` that face a slot, in the loader's order."""
     inside = {tuple(h) for h in hexes}
-    return [
-        [*neighbour(tuple(s), d), DIRECTIONS[opposite(d)]]
-        for s in slots
-        for d in range(6)
-        if neighbour(tuple(s), d) in inside
-    ]
+    return [[*h, g.edge_names[g.opposite(d)]] for s in slots for d, h in enumerate(near(tuple(s), g)) if h in inside]
 
 
 def plain_data(board: Board) -> dict[str, Any]:
     """``board`` as its file's table, a landmark's ``sides`` only where they are not simply the ones it faces."""
     data = board_data(board)
     for lm in data["landmark"]:
-        if sorted(map(tuple, lm["sides"])) == sorted(map(tuple, facing(data["slots"], lm["hexes"]))):
+        if sorted(map(tuple, lm["sides"])) == sorted(map(tuple, facing(data["slots"], lm["hexes"], board.geometry))):
             del lm["sides"]
     return data
 
@@ -74,6 +76,7 @@ class BoardDraft:
     """A board being painted (see the module glossary); ``original`` is the board file's table as read."""
 
     def __init__(self, board: Board):
+        self.geometry = board.geometry  # the grid (``grid``); a draft's ``[tiles]`` table keeps it
         self.data = plain_data(board)
         self.original = copy.deepcopy(self.data)
         self.said = ""
@@ -94,10 +97,11 @@ class BoardDraft:
             if "sides" not in lm:
                 continue
             hexes = {tuple(h) for h in lm["hexes"]}
+            g = self.geometry
             kept = [
                 x
                 for x in lm["sides"]
-                if (x[0], x[1]) in hexes and neighbour((x[0], x[1]), DIRECTIONS.index(x[2])) in slots
+                if (x[0], x[1]) in hexes and g.neighbour((x[0], x[1]), g.edge_names.index(x[2])) in slots
             ]
             if len(kept) != len(lm["sides"]):
                 words.append(f"{lm['name']} loses {len(lm['sides']) - len(kept)} pinned side(s)")
@@ -109,7 +113,7 @@ class BoardDraft:
 
     def paint(self, args: dict[str, Any]) -> None:
         """One stroke (see the module glossary); ``EditError`` for a stroke that cannot be read."""
-        h, kind = _hex(args.get("hex"), "hex"), args.get("kind")
+        h, kind = _hex(args.get("hex"), "hex", self.geometry), args.get("kind")
         if kind not in KINDS:
             raise EditError(f"paint a hex as {', '.join(KINDS)}, not {shown(kind, 20)}")
         if kind == "slot" and h in (tuple(s) for s in self.data["slots"]):
@@ -123,7 +127,9 @@ class BoardDraft:
                 raise EditError("a landmark needs a name (1 to 60 characters): type it beside the tools")
             name = name.strip()
         if kind == "connector":
-            joins = [list(_hex(j, "a connector's slot")) for j in (args.get("joins") or [None, None])[:3]]
+            joins = [
+                list(_hex(j, "a connector's slot", self.geometry)) for j in (args.get("joins") or [None, None])[:3]
+            ]
             if len(joins) != 2:
                 raise EditError("a connector joins two slot hexes")
         before = copy.deepcopy(self.data)
@@ -143,14 +149,15 @@ class BoardDraft:
     def pin(self, args: dict[str, Any]) -> None:
         """Pin or unpin one side of a landmark (see ``pin`` in the module glossary); ``EditError`` when the hexes
         are no landmark hex and a slot next to it."""
-        h, slot = _hex(args.get("hex"), "hex"), _hex(args.get("slot"), "slot")
+        g = self.geometry
+        h, slot = _hex(args.get("hex"), "hex", g), _hex(args.get("slot"), "slot", g)
         lm = next((lm for lm in self.data["landmark"] if h in (tuple(x) for x in lm["hexes"])), None)
         if lm is None:
             raise EditError(f"{list(h)} is no landmark: pin a side by a landmark's hex, then the slot next to it")
-        towards = [d for d in range(6) if neighbour(h, d) == slot]
+        towards = [d for d, x in enumerate(near(h, g)) if x == slot]
         if not towards or slot not in (tuple(s) for s in self.data["slots"]):
             raise EditError(f"{list(slot)} is no slot next to {list(h)}: pin a side that faces a slot")
-        side, name = [*h, DIRECTIONS[towards[0]]], lm["name"]
+        side, name = [*h, g.edge_names[towards[0]]], lm["name"]
         sides = [list(x) for x in lm.get("sides", [])]
         if side in sides:
             sides.remove(side)
@@ -163,7 +170,7 @@ class BoardDraft:
             self.said = f"{words}; {name} faces its {len(sides)} pinned side(s) only"
         else:
             lm.pop("sides", None)
-            count = len(facing(self.data["slots"], lm["hexes"]))
+            count = len(facing(self.data["slots"], lm["hexes"], g))
             self.said = f"{words}; {name} follows its neighbours again ({count} slot side(s))"
 
     def what(self, h: tuple[int, int], data: dict | None = None) -> str:
@@ -184,14 +191,15 @@ class BoardDraft:
         old_slots, new_slots = before["slots"], self.data["slots"]
         if len(new_slots) < len(old_slots) and old_slots[-1] != list(h):
             words.append(f"slots after {was[5:]} renumbered")
-        near = {neighbour(h, d) for d in range(6)} | {h}
+        g = self.geometry
+        around = {*near(h, g), h}
         old = {lm["name"]: lm for lm in before["landmark"]}
         for lm in self.data["landmark"]:
-            if not near & {tuple(x) for x in lm["hexes"]} and lm["name"] not in old:
+            if not around & {tuple(x) for x in lm["hexes"]} and lm["name"] not in old:
                 continue
-            n1 = len(lm.get("sides") or facing(new_slots, lm["hexes"]))
+            n1 = len(lm.get("sides") or facing(new_slots, lm["hexes"], g))
             prev = old.get(lm["name"])
-            n0 = len(prev.get("sides") or facing(old_slots, prev["hexes"])) if prev else 0
+            n0 = len(prev.get("sides") or facing(old_slots, prev["hexes"], g)) if prev else 0
             if n1 != n0 or prev is None:
                 words.append(f"{lm['name']} faces {n1} slot side(s)" + (f" (was {n0})" if prev else ""))
         for c in self.data["connector"]:
@@ -205,16 +213,16 @@ class BoardDraft:
 
     def problems(self, error: str = "") -> list[dict[str, Any]]:
         """What is wrong, hex by hex (see the module glossary); the loader's ``error`` on the hexes it names."""
-        d, out = self.data, []
+        d, out, g = self.data, [], self.geometry
         slots = [tuple(s) for s in d["slots"]]
         for lm in d["landmark"]:
-            if not lm.get("sides") and not facing(d["slots"], lm["hexes"]):
+            if not lm.get("sides") and not facing(d["slots"], lm["hexes"], g):
                 out += [{"hex": h, "problem": f"landmark {lm['name']!r} faces no slot"} for h in lm["hexes"]]
         for c in d["connector"]:
             for j in c["joins"]:
                 if tuple(j) not in slots:
                     out.append({"hex": c["hex"], "problem": f"the connector joins {j}, which is no slot"})
-                elif tuple(c["hex"]) not in {neighbour(tuple(j), k) for k in range(6)}:
+                elif tuple(c["hex"]) not in near(tuple(j), g):
                     out.append({"hex": c["hex"], "problem": f"the connector does not touch slot {j}"})
         if error and not out:
             named = {(int(q), int(r)) for q, r in re.findall(r"\[(-?\d+), (-?\d+)", error)}
@@ -236,16 +244,18 @@ class BoardDraft:
 
 
 def resized(tiles: TileSet, slots: int, objective: Objective, seed: int = 0) -> tuple[TileSet, str]:
-    """``tiles`` fitted to ``slots`` (see the module glossary), and what changed in words."""
+    """``tiles`` fitted to ``slots`` (see the module glossary), and what changed in words; ``objective`` is the
+    board's (``Objective.on``), new tiles the set's geometry's."""
     from dataclasses import replace
 
     from generator.optimize.space import allowed_designs, random_tileset
 
-    count = len(tiles)
+    count, g = len(tiles), tiles.geometry
     if slots == count:
         return tiles, "the tile set keeps its tiles"
     if slots > count:
-        fresh = random_tileset(slots - count, allowed_designs(objective), np.random.default_rng([seed, slots]))
+        rng = np.random.default_rng([seed, slots])
+        fresh = random_tileset(slots - count, allowed_designs(objective, g), rng, g)
         taken, new = {t.id for t in tiles}, []
         number = count
         for tile in fresh:

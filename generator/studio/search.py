@@ -118,10 +118,11 @@ class Search(Job):
             on_stage=self._on_stage,
         )
         self._result = result.tileset
+        faces = FACES[: problem.faces]  # a single-sided tile's front only
         changed = [
             [t, face]
             for t, (old, new) in enumerate(zip(began, result.tileset, strict=True))
-            for face in FACES
+            for face in faces
             if old.face(face).canonical != new.face(face).canonical  # a side's turn on its tile is the lay's
         ]
         self._on_stage("the figures of both sets, on the same layouts and games")
@@ -133,7 +134,7 @@ class Search(Job):
             "changed": changed,
             "figures": figures,
             "before": before,
-            "trails": [{f: [list(t) for t in tile.face(f).trails] for f in FACES} for tile in result.tileset],
+            "trails": [{f: [list(t) for t in tile.face(f).trails] for f in faces} for tile in result.tileset],
         }
         self.state = "done"
         self.changed()

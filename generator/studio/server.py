@@ -162,7 +162,7 @@ class App:
             "board": studio.board.name,
             "geometry": facts(g),  # what the side editor draws from (``studio.shapes``)
             "faces": list(faces),
-            "limits": studio.limits(),  # what the studio cannot do on these tiles yet, one line each
+            "limits": {},  # no part of the studio refuses a geometry's tiles now (kept: the answer's keys stay)
             "tiles": [
                 {"id": t.id, "sides": {f: studio.side_info(i, f, designs) for f in faces}}
                 for i, t in enumerate(studio.current)
@@ -214,7 +214,6 @@ class App:
             board, error = self.draft.check(), ""
         except TrailwrightError as err:
             board, error = None, str(err)
-        error = self.studio.limits().get("board", error)  # a board the editor cannot paint: it says why
         return {
             "cells": self.draft.cells(),
             "error": error,
@@ -295,36 +294,31 @@ class App:
         return draw
 
     def maze_svg(self, seed: str) -> Picture:
-        """A random layout of the edited set (the ``preview`` picture)."""
+        """A random layout of the edited set (the ``preview`` picture, of any geometry's tiles)."""
         from generator.render import render_sheet
+        from generator.render.anypreview import render_sheet_any
 
         if not (seed.isascii() and seed.isdigit()) or int(seed) >= 2**32:  # "²" is a digit to str.isdigit
             return error_response(400, "seed: a whole number from 0 to 2**32 - 1")
-        limit = self.studio.limits().get("maze")
-        if limit:
-            return error_response(422, limit)
         tiles, board, style = self.studio.current, self.studio.board, self.style
+        sheet = render_sheet if board.geometry.is_classic else render_sheet_any
         return lambda: Response(
-            render_sheet(tiles, board, style, int(seed), 1, highlight=True),
+            sheet(tiles, board, style, int(seed), 1, highlight=True),
             media_type="image/svg+xml",
             headers={"Cache-Control": "no-store"},
         )
 
     def board_svg(self) -> Picture:
         """The board draft as ``trailwright render`` draws it (422 while the loader refuses it)."""
+        from generator.render.anyboard import render_board_any
         from generator.render.board import render_board
 
-        limit = self.studio.limits().get("board")
-        if limit:
-            return error_response(422, limit)
         try:
             board = self.draft.check()
         except TrailwrightError as err:
             return error_response(422, str(err))
-        style = self.style
-        return lambda: Response(
-            render_board(board, style), media_type="image/svg+xml", headers={"Cache-Control": "no-store"}
-        )
+        style, draw = self.style, render_board if board.geometry.is_classic else render_board_any
+        return lambda: Response(draw(board, style), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
     def kit_file(self, path: str, name: str) -> Response:
         """A file of the published kit, or a page picture; nothing outside them."""
@@ -359,15 +353,6 @@ def routes(app: App) -> list:
     """Every route: the studio's calls and pictures, and the game server's but its lobby."""
     studio, search, publish = app.studio, app.search, app.publish
 
-    def limited(part: str, call: Callable[[dict], Any]) -> Callable[[dict], Any]:
-        """``call``, refused in one line while ``part`` does not take the project's tiles (``studio.shapes``)."""
-
-        def guarded(data: dict) -> Any:
-            studio.refuse(part)
-            return call(data)
-
-        return guarded
-
     api = app.endpoint(
         {
             # the engines warm up at start (``lifespan``); on a first start they compile for a minute or more, so
@@ -381,7 +366,7 @@ def routes(app: App) -> list:
         {
             "edit": app.edit,
             "pin": lambda d: studio.pin(d.get("tile"), d.get("on")),
-            "forbid": limited("forbid", lambda d: studio.forbid(d.get("tile"), d.get("face"), d.get("on"))),
+            "forbid": lambda d: studio.forbid(d.get("tile"), d.get("face"), d.get("on")),
             "undo": lambda d: studio.undo(),
             "redo": lambda d: studio.redo(),
             "save": lambda d: studio.save(overwrite=d.get("overwrite") is True),
@@ -394,7 +379,7 @@ def routes(app: App) -> list:
     searching = app.endpoint(
         {"state": lambda d: search.view(), "events": app.job_stream(search)},
         {
-            "start": limited("search", lambda d: search.start(d.get("seconds", 20), d.get("seed", 0))),
+            "start": lambda d: search.start(d.get("seconds", 20), d.get("seed", 0)),
             "stop": lambda d: search.stop(),
             "accept": app.accept,
             "discard": lambda d: search.discard(),
@@ -409,9 +394,9 @@ def routes(app: App) -> list:
     board = app.endpoint(
         {"state": lambda d: app.board_view()},
         {
-            "paint": limited("board", lambda d: app.draft.paint(d)),
-            "pin": limited("board", lambda d: app.draft.pin(d)),
-            "save": limited("board", app.save_board),
+            "paint": lambda d: app.draft.paint(d),
+            "pin": lambda d: app.draft.pin(d),
+            "save": app.save_board,
             "revert": app.revert_board,
         },
         app.board_view,

@@ -141,8 +141,12 @@ class Studio(DiskWatch, Warming):
         board = load_board(project_file(self.folder, "board") or "classic")
         rules = load_rules(project_file(self.folder, "rules"), board)
         objective = project_file(self.folder, "objective")
-        self.board, self.rules = board, rules
-        self.objective = (load_objective(objective) if objective else ARTICLE).on(board)
+        loaded = load_objective(objective) if objective else ARTICLE
+        try:
+            on_board = loaded.on(board)
+        except TrailwrightError as err:  # a forbidden side of other tiles than the board's: the file named
+            raise err.within(str(objective)) from None
+        self.board, self.rules, self.objective = board, rules, on_board
         self.file_digests = {kind: digest(self.folder / FILES[kind]) for kind in WATCHED}
 
     def try_files(self, keep: bool) -> None:
@@ -317,7 +321,7 @@ class Studio(DiskWatch, Warming):
         except (OSError, ValueError) as err:
             raise EditError(f"{FILES['objective']} cannot be read: {str(err).splitlines()[0]}") from None
         try:
-            objective = objective_from_dict(tomllib.loads(text))
+            objective = objective_from_dict(tomllib.loads(text)).on(self.board)
         except TrailwrightError as err:
             raise EditError(f"{FILES['objective']}: {err}") from None
         for tile in self.current:
@@ -327,7 +331,7 @@ class Studio(DiskWatch, Warming):
                         f"tile {tile.id} is pinned and its {face} has a forbidden design: unpin it or allow the design"
                     )
         write_atomic(path, text)
-        self.objective, self.file_digests["objective"] = objective.on(self.board), digest(path)
+        self.objective, self.file_digests["objective"] = objective, digest(path)
 
     # --- the board ---------------------------------------------------------------------------------------
 
@@ -360,18 +364,6 @@ class Studio(DiskWatch, Warming):
         """A short name of the edited set's trails (the same set, the same name): what the page's games match."""
         trails = [[t.id, [list(x) for x in t.front.trails], [list(x) for x in t.back.trails]] for t in self.current]
         return hashlib.sha256(repr(trails).encode()).hexdigest()[:16]
-
-    def limits(self) -> dict[str, str]:
-        """What the studio cannot do on this board's tiles yet, by part, in one line each (``studio.shapes``)."""
-        from generator.studio.shapes import limits
-
-        return limits(self.board.geometry)
-
-    def refuse(self, part: str) -> None:
-        """An ``EditError`` (one line) when ``part`` of the studio does not take this board's tiles yet."""
-        limit = self.limits().get(part)
-        if limit:
-            raise EditError(limit)
 
     @property
     def dirty(self) -> bool:

@@ -35,14 +35,15 @@ def _tabs() -> str:
     )
 
 
-def _board() -> str:
+def _board(shape: str) -> str:
+    """The Board view; on a board of square tiles its words say cell and square where the hex grid's say hex."""
     tools = "".join(
         f'<label><input type="radio" name="bd-tool" value="{k}"{" checked" if k == "slot" else ""}> {k}</label> '
         for k in ("slot", "landmark", "connector", "wall")
     )
     tools += '<label><input type="radio" name="bd-tool" value="pin"> pin a side</label> '
 
-    return (
+    words = (
         '<main id="view-board" class="view" hidden><section><h2>Paint the board</h2>'
         f"<p>{tools}"
         '<input id="bd-name" maxlength="60" placeholder="landmark name" size="14"></p>'
@@ -57,6 +58,9 @@ def _board() -> str:
         "<section><h2>As the renderer draws it</h2>"
         '<img id="bd-picture" alt="the board as trailwright render draws it"></section></main>'
     )
+    if shape == "square":
+        return words.replace("a hex grid", "a square grid").replace("a hex", "a cell").replace("its hex", "its cell")
+    return words
 
 
 def _optimize() -> str:
@@ -130,7 +134,7 @@ def page(studio: Studio) -> str:
         '<table id="pairs"></table><h3 id="games-title">Explorer games</h3>'
         '<svg id="histogram" viewBox="0 0 300 102" role="img" aria-label="games by rounds played"></svg>'
         '<p id="games"></p></section></main>'
-        f"{_board()}{_optimize()}{_publish()}{_playtest()}"
+        f"{_board(studio.board.geometry.shape)}{_optimize()}{_publish()}{_playtest()}"
         f"<footer><small>trailwright {escape(__version__)} studio: saves write tileset.json, as every command "
         "reads it.</small></footer>"
         f"{''.join(script('studio', name) for name in SCRIPTS)}</body></html>\n"

@@ -1,21 +1,28 @@
 /* Trailwright studio, Board view: a hex grid painted hex by hex (slot, landmark, connector, wall), checked by the
- * server after every stroke with the board loader's own one-line message, and drawn by the renderer. */
+ * server after every stroke with the board loader's own one-line message, and drawn by the renderer. A board of
+ * square tiles is a square grid of cells [x, y] (state.geometry.shape), painted the same way. */
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
   const s = window.studio;
   const SIZE = 18, R3 = Math.sqrt(3);
-  const NAMES = ["N", "NE", "SE", "S", "SW", "NW"];
+  const NAMES = { hex: ["N", "NE", "SE", "S", "SW", "NW"], square: ["N", "E", "S", "W"] };
+  const CELL = 1.8 * SIZE; // a square cell's width
   const FILL = { slot: "#e8dcb8", landmark: "#c98a1b", connector: "#8fb3d9", wall: "#f8f5ec" };
   let board = null;
   let connector = null; // the connector hex being painted, then the slot hexes it joins (a side pinned: its two)
   let version = 0;
 
   const odd = (q) => ((q % 2) + 2) % 2;
-  const centre = (q, r) => [1.5 * SIZE * q, R3 * SIZE * (r + 0.5 * odd(q))];
+  const shape = () => s.state().geometry.shape;
+  const centre = (q, r) => shape() === "square" ? [CELL * q, CELL * r] : [1.5 * SIZE * q, R3 * SIZE * (r + 0.5 * odd(q))];
   const key = (h) => h[0] + "," + h[1];
 
   function corners(x, y) {
+    if (shape() === "square") {
+      const h = 0.48 * CELL;
+      return [[-h, -h], [h, -h], [h, h], [-h, h]].map(([dx, dy]) => (x + dx).toFixed(1) + "," + (y + dy).toFixed(1)).join(" ");
+    }
     return [0, 1, 2, 3, 4, 5].map((k) => {
       const a = Math.PI / 3 * k;
       return (x + 0.96 * SIZE * Math.cos(a)).toFixed(1) + "," + (y + 0.96 * SIZE * Math.sin(a)).toFixed(1);
@@ -69,7 +76,8 @@
         hex.addEventListener("click", () => paint([q, r]));
         if (cell && cell.label) label(svg, x, y, cell.label, kind);
         for (const d of (cell && cell.pinned) || []) { // a pinned side: a dot on the edge it faces
-          const a = (-90 + 60 * NAMES.indexOf(d)) * Math.PI / 180;
+          const names = NAMES[shape()];
+          const a = (-90 + 360 / names.length * names.indexOf(d)) * Math.PI / 180;
           s.el("circle", { cx: x + 0.62 * SIZE * Math.cos(a), cy: y + 0.62 * SIZE * Math.sin(a), r: 3.2,
             fill: "#2b2418", class: "bd-pin", "data-pin": q + "," + r + "," + d, "pointer-events": "none" }, svg);
         }

@@ -2,7 +2,7 @@
  * exits, and see the figures after every edit. The server holds the tile set; this page only asks it.
  * The side editor draws the tile's outline and its ends from the geometry's facts in the state (state.geometry:
  * corners and end points on a tile of circumradius 1, the ends' names, turns, trails); on paired trails a click
- * on two ends pairs them. What the studio cannot do on these tiles yet (state.limits) it says in one line.
+ * on two ends pairs them. Every part of the studio takes every geometry's tiles.
  * Every name is written as text, never as markup. No network but the studio. */
 "use strict";
 (function () {
@@ -207,21 +207,7 @@
     drawEditor();
   }
 
-  // the parts of the studio that do not take these tiles yet, each with its one line in place of the part
-  const LIMITED = { board: "view-board", search: "view-optimize" };
-
-  function drawLimits() {
-    const limits = state.limits || {};
-    for (const note of document.querySelectorAll("p.limit")) note.remove();
-    for (const [part, view] of Object.entries(LIMITED)) {
-      const main = $(view);
-      for (const section of main.querySelectorAll("section")) section.hidden = Boolean(limits[part]);
-      if (limits[part]) main.prepend(Object.assign(document.createElement("p"), { className: "limit", textContent: limits[part] }));
-    }
-    $("forbid").disabled = Boolean(limits.forbid); // its line is the box's tooltip and its call's refusal
-    $("forbid").parentElement.title = limits.forbid || "";
-    $("maze").hidden = Boolean(limits.maze);
-    if (limits.maze) $("maze").insertAdjacentElement("afterend", Object.assign(document.createElement("p"), { className: "limit", textContent: limits.maze }));
+  function drawGeometry() { // the side editor's words for these tiles: a turn, and what a click does
     const geo = state.geometry;
     $("rotate").textContent = geo.turns === 4 ? "Turn a quarter" : "Turn a sixth";
     // the help line above the buttons says what a click does on these trails
@@ -232,7 +218,6 @@
   }
 
   function drawMaze() {
-    if (state.limits && state.limits.maze) return; // the maze does not take these tiles yet (drawLimits says so)
     const seed = Math.max(0, Math.floor(Number($("maze-seed").value) || 0));
     $("maze").src = "/maze.svg?seed=" + seed + "&v=" + stamp;
   }
@@ -323,7 +308,7 @@
     drawEditor();
     drawFigures();
     drawMaze();
-    drawLimits();
+    drawGeometry();
     if (state.figures && state.figures.games === null) playGames();
     if (data.warming && !warmingPoll) { // asked again each second until warm: the figures of the version shown
       warmingPoll = setTimeout(() => { warmingPoll = null; apply(call("/api/state")); }, 1000);
