@@ -314,8 +314,9 @@ def _search(
 @lru_cache(maxsize=4096)
 def layout_canonical(side: Side, width: float) -> AnyLayout:
     """The drawing of a design (searched once per design and width) at the strictest level it meets within the
-    budget, the last level with ``WIDER`` tries. A side no level can draw (the busiest paired hex sides, such as six near-diameters with 15
-    crossings) is drawn with decks that may touch (``CROWDED``), still with exactly its bridges."""
+    budget, the last level with ``WIDER`` tries. A side no level can draw (the busiest paired hex sides, such as
+    six near-diameters with 15 crossings) is drawn with decks that may touch (``CROWDED``), still with exactly its
+    bridges."""
     for air, steep in LEVELS + (CROWDED,):
         for shuffle in range(WIDER if (air, steep) == LEVELS[-1] else RESTARTS):
             found = _proven(side, width, air, steep, shuffle)
