@@ -12,6 +12,7 @@ resolve   a command given a project folder reads its files where present and the
 
 from __future__ import annotations
 
+import json
 import shutil
 from importlib import resources
 from pathlib import Path
@@ -54,7 +55,8 @@ OBJECTIVE = """# What `trailwright optimize` looks for (see docs/optimize.md and
 # pair_weight = 1.0
 # max_trails = 4
 # pinned = ["t01"]                 # tiles the search keeps (the studio's pins write this)
-# forbid = [[["N", "S"], ["NE"]]]  # designs the search never uses (the studio's forbids write this)
+# designs the search never uses, each a whole side in the tiles' end names (the studio's forbids write this):
+# forbid = [{forbid}]
 # size_aware = true                # on a board far from 20 tiles: terms scaled to the classic board's size
 #
 # [play]                 # how the game should play, measured on simulated games
@@ -143,6 +145,11 @@ def _copy_words(source, target: Path) -> None:
             (target / item.name).write_text(item.read_text(encoding="utf-8"), encoding="utf-8")
 
 
+def _a_side(tileset_json: str) -> str:
+    """The tile set's first side, written as ``forbid`` takes it: the example of a forbidden design."""
+    return json.dumps(json.loads(tileset_json)["tiles"][0]["front"])
+
+
 def new_project(
     folder: str | Path, board_text: str, board_is: str, tileset_json: str, rules_text: str | None = None
 ) -> Path:
@@ -167,7 +174,7 @@ def new_project(
         if rules_text is not None:
             (stage / FILES["rules"]).write_text(rules_text, encoding="utf-8")
         _copy_words(resources.files("generator.publish.booklet") / "templates", stage / FILES["templates"])
-        (stage / FILES["objective"]).write_text(OBJECTIVE, encoding="utf-8")
+        (stage / FILES["objective"]).write_text(OBJECTIVE.format(forbid=_a_side(tileset_json)), encoding="utf-8")
         (stage / FILES["tileset"]).write_text(tileset_json, encoding="utf-8")
         title = folder.name.replace("-", " ").replace("_", " ").strip().title() or "My Maze"
         readme = README.format(title=title, name=folder.name, board=board_is)

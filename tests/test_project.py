@@ -119,3 +119,19 @@ def test_new_takes_a_board_file_of_the_designers_own(tmp_path, capsys):
     assert main(["new", str(tmp_path / "bad"), "--board", "nowhere.toml"]) == 2
     assert "no such board file or built-in board 'nowhere.toml'" in capsys.readouterr().err
     assert not (tmp_path / "bad").exists()
+
+
+@pytest.mark.parametrize("board", ["classic", "square-pathways"])
+def test_the_objectives_forbid_example_is_a_whole_side_of_the_projects_tiles(tmp_path, board):
+    """Uncommented, the example line forbids the design of the first tile's front, named in the tiles' own ends."""
+    from generator.board import load_board
+    from generator.model import read_tileset
+    from generator.scoring.objective import load_objective
+
+    folder = tmp_path / "p"
+    assert main(["new", str(folder), "--board", board, "--seed", "1"]) == 0
+    text = (folder / "objective.toml").read_text()
+    (folder / "objective.toml").write_text(text.replace("# forbid = ", "forbid = ", 1))
+    objective = load_objective(folder / "objective.toml").on(load_board(board))
+    first = next(iter(read_tileset(str(folder / "tileset.json")))).front
+    assert not objective.allows(first) and not objective.allows(first.rotated(1))

@@ -23,11 +23,14 @@ from generator.model.designs import designs
 from generator.model.geometry import TileGeometry
 from generator.render import load_style
 from generator.render.anyboard import any_frame, connector_paths, render_board_any
-from generator.render.anysearch import deck_box
+from generator.render.anyproof import deck, fits, sound
+from generator.render.anysearch import _unfit, _usable, deck_box
+from generator.render.anyshapes import AnyShape, _exit
 from generator.render.anyside import crossings_of, layout_any, sample, svg_any
 from generator.render.anytiles import any_layout, render_side_any, scale_of, trail_width
+from generator.render.curves import cubic
 from generator.render.style import TRAIL_WIDTH_RANGE
-from tests.test_render_geometry import SVG, drawn, polygon_points
+from tests.test_render_geometry import SVG, drawn, path_lines, polygon_points
 
 STYLE = load_style()
 SQUARE = TileGeometry("square", 1, "any", 1)
@@ -35,11 +38,32 @@ TSURO = TileGeometry("square", 2, "pairs", 1)
 HEX1 = TileGeometry("hex", 1, "any", 1)  # the classic ends, single-sided: drawn by the any-geometry renderer
 HEX2 = TileGeometry("hex", 2, "pairs", 2)
 SQUARE2 = TileGeometry("square", 2, "any", 2)
+HEX1_PAIRS = TileGeometry("hex", 1, "pairs", 1)
+SQUARE_PAIRS = TileGeometry("square", 1, "pairs", 1)
 
 
 @cache
 def side_svg(side: Side, style=STYLE, bleed_mm: float = 0.0, face: str = "front") -> str:
     return render_side_any(Tile("7", side, side), face, style, bleed_mm=bleed_mm)
+
+
+def folds(root, width: float) -> list[int]:
+    """The trails whose centre line turns tighter than half the stroke's width anywhere but under a junction's
+    disc: there the inner edge of the stroke folds over (a kink)."""
+    found = []
+    for g in root.iter(f"{SVG}g"):
+        if g.get("class") != "trail":
+            continue
+        discs = np.array([(float(c.get("cx")), float(c.get("cy"))) for c in g.findall(f"{SVG}circle")]).reshape(-1, 2)
+        for line in path_lines(g.find(f"{SVG}path").get("d")):
+            steps = np.diff(line, axis=0)
+            v1, v2, at = steps[:-1], steps[1:], line[1:-1]
+            turn = np.abs(np.arctan2(v1[:, 0] * v2[:, 1] - v1[:, 1] * v2[:, 0], (v1 * v2).sum(axis=1)))
+            run = (np.linalg.norm(v1, axis=1) + np.linalg.norm(v2, axis=1)) / 2
+            free = ~(np.linalg.norm(at[:, None] - discs[None], axis=2) < width / 2).any(axis=1)
+            if (free & (run > 0.01) & (turn * width / 2 > run)).any():
+                found.append(int(g.get("data-trail")))
+    return found
 
 
 def check_side(side: Side, style=STYLE) -> None:
@@ -71,6 +95,7 @@ def check_side(side: Side, style=STYLE) -> None:
                 assert Point(hit.centroid.coords[0]).distance(Point(at)) < 0.03, (side, i, end)
             else:
                 assert hit.length < 1e-6, (side, i, end)
+    assert not folds(root, width), f"{side}: the stroke of trail {folds(root, width)} folds"
     if any_layout(side, style).crowded:  # the last resort (anysearch.CROWDED): exactly the bridges, maybe touching
         return
     for a in range(len(decks)):
@@ -81,7 +106,7 @@ def check_side(side: Side, style=STYLE) -> None:
         for j in range(i + 1, len(side.trails)):
             meet = trails[i][0].intersection(trails[j][0])
             pieces = [p for p in ([] if meet.is_empty else getattr(meet, "geoms", [meet])) if p.area > 1e-9]
-            assert len(pieces) == pair_crossings(side.trails[i], side.trails[j]), (side, i, j)
+            assert len(pieces) >= pair_crossings(side.trails[i], side.trails[j]), (side, i, j)  # more: see model
             for piece in pieces:
                 inside = [k for k, deck in enumerate(decks) if piece.difference(deck).area < 1e-6]
                 assert len(inside) == 1, f"{side}: trails {i} and {j} meet outside a bridge"
@@ -97,18 +122,43 @@ def test_the_designs_of_the_small_geometries_are_drawn_as_promised(geometry, str
         check_side(side)
 
 
+def _read_back(job: tuple[TileGeometry, int]) -> tuple[int, bool, str]:
+    """(design number, drawn crowded, why it fails or "") of one design: a worker of the exhaustive read-back."""
+    geometry, k = job
+    side = designs(geometry)[k]
+    try:
+        check_side(side)
+    except Exception as e:  # noqa: BLE001  (every failure is reported, the first ten by name)
+        return k, False, f"{side}: {type(e).__name__}: {str(e)[:200]}"
+    return k, any_layout(side, STYLE).crowded, ""
+
+
+SHARDS = 4  # hex/2/pairs is read back in this many parts, each under a few minutes on 2 cores
+
+
 @pytest.mark.slow
 @pytest.mark.heavy
-@pytest.mark.parametrize(("geometry", "stride"), [(TSURO, 1), (HEX1, 1), (HEX2, 45), (SQUARE2, 36)], ids=str)
-def test_a_sample_of_the_large_geometries_is_drawn_as_promised(geometry, stride):
-    """Every ``stride``-th design; ``TRAILWRIGHT_EVERY_DESIGN=1`` reads back every one (docs/geometry.md, Status:
-    some of hex/2/pairs and square/2/any fail it so far)."""
-    import os
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize(
+    ("geometry", "shard"),
+    [(HEX1, 0), (HEX1_PAIRS, 0), (SQUARE, 0), (SQUARE_PAIRS, 0), (TSURO, 0), (SQUARE2, 0)]
+    + [(HEX2, k) for k in range(SHARDS)],
+    ids=str,
+)
+def test_every_design_of_every_geometry_is_drawn_as_promised(geometry, shard):
+    """The read-back of every design of every geometry that can be listed (hex/2/any cannot: the model refuses it),
+    on 2 processes; hex/2/pairs in ``SHARDS`` parts (every ``SHARDS``-th design from ``shard``). A busy side may
+    be drawn crowded (decks may touch, ``anysearch.CROWDED``), at most one in twenty."""
+    import multiprocessing
 
-    sample = designs(geometry)[:: 1 if os.environ.get("TRAILWRIGHT_EVERY_DESIGN") == "1" else stride]
-    for side in sample:
-        check_side(side)
-    assert sum(any_layout(side, STYLE).crowded for side in sample) <= len(sample) // 20  # decks apart on the rest
+    every = range(len(designs(geometry)))[shard :: SHARDS if geometry == HEX2 else 1]
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        found = pool.map(_read_back, [(geometry, k) for k in every], chunksize=4)
+    failed = [why for _, _, why in found if why]
+    crowded = [k for k, busy, _ in found if busy]
+    print(f"{geometry}: {len(found)} designs read back, {len(failed)} fail, {len(crowded)} crowded: {crowded}")
+    assert not failed, f"{len(failed)} of {len(found)} fail: " + " / ".join(failed[:10])
+    assert len(crowded) <= len(found) // 20
 
 
 @pytest.mark.slow
@@ -118,6 +168,65 @@ def test_the_small_geometries_draw_at_both_ends_of_the_trail_width_range(fractio
     for geometry in (SQUARE, TSURO):
         for side in designs(geometry):
             check_side(side, style)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "side",
+    [
+        Side.of([[0, 1], [2, 5], [3, 6], [4, 11], [7, 10], [8, 9]], HEX2),  # was: a U pinched at its end
+        Side.of([[0, 2], [1, 5], [3, 9], [4, 6], [7, 10], [8, 11]], HEX2),  # was: a trail past the cut
+        Side.of([[0, 2], [1, 8], [3, 10], [4, 9], [5, 6], [7, 11]], HEX2),  # was: trails met outside a bridge
+        Side.of([[0], [1, 2, 3, 6], [4, 7], [5]], SQUARE2),  # was: a crossing on an H's link end
+        Side.of([[0, 2, 4, 6], [1, 5], [3, 7]], SQUARE2),  # needs 4 bridges, one more than its pairs' minima
+    ],
+    ids=str,
+)
+def test_sides_that_failed_the_read_back_are_drawn_as_promised(side):
+    check_side(side)
+
+
+@pytest.mark.slow
+def test_a_side_no_level_draws_at_first_gets_more_tries_before_it_is_drawn_crowded():
+    side = Side.of([[0, 5], [1, 3], [2, 8], [4, 10], [6, 11], [7, 9]], HEX2)  # crowded with two tries a level
+    assert not any_layout(side, STYLE).crowded
+    check_side(side)
+
+
+def _painted(shape, width: float):
+    """A trail's stroke as the read-back builds it (flat ends, round joins), in tile units."""
+    line = LineString(np.vstack([sample(c, 120) for c in shape.curves]))
+    return line.buffer(width / 2, cap_style="flat", join_style="round")
+
+
+def _bent(trail: tuple[int, int], scale: float, bend: float) -> AnyShape:
+    """A two-end trail as ``anyshapes`` draws one: handles ``scale`` of the chord, stretched and shrunk by ``bend``."""
+    (p, n), (q, m) = _exit(HEX2, trail[0]), _exit(HEX2, trail[1])
+    chord = float(np.linalg.norm(q - p))
+    return AnyShape(trail, (cubic(p, p + chord * scale * (1 + bend) * n, q + chord * scale * (1 - bend) * m, q),))
+
+
+def test_a_stroke_that_pinches_at_its_end_or_bulges_past_the_cut_is_never_a_candidate():
+    pinched, plain = _bent((0, 1), 0.45, 0.3), _bent((0, 1), 0.45, 0.0)  # a U on one edge: its short end bends hard
+    bulging = _bent((8, 11), 0.18, 0.6)
+    cut = Polygon(HEX2.corners())
+    assert _painted(bulging, 0.09).difference(cut.buffer(0.004)).area > 1e-6  # past the cut by over 0.1 mm
+    assert not fits(HEX2, bulging, 0.09) and not fits(HEX2, pinched, 0.09) and fits(HEX2, plain, 0.09)
+    for trail in [(0, 1), (0, 5), (2, 9), (4, 7), (8, 11)]:  # every candidate that fits stays inside, its width too
+        for k, cand in enumerate(_usable(HEX2, trail, 0.09)):
+            if k not in _unfit(HEX2, trail, 0.09):
+                assert _painted(cand.shape, 0.09).difference(cut.buffer(0.004)).area < 1e-9, (trail, cand.shape)
+
+
+def test_two_trails_are_sound_only_when_they_meet_under_their_own_decks():
+    a = AnyShape((0, 6), (((0.0, -0.7), (0.0, -0.2), (0.0, 0.2), (0.0, 0.7)),))
+    b = AnyShape((3, 9), (((-0.7, 0.0), (-0.2, 0.0), (0.2, 0.0), (0.7, 0.0)),))
+    near = AnyShape((3, 9), (((0.1, -0.7), (0.1, -0.2), (0.1, 0.2), (0.1, 0.7)),))
+    on = deck((0.0, 0.0), math.pi / 2, 0.15, 0.07)
+    assert sound(a, b, 0.09, [on])
+    assert not sound(a, b, 0.09, [deck((0.03, 0.0), math.pi / 2, 0.15, 0.07)])  # the crossing pokes out
+    assert not sound(a, b, 0.09, [])  # a crossing with no deck
+    assert not sound(a, near, 0.09, []) and sound(a, near, 0.08, [])  # 0.1 apart: too close at 0.09 wide
 
 
 def test_a_busy_paired_hex_side_keeps_its_decks_apart():

@@ -14,15 +14,18 @@ budget      how many pairs of candidates one depth-first try may look at, so eve
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 
 import numpy as np
 
 from generator.errors import TrailwrightError
 from generator.model import Side, pair_crossings
 from generator.model.geometry import TileGeometry
-from generator.render.anyshapes import AnyLayout, AnyShape, _candidates, _points, boundary_gap, point
+from generator.render.anyproof import deck, fits, sound
+from generator.render.anyshapes import AnyLayout, AnyShape, Point, _candidates, _points, boundary_gap, point
 from generator.render.geometry import TIE, Bridge, SideLayout, _segments
 
 
@@ -39,9 +42,10 @@ class _Cand:
     low: np.ndarray  # the bounding box of ``clean``
     high: np.ndarray
     turns: np.ndarray  # how far the trail has turned (radians, summed) by each segment, within its curve
+    joints: tuple[Point, ...]  # where curves meet inside the tile (a junction, a hub, a link's ends): no crossing there
 
     @classmethod
-    def of(cls, shape: AnyShape, prior: float) -> _Cand:
+    def of(cls, g: TileGeometry, shape: AnyShape, prior: float) -> _Cand:
         pts = _points(shape)
         clean = pts[~np.isnan(pts).any(axis=1)]
         a0, a1 = _segments(pts)
@@ -50,7 +54,11 @@ class _Cand:
         turn = np.abs((np.diff(heading) + np.pi) % (2 * np.pi) - np.pi)
         turn[np.abs(a0[1:] - a1[:-1]).max(axis=1) > 1e-12] = 0.0  # no turn across a break between curves
         turns = np.concatenate([[0.0], np.cumsum(turn)])
-        return cls(shape, prior, pts, clean, a0, steps, clean.min(axis=0), clean.max(axis=0), turns)
+        exits = {point(g.end_point(e)) for e in shape.trail}
+        meets = Counter(p for c in shape.curves for p in (c[0], c[3]) if p not in exits)  # 2: one curve goes on
+        hubs = {p for p in (shape.junction, shape.hub) if p is not None}
+        joints = tuple(sorted(hubs | {p for p, k in meets.items() if k != 2}))
+        return cls(shape, prior, pts, clean, a0, steps, clean.min(axis=0), clean.max(axis=0), turns, joints)
 
     def turning(self, p: np.ndarray, reach: float) -> float:
         """How much the trail turns within ``reach`` of ``p``: small where a deck fits."""
@@ -79,28 +87,36 @@ def _inside(g: TileGeometry, c: _Cand, width: float) -> bool:
 
 @lru_cache(maxsize=4096)
 def _usable(g: TileGeometry, trail: tuple[int, ...], width: float) -> tuple[_Cand, ...]:
+    """The candidates of a trail that keep off the outline (those whose stroke does not ``anyproof.fits`` are
+    still listed, so every other drawing keeps its numbers: ``_unfit`` bans them when a drawing picks one)."""
     return tuple(
-        c for c in (_Cand.of(shape, prior) for prior, shape in _candidates(g, trail, width)) if _inside(g, c, width)
+        c for c in (_Cand.of(g, shape, prior) for prior, shape in _candidates(g, trail, width)) if _inside(g, c, width)
     )
 
 
-def _pair(g: TileGeometry, a: _Cand, b: _Cand, width: float, steep: float):
-    """(cost, crossings) of two trails drawn together, or None when they cross a wrong number of times, cross
-    too flat, near the outline or at a junction, or run too close elsewhere. A crossing is ``(point, angle of
-    the upper trail, upper is a, crossing angle)``: the straighter trail goes over."""
+@lru_cache(maxsize=4096)
+def _unfit(g: TileGeometry, trail: tuple[int, ...], width: float) -> frozenset[int]:
+    """The numbers of ``_usable``'s candidates whose stroke pinches, passes the cut or nears another end."""
+    return frozenset(k for k, c in enumerate(_usable(g, trail, width)) if not fits(g, c.shape, width))
+
+
+def _pair(g: TileGeometry, a: _Cand, b: _Cand, width: float, steep: float, spare: int = 0):
+    """(cost, crossings) of two trails drawn together, or None when they cross a wrong number of times (fewer than
+    ``pair_crossings`` or more than ``spare`` more), cross too flat, near the outline or at a junction, or run too
+    close elsewhere. A crossing is ``(point, angle of the upper trail, upper is a, crossing angle)``: the
+    straighter trail goes over."""
     needed = pair_crossings(a.shape.trail, b.shape.trail)
     if (a.low > b.high + 3 * width).any() or (b.low > a.high + 3 * width).any():  # far apart: no crossing
         return (0.0, ()) if needed == 0 else None
     xs = _hits(a, b)
-    if len(xs) != needed:
+    if not needed <= len(xs) <= needed + spare:
         return None
     pa, pb, cost, out = a.clean, b.clean, 0.0, []
     for p, da, db in xs:
         angle = math.acos(min(1.0, abs(float(da @ db)) / float(np.linalg.norm(da) * np.linalg.norm(db))))
         if angle < math.radians(steep) or boundary_gap(g, p[None])[0] < 1.25 * width:
             return None
-        joints = [j for s in (a.shape, b.shape) for j in (s.junction, s.hub) if j is not None]
-        if any(math.dist(j, p) < 1.6 * width for j in joints):
+        if any(math.dist(j, p) < 1.6 * width for j in a.joints + b.joints):
             return None
         ta, tb = a.turning(p, 1.45 * width), b.turning(p, 1.45 * width)
         d = da if ta <= tb else db
@@ -118,13 +134,39 @@ def _pair(g: TileGeometry, a: _Cand, b: _Cand, width: float, steep: float):
 
 
 @lru_cache(maxsize=500_000)
-def _pair_cached(g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...], ib: int, width: float, steep: float):
-    return _pair(g, _usable(g, a, width)[ia], _usable(g, b, width)[ib], width, steep)
+def _pair_cached(
+    g: TileGeometry,
+    a: tuple[int, ...],
+    ia: int,
+    b: tuple[int, ...],
+    ib: int,
+    width: float,
+    steep: float,
+    spare: int = 0,
+):
+    return _pair(g, _usable(g, a, width)[ia], _usable(g, b, width)[ib], width, steep, spare)
+
+
+@lru_cache(maxsize=500_000)
+def _pair_sound(
+    g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...], ib: int, width: float, steep: float, spare: int
+):
+    """Whether the painted pair (``_pair_cached``'s, which it must pass) meets only under its decks
+    (``anyproof.sound``)."""
+    found = _pair_cached(g, a, ia, b, ib, width, steep, spare)
+    decks = [deck_polygon(Bridge(p, angle, 0, 1, x), width) for p, angle, _, x in found[1]]
+    return sound(_usable(g, a, width)[ia].shape, _usable(g, b, width)[ib].shape, width, decks)
 
 
 @dataclass(frozen=True)
 class _Width:
     width: float
+
+
+def deck_polygon(bridge: Bridge, width: float):
+    """A bridge's deck as painted (``tiles._bridge``'s ``deck`` polygon), without its gap."""
+    half_l = SideLayout.deck_length(_Width(width), bridge) / 2  # type: ignore[arg-type]
+    return deck(bridge.centre, bridge.angle, half_l, SideLayout.deck_width(_Width(width)) / 2)  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=65536)
@@ -177,7 +219,9 @@ def _turn_sign(box: np.ndarray) -> float:
 LEVELS = ((0.5, 40.0), (0.3, 30.0), (0.2, 22.0))
 CROWDED = (None, 22.0)  # the last resort: decks not kept apart (a side no level can draw)
 RESTARTS = 2  # tries per level: the plainest candidates first, then in seeded random orders
+WIDER = 8  # tries at the last level before CROWDED (more seeded orders: a side drawn sooner keeps its drawing)
 BUDGET = 10_000  # pairs of candidates looked at per try, so even the busiest side ends in seconds
+REPAIRS = 12  # searches per try: each bans the pairs the last drawing painted unsoundly (``anyproof.sound``)
 
 
 def _clear(bridge: Bridge, width: float, bridges: list[Bridge], trails: dict[int, _Cand], air: float | None) -> bool:
@@ -196,12 +240,15 @@ def _clear(bridge: Bridge, width: float, bridges: list[Bridge], trails: dict[int
 
 
 def _search(
-    side: Side, width: float, air: float | None, steep: float = 40.0, shuffle: int = 0
+    side: Side, width: float, air: float | None, steep: float = 40.0, shuffle: int = 0, banned: frozenset = frozenset()
 ) -> tuple[tuple[int, ...], tuple[Bridge, ...]] | None:
     """The cheapest drawing found (depth-first, pruned by cost, looking at most ``BUDGET`` pairs) whose bridges
     keep ``air`` apart: the candidate chosen per trail and the bridges. ``shuffle`` > 0 tries each trail's
-    candidates in an order drawn from that seed instead of plainest first (a restart on a busy side)."""
-    g, trails = side.geometry, side.trails
+    candidates in an order drawn from that seed instead of plainest first (a restart on a busy side). No
+    candidate ``(i, ci)`` (trail ``i`` drawn with candidate ``ci``) and no pair ``(i, ci, j, cj)`` in ``banned``
+    is used. Where the
+    side needs more bridges than its pairs' minima sum to (``_spare``), pairs may cross more, to that total."""
+    g, trails, spare = side.geometry, side.trails, _spare(side)
     options = [_usable(g, t, width) for t in trails]
     rng = np.random.default_rng(shuffle)
     tried = [list(range(len(o))) if not shuffle else [int(k) for k in rng.permutation(len(o))] for o in options]
@@ -212,15 +259,17 @@ def _search(
 
     def pair(i: int, ci: int, j: int, cj: int):
         looked[0] += 1
+        if (i, ci, j, cj) in banned or (j, cj, i, ci) in banned:
+            return None
         if trails[i] < trails[j]:
-            found = _pair_cached(g, trails[i], ci, trails[j], cj, width, steep)
+            found = _pair_cached(g, trails[i], ci, trails[j], cj, width, steep, spare)
             return found and (found[0], [(p, a, i if over else j, j if over else i, x) for p, a, over, x in found[1]])
-        found = _pair_cached(g, trails[j], cj, trails[i], ci, width, steep)
+        found = _pair_cached(g, trails[j], cj, trails[i], ci, width, steep, spare)
         return found and (found[0], [(p, a, j if over else i, i if over else j, x) for p, a, over, x in found[1]])
 
     def search(depth: int, chosen: dict[int, int], bridges: list[Bridge], cost: float) -> None:
         if depth == len(order):
-            if cost < best[0] - TIE:
+            if cost < best[0] - TIE and len(bridges) == side.min_crossings:
                 best[:] = [cost, dict(chosen), tuple(bridges)]
             return
         i = order[depth]
@@ -228,6 +277,8 @@ def _search(
             cand = options[i][ci]
             if looked[0] >= BUDGET:
                 return
+            if (i, ci) in banned:
+                continue
             total, new = cost + cand.prior, []
             for j, cj in chosen.items():
                 found = pair(i, ci, j, cj)
@@ -236,7 +287,7 @@ def _search(
                 total += found[0]
                 new += [Bridge(p, a, up, low, x) for p, a, up, low, x in found[1]]
             else:
-                if total >= best[0] - TIE:
+                if total >= best[0] - TIE or len(bridges) + len(new) > side.min_crossings:
                     continue
                 drawn = {k: options[k][c] for k, c in chosen.items()} | {i: cand}
                 so_far = list(bridges)
@@ -263,14 +314,49 @@ def _search(
 @lru_cache(maxsize=4096)
 def layout_canonical(side: Side, width: float) -> AnyLayout:
     """The drawing of a design (searched once per design and width) at the strictest level it meets within the
-    budget. A side no level can draw (the busiest paired hex sides, such as six near-diameters with 15
-    crossings) is drawn with decks that may touch (``CROWDED``), still with exactly its bridges."""
+    budget, the last level with ``WIDER`` tries. A side no level can draw (the busiest paired hex sides, such as
+    six near-diameters with 15 crossings) is drawn with decks that may touch (``CROWDED``), still with exactly its
+    bridges."""
     for air, steep in LEVELS + (CROWDED,):
-        for shuffle in range(RESTARTS):
-            found = _search(side, width, air, steep, shuffle)
+        for shuffle in range(WIDER if (air, steep) == LEVELS[-1] else RESTARTS):
+            found = _proven(side, width, air, steep, shuffle)
             if found is not None:
-                choice, bridges = found
-                usable = [_usable(side.geometry, t, width) for t in side.trails]
-                shapes = tuple(u[c].shape for u, c in zip(usable, choice, strict=True))
-                return AnyLayout(side, shapes, bridges, width, crowded=air is None)
+                return found
     raise TrailwrightError(f"cannot draw side {side} with exactly {side.min_crossings} bridges")
+
+
+def _proven(side: Side, width: float, air: float | None, steep: float, shuffle: int) -> AnyLayout | None:
+    """``_search``'s drawing once every trail's stroke ``anyproof.fits`` and every pair of trails is
+    ``_pair_sound`` (decks kept apart; not asked at ``CROWDED``). A drawing that picked a stroke that does not fit
+    is searched again without any of its trail's strokes that do not, and one with an unsound pair without that
+    pair, at most ``REPAIRS`` times: a side drawn soundly at once keeps its drawing."""
+    g, trails, banned = side.geometry, side.trails, frozenset[tuple[int, ...]]()
+    for _ in range(REPAIRS):
+        found = _search(side, width, air, steep, shuffle, banned)
+        if found is None:
+            return None
+        choice, bridges = found
+        unsound: set[tuple[int, ...]] = {
+            (i, k) for i, t in enumerate(trails) if choice[i] in _unfit(g, t, width) for k in _unfit(g, t, width)
+        }
+        unsound |= {
+            (i, choice[i], j, choice[j])
+            for i, j in combinations(range(len(trails)), 2)
+            if air is not None
+            and not unsound
+            and not _sound(g, trails[i], choice[i], trails[j], choice[j], width, (steep, _spare(side)))
+        }
+        if not unsound:
+            shapes = tuple(_usable(g, t, width)[c].shape for t, c in zip(trails, choice, strict=True))
+            return AnyLayout(side, shapes, bridges, width, crowded=air is None)
+        banned |= unsound
+    return None
+
+
+def _sound(g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...], ib: int, width: float, how: tuple):
+    return _pair_sound(g, a, ia, b, ib, width, *how) if a < b else _pair_sound(g, b, ib, a, ia, width, *how)
+
+
+def _spare(side: Side) -> int:
+    """How many more bridges the side needs than its pairs' minima sum to (trails that branch, two ends an edge)."""
+    return side.min_crossings - sum(pair_crossings(a, b) for a, b in combinations(side.trails, 2))

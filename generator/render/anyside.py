@@ -20,7 +20,8 @@ import math
 import numpy as np
 
 from generator.model import Side
-from generator.render.anysearch import _pair_cached, _usable, deck_box, layout_canonical
+from generator.render.anyproof import body
+from generator.render.anysearch import _pair_cached, _pair_sound, _unfit, _usable, deck_box, layout_canonical
 from generator.render.anyshapes import (  # noqa: F401  (the drawing's parts, read by anytiles, anyboard, anylabels)
     GROUND,
     TRAIL,
@@ -60,7 +61,7 @@ def layout_any(side: Side, width: float = WIDTH) -> AnyLayout:
 
 def clear_caches() -> None:
     """Forget every searched drawing (for timing a cold start)."""
-    for cached in (_usable, _pair_cached, layout_canonical, deck_box):
+    for cached in (_usable, _unfit, _pair_cached, _pair_sound, layout_canonical, deck_box, body):
         cached.cache_clear()
 
 
