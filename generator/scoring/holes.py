@@ -241,8 +241,9 @@ def _arms(placed, r, s, start, srow, inside, arm0, arm1):
 
 
 @njit(cache=True, inline="always")
-def _fill(out, i, t, hole, weight, arms, first, tabs, dupc, weights):
-    """``out[i, t, k]`` for every design k, from the hole's (partition, blocks, extra edges, joined pairs)."""
+def _fill(out, i, t, hole, weight, arms, first, tabs, dupc, weights, rotations):
+    """``out[i, t, k]`` for every design k, from the hole's (partition, blocks, extra edges, joined pairs), averaged
+    over a tile's ``rotations`` turns (6 on the classic hexagon; ``holes_any`` passes its geometry's)."""
     _, _, F, M = tabs
     p, m, edges, joined = hole
     rows_here, arm0, arm1 = arms
@@ -256,7 +257,9 @@ def _fill(out, i, t, hole, weight, arms, first, tabs, dupc, weights):
             if weight[b1] > 0:
                 for b2 in range(b1 + 1, m):
                     across += weight[b1] * weight[b2] * M[p, b1, b2, k]
-        out[i, t, k] = (weights[0] * (6 * edges + cycles) + weights[1] * (6 * joined + across)) / 6.0
+        out[i, t, k] = (
+            weights[0] * (rotations * edges + cycles) + weights[1] * (rotations * joined + across)
+        ) / rotations
 
 
 @njit(cache=True, nogil=True)
@@ -300,7 +303,7 @@ def _values(flat, perm, turn, slot_of, rows, landmarks, board, start, srow, dupc
                     joined += weight[b] * (weight[b] - 1) // 2
                 arms = (_arms(placed, r, slots[r], start, srow, inside, arm0, arm1), arm0, arm1)
                 hole = (tabs[0][c], m, extra[r] - unions[r], joined)
-                _fill(out, i, t0 + r, hole, weight, arms, start[slots[r]], tabs, dupc, weights)
+                _fill(out, i, t0 + r, hole, weight, arms, start[slots[r]], tabs, dupc, weights, 6)
 
 
 class Holes:

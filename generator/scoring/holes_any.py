@@ -15,7 +15,7 @@ import numpy as np
 
 from generator.jitcache import njit
 from generator.scoring import kernel_any
-from generator.scoring.holes import MOST_ENDS, Holes, dup_counts, exact_for, hole_rows, tables
+from generator.scoring.holes import MOST_ENDS, Holes, _fill, dup_counts, exact_for, hole_rows, tables
 from generator.scoring.kernel import _attach, _duplicates, _find, _union
 from generator.scoring.kernel_any import _first_ends, _place_tile
 from generator.scoring.tables import BoardArrays
@@ -78,27 +78,6 @@ def _arms(placed, s, ends, start, srow, inside, arm0, arm1):
         arm0[k] = _bit(placed, k, inside, 0, 2) * _bit(placed, k, inside, 1, 3)
         arm1[k] = _bit(placed, k, inside, 0, 3) * _bit(placed, k, inside, 1, 2)
     return start[s + 1] - start[s]
-
-
-@njit(cache=True, inline="always")
-def _fill(out, i, t, hole, weight, arms, first, tabs, dupc, weights, rotations):
-    """``out[i, t, k]`` for every design k, from the hole's (partition, blocks, extra edges, joined pairs)."""
-    _, _, F, M = tabs
-    p, m, edges, joined = hole
-    rows_here, arm0, arm1 = arms
-    for k in range(F.shape[1]):
-        cycles = F[p, k]
-        for j in range(rows_here):
-            a, b = arm0[j], arm1[j]
-            cycles -= a * dupc[first + j, k, 0] + b * dupc[first + j, k, 1] - a * b * dupc[first + j, k, 2]
-        across = 0
-        for b1 in range(m):
-            if weight[b1] > 0:
-                for b2 in range(b1 + 1, m):
-                    across += weight[b1] * weight[b2] * M[p, b1, b2, k]
-        out[i, t, k] = (weights[0] * (rotations * edges + cycles) + weights[1] * (rotations * joined + across)) / (
-            rotations
-        )
 
 
 @njit(cache=True, nogil=True)
