@@ -16,8 +16,8 @@ import numpy as np
 from generator.jitcache import njit
 from generator.scoring import kernel_any
 from generator.scoring.holes import MOST_ENDS, Holes, _fill, dup_counts, exact_for, hole_rows, tables
-from generator.scoring.kernel import _attach, _duplicates, _find, _union
-from generator.scoring.kernel_any import _first_ends, _place_tile
+from generator.scoring.kernel import _find
+from generator.scoring.kernel_any import _first_ends, _join_ends, _place_tile
 from generator.scoring.tables import BoardArrays
 
 
@@ -112,12 +112,7 @@ def _values(flat, shape, perm, turn, slot_of, rows, landmarks, board, start, sro
             for q in range(start[s], start[s + 1]):
                 for z in range(4):
                     placed[q - start[s], z] = parent[0, srow[q, z]]
-            extra = np.int64(ends_a.shape[0]) - _duplicates(same_ends, parent, 0)
-            for j in range(attach):
-                _attach(parent, 0, ends_a[j], ends_b[j])
-            extra -= attach
-            for j in range(attach, ends_a.shape[0]):
-                extra -= _union(parent, 0, ends_a[j], ends_b[j])
+            extra = _join_ends(parent, ends_a, ends_b, attach, same_ends)
             c, m, rest = _partition(parent, s, n, ends, work, pair_a, pair_b)
             joined = rest
             for b in range(m):

@@ -67,18 +67,26 @@ def _draw_placed(s, first, ends, turns, perm, parent, n, turn_out, row):
 
 
 @njit(cache=True, inline="always")
-def _score_placed(parent, n, ends, landmarks, board, roots):
-    """(extra edges, joined-pair mask, joined-pair count) of the placed layout in ``parent``."""
-    ends_a, ends_b, attach, same_ends, pair_a, pair_b = board
-    first_landmark = ends * n
-    for k in range(first_landmark, first_landmark + landmarks):
-        parent[0, k] = k
+def _join_ends(parent, ends_a, ends_b, attach, same_ends):
+    """Unite every joined pair of ends in ``parent`` (row 0, tiles placed) and return the extra edges: joins that
+    close a cycle, less duplicates (the classic kernel's rules: ``_duplicates``, ``_attach``, ``_union``)."""
     extra = np.int64(ends_a.shape[0]) - _duplicates(same_ends, parent, 0)
     for j in range(attach):
         _attach(parent, 0, ends_a[j], ends_b[j])
     extra -= attach
     for j in range(attach, ends_a.shape[0]):
         extra -= _union(parent, 0, ends_a[j], ends_b[j])
+    return extra
+
+
+@njit(cache=True, inline="always")
+def _score_placed(parent, n, ends, landmarks, board, roots):
+    """(extra edges, joined-pair mask, joined-pair count) of the placed layout in ``parent``."""
+    ends_a, ends_b, attach, same_ends, pair_a, pair_b = board
+    first_landmark = ends * n
+    for k in range(first_landmark, first_landmark + landmarks):
+        parent[0, k] = k
+    extra = _join_ends(parent, ends_a, ends_b, attach, same_ends)
     for k in range(landmarks):
         roots[k] = _find(parent, 0, first_landmark + k)
     mask = np.uint64(0)
