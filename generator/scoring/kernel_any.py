@@ -168,38 +168,23 @@ def _flat(table: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(table, dtype=np.uint8).ravel()
 
 
+def _tiles_and_board(table: np.ndarray, board: BoardArrays) -> tuple:
+    """The first arguments of the layout-drawing kernels: the tile table, ends, turns, slots and landmarks."""
+    return _flat(table), board.ends, board.turns, board.slots, board.landmarks
+
+
 def accumulate_chunk(table: np.ndarray, board: BoardArrays, count: int, state: np.ndarray, hist, hits) -> None:
     """As ``kernel.accumulate_chunk``, for any geometry (the classic kernel's where ``tuned``)."""
     if tuned(board):
         return kernel.accumulate_chunk(table, board, count, state, hist, hits)
-    _accumulate(
-        _flat(table),
-        board.ends,
-        board.turns,
-        board.slots,
-        board.landmarks,
-        count,
-        state,
-        _board_args(board),
-        hist,
-        hits,
-    )
+    _accumulate(*_tiles_and_board(table, board), count, state, _board_args(board), hist, hits)
 
 
 def sample_and_score(table: np.ndarray, board: BoardArrays, count: int, seed: int):
     """As ``kernel.sample_and_score``, for any geometry (the classic kernel's where ``tuned``)."""
     if tuned(board):
         return kernel.sample_and_score(table, board, count, seed)
-    return _sample_and_score(
-        _flat(table),
-        board.ends,
-        board.turns,
-        board.slots,
-        board.landmarks,
-        count,
-        kernel._seed64(seed),
-        _board_args(board),
-    )
+    return _sample_and_score(*_tiles_and_board(table, board), count, kernel._seed64(seed), _board_args(board))
 
 
 def sample_layouts(board: BoardArrays, count: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
