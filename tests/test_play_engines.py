@@ -71,17 +71,20 @@ def test_engines_agree_on_variants_and_another_board():
     assert fast.laid.max() <= 37
 
 
+# random rules: a seed, the seats' policies, stubs that block or not, a die, and a turning rule
+RULE_DRAWS = {
+    "seed": st.integers(0, 2**31),
+    "seats": st.lists(st.sampled_from(sorted(POLICIES)), min_size=2, max_size=4),
+    "stub": st.booleans(),
+    "die": st.integers(2, 8),
+    "sixths": st.integers(1, 3),
+    "next_to": st.booleans(),
+    "under": st.booleans(),
+}
+
+
 @settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    seed=st.integers(0, 2**31),
-    seats=st.lists(st.sampled_from(sorted(POLICIES)), min_size=2, max_size=4),
-    stub=st.booleans(),
-    die=st.integers(2, 8),
-    sixths=st.integers(1, 3),
-    next_to=st.booleans(),
-    under=st.booleans(),
-    tiles=st.sampled_from([BEST, RANDOM20]),
-)
+@given(**RULE_DRAWS, tiles=st.sampled_from([BEST, RANDOM20]))
 def test_engines_agree_on_random_rules(seed, seats, stub, die, sixths, next_to, under, tiles):
     """The fast engine's shortcuts (trial turns searched only as far as the bar, tiles too far from a
     needed landmark skipped, the second-tier plan as the trapped check) hold for any die and turning rule."""

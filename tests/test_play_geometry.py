@@ -14,10 +14,10 @@ from generator.model import Side, Tile, TileSet, read_tileset
 from generator.play import Turning, default_rules
 from generator.play.arrays import KIND, A, B, game_arrays
 from generator.play.game import Table, geometry, new_table
-from generator.play.policies import POLICIES
 from generator.play.rng import draw, game_rng
 from generator.play.simulate import play
 from tests.conftest import EXAMPLES
+from tests.test_play_engines import RULE_DRAWS
 
 BOARDS = ("square-jungle", "square-pathways", "hex-pairs")
 
@@ -132,16 +132,7 @@ def test_the_fast_engine_plays_the_reference_games_on_every_geometry(name):
 
 
 @settings(max_examples=9, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    name=st.sampled_from(BOARDS),
-    seed=st.integers(0, 2**31),
-    seats=st.lists(st.sampled_from(sorted(POLICIES)), min_size=2, max_size=4),
-    stub=st.booleans(),
-    die=st.integers(2, 8),
-    sixths=st.integers(1, 3),
-    next_to=st.booleans(),
-    under=st.booleans(),
-)
+@given(name=st.sampled_from(BOARDS), **RULE_DRAWS)
 def test_engines_agree_on_random_rules_on_every_geometry(name, seed, seats, stub, die, sixths, next_to, under):
     """Any die and turning rule on any geometry (three steps on square tiles: a quarter turn back)."""
     board, tiles, rules = example(name)
