@@ -141,14 +141,13 @@ def run(args: argparse.Namespace) -> int:
     import sqlite3
     from pathlib import Path
 
-    import uvicorn
-
     from generator.errors import TrailwrightError
     from generator.fileio import check_out
     from generator.host.server import Hall, Limits, create_app
     from generator.host.store import Store
     from generator.web.clients import quiet_server_logs, trusted_set
     from generator.web.guard import RateLimit, origin_set, served_origins
+    from generator.web.serve import serve
 
     try:
         trusted = trusted_set(args.trust_proxy)
@@ -178,15 +177,6 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(hall, origins, trusted)
     app.rate = RateLimit(per_second=max(0.1, args.rate), burst=max(1.0, 3 * args.rate))
     quiet_server_logs()
-    uvicorn.run(
-        app,
-        host=args.bind,
-        port=args.port,
-        ws_max_size=Limits().message_bytes * 4,
-        log_level="warning",
-        lifespan="on",
-        proxy_headers=False,  # the guard reads X-Forwarded-For, from --trust-proxy peers only
-        forwarded_allow_ips="",
-    )
+    serve(app, "Trailwright game server", args.bind, args.port, ws_max_size=Limits().message_bytes * 4, lifespan="on")
     store.close()
     return 0

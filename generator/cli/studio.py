@@ -30,14 +30,13 @@ def run(args: argparse.Namespace) -> int:
     import threading
     import webbrowser
 
-    import uvicorn
-
     from generator.errors import TrailwrightError
     from generator.project import FILES, is_project
     from generator.studio.server import create_app
     from generator.studio.session import Studio
     from generator.web.clients import quiet_server_logs
     from generator.web.guard import served_origins
+    from generator.web.serve import serve
 
     if not is_project(args.folder):
         raise TrailwrightError(
@@ -53,19 +52,12 @@ def run(args: argparse.Namespace) -> int:
     shown = "127.0.0.1" if args.bind in ("0.0.0.0", "::") else f"[{args.bind}]" if ":" in args.bind else args.bind
     address = f"http://{shown}:{args.port}/?token={token}"
     app = create_app(
-        studio, token, served_origins(args.bind, args.port), warm_cluster=True
+        studio, token, served_origins(args.bind, args.port), background=True
     )  # a bad project fails before the address
     print(f"  open: {address}", flush=True)
     print("  Ctrl-C stops it (save your edits first).", flush=True)
     if not args.no_browser:
         threading.Timer(1.0, webbrowser.open, (address,)).start()
     quiet_server_logs()
-    uvicorn.run(
-        app,
-        host=args.bind,
-        port=args.port,
-        log_level="warning",
-        proxy_headers=False,  # the studio is one designer's: no forwarding header is believed
-        forwarded_allow_ips="",
-    )
+    serve(app, "Trailwright studio", args.bind, args.port)
     return 0

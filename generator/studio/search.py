@@ -11,13 +11,12 @@ offer      the search's tile set, the sides it changed, and both sets' figures. 
 time       wall time from the click (``began``): the page's clock, the chart's axis, the offer's seconds and the
            time left all count from it. ``best`` is the best fitness any chain has reported so far, so it never
            goes down; a chain whose best a re-score lowered is said so (``lowered``).
-warm       the studio keeps a local Dask cluster from its start (``warm``), so a search starts on workers that
-           are running; without one (the cluster failed, or tests) a search starts its own.
+cluster    the first search starts a local Dask cluster (``generator.studio.cluster``) that later searches reuse
+           and that is let go when idle; without one (it failed to start) a search starts its own.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +24,7 @@ from typing import Any
 from generator.errors import TrailwrightError
 from generator.model import FACES, TileSet
 from generator.optimize.chain import Config, Progress
+from generator.studio.cluster import SearchCluster
 from generator.studio.errors import EditError
 from generator.studio.jobs import BUSY, Job
 from generator.studio.session import Studio
@@ -46,9 +46,7 @@ class Search(Job):
     seconds: int = 0  # the search's time, as asked
     stage: str = ""  # what the run does after its chains (``optimize``'s on_stage)
     last: str = ""  # what became of the last result (accepted, discarded)
-    _client: Any = None  # the warm cluster's client (see ``warm``)
-    _closing: threading.Event = field(default_factory=threading.Event)
-    _ready: threading.Event | None = None  # set once the warm cluster is up (or failed); None: no warm cluster
+    cluster: SearchCluster = field(default_factory=SearchCluster)
 
     @property
     def _studio(self) -> Studio:
@@ -77,46 +75,27 @@ class Search(Job):
             self.began, self.seconds = time.monotonic(), seconds
         self.begin(self._run, problem, config, workers)
 
-    def warm(self, workers: int = 2) -> None:
-        """Start the local cluster searches run on, in a thread, and keep it until ``shut``."""
-        self._ready = ready = threading.Event()
-        threading.Thread(target=self._keep_cluster, args=(workers, ready), daemon=True, name="studio-cluster").start()
-
-    def _keep_cluster(self, workers: int, ready: threading.Event) -> None:
-        from generator.optimize.cluster import connect, warm_workers
-
-        self._studio.warmed.wait(600)  # after the studio's own warm-up: the workers load its kernels from the cache
-        try:
-            with connect(None, workers) as client:
-                warm_workers(client, self._studio.board)  # each worker loads the kernels from numba's cache now
-                self._client = client
-                ready.set()
-                self._closing.wait()
-                self._client = None
-        except Exception:  # no warm cluster: each search starts its own, as the command does
-            self._client = None
-        finally:
-            ready.set()
-
     def _run(self, problem, config: Config, workers: int) -> None:
         from generator.optimize import optimize
+        from generator.scoring import warm_up
 
         studio, began = self._studio, self._studio.current
-        if self._ready is not None:  # a search clicked while the cluster starts waits for it, not for a second one
-            self._ready.wait(120)
-        if self._client is not None:
-            from generator.scoring import warm_up
-
-            warm_up(problem.board)  # compiled once per board; the workers load it from numba's cache
-        result = optimize(
-            problem,
-            config,
-            stop=self._stop,
-            client=self._client,
-            workers=None if self._client is not None else workers,
-            on_progress=self._progress,
-            on_stage=self._on_stage,
-        )
+        self._studio.warmed.wait(600)  # after the studio's own warm-up: the workers load its kernels from the cache
+        warm_up(problem.board)  # compiled once per board; the workers load it from numba's cache
+        self._on_stage("starting the search's workers")
+        client = self.cluster.acquire(problem.board)
+        try:
+            result = optimize(
+                problem,
+                config,
+                stop=self._stop,
+                client=client,
+                workers=None if client is not None else workers,
+                on_progress=self._progress,
+                on_stage=self._on_stage,
+            )
+        finally:
+            self.cluster.release()
         self._result = result.tileset
         faces = FACES[: problem.faces]  # a single-sided tile's front only
         changed = [
@@ -196,10 +175,11 @@ class Search(Job):
             "seconds": self.seconds,
             "stage": self.stage,
             "last": self.last,
-            "warm": self._client is not None,
+            "warm": self.cluster.running,
         }
 
     def shut(self, timeout: float = 10.0) -> None:
-        """Stop the search and the warm cluster."""
+        """Stop the search and close its cluster."""
+        self._stop.set()
+        self.cluster.shut(timeout)  # a running search's optimize stops first: its tasks end with the cluster
         super().shut(timeout)
-        self._closing.set()

@@ -424,18 +424,17 @@ def routes(app: App) -> list:
     ]
 
 
-def create_app(studio: Studio, token: str, origins: set[str], warm_cluster: bool = False) -> Guard:
+def create_app(studio: Studio, token: str, origins: set[str], background: bool = False) -> Guard:
     """The studio's ASGI app for ``studio``, the game server's rooms included (``origins``: the addresses served,
-    ``generator.web.guard``); ``warm_cluster`` serves as the command does: the engines warmed up in the background
-    (``studio.warm``: without it, before the app answers) and a local Dask cluster kept from the start for the
-    searches (``Search.warm``)."""
+    ``generator.web.guard``); ``background`` serves as the command does: the engines warmed up in the background
+    (``studio.warm``: without it, before the app answers). A search's cluster starts with the first search
+    (``generator.studio.cluster``)."""
     app = App(studio, token)
 
     @contextlib.asynccontextmanager
     async def life(starlette):
-        if warm_cluster:
+        if background:
             threading.Thread(target=studio.warm_up, name="studio-warm-up", daemon=True).start()
-            app.search.warm()
         else:
             await asyncio.to_thread(studio.warm_up)
         async with lifespan(app.hall)(starlette):
