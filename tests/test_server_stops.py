@@ -17,7 +17,7 @@ import pytest
 
 from generator.web.guard import SECURITY_HEADERS
 from tests.conftest import EXAMPLES
-from tests.host_helpers import TOKEN, free_port, running
+from tests.host_helpers import TOKEN, free_port
 
 pytestmark = pytest.mark.slow
 EXE = str(Path(sys.executable).with_name("trailwright"))
@@ -103,4 +103,3 @@ def test_the_studio_starts_no_cluster_until_a_search_and_stops_after_one_in_unde
     assert seconds < 2.0
     assert out.splitlines()[-1] == "Trailwright studio stopped."
     assert "Traceback" not in err and "Error" not in err
-
