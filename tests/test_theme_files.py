@@ -192,3 +192,24 @@ def test_the_play_table_in_a_theme_with_sheets_and_pictures_refers_to_nothing_ou
     assert not re.findall(r'(?:href|src)="(?!#|data:image/png;base64,|data:,")', page)  # data:, the page's icon
     assert not re.findall(r"url\((?!['\"]?#)", page) and "@import" not in page and "!important" not in page
     assert set(re.findall(r"[a-z]+://[^\"\s)]*", page)) == {"http://www.w3.org/2000/svg"}
+
+
+def test_a_theme_digest_reads_the_art_files_only_never_git_or_other_files(tmp_path, monkeypatch):
+    folder = tmp_path / "mine"
+    (folder / "art").mkdir(parents=True)
+    (folder / "theme.toml").write_text('[theme]\nname = "Mine"\n')
+    (folder / "art" / "tile.svg").write_text(svg(RED))
+    before = artlimits.folder_digest(folder)
+    (folder / ".git" / "objects").mkdir(parents=True)
+    (folder / ".git" / "objects" / "pack.toml").write_bytes(b"x" * 100)  # an art suffix, in a hidden folder
+    (folder / "notes.txt").write_text("a designer's notes")
+    (folder / ".hidden.svg").write_text(svg(RED))
+    opened: list[str] = []
+    real = artlimits.theme_file
+    monkeypatch.setattr(
+        artlimits, "theme_file", lambda root, name, *a, **k: opened.append(name) or real(root, name, *a, **k)
+    )
+    assert artlimits.folder_digest(folder) == before  # none of them counts
+    assert sorted(opened) == ["art/tile.svg", "theme.toml"]  # and none is read
+    (folder / "art" / "tile.svg").write_text(svg("#00ff00"))
+    assert artlimits.folder_digest(folder) != before  # the art does

@@ -87,22 +87,30 @@ def theme_file(folder: Path, name: str, where: str, what: str = "the file", limi
 
 
 MAX_FOLDER_FILES = 1000
+THEME_SUFFIXES = frozenset({".toml", ".svg", ".png", ".jpg", ".jpeg", ".ttf", ".otf"})  # what a theme draws from
 
 
 def folder_digest(folder: Path) -> str:
-    """The SHA-256 of a theme folder's regular files (their names and bytes, in name order; links and other files
-    left out), so a kit records which art it was drawn from."""
+    """The SHA-256 of the files a theme folder can draw from (``THEME_SUFFIXES``: their names and bytes, in name
+    order), so a kit records which art it was drawn from. Hidden files and folders (``.git``), links and every
+    other kind of file are left out: never read, never counted."""
     root = folder.resolve()
     digest = hashlib.sha256()
-    names = []
-    for top, _, files in os.walk(root):  # links to folders are not followed
-        names += [(Path(top) / f).relative_to(root).as_posix() for f in files if (Path(top) / f).is_file()]
-        names = [n for n in names if not (root / n).is_symlink()]
+    names: list[str] = []
+    for top, folders, files in os.walk(root):  # links to folders are not followed
+        folders[:] = sorted(f for f in folders if not f.startswith("."))  # .git and the like: not walked at all
+        here = Path(top)
+        names += [
+            (here / f).relative_to(root).as_posix()
+            for f in files
+            if not f.startswith(".")
+            and Path(f).suffix.lower() in THEME_SUFFIXES
+            and (here / f).is_file()
+            and not (here / f).is_symlink()
+        ]
         if len(names) > MAX_FOLDER_FILES:
-            break
+            raise TrailwrightError(f"more than {MAX_FOLDER_FILES} art files in the theme's folder", str(folder))
     names.sort()
-    if len(names) > MAX_FOLDER_FILES:
-        raise TrailwrightError(f"more than {MAX_FOLDER_FILES} files in the theme's folder", str(folder))
     for name in names:
         data = theme_file(root, name, str(folder))
         digest.update(f"{name}\0{len(data)}\0".encode())
