@@ -31,6 +31,7 @@ from generator.publish.pdf import DocInfo
 from generator.publish.settings import Profile, PublishSettings, load_paper, load_profile
 from generator.publish.sheets import sheets_pdf
 from generator.publish.sources import Sources, provenance, theme_record, title_font
+from generator.render.artlimits import art_budget
 from generator.scoring.figures import tileset_digest
 
 # a kit's top-level folders and files: publish replaces these as a whole (the documents not chosen this time
@@ -303,6 +304,7 @@ def publish_kit(
     sides = [(tile, face) for tile in src.tileset for face in printed_faces(src.tileset)]
     files: dict[str, bytes] = {}
     with (
+        art_budget(settings.art_seconds),
         ThreadPoolExecutor(max_workers=max(1, workers)) as pool,
         ThreadPoolExecutor(max_workers=max(1, len(chosen))) as outer,
     ):

@@ -88,6 +88,7 @@ class PublishSettings:
     seed: int = 1
     play_games: int = 400
     language: str = "en"  # the booklet's language: templates/ (en) or templates/<language>/
+    art_seconds: float = 600.0  # the whole kit's drawing time (``render.artlimits.art_budget``)
     theme: str = ""  # a project's theme (``generator.project.project_style``): a folder or a shipped theme's name
     back_offset_mm: tuple[float, float] = (0.0, 0.0)  # [printer] back_offset_mm: shift of every duplex back page
 
@@ -139,6 +140,7 @@ SETTINGS: dict = {
     "score_samples": Whole(1, 10_000_000),
     "seed": Whole(0, MAX_SEED),
     "play_games": Whole(0, 100_000),
+    "art_seconds": Number(1.0, 86_400.0),
     "language": Text(longest=16),
     "theme": Text(longest=400, empty=True),
 }  # the schema of a settings file: every key of PublishSettings, each with its bounds

@@ -18,6 +18,9 @@ time bound    each piece of a theme's SVG art is drawn once, alone, stretched to
               for the theme that has ``DRAW_SECONDS`` for each piece; a piece that takes longer, or that the drawing
               cannot finish, is refused in one line naming it (the child is killed, nothing is written). A drawing
               of the kit that fails all the same (at a scale the bound did not meet) is one line too (``drawing``).
+run budget    a whole run's drawing time (``art_budget``: a publish's, ``art_seconds`` in its settings): cairo's time
+              in every drawing of the run, summed over its threads; a drawing that would start past it is refused
+              in one line, so a run overshoots by one drawing at most.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import os
 import re
 import stat
 import threading
+import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -267,10 +271,50 @@ def _draw(pieces: list[tuple[str, int, int]], say) -> None:  # pragma: no cover 
     os._exit(0)
 
 
+class ArtClock:
+    """A run's drawing time against its budget (see ``run budget`` in the module glossary)."""
+
+    def __init__(self, seconds: float):
+        self.seconds, self.spent = seconds, 0.0
+        self._lock = threading.Lock()
+
+    def check(self, what: str) -> None:
+        """One line when the run's drawing time is spent."""
+        if self.spent >= self.seconds:
+            raise TrailwrightError(
+                f"the art has been drawing for {self.spent:.0f} s in all, its budget (art_seconds = "
+                f"{self.seconds:g} in the settings): simplify the theme's art, or raise art_seconds",
+                what,
+            )
+
+    def add(self, seconds: float) -> None:
+        with self._lock:
+            self.spent += seconds
+
+
+_CLOCKS: list[ArtClock] = []  # the clock of the run drawing now (``art_budget``), if any
+
+
+@contextmanager
+def art_budget(seconds: float) -> Iterator[ArtClock]:
+    """Count every drawing in this block against ``seconds`` (see ``run budget``)."""
+    clock = ArtClock(seconds)
+    _CLOCKS.append(clock)
+    try:
+        yield clock
+    finally:
+        _CLOCKS.remove(clock)
+
+
 @contextmanager
 def drawing(what: str) -> Iterator[None]:
     """A drawing of the kit by cairo (its pictures and PDFs): a failure there, at a scale the time-bound drawing did
-    not meet (a theme's text or mask drawn far larger), is one line naming ``what`` is drawn, never a traceback."""
+    not meet (a theme's text or mask drawn far larger), is one line naming ``what`` is drawn, never a traceback; its
+    time counts against the run's budget (``art_budget``)."""
+    clock = _CLOCKS[-1] if _CLOCKS else None
+    if clock is not None:
+        clock.check(what)
+    began = time.perf_counter()
     try:
         yield
     except TrailwrightError:
@@ -278,6 +322,9 @@ def drawing(what: str) -> Iterator[None]:
     except Exception as err:  # noqa: BLE001 - any failure of the drawing is the art's, told in one line
         why = str(err).splitlines()[0][:80] if str(err) else "?"
         raise TrailwrightError(f"the art cannot be drawn ({type(err).__name__}: {why})", what) from None
+    finally:
+        if clock is not None:
+            clock.add(time.perf_counter() - began)
 
 
 def bounded_draw(pieces: list[tuple[str, tuple[float, float, float, float], str]]) -> None:
@@ -322,6 +369,7 @@ def bounded_draw(pieces: list[tuple[str, tuple[float, float, float, float], str]
 
 
 __all__ = [
+    "ArtClock",
     "CAIRO_LOCK",
     "KEEP_DPI",
     "LEAST_DPI",
@@ -330,6 +378,7 @@ __all__ = [
     "MAX_INLINE_BYTES",
     "MAX_INLINE_PIXELS",
     "PictureBudget",
+    "art_budget",
     "PRINT_DPI",
     "bounded_draw",
     "drawing",
