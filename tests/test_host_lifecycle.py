@@ -218,11 +218,11 @@ def test_a_bot_that_thinks_too_long_takes_the_first_legal_action_and_the_room_go
     import threading
 
     hall, client = served(spec_art, tmp_path / "g.db", bot_seconds=0.2)
-    release = threading.Event()
+    release, thinking = threading.Event(), []
     with client:
         assert hall.ready.wait(120)
         monkeypatch.setattr(
-            Room, "bot_action", lambda room, stand_in=None: release.wait(10) and None
+            Room, "bot_action", lambda room, stand_in=None: thinking.append(1) or release.wait(10) and None
         )  # lost in thought
         made = make_room(client, players=2, seed=9)
         with client.websocket_connect(f"/ws/{made['room']}") as ws:
@@ -231,6 +231,7 @@ def test_a_bot_that_thinks_too_long_takes_the_first_legal_action_and_the_room_go
             start = time.monotonic()
             moved = until(ws, "state", lambda m: m["actions"] >= 3)
             assert time.monotonic() - start < 5 and tuple(moved["last"][1]) in hall.rooms[made["room"]].match.actions
+            assert len(thinking) == 1  # one thread lost in thought; the room's later moves start no other
         release.set()
         room = hall.rooms[made["room"]]
         assert Room.restore(hall.store.room(room.id)).match.actions == room.match.actions  # recorded as played

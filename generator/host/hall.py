@@ -80,6 +80,7 @@ class Hall:
         self.addresses: dict[str, int] = {}
         self.bots: dict[str, asyncio.Task] = {}
         self.timers: dict[str, asyncio.Task] = {}
+        self.overdue: dict[str, asyncio.Future] = {}  # per room id, a bot's thinking past ``bot_seconds``, if any
         self.feeds: dict[str, list[str]] = {}
         self.arts: dict[str, TableArt] = {}  # per room id, the art of its game
         self.locks: dict[str, asyncio.Lock] = {}
@@ -293,19 +294,30 @@ class Hall:
 
     async def bot_act(self, room: Room, stand_in: str | None = None) -> bool:
         """One bot action in ``room`` (its lock held): thought out in a worker thread for at most ``bot_seconds``,
-        else the first legal action, so that a room never waits on a bot for longer; whether one was taken."""
-        job = asyncio.ensure_future(asyncio.to_thread(room.bot_action, stand_in))
-        try:
-            action = await asyncio.wait_for(asyncio.shield(job), self.limits.bot_seconds)
-        except TimeoutError:
-            job.add_done_callback(lambda j: j.cancelled() or j.exception())  # its answer comes too late: dropped
+        else the first legal action, so that a room never waits on a bot for longer; whether one was taken. A thread
+        cannot be stopped: while one thinks past its bound, the room's bots take the first legal action without
+        starting another, so a room holds one worker thread at most, however long a bot thinks."""
+        late = self.overdue.get(room.id)
+        if late is not None and late.done():
+            del self.overdue[room.id]
+            late = None
+        action = None
+        if late is None:
+            job = asyncio.ensure_future(asyncio.to_thread(room.bot_action, stand_in))
+            try:
+                action = await asyncio.wait_for(asyncio.shield(job), self.limits.bot_seconds)
+            except TimeoutError:
+                job.add_done_callback(lambda j: j.cancelled() or j.exception())  # its answer comes too late: dropped
+                self.overdue[room.id] = job
+                log.warning(
+                    "a bot in room %s thought for over %g s: it takes the first legal action",
+                    room.id,
+                    self.limits.bot_seconds,
+                )
+                late = job
+        if late is not None:
             legal = [] if room.match.over else room.match.legal()
             action = legal[0] if legal and None not in room.seats else None
-            log.warning(
-                "a bot in room %s thought for over %g s: it takes the first legal action",
-                room.id,
-                self.limits.bot_seconds,
-            )
         if action is None:
             return False
         room.act_for(room.match.current, list(action))
