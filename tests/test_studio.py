@@ -665,3 +665,18 @@ def test_a_side_whose_label_cannot_fit_is_drawn_without_it_and_says_why(project)
         assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml") and "<svg" in r.text
         assert "no room for the label" in r.headers["x-trailwright-problem"]
         assert "x-trailwright-problem" not in c.get("/side/1/front.svg").headers  # a label that fits is drawn
+
+
+def test_undo_keeps_the_last_thousand_edits_of_a_long_day(project):
+    from generator.studio.session import MAX_UNDO
+
+    studio = Studio(project)
+    first, edits, k = studio.current, 0, 0
+    while edits < MAX_UNDO + 5:
+        before = studio.current
+        studio.edit("rotate", {"tile": k % 20, "face": "front", "sixths": 1})  # a symmetric side: no edit
+        edits, k = edits + (studio.current != before), k + 1
+    assert len(studio.undo_stack) == MAX_UNDO
+    while studio.undo_stack:
+        studio.undo()
+    assert studio.current != first  # the five oldest edits fell off; the rest were undone in order

@@ -57,6 +57,7 @@ from generator.studio.tomledit import toml_with
 from generator.studio.warm import Warming
 
 SAMPLES = 20_000  # layouts per figure (classic: about 10 ms)
+MAX_UNDO = 1000  # edits undo can take back
 SEED = 0  # the figures' layouts and games (common random numbers)
 
 
@@ -228,6 +229,7 @@ class Studio(DiskWatch, Warming):
         """Make ``tiles`` the edited set: one edit, undone by ``undo``."""
         if tiles != self.current:
             self.undo_stack.append(self.current)
+            del self.undo_stack[:-MAX_UNDO]  # a day's edits: the oldest fall off
             self.redo_stack.clear()
             self.current = tiles
 
