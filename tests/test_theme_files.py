@@ -213,3 +213,16 @@ def test_a_theme_digest_reads_the_art_files_only_never_git_or_other_files(tmp_pa
     assert sorted(opened) == ["art/tile.svg", "theme.toml"]  # and none is read
     (folder / "art" / "tile.svg").write_text(svg("#00ff00"))
     assert artlimits.folder_digest(folder) != before  # the art does
+
+
+def test_the_drawing_child_cannot_allocate_past_its_memory_bound():
+    import subprocess
+    import sys
+
+    code = (
+        "from generator.render.artlimits import _bound_memory\n"
+        "_bound_memory(200 * 2**20)\n"
+        "try:\n    block = bytearray(600 * 2**20)\nexcept MemoryError:\n    print('refused')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout == "refused\n", out.stderr

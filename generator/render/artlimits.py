@@ -15,8 +15,8 @@ print size    a raster ground, cover or landmark is checked at the size it print
               warning below ``PRINT_DPI``, and one finer than ``KEEP_DPI`` is downscaled to it, with a warning.
 time bound    each piece of a theme's SVG art is drawn once, alone, stretched to ``PROBE_PX`` on each side (so each axis
               at least as finely as where it is stretched or cut to cover its box), in one child process
-              for the theme that has ``DRAW_SECONDS`` for each piece; a piece that takes longer, or that the drawing
-              cannot finish, is refused in one line naming it (the child is killed, nothing is written). A drawing
+              for the theme that has ``DRAW_SECONDS`` for each piece and ``DRAW_BYTES`` of memory; a piece that
+              takes longer, or that the drawing cannot finish, is refused in one line naming it (the child is killed, nothing is written). A drawing
               of the kit that fails all the same (at a scale the bound did not meet) is one line too (``drawing``).
 run budget    a whole run's drawing time (``art_budget``: a publish's, ``art_seconds`` in its settings): cairo's time
               in every drawing of the run, summed over its threads; a drawing that would start past it is refused
@@ -48,6 +48,7 @@ MAX_INLINE_PIXELS = 16_000_000
 MAX_INLINE_BYTES = 16 * 2**20  # the pictures of one SVG file, written inline, in all
 PRINT_DPI, LEAST_DPI, KEEP_DPI = 300, 150, 600
 DRAW_SECONDS, PROBE_PX = 15.0, 1024
+DRAW_BYTES = 2 * 2**30  # what the drawing child may allocate beyond what it was forked with
 CAIRO_LOCK = threading.Lock()  # every cairosvg call in this process takes it (publish.art); a fork holds it too
 _DRAWN: set[str] = set()  # the digests of art already drawn within the time bound in this process
 
@@ -253,11 +254,23 @@ def printed_raster(data: bytes, where: str, size_mm: tuple[float, float]) -> tup
     return _uri(image, kind, data or None), image.width, image.height, dpi, warning
 
 
+def _bound_memory(more: int) -> None:  # pragma: no cover - runs in the child process
+    """Let this process allocate at most ``more`` bytes beyond what it holds now (a MemoryError past it)."""
+    import resource
+
+    try:
+        held = next(int(x.split()[1]) * 1024 for x in open("/proc/self/status") if x.startswith("VmData:"))
+        resource.setrlimit(resource.RLIMIT_DATA, (held + more, held + more))
+    except (OSError, ValueError, StopIteration):  # not Linux: the time bound alone
+        pass
+
+
 def _draw(pieces: list[tuple[str, int, int]], say) -> None:  # pragma: no cover - runs in the child process
     """Draw each piece in turn, telling the parent after each: ``""`` when drawn, else why not."""
     from cairosvg.parser import Tree
     from cairosvg.surface import PNGSurface
 
+    _bound_memory(DRAW_BYTES)
     for svg, width, height in pieces:
         try:  # drawn into cairo's memory, never encoded
             surface = PNGSurface(
