@@ -17,7 +17,8 @@ time bound    each piece of a theme's SVG art is drawn once, alone, stretched to
               at least as finely as where it is stretched or cut to cover its box), in one child process
               for the theme that has ``DRAW_SECONDS`` for each piece and ``DRAW_BYTES`` of memory; a piece that
               takes longer, or that the drawing cannot finish, is refused in one line naming it (the child is
-              killed, nothing is written). A drawing of the kit that fails all the same (at a scale the bound did not meet) is one line too (``drawing``).
+              killed, nothing is written). A drawing of the kit that fails all the same (at a scale the bound did
+              not meet) is one line too (``drawing``).
 run budget    a whole run's drawing time (``art_budget``: a publish's, ``art_seconds`` in its settings): cairo's time
               in every drawing of the run, summed over its threads; a drawing that would start past it is refused
               in one line, so a run overshoots by one drawing at most.
