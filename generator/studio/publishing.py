@@ -29,6 +29,7 @@ KIT = "output/kit"
 PAGES = "output/kit-pages"
 THUMB_DPI = 14  # an A4 page about 115 pixels wide
 MOST_LINES = 200
+CHECK_SECONDS = 600
 
 
 @dataclass
@@ -91,10 +92,18 @@ class Publish(Job):
             self.changed()
 
     def _preflight(self) -> dict[str, Any]:
-        from generator.preflight import preflight, summary
-
-        findings = preflight([str(self.folder / KIT)])
-        return {"summary": summary(findings), "failed": [f.line() for f in findings if not f.ok][:100]}
+        """``trailwright check`` of the kit, in its own process: the kit's PDFs and pictures are parsed and decoded
+        there, never in the studio's (whose memory would keep what they cost)."""
+        command = [sys.executable, "-P", "-m", "generator.cli", "check", KIT]
+        done = subprocess.run(
+            command, cwd=self.folder, capture_output=True, text=True, errors="replace", timeout=CHECK_SECONDS
+        )
+        lines = [ln for ln in done.stdout.splitlines() if ln.strip()]
+        if done.returncode not in (0, 1) or not lines or not lines[-1].startswith("check: "):
+            said = [ln for ln in done.stderr.splitlines() if ln.strip()]
+            raise RuntimeError(said[-1] if said else f"the check ended with status {done.returncode}")
+        failed = [ln for ln in lines[:-1] if not ln.startswith("check: ")]  # "check: ..." lines are notes
+        return {"summary": lines[-1], "failed": failed[:100]}
 
     def _listing(self) -> list[dict[str, Any]]:
         kit, pages = self.folder / KIT, self.folder / PAGES
