@@ -3,8 +3,8 @@ loopback only, bounded in count and time, and always stopped.
 
 The studio (``--actions``, 2,000): a scripted day in one ``trailwright studio`` process on a fresh project themed
 with River and titled with a glyph no font has (so every publish draws a theme and warns of text it cannot set).
-The mix, by weight: side edits (join, split, rotate, copy, swap; a refused one is an expected refusal), the page's
-reads after each (state, games), undo and redo, saves, board paints and saves, a side's picture and the maze,
+The mix, by weight: side edits (a turn or a swap kept; a join, split or copy tried and taken back; a refused one is
+an expected refusal), the page's reads after each (state, games), undo and redo, saves, board paints and saves, a side's picture and the maze,
 playtests, and every ``--search-every`` actions a 5 s search, accepted or discarded in turn, and every
 ``--publish-every`` a publish of the kit. Reported: the studio process's memory after the warm-up (the first 5 %)
 and at the end of each quarter, p50/p95/p99 of each action kind by quarter, and every error. Targets (issue 53):
@@ -36,7 +36,7 @@ from benchmarks.soaking import Quarters, rss_mb
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "bench-soak-token"
 HEADERS = {"x-trailwright-token": TOKEN, "x-trailwright": "1", "content-type": "application/json"}
-WEIGHTS = {"edit": 40, "undo": 8, "redo": 5, "save": 4, "paint": 4, "board-save": 2, "side": 6, "maze": 3}
+WEIGHTS = {"edit": 28, "try": 14, "undo": 5, "redo": 3, "save": 4, "paint": 4, "board-save": 2, "side": 6, "maze": 3}
 WEIGHTS |= {"playtest": 1, "read": 0}
 EXPECTED = (400, 409, 422)  # an edit that breaks a rule, an undo with nothing to undo, a board that does not load
 
@@ -65,10 +65,10 @@ class Studio:
         raise RuntimeError(f"the {job} did not end in time")
 
 
-def _edit(rng: random.Random, state: dict) -> dict:
+def _edit(rng: random.Random, state: dict, ops: tuple[str, ...]) -> dict:
     tiles, faces = len(state["tiles"]), state["faces"]
     ends = state["geometry"]["ends"]
-    op = rng.choice(["join", "split", "rotate", "copy", "swap"])
+    op = rng.choice(ops)
     body = {"op": op, "tile": rng.randrange(tiles), "face": rng.choice(faces)}
     if op in ("join", "split"):
         body |= {"a": rng.randrange(ends), "b": rng.randrange(ends)}
@@ -81,10 +81,16 @@ def _edit(rng: random.Random, state: dict) -> dict:
 
 def _action(kind: str, studio: Studio, rng: random.Random, state: dict, board: dict) -> int:
     """One action of ``kind``; its HTTP status (the jobs: of their start, then waited for)."""
-    if kind == "edit":
-        status, _ = studio.call("/api/edit", _edit(rng, state))
+    if kind in ("edit", "try"):
+        # an edit that keeps the set's quality (a turn or a swap), or one tried and taken back, as a designer
+        # does: a day of random joins and splits kept would make a random set, whose games play ever longer
+        ops = ("rotate", "swap") if kind == "edit" else ("join", "split", "copy")
+        status, _ = studio.call("/api/edit", _edit(rng, state, ops))
         studio.call("/api/state")  # the page reads the figures, then the games
         studio.call("/api/games")
+        if kind == "try" and status == 200:
+            studio.call("/api/undo", {})
+            studio.call("/api/state")
         return status
     if kind in ("undo", "redo", "save"):
         return studio.call(f"/api/{kind}", {"overwrite": True} if kind == "save" else {})[0]
@@ -182,7 +188,7 @@ def studio_soak(actions: int, search_every: int, publish_every: int, port: int, 
                 if n == max(1, actions // 20):
                     quarters.warm_mb = rss_mb(proc.pid)
                 quarters.sample(n, rss_mb(proc.pid))
-                if kind in ("edit", "undo", "redo", "search"):
+                if kind in ("edit", "try", "undo", "redo", "search"):
                     state = json.loads(studio.call("/api/state")[1])
         try:
             Project(project)
