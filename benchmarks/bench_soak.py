@@ -1,15 +1,15 @@
 """Long-lived processes, soaked: a designer's day in one studio process, and weeks of games on one game server, on
 loopback only, bounded in count and time, and always stopped.
 
-The studio (``--actions``, 2,000): a scripted day in one ``trailwright studio`` process on a fresh project themed
-with River and titled with a glyph no font has (so every publish draws a theme and warns of text it cannot set).
-The mix, by weight: side edits (a turn or a swap kept; a join, split or copy tried and taken back; a refused one is
-an expected refusal), the page's reads after each (state, games), undo and redo, saves, board paints and saves, a
-side's picture and the maze, playtests, and every ``--search-every`` actions a 5 s search, accepted or discarded
-in turn, and every ``--publish-every`` a publish of the kit. Reported: the studio process's memory after the
-warm-up (the first 5 %) and at the end of each quarter, p50/p95/p99 of each action kind by quarter, and every error. Targets (issue 53):
-memory growth from the first quarter's end to the last's ≤ 50 MB; no quarter's p95 over 1.5× the first quarter's
-(the kinds with at least 20 samples a quarter); no error but the expected refusals; every saved file loads.
+The studio (``--actions``, 2,000): a scripted day in one ``trailwright studio`` process on a fresh project themed with
+River and titled with a glyph no font has (so every publish draws a theme and warns of text it cannot set). The mix,
+by weight: side edits (a turn or a swap kept; a join, split or copy tried and taken back; a refused one is an expected
+refusal), the page's reads after each (state, games), undo and redo, saves, board paints and saves, a side's picture
+and the maze, playtests, and every ``--search-every`` actions a 5 s search, accepted or discarded in turn, and every
+``--publish-every`` a publish of the kit. Reported: the studio process's memory after the warm-up (the first 5 %) and
+at the end of each quarter, p50/p95/p99 of each action kind by quarter, and every error. Targets (issue 53): memory
+growth from the first quarter's end to the last's ≤ 50 MB; no quarter's p95 over 1.5× the first quarter's (the kinds
+with at least 20 samples a quarter); no error but the expected refusals; every saved file loads.
 
 The host (``--games``, 1,000 over ``--rooms``, 50): see ``benchmarks.soak_host``.
 
