@@ -97,6 +97,7 @@ async def _lanes(port: int, games: int, rooms: int, seed: int, pid: int, quarter
         quarters.add(len(ended), kind, seconds)
 
     async def lane(k: int) -> None:
+        await asyncio.sleep(0.1 * k)  # people arrive over the first seconds, not all in one instant
         for n in counter:
             try:
                 ended.append(await _game(port, seed + n, n % 10 == 3, record))

@@ -234,5 +234,7 @@ def test_a_bot_that_thinks_too_long_takes_the_first_legal_action_and_the_room_go
             assert len(thinking) == 1  # one thread lost in thought; the room's later moves start no other
         release.set()
         room = hall.rooms[made["room"]]
-        assert Room.restore(hall.store.room(room.id)).match.actions == room.match.actions  # recorded as played
+        recorded = Room.restore(hall.store.room(room.id)).match.actions
+        assert len(recorded) >= 3 and room.match.actions[: len(recorded)] == recorded  # recorded as played (the
+        # bots may have moved again since)
     hall.store.close()

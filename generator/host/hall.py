@@ -86,7 +86,7 @@ class Hall:
         self.locks: dict[str, asyncio.Lock] = {}
         self.touched: dict[str, float] = {}
         self.replays: OrderedDict[str, tuple[int, bytes]] = OrderedDict()
-        self.ready, self._warming = threading.Event(), threading.Lock()
+        self.ready, self._warming, self._creating = threading.Event(), threading.Lock(), threading.Lock()
         self.done = store.finished()  # the finished rooms' ids
         self.open_rooms = 0
         for room_id in store.ids():
@@ -172,12 +172,13 @@ class Hall:
             seed = secrets.randbits(32)
         if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**32:
             raise RoomError("seed: a whole number from 0 to 2**32 - 1")
-        if self.open_rooms >= self.limits.rooms:
-            raise RoomError(f"this host holds at most {self.limits.rooms} unfinished rooms")
-        room_id, owner = secrets.token_urlsafe(16), secrets.token_urlsafe(24)
-        self.store.create(room_id, spec.record(players, seed), digest(owner))
-        self.open_rooms += 1
-        return self.keep(Room(room_id, spec, players, seed, digest(owner), self.store)), owner
+        with self._creating:  # called from worker threads (the room's record is a disk write)
+            if self.open_rooms >= self.limits.rooms:
+                raise RoomError(f"this host holds at most {self.limits.rooms} unfinished rooms")
+            room_id, owner = secrets.token_urlsafe(16), secrets.token_urlsafe(24)
+            self.store.create(room_id, spec.record(players, seed), digest(owner))
+            self.open_rooms += 1
+            return self.keep(Room(room_id, spec, players, seed, digest(owner), self.store)), owner
 
     # --- what clients see ----------------------------------------------------------------------------
 

@@ -3,6 +3,8 @@ health of the server, the table's websocket (``generator.host.sockets``) and the
 
 from __future__ import annotations
 
+import asyncio
+
 from typing import TYPE_CHECKING
 
 from starlette.requests import Request
@@ -46,7 +48,8 @@ def routes(hall: Hall) -> list:
         if not isinstance(body, dict):
             return error_response(400, "the body is a JSON object")
         try:
-            room, owner = hall.create(body.get("players", hall.spec.rules.players_default), body.get("seed"))
+            players = body.get("players", hall.spec.rules.players_default)
+            room, owner = await asyncio.to_thread(hall.create, players, body.get("seed"))  # a disk write: not here
         except RoomError as err:
             return error_response(400, str(err))
         return JSONResponse({"room": room.id, "url": f"/room/{room.id}", "owner": owner}, status_code=201)
