@@ -4,7 +4,6 @@ health of the server, the table's websocket (``generator.host.sockets``) and the
 from __future__ import annotations
 
 import asyncio
-
 from typing import TYPE_CHECKING
 
 from starlette.requests import Request
