@@ -19,6 +19,14 @@ def register(sub) -> None:
         "layouts. Writes the tile set (with a meta block), its history as CSV and a plot. "
         "Ctrl-C stops cleanly and writes the best so far.",
     )
+    p.add_argument(
+        "project",
+        nargs="?",
+        metavar="DIR",
+        default=None,
+        help="a project folder (trailwright new makes one): its board and objective, its tile set as the start; the "
+        f"result is written back into it, the previous set kept as {BACKUP}, the history in its output/",
+    )
     _problem_options(p.add_argument_group("what to search for"))
     _search_options(p.add_argument_group("how to search"))
     _worker_options(p.add_argument_group("chains and workers"))
@@ -198,11 +206,38 @@ RESUME_FIXED = (
 )
 
 
-def _outputs(out: str | None, resume: str | None = None) -> dict[str, Path]:
+BACKUP = "tileset.json.bak"  # a project's previous tile set, kept when ``optimize DIR`` writes a new one
+
+
+def _project_defaults(args) -> Path | None:
+    """``optimize DIR``: the project's board, objective and tile set (the start) and its tile set as the output, for
+    each that no flag names; the folder, or None without one."""
+    from generator.errors import TrailwrightError
+    from generator.project import FILES, is_project, project_file
+
+    if args.project is None:
+        return None
+    if args.resume is not None:
+        raise TrailwrightError("a project folder and --resume: a resumed run keeps its checkpoint's files")
+    if not is_project(args.project):
+        raise TrailwrightError(
+            f"not a project folder (no {FILES['tileset']}): make one with trailwright new", args.project
+        )
+    folder = Path(args.project)
+    args.board = args.board or project_file(folder, "board")
+    args.objective = args.objective or project_file(folder, "objective")
+    args.init = args.init or str(folder / FILES["tileset"])
+    args.out = args.out or str(folder / FILES["tileset"])
+    return folder
+
+
+def _outputs(out: str | None, resume: str | None = None, project: Path | None = None) -> dict[str, Path]:
     if out is None:
         out = str(Path(resume).with_suffix(".json")) if resume else "output/tileset.json"
     path = Path(out)
     stem = path.with_suffix("") if path.suffix == ".json" else path
+    if project is not None:  # the project's own files stay as they are: the run's others go in its output/
+        stem = project / "output" / "optimize"
     return {
         "tileset": path,
         "history": Path(f"{stem}-history.csv"),
@@ -359,9 +394,10 @@ def _run(args: argparse.Namespace) -> int:
     from generator.optimize.run import check_settings, kernel_groups, meta
     from generator.warm import announce
 
+    project = _project_defaults(args)
     problem, config, chains, migrants, init = _setup(args)
     check_settings(problem, config)  # before anything compiles or runs
-    paths = _outputs(args.out, args.resume)
+    paths = _outputs(args.out, args.resume, project)
     for path in paths.values():  # before the budget is spent, not after
         check_out(path, "file")
     console = Console(stderr=True, quiet=args.quiet)
@@ -403,6 +439,8 @@ def _run(args: argparse.Namespace) -> int:
             signal.signal(sig, handler)
     save_checkpoint(list(result.chains), result.migrants)
     info = meta(problem, config, result, init, problem.board.name)
+    if project is not None and paths["tileset"].is_file():  # the designer's set before this run
+        write_atomic(paths["tileset"].with_name(BACKUP), paths["tileset"].read_bytes())
     write_atomic(paths["tileset"], dumps_tileset(result.tileset, info))
     write_atomic(paths["history"], history_csv(result.chains))
     title = (

@@ -133,18 +133,26 @@ DEFAULT_BOARD = _Default("classic")
 
 
 def apply_project(args: argparse.Namespace) -> None:
-    """A project folder given for the tile set supplies the files no flag names (``generator.project``)."""
-    from generator.project import FILES, resolve
+    """A project folder given for the tile set supplies the files no flag names (``generator.project``); a tile set
+    file that records its board supplies the board when ``--board`` is not typed, and the run says so."""
+    from generator.project import FILES, recorded_board, resolve
 
     target = getattr(args, "tileset", None)
     if isinstance(target, str):
         given = {kind: getattr(args, kind, None) for kind in FILES if kind != "tileset"}
-        if isinstance(given.get("board"), _Default):
+        untyped = isinstance(given.get("board"), _Default)
+        if untyped:
             given["board"] = None  # not typed: the project's board, if it has one
         args.tileset, paths = resolve(target, given)
         for kind, path in paths.items():
             if hasattr(args, kind) and path is not None:
                 setattr(args, kind, path)
+        if untyped and paths.get("board") is None and (board := recorded_board(args.tileset)) is not None:
+            args.board = board
+            if board != DEFAULT_BOARD:
+                import sys
+
+                print(f"{args.command}: board {board} (the one {args.tileset} records)", file=sys.stderr)
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
