@@ -121,11 +121,11 @@ SLOTS = [[0, 0], [0, 1], [1, 0]]
         ({"slots": 5}, "'slots' must be a non-empty list"),
         (
             {"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": []}]},
-            "landmark 'Hut': 'sides' must be a non-empty list of sides [q, r, direction], got []",
+            "landmark 'Hut': 'sides' must be a non-empty list of sides [q, r, edge], got []",
         ),
         (
             {"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": 5}]},
-            "landmark 'Hut': 'sides' must be a non-empty list of sides [q, r, direction], got 5",
+            "landmark 'Hut': 'sides' must be a non-empty list of sides [q, r, edge], got 5",
         ),
         (
             {"slots": SLOTS, "landmark": [{"name": "Hut", "hexes": [[1, -1]], "sides": [[1, -1, ["SW"]]]}]},
@@ -224,3 +224,30 @@ def test_the_big_board_example_fits_its_board_and_records_how_it_was_made():
     assert len(read_tileset(path)) == load_board("hexagon91").tile_count
     settings = read_meta(path)["settings"]
     assert settings["board"] == "hexagon91" and settings["objective"]["size_aware"] is True
+
+
+SQUARE = {"tiles": {"shape": "square"}, "slots": [[0, 0], [1, 0]]}
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({**SQUARE, "slots": [[0, "a"]]}, "slot 1: expected a cell [x, y]"),
+        (
+            {**SQUARE, "landmark": [{"name": "Ruin", "hexes": [[0, 1]], "sides": []}]},
+            "landmark 'Ruin': 'sides' must be a non-empty list of sides [x, y, edge], got []",
+        ),
+        (
+            {**SQUARE, "landmark": [{"name": "Ruin", "hexes": [[0, 1]], "sides": [[0, 1]]}]},
+            "landmark 'Ruin': a side is [x, y, edge] (edge: N, E, S, W)",
+        ),
+        (
+            {**SQUARE, "connector": [{"hex": [0, 1], "joins": 5}]},
+            "connector at [0, 1]: 'joins' must name two slot cells [[x, y], [x, y]]",
+        ),
+    ],
+)
+def test_a_square_boards_errors_speak_of_cells_and_edges_never_hexes(data, message):
+    with pytest.raises(TrailwrightError) as err:
+        board_from_dict(data)
+    assert str(err.value).startswith(message) and "hex" not in str(err.value).replace("'hexes'", "")

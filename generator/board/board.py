@@ -270,13 +270,15 @@ def _landmark(table: Any, k: int, slots: list[Hex], taken: dict[Hex, str], g: Ti
 def _landmark_sides(
     raw: Any, where: str, hexes: tuple[Hex, ...], slots: list[Hex], g: TileGeometry = CLASSIC
 ) -> list[SlotSide]:
-    """A landmark's ``sides`` list: each ``[q, r, direction]`` of one of its hexes, facing a slot."""
+    """A landmark's ``sides`` list: each ``[q, r, edge]`` (``[x, y, edge]`` on a square board) of one of its cells,
+    facing a slot."""
+    side_form = _cell_words(g)[2][:-1] + ", edge]"
     if not isinstance(raw, list) or not raw:
-        raise TrailwrightError(f"{where}: 'sides' must be a non-empty list of sides [q, r, direction], got {raw!r}")
+        raise TrailwrightError(f"{where}: 'sides' must be a non-empty list of sides {side_form}, got {raw!r}")
     sides = []
     for value in raw:
         if not isinstance(value, list) or len(value) != 3:
-            raise TrailwrightError(f"{where}: a side is [q, r, direction], got {value!r}")
+            raise TrailwrightError(f"{where}: a side is {side_form} (edge: {', '.join(g.edge_names)}), got {value!r}")
         h = _hex(value[:2], where, g)
         d = _direction(value[2], where, g)
         if h not in hexes:
@@ -298,7 +300,8 @@ def _connector(table: Any, k: int, slots: list[Hex], taken: dict[Hex, str], g: T
     taken[h] = where
     joined = table.get("joins")
     if not isinstance(joined, list) or len(joined) != 2:
-        raise TrailwrightError(f"{where}: 'joins' must name two slot hexes [[q, r], [q, r]]")
+        _, cells, form = _cell_words(g)
+        raise TrailwrightError(f"{where}: 'joins' must name two slot {cells} [{form}, {form}]")
     ends = []
     for value in joined:
         s = _hex(value, where, g)

@@ -50,7 +50,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """
     parser = OneLineParser(
         prog="trailwright",
-        description="Turn a hex-tile maze game into a printed, playable prototype.",
+        description="Turn a path-tile maze game (hex or square tiles, one or two trail ends an edge, one face or "
+        "two) into a printed, playable prototype.",
     )
     parser.add_argument("--version", action="version", version=f"trailwright {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=OneLineParser)

@@ -8,6 +8,7 @@ from generator.cli.options import (
     HelpFormatter,
     add_board_option,
     add_style_option,
+    add_tileset_argument,
     bounded_float,
     bounded_int,
     flag_value,
@@ -27,7 +28,7 @@ def register(sub) -> None:
         "the rules with the simulator's own engine, and records every move in SQLite before anyone sees it.",
         formatter_class=HelpFormatter,
     )
-    p.add_argument("tileset", metavar="TILESET.json|DIR", help="a hexmaze-tileset/1 file, or a project folder")
+    add_tileset_argument(p)
     add_board_option(p)
     p.add_argument("--rules", metavar="FILE", help="a rules TOML file (default: the booklet's game)")
     add_style_option(p, "table style")

@@ -63,14 +63,29 @@ def bounded_float(lo: float, hi: float, above: bool = False):
 positive_float = bounded_float(0, 1e9, above=True)  # seconds: above 0, finite (a billion seconds is 32 years)
 
 
-def add_board_option(parser: argparse.ArgumentParser) -> None:
-    """``--board NAME|FILE``, defaulting to a project's board, else the classic board (``apply_project``)."""
+def add_tileset_argument(parser: argparse.ArgumentParser) -> None:
+    """The tile set a command takes: a tile set file of any tiles, or a project folder (``apply_project``)."""
     parser.add_argument(
-        "--board",
-        default=DEFAULT_BOARD,
-        metavar="NAME|FILE",
-        help="a built-in board (classic, hexagon37, hexagon91, hexagon217) or a board TOML file (default: classic)",
+        "tileset",
+        metavar="TILESET.json|DIR",
+        help="a tile set file (the tiles of any board: hex or square, one or two ends an edge), or a project folder "
+        "(trailwright new makes one)",
     )
+
+
+def board_help() -> str:
+    """What ``--board`` takes, every built-in board named (from the package's boards, so a new one is listed)."""
+    from generator.board import builtin_boards
+
+    return (
+        f"a built-in board ({', '.join(builtin_boards())}) or a board TOML file (default: a project's board, else "
+        "the one the tile set records, else classic)"
+    )
+
+
+def add_board_option(parser: argparse.ArgumentParser) -> None:
+    """``--board NAME|FILE``, defaulting to a project's board, else the tile set's, else classic (``apply_project``)."""
+    parser.add_argument("--board", default=DEFAULT_BOARD, metavar="NAME|FILE", help=board_help())
 
 
 def add_style_option(parser: argparse.ArgumentParser, what: str = "style") -> None:

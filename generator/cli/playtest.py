@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from generator.cli.options import HelpFormatter, add_board_option, bounded_int, flag_value, positive_int
+from generator.cli.options import (
+    HelpFormatter,
+    add_board_option,
+    add_tileset_argument,
+    bounded_int,
+    flag_value,
+    positive_int,
+)
 from generator.fileio import dumps_json
 
 MAX_PLAY_SEED = 2**32 - 1  # game g of seed s draws from generator seed s * 2**32 + g
@@ -19,11 +26,7 @@ def register(sub) -> None:
         "ends, lost turns, how often each rule fires, win rate by seat, the skill gap, trapped states.",
         formatter_class=HelpFormatter,
     )
-    p.add_argument(
-        "tileset",
-        metavar="TILESET.json|DIR",
-        help="a tile set file (hexmaze-tileset/1, or trailwright-tileset/2 for other tiles), or a project folder",
-    )
+    add_tileset_argument(p)
     add_board_option(p)
     p.add_argument("--rules", metavar="FILE", help="a rules TOML file (default: the booklet's game)")
     p.add_argument("--players", type=int, help="players, 2 to 4 (default: the rules' default, 3)")

@@ -9,6 +9,7 @@ from generator.cli.options import (
     HelpFormatter,
     add_board_option,
     add_style_option,
+    add_tileset_argument,
     bounded_int,
     flag_value,
     load_style_option,
@@ -27,11 +28,7 @@ def register(sub) -> None:
         "reaches in its own colour; writes OUT (SVG) and the same name with .png.",
         formatter_class=HelpFormatter,
     )
-    p.add_argument(
-        "tileset",
-        metavar="TILESET.json|DIR",
-        help="a tile set file (hexmaze-tileset/1 or trailwright-tileset/2), or a project folder",
-    )
+    add_tileset_argument(p)
     add_board_option(p)
     p.add_argument("--seed", type=seed_int, default=0, help="the scorer's layout seed")
     p.add_argument("--count", type=positive_int, default=1, help="layouts on one sheet")

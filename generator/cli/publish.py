@@ -12,6 +12,7 @@ from generator.cli.options import (
     HelpFormatter,
     add_board_option,
     add_style_option,
+    add_tileset_argument,
     flag_value,
     load_style_option,
     threads_int,
@@ -69,7 +70,7 @@ def register(sub) -> None:
         "table).",
         formatter_class=HelpFormatter,
     )
-    p.add_argument("tileset", metavar="TILESET.json|DIR", help="a hexmaze-tileset/1 file, or a project folder")
+    add_tileset_argument(p)
     _game_options(p.add_argument_group("the game and its look"))
     _document_options(p.add_argument_group("which documents, on what"))
     g = p.add_argument_group("where and how fast")

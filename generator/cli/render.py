@@ -9,6 +9,7 @@ from generator.cli.options import (
     HelpFormatter,
     add_board_option,
     add_style_option,
+    add_tileset_argument,
     flag_value,
     load_style_option,
     warn_strangers,
@@ -34,11 +35,7 @@ def register(sub) -> None:
         description="Write tile-<id>-front.svg and tile-<id>-back.svg for every tile, and board.svg, in mm.",
         formatter_class=HelpFormatter,
     )
-    p.add_argument(
-        "tileset",
-        metavar="TILESET.json|DIR",
-        help="a tile set file (hexmaze-tileset/1 or trailwright-tileset/2), or a project folder",
-    )
+    add_tileset_argument(p)
     add_board_option(p)
     add_style_option(p)
     p.add_argument("--out", metavar="DIR", default="output/tiles", help="output folder")

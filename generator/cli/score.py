@@ -6,7 +6,15 @@ import argparse
 import time
 from contextlib import contextmanager
 
-from generator.cli.options import HelpFormatter, add_board_option, flag_value, positive_int, seed_int, threads_int
+from generator.cli.options import (
+    HelpFormatter,
+    add_board_option,
+    add_tileset_argument,
+    flag_value,
+    positive_int,
+    seed_int,
+    threads_int,
+)
 from generator.fileio import dumps_json
 
 
@@ -18,7 +26,7 @@ def register(sub) -> None:
         description="Score a tile set on random layouts of a board (the article's scoreTiles).",
         formatter_class=HelpFormatter,
     )
-    p.add_argument("tileset", metavar="TILESET.json|DIR", help="a hexmaze-tileset/1 file, or a project folder")
+    add_tileset_argument(p)
     add_board_option(p)
     p.add_argument(
         "--samples", type=positive_int, default=500, help="random layouts to average over (at most 1 billion)"

@@ -114,7 +114,8 @@ class Side:
             odd = next((t for t in sorted_trails if len(t) != 2), None)
             if odd is not None:
                 trail = "-".join(geometry.end_names[d] for d in odd)
-                raise TrailwrightError(f"trail {trail} has {len(odd)} ends; on these tiles every trail joins two")
+                has = "one end" if len(odd) == 1 else f"{len(odd)} ends"
+                raise TrailwrightError(f"trail {trail} has {has}; on these tiles every trail joins two ends")
         return cls(sorted_trails, geometry)
 
     @classmethod
