@@ -14,7 +14,7 @@ from generator.play.policies import POLICIES
 from generator.play.rng import game_rng
 from tests.conftest import EXAMPLES
 
-ANYWHERE = {"turning": {"next_to_pawn": False, "under_pawn": True, "sixths": 2}}
+ANYWHERE = {"turning": {"next_to_pawn": False, "under_pawn": True, "steps": 2}}
 
 
 @pytest.mark.parametrize(

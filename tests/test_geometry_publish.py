@@ -171,6 +171,7 @@ def test_the_booklet_words_the_tiles_geometry():
     square = markup_text(rendered_templates(sources("square-pathways", 50.0, 2), load_settings()))
     assert "single-sided square trail tiles" in square and "one quarter clockwise" in square
     assert "toss the coin" not in square and "two trail ends on each edge" in square
+    assert "sixth" not in square and "by a quarter turn" in square  # the rules' turn in the tiles' own unit
     hexes = markup_text(rendered_templates(sources("hex-pairs", 63.5, 2), load_settings()))
     assert "double-sided hexagonal trail tiles" in hexes and "toss the coin" in hexes
     assert "one sixth clockwise" in hexes and "Every trail joins exactly two ends" in hexes

@@ -48,7 +48,7 @@ def test_a_match_driven_by_the_simulators_players_is_the_simulators_game(board_n
     "change",
     [
         {"die": 8, "stub_blocks": True, "move_ending": ("Exit",)},
-        {"die": 4, "hazards": (), "round_cap": 6, "turning": {"next_to_pawn": False, "sixths": 2, "under_pawn": True}},
+        {"die": 4, "hazards": (), "round_cap": 6, "turning": {"next_to_pawn": False, "steps": 2, "under_pawn": True}},
         {"die": 12, "move_ending": (), "round_cap": 60, "turning": {"allowed": False}},
     ],
 )

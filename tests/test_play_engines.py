@@ -65,7 +65,7 @@ def test_engines_agree_on_variants_and_another_board():
         stub_blocks=True,
         die=4,
         round_cap=60,
-        turning=Turning(allowed=True, next_to_pawn=False, sixths=2, under_pawn=True),
+        turning=Turning(allowed=True, next_to_pawn=False, steps=2, under_pawn=True),
     )
     fast = same_games(tiles37(), HEX37, variant, ("explorer", "greedy", "random"), 4, seed=5)
     assert fast.laid.max() <= 37
@@ -93,7 +93,7 @@ def test_engines_agree_on_random_rules(seed, seats, stub, die, sixths, next_to, 
         stub_blocks=stub,
         die=die,
         round_cap=30,
-        turning=Turning(allowed=True, next_to_pawn=next_to, sixths=sixths, under_pawn=under),
+        turning=Turning(allowed=True, next_to_pawn=next_to, steps=sixths, under_pawn=under),
     )
     same_games(tiles, CLASSIC, rules, tuple(seats), 2, seed)
 
@@ -151,7 +151,7 @@ def test_invariants(seed, seats, stub, die, sixths, next_to, under, cap, tiles):
         stub_blocks=stub,
         die=die,
         round_cap=cap,
-        turning=Turning(allowed=True, next_to_pawn=next_to, sixths=sixths, under_pawn=under),
+        turning=Turning(allowed=True, next_to_pawn=next_to, steps=sixths, under_pawn=under),
     )
     geo = geometry(CLASSIC, rules)
     table = new_table(geo, rules, tiles, len(seats), game_rng(seed, 0))

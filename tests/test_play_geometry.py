@@ -136,7 +136,7 @@ def test_the_fast_engine_plays_the_reference_games_on_every_geometry(name):
 def test_engines_agree_on_random_rules_on_every_geometry(name, seed, seats, stub, die, sixths, next_to, under):
     """Any die and turning rule on any geometry (three steps on square tiles: a quarter turn back)."""
     board, tiles, rules = example(name)
-    turning = Turning(allowed=True, next_to_pawn=next_to, sixths=sixths, under_pawn=under)
+    turning = Turning(allowed=True, next_to_pawn=next_to, steps=sixths, under_pawn=under)
     rules = replace(rules, stub_blocks=stub, die=die, round_cap=15, turning=turning)
     same_games(board, tiles, rules, tuple(seats), 2, seed)
 

@@ -22,7 +22,7 @@ def test_default_rules_are_the_booklets_game():
     r = default_rules(CLASSIC)
     assert (r.start, r.required, r.goal, r.die) == ("Hut", ("Well", "Spring", "Orchard"), "Exit", 6)
     assert [(h.landmark, h.rolls, h.to) for h in r.hazards] == [("Lair", (1, 2, 3), "Hut")]
-    assert r.turning.allowed and r.turning.next_to_pawn and r.turning.sixths == 1 and not r.turning.under_pawn
+    assert r.turning.allowed and r.turning.next_to_pawn and r.turning.steps == 1 and not r.turning.under_pawn
     assert (r.players_min, r.players_max, r.players_default, r.round_cap) == (2, 4, 3, 200)
     assert all(r.ends_move(lm.name) for lm in CLASSIC.landmarks)
 
@@ -91,6 +91,8 @@ def test_round_trip_of_the_default_file(tmp_path):
         (lambda d: d["hazard"][0].update(to="Lair"), "sends a pawn to itself"),
         (lambda d: d["hazard"][0].update(when=3), "unknown key 'when'"),
         (lambda d: d["turning"].update(sixths=4), "turning.sixths: 4 is not a whole number from 1 to 3"),
+        (lambda d: d["turning"].update(steps=7), "turning.steps: 7 is not a whole number from 1 to 6"),
+        (lambda d: d["turning"].update(steps=1, sixths=1), "turning: steps and sixths (its older name) both given"),
         (lambda d: d["turning"].update(allowed="yes"), "turning.allowed: 'yes' is not true or false"),
         (lambda d: d.update(format="rules/2"), "format: 'rules/2' is not one of 'trailwright-rules/1'"),
     ],
@@ -153,8 +155,29 @@ def test_a_rules_file_for_a_board_reads_back_as_its_game_with_the_booklets_comme
     for rules in variants:
         text = rules_file_text(rules)
         assert rules_from_dict(tomllib.loads(text)) == rules
-        assert "# every pawn starts here" in text and "# by this many sixths, either way" in text
+        assert "# every pawn starts here" in text and "# by this many edges, either way" in text
         template = (resources.files("generator.play") / "rules.toml").read_text(encoding="utf-8")
         for comment in ("# every pawn starts here", "# visit all of these", "# sides of the die"):
             column = [line.index(comment) for line in template.splitlines() if comment in line]
             assert [line.index(comment) for line in text.splitlines() if comment in line] == column
+
+
+def test_a_turn_is_steps_of_one_edge_and_an_older_files_sixths_read_as_steps_on_hex_tiles_only():
+    from generator.play.rules import rules_file_text, rules_to_dict
+
+    square = load_board("square-jungle")
+    data = rules_to_dict(default_rules(square))
+    data["turning"] = {k: v for k, v in data["turning"].items() if k != "steps"} | {"sixths": 1}
+    older = rules_from_dict(data)
+    assert older.turning.steps == 1 and "sixths" not in rules_file_text(older)  # written the new way
+    classic = load_board("classic")
+    hexed = rules_from_dict({**data, "start": "Hut", "required": [], "goal": "Exit", "hazard": []})
+    assert check_rules(hexed, classic).turning.steps == 1  # a sixth is a step on hex tiles
+    with pytest.raises(TrailwrightError, match=r"turning\.sixths: a sixth is a hex tile's turn, and these tiles are square"):
+        check_rules(older, square)
+    data["turning"] = {"steps": 2}
+    assert check_rules(rules_from_dict(data), square).turning.steps == 2  # half a turn on a square
+    data["turning"] = {"steps": 3}
+    with pytest.raises(TrailwrightError, match=r"turning\.steps = 3: from 1 to 2 on square tiles"):
+        check_rules(rules_from_dict(data), square)
+    assert load_rules(None, square).turning.steps == 1

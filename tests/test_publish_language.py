@@ -72,11 +72,12 @@ def test_every_english_template_has_a_french_one():
 def test_the_english_phrases_are_the_package_language_file_and_fill_what_a_project_leaves_out(tmp_path):
     english = load_language(TEMPLATES)
     assert english.numbers == ENGLISH_NUMBERS and english.phrases == PHRASES == ENGLISH.phrases
-    assert (english.a_die(8), english.a_die(6), english.sixths(3), english.sixths(4)) == (
+    assert (english.a_die(8), english.a_die(6), english.turn(3, 6), english.turn(1, 4), english.turn(4, 8)) == (
         "an 8-sided die",
         "a 6-sided die",
         "half a turn",
-        "4 sixths",
+        "a quarter turn",
+        "4 edges",
     )
     assert english.choice(["1", "2", "5"]) == "1, 2 or 5"
     (tmp_path / "booklet.xml.j2").write_text("<booklet/>")  # a project's templates, its language.toml a stub
@@ -129,7 +130,7 @@ def test_the_french_rules_word_the_rules_data(classic):
         base,
         die=8,
         hazards=(replace(base.hazards[0], rolls=(1, 2)),),
-        turning=replace(base.turning, sixths=2, next_to_pawn=False),
+        turning=replace(base.turning, steps=2, next_to_pawn=False),
     )
     ctx = rules_context(rules, classic, FRENCH)
     assert ctx["hazards"][0]["chase"] == "1 ou 2" and ctx["a_die"] == "un dé à 8 faces"

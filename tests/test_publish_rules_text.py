@@ -113,7 +113,7 @@ def test_other_rules_values_reach_the_text(classic):
         players_min=3,
         players_max=3,
         hazards=(replace(base.hazards[0], rolls=(1, 2)),),
-        turning=replace(base.turning, sixths=2, next_to_pawn=False),
+        turning=replace(base.turning, steps=2, next_to_pawn=False),
     )
     ctx = rules_context(rules, classic)
     assert ctx["move_enders"] == ["Hut", "Lair", "Exit"]

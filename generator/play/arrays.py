@@ -192,7 +192,7 @@ def compile_geometry(geo, rules, tiles, hops: np.ndarray) -> np.ndarray:
         STUB=rules.stub_blocks,
         TURN_OK=t.allowed,
         NEXT_TO=t.next_to_pawn,
-        SIXTHS=t.sixths,
+        SIXTHS=t.steps,
         UNDER=t.under_pawn,
         E=g.ends,
         ROTS=g.rotations,

@@ -187,7 +187,7 @@ class Table:
             (s, d)
             for s in sorted(candidates)
             if s in self.laid and (turning.under_pawn or s not in under)
-            for d in (turning.sixths, -turning.sixths)
+            for d in (turning.steps, -turning.steps)
         ]
 
     def undoes(self, p: int, slot: int, sixths: int) -> bool:

@@ -101,7 +101,7 @@ def random_turn(table: Table, p: int, rng) -> tuple[int, int] | None:
         return None
     slots = sorted({s for s, _ in allowed})
     slot = slots[draw(rng, len(slots))]
-    sixths = table.rules.turning.sixths
+    sixths = table.rules.turning.steps
     return slot, sixths if draw(rng, 2) == 0 else -sixths
 
 

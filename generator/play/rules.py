@@ -8,14 +8,16 @@ goal         the landmark that ends the game when a pawn reaches it with every r
 move-ending  a landmark that ends the move of a pawn stepping onto it (any steps left are lost).
 hazard       a landmark that rolls the die at once when a pawn steps in: on one of ``rolls``
              the pawn is sent to the landmark ``to`` (the Lair's 1-3 back to the Hut).
-turning      instead of rolling, a player may turn one laid tile by ``sixths`` either way.
+turning      instead of rolling, a player may turn one laid tile by ``steps`` either way: a step is one edge (a sixth
+             of a turn on a hex tile, a quarter on a square one). A file's ``sixths`` (the key before steps) reads as
+             steps on hex tiles and is refused on others; files are written with ``steps``.
 
 A rules file (``trailwright-rules/1``) has the same keys; see ``rules.toml`` beside this module.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -44,8 +46,9 @@ class Turning:
 
     allowed: bool = True
     next_to_pawn: bool = True
-    sixths: int = 1
+    steps: int = 1  # edges a turn moves the tile by
     under_pawn: bool = False
+    from_sixths: bool = field(default=False, compare=False, repr=False)  # the file said ``sixths`` (hex tiles only)
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,7 @@ def _move_ending(value: Any, where: str, source: str | None = None) -> tuple[str
 
 
 _PLAYERS = {"min": Whole(*PLAYERS_RANGE), "max": Whole(*PLAYERS_RANGE), "default": Whole(*PLAYERS_RANGE)}
-_TURNING = {"allowed": Flag(), "next_to_pawn": Flag(), "sixths": Whole(1, 3), "under_pawn": Flag()}
+_TURNING = {"allowed": Flag(), "next_to_pawn": Flag(), "steps": Whole(1, 6), "sixths": Whole(1, 3), "under_pawn": Flag()}
 _TOP = {
     "format": OneOf((FORMAT,)),
     "start": Text(),
@@ -162,7 +165,11 @@ def rules_from_dict(data: dict[str, Any]) -> Rules:
     raw = values.get("hazard", [])
     if not isinstance(raw, list):
         raise TrailwrightError(f"hazard: must be an array of tables [[hazard]], got {raw!r}")
-    turning = values.get("turning", {})
+    turning = dict(values.get("turning", {}))
+    if "sixths" in turning:
+        if "steps" in turning:
+            raise TrailwrightError("turning: steps and sixths (its older name) both given: keep steps")
+        turning["steps"], turning["from_sixths"] = turning.pop("sixths"), True
     return Rules(
         start=values["start"],
         required=values.get("required", ()),
@@ -190,7 +197,7 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
         "round_cap": rules.round_cap,
         "players": {"min": rules.players_min, "max": rules.players_max, "default": rules.players_default},
         "hazard": [{"landmark": h.landmark, "rolls": list(h.rolls), "to": h.to} for h in rules.hazards],
-        "turning": asdict(rules.turning),
+        "turning": {k: v for k, v in asdict(rules.turning).items() if k != "from_sixths"},
     }
     if rules.move_ending is not None:
         data["move_ending"] = list(rules.move_ending)
@@ -238,6 +245,7 @@ def check_rules(rules: Rules, board: Board) -> Rules:
             raise TrailwrightError(f"{key}: {name!r} is not a landmark of {board.label} ({', '.join(names)})")
     if rules.goal == rules.start:
         raise TrailwrightError(f"goal {rules.goal!r} is also the start")
+    _check_turning(rules.turning, board)
     if rules.goal in rules.required:
         raise TrailwrightError(f"goal {rules.goal!r} is also in required")
     seen = set()
@@ -250,6 +258,19 @@ def check_rules(rules: Rules, board: Board) -> Rules:
         if h.landmark in (rules.start, rules.goal):
             raise TrailwrightError(f"hazard: {h.landmark!r} is also the start or the goal")
     return rules
+
+
+def _check_turning(turning: Turning, board: Board) -> None:
+    """A turn fits the board's tiles: ``sixths`` only on hex tiles, at most half a turn either way."""
+    g = board.geometry
+    if turning.from_sixths and g.edges != 6:
+        raise TrailwrightError(
+            f"turning.sixths: a sixth is a hex tile's turn, and these tiles are {g.shape}: write turning.steps "
+            f"(edges a turn moves the tile by, 1 to {g.edges // 2})"
+        )
+    if not 1 <= turning.steps <= g.edges // 2:
+        key = "sixths" if turning.from_sixths else "steps"
+        raise TrailwrightError(f"turning.{key} = {turning.steps}: from 1 to {g.edges // 2} on {g.shape} tiles")
 
 
 def _parse(path, source: str) -> Rules:

@@ -54,6 +54,17 @@ PHRASES = {
     **{f"readings.{k}": v for k, v in READINGS.items()},
     **{f"measures.{k}": k for k in READINGS if "." not in k},  # a measure's name in the booklet's tables
 }
+NUMBERED = ("turn", "a_die")  # phrase families a language words case by case (``turn.6.1``, ``a_die.8``)
+
+
+def _current_key(key: str) -> str:
+    """A phrase key as it is named now: a language file's ``sixths.N`` (from before turns were worded for every tile)
+    is a hex tile's turn, ``turn.6.N``, and ``sixths.n`` is ``turn.n``."""
+    if key == "sixths.n":
+        return "turn.n"
+    return "turn.6." + key[len("sixths.") :] if key.startswith("sixths.") else key
+
+
 NUMBER_KEYS = {"decimal": "decimal", "group": "group", "percent": "percent_pattern"}
 NAME_KINDS = ("boards", "landmarks", "players", "engines")  # what [names] words: ids the rules and files keep
 MAX_NAME = 80
@@ -99,8 +110,10 @@ class Language:
         """The phrases under ``prefix.`` without it: ``group("histogram")`` -> {"title": ..., ...}."""
         return {k[len(prefix) + 1 :]: v for k, v in self.phrases.items() if k.startswith(prefix + ".")}
 
-    def sixths(self, n: int) -> str:
-        return self.phrases.get(f"sixths.{n}") or self.say("sixths.n", n=n)
+    def turn(self, steps: int, edges: int) -> str:
+        """A tile turn of ``steps`` edges on a tile of ``edges`` edges, in the tile's own unit ("one sixth" on a
+        hexagon, "a quarter turn" on a square)."""
+        return self.phrases.get(f"turn.{edges}.{steps}") or self.say("turn.n", n=steps)
 
     def a_die(self, n: int) -> str:
         return self.phrases.get(f"a_die.{n}") or self.say("a_die.n", n=n)
@@ -127,16 +140,16 @@ def _fields(text: str) -> set[str]:
 
 
 def _phrases(table: dict, source: str) -> dict[str, str]:
-    given = _flat(table)
+    given = {_current_key(k): v for k, v in _flat(table).items()}
     phrases = dict(PHRASES)
-    for family in ("sixths", "a_die"):  # a language that words a family words its numbered cases itself
+    for family in NUMBERED:  # a language that words a family words its numbered cases itself
         if any(k.startswith(family + ".") for k in given):
             phrases = {k: v for k, v in phrases.items() if not (k.startswith(family + ".") and k[-1].isdigit())}
     for key, text in given.items():
         where = f"{source}: [phrases] {key}"
-        if key not in PHRASES and not (key.split(".")[0] in ("sixths", "a_die") and key.split(".")[-1].isdigit()):
+        if key not in PHRASES and not (key.split(".")[0] in NUMBERED and key.split(".")[-1].isdigit()):
             known = sorted(k for k in PHRASES if not k.split(".")[-1].isdigit())
-            raise TrailwrightError(f"unknown phrase (known: {', '.join(known)}, and sixths.N, a_die.N)", where)
+            raise TrailwrightError(f"unknown phrase (known: {', '.join(known)}, and turn.EDGES.N, a_die.N)", where)
         if not isinstance(text, str) or not text.strip():
             raise TrailwrightError("must be a non-empty string", where)
         try:

@@ -64,7 +64,7 @@ def rules_context(rules, board, language: Language = ENGLISH) -> dict:
         "hazards": hazards,
         "turn": {
             "allowed": turning.allowed,
-            "by": language.sixths(turning.sixths),
+            "by": language.turn(turning.steps, board.geometry.edges),
             "next_to_pawn": turning.next_to_pawn,
             "under_pawn": turning.under_pawn,
         },

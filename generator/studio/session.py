@@ -244,9 +244,9 @@ class Studio(DiskWatch, Warming):
                 tiles = self._with_side(tiles, where, self.side(*other))
             self.commit(tiles)
         elif op == "rotate":
-            k = args.get("sixths", 1)
+            k = args.get("steps", args.get("sixths", 1))  # edges to turn by (``sixths``: its name before any tiles)
             if not isinstance(k, int) or isinstance(k, bool):
-                raise EditError("sixths is a whole number")
+                raise EditError("steps is a whole number (edges to turn the side by)")
             self.commit(self._with_side(self.current, where, side.rotated(k % side.geometry.rotations)))
         elif op in ("join", "split"):
             self.commit(self._with_side(self.current, where, _rejoined(side, op, args)))

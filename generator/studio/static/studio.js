@@ -335,7 +335,7 @@
   $("undo").addEventListener("click", () => apply(call("/api/undo", {})));
   $("redo").addEventListener("click", () => apply(call("/api/redo", {})));
   $("rotate").addEventListener("click", () => {
-    if (chosen) apply(call("/api/edit", { op: "rotate", tile: chosen[0], face: chosen[1], sixths: 1 }));
+    if (chosen) apply(call("/api/edit", { op: "rotate", tile: chosen[0], face: chosen[1], steps: 1 }));
   });
   $("save").addEventListener("click", async () => {
     const reply = await send("/api/save", {});
