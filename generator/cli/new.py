@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     tiles = random_tileset(board.tile_count, allowed_designs(ARTICLE.on(board), g), rng, g)
     tileset = dumps_tileset(tiles, {"made_by": "trailwright new"})
     try:
-        folder = new_project(args.folder, *_board_copy(args.board), tileset, rules)
+        folder = new_project(args.folder, *_board_copy(args.board), tileset, rules, g)
     except OSError as err:
         raise TrailwrightError(f"cannot make the project here: {err.strerror or err}", args.folder) from None
     print(f"A new project in {folder}/ (see its README.md). Try:")
