@@ -121,7 +121,13 @@ def _move_ending(value: Any, where: str, source: str | None = None) -> tuple[str
 
 
 _PLAYERS = {"min": Whole(*PLAYERS_RANGE), "max": Whole(*PLAYERS_RANGE), "default": Whole(*PLAYERS_RANGE)}
-_TURNING = {"allowed": Flag(), "next_to_pawn": Flag(), "steps": Whole(1, 6), "sixths": Whole(1, 3), "under_pawn": Flag()}
+_TURNING = {
+    "allowed": Flag(),
+    "next_to_pawn": Flag(),
+    "steps": Whole(1, 6),
+    "sixths": Whole(1, 3),
+    "under_pawn": Flag(),
+}
 _TOP = {
     "format": OneOf((FORMAT,)),
     "start": Text(),
