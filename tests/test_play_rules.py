@@ -173,7 +173,8 @@ def test_a_turn_is_steps_of_one_edge_and_an_older_files_sixths_read_as_steps_on_
     classic = load_board("classic")
     hexed = rules_from_dict({**data, "start": "Hut", "required": [], "goal": "Exit", "hazard": []})
     assert check_rules(hexed, classic).turning.steps == 1  # a sixth is a step on hex tiles
-    with pytest.raises(TrailwrightError, match=r"turning\.sixths: a sixth is a hex tile's turn, and these tiles are square"):
+    refused = r"turning\.sixths: a sixth is a hex tile's turn, and these tiles are square"
+    with pytest.raises(TrailwrightError, match=refused):
         check_rules(older, square)
     data["turning"] = {"steps": 2}
     assert check_rules(rules_from_dict(data), square).turning.steps == 2  # half a turn on a square
