@@ -66,7 +66,8 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
             "slots": board.tile_count,
             "landmarks": [say(lm.name) for lm in board.landmarks],
             "connectors": len(board.connectors),
-            "wide_landmarks": [say(lm.name) for lm in board.landmarks if len(lm.hexes) > 1],
+            "wide_landmarks": wide_landmarks(board, say),
+            "one_disc": not board.geometry.is_classic,  # how the board draws a landmark of many cells
         },
         "catalogue": catalogue,
         "catalogue_bridges": bridged[:8],
@@ -74,6 +75,16 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
         "reference": references(src.board.name),
         "made": _made(src, settings),
     }
+
+
+def wide_landmarks(board, say) -> list[dict]:
+    """The landmarks of more than one cell, grouped by their number of cells (one paragraph a group): each group's
+    printed names and its cells."""
+    groups: dict[int, list[str]] = {}
+    for lm in board.landmarks:
+        if len(lm.hexes) > 1:
+            groups.setdefault(len(lm.hexes), []).append(say(lm.name))
+    return [{"names": names, "cells": cells} for cells, names in sorted(groups.items())]
 
 
 def _play(src: Sources) -> dict | None:
