@@ -6,7 +6,7 @@ board alone, never from a board's name, so they hold for boards nobody wrote yet
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -38,13 +38,13 @@ TRIPLES = {
 BOARDS = {**{name: name for name in builtin_boards()}, "triples": TRIPLES}
 
 
-@lru_cache(maxsize=None)
+@cache
 def board_of(name: str):
     spec = BOARDS[name]
     return load_board(spec) if isinstance(spec, str) else board_from_dict(spec)
 
 
-@lru_cache(maxsize=None)
+@cache
 def booklet(name: str, lang: str) -> str:
     """The words of ``name``'s booklet in ``lang`` (its templates rendered: the words the PDF sets)."""
     import numpy as np
