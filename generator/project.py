@@ -90,26 +90,6 @@ def resolve(target: str, given: dict[str, str | None]) -> tuple[str, dict[str, s
     return str(Path(target) / FILES["tileset"]), paths
 
 
-def recorded_board(tileset: str | Path) -> str | None:
-    """The board a tile set file records (``meta.settings.board``, as ``optimize`` writes it, or ``meta.board``): a
-    built-in board's name, or a board file (relative to the tile set's folder, else as written); None when it records
-    none. A board it names that is not here is one line."""
-    from generator.board import builtin_boards
-    from generator.model.tileset_io import read_meta
-
-    meta = read_meta(tileset)
-    settings = meta.get("settings")
-    named = (settings.get("board") if isinstance(settings, dict) else None) or meta.get("board")
-    if not isinstance(named, str) or not named.strip():
-        return None
-    if named in builtin_boards():
-        return named
-    for place in (Path(tileset).parent / named, Path(named)):
-        if place.is_file():
-            return str(place)
-    raise TrailwrightError(f"records the board {named!r}, which is not here: name the board with --board", str(tileset))
-
-
 def project_style(folder: str | Path) -> str | None:
     """The look of the project's art: the theme its ``settings.toml`` names (``theme = "river"``, a shipped theme,
     or a folder relative to the project), else its ``style.toml``, else None (the built-in style)."""

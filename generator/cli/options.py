@@ -140,6 +140,28 @@ def warn_strangers(style, board, command: str) -> None:
         )
 
 
+def recorded_board(tileset: str) -> str | None:
+    """The board a tile set file records (``meta.settings.board``, as ``optimize`` writes it, or ``meta.board``): a
+    built-in board's name, or a board file (relative to the tile set's folder, else as written); None when it records
+    none. A board it names that is not here is one line."""
+    from pathlib import Path
+
+    from generator.board import builtin_boards
+    from generator.model.tileset_io import read_meta
+
+    meta = read_meta(tileset)
+    settings = meta.get("settings")
+    named = (settings.get("board") if isinstance(settings, dict) else None) or meta.get("board")
+    if not isinstance(named, str) or not named.strip():
+        return None
+    if named in builtin_boards():
+        return named
+    for place in (Path(tileset).parent / named, Path(named)):
+        if place.is_file():
+            return str(place)
+    raise TrailwrightError(f"records the board {named!r}, which is not here: name the board with --board", str(tileset))
+
+
 class _Default(str):
     """A flag's default value, told apart from the same text typed by the user."""
 
@@ -150,7 +172,7 @@ DEFAULT_BOARD = _Default("classic")
 def apply_project(args: argparse.Namespace) -> None:
     """A project folder given for the tile set supplies the files no flag names (``generator.project``); a tile set
     file that records its board supplies the board when ``--board`` is not typed, and the run says so."""
-    from generator.project import FILES, recorded_board, resolve
+    from generator.project import FILES, resolve
 
     target = getattr(args, "tileset", None)
     if isinstance(target, str):
