@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -37,7 +38,7 @@ over the file here.
 
 | file | what it is |
 |---|---|
-| `tileset.json` | the tile set: {faces}, as trails of {ends} |
+| `tileset.json` | the tile set: {tiles_are} |
 | `board.toml` | the board: slots, landmarks, connectors (a copy of {board}) |
 | `rules.toml` | the game's rules as data: start, landmarks to visit, goal, hazards, turning |
 | `objective.toml` | what `optimize` looks for: the fitness weights, forbidden designs, a `[play]` target |
@@ -150,45 +151,19 @@ def _a_side(tileset_json: str) -> str:
     return json.dumps(json.loads(tileset_json)["tiles"][0]["front"])
 
 
-_PART = {4: "quarter", 6: "sixth"}  # one edge's share of a whole turn
-
-
-def _in_its_words(text: str, geometry) -> str:
-    """A shipped settings or style file as a project of ``geometry``'s tiles gets it: the profile its kit is cut to
-    and the size its tiles are drawn at (both the shape's own, so ``render`` and ``publish`` agree), its cells named
-    as the board names them. The classic game's files are the shipped ones, unchanged."""
-    from generator.publish.settings import SHAPE_PROFILES, load_profile
-
-    if geometry.shape == "hex":
-        return text
-    profile = load_profile(SHAPE_PROFILES[geometry.shape])
-    lines = []
-    for line in text.splitlines(keepends=True):
-        key = line.split("=")[0].strip()
-        if key == "profile":
-            named = f'profile = "{profile.name}"'
-            line = f"{named:<40}# manufacturer profile (see profiles.toml): the {geometry.shape} tiles' own\n"
-        elif key == "width_mm":
-            line = f"width_mm = {profile.trim_width_mm:g}            # edge to edge at the cut ({profile.title})\n"
-        line = line.replace("# wall hexes", "# wall cells")
-        lines.append(line.replace("(a sixth of a turn on hex tiles)", f"(a {_PART[geometry.edges]} of a turn here)"))
-    return "".join(lines)
-
-
 def new_project(
     folder: str | Path,
     board_text: str,
     board_is: str,
     tileset_json: str,
     rules_text: str | None = None,
-    geometry=None,
+    speak: Callable[[str], str] = lambda text: text,
+    tiles_are: str = "each tile's front and back, as trails of directions",
 ) -> Path:
     """Make the project ``folder`` (it must not exist, or be empty) with the board file ``board_text`` (already
-    checked; ``board_is`` says in the README what it is a copy of) of ``geometry``'s tiles (None: the classic game's);
-    the rules are the booklet's (``rules_text``: the same game mapped onto another board's landmarks)."""
-    from generator.model.geometry import CLASSIC
-
-    geometry = geometry or CLASSIC
+    checked; ``board_is`` says in the README what it is a copy of); the rules are the booklet's (``rules_text``:
+    the same game mapped onto another board's landmarks). ``speak`` words each shipped file for the board's tiles,
+    and ``tiles_are`` says in the README what the tile set holds."""
     folder = Path(folder)
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise TrailwrightError("exists and is not an empty folder: choose a new one", str(folder))
@@ -202,19 +177,15 @@ def new_project(
             FILES["settings"]: resources.files("generator.publish") / "publish.toml",
         }
         for name, source in copies.items():
-            (stage / name).write_text(_in_its_words(source.read_text(encoding="utf-8"), geometry), encoding="utf-8")
+            (stage / name).write_text(speak(source.read_text(encoding="utf-8")), encoding="utf-8")
         (stage / FILES["board"]).write_text(board_text, encoding="utf-8")
         if rules_text is not None:
-            (stage / FILES["rules"]).write_text(_in_its_words(rules_text, geometry), encoding="utf-8")
+            (stage / FILES["rules"]).write_text(speak(rules_text), encoding="utf-8")
         _copy_words(resources.files("generator.publish.booklet") / "templates", stage / FILES["templates"])
         (stage / FILES["objective"]).write_text(OBJECTIVE.format(forbid=_a_side(tileset_json)), encoding="utf-8")
         (stage / FILES["tileset"]).write_text(tileset_json, encoding="utf-8")
         title = folder.name.replace("-", " ").replace("_", " ").strip().title() or "My Maze"
-        faces = "each tile's front and back" if geometry.faces == 2 else "each tile's one face"
-        ends = "directions" if geometry.is_classic else "its trail ends (N1, N2, E1, ... on two ends an edge)"
-        if not geometry.is_classic and geometry.ends_per_edge == 1:
-            ends = "its trail ends (the edges N, E, ...)"
-        readme = README.format(title=title, name=folder.name, board=board_is, faces=faces, ends=ends)
+        readme = README.format(title=title, name=folder.name, board=board_is, tiles_are=tiles_are)
         (stage / "README.md").write_text(readme, encoding="utf-8")
         if folder.exists():
             folder.rmdir()

@@ -52,7 +52,9 @@ def run(args: argparse.Namespace) -> int:
     tiles = random_tileset(board.tile_count, allowed_designs(ARTICLE.on(board), g), rng, g)
     tileset = dumps_tileset(tiles, {"made_by": "trailwright new"})
     try:
-        folder = new_project(args.folder, *_board_copy(args.board), tileset, rules, g)
+        folder = new_project(
+            args.folder, *_board_copy(args.board), tileset, rules, lambda text: in_its_words(text, g), _tiles_are(g)
+        )
     except OSError as err:
         raise TrailwrightError(f"cannot make the project here: {err.strerror or err}", args.folder) from None
     print(f"A new project in {folder}/ (see its README.md). Try:")
@@ -73,3 +75,37 @@ def _board_copy(board: str) -> tuple[str, str]:
         text = (resources.files("generator.board.boards") / f"{board}.toml").read_text(encoding="utf-8")
         return text, f"the built-in `{board}` board"
     return Path(board).read_text(encoding="utf-8"), f"`{Path(board).name.replace('`', '')}`"
+
+
+_PART = {4: "quarter", 6: "sixth"}  # one edge's share of a whole turn
+
+
+def in_its_words(text: str, geometry) -> str:
+    """A shipped settings or style file as a project of ``geometry``'s tiles gets it: the profile its kit is cut to
+    and the size its tiles are drawn at (both the shape's own, so ``render`` and ``publish`` agree), its cells named
+    as the board names them. The classic game's files are the shipped ones, unchanged."""
+    from generator.publish.settings import SHAPE_PROFILES, load_profile
+
+    if geometry.shape == "hex":
+        return text
+    profile = load_profile(SHAPE_PROFILES[geometry.shape])
+    lines = []
+    for line in text.splitlines(keepends=True):
+        key = line.split("=")[0].strip()
+        if key == "profile":
+            named = f'profile = "{profile.name}"'
+            line = f"{named:<40}# manufacturer profile (see profiles.toml): the {geometry.shape} tiles' own\n"
+        elif key == "width_mm":
+            line = f"width_mm = {profile.trim_width_mm:g}            # edge to edge at the cut ({profile.title})\n"
+        line = line.replace("# wall hexes", "# wall cells")
+        lines.append(line.replace("(a sixth of a turn on hex tiles)", f"(a {_PART[geometry.edges]} of a turn here)"))
+    return "".join(lines)
+
+
+def _tiles_are(g) -> str:
+    """What the project's tile set holds, for its README."""
+    faces = "each tile's front and back" if g.faces == 2 else "each tile's one face"
+    if g.is_classic:
+        return f"{faces}, as trails of directions"
+    ends = "the edges N, E, ..." if g.ends_per_edge == 1 else "N1, N2, E1, ...: two ends an edge"
+    return f"{faces}, as trails of its ends ({ends})"
