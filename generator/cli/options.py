@@ -126,6 +126,18 @@ def load_style_option(value, command: str):
     return style
 
 
+def drawn_style(style, board, settings_path: str | None):
+    """``style`` at the size the kit prints ``board``'s tiles (``publish.settings.tile_width_mm``, from the project's
+    or the given settings), so ``render`` and ``preview`` draw a tile at the size ``publish`` prints it."""
+    from dataclasses import replace
+
+    from generator.publish.settings import load_settings, tile_width_mm
+
+    with flag_value("--settings"):
+        width = tile_width_mm(style.tile_width_mm, board.geometry, load_settings(settings_path))
+    return style if width == style.tile_width_mm else replace(style, tile_width_mm=width)
+
+
 def warn_strangers(style, board, command: str) -> None:
     """A warning when the theme has art for landmarks the board does not have (it is drawn nowhere)."""
     import sys

@@ -11,6 +11,7 @@ from generator.cli.options import (
     add_style_option,
     add_tileset_argument,
     bounded_int,
+    drawn_style,
     flag_value,
     load_style_option,
     positive_int,
@@ -37,7 +38,7 @@ def register(sub) -> None:
     p.add_argument("--no-highlight", action="store_true", help="do not colour what each landmark reaches")
     p.add_argument("--tiles", action="store_true", help="draw every tile side (fronts, then backs) instead of layouts")
     p.add_argument("--dpi", type=bounded_int(10, 600), default=60, help="resolution of the PNG (10 to 600)")
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, settings=None)  # a project's settings.toml: the size its kit prints tiles at
 
 
 def _png(data: bytes, made_by: str) -> bytes:
@@ -81,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
     warn_strangers(style, board, "preview")
+    style = drawn_style(style, board, args.settings)
     classic = board.geometry.is_classic
     if args.tiles:
         svg = render_contact_sheet(tileset, style) if classic else render_contact_sheet_any(tileset, style)

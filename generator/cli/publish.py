@@ -165,6 +165,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.publish.claims import claim_warnings
     from generator.publish.kit import KIT_FOLDERS, publish_kit
     from generator.publish.language import load_language
+    from generator.publish.settings import kit_profile
     from generator.scoring.stream import available_cores
     from generator.scoring.tables import check_size
     from generator.table.tabletop import check_asset_base
@@ -184,8 +185,7 @@ def run(args: argparse.Namespace) -> int:
         load_rules(args.rules, board)  # a bad rules file fails here, before any work
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
-    if not board.geometry.is_classic:
-        settings = _other_tiles(args, settings, board.geometry)
+    settings = kit_profile(settings, board.geometry, named=args.profile is not None)
     sources = replace(make_sources(args, tileset, board, settings, language), asset_url=asset_url)
     warnings: list[str] = []
 
@@ -208,18 +208,6 @@ def run(args: argparse.Namespace) -> int:
     for message in warnings:
         print(f"  {'not made' if message.startswith('skipped') else 'warning'}: {message}")
     return 0
-
-
-def _other_tiles(args: argparse.Namespace, settings, geometry):
-    """The settings for a kit of another geometry's tiles: cut to the shape's own profile (``SHAPE_PROFILES``)
-    unless one is named (the tiles print at its size)."""
-    from dataclasses import replace
-
-    from generator.publish.settings import SHAPE_PROFILES, PublishSettings
-
-    if args.profile is None and settings.profile == PublishSettings.profile:
-        settings = replace(settings, profile=SHAPE_PROFILES[geometry.shape])
-    return settings
 
 
 def _settings(args: argparse.Namespace):
@@ -257,7 +245,7 @@ def make_sources(args: argparse.Namespace, tileset, board, settings, language):
     from generator.errors import TrailwrightError
     from generator.play import load_rules
     from generator.publish.playpage import simulate_play
-    from generator.publish.settings import load_profile
+    from generator.publish.settings import tile_width_mm
     from generator.publish.sources import any_sources, layout_sources
     from generator.scoring.stream import available_cores
     from generator.warm import announce
@@ -273,7 +261,7 @@ def make_sources(args: argparse.Namespace, tileset, board, settings, language):
         announce(["play", "measures"])
     play = simulate_play(tileset, board, rules, games, settings.seed, language, available_cores())
     if not board.geometry.is_classic:  # other tiles print at the manufacturer profile's size
-        width = load_profile(settings.profile).trim_width_mm
+        width = tile_width_mm(style.tile_width_mm, board.geometry, settings)
         found = figures(args.tileset, tileset, board, settings)
         return any_sources(tileset, board, width, found, args.tileset, language.templates, rules, play, language, style)
     return layout_sources(

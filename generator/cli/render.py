@@ -10,6 +10,7 @@ from generator.cli.options import (
     add_board_option,
     add_style_option,
     add_tileset_argument,
+    drawn_style,
     flag_value,
     load_style_option,
     warn_strangers,
@@ -48,7 +49,7 @@ def register(sub) -> None:
         help="how much larger than a tile each slot on the board is, on every side",
     )
     p.add_argument("--no-labels", action="store_true", help="leave out the small tile number and face")
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, settings=None)  # a project's settings.toml: the size its kit prints tiles at
 
 
 RENDERED = re.compile(r"tile-.+\.svg|board\.svg")  # what render owns in its folder (other files are kept)
@@ -70,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
     warn_strangers(style, board, "render")
+    style = drawn_style(style, board, args.settings)
     if not board.geometry.is_classic:  # other tiles: generator.render.anytiles and anyboard
         return _render_any(args, out, board, tileset, style)
     width = id_width(t.id for t in tileset)

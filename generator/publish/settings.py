@@ -120,6 +120,26 @@ _PROFILE = {
 }
 # the profile a kit of other tiles than the classic hexagons is cut to when the settings keep the default one
 SHAPE_PROFILES = {"hex": "thegamecrafter-medium-hex", "square": "square-50mm"}
+
+
+def kit_profile(settings: PublishSettings, geometry, named: bool = False) -> PublishSettings:
+    """The settings a kit of ``geometry``'s tiles is cut with: the profile they name, or, where they keep the default
+    one and the tiles are of another shape, the shape's own (``SHAPE_PROFILES``); ``named``: the profile was typed,
+    and is kept (a profile of another shape is then refused where the kit is made)."""
+    if named or settings.profile != PublishSettings.profile or geometry.shape == "hex":
+        return settings
+    return replace(settings, profile=SHAPE_PROFILES[geometry.shape])
+
+
+def tile_width_mm(style_width_mm: float, geometry, settings: PublishSettings) -> float:
+    """The one size every stage draws a tile at (``render``, ``preview``, the kit and its tables): the classic game's
+    hexagon at the style's width (its profile is checked against it), any other tiles at their profile's trim
+    width (``kit_profile``), so a square tile drawn by ``render`` is the tile the kit prints."""
+    if geometry.is_classic:
+        return style_width_mm
+    return load_profile(kit_profile(settings, geometry).profile).trim_width_mm
+
+
 SETTINGS: dict = {
     "title": Text(),
     "papers": Names(),
