@@ -28,7 +28,7 @@ PUBLISH_ARGS := $(BOARD_ARG) $(if $(STYLE),--style "$(STYLE)") $(if $(THEME),--t
 	$(if $(TITLE),--title "$(TITLE)") $(if $(SETTINGS),--settings "$(SETTINGS)") $(if $(ONLY),--only "$(ONLY)") \
 	$(if $(SKIP),--skip "$(SKIP)") $(if $(FOR),--for "$(FOR)")
 
-.PHONY: install sysdeps test test-heavy test-fast bench lint docs lock optimize render print clean distclean wheel-smoke
+.PHONY: install sysdeps test test-heavy test-fast bench bench-smoke lint docs lock optimize render print clean distclean wheel-smoke
 
 # Installs are locked: requirements.lock pins every package (runtime and tests) with its hashes, and
 # requirements-dev.lock adds the linters and the docs site on the same pins. uv (itself pinned) installs
@@ -109,6 +109,10 @@ test-fast: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks
+
+# the long-lived processes' soak at its smallest (seconds): a studio's short day and a few games on a host
+bench-smoke: $(STAMP)
+	$(PY) -m benchmarks soak -- --smoke
 
 optimize: $(STAMP)
 	$(TW) optimize $(BOARD_ARG) --time $(TIME) --seed $(SEED) --out $(TILESET)
