@@ -339,12 +339,12 @@ def test_render_and_preview_take_a_theme_bleed_and_labels_on_every_geometry(tmp_
     argv = ["render", "examples/optimized-square-jungle.json", "--board", "square-jungle", "--out", str(out)]
     assert main([*argv, "--theme", "river", "--bleed", "2"]) == 0
     svg = (out / "tile-01-front.svg").read_text()
-    w = STYLE.tile_width_mm
+    w = 50.0  # the kit's size for square tiles (its profile, square-50mm), which render draws too
     assert f'width="{w + 4:g}mm"' in svg and 'id="tw-cut"' in svg
-    assert "1 front" in svg or 'data-text="1 front"' in svg
+    assert '">1</text>' in svg and "front" not in svg.split("<metadata>")[0]  # one face: its label is the tile
     tiles = read_tileset("examples/optimized-square-jungle.json")
     assert sum(p.read_text().count('class="bridge"') for p in out.glob("tile-*.svg")) == tiles.crossings
-    assert main([*argv, "--no-labels"]) == 0 and "1 front" not in (out / "tile-01-front.svg").read_text()
+    assert main([*argv, "--no-labels"]) == 0 and '">1</text>' not in (out / "tile-01-front.svg").read_text()
     sheet = tmp_path / "preview.svg"
     assert main(["preview", "examples/optimized-square-jungle.json", "--board", "square-jungle", "--out", str(sheet),
                  "--dpi", "10"]) == 0  # fmt: skip

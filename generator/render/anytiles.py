@@ -210,7 +210,7 @@ def _tufts(side: Side, style: Style, scale: float, avoid) -> str:
 def _label(tile: Tile, face: str, side: Side, style: Style, scale: float):
     """(spot, text) of the side's label, or None; a one-line error when it has no room at any size."""
     text = ""
-    for text in label_texts(tile.id, face, style.labels):
+    for text in label_texts(tile.id, face, style.labels, tile.geometry.faces):
         spot = place_label(
             side, any_layout(side, style), style, scale, text, moons=face == "back" and style.tile_back_mark
         )
@@ -221,6 +221,13 @@ def _label(tile: Tile, face: str, side: Side, style: Style, scale: float):
         f"{num(min(MIN_LABEL_PT, style.label_font_size_pt))} pt (use a shorter id, a larger tile, or turn labels "
         "off: [label] show = false or --no-labels)"
     )
+
+
+def _title(tile, face: str, style) -> str:
+    """A side's SVG title: its label, or the tile and face in English (the tile alone when it has one face)."""
+    if style.labels:
+        return label_texts(tile.id, face, style.labels, tile.geometry.faces)[0]
+    return f"Tile {tile.id}" if tile.geometry.faces == 1 else f"Tile {tile.id}, {face}"
 
 
 def render_side_any(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.0, label: bool | None = None) -> str:
@@ -234,8 +241,7 @@ def render_side_any(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(w + 2 * b)}mm" height="{num(h + 2 * b)}mm" '
         f'viewBox="{num(-w / 2 - b)} {num(-h / 2 - b)} {num(w + 2 * b)} {num(h + 2 * b)}">',
-        f"<title>{escape(label_texts(tile.id, face, style.labels)[0] if style.labels else f'Tile {tile.id}, {face}')}"
-        "</title>",
+        f"<title>{escape(_title(tile, face, style))}</title>",
         f"<metadata>{escape(dumps_json(side_metadata(tile, face, side, len(layout.bridges))))}</metadata>",
         f'<polygon class="outline" points="{outline_points(g, grown)}" fill="{style.ground(face)}"/>',
     ]

@@ -194,9 +194,12 @@ def _first_spot(
     return None
 
 
-def label_texts(tile_id: str, face: str, words: tuple[str, ...] = ()) -> tuple[str, str]:
+def label_texts(tile_id: str, face: str, words: tuple[str, ...] = (), faces: int = 2) -> tuple[str, str]:
     """A side's label, long then short: ``("7 front", "7F")``, or in a language's ``words`` (the front's long and
-    short forms, then the back's, each with ``{tile}``: ``"{tile} recto"``)."""
+    short forms, then the back's, each with ``{tile}``: ``"{tile} recto"``); a single-sided tile (``faces`` 1) has one
+    face, and its label is its id alone."""
+    if faces == 1:
+        return tile_id, tile_id
     if not words:
         return f"{tile_id} {face}", f"{tile_id}{face[0].upper()}"
     long, short = words[0:2] if face == "front" else words[2:4]
