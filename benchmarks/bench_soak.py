@@ -126,6 +126,16 @@ def _job(kind: str, studio: Studio, n: int) -> tuple[int, str]:
     return (200, "") if state["state"] == "done" else (500, state.get("error", ""))
 
 
+def _stopped(proc) -> float:
+    """Ctrl-C to the studio: the seconds until its process ended (its search cluster closed)."""
+    import signal
+
+    began = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=60)
+    return time.monotonic() - began
+
+
 def _project(folder: Path) -> Path:
     from generator.cli import main as cli
 
@@ -190,13 +200,15 @@ def studio_soak(actions: int, search_every: int, publish_every: int, port: int, 
                 quarters.sample(n, rss_mb(proc.pid))
                 if kind in ("edit", "try", "undo", "redo", "search"):
                     state = json.loads(studio.call("/api/state")[1])
+            stop_s = _stopped(proc)
         try:
             Project(project)
         except Exception as err:  # noqa: BLE001 - any failure to load is the finding
             errors.append(f"the saved project does not load: {err}")
     rows, ok = quarters.rows("studio", errors)
     rows.insert(0, ("studio: actions, expected refusals", f"{actions:,}, {refused:,}", "", True))
-    return rows, ok
+    rows.append(("studio: Ctrl-C after the day, to the process's end, s", f"{stop_s:.2f}", "< 2", stop_s < 2.0))
+    return rows, ok and stop_s < 2.0
 
 
 def main(argv: list[str]) -> int:

@@ -1,6 +1,7 @@
 """The studio and the game server as real processes on loopback: uvicorn's own answer to a malformed request
-carries the page headers, and Ctrl-C or SIGTERM stops either one in under 2 s with one line and no traceback,
-a search's cluster included. Bounded in requests and seconds; every process is always stopped."""
+carries the page headers, and Ctrl-C or SIGTERM stops either one promptly with one line and no traceback, a search's
+cluster included (under 2 s on a quiet machine: ``python -m benchmarks soak`` measures it; here the bound is loose,
+so a busy machine does not fail it). Bounded in requests and seconds; every process is always stopped."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from tests.host_helpers import TOKEN, free_port
 
 pytestmark = pytest.mark.slow
 EXE = str(Path(sys.executable).with_name("trailwright"))
+PROMPT = 8.0  # seconds: well under Dask's own close timeouts (10 s and more), which a stop used to wait on
 
 
 def raw_request(port: int, data: bytes) -> bytes:
@@ -71,12 +73,12 @@ def test_the_host_answers_a_malformed_request_with_the_page_headers_and_stops_on
         assert urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=10).status == 200
     finally:
         seconds, out, err = stopped(proc, signal.SIGTERM)
-    assert seconds < 2.0
+    assert seconds < PROMPT
     assert out.splitlines()[-1] == "Trailwright game server stopped."
     assert "Traceback" not in err and "Error" not in err
 
 
-def test_the_studio_starts_no_cluster_until_a_search_and_stops_after_one_in_under_two_seconds(tmp_path):
+def test_the_studio_starts_no_cluster_until_a_search_and_stops_promptly_after_one(tmp_path):
     from generator.cli import main
 
     assert main(["new", str(tmp_path / "p")]) == 0
@@ -100,6 +102,6 @@ def test_the_studio_starts_no_cluster_until_a_search_and_stops_after_one_in_unde
         assert state["state"] == "done" and state["warm"] is True  # the cluster stays for the next search
     finally:
         seconds, out, err = stopped(proc, signal.SIGINT)
-    assert seconds < 2.0
+    assert seconds < PROMPT
     assert out.splitlines()[-1] == "Trailwright studio stopped."
     assert "Traceback" not in err and "Error" not in err
