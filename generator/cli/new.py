@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     rng = np.random.default_rng([args.seed, 0])
     g = board.geometry
     tiles = random_tileset(board.tile_count, allowed_designs(ARTICLE.on(board), g), rng, g)
-    tileset = dumps_tileset(tiles, {"made_by": "trailwright new"})
+    tileset = dumps_tileset(tiles, {"made_by": "trailwright new", "board": board.name})  # the set alone names it
     try:
         folder = new_project(
             args.folder, *_board_copy(args.board), tileset, rules, lambda text: in_its_words(text, g), _tiles_are(g)

@@ -165,7 +165,6 @@ def run(args: argparse.Namespace) -> int:
     from generator.publish.claims import claim_warnings
     from generator.publish.kit import KIT_FOLDERS, publish_kit
     from generator.publish.language import load_language
-    from generator.publish.settings import kit_profile
     from generator.scoring.stream import available_cores
     from generator.scoring.tables import check_size
     from generator.table.tabletop import check_asset_base
@@ -185,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
         load_rules(args.rules, board)  # a bad rules file fails here, before any work
     tileset = read_tileset(args.tileset)
     check_size(tileset, board, args.tileset)
-    settings = kit_profile(settings, board.geometry, named=args.profile is not None)
+    settings = _kit_profile(args, settings, board.geometry)
     sources = replace(make_sources(args, tileset, board, settings, language), asset_url=asset_url)
     warnings: list[str] = []
 
@@ -208,6 +207,32 @@ def run(args: argparse.Namespace) -> int:
     for message in warnings:
         print(f"  {'not made' if message.startswith('skipped') else 'warning'}: {message}")
     return 0
+
+
+def _kit_profile(args: argparse.Namespace, settings, geometry):
+    """The profile the kit is cut at, never replaced in silence: ``--profile``'s; else the settings file's (one of
+    another shape than the tiles is one line naming the file, before any work); else the tiles' own, said."""
+    from generator.errors import TrailwrightError
+    from generator.inputs import load_toml
+    from generator.publish.kit import PROFILED
+    from generator.publish.settings import SHAPE_PROFILES, kit_profile, load_profile
+
+    named = args.profile is not None
+    if not named and args.settings is not None and "profile" in load_toml(args.settings):
+        with flag_value(f"{args.settings}: profile"):
+            shape = load_profile(settings.profile).shape
+        if shape != geometry.shape and PROFILED & set(settings.documents):
+            raise TrailwrightError(
+                f"profile = {settings.profile!r} cuts {shape} tiles, but the board's tiles are {geometry.shape}: "
+                f"name {SHAPE_PROFILES[geometry.shape]!r} (or another {geometry.shape} profile of profiles.toml)",
+                args.settings,
+            )
+        named = True
+    chosen = kit_profile(settings, geometry, named=named)
+    if chosen.profile != settings.profile:
+        note = f"publish: profile {chosen.profile!r}, {geometry.shape} tiles' own (--profile names another)"
+        print(note, file=sys.stderr)
+    return chosen
 
 
 def _settings(args: argparse.Namespace):
