@@ -162,23 +162,20 @@ def test_a_rules_file_for_a_board_reads_back_as_its_game_with_the_booklets_comme
             assert [line.index(comment) for line in text.splitlines() if comment in line] == column
 
 
-def test_a_turn_is_steps_of_one_edge_and_an_older_files_sixths_read_as_steps_on_hex_tiles_only():
+def test_a_turn_is_steps_of_one_edge_and_an_older_files_sixths_reads_as_steps_on_every_board():
+    """An older project's rules (``new`` wrote ``sixths`` on every board), a rules file and a recorded game load as
+    they always played: the engines turned by edges."""
     from generator.play.rules import rules_file_text, rules_to_dict
 
     square = load_board("square-jungle")
     data = rules_to_dict(default_rules(square))
-    data["turning"] = {k: v for k, v in data["turning"].items() if k != "steps"} | {"sixths": 1}
-    older = rules_from_dict(data)
-    assert older.turning.steps == 1 and "sixths" not in rules_file_text(older)  # written the new way
-    classic = load_board("classic")
-    hexed = rules_from_dict({**data, "start": "Hut", "required": [], "goal": "Exit", "hazard": []})
-    assert check_rules(hexed, classic).turning.steps == 1  # a sixth is a step on hex tiles
-    refused = r"turning\.sixths: a sixth is a hex tile's turn, and these tiles are square"
-    with pytest.raises(TrailwrightError, match=refused):
-        check_rules(older, square)
-    data["turning"] = {"steps": 2}
-    assert check_rules(rules_from_dict(data), square).turning.steps == 2  # half a turn on a square
-    data["turning"] = {"steps": 3}
-    with pytest.raises(TrailwrightError, match=r"turning\.steps = 3: from 1 to 2 on square tiles"):
+    data["turning"] = {k: v for k, v in data["turning"].items() if k != "steps"} | {"sixths": 3}
+    older = check_rules(rules_from_dict(data), square)
+    assert older.turning.steps == 3 and "sixths" not in rules_file_text(older)  # three quarters; written as steps
+    assert rules_from_dict(tomllib.loads(rules_file_text(older))) == older
+    data["turning"] = {"steps": 4}
+    with pytest.raises(TrailwrightError, match=r"turning\.steps = 4: from 1 to 3 on these tiles \(4 edges\)"):
         check_rules(rules_from_dict(data), square)
+    classic = default_rules(CLASSIC)
+    assert check_rules(replace(classic, turning=replace(classic.turning, steps=5)), CLASSIC).turning.steps == 5
     assert load_rules(None, square).turning.steps == 1

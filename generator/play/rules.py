@@ -9,15 +9,16 @@ move-ending  a landmark that ends the move of a pawn stepping onto it (any steps
 hazard       a landmark that rolls the die at once when a pawn steps in: on one of ``rolls``
              the pawn is sent to the landmark ``to`` (the Lair's 1-3 back to the Hut).
 turning      instead of rolling, a player may turn one laid tile by ``steps`` either way: a step is one edge (a sixth
-             of a turn on a hex tile, a quarter on a square one). A file's ``sixths`` (the key before steps) reads as
-             steps on hex tiles and is refused on others; files are written with ``steps``.
+             of a turn on a hex tile, a quarter on a square one), short of a whole turn. A file's ``sixths`` (the key
+             before steps, which the engines always read as edges) reads as steps, so older projects, rules files
+             and recorded games load on every board; files are written with ``steps``.
 
 A rules file (``trailwright-rules/1``) has the same keys; see ``rules.toml`` beside this module.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -48,7 +49,6 @@ class Turning:
     next_to_pawn: bool = True
     steps: int = 1  # edges a turn moves the tile by
     under_pawn: bool = False
-    from_sixths: bool = field(default=False, compare=False, repr=False)  # the file said ``sixths`` (hex tiles only)
 
 
 @dataclass(frozen=True)
@@ -175,7 +175,7 @@ def rules_from_dict(data: dict[str, Any]) -> Rules:
     if "sixths" in turning:
         if "steps" in turning:
             raise TrailwrightError("turning: steps and sixths (its older name) both given: keep steps")
-        turning["steps"], turning["from_sixths"] = turning.pop("sixths"), True
+        turning["steps"] = turning.pop("sixths")  # what the engines always turned by: edges
     return Rules(
         start=values["start"],
         required=values.get("required", ()),
@@ -203,7 +203,7 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
         "round_cap": rules.round_cap,
         "players": {"min": rules.players_min, "max": rules.players_max, "default": rules.players_default},
         "hazard": [{"landmark": h.landmark, "rolls": list(h.rolls), "to": h.to} for h in rules.hazards],
-        "turning": {k: v for k, v in asdict(rules.turning).items() if k != "from_sixths"},
+        "turning": asdict(rules.turning),
     }
     if rules.move_ending is not None:
         data["move_ending"] = list(rules.move_ending)
@@ -267,16 +267,10 @@ def check_rules(rules: Rules, board: Board) -> Rules:
 
 
 def _check_turning(turning: Turning, board: Board) -> None:
-    """A turn fits the board's tiles: ``sixths`` only on hex tiles, at most half a turn either way."""
-    g = board.geometry
-    if turning.from_sixths and g.edges != 6:
-        raise TrailwrightError(
-            f"turning.sixths: a sixth is a hex tile's turn, and these tiles are {g.shape}: write turning.steps "
-            f"(edges a turn moves the tile by, 1 to {g.edges // 2})"
-        )
-    if not 1 <= turning.steps <= g.edges // 2:
-        key = "sixths" if turning.from_sixths else "steps"
-        raise TrailwrightError(f"turning.{key} = {turning.steps}: from 1 to {g.edges // 2} on {g.shape} tiles")
+    """A turn fits the board's tiles: at least one step, short of a whole turn."""
+    edges = board.geometry.edges
+    if not 1 <= turning.steps < edges:
+        raise TrailwrightError(f"turning.steps = {turning.steps}: from 1 to {edges - 1} on these tiles ({edges} edges)")
 
 
 def _parse(path, source: str) -> Rules:
