@@ -66,7 +66,9 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
             "slots": board.tile_count,
             "landmarks": [say(lm.name) for lm in board.landmarks],
             "connectors": len(board.connectors),
-            "wide_landmarks": wide_landmarks(board, say),
+            "wide_landmarks": [say(lm.name) for lm in board.landmarks if len(lm.hexes) > 1],  # a project's older
+            # templates loop over these names; the shipped ones word each group of one shape once (``wide_groups``)
+            "wide_groups": wide_groups(board, say),
             "one_disc": not board.geometry.is_classic,  # how the board draws a landmark of many cells
         },
         "catalogue": catalogue,
@@ -77,7 +79,7 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
     }
 
 
-def wide_landmarks(board, say) -> list[dict]:
+def wide_groups(board, say) -> list[dict]:
     """The landmarks of more than one cell, grouped by their number of cells (one paragraph a group): each group's
     printed names and its cells."""
     groups: dict[int, list[str]] = {}
