@@ -240,7 +240,7 @@ def _fresh(args):
     """A new run's problem (board, objective, start, pins) and settings, from the arguments."""
     from generator.optimize import Config
     from generator.optimize.chain import RESCORE_SAMPLES, check_workers
-    from generator.optimize.run import default_polish_share
+    from generator.optimize.timing import default_polish_share
     from generator.scoring.stream import available_cores
 
     seed = args.seed if args.seed is not None else 0
