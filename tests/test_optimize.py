@@ -623,7 +623,7 @@ def test_a_short_budget_buys_fewer_samples_and_says_so_and_too_short_a_budget_is
     assert in_process(None, 10.0) and not in_process(None, 60.0) and not in_process("tcp://x:8786", 10.0)
     assert teardown("tcp://x:8786", 10.0) == 0.0 < teardown(None, 10.0) < teardown(None, 60.0)
     shortest = shortest_budget(problem, 1_000_000, 2, 2, teardown(None, 2.0))
-    assert shortest == 2.0  # a second of search, the fewest samples (0.24 s) and the teardown, rounded up
+    assert shortest == 2.0  # half a second of search, the fewest samples (0.24 s) and the teardown, rounded up
     check_budget(problem, shortest, 1_000_000, 2, 2, teardown(None, 2.0))
     with pytest.raises(TrailwrightError, match=r"^--time 1.5 is too short to search .*: give --time 2 or more$"):
         check_budget(problem, 1.5, 1_000_000, 2, 2, teardown(None, 1.5))

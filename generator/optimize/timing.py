@@ -35,7 +35,7 @@ TEARDOWN = 3.0  # seconds to stop a cluster of worker processes (measured: 2 to 
 # kernels release the GIL, so the threads score side by side. Its teardown takes IN_PROCESS_TEARDOWN seconds at most.
 IN_PROCESS_SECONDS = 30.0
 IN_PROCESS_TEARDOWN = 0.5
-MIN_SEARCH = 1.0  # seconds of search a timed run needs at least, beyond its reserve
+MIN_SEARCH = 0.5  # seconds of search a timed run needs at least, beyond its reserve
 MIN_LEFT = 0.05  # seconds the chains get at least, when the start-up took the whole budget
 
 
