@@ -24,6 +24,11 @@ ONLY    ?=
 SKIP    ?=
 FOR     ?=
 BOARD_ARG := $(if $(BOARD),--board "$(BOARD)")
+# a built-in board's own objective (examples/objective-NAME.toml: the article's weights and, where the static
+# optimum plays long, a [play] limit on unfinished games), unless OBJECTIVE names one
+BOARD_OBJECTIVE := $(wildcard examples/objective-$(notdir $(basename $(BOARD))).toml)
+OBJECTIVE ?= $(if $(BOARD),$(BOARD_OBJECTIVE))
+OBJECTIVE_ARG := $(if $(OBJECTIVE),--objective "$(OBJECTIVE)")
 PUBLISH_ARGS := $(BOARD_ARG) $(if $(STYLE),--style "$(STYLE)") $(if $(THEME),--theme "$(THEME)") $(if $(PAPER),--paper "$(PAPER)") \
 	$(if $(TITLE),--title "$(TITLE)") $(if $(SETTINGS),--settings "$(SETTINGS)") $(if $(ONLY),--only "$(ONLY)") \
 	$(if $(SKIP),--skip "$(SKIP)") $(if $(FOR),--for "$(FOR)")
@@ -111,7 +116,7 @@ bench: $(STAMP)
 	$(PY) -m benchmarks
 
 optimize: $(STAMP)
-	$(TW) optimize $(BOARD_ARG) --time $(TIME) --seed $(SEED) --out $(TILESET)
+	$(TW) optimize $(BOARD_ARG) $(OBJECTIVE_ARG) --time $(TIME) --seed $(SEED) --out $(TILESET)
 
 render: $(STAMP)
 	$(TW) render $(TILESET) --out output/tiles
@@ -125,7 +130,7 @@ print: $(STAMP)
 	@if [ ! -f "$(TILESET)" ]; then \
 	  if [ "$(TILESET)" != "$(DEFAULT_TILESET)" ]; then echo "make print: no tile set at $(TILESET)" >&2; exit 2; fi; \
 	  echo "make print: optimizing a tile set ($(TIME) s, seed $(SEED)) into $(TILESET)"; \
-	  $(TW) optimize $(BOARD_ARG) --time $(TIME) --seed $(SEED) --out $(TILESET) || exit $$?; \
+	  $(TW) optimize $(BOARD_ARG) $(OBJECTIVE_ARG) --time $(TIME) --seed $(SEED) --out $(TILESET) || exit $$?; \
 	fi
 	$(TW) publish $(TILESET) $(PUBLISH_ARGS) --out output
 	@if [ "$(TILESET)" != "$(DEFAULT_TILESET)" ] && [ -f $(DEFAULT_TILESET) ]; then \

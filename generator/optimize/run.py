@@ -20,23 +20,19 @@ re-score    the winner's fitness on ``rescore`` fresh layouts (1,000,000 by defa
 
 from __future__ import annotations
 
-import json
 import math
-import queue
 import threading
 import time
-import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
 from generator import __version__
-from generator.errors import TrailwrightError
 from generator.model import TileSet
 from generator.optimize import cluster, timing
 from generator.optimize.chain import Budget, Chain, Config, Progress, chain_best, check_workers, config_strategy
-from generator.optimize.cooperate import beta_step, gentle, leg_ends, resample
+from generator.optimize.legs import Legs, Migrant, reported, scores
 from generator.optimize.play import final_play, fresh_games
 from generator.optimize.polish import Step, on_cluster, polish
 from generator.optimize.search import Scored
@@ -58,11 +54,6 @@ from generator.scoring.holes import unavailable
 from generator.scoring.layouts import derived_seed
 from generator.scoring.play_target import PlayScore, PlayTarget
 from generator.scoring.stream import available_cores
-
-MIGRATION_SAMPLES = 100_000  # shared fresh layouts that rank the chains at a migration
-CHECKPOINT_GAP = 1.0  # seconds at least between two checkpoint files (chains snapshot every checkpoint_every)
-
-Migrant = tuple[int, int, tuple[tuple[int, ...], ...]]  # leg, chain index, designs (a row per tile)
 
 
 @dataclass(frozen=True)
@@ -98,17 +89,12 @@ def final_seed(seed: int) -> int:
     return derived_seed(seed, 3)
 
 
+rescore = cluster.rescore
+
+
 def polish_seed(seed: int) -> int:
     """The seed of the final polish's banks (its rounds add to it; disjoint from the re-score's)."""
     return derived_seed(seed, 5)
-
-
-def migration_seed(seed: int, leg: int) -> int:
-    """The layouts that rank the chains before leg ``leg``."""
-    return derived_seed(seed, 4, leg)
-
-
-rescore = cluster.rescore
 
 
 def _polish_designs(problem: Problem, config: Config) -> np.ndarray | None:
@@ -144,127 +130,6 @@ def plan(config: Config, workers: int, left: float | None = None, spent: float =
         return budget, config.exchanges + 1
     legs = 1 if config.migrate is None or seconds is None else max(1, round(seconds / config.migrate))
     return budget, legs
-
-
-class _Run:
-    """The client's side of one run: names on the cluster, the progress inbox, the chains so far."""
-
-    def __init__(self, client, problem: Problem, strategy: Strategy, config: Config, chains, migrants):
-        from distributed import Event, Variable
-
-        self.client, self.problem, self.strategy, self.config = client, problem, strategy, config
-        self.name = f"trailwright-{uuid.uuid4().hex}"  # names this run's objects on a shared cluster only
-        self.inbox: queue.SimpleQueue = queue.SimpleQueue()
-        client.subscribe_topic(cluster.progress_topic(self.name), lambda event: self.inbox.put(event[1]))
-        self.stop = Event(cluster.stop_name(self.name), client=client)
-        self.stores = [Variable(cluster.store_name(self.name, i), client=client) for i in range(config.chains)]
-        self.chains: list[Chain | None] = list(chains)
-        self.migrants: list[Migrant] = list(migrants)
-        self.first_report: float | None = None
-
-    def close(self) -> None:
-        self.client.unsubscribe_topic(cluster.progress_topic(self.name))
-        for store in self.stores:
-            store.delete()
-        self.stop.clear()
-
-    def leg(self, budget: Budget, leg: int, legs: int, stop: threading.Event, on_progress, on_checkpoint) -> bool:
-        """Run leg ``leg`` of every chain; returns whether it was stopped."""
-        migrants = {i: m for k, i, m in self.migrants if k == leg}
-        futures = {}
-        for i, chain in enumerate(self.chains):
-            self.stores[i].set("" if chain is None else json.dumps(chain.to_data()))
-            job = cluster.Leg(
-                self.name,
-                self.problem,
-                self.strategy,
-                budget,
-                self.config.seed,
-                i,
-                leg,
-                leg_ends(self.config.exchanges)[leg] if self.config.exchanges else budget.at((leg + 1) / legs),
-                migrants.get(i),
-                snapshot_every=self.config.checkpoint_every,
-            )
-            futures[i] = self.client.submit(cluster.run_leg, job, pure=False, key=f"{self.name}-leg{leg}-chain{i}")
-        last_checkpoint = time.perf_counter()
-        fresh: set[int] = set()  # chains with a snapshot not yet in the checkpoint
-        while futures:
-            fresh |= self._drain(on_progress)
-            if stop.is_set() and not self.stop.is_set():
-                self.stop.set()
-            for i, future in list(futures.items()):
-                if future.done():
-                    self.chains[i] = Chain.from_data(json.loads(_result(future, i)))
-                    del futures[i]
-            if fresh & set(futures) and time.perf_counter() - last_checkpoint >= CHECKPOINT_GAP:
-                last_checkpoint = time.perf_counter()
-                for i in fresh & set(futures):
-                    self.chains[i] = Chain.from_data(json.loads(self.stores[i].get()))
-                fresh.clear()
-                on_checkpoint(self.chains, self.migrants)
-            time.sleep(0.1)
-        self._drain(on_progress)
-        return stop.is_set()
-
-    def _drain(self, on_progress) -> set[int]:
-        """Pass on the progress reports that arrived; returns the chains that stored a new snapshot."""
-        snapshots: set[int] = set()
-        while True:
-            try:
-                message = self.inbox.get_nowait()
-            except queue.Empty:
-                return snapshots
-            if "snapshot" in message:
-                snapshots.add(message["snapshot"])
-                continue
-            if self.first_report is None:
-                self.first_report = time.perf_counter()
-            on_progress(Progress(**{f.name: message[f.name] for f in fields(Progress)}))  # the log adds "worker"
-
-    def migrate(self, leg: int) -> None:
-        """Before leg ``leg``, the chains' bests scored on shared fresh layouts: cooperating chains are resampled
-        (``cooperate.resample``); islands: the best restarts the worst chain."""
-        bests = [chain_best(self.strategy, c) for c in _reported(self.chains)]
-        seed = migration_seed(self.config.seed, leg)
-        values = _scores(self.client, self.problem, bests, MIGRATION_SAMPLES, seed)
-        if self.config.exchanges:
-            step = beta_step(leg, leg_ends(self.config.exchanges))
-            moves = resample(values, gentle(values, step), np.random.default_rng(seed))
-        else:
-            best, worst = int(np.argmax(values)), int(np.argmin(values))
-            moves = {worst: best} if best != worst else {}
-        for chain, source in sorted(moves.items()):
-            designs = tuple(tuple(int(d) for d in row) for row in bests[source].classes)
-            self.migrants.append((leg, chain, designs))
-
-
-def _reported(chains: list[Chain | None]) -> list[Chain]:
-    """Every chain, once each has reported; a chain that never did is one line (a resumed run whose new
-    budget ends before the legs its checkpoint had reached)."""
-    missing = [i for i, c in enumerate(chains) if c is None]
-    if missing:
-        raise TrailwrightError(f"chain {missing[0]} never reported: give the run a larger --time or --generations")
-    return [c for c in chains if c is not None]
-
-
-def _result(future, index: int) -> str:
-    try:
-        return future.result()
-    except Exception as err:  # a chain's own failure: name it
-        raise TrailwrightError(f"chain {index} failed: {type(err).__name__}: {err}") from err
-
-
-def _scores(client, problem: Problem, bests: list[Scored], samples: int, seed: int) -> list[float]:
-    """Each set's fitness on the same fresh layouts (and, with a [play] target, fresh games), on the workers."""
-    futures = [client.submit(cluster.score_task, problem, b.classes.tolist(), samples, seed, pure=False) for b in bests]
-    plays = [
-        client.submit(final_play, problem, to_tileset(problem, b.classes), seed, True, pure=False)
-        for b in bests
-        if problem.objective.play is not None
-    ]
-    penalties = [p.penalty for p in client.gather(plays)] if plays else [0.0] * len(bests)
-    return [s.fitness + penalty for s, penalty in zip(client.gather(futures), penalties, strict=True)]
 
 
 def optimize(
@@ -349,7 +214,7 @@ def _optimize(
     left = None if deadline is None else deadline - time.perf_counter() - after
     spent = max((c.elapsed for c in chains if c is not None), default=0.0)
     budget, legs = plan(config, workers, left, spent)
-    run = _Run(client, problem, strategy, config, chains, migrants)
+    run = Legs(client, problem, strategy, config, chains, migrants)
     try:
         first = min((c.leg for c in chains if c is not None), default=0)
         stopped = False
@@ -359,7 +224,7 @@ def _optimize(
             stopped = run.leg(budget, leg, legs, stop, on_progress, on_checkpoint)
             if stopped:
                 break
-        finished = _reported(run.chains)
+        finished = reported(run.chains)
         picked = time.perf_counter()
         if len(finished) > 1:
             on_stage(f"choosing the winner: each chain's best on {sizes.selection:,} fresh layouts")
@@ -440,7 +305,7 @@ def _best_of(
     bests = [chain_best(strategy, chain) for chain in chains]
     if len(bests) == 1:
         return 0, bests[0]
-    values = _scores(client, problem, bests, layouts, selection_seed(config.seed))
+    values = scores(client, problem, bests, layouts, selection_seed(config.seed))
     winner = int(np.argmax(values))
     return winner, bests[winner]
 
