@@ -44,8 +44,8 @@ def run_one(
     import numpy as np
 
     from generator.optimize import Config, make_problem, optimize, random_tileset
-    from generator.optimize.run import default_polish_share
     from generator.optimize.space import allowed_designs
+    from generator.optimize.timing import default_polish_share
     from generator.scoring.objective import ARTICLE
 
     strategy, preset = NAMES[name]

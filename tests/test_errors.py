@@ -207,3 +207,9 @@ def test_a_project_where_nothing_can_be_made_is_one_line(capsys):
     err = capsys.readouterr().err
     assert err.startswith("trailwright: error: /proc/trailwright-project: cannot make the project here: ")
     assert err.count("\n") == 1
+
+
+def test_optimize_refuses_a_budget_too_short_to_search_naming_one_that_would(capsys, tmp_path):
+    err = one_line(capsys, "optimize", "--time", "1", "--workers", "1", "--out", str(tmp_path / "out.json"))
+    assert "--time 1 is too short to search on this board (20 slots): give --time 2 or more" in err
+    assert not (tmp_path / "out.json").exists()

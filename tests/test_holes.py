@@ -177,7 +177,7 @@ def test_a_round_dropped_at_the_deadline_leaves_the_set_as_the_rounds_before_it_
 
 
 def test_a_timed_run_polishes_by_default_where_the_screen_applies():
-    from generator.optimize.run import POLISH_SHARE, default_polish_share, timed_screen
+    from generator.optimize.timing import POLISH_SHARE, default_polish_share, timed_screen
 
     assert timed_screen(20.0) == timed_screen(200.0) == 150_000 and timed_screen(5.0) == 37_500  # rounds fit
 

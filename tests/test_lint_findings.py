@@ -8,7 +8,7 @@ from generator.errors import TrailwrightError
 def test_a_chain_that_never_reported_is_one_line_not_a_none_dereference():
     """mypy: ``optimize`` read ``.elapsed`` off chains that could still be None (a resumed run whose new
     budget ends before the legs its checkpoint reached never runs them)."""
-    from generator.optimize.run import _reported
+    from generator.optimize.legs import reported as _reported
 
     assert _reported([]) == []
     with pytest.raises(TrailwrightError, match="chain 1 never reported"):

@@ -407,8 +407,9 @@ def test_more_chains_than_workers_give_what_each_chain_gives_alone(classic):
 
 def test_the_winner_is_the_chain_best_on_the_shared_selection_layouts(classic, monkeypatch):
     from generator.optimize import run as run_module
+    from generator.optimize import timing
 
-    monkeypatch.setattr(run_module, "SELECTION_SAMPLES", 20_000)
+    monkeypatch.setattr(timing, "SELECTION_SAMPLES", 20_000)
     problem = small_problem(classic)
     result = run(problem, "anneal", None, generations=30, seed=6, chains=3)
     strategy = config_strategy(Config(generations=30, **SMALL))
@@ -561,7 +562,8 @@ def test_a_time_budget_is_spent_as_a_generation_budget_would_spend_it():
 
 
 def test_plan_gives_each_wave_of_chains_its_share_of_the_time():
-    from generator.optimize.run import MIN_LEFT, plan
+    from generator.optimize.run import plan
+    from generator.optimize.timing import MIN_LEFT
 
     warp = 60**0.85  # the default bank grows 60-fold (2,000 to 120,000 layouts)
     assert plan(Config(time=60, chains=2), workers=2) == (Budget(60.0, None, warp), 1)
@@ -585,13 +587,46 @@ def test_plan_gives_each_wave_of_chains_its_share_of_the_time():
 
 
 def test_the_re_scores_reserve_is_paced_by_the_choice_of_the_winner(classic):
-    from generator.optimize.run import RESERVE_RATE, _rescoring
+    from generator.optimize.timing import RESERVE_RATE, rescoring
 
     problem = small_problem(classic)
-    assert _rescoring(problem, 1_000_000) == pytest.approx(1_000_000 * 20 / RESERVE_RATE)  # before any scoring
+    assert rescoring(problem, 1_000_000) == pytest.approx(1_000_000 * 20 / RESERVE_RATE)  # before any scoring
     # two chains' bests on two workers, 500,000 layouts each, in 0.5 s: a million layouts on one worker take 1 s
-    assert _rescoring(problem, 1_000_000, 0.5, 2, 2) == pytest.approx(1.5)
-    assert _rescoring(problem, 1_000_000, 0.5, 4, 2) == pytest.approx(0.75)  # two waves in the 0.5 s
+    assert rescoring(problem, 1_000_000, 0.5, 2, 2) == pytest.approx(1.5)
+    assert rescoring(problem, 1_000_000, 0.5, 4, 2) == pytest.approx(0.75)  # two waves in the 0.5 s
+    assert rescoring(problem, 1_000_000, 0.5, 2, 2, 250_000) == pytest.approx(3.0)  # a short run's smaller choice
+
+
+def test_a_short_budget_buys_fewer_samples_and_says_so_and_too_short_a_budget_is_refused(classic):
+    from generator.optimize.timing import (
+        AFTER_SHARE,
+        MIN_RESCORE,
+        RESERVE_RATE,
+        SELECTION_SAMPLES,
+        check_budget,
+        in_process,
+        samples,
+        shortest_budget,
+        teardown,
+    )
+
+    problem = small_problem(classic)  # 20 slots
+    untimed = samples(problem, None, 1_000_000, 2, 2)
+    assert (untimed.selection, untimed.rescore, untimed.reduced) == (SELECTION_SAMPLES, 1_000_000, False)
+    assert not samples(problem, 60.0, 1_000_000, 2, 2).reduced  # 0.5 M + 1 M layouts of 20 slots: 3 s of 9 s
+    short = samples(problem, 10.0, 1_000_000, 2, 2)  # 1.5 s buy half of each
+    assert (short.selection, short.rescore, short.reduced) == (250_000, 500_000, True)
+    spent = (short.selection + short.rescore) * problem.board.tile_count / RESERVE_RATE
+    assert spent <= AFTER_SHARE * 10.0
+    assert samples(problem, 1.0, 1_000_000, 2, 2).rescore == MIN_RESCORE  # never fewer
+    assert samples(problem, 1.0, 4_000, 2, 2).rescore == 4_000  # nor more than asked
+    assert in_process(None, 10.0) and not in_process(None, 60.0) and not in_process("tcp://x:8786", 10.0)
+    assert teardown("tcp://x:8786", 10.0) == 0.0 < teardown(None, 10.0) < teardown(None, 60.0)
+    shortest = shortest_budget(problem, 1_000_000, 2, 2, teardown(None, 2.0))
+    assert shortest == 2.0  # half a second of search, the fewest samples (0.24 s) and the teardown, rounded up
+    check_budget(problem, shortest, 1_000_000, 2, 2, teardown(None, 2.0))
+    with pytest.raises(TrailwrightError, match=r"^--time 1.5 is too short to search .*: give --time 2 or more$"):
+        check_budget(problem, 1.5, 1_000_000, 2, 2, teardown(None, 1.5))
 
 
 def test_the_polish_takes_only_confirmed_gains_and_is_the_same_whatever_the_workers():

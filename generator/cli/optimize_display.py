@@ -93,6 +93,17 @@ def summary(console, config, result, paths) -> None:
             "  start-up (command, Dask), selection, polish, re-score",
             f"{result.startup:.1f} s, {result.selection:.1f} s, {result.polishing:.1f} s, {result.rescoring:.1f} s",
         ),
+        *(
+            (
+                (
+                    "  the budget's samples (default)",
+                    f"choice {sizes.selection:,} ({sizes.wanted_selection:,}), "
+                    f"re-score {sizes.rescore:,} ({sizes.wanted_rescore:,})",
+                ),
+            )
+            if (sizes := result.samples) is not None and sizes.reduced
+            else ()
+        ),
         ("winner's fitness on its bank", f"{result.search_fitness:.4f}"),
         *(
             (f"  polish step {i + 1}", f"{p.change}: {p.gain:+.4f} ± {p.gain_se:.4f}")

@@ -182,8 +182,10 @@ def scheduler_address(given: str | None) -> str | None:
 
 
 @contextmanager
-def connect(address: str | None, workers: int | None = None) -> Iterator:
-    """A Dask client: on the scheduler at ``address``, or on a local cluster of ``workers`` processes."""
+def connect(address: str | None, workers: int | None = None, in_process: bool = False) -> Iterator:
+    """A Dask client: on the scheduler at ``address``, or on a local cluster of ``workers`` processes (with
+    ``in_process``, threads of this process: it starts and stops in a fraction of a second, and the kernels, which
+    release the GIL, run side by side; the chains' Python steps share one core)."""
     import logging
 
     from distributed import Client, LocalCluster
@@ -203,6 +205,19 @@ def connect(address: str | None, workers: int | None = None) -> Iterator:
     import dask
 
     n = workers or available_cores()
+    if in_process:
+        with (
+            LocalCluster(
+                n_workers=n,
+                threads_per_worker=1,
+                processes=False,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            ) as cluster,
+            Client(cluster) as client,
+        ):
+            yield client
+        return
     main = threading.current_thread() is threading.main_thread()
     # The workers are spawned (Dask's default), never forked: Dask forks from a thread of its own while other
     # threads run (its event loop, a web server's, an in-process cluster's), and a fork copies any lock one of them

@@ -3,7 +3,7 @@
 Glossary
 --------
 exchange    a point between two legs where the chains share what they found. Their bests are
-            scored on the same fresh layouts (``run.MIGRATION_SAMPLES``, seed ``migration_seed``)
+            scored on the same fresh layouts (``legs.MIGRATION_SAMPLES``, seed ``legs.migration_seed``)
             and resampled: each chain survives with a number of copies proportional to its
             Boltzmann weight, and a copy replaces a chain that did not survive (the copy then
             follows that chain's own random stream and bank, so the two diverge).

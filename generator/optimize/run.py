@@ -12,58 +12,48 @@ island      with ``migrate`` seconds, the chains stop together every ``migrate``
 cooperate   with ``exchanges`` E, the chains run alone for the first half of the budget, then E more legs;
             between two legs they are resampled by their bests' fitness on shared fresh layouts
             (population annealing: ``optimize.cooperate``).
-winner      each chain's best scored on the same ``SELECTION_SAMPLES`` fresh layouts; the best wins.
-re-score    the winner's fitness on ``rescore`` fresh layouts (1,000,000 by default) from a seed the
-            search never used; the figure reported and written out (never the noisy score it was
-            selected on).
+winner      each chain's best scored on the same fresh layouts (``timing.samples``); the best wins.
+re-score    the winner's fitness on ``rescore`` fresh layouts (1,000,000 by default; fewer when a short
+            budget cannot buy them, ``timing.samples``) from a seed the search never used; the figure
+            reported and written out (never the noisy score it was selected on).
 """
 
 from __future__ import annotations
 
-import json
 import math
-import queue
 import threading
 import time
-import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
 from generator import __version__
-from generator.errors import TrailwrightError
 from generator.model import TileSet
-from generator.optimize import cluster, screen
+from generator.optimize import cluster, timing
 from generator.optimize.chain import Budget, Chain, Config, Progress, chain_best, check_workers, config_strategy
-from generator.optimize.cooperate import beta_step, gentle, leg_ends, resample
-from generator.optimize.play import after_chains_seconds, final_play, fresh_games
+from generator.optimize.legs import Legs, Migrant, reported, scores
+from generator.optimize.play import final_play, fresh_games
 from generator.optimize.polish import Step, on_cluster, polish
 from generator.optimize.search import Scored
 from generator.optimize.space import Problem, SettingError, to_tileset
 from generator.optimize.strategies import Strategy
+from generator.optimize.timing import (
+    MIN_LEFT,
+    TIMED_SECONDS,
+    Samples,
+    check_budget,
+    in_process,
+    reserve,
+    samples,
+    teardown,
+    timed_screen,
+)
 from generator.scoring import Score
 from generator.scoring.holes import unavailable
 from generator.scoring.layouts import derived_seed
 from generator.scoring.play_target import PlayScore, PlayTarget
 from generator.scoring.stream import available_cores
-
-SELECTION_SAMPLES = 500_000  # shared fresh layouts that pick the best chain
-TIMED_SCREEN = 150_000  # layouts of a timed polish's screen (confirmed on ten times as many), given 20 s or more:
-TIMED_SECONDS = 20.0  # a shorter share screens proportionally fewer, so that rounds fit (a round takes about 7 s)
-POLISH_SHARE = 1 / 3  # of a time budget, the final polish's by default (see default_polish_share)
-POLISH_SLOTS = 37  # the most slots of a board polished by default: a round on 91 takes a minute of CPU
-MIGRATION_SAMPLES = 100_000  # shared fresh layouts that rank the chains at a migration
-# A time budget counts from the command's start. Before the chains start, a reserve is set aside for what follows
-# them: the choice of the winner and the re-score, at RESERVE_RATE slot-layouts a second on a worker (about half
-# what a core of a small machine scores), and TEARDOWN seconds to stop the command's own cluster, write the outputs
-# and exit (measured: 2 to 3 s on a busy 2-core machine).
-RESERVE_RATE = 10_000_000
-TEARDOWN = 3.0
-MIN_LEFT = 0.05  # seconds the chains get at least, when the start-up took the whole budget
-CHECKPOINT_GAP = 1.0  # seconds at least between two checkpoint files (chains snapshot every checkpoint_every)
-
-Migrant = tuple[int, int, tuple[tuple[int, ...], ...]]  # leg, chain index, designs (a row per tile)
 
 
 @dataclass(frozen=True)
@@ -86,6 +76,7 @@ class Result:
     play_target: PlayTarget | None = None  # that target
     polished: tuple[Step, ...] = ()  # what the final polish changed, in order
     polishing: float = 0.0  # seconds of the final polish
+    samples: Samples | None = None  # the layouts of the choice of the winner and the re-score, sized to the budget
 
 
 def selection_seed(seed: int) -> int:
@@ -98,32 +89,12 @@ def final_seed(seed: int) -> int:
     return derived_seed(seed, 3)
 
 
-def polish_seed(seed: int) -> int:
-    """The seed of the final polish's banks (its rounds add to it; disjoint from the re-score's)."""
-    return derived_seed(seed, 5)
-
-
-def migration_seed(seed: int, leg: int) -> int:
-    """The layouts that rank the chains before leg ``leg``."""
-    return derived_seed(seed, 4, leg)
-
-
 rescore = cluster.rescore
 
 
-def default_polish_share(problem: Problem, generations: int | None, preset: str | None, polish: int | None) -> float:
-    """The share of a time budget the final polish gets unless told: ``POLISH_SHARE`` when the screen by holes
-    judges the fitness (``screen.applies``) on a board of at most ``POLISH_SLOTS`` slots and the run is timed
-    alone, is not a preset (which reproduces a method) and sets no polish of its own (``polish``: rounds while
-    one gains, after the time); else none."""
-    plain = generations is None and preset is None and not polish and problem.board.tile_count <= POLISH_SLOTS
-    return POLISH_SHARE if plain and screen.applies(problem) else 0.0
-
-
-def timed_screen(seconds: float) -> int:
-    """The layouts of a timed polish's screen for a share of ``seconds`` (``TIMED_SCREEN``, fewer below
-    ``TIMED_SECONDS``)."""
-    return round(TIMED_SCREEN * min(1.0, seconds / TIMED_SECONDS))
+def polish_seed(seed: int) -> int:
+    """The seed of the final polish's banks (its rounds add to it; disjoint from the re-score's)."""
+    return derived_seed(seed, 5)
 
 
 def _polish_designs(problem: Problem, config: Config) -> np.ndarray | None:
@@ -159,127 +130,6 @@ def plan(config: Config, workers: int, left: float | None = None, spent: float =
         return budget, config.exchanges + 1
     legs = 1 if config.migrate is None or seconds is None else max(1, round(seconds / config.migrate))
     return budget, legs
-
-
-class _Run:
-    """The client's side of one run: names on the cluster, the progress inbox, the chains so far."""
-
-    def __init__(self, client, problem: Problem, strategy: Strategy, config: Config, chains, migrants):
-        from distributed import Event, Variable
-
-        self.client, self.problem, self.strategy, self.config = client, problem, strategy, config
-        self.name = f"trailwright-{uuid.uuid4().hex}"  # names this run's objects on a shared cluster only
-        self.inbox: queue.SimpleQueue = queue.SimpleQueue()
-        client.subscribe_topic(cluster.progress_topic(self.name), lambda event: self.inbox.put(event[1]))
-        self.stop = Event(cluster.stop_name(self.name), client=client)
-        self.stores = [Variable(cluster.store_name(self.name, i), client=client) for i in range(config.chains)]
-        self.chains: list[Chain | None] = list(chains)
-        self.migrants: list[Migrant] = list(migrants)
-        self.first_report: float | None = None
-
-    def close(self) -> None:
-        self.client.unsubscribe_topic(cluster.progress_topic(self.name))
-        for store in self.stores:
-            store.delete()
-        self.stop.clear()
-
-    def leg(self, budget: Budget, leg: int, legs: int, stop: threading.Event, on_progress, on_checkpoint) -> bool:
-        """Run leg ``leg`` of every chain; returns whether it was stopped."""
-        migrants = {i: m for k, i, m in self.migrants if k == leg}
-        futures = {}
-        for i, chain in enumerate(self.chains):
-            self.stores[i].set("" if chain is None else json.dumps(chain.to_data()))
-            job = cluster.Leg(
-                self.name,
-                self.problem,
-                self.strategy,
-                budget,
-                self.config.seed,
-                i,
-                leg,
-                leg_ends(self.config.exchanges)[leg] if self.config.exchanges else budget.at((leg + 1) / legs),
-                migrants.get(i),
-                snapshot_every=self.config.checkpoint_every,
-            )
-            futures[i] = self.client.submit(cluster.run_leg, job, pure=False, key=f"{self.name}-leg{leg}-chain{i}")
-        last_checkpoint = time.perf_counter()
-        fresh: set[int] = set()  # chains with a snapshot not yet in the checkpoint
-        while futures:
-            fresh |= self._drain(on_progress)
-            if stop.is_set() and not self.stop.is_set():
-                self.stop.set()
-            for i, future in list(futures.items()):
-                if future.done():
-                    self.chains[i] = Chain.from_data(json.loads(_result(future, i)))
-                    del futures[i]
-            if fresh & set(futures) and time.perf_counter() - last_checkpoint >= CHECKPOINT_GAP:
-                last_checkpoint = time.perf_counter()
-                for i in fresh & set(futures):
-                    self.chains[i] = Chain.from_data(json.loads(self.stores[i].get()))
-                fresh.clear()
-                on_checkpoint(self.chains, self.migrants)
-            time.sleep(0.1)
-        self._drain(on_progress)
-        return stop.is_set()
-
-    def _drain(self, on_progress) -> set[int]:
-        """Pass on the progress reports that arrived; returns the chains that stored a new snapshot."""
-        snapshots: set[int] = set()
-        while True:
-            try:
-                message = self.inbox.get_nowait()
-            except queue.Empty:
-                return snapshots
-            if "snapshot" in message:
-                snapshots.add(message["snapshot"])
-                continue
-            if self.first_report is None:
-                self.first_report = time.perf_counter()
-            on_progress(Progress(**{f.name: message[f.name] for f in fields(Progress)}))  # the log adds "worker"
-
-    def migrate(self, leg: int) -> None:
-        """Before leg ``leg``, the chains' bests scored on shared fresh layouts: cooperating chains are resampled
-        (``cooperate.resample``); islands: the best restarts the worst chain."""
-        bests = [chain_best(self.strategy, c) for c in _reported(self.chains)]
-        seed = migration_seed(self.config.seed, leg)
-        values = _scores(self.client, self.problem, bests, MIGRATION_SAMPLES, seed)
-        if self.config.exchanges:
-            step = beta_step(leg, leg_ends(self.config.exchanges))
-            moves = resample(values, gentle(values, step), np.random.default_rng(seed))
-        else:
-            best, worst = int(np.argmax(values)), int(np.argmin(values))
-            moves = {worst: best} if best != worst else {}
-        for chain, source in sorted(moves.items()):
-            designs = tuple(tuple(int(d) for d in row) for row in bests[source].classes)
-            self.migrants.append((leg, chain, designs))
-
-
-def _reported(chains: list[Chain | None]) -> list[Chain]:
-    """Every chain, once each has reported; a chain that never did is one line (a resumed run whose new
-    budget ends before the legs its checkpoint had reached)."""
-    missing = [i for i, c in enumerate(chains) if c is None]
-    if missing:
-        raise TrailwrightError(f"chain {missing[0]} never reported: give the run a larger --time or --generations")
-    return [c for c in chains if c is not None]
-
-
-def _result(future, index: int) -> str:
-    try:
-        return future.result()
-    except Exception as err:  # a chain's own failure: name it
-        raise TrailwrightError(f"chain {index} failed: {type(err).__name__}: {err}") from err
-
-
-def _scores(client, problem: Problem, bests: list[Scored], samples: int, seed: int) -> list[float]:
-    """Each set's fitness on the same fresh layouts (and, with a [play] target, fresh games), on the workers."""
-    futures = [client.submit(cluster.score_task, problem, b.classes.tolist(), samples, seed, pure=False) for b in bests]
-    plays = [
-        client.submit(final_play, problem, to_tileset(problem, b.classes), seed, True, pure=False)
-        for b in bests
-        if problem.objective.play is not None
-    ]
-    penalties = [p.penalty for p in client.gather(plays)] if plays else [0.0] * len(bests)
-    return [s.fitness + penalty for s, penalty in zip(client.gather(futures), penalties, strict=True)]
 
 
 def optimize(
@@ -324,9 +174,9 @@ def optimize(
             compiling = time.perf_counter()
             warm_up(problem.board, _polish_designs(problem, config))
             began += time.perf_counter() - compiling  # a one-off compile is not search time
-    with cluster.connect(scheduler, workers) as own:
+    with cluster.connect(scheduler, workers, in_process(scheduler, config.time)) as own:
         return _optimize(
-            own, problem, strategy, config, chains, migrants, stop, hooks, began, 0.0 if scheduler else TEARDOWN
+            own, problem, strategy, config, chains, migrants, stop, hooks, began, teardown(scheduler, config.time)
         )
 
 
@@ -357,11 +207,14 @@ def _optimize(
     on_progress, on_checkpoint, on_stage = hooks.progress, hooks.checkpoint, hooks.stage
     cluster.warm_workers(client, problem.board, _polish_designs(problem, config))
     workers = cluster.worker_count(client)
+    check_budget(problem, config.time, config.rescore, config.chains, workers, teardown)
+    sizes = samples(problem, config.time, config.rescore, config.chains, workers)
     deadline = None if config.time is None else began + config.time
-    left = None if deadline is None else deadline - time.perf_counter() - _reserve(problem, config, workers) - teardown
+    after = reserve(problem, sizes, config.chains, workers) + teardown
+    left = None if deadline is None else deadline - time.perf_counter() - after
     spent = max((c.elapsed for c in chains if c is not None), default=0.0)
     budget, legs = plan(config, workers, left, spent)
-    run = _Run(client, problem, strategy, config, chains, migrants)
+    run = Legs(client, problem, strategy, config, chains, migrants)
     try:
         first = min((c.leg for c in chains if c is not None), default=0)
         stopped = False
@@ -371,20 +224,21 @@ def _optimize(
             stopped = run.leg(budget, leg, legs, stop, on_progress, on_checkpoint)
             if stopped:
                 break
-        finished = _reported(run.chains)
+        finished = reported(run.chains)
         picked = time.perf_counter()
         if len(finished) > 1:
-            on_stage(f"choosing the winner: each chain's best on {SELECTION_SAMPLES:,} fresh layouts")
-        winner, best = _best_of(client, problem, strategy, config, finished)
+            on_stage(f"choosing the winner: each chain's best on {sizes.selection:,} fresh layouts")
+        winner, best = _best_of(client, problem, strategy, config, finished, sizes.selection)
         selection = time.perf_counter() - picked
         end = None
         if deadline is not None:
-            end = deadline - _rescoring(problem, config.rescore, selection, len(finished), workers) - teardown
+            paced = timing.rescoring(problem, sizes.rescore, selection, len(finished), workers, sizes.selection)
+            end = deadline - paced - teardown
         classes, polished = _polished(client, problem, config, best.classes, stop, on_stage, end)
         polishing = time.perf_counter() - picked - selection
-        on_stage(f"re-scoring the winner on {config.rescore:,} fresh layouts")
+        on_stage(f"re-scoring the winner on {sizes.rescore:,} fresh layouts")
         report = client.submit(
-            cluster.score_task, problem, classes.tolist(), config.rescore, final_seed(config.seed), pure=False
+            cluster.score_task, problem, classes.tolist(), sizes.rescore, final_seed(config.seed), pure=False
         ).result()
         rescoring = time.perf_counter() - picked - selection - polishing
         startup = (run.first_report or picked) - began
@@ -411,26 +265,8 @@ def _optimize(
         problem.objective.play,
         polished,
         polishing,
+        sizes,
     )
-
-
-def _reserve(problem: Problem, config: Config, workers: int) -> float:
-    """Seconds set aside from a time budget for what follows the chains: the choice of the winner (every chain's
-    best on ``SELECTION_SAMPLES`` layouts, a wave of workers at a time), the re-score, and with a [play] target the
-    games of both (``after_chains_seconds``)."""
-    waves = math.ceil(config.chains / workers) if config.chains > 1 else 0
-    selection = waves * SELECTION_SAMPLES * problem.board.tile_count / RESERVE_RATE
-    games = after_chains_seconds(problem, config.chains, workers, available_cores())
-    return selection + _rescoring(problem, config.rescore) + games
-
-
-def _rescoring(problem: Problem, samples: int, selection: float = 0.0, chains: int = 1, workers: int = 1) -> float:
-    """Seconds set aside for the re-score of ``samples`` layouts on one worker: at ``RESERVE_RATE``, or once the
-    choice of the winner took ``selection`` seconds to score ``chains`` sets on ``workers``, half as long again as
-    that pace gives."""
-    if chains > 1 and selection > 0:
-        return 1.5 * selection * samples / (math.ceil(chains / workers) * SELECTION_SAMPLES)
-    return samples * problem.board.tile_count / RESERVE_RATE
 
 
 def _polished(
@@ -462,12 +298,14 @@ def _polished(
     return done.classes, done.steps
 
 
-def _best_of(client, problem: Problem, strategy: Strategy, config: Config, chains: list[Chain]) -> tuple[int, Scored]:
-    """The winning chain and its best candidate (several chains: the best on shared fresh layouts)."""
+def _best_of(
+    client, problem: Problem, strategy: Strategy, config: Config, chains: list[Chain], layouts: int
+) -> tuple[int, Scored]:
+    """The winning chain and its best candidate (several chains: the best on ``layouts`` shared fresh layouts)."""
     bests = [chain_best(strategy, chain) for chain in chains]
     if len(bests) == 1:
         return 0, bests[0]
-    values = _scores(client, problem, bests, SELECTION_SAMPLES, selection_seed(config.seed))
+    values = scores(client, problem, bests, layouts, selection_seed(config.seed))
     winner = int(np.argmax(values))
     return winner, bests[winner]
 

@@ -362,3 +362,26 @@ class FreshScorer:
             ev = Evaluation(value, Scored(classes, value, self.samples), self.samples)
         self.counters = _count(self.counters, ev)
         return ev
+
+
+# A generation's cost grows as the bank's size to this power (early rejection keeps it below 1): measured on the
+# classic board from a generation-budget run's clock (docs/optimize.md, "A time budget spent as generations").
+COST_EXPONENT = 0.85
+
+
+@dataclass(frozen=True)
+class BankSchedule:
+    """A bank that grows geometrically from ``start`` to ``end`` layouts over the budget."""
+
+    start: int = 2_000
+    end: int = 120_000
+
+    @property
+    def cost_growth(self) -> float:
+        """How many times a generation on the full bank costs one on the first: its growth to ``COST_EXPONENT``."""
+        return (self.end / self.start) ** COST_EXPONENT
+
+    def size(self, progress: float) -> int:
+        """The bank size at ``progress`` (0..1), in steps of 1,000 layouts once past 1,000."""
+        raw = self.start * (self.end / self.start) ** min(max(progress, 0.0), 1.0)
+        return int(raw) if raw < 1000 else int(raw // 1000 * 1000)

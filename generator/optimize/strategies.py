@@ -12,7 +12,7 @@ anneal  simulated annealing over designs on a growing bank (the default). A move
 pool    the Linjat optimiser (seed 002): a pool of candidates; mutate one, drop the worst.
 beam    annealed beam selection (seed 004): keep the N best by ``random * exp(c * fitness)``.
 ga      a genetic algorithm on deap over the article's 480-bit genome (``preset="article"``:
-        the article's set-up exactly, with fresh layouts for every evaluation).
+        the article's set-up exactly, with fresh layouts for every evaluation; ``optimize.ga``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from generator.errors import TrailwrightError
-from generator.optimize.search import Evaluator, FreshScorer, Scored, Search
+from generator.optimize.ga import ARTICLE_GA, GA
+from generator.optimize.search import BankSchedule, Evaluator, Scored, Search
 from generator.optimize.space import Classes, Problem
 
 
@@ -69,29 +70,6 @@ def load_state(state_type: type, data: dict):
             for f in fields(state_type)
         }
     )
-
-
-# A generation's cost grows as the bank's size to this power (early rejection keeps it below 1): measured on the
-# classic board from a generation-budget run's clock (docs/optimize.md, "A time budget spent as generations").
-COST_EXPONENT = 0.85
-
-
-@dataclass(frozen=True)
-class BankSchedule:
-    """A bank that grows geometrically from ``start`` to ``end`` layouts over the budget."""
-
-    start: int = 2_000
-    end: int = 120_000
-
-    @property
-    def cost_growth(self) -> float:
-        """How many times a generation on the full bank costs one on the first: its growth to ``COST_EXPONENT``."""
-        return (self.end / self.start) ** COST_EXPONENT
-
-    def size(self, progress: float) -> int:
-        """The bank size at ``progress`` (0..1), in steps of 1,000 layouts once past 1,000."""
-        raw = self.start * (self.end / self.start) ** min(max(progress, 0.0), 1.0)
-        return int(raw) if raw < 1000 else int(raw // 1000 * 1000)
 
 
 class OnBank:
@@ -302,98 +280,6 @@ class Beam(OnBank):
     def best(self, state: BeamState) -> Scored:
         return max(state.beam, key=lambda s: s.fitness)
 
-
-# --- the genetic algorithm (deap) -----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GAState:
-    """The population: genomes (as "0"/"1" text) and each one's designs and fitness (deap rebuilds each step)."""
-
-    genomes: tuple[str, ...]
-    members: tuple[Scored, ...]  # fitness less 1.0 for each side that breaks the rules
-
-
-@dataclass(frozen=True)
-class GA:
-    """A generational GA on deap over the article's 480-bit genome (other tiles: each face's design number in
-    binary, ``generator.optimize.genomes``).
-
-    By default candidates are scored on a growing shared bank; ``fresh`` scores every new
-    genome on its own ``samples`` new layouts, as the article did. Sides that break the
-    objective's rules (forbidden, too many trails) cost 1.0 each; pinned tiles are restored
-    after crossover and mutation.
-    """
-
-    name = "ga"
-    # by the clock, not OnBank: its progress moves only the bank, and evolution needs generations (docs/optimize.md)
-    time_warp = 1.0
-    state_type = GAState
-    bank: BankSchedule = BankSchedule()
-    population: int = 20
-    elites: int = 5
-    tournament: int = 2
-    crossover: float = 0.5  # chance a pair of parents is crossed at one point
-    mutation: float = 0.5  # chance one random bit of a child flips
-    fresh: bool = False
-    samples: int = 500  # layouts per evaluation when ``fresh``
-
-    def evaluator(self, problem: Problem, seed: int) -> Evaluator:
-        if self.fresh:
-            return FreshScorer(problem, seed, self.samples)
-        return Search(problem, seed, self.bank.end, self.bank.start)
-
-    @staticmethod
-    def _evaluate(search: Evaluator, genome: tuple[bool, ...]) -> Scored:
-        from generator.optimize.genomes import genome_classes
-
-        classes, violations = genome_classes(search.problem, genome)
-        return Scored(classes, search.evaluate(classes).fitness - violations, search.size)
-
-    def start(self, search: Evaluator, classes: Classes, rng: np.random.Generator) -> GAState:
-        from generator.optimize.genomes import classes_genome
-
-        first = classes_genome(search.problem, classes)
-        member = self._evaluate(search, first)
-        # the article's ``initialize``: copies of the start
-        return GAState((_bits(first),) * self.population, (member,) * self.population)
-
-    def step(self, search: Evaluator, state: GAState, rng: np.random.Generator, progress: float) -> GAState:
-        from generator.optimize.genomes import restore_pinned, toolbox
-
-        search.resize(self.bank.size(progress))
-        tb, individual = toolbox(rng, self.tournament)
-        population = []
-        for text in state.genomes:
-            ind = individual(_genome(text))
-            # the cache gives the value on the current bank (scored again after it grows)
-            ind.fitness.values = (self._evaluate(search, tuple(ind)).fitness,)
-            population.append(ind)
-        elites = tb.best(population, self.elites)
-        parents = tb.select(population, self.population - self.elites)
-        children = [individual(p) for p in parents]
-        for a, b in zip(children[::2], children[1::2], strict=False):
-            if rng.random() < self.crossover:
-                tb.mate(a, b)
-        for c in children:
-            if rng.random() < self.mutation:
-                tb.mutate(c)
-        genomes = [tuple(e) for e in elites] + [restore_pinned(search.problem, tuple(c)) for c in children]
-        return GAState(tuple(_bits(g) for g in genomes), tuple(self._evaluate(search, g) for g in genomes))
-
-    def best(self, state: GAState) -> Scored:
-        return max(state.members, key=lambda m: m.fitness)
-
-
-def _bits(genome: tuple[bool, ...]) -> str:
-    return "".join("1" if b else "0" for b in genome)
-
-
-def _genome(text: str) -> tuple[bool, ...]:
-    return tuple(c == "1" for c in text)
-
-
-ARTICLE_GA = GA(population=20, elites=5, tournament=2, crossover=0.5, mutation=0.5, fresh=True, samples=500)
 
 STRATEGIES = {"anneal": Anneal(), "pool": Pool(), "beam": Beam(), "ga": GA()}
 PRESETS = {"article": ("ga", ARTICLE_GA)}

@@ -1,0 +1,156 @@
+"""How a run's time budget is shared: the chains, the choice of the winner, the polish, the re-score, the teardown.
+
+A time budget counts from the command's start. Before the chains start, a reserve is set aside for what follows
+them: the choice of the winner and the re-score, at ``RESERVE_RATE`` slot-layouts a second on a worker (about half
+what a core of a small machine scores), and a teardown to stop the command's own cluster, write the outputs and
+exit. The reserve is sized to the budget: at most ``AFTER_SHARE`` of it, so that a short run's chains get most of
+its seconds; when that cannot buy the default sample counts, the run takes fewer (never under ``MIN_SELECTION`` and
+``MIN_RESCORE``) and says so. A budget that cannot buy even those and ``MIN_SEARCH`` seconds of search is refused in
+one line that names the budget that would (``check_budget``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from generator.errors import TrailwrightError
+from generator.optimize import screen
+from generator.optimize.play import after_chains_seconds
+from generator.optimize.space import Problem
+from generator.scoring.stream import available_cores
+
+SELECTION_SAMPLES = 500_000  # shared fresh layouts that pick the best chain, when the budget buys them
+MIN_SELECTION = 20_000  # the fewest (standard error about 0.03 on the classic board)
+MIN_RESCORE = 100_000  # the fewest fresh layouts of the re-score (standard error about 0.006 on the classic board)
+AFTER_SHARE = 0.15  # of a time budget, the most the choice of the winner and the re-score are given
+TIMED_SCREEN = 150_000  # layouts of a timed polish's screen (confirmed on ten times as many), given 20 s or more:
+TIMED_SECONDS = 20.0  # a shorter share screens proportionally fewer, so that rounds fit (a round takes about 7 s)
+POLISH_SHARE = 1 / 3  # of a time budget, the final polish's by default (see default_polish_share)
+POLISH_SLOTS = 37  # the most slots of a board polished by default: a round on 91 takes a minute of CPU
+RESERVE_RATE = 10_000_000
+TEARDOWN = 3.0  # seconds to stop a cluster of worker processes (measured: 2 to 3 s on a busy 2-core machine)
+# A run of at most IN_PROCESS_SECONDS on no cluster of its own searches on threads of the command's process: spawning
+# worker processes would take seconds of its budget (3.6 s of a 10-second run on a quiet 2-core machine). The
+# kernels release the GIL, so the threads score side by side. Its teardown takes IN_PROCESS_TEARDOWN seconds at most.
+IN_PROCESS_SECONDS = 30.0
+IN_PROCESS_TEARDOWN = 0.5
+MIN_SEARCH = 0.5  # seconds of search a timed run needs at least, beyond its reserve
+MIN_LEFT = 0.05  # seconds the chains get at least, when the start-up took the whole budget
+
+
+@dataclass(frozen=True)
+class Samples:
+    """The layouts that choose the winner and re-score it, sized to the budget."""
+
+    selection: int
+    rescore: int
+    wanted_selection: int = SELECTION_SAMPLES  # what the run would take with time enough
+    wanted_rescore: int = 0
+
+    @property
+    def reduced(self) -> bool:
+        """Whether the budget could not buy the default counts."""
+        return self.selection < self.wanted_selection or self.rescore < self.wanted_rescore
+
+
+def in_process(scheduler: str | None, time: float | None) -> bool:
+    """Whether a run searches on threads of the command's own process (a short timed run with no scheduler)."""
+    return not scheduler and time is not None and time <= IN_PROCESS_SECONDS
+
+
+def teardown(scheduler: str | None, time: float | None) -> float:
+    """Seconds set aside to stop the run's own cluster (none on a cluster that is already up)."""
+    if scheduler:
+        return 0.0
+    return IN_PROCESS_TEARDOWN if in_process(scheduler, time) else TEARDOWN
+
+
+def _waves(chains: int, workers: int) -> int:
+    """Waves of the choice of the winner (none for one chain: nothing to choose)."""
+    return math.ceil(chains / workers) if chains > 1 else 0
+
+
+def _seconds(problem: Problem, selection: int, rescore: int, waves: int) -> float:
+    return (waves * selection + rescore) * problem.board.tile_count / RESERVE_RATE
+
+
+def samples(problem: Problem, time: float | None, rescore: int, chains: int, workers: int) -> Samples:
+    """The selection's and the re-score's layouts: the defaults (``SELECTION_SAMPLES``, ``rescore``) untimed or when
+    they fit in ``AFTER_SHARE`` of the budget ``time``, else both scaled down alike to fit (no fewer than
+    ``MIN_SELECTION`` and ``MIN_RESCORE``, or ``rescore`` when it asks fewer)."""
+    waves = _waves(chains, workers)
+    whole = _seconds(problem, SELECTION_SAMPLES, rescore, waves)
+    if time is None or whole <= AFTER_SHARE * time:
+        return Samples(SELECTION_SAMPLES, rescore, SELECTION_SAMPLES, rescore)
+    scale = AFTER_SHARE * time / whole
+    return Samples(
+        max(min(MIN_SELECTION, SELECTION_SAMPLES), _round(SELECTION_SAMPLES * scale)),
+        max(min(MIN_RESCORE, rescore), _round(rescore * scale)),
+        SELECTION_SAMPLES,
+        rescore,
+    )
+
+
+def _round(n: float) -> int:
+    """A sample count to two significant figures (counts a reader can say)."""
+    if n < 100:
+        return max(1, int(n))
+    step = 10 ** (len(str(int(n))) - 2)
+    return int(n // step * step)
+
+
+def shortest_budget(problem: Problem, rescore: int, chains: int, workers: int, teardown_seconds: float) -> float:
+    """The shortest time budget that searches: ``MIN_SEARCH`` seconds of chains, the fewest samples of the choice
+    and the re-score, and the teardown (rounded up to a whole second)."""
+    least = _seconds(problem, MIN_SELECTION, min(MIN_RESCORE, rescore), _waves(chains, workers))
+    return float(math.ceil(MIN_SEARCH + least + teardown_seconds))
+
+
+def check_budget(
+    problem: Problem, time: float | None, rescore: int, chains: int, workers: int, teardown_seconds: float
+) -> None:
+    """One line when ``time`` is too short to search, naming the budget that would."""
+    if time is None:
+        return
+    shortest = shortest_budget(problem, rescore, chains, workers, teardown_seconds)
+    if time < shortest:
+        raise TrailwrightError(
+            f"--time {time:g} is too short to search on this board ({problem.board.tile_count} slots): "
+            f"give --time {shortest:g} or more"
+        )
+
+
+def reserve(problem: Problem, sizes: Samples, chains: int, workers: int) -> float:
+    """Seconds set aside from a time budget for what follows the chains: the choice of the winner (every chain's
+    best on ``sizes.selection`` layouts, a wave of workers at a time), the re-score, and with a [play] target the
+    games of both (``after_chains_seconds``)."""
+    selection = _seconds(problem, sizes.selection, 0, _waves(chains, workers))
+    games = after_chains_seconds(problem, chains, workers, available_cores())
+    return selection + rescoring(problem, sizes.rescore) + games
+
+
+def rescoring(
+    problem: Problem, samples: int, selection: float = 0.0, chains: int = 1, workers: int = 1, selected: int = 0
+) -> float:
+    """Seconds set aside for the re-score of ``samples`` layouts on one worker: at ``RESERVE_RATE``, or once the
+    choice of the winner took ``selection`` seconds to score ``chains`` sets on ``workers`` (``selected`` layouts
+    each, ``SELECTION_SAMPLES`` unless told), half as long again as that pace gives."""
+    if chains > 1 and selection > 0:
+        return 1.5 * selection * samples / (math.ceil(chains / workers) * (selected or SELECTION_SAMPLES))
+    return samples * problem.board.tile_count / RESERVE_RATE
+
+
+def default_polish_share(problem: Problem, generations: int | None, preset: str | None, polish: int | None) -> float:
+    """The share of a time budget the final polish gets unless told: ``POLISH_SHARE`` when the screen by holes
+    judges the fitness (``screen.applies``) on a board of at most ``POLISH_SLOTS`` slots and the run is timed
+    alone, is not a preset (which reproduces a method) and sets no polish of its own (``polish``: rounds while
+    one gains, after the time); else none."""
+    plain = generations is None and preset is None and not polish and problem.board.tile_count <= POLISH_SLOTS
+    return POLISH_SHARE if plain and screen.applies(problem) else 0.0
+
+
+def timed_screen(seconds: float) -> int:
+    """The layouts of a timed polish's screen for a share of ``seconds`` (``TIMED_SCREEN``, fewer below
+    ``TIMED_SECONDS``)."""
+    return round(TIMED_SCREEN * min(1.0, seconds / TIMED_SECONDS))
