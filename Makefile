@@ -33,7 +33,7 @@ PUBLISH_ARGS := $(BOARD_ARG) $(if $(STYLE),--style "$(STYLE)") $(if $(THEME),--t
 # Installs are locked: requirements.lock pins every package (runtime and tests) with its hashes, and
 # requirements-dev.lock adds the linters and the docs site on the same pins. uv (itself pinned) installs
 # them into .venv/ and `make lock` recompiles both. The install byte-compiles no package (every one's would cost some
-# 18 s of CPU, half of it on tests and tools a run never imports): python -m generator.warm does, for what a run
+# 18 s of CPU, half of it on tests and tools a run never imports): python -m generator.warmup does, for what a run
 # imports.
 LOCK    := requirements.lock
 DEVLOCK := requirements-dev.lock
@@ -58,7 +58,7 @@ sysdeps:
 	else echo "make sysdeps: missing $$missing; install them with: sudo apt-get install $$missing (tests that need them will skip)"; fi
 
 # The install ends by compiling the bytecode of what a run imports and every kernel a first `make print` uses
-# (python -m generator.warm: in parallel over the cores); the kernels go into the user's cache folder, one per
+# (python -m generator.warmup: in parallel over the cores); the kernels go into the user's cache folder, one per
 # version, which every checkout and install of it shares.
 # The venv gets no pip of its own (ensurepip costs some 5 s of CPU): the system's pip installs uv into it, or, where
 # that pip is missing or too old for --python, the venv's own, bootstrapped then.
@@ -68,7 +68,7 @@ $(STAMP): pyproject.toml $(LOCK)
 	  || { $(PY) -m ensurepip --default-pip >/dev/null && $(PY) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION); }
 	$(INSTALL) --require-hashes -r $(LOCK)
 	$(INSTALL) --no-deps -e .
-	@$(PY) -m generator.warm
+	@$(PY) -m generator.warmup
 	@touch $(STAMP)
 
 $(DEVSTAMP): $(STAMP) $(DEVLOCK)

@@ -155,7 +155,7 @@ def test_control_characters_in_a_title_from_the_command_line(capsys, tmp_path):
 
 def test_a_picture_too_large_to_draw_is_one_line():
     from generator.errors import TrailwrightError
-    from generator.publish.art import render_pixels
+    from generator.render.raster import render_pixels
 
     svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'
     with pytest.raises(TrailwrightError, match="a picture of 100,000 × 100,000 px is too large to draw"):

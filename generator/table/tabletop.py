@@ -33,8 +33,7 @@ from PIL import Image
 from generator import __version__
 from generator.errors import TrailwrightError
 from generator.model import FACES
-from generator.publish.art import png_bytes, px, reframe, render_pixels
-from generator.publish.boardsheets import svg_size_mm
+from generator.render.raster import png_bytes, px, reframe, render_pixels, svg_size_mm
 from generator.table.cells import CellFrame, tile_radius
 from generator.table.cells import board_svg as cells_board_svg
 from generator.table.scene import SQRT3, TableArt, face_letter, slug, stem
