@@ -28,7 +28,7 @@ PUBLISH_ARGS := $(BOARD_ARG) $(if $(STYLE),--style "$(STYLE)") $(if $(THEME),--t
 	$(if $(TITLE),--title "$(TITLE)") $(if $(SETTINGS),--settings "$(SETTINGS)") $(if $(ONLY),--only "$(ONLY)") \
 	$(if $(SKIP),--skip "$(SKIP)") $(if $(FOR),--for "$(FOR)")
 
-.PHONY: install sysdeps test test-heavy test-fast bench lint docs lock optimize render print clean distclean wheel-smoke
+.PHONY: install sysdeps test test-heavy test-fast bench bench-smoke lint docs lock optimize render print clean distclean wheel-smoke
 
 # Installs are locked: requirements.lock pins every package (runtime and tests) with its hashes, and
 # requirements-dev.lock adds the linters and the docs site on the same pins. uv (itself pinned) installs
@@ -109,6 +109,11 @@ test-fast: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks
+
+# every benchmark end to end at its smallest size (each module's SMOKE options; seconds each, a few minutes in all):
+# one that no longer runs fails it, a target missed at this size does not. CI runs it.
+bench-smoke: $(STAMP)
+	$(PY) -m benchmarks --smoke
 
 optimize: $(STAMP)
 	$(TW) optimize $(BOARD_ARG) --time $(TIME) --seed $(SEED) --out $(TILESET)

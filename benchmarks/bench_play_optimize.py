@@ -19,6 +19,9 @@ from pathlib import Path
 
 from generator.scoring.play_target import MEASURED
 
+# the smallest size that runs every step end to end, in seconds (``python -m benchmarks --smoke``)
+SMOKE = ["--time", "2", "--games", "20", "--check-games", "50", "--rescore", "2000"]
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
