@@ -92,8 +92,10 @@ lock: $(STAMP)
 	rm -rf $(VENV)
 	$(MAKE) lint test
 
+# on every core this process may use (pytest-xdist; a worker steals tests from a busy one): 2 cores take half the time
+TEST_CORES ?= auto
 test: $(STAMP)
-	$(PY) -m pytest -q -m "not heavy"
+	$(PY) -m pytest -q -n $(TEST_CORES) --dist worksteal -m "not heavy"
 
 # the heavy tests: first starts from an empty kernel cache, exhaustive drawing searches, timed whole runs
 test-heavy: $(STAMP)
@@ -105,7 +107,7 @@ wheel-smoke: $(STAMP)
 	.ci/wheel-smoke $(UV)
 
 test-fast: $(STAMP)
-	$(PY) -m pytest -q -m "not slow and not heavy"
+	$(PY) -m pytest -q -n $(TEST_CORES) --dist worksteal -m "not slow and not heavy"
 
 bench: $(STAMP)
 	$(PY) -m benchmarks
