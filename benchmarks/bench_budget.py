@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 CLOSE = 0.05  # a short run within this of the long one
+SMOKE = ["--boards", "classic", "--budgets", "5"]  # one short run: the command end to end
 SHARE = 0.90  # of the long run's gain over a random set, a short run's at least
 LATE = 0.5  # seconds a run may end past its budget
 FLOORS = {("classic", 5.0): 10.50, ("classic", 10.0): 10.58}

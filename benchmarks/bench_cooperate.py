@@ -10,6 +10,7 @@ more bank of fresh layouts, paired (common random numbers: the standard error of
 itself; with a [play] target, plus the play penalty on ``--play-games`` more fresh games, its standard error
 from resampling them). Target: on the median of the seeds, 8 cooperating chains beat 8 independent ones, and on
 most seeds a one-sided test of the paired gap (Holm-corrected over the seeds) shows them better than 2 chains.
+``--many`` sets the chains of the two larger settings (8).
 
     python -m benchmarks cooperate -- --boards hexagon37 --generations 800 --seeds 1,2,3
 """
@@ -24,9 +25,17 @@ import sys
 import time
 from pathlib import Path
 
+# the smallest size that runs every step end to end, in seconds (``python -m benchmarks --smoke``)
+SMOKE = ["--boards", "classic-play", "--seeds", "1", "--generations", "2", "--exchanges", "1", "--rescore", "2000"]
+SMOKE += ["--many", "3", "--workers", "1", "--play-games", "100"]
+
 PLAY = {"median_rounds": 12, "players": 3}  # the [play] target of the "classic-play" case
 BOOTSTRAP = 200  # resamples of the games for the play penalty's standard error
-SETTINGS = (("2 independent", 2, 0), ("8 independent", 8, 0), ("8 cooperating", 8, None))
+
+
+def settings(many: int = 8) -> tuple[tuple[str, int, int | None], ...]:
+    """The three settings of a seed: (name, chains, exchanges: None for ``--exchanges``)."""
+    return (("2 independent", 2, 0), (f"{many} independent", many, 0), (f"{many} cooperating", many, None))
 
 
 def run_one(case: str, generations: int, seed: int, chains: int, exchanges: int, rescore: int, workers: int):
@@ -95,7 +104,7 @@ def run_case(case: str, args) -> list[dict]:
     rows = []
     for seed in (int(s) for s in args.seeds.split(",")):
         won = {}
-        for setting, chains, exchanges in SETTINGS:
+        for setting, chains, exchanges in settings(args.many):
             exchanges = args.exchanges if exchanges is None else exchanges
             row, problem, won[setting] = run_one(
                 case, args.generations, seed, chains, exchanges, args.rescore, args.workers
@@ -117,25 +126,33 @@ def run_case(case: str, args) -> list[dict]:
     return rows
 
 
-def verdict(rows: list[dict]) -> tuple[bool, str]:
-    """The medians over the seeds, and whether cooperation beats both others as the target asks: better than 8
-    independent chains on the median seed, and shown better than 2 chains on most seeds by a one-sided test of each
-    seed's paired gap (normal law: a million layouts), Holm-corrected over the seeds."""
-    from generator.stats import holm, t_sf
+def _one_sided(gap: float, se: float) -> float:
+    """The one-sided p-value of a paired gap above 0 (normal law); two winners alike (no error at all) show nothing
+    unless one is better."""
+    from generator.stats import t_sf
 
-    med = {s: statistics.median(r["fitness"] for r in rows if r["setting"] == s) for s, _, _ in SETTINGS}
-    gap = {s: statistics.median(r["gap"] for r in rows if r["setting"] == s) for s, _, _ in SETTINGS[:2]}
-    gap_se = {s: statistics.median(r["gap_se"] for r in rows if r["setting"] == s) for s, _, _ in SETTINGS[:2]}
-    two, indep = "2 independent", "8 independent"
-    shown = {
-        s: holm([t_sf(r["gap"] / r["gap_se"], math.inf) for r in rows if r["setting"] == s]) for s, _, _ in SETTINGS[:2]
-    }
+    if se == 0:
+        return 0.0 if gap > 0 else 1.0
+    return t_sf(gap / se, math.inf)
+
+
+def verdict(rows: list[dict], many: int = 8) -> tuple[bool, str]:
+    """The medians over the seeds, and whether cooperation beats both others as the target asks: better than
+    ``many`` (8) independent chains on the median seed, and shown better than 2 chains on most seeds by a one-sided
+    test of each seed's paired gap (normal law: a million layouts), Holm-corrected over the seeds."""
+    from generator.stats import holm
+
+    (two, _, _), (indep, _, _), (coop, _, _) = named = settings(many)
+    med = {s: statistics.median(r["fitness"] for r in rows if r["setting"] == s) for s, _, _ in named}
+    gap = {s: statistics.median(r["gap"] for r in rows if r["setting"] == s) for s in (two, indep)}
+    gap_se = {s: statistics.median(r["gap_se"] for r in rows if r["setting"] == s) for s in (two, indep)}
+    shown = {s: holm([_one_sided(r["gap"], r["gap_se"]) for r in rows if r["setting"] == s]) for s in (two, indep)}
     ok = gap[indep] > 0 and sum(shown[two]) > len(shown[two]) / 2
     text = (
-        f"medians: 2 independent {med[two]:.4f}, 8 independent {med[indep]:.4f}, "
-        f"8 cooperating {med['8 cooperating']:.4f}; paired gaps (median of seeds): "
+        f"medians: {two} {med[two]:.4f}, {indep} {med[indep]:.4f}, "
+        f"{coop} {med[coop]:.4f}; paired gaps (median of seeds): "
         f"over 2 chains {gap[two]:+.4f} ± {gap_se[two]:.4f} (standard error), shown better on "
-        f"{sum(shown[two])} of {len(shown[two])} seeds; over 8 independent {gap[indep]:+.4f} ± {gap_se[indep]:.4f}, "
+        f"{sum(shown[two])} of {len(shown[two])} seeds; over {indep} {gap[indep]:+.4f} ± {gap_se[indep]:.4f}, "
         f"shown better on {sum(shown[indep])} of {len(shown[indep])} seeds (one-sided tests, Holm over the seeds)"
     )
     return ok, text
@@ -147,6 +164,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seeds", default="1,2,3")
     parser.add_argument("--generations", type=int, default=800, help="generations of every chain")
     parser.add_argument("--exchanges", type=int, default=7, help="exchanges of the cooperating chains")
+    parser.add_argument("--many", type=int, default=8, help="chains of the larger independent and cooperating runs")
     parser.add_argument("--rescore", type=int, default=1_000_000, help="fresh layouts of each winner's re-score")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--play-games", type=int, default=200_000, help="fresh games of each [play] comparison")
@@ -155,7 +173,7 @@ def main(argv: list[str]) -> int:
     status = 0
     for case in args.boards.split(","):
         print(f"{case}: {args.generations} generations a chain, seeds {args.seeds}", flush=True)
-        ok, text = verdict(run_case(case, args))
+        ok, text = verdict(run_case(case, args), args.many)
         print(f"  {text}\n  cooperation pays as the target asks: {'yes' if ok else 'NO'}", flush=True)
         status |= 0 if ok else 1
     return status

@@ -28,6 +28,9 @@ from benchmarks import print_rows
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "bench-firstrun-token"
 TARGET = 120.0  # seconds for make install and the first make print
+# the smallest size that runs every step end to end, in seconds (``python -m benchmarks --smoke``): the kernels from
+# the shared cache (nothing compiles; the install and the first print are not timed as a newcomer's)
+SMOKE = ["--print-time", "1", "--optimize-time", "1", "--games", "20", "--shared-cache"]
 BOT = """
 from generator.board import load_board
 from generator.model import read_tileset
@@ -96,20 +99,20 @@ def _studio(clone: Path, env: dict[str, str], port: int) -> Callable[[], None]:
     return run
 
 
-def _steps(clone: Path, env: dict[str, str], print_time: int, port: int) -> list[tuple[str, Callable[[], None]]]:
+def _steps(clone: Path, env: dict[str, str], args: argparse.Namespace) -> list[tuple[str, Callable[[], None]]]:
     tw, py = str(clone / ".venv" / "bin" / "trailwright"), str(clone / ".venv" / "bin" / "python")
-    work = clone / "work"
+    work, seconds, games = clone / "work", str(args.optimize_time), str(args.games)
     return [
         ("score", _command([tw, "score", "examples/best-known.json"], clone, env)),
         (
-            "optimize --time 10",
-            _command([tw, "optimize", "--time", "10", "--quiet", "--out", str(work / "o.json")], clone, env),
+            f"optimize --time {seconds}",
+            _command([tw, "optimize", "--time", seconds, "--quiet", "--out", str(work / "o.json")], clone, env),
         ),
         (
-            "playtest (1,000 games)",
-            _command([tw, "playtest", "examples/best-known.json", "--games", "1000"], clone, env),
+            f"playtest ({args.games:,} games)",
+            _command([tw, "playtest", "examples/best-known.json", "--games", games], clone, env),
         ),
-        ("studio: first /api/state", _studio(clone, env, port)),
+        ("studio: first /api/state", _studio(clone, env, args.port)),
         ("host bot move (a fresh process)", _command([py, "-c", BOT], clone, env)),
     ]
 
@@ -120,12 +123,19 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--print-time", type=int, default=60, help="make print's search seconds (TIME)")
     parser.add_argument("--port", type=int, default=8931)
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument("--optimize-time", type=int, default=10, help="the timed optimize's seconds")
+    parser.add_argument("--games", type=int, default=1000, help="the timed playtest's games")
+    parser.add_argument(
+        "--shared-cache", action="store_true", help="the kernels from the user's cache, not an empty one (no compile)"
+    )
     args, _ = parser.parse_known_args(argv)
     began_load = os.getloadavg()[0]
     folder = Path(tempfile.mkdtemp(prefix="trailwright-firstrun-"))
     clone = folder / "clone"
     env = {k: v for k, v in os.environ.items() if k not in ("TRAILWRIGHT_SCHEDULER", "VIRTUAL_ENV")}
-    env["NUMBA_CACHE_DIR"] = str(folder / "numba")  # empty: nothing compiled yet
+    cache = "the shared kernel cache" if args.shared_cache else "an empty kernel cache"
+    if not args.shared_cache:
+        env["NUMBA_CACHE_DIR"] = str(folder / "numba")  # empty: nothing compiled yet
     try:
         subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
         (clone / "work").mkdir()
@@ -135,7 +145,7 @@ def main(argv: list[str]) -> int:
         make("clean")()  # the warm make print starts from no tile set, as the first did
         warm_print = _timed(make("print", f"TIME={args.print_time}"))
         rows = [
-            ("make install (fresh clone, empty cache): wall, CPU s", f"{install:.1f}, {CPU[0]:.1f}", "", True),
+            (f"make install (fresh clone, {cache}): wall, CPU s", f"{install:.1f}, {CPU[0]:.1f}", "", True),
             (
                 "make print: first, warm, s (first's CPU s)",
                 f"{first_print:.1f}, {warm_print:.1f} ({CPU[1]:.1f})",
@@ -149,7 +159,7 @@ def main(argv: list[str]) -> int:
                 install + first_print <= TARGET,
             ),
         ]
-        for name, step in _steps(clone, env, args.print_time, args.port):
+        for name, step in _steps(clone, env, args):
             first, warm = _timed(step), _timed(step)
             rows.append((f"{name}: first, warm, s", f"{first:.1f}, {warm:.1f}", "", True))
     finally:
@@ -157,7 +167,7 @@ def main(argv: list[str]) -> int:
             shutil.rmtree(folder, ignore_errors=True)
     cores = len(os.sched_getaffinity(0))
     load = f"load average {began_load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"
-    heading = f"a fresh clone's first run ({cores} cores, {load}, make print TIME={args.print_time})"
+    heading = f"a fresh clone's first run ({cores} cores, {load}, {cache}, make print TIME={args.print_time})"
     return print_rows(heading, rows)
 
 

@@ -19,6 +19,9 @@ from pathlib import Path
 
 from benchmarks import print_rows
 
+# the smallest size that runs every step end to end, in seconds (``python -m benchmarks --smoke``)
+SMOKE = ["--samples", "2000", "--repeats", "1"]
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 OTHERS = (

@@ -30,6 +30,9 @@ from pathlib import Path
 
 from benchmarks import print_rows
 
+# the smallest size that runs every step end to end, in seconds (``python -m benchmarks --smoke``)
+SMOKE = ["--rooms", "1", "--think", "0.1", "--timeout", "120"]
+
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "bench-host-token"
 

@@ -25,6 +25,9 @@ import statistics
 import sys
 import time
 
+# the smallest size that runs every step end to end, in seconds (``python -m benchmarks --smoke``)
+SMOKE = ["--strategies", "anneal", "--budgets", "2", "--seeds", "1", "--workers", "1", "--rescore", "10000"]
+
 TARGET = 10.60
 MEDIAN_TARGET = 10.62
 BAR = (10.625, 10.629, 4_000_000)  # issue 23: every seed, the median, on at least this many layouts

@@ -15,6 +15,9 @@ import multiprocessing as mp
 import os
 import sys
 
+# the smallest size that runs every step end to end, in seconds (``python -m benchmarks --smoke``)
+SMOKE = ["--chains", "1", "--budget", "1", "--orders", "3", "--workers", "1"]
+
 FRESH_SAMPLES = 1_000_000
 FRESH_SEED = 987_654_321
 

@@ -19,6 +19,9 @@ from pathlib import Path
 
 from benchmarks.bench_play_optimize import MEASURES, ROOT, baseline, run_one
 
+# the smallest size that runs every step end to end, in seconds (``python -m benchmarks --smoke``)
+SMOKE = ["--seeds", "1", "--time", "2", "--check-games", "50", "--rescore", "2000"]
+
 DEFAULT_BOUNDS = "min_lead_changes=1.3,min_choices=5.2"
 
 

@@ -28,6 +28,9 @@ from pathlib import Path
 
 from benchmarks import print_rows
 
+# the smallest size that runs every step end to end, in seconds (``python -m benchmarks --smoke``)
+SMOKE = ["--fast-samples", "20000", "--reference-samples", "20", "--thread-samples", "20000", "--repeats", "1"]
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 SETS = (("random-20.json", "classic"), ("previous-best.json", "classic"), ("optimized-hexagon37.json", "hexagon37"))

@@ -34,6 +34,7 @@ from benchmarks.soak_host import host_soak
 from benchmarks.soaking import Quarters, rss_mb
 
 ROOT = Path(__file__).resolve().parent.parent
+SMOKE = ["--smoke"]  # a studio's short day and a few games on a host
 TOKEN = "bench-soak-token"
 HEADERS = {"x-trailwright-token": TOKEN, "x-trailwright": "1", "content-type": "application/json"}
 WEIGHTS = {"edit": 28, "try": 14, "undo": 5, "redo": 3, "save": 4, "paint": 4, "board-save": 2, "side": 6, "maze": 3}

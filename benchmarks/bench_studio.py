@@ -21,6 +21,9 @@ from pathlib import Path
 
 from benchmarks import print_rows
 
+# the smallest size that runs every step end to end, in seconds (``python -m benchmarks --smoke``)
+SMOKE = ["--edits", "2"]
+
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "bench-studio-token"
 # choose side ``k`` of the grid, wait for its exits, then join exits 0 and 3 (or split 3 off where they are one trail);
@@ -28,7 +31,7 @@ TOKEN = "bench-studio-token"
 # edit is on another side, so every version is new (no games kept from an earlier one)
 EDIT = """
 const [k, done] = arguments;
-const sides = document.querySelectorAll('[data-side]');
+const sides = document.querySelectorAll('#grid button[data-side]'); // the grid's (the editor's svg names its side too)
 const side = sides[k % sides.length];
 const [tile, face] = side.dataset.side.split('-');
 side.click();
@@ -86,7 +89,7 @@ def _board(board: str, edits: int, port: int, search: bool) -> tuple[list[list[f
             d.set_script_timeout(30)
             d.get(f"http://127.0.0.1:{port}/?token={TOKEN}")
             deadline = time.monotonic() + 300
-            filled = "return document.querySelectorAll('[data-side]').length && window.studio.state().figures"
+            filled = "return document.querySelectorAll('#grid [data-side]').length && window.studio.state().figures"
             while not d.execute_script(filled):  # the page drawn, and the engines warm (``studio.warm``)
                 if time.monotonic() > deadline:
                     raise SystemExit("the studio page did not fill")

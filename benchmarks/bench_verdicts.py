@@ -15,6 +15,9 @@ import time
 
 from benchmarks import print_rows
 
+# the smallest size that runs every step end to end, in seconds (``python -m benchmarks --smoke``)
+SMOKE = ["--reference", "50", "--people", "60", "--sizes", "3", "--most", "5"]
+
 TARGET = 0.05  # Holm's promise
 
 

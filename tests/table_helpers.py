@@ -6,8 +6,8 @@ from pathlib import Path
 
 from generator.board import load_board
 from generator.model import Tile, TileSet, read_tileset
-from generator.publish.art import layout_art
 from generator.render.board import render_board
+from generator.render.raster import layout_art
 from generator.render.style import load_style
 from generator.table import TableArt
 from tests.test_publish_standin import standin_art_for_width

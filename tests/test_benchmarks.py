@@ -3,6 +3,7 @@
 
 import ast
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -35,3 +36,13 @@ def test_every_name_a_benchmark_imports_exists(path):
             except ImportError:
                 missing.append(f"{path.name}:{line}: {module}.{name}")
     assert not missing
+
+
+@pytest.mark.parametrize("path", [p for p in BENCHMARKS if p.name.startswith("bench_")], ids=lambda p: p.name)
+def test_every_benchmark_names_its_smallest_size_for_the_smoke_run(path):
+    """``make bench-smoke`` (CI) runs each benchmark with its ``SMOKE`` options: every one has them, as options its
+    parser knows (each ``--name`` is an argument its parser adds)."""
+    module = importlib.import_module(f"benchmarks.{path.stem}")
+    assert isinstance(module.SMOKE, list) and all(isinstance(a, str) for a in module.SMOKE)
+    added = set(re.findall(r'add_argument\(\s*"(--[a-z-]+)"', path.read_text()))
+    assert {a for a in module.SMOKE if a.startswith("--")} <= added

@@ -56,7 +56,12 @@ def test_classic_board_has_the_articles_47_connections(classic):
     assert len(classic.connectors) == 7
 
 
-@pytest.mark.parametrize("join", sorted(article_joins(), key=lambda j: sorted(map(str, j))), ids=str)
+def _join_id(join) -> str:
+    """A join's name, the same in every process (a set's order is not: pytest-xdist's workers must agree)."""
+    return " ".join(sorted(map(str, join)))
+
+
+@pytest.mark.parametrize("join", sorted(article_joins(), key=_join_id), ids=_join_id)
 def test_each_of_the_articles_66_joins_is_on_the_classic_board(classic, join):
     assert join in our_joins(classic)
 

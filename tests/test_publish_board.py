@@ -6,9 +6,10 @@ import io
 import pdfplumber
 import pytest
 
-from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled_pdf, large_paper, svg_size_mm
+from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled_pdf, large_paper
 from generator.publish.pdf import DocInfo
 from generator.publish.settings import load_paper, load_settings
+from generator.render.raster import svg_size_mm
 from tests.test_publish_standin import standin_board
 
 MM = 72 / 25.4
@@ -103,8 +104,8 @@ def test_registration_marks_sit_only_where_the_next_sheet_covers_them(paper):
 
 def test_a_board_too_large_for_its_dpi_is_drawn_at_the_highest_dpi_that_fits():
     """A 217-slot board (about 950 x 1080 mm) at board_dpi 200 would be 63 million pixels."""
-    from generator.publish.art import MAX_PIXELS, px
     from generator.publish.boardsheets import fitting_dpi
+    from generator.render.raster import MAX_PIXELS, px
 
     svg = '<svg xmlns="http://www.w3.org/2000/svg" width="950mm" height="1080mm" viewBox="0 0 950 1080"></svg>'
     dpi = fitting_dpi(svg, 200)

@@ -237,7 +237,7 @@ def test_every_word_prints_inside_the_margin(name):
 def test_the_art_cache_keeps_each_side_compressed_and_gives_back_its_exact_pixels():
     from PIL import Image
 
-    from generator.publish.art import render_pixels
+    from generator.render.raster import render_pixels
 
     fresh = ArtCache.covering(lambda t, f, b: standin_side(t, f, b), TILE_MM, SETTINGS.dpi, SETTINGS.bleed_mm)
     tile = TILESET.tiles[3]

@@ -16,7 +16,8 @@ from generator.board import neighbour
 from generator.errors import TrailwrightError
 from generator.play import default_rules
 from generator.table import tabletop_files
-from generator.table.tabletop import TILE_UNITS_AT_SCALE_1, check_asset_base, tile_image
+from generator.table.tabletop import check_asset_base
+from generator.table.tabletop_art import TILE_UNITS_AT_SCALE_1, tile_image
 from tests.table_helpers import BOARDS, HOSTILE_IDS, table_art
 
 jsonschema = pytest.importorskip("jsonschema")

@@ -108,7 +108,7 @@ def test_a_drawing_of_the_kit_that_cairo_cannot_finish_is_one_line_not_a_traceba
 
     code = (
         "from generator.errors import TrailwrightError\n"
-        "from generator.publish.art import render_pixels\n"
+        "from generator.render.raster import render_pixels\n"
         'huge = \'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1">'
         '<text y="1" font-size="900000">W</text></svg>\'\n'
         "try:\n    render_pixels(huge, 100, 100)\nexcept TrailwrightError as err:\n    print(err)\n"

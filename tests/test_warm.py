@@ -1,4 +1,5 @@
-"""One kernel cache for every checkout (``generator.jitcache``), warmed by the install (``generator.warm``)."""
+"""One kernel cache for every checkout (``generator.jitcache``), warmed by the install (``generator.warmup``), its
+groups named in ``generator.warm``."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import generator
-from generator import jitcache, warm
+from generator import jitcache, warm, warmup
 
 PACKAGE = Path(generator.__file__).parent
 ENV = jitcache.ENV
@@ -132,8 +133,8 @@ def test_announce_says_once_which_kernels_compile_and_nothing_when_cached(monkey
 # signature (a second would be a second compile for every user).
 CHECK = """
 import json, sys
-from generator import warm
-warm.warm(*warm.GROUPS)
+from generator import warm, warmup
+warmup.warm(*warm.GROUPS)
 from numba.core.registry import CPUDispatcher
 misses, several = {}, {}
 for name, module in list(sys.modules.items()):
@@ -153,7 +154,7 @@ print(json.dumps({"misses": misses, "several": several}))
 @pytest.mark.slow
 @pytest.mark.heavy
 def test_after_warm_all_a_fresh_process_compiles_nothing():
-    warm.warm_all(2)
+    warmup.warm_all(2)
     out = subprocess.run([sys.executable, "-c", CHECK], capture_output=True, text=True, check=True)
     found = json.loads(out.stdout.splitlines()[-1])
     assert found["misses"] == {}
@@ -162,19 +163,19 @@ def test_after_warm_all_a_fresh_process_compiles_nothing():
 
 def test_warm_all_hands_out_the_bytecode_first_then_the_longest_chain(monkeypatch):
     """Longest first: each process takes the next job as it ends one, so the cores finish about together."""
-    jobs = warm.jobs(2)
-    assert jobs[:2] == [warm.Share(0, 2), warm.Share(1, 2)]
+    jobs = warmup.jobs(2)
+    assert jobs[:2] == [warmup.Share(0, 2), warmup.Share(1, 2)]
     chains = jobs[2:]
-    assert sorted(chains) == sorted(warm.CHAINS)
+    assert sorted(chains) == sorted(warmup.CHAINS)
     cost = [sum(warm.GROUPS[name].seconds for name in chain) for chain in chains]
     assert cost == sorted(cost, reverse=True)
     slow = {**warm.GROUPS, "bots": warm.Group("the bots", 1000, warm.GROUPS["bots"].entries)}
-    monkeypatch.setattr(warm, "GROUPS", slow)
-    assert warm.jobs(2)[2] == ("bots",)
+    monkeypatch.setattr(warmup, "GROUPS", slow)
+    assert warmup.jobs(2)[2] == ("bots",)
 
 
 def test_the_runtime_bytecode_covers_what_a_run_imports_and_no_tests():
-    files = warm.runtime_sources()
+    files = warmup.runtime_sources()
     names = {f.as_posix() for f in files}
     for module in ("numba", "numpy", "distributed", "reportlab", "cairosvg"):  # distributed: dask[distributed]
         found = importlib.util.find_spec(module).origin
@@ -189,8 +190,8 @@ def test_the_bytecode_is_written_even_where_python_writes_none(tmp_path, monkeyp
     sources = [tmp_path / f"m{i}.py" for i in range(3)]
     for path in sources:
         path.write_text("X = 1\n")
-    monkeypatch.setattr(warm, "runtime_sources", lambda: sources)
+    monkeypatch.setattr(warmup, "runtime_sources", lambda: sources)
     monkeypatch.setattr(sys, "dont_write_bytecode", True)
-    assert warm.compile_bytecode(1, 2) == 1
+    assert warmup.compile_bytecode(1, 2) == 1
     written = [Path(importlib.util.cache_from_source(str(p))).is_file() for p in sources]
     assert written == [False, True, False]

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.model import read_tileset
     from generator.play import load_rules
     from generator.play.measures import luck_share
-    from generator.play.measures import to_dict as measures_to_dict
+    from generator.play.readings import to_dict as measures_to_dict
     from generator.play.simulate import check_games, simulate, skill_gap
     from generator.scoring.stream import available_cores
     from generator.warm import announce
@@ -147,7 +147,7 @@ def print_measures(quality, luck, classic: bool = True) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from generator.play.measures import REFERENCE_SETS, readings
+    from generator.play.readings import REFERENCE_SETS, readings
 
     t = Table(
         title=f"Is it a good game? ({quality.games} games measured, 95 % intervals; see docs/measures.md)",

@@ -2,9 +2,10 @@
 
 - ``rules``: the rules as data (``rules.toml``), checked against a board.
 - ``game``, ``policies``, ``reference``: the ``reference`` engine and the players, in plain Python.
-- ``arrays``, ``fast``: the ``fast`` engine (numba), the same games move for move.
+- ``arrays``, ``fastchoices``, ``fast``: the ``fast`` engine (numba), the same games move for move.
 - ``rng``: the one random stream both engines draw from.
 - ``simulate``: many games, a ``PlayReport`` and the skill gap; ``pictures``: histogram and heat map.
+- ``measures``, ``fastmeasures``: is it a good game (the plain replay and the compiled one); ``readings``: their words.
 See docs/play.md.
 """
 

@@ -2,10 +2,10 @@
 
 Every rule, policy and random draw here mirrors ``game``, ``policies`` and ``reference`` in the
 same order, so a seed plays the same game in both (``tests/test_play_engines.py`` compares their
-move traces); the route finding is in ``routes``. Places are numbers: trail ``t`` of slot ``s`` is
-``E*s + t``, landmark ``k`` is ``E*slots + k`` (``E`` a tile's ends, ``arrays.E``: 6 on the classic
-tiles); a step's door is (kind, a, b, by connector) with kind 1 = slot ``a`` entered at end ``b``,
-kind 2 = landmark ``a``.
+move traces); the route finding is in ``routes``, the table and the players' choices in
+``fastchoices``. Places are numbers: trail ``t`` of slot ``s`` is ``E*s + t``, landmark ``k`` is
+``E*slots + k`` (``E`` a tile's ends, ``arrays.E``: 6 on the classic tiles); a step's door is
+(kind, a, b, by connector) with kind 1 = slot ``a`` entered at end ``b``, kind 2 = landmark ``a``.
 
 Every function reads four flat arrays: ``G`` the geometry (its header says where each table and
 field lies, see ``arrays``), ``S`` one game's state, ``W`` work buffers, ``R`` the random state
@@ -21,7 +21,6 @@ import numpy as np
 from generator.jitcache import njit
 from generator.play.arrays import (
     CAP,
-    CONN,
     DIE,
     DW,
     ENDS,
@@ -30,29 +29,14 @@ from generator.play.arrays import (
     HAZARD,
     HAZARD_TO,
     HW,
-    KIND,
-    LDA,
-    LDB,
-    LOW,
-    LW,
-    NEXT,
-    NEXT_TO,
-    NLD,
-    NNEXT,
-    NW,
-    PLACE,
     REQUIRED,
     ROTS,
-    S_DOORS,
     S_FACE,
     S_HOW,
     S_LABELLED,
     S_LAST,
-    S_NEAR,
     S_PAWN,
     S_PILE,
-    S_PLAYERS,
-    S_ROT,
     S_SIZE,
     S_TE,
     S_TILE,
@@ -62,31 +46,31 @@ from generator.play.arrays import (
     S_WHO,
     SIXTHS,
     SLOTS,
-    START,
     STUB,
-    TURN_OK,
-    UNDER,
     W_CAND,
     W_DOOR,
     W_SIZE,
-    A,
-    B,
     E,
-    T,
+)
+from generator.play.fastchoices import (
+    choose_step,
+    choose_turn,
+    clear,
+    doors,
+    planned,
+    set_rot,
+    slot_of,
+    turn_bar,
+    turn_by,
+    turns_allowed,
 )
 from generator.play.logrows import BEGIN, CHASE, END, LAY, ROLL, ROW, STEP, TURN, WIN, most_rows
 from generator.play.rng import draw
 from generator.play.routes import (
-    DOOR_MASK,
-    DOOR_SHIFT,
     JIT,
-    NO,
     NO_RANK,
-    YES,
-    explorer_rank,
     label,
     needs,
-    plan,
     touches,
     way_out,
     way_out_now,
@@ -94,179 +78,6 @@ from generator.play.routes import (
 from generator.scoring.kernel import _seed_state
 
 TRACE = 4  # R[TRACE]: the move trace, after the generator's four words
-
-
-@njit(inline="always", **JIT)
-def _place(G, pos):
-    """The slot of a trail's place, or ``slots + k`` for landmark ``k``."""
-    return G[G[PLACE] + pos]
-
-
-@njit(inline="always", **JIT)
-def doors(G, S, W, pos):
-    """Fill the door buffer (four rows of ``DW``: kind, a, b, conn) for a pawn at ``pos``; returns how many."""
-    n, dw, o, ends = G[SLOTS], G[DW], G[W_DOOR], G[E]
-    count = np.int64(0)  # not a literal 0: numba would compile draw() for it, a second signature
-    if pos >= ends * n:
-        k = pos - ends * n
-        for j in range(G[G[NLD] + k]):
-            c = k * G[LW] + j
-            W[o + count], W[o + dw + count], W[o + 2 * dw + count], W[o + 3 * dw + count] = (
-                1,
-                G[G[LDA] + c],
-                G[G[LDB] + c],
-                0,
-            )
-            count += 1
-        return count
-    packed, low = S[G[S_DOORS] + pos], G[LOW]
-    mask, first = packed & DOOR_MASK, packed >> DOOR_SHIFT
-    while mask != 0:  # the trail's ends with something across, lowest first
-        c = first + G[low + mask]
-        mask &= mask - 1
-        W[o + count], W[o + dw + count], W[o + 2 * dw + count], W[o + 3 * dw + count] = (
-            G[G[KIND] + c],
-            G[G[A] + c],
-            G[G[B] + c],
-            G[G[CONN] + c],
-        )
-        count += 1
-    return count
-
-
-@njit(**JIT)
-def set_rot(G, S, s, r):
-    """Lay or turn: the tile in slot ``s`` now lies turned ``r`` steps; its ends' trails follow."""
-    S[G[S_LABELLED]] = 0  # the component labels are stale
-    S[G[S_ROT] + s] = r
-    tile, face, te, doors, ends = S[G[S_TILE] + s], S[G[S_FACE] + s], G[S_TE], G[S_DOORS], G[E]
-    first, table = ends * s, G[T] + ((tile * 2 + face) * G[ROTS] + r) * ends  # this face's row turned ``r``
-    for t in range(ends):
-        S[doors + first + t] = first << DOOR_SHIFT  # the slot's first end, then the mask of doors
-    for e in range(ends):
-        t = G[table + e]
-        S[te + first + e] = t
-        if G[G[KIND] + first + e] != 0:
-            S[doors + first + t] |= 1 << e  # the trail's ends with something across
-
-
-@njit(inline="always", **JIT)
-def turn_by(G, S, s, d):
-    r, rots = S[G[S_ROT] + s] + d, G[ROTS]
-    while r >= rots:  # no division: the rules turn by a few steps either way
-        r -= rots
-    while r < 0:
-        r += rots
-    set_rot(G, S, s, r)
-
-
-@njit(**JIT)
-def turns_allowed(G, S, W, p):
-    """Fill the candidate buffer with turnable slots next to player ``p`` (ascending); returns how many."""
-    if not G[TURN_OK]:
-        return 0
-    n, pawn, cand, ends = G[SLOTS], G[S_PAWN], G[W_CAND], G[E]
-    place = _place(G, S[pawn + p])
-    count = 0
-    total = G[G[NNEXT] + place] if G[NEXT_TO] else n
-    for j in range(total):
-        s = G[G[NEXT] + place * G[NW] + j] if G[NEXT_TO] else j
-        if S[G[S_TILE] + s] < 0:
-            continue
-        under = False
-        if not G[UNDER]:
-            for q in range(S[G[S_PLAYERS]]):
-                if S[pawn + q] < ends * n and _place(G, S[pawn + q]) == s:
-                    under = True
-        if not under:
-            W[cand + count] = s
-            count += 1
-    return count
-
-
-@njit(**JIT)
-def choose_turn(G, S, W, R, policy, p, bar, start):
-    """The policy's ``turn`` when it may turn (random: no door here; the others: trapped, or the explorer
-    knowing only empty slots): (slot, sixths) of the best trial turn ranked below ``bar``, or (-1, 0) to roll.
-    Trials before ``start`` are known to open no way (``_count_trapped``).
-
-    Trapped, a trial skips tiles outside the pawn's component (its turn cannot open a way). Before a
-    trial no needed landmark is in reach (while avoiding, for the explorer), so a route a turn opens
-    passes through the turned tile: the explorer skips tiles whose fewest doors to a needed landmark
-    (plus one to get there) cannot beat the best rank so far, and searches only as far as that rank
-    reaches."""
-    six, cand = G[SIXTHS], G[W_CAND]
-    if policy == 0:
-        c = turns_allowed(G, S, W, p)
-        if c == 0:
-            return -1, 0
-        s = W[cand + draw(R, c)]
-        return s, six if draw(R, np.int64(2)) == 0 else -six
-    c = turns_allowed(G, S, W, p)
-    best_s, best_d, best_rank = -1, 0, bar
-    trapped = bar == NO_RANK
-    if trapped and S[G[S_LABELLED]] == 0:
-        label(G, S, W)  # for touches
-    labelled = S[G[S_LABELLED]]
-    when, who, how = G[S_WHEN], G[S_WHO], G[S_HOW]
-    near, pawn = G[S_NEAR] + p * G[SLOTS], S[G[S_PAWN] + p]
-    on = _place(G, pawn) if pawn < G[E] * G[SLOTS] else -1  # the slot under the pawn
-    for j in range(start, 2 * c):
-        s, d = W[cand + j // 2], six if j % 2 == 0 else -six
-        if S[who + s] >= 0 and S[who + s] != p and S[when + s] > S[G[S_LAST] + p] and S[how + s] == -d:
-            continue
-        if trapped and not touches(G, S, W, s, p):
-            continue
-        if policy == 1 and S[near + s] + (s != on) >= best_rank:
-            continue  # no route through this tile reaches a needed landmark in fewer doors than best_rank
-        turn_by(G, S, s, d)
-        if policy == 1:
-            rank = explorer_rank(G, S, W, p, best_rank)
-        else:
-            rank = 0 if way_out(G, S, W, p) else NO_RANK
-        turn_by(G, S, s, -d)
-        S[G[S_LABELLED]] = labelled  # the same tiles as before the trial turn
-        if rank < best_rank:
-            best_s, best_d, best_rank = s, d, rank
-            if policy == 2:
-                break
-    return best_s, best_d
-
-
-@njit(inline="always", **JIT)
-def planned(G, S, W, policy, p):
-    """The explorer's (tier 0, then tier 1 ranked from 10**6) or the greedy player's planned first door
-    and its rank; -1 when it knows no way out, at once when the component labels are current and say so."""
-    if S[G[S_LABELLED]] != 0 and not way_out_now(G, S, W, p):
-        return -1, NO_RANK
-    if policy == 2:
-        return plan(G, S, W, p, NO, NO, NO, NO_RANK)
-    door, rank = plan(G, S, W, p, YES, YES, NO, NO_RANK)
-    if door >= 0:
-        return door, rank
-    door, rank = plan(G, S, W, p, NO, YES, NO, NO_RANK)
-    return door, rank + 1_000_000
-
-
-@njit(inline="always", **JIT)
-def turn_bar(G, policy, trapped, rank):
-    """The rank a trial turn of the explorer (1) or the greedy player (2) must beat, given its planned route's
-    ``rank``: any way out (NO_RANK) when it knows none; for the explorer who knows only empty slots, a route to
-    a needed landmark within half a roll; -1 when it does not look for a turn at all."""
-    if trapped:
-        return NO_RANK
-    if policy == 1 and rank % 1_000_000 >= 100_000:
-        return (G[DIE] + 1) // 2 + 1  # it knows only empty slots: a turn must clearly open a better way
-    return np.int64(-1)
-
-
-@njit(inline="always", **JIT)
-def choose_step(G, S, W, R, policy, p, count):
-    if policy != 0:
-        door = planned(G, S, W, policy, p)[0]
-        if door >= 0:
-            return door
-    return draw(R, count)
 
 
 @njit(inline="always", **JIT)
@@ -359,7 +170,7 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat, L):
     n, pawn, o, dw = G[SLOTS], G[S_PAWN] + p, G[W_DOOR], G[DW]
     tally[p, 0] += 1
     _log(L, BEGIN, p, 0, 0, 0, 0)
-    place = _place(G, S[pawn])
+    place = slot_of(G, S[pawn])
     # the planner's first step, planned before the roll (it changes nothing seen); a planner that
     # finds no target at all means no way out
     first, rank = -1, NO_RANK
@@ -388,29 +199,14 @@ def _play_turn(G, S, W, R, policy, clock, p, tally, heat, L):
             count = doors(G, S, W, S[pawn])
             i = first if used == 0 and first >= 0 else choose_step(G, S, W, R, policy, p, count)
             ended = _step(G, S, R, tally, p, W[o + i], W[o + dw + i], W[o + 2 * dw + i], W[o + 3 * dw + i], L)
-            _note(R, 10_000 * p + _place(G, S[pawn]))
+            _note(R, 10_000 * p + slot_of(G, S[pawn]))
             if ended:
                 lost = roll - used - 1
                 tally[p, 2] += lost
-                heat[2, _place(G, S[pawn])] += lost
+                heat[2, slot_of(G, S[pawn])] += lost
                 break
     S[G[S_LAST] + p] = clock
     return S[pawn] == G[E] * n + G[GOAL] and (G[REQUIRED] & ~S[G[S_VISITED] + p]) == 0
-
-
-@njit(**JIT)
-def clear(G, S, players):
-    """No tile laid, every pawn on the start having visited nothing."""
-    n = G[SLOTS]
-    for s in range(n):
-        S[G[S_TILE] + s], S[G[S_FACE] + s], S[G[S_ROT] + s] = -1, 0, 0
-        S[G[S_WHEN] + s], S[G[S_WHO] + s], S[G[S_HOW] + s] = -1, -1, 0
-    for i in range(G[E] * n):
-        S[G[S_TE] + i], S[G[S_DOORS] + i] = -1, 0
-    for q in range(players):
-        S[G[S_PAWN] + q], S[G[S_VISITED] + q], S[G[S_LAST] + q] = G[E] * n + G[START], 0, -1
-        needs(G, S, q)
-    S[G[S_LABELLED]], S[G[S_TOP]], S[G[S_PLAYERS]] = 0, 0, players
 
 
 @njit(**JIT)

@@ -29,7 +29,8 @@ from generator.play.arrays import (
     W_SIZE,
     game_arrays,
 )
-from generator.play.fast import TRACE, choose_step, choose_turn, clear, doors, planned, set_rot, turn_bar
+from generator.play.fast import TRACE
+from generator.play.fastchoices import choose_step, choose_turn, clear, doors, planned, set_rot, turn_bar
 from generator.play.gamelog import place_number
 from generator.play.match import Action, Match
 from generator.play.policies import Policy

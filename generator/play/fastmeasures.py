@@ -30,7 +30,7 @@ from generator.play.arrays import (
     W_SIZE,
     E,
 )
-from generator.play.fast import clear, doors, set_rot, turn_by, turns_allowed
+from generator.play.fastchoices import clear, doors, set_rot, turn_by, turns_allowed
 from generator.play.logrows import BEGIN, CHASE, END, LAY, STEP, TURN
 from generator.play.routes import JIT, NO, NO_RANK, explorer_rank, needed_mask, needs, plan
 

@@ -235,7 +235,7 @@ class PlayReport:
         data["heat"] = {
             kind: dict(zip(self.places, row, strict=True)) for kind, row in zip(HEAT_KINDS, self.heat, strict=True)
         }
-        del data["places"], data["quality"]  # written by ``measures.to_dict``, with its readings
+        del data["places"], data["quality"]  # written by ``readings.to_dict``, with its readings
         if not per_game:
             del data["rounds"]
         return data

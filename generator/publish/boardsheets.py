@@ -14,32 +14,13 @@ from __future__ import annotations
 
 import io
 import math
-import re
 from dataclasses import dataclass
 
-from generator.errors import TrailwrightError
-from generator.publish.art import MAX_PIXELS, px, render_pixels
 from generator.publish.layout import Area, DoesNotFit, printable_area
 from generator.publish.pdf import INK, MARK, SOFT, DocInfo, footer, new_canvas, pt
 from generator.publish.placement import PackedImage, Placement, place_images
 from generator.publish.settings import Paper, PublishSettings, load_paper
-from generator.units import MM_PER_IN, MM_PER_PT, MM_PER_PX
-
-_LENGTH = re.compile(r"^\s*([0-9.]+)\s*(mm|cm|in|pt|px)?\s*$")
-_TO_MM = {"mm": 1.0, "cm": 10.0, "in": MM_PER_IN, "pt": MM_PER_PT, "px": MM_PER_PX, None: MM_PER_PX}
-
-
-def svg_size_mm(svg: str) -> tuple[float, float]:
-    """The width and height of an SVG's root element, in mm."""
-    head = svg[: svg.find(">", svg.find("<svg")) + 1]
-    sizes = []
-    for key in ("width", "height"):
-        match = re.search(rf'\s{key}="([^"]+)"', head)
-        value = _LENGTH.match(match.group(1)) if match else None
-        if not value:
-            raise TrailwrightError(f"board art has no usable {key} on its <svg> root")
-        sizes.append(float(value.group(1)) * _TO_MM[value.group(2)])
-    return sizes[0], sizes[1]
+from generator.render.raster import MAX_PIXELS, px, render_pixels, svg_size_mm
 
 
 @dataclass(frozen=True)

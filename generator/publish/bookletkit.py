@@ -9,13 +9,13 @@ from generator import __version__
 from generator.play import default_rules
 from generator.play.pictures import BAR_COLOUR
 from generator.publish import booklet as bk
-from generator.publish.art import ArtCache, printed_faces, px, render_pixels
-from generator.publish.boardsheets import svg_size_mm
+from generator.publish.art import ArtCache, printed_faces
 from generator.publish.impose import impose_booklet
 from generator.publish.pdf import DocInfo
 from generator.publish.rulesbook import rules_context
 from generator.publish.settings import PublishSettings, booklet_papers
 from generator.publish.sources import Sources, provenance, source_name, theme_record
+from generator.render.raster import px, render_pixels, svg_size_mm
 
 THUMB_DPI = 200
 THUMB_WIDTH_MM = 32.0  # the largest a thumbnail is drawn in the booklet

@@ -14,13 +14,13 @@ import io
 from generator import __version__
 from generator.model import TileSet
 from generator.publish.art import ArtCache, printed_faces
-from generator.publish.boardsheets import svg_size_mm
 from generator.publish.manufacturer import draw_die
 from generator.publish.pdf import MARK_CMYK, DocInfo, new_canvas, pt
 from generator.publish.pdfx import PDFX_VERSION, press_profile, to_pdfx
 from generator.publish.placement import Placement, place_images
 from generator.publish.settings import Paper, Profile, PublishSettings
 from generator.publish.vector import bled_svg, draw_trim_marks, pdf_meta, svg_pdf, underlay
+from generator.render.raster import svg_size_mm
 
 SLUG_MM = 8.0  # room outside the bleed for the trim marks
 

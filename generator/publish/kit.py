@@ -19,7 +19,7 @@ from generator import __version__
 from generator.errors import TrailwrightError
 from generator.fileio import dumps_json
 from generator.publish import booklet as bk
-from generator.publish.art import MAX_PIXELS, ArtCache, printed_faces
+from generator.publish.art import ArtCache, printed_faces
 from generator.publish.boardsheets import BoardArt, board_large_pdf, board_tiled_pdf, fitting_dpi
 from generator.publish.booklet.styles import chains, missing_faces, name_chain
 from generator.publish.bookletkit import booklet_text, make_booklet
@@ -32,6 +32,7 @@ from generator.publish.settings import Profile, PublishSettings, load_paper, loa
 from generator.publish.sheets import sheets_pdf
 from generator.publish.sources import Sources, provenance, theme_record, title_font
 from generator.render.artlimits import art_budget
+from generator.render.raster import MAX_PIXELS
 from generator.scoring.figures import tileset_digest
 
 # a kit's top-level folders and files: publish replaces these as a whole (the documents not chosen this time

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from generator.errors import TrailwrightError
 from generator.inputs import load_toml
-from generator.play.measures import READINGS
 from generator.play.pictures import HISTOGRAM
+from generator.play.readings import READINGS
 from generator.publish.pdf import SHEET_WORDS
 from generator.table.words import WORDS as TABLE
 from generator.units import ENGLISH as ENGLISH_NUMBERS

@@ -24,11 +24,12 @@ from pypdf.generic import ArrayObject, FloatObject, NameObject
 from generator import __version__
 from generator.model import TileSet
 from generator.model.ids import id_width, side_file_name
-from generator.publish.art import CAIRO_LOCK, ArtCache, SideArt, png_bytes, printed_faces
+from generator.publish.art import ArtCache, printed_faces
 from generator.publish.impose import reproducible
 from generator.publish.pdf import DIELINE, DocInfo, new_canvas, pt
 from generator.publish.settings import Paper, Profile
-from generator.render.artlimits import drawing
+from generator.render.artlimits import CAIRO_LOCK, drawing
+from generator.render.raster import SideArt, png_bytes
 from generator.units import MM_PER_IN
 
 ArtForWidth = Callable[..., SideArt]  # (tile width in mm, labels: bool = True) -> side art at that width

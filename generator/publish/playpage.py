@@ -51,7 +51,7 @@ class PlayFigures:
 def figures_from_report(report, svg: str, luck=None, language: Language = ENGLISH) -> PlayFigures:
     """Play figures from a ``generator.play.PlayReport`` (measured or not), its histogram and its luck share;
     the measures named and read in ``language``."""
-    from generator.play.measures import readings
+    from generator.play.readings import readings
 
     quality: tuple[tuple[str, float, float, str], ...] = ()
     if report.quality is not None:

@@ -21,11 +21,11 @@ from generator.fileio import dumps_json
 from generator.model import TileSet
 from generator.play import Rules
 from generator.publish import booklet as bk
-from generator.publish.art import SideArt
 from generator.publish.language import ENGLISH, Language
 from generator.publish.manufacturer import ArtForWidth
 from generator.publish.playpage import PlayFigures
 from generator.publish.settings import PublishSettings
+from generator.render.raster import SideArt
 from generator.scoring.figures import Figures, tileset_digest
 
 if TYPE_CHECKING:
@@ -91,9 +91,9 @@ def layout_sources(
     prints them."""
     from dataclasses import replace
 
-    from generator.publish.art import layout_art
     from generator.render.anyboard import render_board_any
     from generator.render.board import render_board
+    from generator.render.raster import layout_art
 
     board = language.printed_board(board)
     if language.labels():  # the tiles' labels in the kit's language

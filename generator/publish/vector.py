@@ -18,10 +18,9 @@ import cairosvg
 from pypdf import PdfReader, PdfWriter, Transformation
 
 from generator import __version__
-from generator.publish.art import CAIRO_LOCK
 from generator.publish.impose import reproducible
 from generator.publish.pdf import DocInfo, pt
-from generator.render.artlimits import drawing
+from generator.render.artlimits import CAIRO_LOCK, drawing
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
 

@@ -5,6 +5,8 @@
 - ``tiles``     one tile side as print-ready SVG (``render_side``)
 - ``board``     the board at the tiles' scale (``render_board``)
 - ``preview``   random layouts of a tile set on its board (``render_preview``, ``render_sheet``)
+- ``raster``    SVG drawn to pixels and PNG (``render_pixels``), and a style's side art (``layout_art``), for the
+                print kit and the virtual tables
 """
 
 from generator.render.board import render_board

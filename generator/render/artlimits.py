@@ -50,7 +50,7 @@ MAX_INLINE_BYTES = 16 * 2**20  # the pictures of one SVG file, written inline, i
 PRINT_DPI, LEAST_DPI, KEEP_DPI = 300, 150, 600
 DRAW_SECONDS, PROBE_PX = 15.0, 1024
 DRAW_BYTES = 2 * 2**30  # what the drawing child may allocate beyond what it was forked with
-CAIRO_LOCK = threading.Lock()  # every cairosvg call in this process takes it (publish.art); a fork holds it too
+CAIRO_LOCK = threading.Lock()  # every cairosvg call in this process takes it (render.raster); a fork holds it too
 _DRAWN: set[str] = set()  # the digests of art already drawn within the time bound in this process
 
 

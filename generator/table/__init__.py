@@ -3,6 +3,8 @@
 - ``scene``     what both are drawn from (``TableArt``: the print kit's art and board), safe names
 - ``pile``      the seeded draw pile (shuffle, coin, die) the browser table deals from
 - ``tabletop``  a Tabletop Simulator saved object: tiles in a bag, the board mat, pawns, a die
+- ``tabletop_art``, ``tabletop_guide``  what TTS shows (the tiles' shape and pictures, the mat) and what its
+  folder tells the players (the dice, the README)
 - ``playtable`` one self-contained HTML page that plays the game in a browser
 
 Every function returns data (``{relative path: bytes}``); only the CLI writes files.

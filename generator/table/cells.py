@@ -153,7 +153,7 @@ def board_svg(board: Board, style: Style, frame: CellFrame) -> str:
 
 
 def side_art(style: Style):
-    """Side art of any geometry (``generator.publish.art.SideArt``): ``svg_any`` at the style's tile width,
+    """Side art of any geometry (``generator.render.raster.SideArt``): ``svg_any`` at the style's tile width,
     its root the tile's circumscribed box (plus the bleed) centred on the tile, in mm."""
     from generator.render.anyside import svg_any
 

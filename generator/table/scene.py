@@ -22,8 +22,8 @@ from generator.board import Board
 from generator.errors import TrailwrightError
 from generator.model import TileSet
 from generator.play.rules import Rules, default_rules
-from generator.publish.art import SideArt
 from generator.render.board import BoardFrame, board_frame
+from generator.render.raster import SideArt
 from generator.render.style import Style
 from generator.table import cells
 from generator.table.cells import CellFrame, cell_frame
@@ -100,8 +100,8 @@ def layout_table_art(
 ) -> TableArt:
     """Table art in the layout stage's own look: its side art (labelled) and its board, drawn in ``style``; on
     another geometry than the classic game's, ``generator.table.cells``' side art and board."""
-    from generator.publish.art import layout_art
     from generator.render.board import render_board
+    from generator.render.raster import layout_art
 
     if board.geometry.is_classic:
         art, board_svg = layout_art(style, True), render_board(board, style)
