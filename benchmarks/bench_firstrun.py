@@ -30,7 +30,7 @@ TOKEN = "bench-firstrun-token"
 TARGET = 120.0  # seconds for make install and the first make print
 # the smallest size that runs every step end to end, in seconds (``python -m benchmarks --smoke``): the kernels from
 # the shared cache (nothing compiles; the install and the first print are not timed as a newcomer's)
-SMOKE = ["--print-time", "1", "--optimize-time", "1", "--games", "20", "--shared-cache"]
+SMOKE = ["--print-time", "2", "--optimize-time", "2", "--games", "20", "--shared-cache"]
 BOT = """
 from generator.board import load_board
 from generator.model import read_tileset

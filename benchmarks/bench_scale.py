@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 # the smallest size that runs every step end to end, in seconds (``python -m benchmarks --smoke``)
-SMOKE = ["--boards", "classic", "--time", "1", "--games", "20"]
+SMOKE = ["--boards", "classic", "--time", "2", "--games", "20"]
 
 BOARDS = ("classic", "hexagon37", "hexagon91", "hexagon217")
 
