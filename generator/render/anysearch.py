@@ -280,9 +280,11 @@ def _search(
             if (i, ci) in banned:
                 continue
             total, new = cost + cand.prior, []
+            if total >= best[0] - TIE:  # pair costs only add: no cheaper drawing goes on from here
+                continue
             for j, cj in chosen.items():
                 found = pair(i, ci, j, cj)
-                if not found:
+                if not found or total + found[0] >= best[0] - TIE:
                     break
                 total += found[0]
                 new += [Bridge(p, a, up, low, x) for p, a, up, low, x in found[1]]

@@ -65,16 +65,68 @@ def _stub(g: TileGeometry, trail: tuple[int, ...], width: float) -> AnyShape:
     )
 
 
-def _two(g: TileGeometry, trail: tuple[int, ...]) -> list[tuple[float, AnyShape]]:
-    """A two-end trail: one cubic leaving both edges square (handles stretched and shifted), and for long
-    chords a bow through a point off the chord's middle (so crossings of near-diameters can spread)."""
-    (p, n), (q, m) = _exit(g, trail[0]), _exit(g, trail[1])
+def natural_handle(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> float | None:
+    """The handle length that makes the cubic between two exits a circular arc square to both edges (about the
+    point where the two edges' lines meet), a third of the chord when the exits face each other, or None when no
+    such arc joins them (the exits are not alike about that point, or face each other off line)."""
+    (p, n), (q, m) = a, b
+    cross = float(n[0] * m[1] - n[1] * m[0])
     chord = float(np.linalg.norm(q - p))
-    out = []
-    for scale in (0.45, 0.3, 0.65, 0.18, 0.9):
+    if abs(cross) < 1e-9:  # parallel edges: only a straight trail between exits that face each other
+        along = (q - p) / chord
+        return chord / 3 if float(along @ n) > 1 - 1e-9 else None
+    t = -float((q - p) @ m) / cross  # the centre, p + t * (n turned a quarter), on both edges' lines
+    centre = p + t * np.array([n[1], -n[0]])
+    radius = float(np.linalg.norm(centre - p))
+    if abs(radius - float(np.linalg.norm(centre - q))) > 1e-6:
+        return None
+    turn = math.acos(max(-1.0, min(1.0, float(n @ -m))))  # how far the trail turns, leaving along n, arriving along -m
+    return 4 / 3 * math.tan(turn / 4) * radius
+
+
+def _natural(trail: tuple[int, ...], a, b, handle: float) -> list[tuple[float, AnyShape]]:
+    """The natural arc and its variants (the classic game's): ``scale`` stretches both handles, ``bend`` moves
+    length from one to the other; exits that face each other bow sideways through a point off the centre."""
+    (p, n), (q, m) = a, b
+    chord = float(np.linalg.norm(q - p))
+    if float(((q - p) / chord) @ n) > 1 - 1e-9:
+        out = []
+        for bend in (0.0, 0.08, -0.08, 0.16, -0.16, 0.24, -0.24):
+            if bend == 0:
+                out.append((0.0, AnyShape(trail, (cubic(p, p + handle * n, q + handle * m, q),))))
+                continue
+            along = (q - p) / chord
+            via = (p + q) / 2 + bend * np.array([-along[1], along[0]])
+            k = 0.5 * float(np.linalg.norm(via - p))
+            first, second = cubic(p, p + k * n, via - k * along, via), cubic(via, via + k * along, q + k * m, q)
+            out.append((1.5 * abs(bend), AnyShape(trail, (first, second))))
+        return out
+    return [
+        (
+            0.4 * abs(bend) + 0.8 * abs(scale - 1),
+            AnyShape(trail, (cubic(p, p + handle * scale * (1 + bend) * n, q + handle * scale * (1 - bend) * m, q),)),
+        )
+        for scale in (1.0, 0.75, 1.25, 0.5)
+        for bend in (0.0, 0.25, -0.25, 0.5, -0.5)
+    ]
+
+
+def _two(g: TileGeometry, trail: tuple[int, ...]) -> list[tuple[float, AnyShape]]:
+    """A two-end trail: the natural arc and its variants where one joins the exits; else one cubic leaving both
+    edges square (handles stretched and shifted), and for long chords a bow through a point off the chord's middle
+    (so crossings of near-diameters can spread)."""
+    a, b = _exit(g, trail[0]), _exit(g, trail[1])
+    handle = natural_handle(a, b)
+    out = [] if handle is None else _natural(trail, a, b, handle)
+    (p, n), (q, m) = a, b
+    chord = float(np.linalg.norm(q - p))
+    facing = float(((q - p) / chord) @ n) > 1 - 1e-9  # then every cubic square to both edges is the straight line
+    fallback = 0.0 if handle is None else 1.0  # where a natural arc joins the ends, these come after its variants
+    for scale in () if facing else (0.45, 0.3, 0.65, 0.18, 0.9):
         for bend in (0.0, 0.3, -0.3, 0.6, -0.6):
             h1, h2 = chord * scale * (1 + bend), chord * scale * (1 - bend)
-            out.append((abs(scale - 0.45) + 0.3 * abs(bend), AnyShape(trail, (cubic(p, p + h1 * n, q + h2 * m, q),))))
+            prior = fallback + abs(scale - 0.45) + 0.3 * abs(bend)
+            out.append((prior, AnyShape(trail, (cubic(p, p + h1 * n, q + h2 * m, q),))))
     if chord > 1.2:
         along = (q - p) / chord
         across = np.array([-along[1], along[0]])
@@ -83,7 +135,7 @@ def _two(g: TileGeometry, trail: tuple[int, ...]) -> list[tuple[float, AnyShape]
             k = 0.5 * float(np.linalg.norm(via - p))
             first = cubic(p, p + k * n, via - k * along, via)
             second = cubic(via, via + k * along, q + k * m, q)
-            out.append((0.4 + 1.5 * abs(off), AnyShape(trail, (first, second))))
+            out.append((fallback + 0.4 + 1.5 * abs(off), AnyShape(trail, (first, second))))
     return out
 
 
@@ -95,7 +147,7 @@ def _candidates(g: TileGeometry, trail: tuple[int, ...], width: float) -> list[t
         return _two(g, trail)
     exits = [_exit(g, d) for d in trail]
     ideal = 0.4 * np.mean([p for p, _ in exits], axis=0)
-    out = []
+    out = _tees(g, trail, exits)
     if len(trail) == 4:  # an H: two arcs, each between neighbouring ends, joined middle to middle
         for i in range(2):
             first = _arc(exits[i], exits[i + 1])
@@ -113,6 +165,41 @@ def _candidates(g: TileGeometry, trail: tuple[int, ...], width: float) -> list[t
         shape = AnyShape(trail, tuple(curves), junction=point(j))
         out.append((0.1 + 4.0 * float(np.linalg.norm(j - ideal)) ** 2, shape))
     return out
+
+
+def _tees(g: TileGeometry, trail: tuple[int, ...], exits: list) -> list[tuple[float, AnyShape]]:
+    """A trail of three or more ends as the natural arc between two neighbouring ends (at most two edges apart,
+    not facing) with a branch from a point along it to each other end, on the side of the arc that end lies."""
+    out, k = [], len(trail)
+    for i in range(k):
+        a, b = exits[i], exits[(i + 1) % k]
+        gap = (g.edge_of(trail[(i + 1) % k]) - g.edge_of(trail[i])) % g.edges
+        handle = natural_handle(a, b)
+        if handle is None or not 0 < gap <= 2 or float(((b[0] - a[0]) / np.linalg.norm(b[0] - a[0])) @ a[1]) > 0.999:
+            continue
+        (p, n), (q, m) = a, b
+        arc = cubic(p, p + handle * n, q + handle * m, q)
+        rest = [exits[j] for j in range(k) if j not in (i, (i + 1) % k)]
+        for at in (0.5, 0.35, 0.65, 0.25, 0.75):
+            joint, tangent = _along(arc, at)
+            normal = np.array([-tangent[1], tangent[0]])
+            branches = []
+            for r, rn in rest:
+                side = normal if normal @ (r - joint) > 0 else -normal
+                length = float(np.linalg.norm(joint - r))
+                p1 = r + 0.45 * length * rn
+                branches.append(cubic(r, p1, joint + 0.4 * length * side, joint))
+            prior = 0.05 * gap + 0.8 * abs(at - 0.5) + 0.2 * (len(rest) - 1)  # a branch more is busier than a hub
+            out.append((prior, AnyShape(trail, (arc, *branches), junction=point(joint))))
+    return out
+
+
+def _along(curve: Curve, t: float) -> tuple[np.ndarray, np.ndarray]:
+    """The point ``t`` along a cubic and its unit tangent there."""
+    p0, p1, p2, p3 = (np.asarray(p) for p in curve)
+    at = (1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t**2 * p2 + t**3 * p3
+    tangent = 3 * (1 - t) ** 2 * (p1 - p0) + 6 * (1 - t) * t * (p2 - p1) + 3 * t**2 * (p3 - p2)
+    return at, tangent / np.linalg.norm(tangent)
 
 
 def _gather(exits: list[tuple[np.ndarray, np.ndarray]], hub: np.ndarray) -> list[Curve]:
@@ -144,14 +231,14 @@ def _two_hubs(trail: tuple[int, ...], exits: list) -> list[tuple[float, AnyShape
             curves = _gather(groups[0], a) * (len(groups[0]) > 1) + _gather(groups[1], b) * (len(groups[1]) > 1)
             lone = [_arc(groups[i][0], (hubs[i], np.zeros(2))) for i in (0, 1) if len(groups[i]) == 1]
             shape = AnyShape(trail, (*curves, *lone, link), junction=point(a), hub=point(b))
-            out.append((0.35, shape))
+            out.append((0.8, shape))
     return out
 
 
 def _arc(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> Curve:
     """The plain cubic between two exits, leaving each along its edge's inward normal."""
     (p, n), (q, m) = a, b
-    h = 0.45 * float(np.linalg.norm(q - p))
+    h = natural_handle(a, b) or 0.45 * float(np.linalg.norm(q - p))
     return cubic(p, p + h * n, q + h * m, q)
 
 
