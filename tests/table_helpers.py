@@ -63,7 +63,7 @@ def table_art(hostile: bool = False, real_art: bool = False, board: str = "class
 @lru_cache(maxsize=4)
 def any_table_art(board: str = "square-pathways", real_art: bool = False) -> TableArt:
     """An example board of another geometry with its example set (``examples/optimized-<board>.json``), in the
-    built-in style; its sides are a plain outline (quick) unless ``real_art`` (``svg_any``'s drawing)."""
+    built-in style; its sides are a plain outline (quick) unless ``real_art`` (``side.plain_svg``'s drawing)."""
     from generator.table import cells
 
     b = load_board(board)

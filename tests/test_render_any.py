@@ -1,4 +1,4 @@
-"""Drawing sides of other geometries (``generator.render.anyside``): every design of the small geometries is
+"""Drawing sides of other geometries (``generator.render.side``): every design of the small geometries is
 drawn with exactly its minimum crossings, each pair of trails crossing at least its own minimum, read back from
 the drawn curves and from the SVG."""
 
@@ -10,18 +10,19 @@ import pytest
 from generator.model.designs import designs
 from generator.model.geometry import TileGeometry
 from generator.model.tiles import Side, pair_crossings
-from generator.render.anyside import crossings_of, layout_any, svg_any
+from generator.render.shapes import crossings_of
+from generator.render.side import layout_side, plain_svg
 
 
 def _check(side) -> None:
-    layout = layout_any(side)
+    layout = layout_side(side)
     crossed = []
     for a, b in combinations(layout.shapes, 2):
         crossed.append(len(crossings_of(a, b)))
         assert crossed[-1] >= pair_crossings(a.trail, b.trail)  # a pair may cross more where the side needs it
     assert sum(crossed) == len(layout.bridges) == side.min_crossings
     assert tuple(s.trail for s in layout.shapes) == side.trails
-    svg = svg_any(side)
+    svg = plain_svg(side)
     assert svg.count('class="bridge"') == side.min_crossings
     assert svg.count('class="end"') == side.geometry.ends
     outline = re.search(r'class="outline" points="([^"]+)"', svg)

@@ -23,13 +23,13 @@ from generator.model.designs import designs
 from generator.model.geometry import TileGeometry
 from generator.render import load_style
 from generator.render.anyboard import any_frame, connector_paths, render_board_any
-from generator.render.anyproof import deck, fits, sound
-from generator.render.anysearch import _unfit, _usable, deck_box
-from generator.render.anyshapes import AnyShape, _exit
-from generator.render.anyside import crossings_of, layout_any, sample, svg_any
-from generator.render.anytiles import any_layout, render_side_any, scale_of, trail_width
-from generator.render.curves import cubic
+from generator.render.curves import cubic, sample
+from generator.render.proof import deck, fits, sound
+from generator.render.shapes import TrailShape, _exit, crossings_of
+from generator.render.side import layout_side, plain_svg
+from generator.render.sidesearch import _unfit, _usable, deck_box
 from generator.render.style import TRAIL_WIDTH_RANGE
+from generator.render.tiles import render_side, scale_of, side_layout, trail_width
 from tests.test_render_geometry import SVG, drawn, path_lines, polygon_points
 
 STYLE = load_style()
@@ -44,7 +44,7 @@ SQUARE_PAIRS = TileGeometry("square", 1, "pairs", 1)
 
 @cache
 def side_svg(side: Side, style=STYLE, bleed_mm: float = 0.0, face: str = "front") -> str:
-    return render_side_any(Tile("7", side, side), face, style, bleed_mm=bleed_mm)
+    return render_side(Tile("7", side, side), face, style, bleed_mm=bleed_mm)
 
 
 def folds(root, width: float) -> list[int]:
@@ -96,7 +96,7 @@ def check_side(side: Side, style=STYLE) -> None:
             else:
                 assert hit.length < 1e-6, (side, i, end)
     assert not folds(root, width), f"{side}: the stroke of trail {folds(root, width)} folds"
-    crowded = any_layout(side, style).crowded  # the last resort (anysearch.CROWDED): decks may touch or overlap
+    crowded = side_layout(side, style).crowded  # the last resort (sidesearch.CROWDED): decks may touch or overlap
     for a in range(len(decks)):
         for b in range(a + 1, len(decks)):
             assert crowded or decks[a].distance(decks[b]) > 0.5, side
@@ -130,7 +130,7 @@ def _read_back(job: tuple[TileGeometry, int]) -> tuple[int, bool, str]:
         check_side(side)
     except Exception as e:  # noqa: BLE001  (every failure is reported, the first ten by name)
         return k, False, f"{side}: {type(e).__name__}: {str(e)[:200]}"
-    return k, any_layout(side, STYLE).crowded, ""
+    return k, side_layout(side, STYLE).crowded, ""
 
 
 SHARDS = 4  # hex/2/pairs is read back in this many parts, each under a few minutes on 2 cores
@@ -148,7 +148,7 @@ SHARDS = 4  # hex/2/pairs is read back in this many parts, each under a few minu
 def test_every_design_of_every_geometry_is_drawn_as_promised(geometry, shard):
     """The read-back of every design of every geometry that can be listed (hex/2/any cannot: the model refuses it),
     on 2 processes; hex/2/pairs in ``SHARDS`` parts (every ``SHARDS``-th design from ``shard``). A busy side may
-    be drawn crowded (decks may touch, ``anysearch.CROWDED``), at most one in twenty."""
+    be drawn crowded (decks may touch, ``sidesearch.CROWDED``), at most one in twenty."""
     import multiprocessing
 
     every = range(len(designs(geometry)))[shard :: SHARDS if geometry == HEX2 else 1]
@@ -189,7 +189,7 @@ def test_sides_that_failed_the_read_back_are_drawn_as_promised(side):
 @pytest.mark.slow
 def test_a_side_no_level_draws_at_first_gets_more_tries_before_it_is_drawn_crowded():
     side = Side.of([[0, 5], [1, 3], [2, 8], [4, 10], [6, 11], [7, 9]], HEX2)  # crowded with two tries a level
-    assert not any_layout(side, STYLE).crowded
+    assert not side_layout(side, STYLE).crowded
     check_side(side)
 
 
@@ -199,11 +199,11 @@ def _painted(shape, width: float):
     return line.buffer(width / 2, cap_style="flat", join_style="round")
 
 
-def _bent(trail: tuple[int, int], scale: float, bend: float) -> AnyShape:
-    """A two-end trail as ``anyshapes`` draws one: handles ``scale`` of the chord, stretched and shrunk by ``bend``."""
+def _bent(trail: tuple[int, int], scale: float, bend: float) -> TrailShape:
+    """A two-end trail as ``shapes`` draws one: handles ``scale`` of the chord, stretched and shrunk by ``bend``."""
     (p, n), (q, m) = _exit(HEX2, trail[0]), _exit(HEX2, trail[1])
     chord = float(np.linalg.norm(q - p))
-    return AnyShape(trail, (cubic(p, p + chord * scale * (1 + bend) * n, q + chord * scale * (1 - bend) * m, q),))
+    return TrailShape(trail, (cubic(p, p + chord * scale * (1 + bend) * n, q + chord * scale * (1 - bend) * m, q),))
 
 
 def test_a_stroke_that_pinches_at_its_end_or_bulges_past_the_cut_is_never_a_candidate():
@@ -219,9 +219,9 @@ def test_a_stroke_that_pinches_at_its_end_or_bulges_past_the_cut_is_never_a_cand
 
 
 def test_two_trails_are_sound_only_when_they_meet_under_their_own_decks():
-    a = AnyShape((0, 6), (((0.0, -0.7), (0.0, -0.2), (0.0, 0.2), (0.0, 0.7)),))
-    b = AnyShape((3, 9), (((-0.7, 0.0), (-0.2, 0.0), (0.2, 0.0), (0.7, 0.0)),))
-    near = AnyShape((3, 9), (((0.1, -0.7), (0.1, -0.2), (0.1, 0.2), (0.1, 0.7)),))
+    a = TrailShape((0, 6), (((0.0, -0.7), (0.0, -0.2), (0.0, 0.2), (0.0, 0.7)),))
+    b = TrailShape((3, 9), (((-0.7, 0.0), (-0.2, 0.0), (0.2, 0.0), (0.7, 0.0)),))
+    near = TrailShape((3, 9), (((0.1, -0.7), (0.1, -0.2), (0.1, 0.2), (0.1, 0.7)),))
     on = deck((0.0, 0.0), math.pi / 2, 0.15, 0.07)
     assert sound(a, b, 0.09, [on])
     assert not sound(a, b, 0.09, [deck((0.03, 0.0), math.pi / 2, 0.15, 0.07)])  # the crossing pokes out
@@ -230,23 +230,23 @@ def test_two_trails_are_sound_only_when_they_meet_under_their_own_decks():
 
 
 def test_a_busy_paired_hex_side_keeps_its_decks_apart():
-    kept = layout_any(Side.of([[0, 2], [1, 6], [3, 9], [4, 7], [5, 11], [8, 10]], HEX2))  # 7 crossings
+    kept = layout_side(Side.of([[0, 2], [1, 6], [3, 9], [4, 7], [5, 11], [8, 10]], HEX2))  # 7 crossings
     assert len(kept.bridges) == 7 and not kept.crowded
 
 
 @pytest.mark.slow
 def test_a_side_too_busy_for_decks_apart_still_has_exactly_its_bridges():
     star = Side.of([[k, k + 6] for k in range(6)], HEX2)  # six near-diameters: every pair crosses
-    layout = layout_any(star)
+    layout = layout_side(star)
     assert star.min_crossings == len(layout.bridges) == 15 and layout.crowded
     for a, b in combinations(layout.shapes, 2):
         assert len(crossings_of(a, b)) == pair_crossings(a.trail, b.trail) == 1
-    assert svg_any(star).count('class="bridge"') == 15
+    assert plain_svg(star).count('class="bridge"') == 15
 
 
 def test_decks_keep_apart_and_off_the_trails_they_do_not_carry():
     side = Side.of([[0, 4], [1, 6], [2, 7], [3, 5]], TSURO)
-    layout = layout_any(side)
+    layout = layout_side(side)
     assert len(layout.bridges) == side.min_crossings == 4 and not layout.crowded
     boxes = [Polygon(deck_box(b, layout.width)) for b in layout.bridges]
     for a, b in combinations(boxes, 2):
@@ -259,7 +259,7 @@ def test_decks_keep_apart_and_off_the_trails_they_do_not_carry():
 
 def test_a_rotated_side_is_its_designs_drawing_turned():
     side = Side.of([[0, 5], [1, 3], [2, 6], [4, 7]], TSURO)
-    base, turned = layout_any(side), layout_any(side.rotated(1))
+    base, turned = layout_side(side), layout_side(side.rotated(1))
     for shape in base.shapes:
         twin = turned.shapes[turned.side.trails.index(tuple(sorted(TSURO.turned(d, 1) for d in shape.trail)))]
         for c1, c2 in zip(shape.curves, twin.curves, strict=True):
@@ -295,7 +295,7 @@ def test_a_back_has_a_mark_by_every_corner_and_the_label_sits_clear_inside_the_s
 def test_a_theme_paints_other_tiles_with_its_art_cut_to_the_outline():
     river = load_style("river")
     side = Side.of([[0, 4], [1, 2], [3, 6], [5, 7]], TSURO)
-    svg = render_side_any(Tile("3", side, side), "front", river)
+    svg = render_side(Tile("3", side, side), "front", river)
     root = ET.fromstring(svg)
     cut = root.find(f".//{SVG}clipPath[@id='tw-cut']/{SVG}polygon")
     assert len(cut.get("points").split()) == 4  # the square outline clips the ground art

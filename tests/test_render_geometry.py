@@ -21,7 +21,7 @@ from shapely.ops import unary_union
 
 from generator.model import Side, Tile, pair_crossings
 from generator.render import load_style, render_side
-from generator.render.geometry import layout_side
+from generator.render.side import layout_side
 from generator.render.style import TRAIL_WIDTH_RANGE
 from generator.units import MM_PER_PT
 
@@ -274,24 +274,24 @@ def test_the_width_reader_sees_negative_widths():
 
 def test_a_drawing_does_not_hang_on_the_last_bits_of_floating_point(monkeypatch):
     """Symmetric designs have several drawings of equal cost; noise of 1e-12 must not pick another."""
-    import generator.render.geometry as geometry
+    from generator.render import side as drawing
+    from generator.render import sidesearch
 
     symmetric = [Side.of([[0, 3], [1, 4], [2, 5]]), Side.of([[0, 2, 4], [1, 3, 5]]), Side.of([[0, 1, 2], [3, 4, 5]])]
     width = 2 * STYLE.trail_width
-    geometry.clear_caches()
+    drawing.clear_caches()
     plain = [layout_side(s, width) for s in symmetric]
     noise = np.random.default_rng(37)
-    original = geometry._candidate
+    original = sidesearch._candidates
 
     def jittered(*args, **kwargs):
-        c = original(*args, **kwargs)
-        return replace(c, length=c.length + float(noise.uniform(-1e-12, 1e-12)))
+        return [(prior + float(noise.uniform(-1e-12, 1e-12)), shape) for prior, shape in original(*args, **kwargs)]
 
-    monkeypatch.setattr(geometry, "_candidate", jittered)
+    monkeypatch.setattr(sidesearch, "_candidates", jittered)
     for _ in range(3):
-        geometry.clear_caches()
+        drawing.clear_caches()
         assert [layout_side(s, width) for s in symmetric] == plain
-    geometry.clear_caches()
+    drawing.clear_caches()
 
 
 GAME_CRAFTER_WIDTHS_MM = {"large": 95.25, "medium": 63.5, "small": 50.8, "mini": 31.75}  # publish/profiles.toml

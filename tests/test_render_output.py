@@ -19,7 +19,8 @@ import pytest
 from PIL import Image
 
 from generator.model import Side, Tile
-from generator.render import geometry, load_style, render_board, render_side
+from generator.render import load_style, render_board, render_side
+from generator.render import side as drawing
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 REFRESH = os.environ.get("TRAILWRIGHT_REFRESH_GOLDEN") == "1"
@@ -158,7 +159,7 @@ def test_a_missing_golden_fails_rather_than_writing_itself(monkeypatch, tmp_path
 def test_same_input_same_bytes_and_no_ids(random20):
     tile = list(random20)[3]
     first = render_side(tile, "back", STYLE, bleed_mm=2)
-    geometry.clear_caches()
+    drawing.clear_caches()
     assert render_side(tile, "back", STYLE, bleed_mm=2) == first
     assert ' id="' not in first
     meta = json.loads(re.search(r"<metadata>(.*)</metadata>", first).group(1).replace("&quot;", '"'))
@@ -183,7 +184,7 @@ def test_fronts_and_backs_differ_at_a_glance_even_in_greyscale(random20):
 
 
 def test_forty_sides_and_the_board_render_in_well_under_a_few_seconds(random20, classic):
-    geometry.clear_caches()
+    drawing.clear_caches()
     start = time.perf_counter()
     for tile in random20:
         for face in ("front", "back"):
@@ -195,7 +196,8 @@ def test_forty_sides_and_the_board_render_in_well_under_a_few_seconds(random20, 
 def test_labels_sit_inside_the_safe_zone_clear_of_trails():
     from shapely.geometry import Point
 
-    from generator.render.labels import SAFE_ZONE_MM, trail_area
+    from generator.render.labels import SAFE_ZONE_MM, keep_off_shapes
+    from generator.render.tiles import side_layout
     from tests.test_render_geometry import DESIGNS
 
     scale = STYLE.tile_width_mm / 2
@@ -207,4 +209,5 @@ def test_labels_sit_inside_the_safe_zone_clear_of_trails():
             for d in range(6)
         )
         assert inside >= SAFE_ZONE_MM, side
-        assert trail_area(side, 2 * STYLE.trail_width).distance(Point(x / scale, y / scale)) > 0.03, side
+        trails, _ = keep_off_shapes(side_layout(side, STYLE))
+        assert trails.distance(Point(x / scale, y / scale)) > 0.03, side

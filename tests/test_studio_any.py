@@ -17,7 +17,7 @@ from generator.studio.server import COOKIE, create_app
 from generator.studio.session import Studio
 from tests.test_studio import PROOF, TOKEN
 
-# hex-pairs draws each of its 1,799 designs by a search the first time (``render.anysearch``): seconds on a busy
+# hex-pairs draws each of its 1,799 designs by a search the first time (``render.sidesearch``): seconds on a busy
 # machine, so its mazes and searches are the slow tier's
 EXAMPLES = ["square-jungle", "square-pathways", pytest.param("hex-pairs", marks=pytest.mark.slow)]
 

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.fileio import check_folder, write_folder
     from generator.model import FACES, read_tileset
     from generator.model.ids import id_width, side_file_name
-    from generator.render import render_board, render_side
+    from generator.render import render_side
     from generator.scoring.tables import check_size
 
     out = check_folder(args.out)  # before any work
@@ -72,40 +72,22 @@ def run(args: argparse.Namespace) -> int:
     check_size(tileset, board, args.tileset)
     warn_strangers(style, board, "render")
     style = drawn_style(style, board, args.settings)
-    if not board.geometry.is_classic:  # other tiles: generator.render.anytiles and anyboard
-        return _render_any(args, out, board, tileset, style)
-    width = id_width(t.id for t in tileset)
-    label = False if args.no_labels else None
-    files = {}
-    for tile in tileset:
-        for face in FACES:
-            files[side_file_name(tile.id, face, width)] = render_side(
-                tile, face, style, bleed_mm=args.bleed, label=label
-            )
-    files["board.svg"] = render_board(board, style, clearance_mm=args.clearance)
-    write_folder(out, files, owns=lambda name: bool(RENDERED.fullmatch(name)))  # old or new, never a mix
-    bridges = tileset.crossings
-    print(f"wrote {len(files) - 1} tile sides ({bridges} bridges) and board.svg to {args.out}/")
-    return 0
-
-
-def _render_any(args: argparse.Namespace, out, board, tileset, style) -> int:
-    """Tiles of another geometry than the classic game's: each side (fronts only when single-sided) and the
-    board, in the style or theme, each side with exactly its bridges."""
-    from generator.fileio import write_folder
-    from generator.model import FACES
-    from generator.model.ids import id_width, side_file_name
-    from generator.render.anyboard import render_board_any
-    from generator.render.anytiles import render_side_any
-
     width = id_width(t.id for t in tileset)
     label = False if args.no_labels else None
     files = {
-        side_file_name(t.id, f, width): render_side_any(t, f, style, bleed_mm=args.bleed, label=label)
+        side_file_name(t.id, f, width): render_side(t, f, style, bleed_mm=args.bleed, label=label)
         for t in tileset
         for f in FACES[: tileset.geometry.faces]
     }
-    files["board.svg"] = render_board_any(board, style, clearance_mm=args.clearance)
-    write_folder(out, files, owns=lambda name: bool(RENDERED.fullmatch(name)))
+    files["board.svg"] = _board(board, style, args.clearance)
+    write_folder(out, files, owns=lambda name: bool(RENDERED.fullmatch(name)))  # old or new, never a mix
     print(f"wrote {len(files) - 1} tile sides ({tileset.crossings} bridges) and board.svg to {args.out}/")
     return 0
+
+
+def _board(board, style, clearance_mm: float) -> str:
+    from generator.render import render_board
+    from generator.render.anyboard import render_board_any
+
+    draw = render_board if board.geometry.is_classic else render_board_any
+    return draw(board, style, clearance_mm=clearance_mm)

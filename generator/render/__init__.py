@@ -1,8 +1,9 @@
 """The layout stage: tile sides, the board and maze previews as SVG (units: mm).
 
 - ``style``     the look as TOML data (``load_style``)
-- ``geometry``  where trails, junctions, stubs and bridges go on a side, in tile units
-- ``tiles``     one tile side as print-ready SVG (``render_side``)
+- ``side``      where trails, junctions, stubs and bridges go on a side of any geometry, in tile units
+                (``layout_side``; its shapes are ``shapes``', searched by ``sidesearch``, proved by ``proof``)
+- ``tiles``     one tile side as print-ready SVG (``render_side``), painted by ``paint``, labelled by ``labels``
 - ``board``     the board at the tiles' scale (``render_board``)
 - ``preview``   random layouts of a tile set on its board (``render_preview``, ``render_sheet``)
 - ``raster``    SVG drawn to pixels and PNG (``render_pixels``), and a style's side art (``layout_art``), for the
@@ -10,8 +11,9 @@
 """
 
 from generator.render.board import render_board
-from generator.render.geometry import SideLayout, layout_side
 from generator.render.preview import render_preview, render_sheet
+from generator.render.shapes import SideLayout
+from generator.render.side import layout_side
 from generator.render.style import Style, load_style
 from generator.render.tiles import render_side, side_layout
 

@@ -18,12 +18,12 @@ from generator import __version__
 from generator.board import Board
 from generator.fileio import dumps_json
 from generator.model.geometry import TileGeometry
-from generator.render import anyside
-from generator.render.anytiles import grown_radius, outline_points, scale_of, trail_path, trail_width
 from generator.render.board import _STONES, MARGIN_MM, _trail
+from generator.render.shapes import _arc, _edges, _exit
 from generator.render.style import Style
 from generator.render.svg import escape, num
 from generator.render.theme import LANDMARK_ART, LANDMARK_DISC, board_defs
+from generator.render.tiles import grown_radius, outline_points, scale_of, trail_path, trail_width
 from generator.units import MM_PER_PT
 
 Cell = tuple[int, int]
@@ -55,7 +55,7 @@ class AnyFrame:
     def reach(self) -> float:
         """From a tile's edge across the clearance to the slot's edge, in tile units."""
         g = self.geometry
-        return (self.radius_mm - self.tile_radius_mm) * anyside._edges(g)[0] / self.tile_radius_mm
+        return (self.radius_mm - self.tile_radius_mm) * _edges(g)[0] / self.tile_radius_mm
 
 
 def _used(board: Board) -> list[Cell]:
@@ -118,9 +118,7 @@ def connector_paths(board: Board, frame: AnyFrame, i: int) -> str:
     ea = next(e for e in range(g.edges) if g.neighbour(c.hex, e) == board.slots[c.a.slot])
     eb = next(e for e in range(g.edges) if g.neighbour(c.hex, e) == board.slots[c.b.slot])
     m = g.ends_per_edge
-    curves = [
-        anyside._arc(anyside._exit(g, g.end_at(ea, p)), anyside._exit(g, g.end_at(eb, m - 1 - p))) for p in range(m)
-    ]
+    curves = [_arc(_exit(g, g.end_at(ea, p)), _exit(g, g.end_at(eb, m - 1 - p))) for p in range(m)]
     return trail_path(g, tuple(curves), frame.tile_radius_mm, frame.reach, frame.at(c.hex))
 
 
@@ -183,7 +181,7 @@ def _landmark(board: Board, style: Style, frame: AnyFrame, k: int, fills: dict, 
         cell = next(c for c in lm.hexes if g.neighbour(c, edge) == board.slots[s.slot])
         cx, cy = frame.at(cell)
         for end in g.ends_of(edge):
-            p, inward = anyside._exit(g, end)
+            p, inward = _exit(g, end)
             out = p - frame.reach * inward
             paths.append(f"M{num(cx + scale * out[0])} {num(cy + scale * out[1])}L{num(cx)} {num(cy)}")
     if len(centres) > 1:

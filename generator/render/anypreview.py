@@ -1,5 +1,5 @@
 """Maze previews of any geometry: the scorer's own random layouts (``kernel_any.sample_layouts``) drawn on the
-board (``anyboard``) with the sides in the style (``anytiles``), each landmark's reach in its own colour, as
+board (``anyboard``) with the sides in the style (``tiles``), each landmark's reach in its own colour, as
 ``preview`` draws the classic game's; and a contact sheet of every side."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from generator.board import Board
 from generator.fileio import dumps_json
 from generator.model import FACES, Side, TileSet
 from generator.render.anyboard import any_board_layers, any_frame
-from generator.render.anytiles import outline_points, render_side_any, scale_of, side_body_any, tile_size_mm
 from generator.render.preview import CAPTION_MM, SHEET_GAP_MM, _caption
 from generator.render.style import Style
 from generator.render.svg import escape, num
+from generator.render.tiles import outline_points, render_side, scale_of, side_body, tile_size_mm
 from generator.scoring.reference import layout_graph, placed_sides
 
 
@@ -70,7 +70,7 @@ def _layout_art(tileset: TileSet, board: Board, style: Style, layout, highlight:
         faded = highlight and all(f is None for f in fills or ())
         x, y = frame.at(cell)
         opacity = f' opacity="{num(1 - style.preview_unreached_opacity)}"' if faded else ""
-        body = side_body_any(printed, face, style, fills=fills)
+        body = side_body(printed, face, style, fills=fills)
         out.append(
             f'<g transform="translate({num(x)} {num(y)}) rotate({num(360 * rot[s] / g.edges)})"{opacity}>'
             f'<polygon points="{outline}" fill="{style.ground(face)}"/>{body}</g>'
@@ -121,7 +121,7 @@ def render_contact_sheet_any(tileset: TileSet, style: Style, *, columns: int = 1
     out = []
     for n, (tile, face) in enumerate(cells):
         x, y = gap + w / 2 + (n % columns) * (w + gap), gap + h / 2 + (n // columns) * (h + gap)
-        svg = render_side_any(tile, face, style)
+        svg = render_side(tile, face, style)
         out.append(f'<g transform="translate({num(x)} {num(y)})">{svg[svg.index(">") + 1 : svg.rindex("</svg>")]}</g>')
     rows = math.ceil(len(cells) / columns)
     meta = {"tiles": len(tileset), "generator": f"trailwright {__version__}"}

@@ -21,10 +21,10 @@ from generator.board.geometry import Hex
 from generator.fileio import dumps_json
 from generator.model import opposite
 from generator.render.curves import APOTHEM, pair_curves, unit
+from generator.render.paint import painted_trail
 from generator.render.style import Style
 from generator.render.svg import curves_path, escape, hexagon_points, num, points
 from generator.render.theme import LANDMARK_ART, LANDMARK_DISC, board_defs
-from generator.render.tiles import painted_trail
 from generator.units import MM_PER_PT
 
 MARGIN_MM = 6.0

@@ -1,5 +1,5 @@
-"""The curves a trail is drawn with, in tile units (see ``geometry``'s glossary): exits, cubic Béziers, the
-natural arc between two exits and its variants, branches to a junction, a tee and two joined arcs.
+"""Cubic Béziers in tile units (see ``shapes``' glossary): sampling, and the classic hexagon's edge midpoints
+and natural arcs that the classic board's printed connectors are drawn with (``board``).
 """
 
 from __future__ import annotations
@@ -77,47 +77,3 @@ def pair_curves(d1: int, d2: int, bend: float, scale: float = 1.0) -> tuple[Curv
     first = (m1, m1 - k * unit(d1), via - k * chord, via)
     second = (via, via + k * chord, m2 - k * unit(d2), m2)
     return (cubic(*first), cubic(*second))
-
-
-def branch(d: int, junction: np.ndarray, heading: np.ndarray | None = None) -> Curve:
-    """A branch from exit ``d`` to a junction, leaving the edge perpendicular.
-
-    ``heading`` is the direction the branch leaves the junction in (towards the exit when None).
-    """
-    m = exit_point(d)
-    length = float(np.linalg.norm(junction - m))
-    p1 = m - 0.45 * length * unit(d)
-    if heading is None:
-        p2 = junction + 0.3 * (p1 - junction)
-    else:
-        p2 = junction + 0.4 * length * heading
-    return cubic(m, p1, p2, junction)
-
-
-def tee(pair: tuple[int, int], others: tuple[int, ...], at: float) -> tuple[tuple[Curve, ...], np.ndarray]:
-    """An arc between two exits with a branch from the point ``at`` along it to each other exit."""
-    curves = pair_curves(pair[0], pair[1], 0.0)
-    arc = curves[0]
-    t = np.array([[at]])
-    p0, p1, p2, p3 = (np.asarray(p) for p in arc)
-    joint = ((1 - t) ** 3 * p0 + 3 * (1 - t) ** 2 * t * p1 + 3 * (1 - t) * t**2 * p2 + t**3 * p3)[0]
-    tangent = (3 * (1 - t) ** 2 * (p1 - p0) + 6 * (1 - t) * t * (p2 - p1) + 3 * t**2 * (p3 - p2))[0]
-    tangent = tangent / np.linalg.norm(tangent)
-    normal = np.array([-tangent[1], tangent[0]])
-    branches = []
-    for d in others:
-        side = normal if normal @ (exit_point(d) - joint) > 0 else -normal
-        branches.append(branch(d, joint, side))
-    return curves + tuple(branches), joint
-
-
-def joined_pairs(first: tuple[int, int], second: tuple[int, int]) -> tuple[Curve, ...]:
-    """Two arcs, each between two neighbouring exits, joined middle to middle (an H)."""
-    a, b = pair_curves(*first, 0.0)[0], pair_curves(*second, 0.0)[0]
-    ma, mb = bezier(a, 3)[1], bezier(b, 3)[1]
-    k = 0.35 * float(np.linalg.norm(mb - ma))
-    na = -(exit_point(first[0]) + exit_point(first[1]))
-    nb = -(exit_point(second[0]) + exit_point(second[1]))
-    na, nb = na / np.linalg.norm(na), nb / np.linalg.norm(nb)
-    link = cubic(ma, ma + k * na, mb + k * nb, mb)
-    return (a, b, link)

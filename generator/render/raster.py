@@ -26,14 +26,12 @@ SideArt = Callable[[Tile, str, float], str]
 
 
 def layout_art(style, labels: bool = True) -> SideArt:
-    """The layout stage's tile art in ``style``: its labels as the style says, or none (``labels=False``); the
-    classic game's tiles by ``render_side``, every other geometry's by ``render_side_any``."""
-    from generator.render.anytiles import render_side_any
+    """The layout stage's tile art in ``style`` (``tiles.render_side``, every geometry): its labels as the style
+    says, or none (``labels=False``)."""
     from generator.render.tiles import render_side
 
     def art(tile: Tile, face: str, bleed_mm: float) -> str:
-        draw = render_side if tile.geometry.is_classic else render_side_any
-        return draw(tile, face, style, bleed_mm=bleed_mm, label=None if labels else False)
+        return render_side(tile, face, style, bleed_mm=bleed_mm, label=None if labels else False)
 
     return art
 

@@ -1,14 +1,14 @@
-"""Tile sides as print-ready SVG: ground, trails with verges, stub terminators, bridges, label.
+"""A tile side as print-ready SVG in a style and theme, on every geometry: the ground cut to the outline grown by
+the bleed, the theme's ground and trail texture (``theme``), the painted trails, bridges and dead ends
+(``paint``), grass tufts or the theme's decorations, a back's corner marks, and the label (``labels``).
 
 Glossary
 --------
-mm          the unit of every SVG this module writes; the origin is the tile's centre.
-scale       mm per tile unit: half the tile's corner-to-corner width (see ``geometry``).
-bleed       extra art beyond the cut on every side: the ground and the trails run on to the
-            hexagon grown by ``bleed_mm``, so a wandering cut never shows paper.
-body        the SVG elements of one side without the ``<svg>`` root, so a board preview can
-            place sides on slots.
-deck        a bridge's timber: a rectangle along the upper trail, over the lower trail.
+across      the tile's width in tile units (corner to corner on a hexagon, 2; edge to edge on a square, sqrt 2):
+            ``style.tile_width_mm`` is that width at the cut, so mm per tile unit is ``tile_width_mm / across``.
+trail width the style's share of the tile's width on one end per edge; on two ends per edge, ``TWO_ENDS`` of it,
+            so neighbouring exits keep ground between them. One width per geometry, so exits meet on the board.
+body        the SVG elements of one side without the ``<svg>`` root, so a board preview can place sides on slots.
 """
 
 from __future__ import annotations
@@ -16,110 +16,94 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+import numpy as np
+
 from generator import __version__
-from generator.board.geometry import hexagon_corners, rotate
+from generator.board.geometry import rotate
 from generator.errors import TrailwrightError
 from generator.fileio import dumps_json
 from generator.model import Side, Tile
-from generator.render.geometry import SideLayout, layout_side
-from generator.render.labels import MIN_LABEL_PT, label_spot, label_svg, label_texts, moon_discs, trail_area
+from generator.model.geometry import TileGeometry
+from generator.render.labels import MIN_LABEL_PT, MOON, keep_off_shapes, label_svg, label_texts, moon_discs, place_label
+from generator.render.paint import DECORATION, TEXTURE, bridge_svg, dead_end_svg, painted_trail
+from generator.render.shapes import SideLayout, _exit, boundary_gap
+from generator.render.side import layout_side
 from generator.render.style import Style
-from generator.render.svg import curves_path, escape, hexagon_points, num, points
+from generator.render.svg import escape, num, points
 from generator.render.theme import decorations, ground_layer, side_defs
 from generator.units import MM_PER_PT
 
-TEXTURE = "url(#tw-trail)"  # the theme's trail texture, a pattern in the side's <defs>
-DECORATION = 0.045  # half the box of a theme's decoration, in tile units (tufts' spots are 0.07 clear of trails)
+TWO_ENDS = 0.45  # a trail's width on two ends per edge, as a share of the one-end width (busy hex sides need it)
+
+
+def across(g: TileGeometry) -> float:
+    """The tile's width in tile units (its corners' extent along x)."""
+    xs = [x for x, _ in g.corners()]
+    return max(xs) - min(xs)
+
+
+def scale_of(g: TileGeometry, style: Style) -> float:
+    """mm per tile unit for tiles ``style.tile_width_mm`` wide."""
+    return style.tile_width_mm / across(g)
+
+
+def trail_width(g: TileGeometry, style: Style) -> float:
+    """The drawn trail width in tile units: the classic share of the width, narrower with two ends per edge."""
+    share = 1.0 if g.ends_per_edge == 1 else TWO_ENDS
+    return round(style.trail_width * across(g) * share, 6)
+
+
+def tile_size_mm(g: TileGeometry, style: Style) -> tuple[float, float]:
+    """The tile's width and height at the cut (mm)."""
+    s = scale_of(g, style)
+    xs, ys = zip(*g.corners(), strict=True)
+    return s * (max(xs) - min(xs)), s * (max(ys) - min(ys))
+
+
+def outline_points(g: TileGeometry, radius: float, at: tuple[float, float] = (0.0, 0.0)) -> str:
+    """The outline's corners for a circumradius ``radius`` (mm) centred ``at``, as SVG points."""
+    return points(g.corners(), radius, at)
+
+
+def grown_radius(g: TileGeometry, radius: float, mm: float) -> float:
+    """The circumradius of the outline grown by ``mm`` on every edge."""
+    return radius + mm / math.cos(math.pi / g.edges)
 
 
 def side_layout(side: Side, style: Style) -> SideLayout:
-    """The geometry of a side in this style's trail width."""
-    return layout_side(side, 2 * style.trail_width)
+    """The drawing of a side in this style's trail width."""
+    return layout_side(side, trail_width(side.geometry, style))
 
 
-def _bridge(layout: SideLayout, k: int, style: Style, scale: float, ground: str) -> str:
-    """One bridge: a gap and a shadow (cast down and to the right) on the lower trail, the deck, planks, parapets.
+def trail_path(g: TileGeometry, curves, scale: float, extend: float = 0.0, at=(0.0, 0.0), turn: int = 0) -> str:
+    """An SVG path ``d`` (mm) for curves in tile units; a curve that starts or ends at an end runs on straight
+    ``extend`` tile units out through the edge (to the bleed, or across a board slot's clearance)."""
+    angle = 2 * math.pi * turn / g.edges
+    ends = [np.asarray(g.end_point(e)) for e in range(g.ends)]
+    normals = [-_exit(g, e)[1] for e in range(g.ends)]
 
-    The deck outline is a ``<polygon class="deck">`` in the side's own coordinates, so a test
-    can read where each bridge is; the planks and rails are drawn in the deck's frame.
-    """
-    b = layout.bridges[k]
-    w = layout.width * scale
-    half_l, half_w = layout.deck_length(b) / 2 * scale, layout.deck_width() / 2 * scale
-    cx, cy = scale * b.centre[0], scale * b.centre[1]
+    def xy(p) -> str:
+        x, y = rotate((float(p[0]), float(p[1])), angle)
+        return f"{num(at[0] + scale * x)} {num(at[1] + scale * y)}"
 
-    def box(x0, y0, x1, y1, shift=(0.0, 0.0)):
-        return points(
-            [
-                (cx + shift[0] + x, cy + shift[1] + y)
-                for x, y in (rotate(p, b.angle) for p in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
-            ]
-        )
+    def outward(p) -> np.ndarray | None:
+        for e, q in enumerate(ends):
+            if abs(p[0] - q[0]) < 1e-9 and abs(p[1] - q[1]) < 1e-9:
+                return q + extend * normals[e]
+        return None
 
-    rail = style.bridge_rail_pt * MM_PER_PT
-    plank = style.bridge_plank_pt * MM_PER_PT
-    gap, shadow = 0.16 * w, 0.2 * w
-    out = [
-        f'<g class="bridge" data-upper="{b.upper}" data-lower="{b.lower}">',
-        f'<polygon points="{box(-half_l, -half_w - gap, half_l, half_w + gap)}" fill="{ground}"/>',
-        f'<polygon points="{box(-half_l + 0.1 * w, -half_w, half_l - 0.1 * w, half_w, (0.6 * shadow, shadow))}" '
-        f'fill="{style.bridge_shadow}" fill-opacity="{num(style.bridge_shadow_opacity)}"/>',
-        f'<polygon class="deck" points="{box(-half_l, -half_w, half_l, half_w)}" fill="{style.bridge_deck}" '
-        f'stroke="{style.bridge_rail}" stroke-width="{num(plank)}" stroke-linejoin="round"/>',
-    ]
-    frame = f'<g transform="translate({num(cx)} {num(cy)}) rotate({num(math.degrees(b.angle))})"'
-    if style.art is not None and style.art.bridge is not None:  # the theme's bridge, stretched to the deck, cut to it
-        out.append(f"{frame}>{style.art.bridge.placed(-half_l, -half_w, 2 * half_l, 2 * half_w)}</g></g>")
-        return "".join(out)
-    out.append(f'{frame} stroke="{style.bridge_rail}" fill="none">')
-    planks = max(3, int(2 * half_l / (0.16 * w)))
-    step = 2 * half_l / planks
-    lines = "".join(f"M{num(-half_l + i * step)} {num(-half_w + rail)}V{num(half_w - rail)}" for i in range(1, planks))
-    out.append(f'<path d="{lines}" stroke-width="{num(plank)}" stroke-opacity="0.6"/>')
-    rails = "".join(f"M{num(-half_l)} {num(y)}H{num(half_l)}" for y in (-half_w + rail / 2, half_w - rail / 2))
-    out.append(f'<path d="{rails}" stroke-width="{num(rail)}" stroke-linecap="round"/>')
-    post = 1.7 * rail
-    posts = "".join(
-        f'<rect x="{num(x - post / 2)}" y="{num(y - post / 2)}" width="{num(post)}" height="{num(post)}"/>'
-        for x in (-half_l + post / 2, half_l - post / 2)
-        for y in (-half_w + rail / 2, half_w - rail / 2)
-    )
-    out.append(f'<g fill="{style.bridge_rail}" stroke="none">{posts}</g></g></g>')
-    return "".join(out)
-
-
-def _dead_end(bar, art, scale: float, thickness: float) -> str:
-    """The theme's dead-end art over a stop bar (tile units), stretched along it and cut to the bar's own
-    footprint (its length by ``thickness`` mm), so it covers nothing the bar does not."""
-    (x1, y1), (x2, y2) = bar
-    length = scale * math.hypot(x2 - x1, y2 - y1)
-    angle = math.degrees(math.atan2(y2 - y1, x2 - x1))
-    frame = f"translate({num(scale * (x1 + x2) / 2)} {num(scale * (y1 + y2) / 2)}) rotate({num(angle)})"
-    placed = art.placed(-length / 2, -thickness / 2, length, thickness)
-    return f'<g class="dead-end-art" transform="{frame}">{placed}</g>'
-
-
-def painted_trail(
-    d: str,
-    style: Style,
-    w: float,
-    paints: tuple[str, ...],
-    junction: tuple[float, float] | None = None,
-    more: tuple[tuple[float, float], ...] = (),
-) -> str:
-    """A trail ``w`` mm wide along path ``d``: its edge, then each paint (the sand, a texture) inside the edge; a
-    ``junction`` (mm) where three exits meet, and each of ``more``, is rounded with a disc in each. The tiles and
-    the board's printed trails both draw theirs with it."""
-    edge = style.trail_edge_pt * MM_PER_PT
-    discs = [f'<circle cx="{num(x)}" cy="{num(y)}" ' for x, y in ([junction] if junction else []) + list(more)]
-    out = [f'<path d="{d}" fill="none" stroke="{style.trail_edge}" stroke-width="{num(w)}" stroke-linejoin="round"/>']
-    out += [f'{disc}r="{num(w / 2)}" fill="{style.trail_edge}"/>' for disc in discs]
-    for paint in paints:
-        out.append(
-            f'<path d="{d}" fill="none" stroke="{paint}" stroke-width="{num(w - 2 * edge)}" stroke-linejoin="round"/>'
-        )
-        out += [f'{disc}r="{num(w / 2 - edge)}" fill="{paint}"/>' for disc in discs]
-    return "".join(out)
+    parts, last = [], None
+    for p0, p1, p2, p3 in curves:
+        start, end = outward(p0), outward(p3)
+        if start is not None and extend > 0:
+            parts.append(f"M{xy(start)}L{xy(p0)}")
+        elif last != p0:  # a curve that goes on from the last one's end goes on in the same stroke
+            parts.append(f"M{xy(p0)}")
+        last = None if end is not None and extend > 0 else p3
+        parts.append(f"C{xy(p1)} {xy(p2)} {xy(p3)}")
+        if end is not None and extend > 0:
+            parts.append(f"L{xy(end)}")
+    return "".join(parts)
 
 
 def side_body(
@@ -128,54 +112,49 @@ def side_body(
     style: Style,
     *,
     bleed_mm: float = 0.0,
-    fills: tuple[str | None, ...] | None = None,
-    ground: str | None = None,
     textured: bool = False,
+    fills: tuple[str | None, ...] | None = None,
 ) -> str:
-    """The SVG elements of a side centred at the origin (mm): trails, stubs and bridges, no ground.
-
-    ``fills`` overrides the sand colour of trail ``i`` (for previews); ``ground`` is the colour
-    a bridge's gap is painted in (the side's ground by default); ``textured`` paints the theme's
-    trail texture over the sand (its pattern defined by ``theme_defs``).
-    """
+    """The SVG elements of a side centred at the origin (mm): trails, stubs and bridges, no ground. ``fills``
+    overrides the sand colour of trail ``i`` (previews)."""
+    g = side.geometry
     layout = side_layout(side, style)
-    scale = style.tile_width_mm / 2
+    scale = scale_of(g, style)
     w = layout.width * scale
     extend = bleed_mm / scale + (1e-3 if bleed_mm > 0 else 0.0)
-    ground = ground or style.ground(face)
     out = []
     for i, shape in enumerate(layout.shapes):
-        d = curves_path(shape.curves, scale, extend)
-        fill = (fills[i] if fills else None) or style.trail_fill
-        out.append(f'<g class="trail" data-trail="{i}">')
+        d = trail_path(g, shape.curves, scale, extend)
         junction = None if shape.junction is None else (scale * shape.junction[0], scale * shape.junction[1])
-        out.append(painted_trail(d, style, w, (fill, TEXTURE) if textured else (fill,), junction))
-        if shape.terminator is not None:
-            (x1, y1), (x2, y2) = shape.terminator
+        hub = () if shape.hub is None else ((scale * shape.hub[0], scale * shape.hub[1]),)
+        out.append(f'<g class="trail" data-trail="{i}">')
+        fill = (fills[i] if fills else None) or style.trail_fill
+        out.append(painted_trail(d, style, w, (fill, TEXTURE) if textured else (fill,), junction, hub))
+        if shape.bar is not None:
+            (x1, y1), (x2, y2) = shape.bar
             out.append(
-                f'<path class="terminator" d="M{num(scale * x1)} {num(scale * y1)}'
-                f'L{num(scale * x2)} {num(scale * y2)}" stroke="{style.trail_stub_end}" '
-                f'stroke-width="{num(0.34 * w)}" stroke-linecap="round"/>'
+                f'<path class="terminator" d="M{num(scale * x1)} {num(scale * y1)}L{num(scale * x2)} '
+                f'{num(scale * y2)}" stroke="{style.trail_stub_end}" stroke-width="{num(0.34 * w)}" '
+                'stroke-linecap="round"/>'
             )
         out.append("</g>")
-        if shape.terminator is not None and style.art is not None and style.art.dead_end is not None:
-            out.append(_dead_end(shape.terminator, style.art.dead_end, scale, 0.34 * w))
-    for k in range(len(layout.bridges)):
-        out.append(_bridge(layout, k, style, scale, ground))
+        if shape.bar is not None and style.art is not None and style.art.dead_end is not None:
+            out.append(dead_end_svg(shape.bar, style.art.dead_end, scale, 0.34 * w))
+    out += [bridge_svg(layout, k, style, scale, style.ground(face)) for k in range(len(layout.bridges))]
     return "".join(out)
 
 
-def _back_marks(style: Style, scale: float) -> str:
-    """A small moon in each corner of a back (or the theme's mark), so a back reads at a glance in any rotation."""
+def _back_marks(g: TileGeometry, style: Style, scale: float) -> str:
+    """A small moon near each corner of a back (or the theme's mark), as on the classic back."""
     if style.art is not None and style.art.back_mark is not None:
         mark = style.art.back_mark
         return "".join(
             mark.placed(scale * (x - r), scale * (y - r), 2 * r * scale, 2 * r * scale, "xMidYMid meet")
-            for x, y, r in moon_discs()
+            for x, y, r in moon_discs(g)
         )
     out = []
-    for k, (x, y, radius) in enumerate(moon_discs()):
-        a = math.radians(60 * k)
+    for k, (x, y, radius) in enumerate(moon_discs(g)):
+        a = 2 * math.pi * k / g.edges
         cx, cy, r = x * scale, y * scale, radius * scale
         out.append(f'<circle cx="{num(cx)}" cy="{num(cy)}" r="{num(r)}"/>')
         bx, by = cx + 0.45 * r * math.cos(a + 2.2), cy + 0.45 * r * math.sin(a + 2.2)
@@ -185,15 +164,10 @@ def _back_marks(style: Style, scale: float) -> str:
 
 @lru_cache(maxsize=1024)
 def _tuft_spots(side: Side, width: float, avoid: tuple[tuple[float, float], ...]) -> tuple[tuple[float, float], ...]:
-    """Where tufts of grass go (tile units): a jittered lattice, clear of trails, edges and ``avoid``."""
-    import numpy as np
+    """Where tufts of grass go (tile units): the classic jittered lattice, clear of trails, edges and ``avoid``."""
     import shapely
 
-    from generator.render.geometry import boundary_gap
-
-    step = 0.24
-    grid = []
-    k = 0
+    step, grid, k = 0.24, [], 0
     for j in range(-4, 5):
         for i in range(-5, 6):
             k += 1
@@ -204,19 +178,21 @@ def _tuft_spots(side: Side, width: float, avoid: tuple[tuple[float, float], ...]
                 )
             )
     xy = np.array(grid)
-    keep = boundary_gap(xy) >= 0.13
-    keep &= shapely.distance(trail_area(side, width), shapely.points(xy)) >= 0.07
+    keep = boundary_gap(side.geometry, xy) >= 0.13
+    trails, _ = keep_off_shapes(layout_side(side, width))
+    keep &= shapely.distance(trails, shapely.points(xy)) >= 0.07
     for a in avoid:
         keep &= np.hypot(xy[:, 0] - a[0], xy[:, 1] - a[1]) >= 0.12
-    spots = [(round(float(x), 4), round(float(y), 4)) for x, y in xy[keep]]
-    return tuple(spots)
+    return tuple((round(float(x), 4), round(float(y), 4)) for x, y in xy[keep])
 
 
 def _tufts(side: Side, style: Style, scale: float, avoid) -> str:
-    """Small tufts of grass on the ground (or the theme's decorations): texture that never touches a trail."""
-    spots = _tuft_spots(side, round(2 * style.trail_width, 6), tuple(avoid))
+    """Small tufts of grass on the ground (or the theme's decorations), never touching a trail."""
+    spots = _tuft_spots(side, trail_width(side.geometry, style), tuple(avoid))
     if style.art is not None and style.art.decorations:
         return decorations(spots, style.art.decorations, scale * DECORATION, scale)
+    if not spots:
+        return ""
     s = 0.03 * scale
     blades = "".join(
         f"M{num(scale * x - 0.5 * s)} {num(scale * y)}l{num(-0.35 * s)} {num(-0.9 * s)}"
@@ -225,12 +201,24 @@ def _tufts(side: Side, style: Style, scale: float, avoid) -> str:
         for x, y in spots
     )
     return (
-        (
-            f'<path d="{blades}" fill="none" stroke="{style.tile_texture_colour}" '
-            f'stroke-width="{num(0.6 * MM_PER_PT)}" stroke-linecap="round"/>'
+        f'<path d="{blades}" fill="none" stroke="{style.tile_texture_colour}" '
+        f'stroke-width="{num(0.6 * MM_PER_PT)}" stroke-linecap="round"/>'
+    )
+
+
+def _label(tile: Tile, face: str, side: Side, style: Style, scale: float):
+    """(spot, text) of the side's label, or None; a one-line error when it has no room at any size."""
+    text = ""
+    for text in label_texts(tile.id, face, style.labels, tile.geometry.faces):
+        spot = place_label(
+            side, side_layout(side, style), style, scale, text, moons=face == "back" and style.tile_back_mark
         )
-        if spots
-        else ""
+        if spot is not None:
+            return spot, text
+    raise TrailwrightError(
+        f"tile {tile.id} {face}: no room for the label {text!r} on a {num(style.tile_width_mm)} mm tile, even at "
+        f"{num(min(MIN_LABEL_PT, style.label_font_size_pt))} pt (use a shorter id, a larger tile, or turn labels "
+        "off: [label] show = false or --no-labels)"
     )
 
 
@@ -245,56 +233,44 @@ def side_metadata(tile: Tile, face: str, side: Side, bridges: int) -> dict:
     }
 
 
+def _title(tile, face: str, style) -> str:
+    """A side's SVG title: its label, or the tile and face in English (the tile alone when it has one face)."""
+    if style.labels:
+        return label_texts(tile.id, face, style.labels, tile.geometry.faces)[0]
+    return f"Tile {tile.id}" if tile.geometry.faces == 1 else f"Tile {tile.id}, {face}"
+
+
 def render_side(tile: Tile, face: str, style: Style, *, bleed_mm: float = 0.0, label: bool | None = None) -> str:
-    """One side of a tile as SVG text in mm, origin at the centre, art out to the bleed."""
+    """One side of a tile of any geometry as SVG text in mm, origin at the centre, art out to the bleed."""
     side = tile.face(face)
-    w, h, b = style.tile_width_mm, style.tile_height_mm, bleed_mm
-    scale = w / 2
+    g = side.geometry
+    scale = scale_of(g, style)
+    (w, h), b = tile_size_mm(g, style), bleed_mm
     layout = side_layout(side, style)
-    meta = dumps_json(side_metadata(tile, face, side, len(layout.bridges)))
-    ground = style.ground(face)
-    grown = scale + 2 * b / math.sqrt(3)
+    grown = grown_radius(g, scale, b)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(w + 2 * b)}mm" height="{num(h + 2 * b)}mm" '
         f'viewBox="{num(-w / 2 - b)} {num(-h / 2 - b)} {num(w + 2 * b)} {num(h + 2 * b)}">',
-        f"<title>{escape(label_texts(tile.id, face, style.labels)[0] if style.labels else f'Tile {tile.id}, {face}')}"
-        "</title>",
-        f"<metadata>{escape(meta)}</metadata>",
-        f'<polygon points="{points(hexagon_points(grown))}" fill="{ground}"/>',
+        f"<title>{escape(_title(tile, face, style))}</title>",
+        f"<metadata>{escape(dumps_json(side_metadata(tile, face, side, len(layout.bridges))))}</metadata>",
+        f'<polygon class="outline" points="{outline_points(g, grown)}" fill="{style.ground(face)}"/>',
     ]
     art = style.art
-    textured = art is not None and art.trail is not None
     if art is not None:
-        out.append(side_defs(art, grown, layout.width * scale))
+        out.append(side_defs(art, grown, layout.width * scale, outline=outline_points(g, grown)))
         out.append(ground_layer(art, face, (-w / 2 - b, -h / 2 - b, w + 2 * b, h + 2 * b)))
-    show_label = style.label_show if label is None else label
-    spot = None
-    if show_label:  # "120 front", or "120F" where the long form has no room
-        for text in label_texts(tile.id, face, style.labels):
-            spot = label_spot(side, style, text, moons=face == "back" and style.tile_back_mark)
-            if spot is not None:
-                break
-    if show_label and spot is None:
-        raise TrailwrightError(
-            f"tile {tile.id} {face}: no room for the label {text!r} on a {num(w)} mm tile, even at "
-            f"{num(min(MIN_LABEL_PT, style.label_font_size_pt))} pt (use a shorter id, a larger "
-            f"tile, or turn labels off: [label] show = false or --no-labels)"
-        )
+    placed = _label(tile, face, side, style, scale) if (style.label_show if label is None else label) else None
     if style.tile_texture:
-        avoid = list(hexagon_corners(0.78))
-        if spot is not None:
-            size = spot[3] * MM_PER_PT / scale
-            reach = 0.3 * size * len(text)
-            angle = math.radians(spot[2])
-            avoid += [
-                (spot[0] + t * reach * math.cos(angle), spot[1] + t * reach * math.sin(angle))
-                for t in (-1, -0.5, 0, 0.5, 1)
-            ]
+        avoid = [(x * MOON, y * MOON) for x, y in g.corners()]
+        if placed is not None:
+            (x, y, degrees, pt), text = placed
+            reach, angle = 0.3 * pt * MM_PER_PT / scale * len(text), math.radians(degrees)
+            avoid += [(x + t * reach * math.cos(angle), y + t * reach * math.sin(angle)) for t in (-1, -0.5, 0, 0.5, 1)]
         out.append(_tufts(side, style, scale, avoid))
     if face == "back" and style.tile_back_mark:
-        out.append(_back_marks(style, scale))
-    out.append(side_body(side, face, style, bleed_mm=b, textured=textured))
-    if spot is not None:
-        out.append(label_svg(spot, style, text, scale))
+        out.append(_back_marks(g, style, scale))
+    out.append(side_body(side, face, style, bleed_mm=b, textured=art is not None and art.trail is not None))
+    if placed is not None:
+        out.append(label_svg(placed[0], style, placed[1], scale))
     out.append("</svg>\n")
     return "".join(out)

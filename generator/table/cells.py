@@ -153,14 +153,14 @@ def board_svg(board: Board, style: Style, frame: CellFrame) -> str:
 
 
 def side_art(style: Style):
-    """Side art of any geometry (``generator.render.raster.SideArt``): ``svg_any`` at the style's tile width,
+    """Side art of any geometry (``generator.render.raster.SideArt``): ``side.plain_svg`` at the style's tile width,
     its root the tile's circumscribed box (plus the bleed) centred on the tile, in mm."""
-    from generator.render.anyside import svg_any
+    from generator.render.side import plain_svg
 
     def art(tile: Tile, face: str, bleed_mm: float) -> str:
         side = tile.face(face)
         r = tile_radius(side.geometry, style.tile_width_mm)
-        inner = svg_any(side, 2 * r)
+        inner = plain_svg(side, 2 * r)
         inner = inner[inner.index(">", inner.index("<svg")) + 1 : inner.rindex("</svg>")]
         half = r + bleed_mm
         return (

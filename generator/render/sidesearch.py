@@ -1,4 +1,4 @@
-"""The search for a drawing of a side of any geometry (``anyside``'s candidates): one candidate per trail such
+"""The search for a drawing of a side (``shapes``' candidates): one candidate per trail such
 that every two trails cross exactly ``pair_crossings`` times, steeply enough, and every bridge's deck keeps air
 from every other deck and from every trail it does not carry.
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
 
@@ -24,16 +24,28 @@ import numpy as np
 from generator.errors import TrailwrightError
 from generator.model import Side, pair_crossings
 from generator.model.geometry import TileGeometry
-from generator.render.anyproof import deck, fits, sound
-from generator.render.anyshapes import AnyLayout, AnyShape, Point, _candidates, _points, boundary_gap, point
-from generator.render.geometry import TIE, Bridge, SideLayout, _segments
+from generator.render.proof import deck, fits, sound
+from generator.render.shapes import (
+    TIE,
+    Bridge,
+    Point,
+    SideLayout,
+    TrailShape,
+    _candidates,
+    _points,
+    boundary_gap,
+    deck_length,
+    deck_width,
+    point,
+    segments,
+)
 
 
 @dataclass(frozen=True)
 class _Cand:
     """One way to draw one trail: its shape, prior cost and sampled points (``clean``: without NaN breaks)."""
 
-    shape: AnyShape
+    shape: TrailShape
     prior: float
     points: np.ndarray
     clean: np.ndarray
@@ -43,12 +55,13 @@ class _Cand:
     high: np.ndarray
     turns: np.ndarray  # how far the trail has turned (radians, summed) by each segment, within its curve
     joints: tuple[Point, ...]  # where curves meet inside the tile (a junction, a hub, a link's ends): no crossing there
+    length: float  # the drawn length (tile units): of two drawings of a trail, the shorter is the plainer
 
     @classmethod
-    def of(cls, g: TileGeometry, shape: AnyShape, prior: float) -> _Cand:
+    def of(cls, g: TileGeometry, shape: TrailShape, prior: float) -> _Cand:
         pts = _points(shape)
         clean = pts[~np.isnan(pts).any(axis=1)]
-        a0, a1 = _segments(pts)
+        a0, a1 = segments(pts)
         steps = a1 - a0
         heading = np.arctan2(steps[:, 1], steps[:, 0])
         turn = np.abs((np.diff(heading) + np.pi) % (2 * np.pi) - np.pi)
@@ -58,7 +71,8 @@ class _Cand:
         meets = Counter(p for c in shape.curves for p in (c[0], c[3]) if p not in exits)  # 2: one curve goes on
         hubs = {p for p in (shape.junction, shape.hub) if p is not None}
         joints = tuple(sorted(hubs | {p for p, k in meets.items() if k != 2}))
-        return cls(shape, prior, pts, clean, a0, steps, clean.min(axis=0), clean.max(axis=0), turns, joints)
+        length = float(np.sqrt((steps * steps).sum(axis=1)).sum())
+        return cls(shape, prior, pts, clean, a0, steps, clean.min(axis=0), clean.max(axis=0), turns, joints, length)
 
     def turning(self, p: np.ndarray, reach: float) -> float:
         """How much the trail turns within ``reach`` of ``p``: small where a deck fits."""
@@ -67,7 +81,7 @@ class _Cand:
 
 
 def _hits(a: _Cand, b: _Cand) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """``geometry._crossings`` of two candidates (the same arithmetic), from their stored segments."""
+    """``shapes.crossings`` of two candidates (the same arithmetic), from their stored segments."""
     r, s = a.steps[:, None, :], b.steps[None, :, :]
     qp = b.starts[None, :, :] - a.starts[:, None, :]
     denom = r[..., 0] * s[..., 1] - r[..., 1] * s[..., 0]
@@ -87,11 +101,13 @@ def _inside(g: TileGeometry, c: _Cand, width: float) -> bool:
 
 @lru_cache(maxsize=4096)
 def _usable(g: TileGeometry, trail: tuple[int, ...], width: float) -> tuple[_Cand, ...]:
-    """The candidates of a trail that keep off the outline (those whose stroke does not ``anyproof.fits`` are
+    """The candidates of a trail that keep off the outline (those whose stroke does not ``proof.fits`` are
     still listed, so every other drawing keeps its numbers: ``_unfit`` bans them when a drawing picks one)."""
-    return tuple(
-        c for c in (_Cand.of(g, shape, prior) for prior, shape in _candidates(g, trail, width)) if _inside(g, c, width)
-    )
+    found = [_Cand.of(g, shape, prior) for prior, shape in _candidates(g, trail, width)]
+    found = [c for c in found if _inside(g, c, width)]
+    shortest = min((c.length for c in found), default=0.0)
+    found = [replace(c, prior=c.prior + c.length - shortest) for c in found]  # a tile unit longer costs 1
+    return tuple(sorted(found, key=lambda c: round(c.prior, 9)))
 
 
 @lru_cache(maxsize=4096)
@@ -100,7 +116,7 @@ def _unfit(g: TileGeometry, trail: tuple[int, ...], width: float) -> frozenset[i
     return frozenset(k for k, c in enumerate(_usable(g, trail, width)) if not fits(g, c.shape, width))
 
 
-def _pair(g: TileGeometry, a: _Cand, b: _Cand, width: float, steep: float, spare: int = 0):
+def _pair(g: TileGeometry, a: _Cand, b: _Cand, width: float, keep: tuple[float, float], spare: int = 0):
     """(cost, crossings) of two trails drawn together, or None when they cross a wrong number of times (fewer than
     ``pair_crossings`` or more than ``spare`` more), cross too flat, near the outline or at a junction, or run too
     close elsewhere. A crossing is ``(point, angle of the upper trail, upper is a, crossing angle)``: the
@@ -114,22 +130,22 @@ def _pair(g: TileGeometry, a: _Cand, b: _Cand, width: float, steep: float, spare
     pa, pb, cost, out = a.clean, b.clean, 0.0, []
     for p, da, db in xs:
         angle = math.acos(min(1.0, abs(float(da @ db)) / float(np.linalg.norm(da) * np.linalg.norm(db))))
-        if angle < math.radians(steep) or boundary_gap(g, p[None])[0] < 1.25 * width:
+        if angle < math.radians(keep[0]) or boundary_gap(g, p[None])[0] < 1.25 * width:
             return None
         if any(math.dist(j, p) < 1.6 * width for j in a.joints + b.joints):
             return None
         ta, tb = a.turning(p, 1.45 * width), b.turning(p, 1.45 * width)
         d = da if ta <= tb else db
         out.append((point(p), math.atan2(d[1], d[0]), ta <= tb, angle))
-        cost += 0.6 * (math.pi / 2 - angle)
+        cost += 0.6 * (math.pi / 2 - angle) + 0.3 * min(ta, tb)
         pa = pa[np.linalg.norm(pa - p, axis=1) > 2.5 * width]
         pb = pb[np.linalg.norm(pb - p, axis=1) > 2.5 * width]
     if len(pa) and len(pb):
         diff = pa[:, None] - pb[None]
         dist = math.sqrt(float((diff * diff).sum(axis=2).min()))
-        if dist < 1.2 * width:
+        if dist < keep[1] * width:
             return None
-        cost += max(0.0, 3 * width - dist)
+        cost += 3 * max(0.0, 2.4 * width - dist)
     return cost, tuple(out)
 
 
@@ -141,40 +157,41 @@ def _pair_cached(
     b: tuple[int, ...],
     ib: int,
     width: float,
-    steep: float,
+    keep: tuple[float, float],
     spare: int = 0,
 ):
-    return _pair(g, _usable(g, a, width)[ia], _usable(g, b, width)[ib], width, steep, spare)
+    return _pair(g, _usable(g, a, width)[ia], _usable(g, b, width)[ib], width, keep, spare)
 
 
 @lru_cache(maxsize=500_000)
 def _pair_sound(
-    g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...], ib: int, width: float, steep: float, spare: int
+    g: TileGeometry,
+    a: tuple[int, ...],
+    ia: int,
+    b: tuple[int, ...],
+    ib: int,
+    width: float,
+    keep: tuple[float, float],
+    spare: int,
 ):
     """Whether the painted pair (``_pair_cached``'s, which it must pass) meets only under its decks
-    (``anyproof.sound``)."""
-    found = _pair_cached(g, a, ia, b, ib, width, steep, spare)
+    (``proof.sound``)."""
+    found = _pair_cached(g, a, ia, b, ib, width, keep, spare)
     decks = [deck_polygon(Bridge(p, angle, 0, 1, x), width) for p, angle, _, x in found[1]]
     return sound(_usable(g, a, width)[ia].shape, _usable(g, b, width)[ib].shape, width, decks)
 
 
-@dataclass(frozen=True)
-class _Width:
-    width: float
-
-
 def deck_polygon(bridge: Bridge, width: float):
     """A bridge's deck as painted (``tiles._bridge``'s ``deck`` polygon), without its gap."""
-    half_l = SideLayout.deck_length(_Width(width), bridge) / 2  # type: ignore[arg-type]
-    return deck(bridge.centre, bridge.angle, half_l, SideLayout.deck_width(_Width(width)) / 2)  # type: ignore[arg-type]
+    return deck(bridge.centre, bridge.angle, deck_length(width, bridge) / 2, deck_width(width) / 2)
 
 
 @lru_cache(maxsize=65536)
 def deck_box(bridge: Bridge, width: float, grow: float = 0.0) -> np.ndarray:
     """The four corners of a bridge's deck with its gap (tile units), grown by ``grow`` on every side (the
     caller's to read, never to change: it is cached)."""
-    half_l = SideLayout.deck_length(_Width(width), bridge) / 2 + grow  # type: ignore[arg-type]
-    half_w = SideLayout.deck_width(_Width(width)) / 2 + 0.16 * width + grow  # type: ignore[arg-type]
+    half_l = deck_length(width, bridge) / 2 + grow
+    half_w = deck_width(width) / 2 + 0.16 * width + grow
     c, s = math.cos(bridge.angle), math.sin(bridge.angle)
     frame = np.array([[c, s], [-s, c]])
     local = np.array([[-half_l, -half_w], [half_l, -half_w], [half_l, half_w], [-half_l, half_w]])
@@ -216,12 +233,14 @@ def _turn_sign(box: np.ndarray) -> float:
 
 
 # what a drawing must keep, strictest first: the air between two decks (trail widths), the least crossing angle
-LEVELS = ((0.5, 40.0), (0.3, 30.0), (0.2, 22.0))
-CROWDED = (None, 22.0)  # the last resort: decks not kept apart (a side no level can draw)
+# (degrees) and the least distance between trails where they do not cross (centre to centre, trail widths)
+LEVELS = ((1.0, 52.0, 1.55), (0.5, 40.0, 1.2), (0.3, 30.0, 1.2), (0.2, 22.0, 1.2))
+CROWDED = (None, 22.0, 1.2)  # the last resort: decks not kept apart (a side no level can draw)
+RELAX = 1.0  # the cost a drawing may save by keeping the next level instead
 RESTARTS = 2  # tries per level: the plainest candidates first, then in seeded random orders
 WIDER = 8  # tries at the last level before CROWDED (more seeded orders: a side drawn sooner keeps its drawing)
 BUDGET = 10_000  # pairs of candidates looked at per try, so even the busiest side ends in seconds
-REPAIRS = 12  # searches per try: each bans the pairs the last drawing painted unsoundly (``anyproof.sound``)
+REPAIRS = 12  # searches per try: each bans the pairs the last drawing painted unsoundly (``proof.sound``)
 
 
 def _clear(bridge: Bridge, width: float, bridges: list[Bridge], trails: dict[int, _Cand], air: float | None) -> bool:
@@ -240,10 +259,15 @@ def _clear(bridge: Bridge, width: float, bridges: list[Bridge], trails: dict[int
 
 
 def _search(
-    side: Side, width: float, air: float | None, steep: float = 40.0, shuffle: int = 0, banned: frozenset = frozenset()
-) -> tuple[tuple[int, ...], tuple[Bridge, ...]] | None:
+    side: Side,
+    width: float,
+    air: float | None,
+    keep: tuple[float, float] = (40.0, 1.2),
+    shuffle: int = 0,
+    banned: frozenset = frozenset(),
+) -> tuple[tuple[int, ...], tuple[Bridge, ...], float] | None:
     """The cheapest drawing found (depth-first, pruned by cost, looking at most ``BUDGET`` pairs) whose bridges
-    keep ``air`` apart: the candidate chosen per trail and the bridges. ``shuffle`` > 0 tries each trail's
+    keep ``air`` apart: the candidate chosen per trail, the bridges and the cost. ``shuffle`` > 0 tries each trail's
     candidates in an order drawn from that seed instead of plainest first (a restart on a busy side). No
     candidate ``(i, ci)`` (trail ``i`` drawn with candidate ``ci``) and no pair ``(i, ci, j, cj)`` in ``banned``
     is used. Where the
@@ -262,9 +286,9 @@ def _search(
         if (i, ci, j, cj) in banned or (j, cj, i, ci) in banned:
             return None
         if trails[i] < trails[j]:
-            found = _pair_cached(g, trails[i], ci, trails[j], cj, width, steep, spare)
+            found = _pair_cached(g, trails[i], ci, trails[j], cj, width, keep, spare)
             return found and (found[0], [(p, a, i if over else j, j if over else i, x) for p, a, over, x in found[1]])
-        found = _pair_cached(g, trails[j], cj, trails[i], ci, width, steep, spare)
+        found = _pair_cached(g, trails[j], cj, trails[i], ci, width, keep, spare)
         return found and (found[0], [(p, a, j if over else i, i if over else j, x) for p, a, over, x in found[1]])
 
     def search(depth: int, chosen: dict[int, int], bridges: list[Bridge], cost: float) -> None:
@@ -310,34 +334,49 @@ def _search(
     search(0, {}, [], 0.0)
     if best[1] is None:
         return None
-    return tuple(best[1][i] for i in range(len(trails))), best[2]
+    return tuple(best[1][i] for i in range(len(trails))), best[2], best[0]
 
 
 @lru_cache(maxsize=4096)
-def layout_canonical(side: Side, width: float) -> AnyLayout:
+def layout_canonical(side: Side, width: float) -> SideLayout:
     """The drawing of a design (searched once per design and width) at the strictest level it meets within the
     budget, the last level with ``WIDER`` tries. A side no level can draw (the busiest paired hex sides, such as
     six near-diameters with 15 crossings) is drawn with decks that may touch (``CROWDED``), still with exactly its
-    bridges."""
-    for air, steep in LEVELS + (CROWDED,):
-        for shuffle in range(WIDER if (air, steep) == LEVELS[-1] else RESTARTS):
-            found = _proven(side, width, air, steep, shuffle)
-            if found is not None:
-                return found
+    bridges. A drawing at the strictest level that costs ``RELAX`` more than the next level's gives way to it: a
+    side kept that roomy only by drawing a trail far from its plain shape is no better."""
+    levels = LEVELS + (CROWDED,)
+    for k in range(len(levels)):
+        found = _level(side, width, levels[k])
+        if found is None:
+            continue
+        looser = _level(side, width, levels[1]) if k == 0 and found[0] > RELAX else None
+        return (looser if looser is not None and looser[0] + RELAX < found[0] else found)[1]
     raise TrailwrightError(f"cannot draw side {side} with exactly {side.min_crossings} bridges")
 
 
-def _proven(side: Side, width: float, air: float | None, steep: float, shuffle: int) -> AnyLayout | None:
-    """``_search``'s drawing once every trail's stroke ``anyproof.fits`` and every pair of trails is
+def _level(side: Side, width: float, level: tuple) -> tuple[float, SideLayout] | None:
+    """The first drawing (its cost and layout) one level's tries find."""
+    air, angle, apart = level
+    for shuffle in range(WIDER if level == LEVELS[-1] else 1 if level == LEVELS[0] else RESTARTS):
+        found = _proven(side, width, air, (angle, apart), shuffle)
+        if found is not None:
+            return found
+    return None
+
+
+def _proven(
+    side: Side, width: float, air: float | None, keep: tuple[float, float], shuffle: int
+) -> tuple[float, SideLayout] | None:
+    """``_search``'s drawing once every trail's stroke ``proof.fits`` and every pair of trails is
     ``_pair_sound`` (decks kept apart; not asked at ``CROWDED``). A drawing that picked a stroke that does not fit
     is searched again without any of its trail's strokes that do not, and one with an unsound pair without that
     pair, at most ``REPAIRS`` times: a side drawn soundly at once keeps its drawing."""
     g, trails, banned = side.geometry, side.trails, frozenset[tuple[int, ...]]()
     for _ in range(REPAIRS):
-        found = _search(side, width, air, steep, shuffle, banned)
+        found = _search(side, width, air, keep, shuffle, banned)
         if found is None:
             return None
-        choice, bridges = found
+        choice, bridges, cost = found
         unsound: set[tuple[int, ...]] = {
             (i, k) for i, t in enumerate(trails) if choice[i] in _unfit(g, t, width) for k in _unfit(g, t, width)
         }
@@ -346,11 +385,11 @@ def _proven(side: Side, width: float, air: float | None, steep: float, shuffle: 
             for i, j in combinations(range(len(trails)), 2)
             if air is not None
             and not unsound
-            and not _sound(g, trails[i], choice[i], trails[j], choice[j], width, (steep, _spare(side)))
+            and not _sound(g, trails[i], choice[i], trails[j], choice[j], width, (keep, _spare(side)))
         }
         if not unsound:
             shapes = tuple(_usable(g, t, width)[c].shape for t, c in zip(trails, choice, strict=True))
-            return AnyLayout(side, shapes, bridges, width, crowded=air is None)
+            return cost, SideLayout(side, shapes, bridges, width, crowded=air is None)
         banned |= unsound
     return None
 

@@ -1,6 +1,6 @@
-"""The renderer's own read-back of a drawing of any geometry: the painted trails as areas (each stroke its width
+"""The renderer's own read-back of a drawing: the painted trails as areas (each stroke its width
 wide with flat ends and round joins, a disc at each junction and hub, a stub's bar), tested with the promises the
-read-back test makes of the SVG. ``anysearch`` keeps only candidates that ``fits`` and proves each chosen pair of
+read-back test makes of the SVG. ``sidesearch`` keeps only candidates that ``fits`` and proves each chosen pair of
 trails ``sound``, so a drawing that breaks a promise is searched again, never drawn.
 
 Glossary
@@ -22,8 +22,8 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from generator.model.geometry import TileGeometry
-from generator.render.anyshapes import AnyShape, _edges, _exit
 from generator.render.curves import bezier
+from generator.render.shapes import TrailShape, _edges, _exit
 
 FINE = 48  # points per curve (a chord strays from its curve by well under ``SLACK`` of a width)
 SLACK = 0.015  # of the trail width: how far a body may pass the cut, and a mouth be off (below print precision)
@@ -32,7 +32,7 @@ MOUTH = 0.8  # trail widths: the tightest radius within a width of an end (there
 CLEAR = 0.12  # of the trail width: the least ground between two trails that do not cross
 
 
-def _runs(shape: AnyShape) -> list[np.ndarray]:
+def _runs(shape: TrailShape) -> list[np.ndarray]:
     """The stroked polylines, as the SVG path draws them: a curve that starts where the last ended goes on in the
     same stroke (a round join), any other starts a new one (flat ends)."""
     runs: list[list[np.ndarray]] = []
@@ -48,7 +48,7 @@ def _runs(shape: AnyShape) -> list[np.ndarray]:
 
 
 @lru_cache(maxsize=65536)
-def body(shape: AnyShape, width: float) -> BaseGeometry:
+def body(shape: TrailShape, width: float) -> BaseGeometry:
     """The painted area of one trail (tile units)."""
     parts = [LineString(r).buffer(width / 2, cap_style="flat", join_style="round") for r in _runs(shape)]
     parts += [Point(p).buffer(width / 2) for p in (shape.junction, shape.hub) if p is not None]
@@ -83,7 +83,7 @@ def _stretches(g: TileGeometry) -> tuple[np.ndarray, np.ndarray]:
     return np.array(starts), np.array(steps)
 
 
-def fits(g: TileGeometry, shape: AnyShape, width: float) -> bool:
+def fits(g: TileGeometry, shape: TrailShape, width: float) -> bool:
     """Whether a trail's stroke bends gently enough not to pinch (nowhere tighter than ``PINCH``, and near its ends
     no tighter than ``MOUTH``, so it leaves each edge square with its full width), stays within the cut, and keeps
     ``CLEAR`` off every other end's stretch of the outline."""
@@ -120,7 +120,7 @@ def deck(centre: tuple[float, float], angle: float, half_length: float, half_wid
     return Polygon([(centre[0] + x * c - y * s, centre[1] + x * s + y * c) for x, y in local])
 
 
-def sound(a: AnyShape, b: AnyShape, width: float, decks: list[Polygon]) -> bool:
+def sound(a: TrailShape, b: TrailShape, width: float, decks: list[Polygon]) -> bool:
     """Whether two trails meet only in their crossings, each piece wholly under one of ``decks`` (their bridges'),
     and otherwise keep ``CLEAR`` apart."""
     one, two = body(a, width), body(b, width)

@@ -1,16 +1,14 @@
-"""Drawing a tile side of any geometry (``generator.model.geometry``): the shapes a trail may take, the layout of
-a side, and a plain SVG of a side and of a board.
+"""Drawing a tile side of any geometry (``generator.model.geometry``), the classic hexagon among them: the layout
+of a side, turned from its design's, and a plain SVG of a side and of a board.
 
-The classic game's renderer (``geometry``, ``curves``, ``tiles``) is tuned to six exits at the hexagon's
-edge midpoints and stays as it is. This module draws any geometry's side from the geometry's facts alone:
-exits at ``TileGeometry.end_point`` (tile units: circumradius 1, y down), each leaving its edge along the
-inward normal. A trail of two ends is one cubic or a bow through a point off its chord; one of three or more
-branches to a junction on a lattice, or to two hubs joined by a link (or is an H); a stub is a short run
-inward ending in a bar. ``anysearch`` picks one shape per trail so that every two trails cross exactly
-``pair_crossings`` times and every bridge deck keeps apart; ``layout_any(side).bridges`` are read back from
-the sampled curves, so a drawing with the wrong number of bridges cannot be made. The shapes are
-``anyshapes``'; ``anytiles`` paints a layout in a style and theme; ``svg_any`` and ``board_svg_any`` are the
-plain drawings.
+Exits are at ``TileGeometry.end_point`` (tile units: circumradius 1, y down), each leaving its edge along the
+inward normal. A trail of two ends is the natural arc where one joins its exits (on the classic hexagon, every
+pair), else one cubic or a bow through a point off its chord; one of three or more is a tee off a natural arc,
+branches to a junction on a lattice, two hubs joined by a link, or an H; a stub is a short run inward ending in a
+bar (``shapes``). ``sidesearch`` picks one shape per trail so that every two trails cross exactly
+``pair_crossings`` times and every bridge deck keeps apart; ``layout_side(side).bridges`` are read back from the
+sampled curves, so a drawing with the wrong number of bridges cannot be made. ``tiles`` paints a layout in a style
+and theme; ``plain_svg`` and ``plain_board_svg`` are the plain drawings.
 """
 
 from __future__ import annotations
@@ -20,28 +18,12 @@ import math
 import numpy as np
 
 from generator.model import Side
-from generator.render.anyproof import body
-from generator.render.anysearch import _pair_cached, _pair_sound, _unfit, _usable, deck_box, layout_canonical
-from generator.render.anyshapes import (  # noqa: F401  (the drawing's parts, read by anytiles, anyboard, anylabels)
-    GROUND,
-    TRAIL,
-    WIDTH,
-    AnyLayout,
-    AnyShape,
-    _arc,
-    _edges,
-    _exit,
-    _turn,
-    _turn_shape,
-    boundary_gap,
-    crossings_of,
-    rotate,
-    sample,
-)
-from generator.render.geometry import Bridge
+from generator.render.proof import body
+from generator.render.shapes import GROUND, TRAIL, WIDTH, Bridge, SideLayout, _exit, _turn, _turn_shape
+from generator.render.sidesearch import _pair_cached, _pair_sound, _unfit, _usable, deck_box, layout_canonical
 
 
-def layout_any(side: Side, width: float = WIDTH) -> AnyLayout:
+def layout_side(side: Side, width: float = WIDTH) -> SideLayout:
     """The drawing of ``side`` with trails ``width`` wide (tile units): its design's drawing, turned, with
     exactly ``side.min_crossings`` bridges."""
     g = side.geometry
@@ -56,7 +38,7 @@ def layout_any(side: Side, width: float = WIDTH) -> AnyLayout:
         Bridge(_turn(b.centre, angle), b.angle + angle, index[b.upper], index[b.lower], b.crossing_angle)
         for b in base.bridges
     )
-    return AnyLayout(side, tuple(s for _, s in shapes), bridges, base.width, base.crowded)
+    return SideLayout(side, tuple(s for _, s in shapes), bridges, base.width, base.crowded)
 
 
 def clear_caches() -> None:
@@ -65,15 +47,15 @@ def clear_caches() -> None:
         cached.cache_clear()
 
 
-def svg_any(
+def plain_svg(
     side: Side,
     size_mm: float = 50.0,
 ) -> str:
     """A side as a plain standalone SVG: the outline, the trails, an end dot at each end and a bridge deck at
     each crossing (a ``<g class="bridge">``, so the drawing's bridges can be read back). The styled drawing is
-    ``anytiles.render_side_any``'s."""
+    ``tiles.render_side``'s."""
     g = side.geometry
-    layout = layout_any(side)
+    layout = layout_side(side)
     s = size_mm / 2
     w = WIDTH * s
 
@@ -114,7 +96,7 @@ def svg_any(
     return "\n".join(parts) + "\n"
 
 
-def board_svg_any(board, cell_mm: float = 20.0) -> str:
+def plain_board_svg(board, cell_mm: float = 20.0) -> str:
     """A board of any geometry as plain SVG: each slot's outline, landmark cells filled and named, and each
     connector cell with its printed trails (end ``p`` of the one edge to end ``m - 1 - p`` of the other). The
     styled drawing is ``anyboard.render_board_any``'s."""
