@@ -90,7 +90,8 @@
       const a = t.action;
       if (a[0] === "step") {
         const where = t.slot !== undefined ? "slot " + (t.slot + 1) : data.landmarks[t.landmark].name;
-        const c = circle("target", t.at[0], t.at[1], radius * 0.45, "step to " + where, () => act(a));
+        const r = t.r !== undefined ? t.r : radius * 0.45; // the server's end target, else a slot's share
+        const c = circle("target", t.at[0], t.at[1], r, "step to " + where, () => act(a));
         c.setAttribute("data-action", a.join(" "));
       } else {
         const dx = (a[2] > 0 ? 1 : -1) * radius * 0.35;
@@ -233,5 +234,6 @@
       setTimeout(connect, event.code === 4429 ? 10000 : 1000);
     });
   }
+  window.trailwright = { render: render }; // for tests and the curious: draw a state as the server sends it
   connect();
 })();
