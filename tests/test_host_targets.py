@@ -107,7 +107,8 @@ def u_turn(art):
     room, g = _room(art, 0), art.board.geometry
     for _ in range(400):
         edges = [(slot, g.edge_of(end)) for slot, end in end_cells(room)]
-        if room.match.pips and len(room.match.table.laid) >= 8 and len(set(edges)) < len(edges):
+        on_trail = room.match.table.pawns[room.match.current][0] == "trail"
+        if room.match.pips and on_trail and len(set(edges)) < len(edges):
             return room
         room.bot_move()
     pytest.fail("no trail turned back to its edge")
