@@ -8,7 +8,7 @@ target      a legal action drawn on the board: a step's destination (a slot or a
             may be turned, with the action to send when it is clicked. On other tiles than the classic game's
             a step into a slot is drawn by the end it arrives at, so two doors into one slot stay apart.
 end target  where an edge has more than one end (the end you step onto decides your trail), every step is
-            drawn at its end's point on the edge, ``target_radius`` wide: neighbouring ends' targets keep
+            drawn at its end's point on the edge with radius ``target_radius``: neighbouring ends' targets keep
             ``TARGET_GAP`` of their distance between them, and the room's board is drawn large enough
             (``playtable.least_size``) that each is a finger wide.
 """
