@@ -170,6 +170,13 @@ return [...document.querySelectorAll('#targets circle.target')].map((c) => {
           stroke: parseFloat(getComputedStyle(c).strokeWidth) * m.a, end: at(...arguments[0][action])};
 });
 """  # each target's box and centre, its outline's width and its end's point, in CSS px
+IN_SIGHT = """
+const v = document.getElementById('board-view').getBoundingClientRect();
+return [...document.querySelectorAll('#targets .target')].some((c) => {
+  const b = c.getBoundingClientRect();
+  return b.left >= v.left && b.right <= v.right && b.top >= v.top && b.bottom <= v.bottom;
+});
+"""  # whether a step target lies whole in the board's view
 
 
 @pytest.mark.parametrize("board", TWO_ENDS)
@@ -190,6 +197,7 @@ def test_a_rooms_end_targets_measured_in_chromium_are_a_finger_wide_apart_and_at
                 d.execute_script("window.trailwright.render(arguments[0])", state(room, art, room.match.current))
                 seen = d.execute_script(MEASURE, ends)
                 assert sorted(t["action"] for t in seen) == sorted(ends)
+                assert d.execute_script(IN_SIGHT), size  # the board's view scrolled to them
                 for t in seen:
                     assert t["w"] >= FINGER_PX and t["h"] >= FINGER_PX, (size, t)
                     assert math.dist((t["x"], t["y"]), t["end"]) < 1.0, (size, t)  # centred on its end's point
@@ -208,8 +216,9 @@ def picture(driver, seen: list[dict], path: Path) -> None:
     from PIL import Image
 
     driver.set_window_size(1400, 1000)
-    x, y = sum(t["x"] for t in seen) / len(seen), sum(t["y"] for t in seen) / len(seen)
-    driver.execute_script("window.scrollTo(arguments[0] - 450, arguments[1] - 300)", x, y)
+    driver.execute_script(
+        "document.querySelector('#targets .target').scrollIntoView({block: 'center', inline: 'center'})"
+    )
     seen = driver.execute_script(MEASURE, {t["action"]: [0, 0] for t in seen})
     x, y = sum(t["x"] for t in seen) / len(seen), sum(t["y"] for t in seen) / len(seen)
     shot = Image.open(io.BytesIO(driver.get_screenshot_as_png()))

@@ -242,7 +242,7 @@ def room_page(art: TableArt, room_id: str) -> str:
         f'<header><h1>{title}</h1><span id="status">connecting…</span>'
         f'<span id="controls"><button id="roll" type="button" hidden>{roll_label(art.die)}</button>'
         '<button id="pass" type="button" hidden>Pass</button></span></header>'
-        f"<main>{_no_inline_style(board_svg(art, 2 * (target_radius(art) or 0.0)))}<aside>"
+        f'<main><div id="board-view">{_no_inline_style(board_svg(art, 2 * (target_radius(art) or 0.0)))}</div><aside>'
         '<section id="seats"><h2>Seats</h2><ol id="seat-list"></ol>'
         '<form id="sit"><input id="name" maxlength="40" placeholder="your name" autocomplete="nickname">'
         '<button type="submit">Take a seat</button></form></section>'

@@ -100,6 +100,17 @@
         c.setAttribute("data-action", a.join(" "));
       }
     }
+    showTargets();
+  }
+
+  function showTargets() { // a board larger than its view scrolls to the steps when none of them is whole in sight
+    const view = $("board-view").getBoundingClientRect();
+    const steps = Array.from(targets.querySelectorAll(".target"));
+    const inSight = (el) => {
+      const b = el.getBoundingClientRect();
+      return b.left >= view.left && b.right <= view.right && b.top >= view.top && b.bottom <= view.bottom;
+    };
+    if (steps.length && !steps.some(inSight)) steps[0].scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   function drawSeats(s) {
