@@ -141,6 +141,9 @@ def test_a_step_is_drawn_at_the_end_it_crosses(board, playing):
         slot, end = crossed[t["action"][1]]
         assert t["at"] == pytest.approx(end_mm(art, slot, end), abs=1e-3)
         assert t["r"] == pytest.approx(target_radius(art), abs=1e-3)
+        door = doors[t["action"][1]]
+        if door[0] == "slot":  # the end the step arrives at, in the slot it enters: the same point
+            assert t["at"] == pytest.approx(end_mm(art, door[1], door[2]), abs=1e-3) and t["slot"] == door[1]
     edges = [(slot, g.edge_of(end)) for slot, end in crossed]
     assert len(set(edges)) < len(edges)  # both ends of one edge: the targets that overlapped
 
