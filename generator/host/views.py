@@ -7,6 +7,10 @@ board mm    the board SVG's coordinates (``generator.table.scene``): pawns and t
 target      a legal action drawn on the board: a step's destination (a slot or a landmark) or a tile that
             may be turned, with the action to send when it is clicked. On other tiles than the classic game's
             a step into a slot is drawn by the end it arrives at, so two doors into one slot stay apart.
+end target  where an edge has more than one end (the end you step onto decides your trail), every step is
+            drawn at its end's point on the edge with radius ``target_radius``: neighbouring ends' targets keep
+            ``TARGET_GAP`` of their distance between them, and the room's board is drawn large enough
+            (``playtable.least_size``) that each is a finger wide.
 """
 
 from __future__ import annotations
@@ -18,11 +22,13 @@ from html import escape
 from generator import __version__
 from generator.board.geometry import neighbour
 from generator.host.rooms import BOTS, Room
+from generator.model.geometry import TileGeometry
 from generator.table.playtable import board_svg, page_data, roll_label, script_json, side_defs, the_game
 from generator.table.scene import PLAYERS, TableArt
 from generator.web.assets import script, stylesheet
 
 FEED = 40  # the most recent events a state carries
+TARGET_GAP = 0.2  # the share of two neighbouring ends' distance left bare between their targets
 
 
 def _edge_mid(art: TableArt, slot: int, edge: int) -> tuple[float, float]:
@@ -43,6 +49,31 @@ def end_xy(art: TableArt, slot: int, end: int) -> tuple[float, float]:
 def _mid(art: TableArt, slot: int, ends) -> tuple[float, float]:
     points = [end_xy(art, slot, e) for e in ends]
     return sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points)
+
+
+def end_spacing(geometry: TileGeometry) -> float:
+    """The least distance between two ends of a tile of circumradius 1."""
+    points = [geometry.end_point(e) for e in range(geometry.ends)]
+    return min(math.dist(p, q) for i, p in enumerate(points) for q in points[i + 1 :])
+
+
+def target_radius(art: TableArt) -> float | None:
+    """An end target's radius in board mm, from the geometry's end spacing; None where an edge has one end (a
+    step is drawn by the slot it enters, as before)."""
+    g = art.board.geometry
+    if g.ends_per_edge == 1:
+        return None
+    return (1 - TARGET_GAP) / 2 * end_spacing(g) * art.frame.radius_mm
+
+
+def _door_ends(room: Room) -> list[tuple[int, int]]:
+    """The (slot, end) each door of the current player's place lies at, in ``doors()``' order."""
+    table = room.match.table
+    place = table.pawns[room.match.current]
+    if place[0] == "landmark":
+        return [(door[1], door[2]) for door in table.doors(place)]
+    _, slot, t = place
+    return [(slot, e) for e in table.trail_edges(slot, t) if (slot, e) in table.geo.across]
 
 
 def place_xy(room: Room, art: TableArt, place: tuple, player: int) -> list[float]:
@@ -69,24 +100,39 @@ def place_xy(room: Room, art: TableArt, place: tuple, player: int) -> list[float
 
 def _targets(room: Room, art: TableArt) -> list[dict]:
     """The legal actions of the player whose turn it is, drawn on the board."""
-    match, frame, out = room.match, art.frame, []
-    doors = match.doors()
+    match, out = room.match, []
+    doors, radius = match.doors(), target_radius(art)
+    ends = _door_ends(room) if radius is not None and match.pips else []
     for action in match.legal():
         if action[0] == "step":
             door = doors[action[1]]
-            if door[0] == "landmark":
-                at = frame.at(art.board.landmarks[door[1]].hexes[0])
-                out.append({"action": list(action), "landmark": door[1], "at": [round(c, 3) for c in at]})
-            else:
-                at = frame.at(art.board.slots[door[1]])
-                if not art.board.geometry.is_classic:  # by the end it arrives at: two doors into a slot stay apart
-                    (ex, ey), (cx, cy) = end_xy(art, door[1], door[2]), at
-                    at = (cx + 0.6 * (ex - cx), cy + 0.6 * (ey - cy))
-                out.append({"action": list(action), "slot": door[1], "at": [round(c, 3) for c in at]})
+            target = {"action": list(action), "landmark" if door[0] == "landmark" else "slot": door[1]}
+            if radius is None:
+                target["at"] = _rounded(_step_at(art, door))
+            else:  # at the end it crosses, a finger wide
+                target |= {"at": _rounded(end_xy(art, *ends[action[1]])), "r": round(radius, 3)}
+            out.append(target)
         elif action[0] == "turn":
-            at = frame.at(art.board.slots[action[1]])
-            out.append({"action": list(action), "slot": action[1], "at": [round(c, 3) for c in at]})
+            at = _rounded(art.frame.at(art.board.slots[action[1]]))
+            out.append({"action": list(action), "slot": action[1], "at": at})
     return out
+
+
+def _rounded(point: tuple[float, float]) -> list[float]:
+    return [round(c, 3) for c in point]
+
+
+def _step_at(art: TableArt, door: tuple) -> tuple[float, float]:
+    """Where a step is drawn where an edge has one end: the landmark, or the slot it enters (on other tiles than
+    the classic game's, towards the end it arrives at)."""
+    frame = art.frame
+    if door[0] == "landmark":
+        return frame.at(art.board.landmarks[door[1]].hexes[0])
+    (cx, cy) = frame.at(art.board.slots[door[1]])
+    if art.board.geometry.is_classic:
+        return cx, cy
+    (ex, ey) = end_xy(art, door[1], door[2])  # by the end it arrives at: two doors into a slot stay apart
+    return cx + 0.6 * (ex - cx), cy + 0.6 * (ey - cy)
 
 
 def describe(room: Room, art: TableArt, seat: int, event: tuple) -> str:
@@ -196,7 +242,7 @@ def room_page(art: TableArt, room_id: str) -> str:
         f'<header><h1>{title}</h1><span id="status">connecting…</span>'
         f'<span id="controls"><button id="roll" type="button" hidden>{roll_label(art.die)}</button>'
         '<button id="pass" type="button" hidden>Pass</button></span></header>'
-        f"<main>{_no_inline_style(board_svg(art))}<aside>"
+        f'<main><div id="board-view">{_no_inline_style(board_svg(art, 2 * (target_radius(art) or 0.0)))}</div><aside>'
         '<section id="seats"><h2>Seats</h2><ol id="seat-list"></ol>'
         '<form id="sit"><input id="name" maxlength="40" placeholder="your name" autocomplete="nickname">'
         '<button type="submit">Take a seat</button></form></section>'

@@ -97,12 +97,15 @@ def end_joins(table: TableArt) -> list[list[int]]:
 
 
 TILE_EM = 3.0  # the least width of a tile on screen (45 px at 15 px to the em): a tile a finger can turn
+TARGET_EM = 3.0  # the least width of a move target on screen (45 px; 44 CSS px is the usual least touch target)
 
 
-def least_size(frame, style) -> str:
-    """The board's least size on screen, so no tile is drawn narrower than ``TILE_EM``: a small board fits the
-    window (the stylesheet's height cap), a big one (a 217-slot hexagon) is larger than it and the page scrolls."""
-    em = TILE_EM / style.tile_width_mm
+def least_size(frame, style, target_mm: float = 0.0) -> str:
+    """The board's least size on screen, so no tile is drawn narrower than ``TILE_EM`` and no move target
+    ``target_mm`` wide (the rooms' end targets; 0: none) narrower than ``TARGET_EM``: a small board fits the window
+    (the stylesheet's height cap), a big one (a 217-slot hexagon, or a board whose ends lie close) is larger than
+    it and the page scrolls."""
+    em = max(TILE_EM / style.tile_width_mm, TARGET_EM / target_mm if target_mm else 0.0)
     return f"min-width: {frame.width_mm * em:.1f}em; min-height: {frame.height_mm * em:.1f}em"
 
 
@@ -138,8 +141,9 @@ def _board_parts(table: TableArt) -> tuple[str, str, str, str]:
     return under, over, reach, slots
 
 
-def board_svg(table: TableArt) -> str:
-    """The board as printed, with a layer for tiles, a click target on every slot, and the pawns."""
+def board_svg(table: TableArt, target_mm: float = 0.0) -> str:
+    """The board as printed, with a layer for tiles, a click target on every slot, and the pawns; drawn at least
+    large enough for move targets ``target_mm`` wide (``least_size``)."""
     frame, style = table.frame, table.style
     under, over, reach, slots = _board_parts(table)
     r = style.tile_width_mm * 0.09
@@ -152,7 +156,7 @@ def board_svg(table: TableArt) -> str:
     )
     return (
         f'<svg id="table" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {num(frame.width_mm)} '
-        f'{num(frame.height_mm)}" style="{least_size(frame, style)}" role="img" '
+        f'{num(frame.height_mm)}" style="{least_size(frame, style, target_mm)}" role="img" '
         f'aria-label="{escape(table.words["board"])}">{under}'
         f'<g id="reach">{reach}</g><g id="tiles"></g><g id="slots">{slots}</g>{over}<g id="pawns">{pawns}</g></svg>'
     )

@@ -90,7 +90,8 @@
       const a = t.action;
       if (a[0] === "step") {
         const where = t.slot !== undefined ? "slot " + (t.slot + 1) : data.landmarks[t.landmark].name;
-        const c = circle("target", t.at[0], t.at[1], radius * 0.45, "step to " + where, () => act(a));
+        const r = t.r !== undefined ? t.r : radius * 0.45; // the server's end target, else a slot's share
+        const c = circle("target", t.at[0], t.at[1], r, "step to " + where, () => act(a));
         c.setAttribute("data-action", a.join(" "));
       } else {
         const dx = (a[2] > 0 ? 1 : -1) * radius * 0.35;
@@ -99,6 +100,17 @@
         c.setAttribute("data-action", a.join(" "));
       }
     }
+    showTargets();
+  }
+
+  function showTargets() { // a board larger than its view scrolls to the steps when none of them is whole in sight
+    const view = $("board-view").getBoundingClientRect();
+    const steps = Array.from(targets.querySelectorAll(".target"));
+    const inSight = (el) => {
+      const b = el.getBoundingClientRect();
+      return b.left >= view.left && b.right <= view.right && b.top >= view.top && b.bottom <= view.bottom;
+    };
+    if (steps.length && !steps.some(inSight)) steps[0].scrollIntoView({ block: "nearest", inline: "nearest" });
   }
 
   function drawSeats(s) {
@@ -233,5 +245,6 @@
       setTimeout(connect, event.code === 4429 ? 10000 : 1000);
     });
   }
+  window.trailwright = { render: render }; // for tests and the curious: draw a state as the server sends it
   connect();
 })();
