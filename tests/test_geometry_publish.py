@@ -273,3 +273,90 @@ def test_the_side_art_is_the_cut_box_plus_bleed_and_runs_each_trail_into_the_ble
             at = ((x / norm) * mm + x * radius + width / 2 + 3, (y / norm) * mm + y * radius + width / 2 + 3)
             colour = image.getpixel((round(at[0] * px), round(at[1] * px)))
             assert max(abs(a - b) for a, b in zip(colour, ground, strict=True)) > 40, (end, mm, colour, ground)
+
+
+def _strokes(pdf: bytes) -> list[list[tuple[tuple[float, float], tuple[float, float]]]]:
+    """Every straight two-point stroke (the crop marks) of each page, in mm from the top left (as ``cut_outlines``)."""
+    pages = []
+    with pdfplumber.open(io.BytesIO(pdf)) as doc:
+        for page in doc.pages:
+            lines = [((ln["x0"], ln["top"]), (ln["x1"], ln["bottom"])) for ln in page.lines]
+            pages.append([tuple((round(x / PT_PER_MM, 3), round(y / PT_PER_MM, 3)) for x, y in ln) for ln in lines])
+    return pages
+
+
+def test_square_tiles_lie_edge_to_edge_with_shared_straight_cuts_as_many_as_fit():
+    """Squares are sheeted in rows and columns that share their cut lines: the most that fit with the block's
+    bleed and marks (3 x 5 of 50 mm on A4), each exactly 50 mm, every neighbour sharing an edge, and a crop mark on
+    every cut line at both ends outside the block."""
+    s = settings(documents=("sheets",), cut_lines=True)
+    src = replace(sources("square-pathways", 50.0, 15), art_for_width=plain_art)
+    marks = TileMarks.of(50.0, s, src.tileset.geometry)
+    room = (210 - 2 * s.margin_mm, 297 - 2 * s.margin_mm - s.footer_mm)
+    edge = 2 * (s.bleed_mm + s.mark_offset_mm + s.mark_length_mm)
+    assert (int((room[0] - edge) // 50), int((room[1] - edge) // 50)) == (3, 5)
+    plan = plan_single(15, load_paper("a4"), marks, s)
+    assert len(plan.pages) == 1 and len(plan.pages[0]) == 15
+    pdf = publish_kit(src, s)["print/tiles-a4-single.pdf"]
+    outlines = cut_outlines(pdf)
+    assert len(outlines) == 15
+    for corners in outlines:
+        px, py = zip(*corners, strict=True)
+        assert max(px) - min(px) == pytest.approx(50.0, abs=0.01)
+        assert max(py) - min(py) == pytest.approx(50.0, abs=0.01)
+    shared = sum(len(a & b) == 2 for i, a in enumerate(outlines) for b in outlines[i + 1 :])
+    assert shared == 3 * 4 + 2 * 5  # every neighbour, across and down, shares a whole edge
+    xs, ys = {x for c in outlines for x, _ in c}, {y for c in outlines for _, y in c}
+    assert len(xs) == 4 and len(ys) == 6  # the cuts run straight across the block
+    (marks_on_page,) = _strokes(pdf)
+    for x in xs:  # a vertical cut: a mark on its line above the block and one below
+        on = [m for m in marks_on_page if all(abs(p[0] - x) < 0.01 for p in m)]
+        assert any(min(p[1] for p in m) > max(ys) for m in on) and any(max(p[1] for p in m) < min(ys) for m in on)
+    for y in ys:
+        on = [m for m in marks_on_page if all(abs(p[1] - y) < 0.01 for p in m)]
+        assert any(min(p[0] for p in m) > max(xs) for m in on) and any(max(p[0] for p in m) < min(xs) for m in on)
+
+
+def test_square_backs_lie_behind_their_fronts_in_a_mirrored_block():
+    from generator.publish.layout import clip, plan_duplex, plan_foldover
+
+    s = load_settings()
+    marks = TileMarks.of(50.0, s, load_board("square-pathways").geometry)
+    for plan in (plan_duplex(7, load_paper("a4"), marks, s), plan_foldover(7, load_paper("a4"), marks, s)):
+        fronts = {i: c for page in plan.pages for i, f, c in page if f == "front"}
+        backs = {i: c for page in plan.pages for i, f, c in page if f == "back"}
+        axis = 210.0 if plan.kind == "duplex" else 2 * plan.fold_x
+        assert all(backs[i] == pytest.approx((axis - x, y)) for i, (x, y) in fronts.items())
+        for page in plan.pages:  # a clip grows the bleed only where no neighbour of its own face lies
+            for face in ("front", "back"):
+                block = frozenset(c for _, f, c in page if f == face)
+                for cx, cy in block:
+
+                    def open_side(dx, dy, cx=cx, cy=cy, block=block):
+                        return s.bleed_mm * ((round(cx + dx, 4), round(cy + dy, 4)) not in block)
+
+                    expected = (
+                        cx - 25 - open_side(-50, 0),
+                        cy - 25 - open_side(0, -50),
+                        cx + 25 + open_side(50, 0),
+                        cy + 25 + open_side(0, 50),
+                    )
+                    assert Polygon(clip(marks, (cx, cy), block)).bounds == pytest.approx(expected)
+
+
+def test_check_passes_a_square_block_and_fails_one_whose_marks_are_gone(tmp_path):
+    from pypdf import PdfReader, PdfWriter
+
+    src = sources("square-jungle", 50.0, 7)
+    files = publish_kit(src, settings(documents=("sheets",)))
+    sheet = tmp_path / "print" / "tiles-a4-single.pdf"
+    sheet.parent.mkdir(parents=True)
+    sheet.write_bytes(files["print/tiles-a4-single.pdf"])
+    found = [f for f in preflight([sheet]) if f.what == "tiles' cut size and crop marks"]
+    assert found and all(f.ok for f in found) and "7 square" in found[0].line()
+    writer = PdfWriter(clone_from=PdfReader(sheet))  # the same sheet claiming 52 mm tiles
+    writer.add_metadata({"/Subject": str(writer.metadata["/Subject"]).replace("; tile 50 mm;", "; tile 52 mm;")})
+    bad = tmp_path / "bad" / "tiles-a4-single.pdf"
+    bad.parent.mkdir()
+    writer.write(bad)
+    assert not all(f.ok for f in preflight([bad]) if f.what == "tiles' cut size and crop marks")

@@ -10,6 +10,9 @@ cut         a tile's cut outline (``generator.publish.outline``): a flat-topped 
 corner's marks
             the two crop marks a corner has, one on the line of each edge that meets there, starting past the
             corner and outside the bleed.
+block       squares laid edge to edge (``publish.layout``'s shared cuts): two clips that share a side share a cut
+            there, the bleed is only round the block's edge, and each cut line has a mark at both of its ends,
+            on its line, outside the block.
 """
 
 from __future__ import annotations
@@ -106,6 +109,12 @@ def sheet_cuts(name: str, number: int, scan: PageScan, subject: str):
     reach = (bleed + settings["mark_offset_mm"]) / 0.85 + settings["mark_length_mm"] + 0.1
     shapes = {shape: Outline(shape) for shape in SHAPES}
     cut: dict[str, int] = {}
+    boxes = [_box(clip) for clip in clips]
+    if any(_shares(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :]):  # squares with shared cuts
+        for block in _blocks(boxes):
+            fitted = "square" if _block_cut(block, width, bleed, marks, reach) else "none"
+            cut[fitted] = cut.get(fitted, 0) + len(block)
+        clips = []
     for clip in clips:
         xs, ys = [x / PT_PER_MM for x, _ in clip], [y / PT_PER_MM for _, y in clip]
         cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
@@ -128,3 +137,69 @@ def sheet_cuts(name: str, number: int, scan: PageScan, subject: str):
 def _every_corner_marked(corners, marks, reach: float) -> bool:
     n = len(corners)
     return all(_marked(c, (corners[k - 1], corners[(k + 1) % n]), marks, reach) for k, c in enumerate(corners))
+
+
+Box = tuple[float, float, float, float]
+
+
+def _box(clip) -> Box:
+    """A clip's bounding box in mm (x0, y0, x1, y1)."""
+    xs, ys = [x / PT_PER_MM for x, _ in clip], [y / PT_PER_MM for _, y in clip]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _touch(a: Box, b: Box) -> tuple[bool, bool, bool, bool]:
+    """Whether ``b`` lies against ``a``'s left, bottom, right and top side, along a stretch of it."""
+    close = lambda u, v: abs(u - v) <= SIZE_TOLERANCE_MM  # noqa: E731
+    along_y = min(a[3], b[3]) - max(a[1], b[1]) > SIZE_TOLERANCE_MM
+    along_x = min(a[2], b[2]) - max(a[0], b[0]) > SIZE_TOLERANCE_MM
+    return (
+        close(b[2], a[0]) and along_y,
+        close(b[3], a[1]) and along_x,
+        close(b[0], a[2]) and along_y,
+        close(b[1], a[3]) and along_x,
+    )
+
+
+def _shares(a: Box, b: Box) -> bool:
+    return any(_touch(a, b))
+
+
+def _blocks(boxes: list[Box]) -> list[list[Box]]:
+    """The boxes grouped into blocks: joined where they share a side."""
+    blocks: list[list[Box]] = []
+    for b in boxes:
+        joined = [k for k, block in enumerate(blocks) if any(_shares(b, o) for o in block)]
+        merged = [b] + [o for k in joined for o in blocks[k]]
+        blocks = [block for k, block in enumerate(blocks) if k not in joined] + [merged]
+    return blocks
+
+
+def _block_cut(block: list[Box], width: float, bleed: float, marks, reach: float) -> bool:
+    """Whether every tile of a block is a square ``width`` wide once the bleed is taken off its open sides, and
+    every cut line of the block has a crop mark at both ends, on its line, outside the block."""
+    cuts = []
+    for a in block:
+        shared = [any(_touch(a, b)[k] for b in block if b is not a) for k in range(4)]
+        x0, y0, x1, y1 = (v + (0.0 if shared[k] else bleed) * (1 if k < 2 else -1) for k, v in enumerate(a))
+        if abs(x1 - x0 - width) > SIZE_TOLERANCE_MM or abs(y1 - y0 - width) > SIZE_TOLERANCE_MM:
+            return False
+        cuts.append((x0, y0, x1, y1))
+    low, high = min(c[1] for c in cuts), max(c[3] for c in cuts)
+    left, right = min(c[0] for c in cuts), max(c[2] for c in cuts)
+    xs = {round(v, 2) for c in cuts for v in (c[0], c[2])}
+    ys = {round(v, 2) for c in cuts for v in (c[1], c[3])}
+    vertical = all(_mark(marks, x, high, 1, True, reach) and _mark(marks, x, low, -1, True, reach) for x in xs)
+    across = all(_mark(marks, y, right, 1, False, reach) and _mark(marks, y, left, -1, False, reach) for y in ys)
+    return vertical and across
+
+
+def _mark(marks, line: float, edge: float, away: int, vertical: bool, reach: float) -> bool:
+    """Whether a mark lies on the cut line ``x = line`` (``vertical``) or ``y = line``, past ``edge`` on the side
+    ``away`` points to, within ``reach``."""
+    for a, b in marks:
+        on = [p[0] if vertical else p[1] for p in (a, b)]
+        past = [(p[1] if vertical else p[0]) - edge for p in (a, b)]
+        if all(abs(v - line) <= LINE_TOLERANCE_MM for v in on) and all(0 < d * away <= reach for d in past):
+            return True
+    return False

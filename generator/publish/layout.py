@@ -9,7 +9,10 @@ crop mark   a short tick on the line of a cut edge, past each of its ends, outsi
 footprint   everything a tile puts on paper: bleed outline and crop marks.
 slot        one tile position on a sheet: a centre.
 arrangement "grid" (aligned columns) or "nested" (odd columns half a row lower).
-block       the slots of one page.
+shared cut  squares lie edge to edge in rows and columns (``Outline.shares_cuts``): one straight cut between two
+            rows or columns cuts both, the bleed runs round the block's edge only and the crop marks sit at the
+            ends of each cut line, outside the block.
+block       the slots of one page (of one face, on a fold-over sheet).
 mirror      a back sits at ``(W - x, y)`` for a long-edge flip, or across the fold line.
 """
 
@@ -129,7 +132,10 @@ def printable_area(paper: Paper, settings: PublishSettings) -> Area:
 
 
 def pack(area: Area, marks: TileMarks) -> tuple[Point, ...]:
-    """As many tile centres as fit in ``area``, the block centred; the best of grid and nested."""
+    """As many tile centres as fit in ``area``, the block centred: squares edge to edge (shared cuts), every other
+    outline the best of grid and nested, each tile with its own bleed and marks."""
+    if marks.outline.shares_cuts:
+        return _pack_shared(area, marks)
     x0, y0, x1, y1 = footprint_box(marks)
     fw, fh = x1 - x0, y1 - y0
     best: tuple[Point, ...] = ()
@@ -145,6 +151,50 @@ def pack(area: Area, marks: TileMarks) -> tuple[Point, ...]:
             if len(centres) > len(best):
                 best = _centred(tuple(centres), area, (x0, y0, x1, y1))
     return best
+
+
+def _pack_shared(area: Area, marks: TileMarks) -> tuple[Point, ...]:
+    """Squares edge to edge, as many rows and columns as fit with the block's bleed and marks round it, centred;
+    the top row first, left to right."""
+    w, edge = marks.width, marks.bleed + marks.mark_offset + marks.mark_length
+    cols, rows = (int((side - 2 * edge + 1e-9) // w) for side in (area.width, area.height))
+    if cols < 1 or rows < 1:
+        return ()
+    left = area.x + (area.width - cols * w + w) / 2
+    top = area.y + (area.height + rows * w - w) / 2
+    return tuple((round(left + i * w, 4), round(top - j * w, 4)) for j in range(rows) for i in range(cols))
+
+
+def clip(marks: TileMarks, centre: Point, block: frozenset[Point]) -> tuple[Point, ...]:
+    """Where a tile's art is cut off: its bleed outline, or with shared cuts its square grown by the bleed only on
+    the sides no neighbour in ``block`` (the page's centres) shares."""
+    if not marks.outline.shares_cuts:
+        return marks.bleed_outline(*centre)
+    (cx, cy), w = centre, marks.width
+
+    def grown(dx: int, dy: int) -> float:
+        return 0.0 if (round(cx + dx * w, 4), round(cy + dy * w, 4)) in block else marks.bleed
+
+    x0, x1, y0, y1 = (
+        cx - w / 2 - grown(-1, 0),
+        cx + w / 2 + grown(1, 0),
+        cy - w / 2 - grown(0, -1),
+        cy + w / 2 + grown(0, 1),
+    )
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+def block_marks(marks: TileMarks, centres: list[Point]) -> tuple[Segment, ...]:
+    """The crop marks of a block of squares with shared cuts: a tick at each end of every cut line, on its line,
+    ``mark_offset`` clear of the block's bleed."""
+    w, out = marks.width, marks.bleed + marks.mark_offset
+    xs = sorted({round(x + k * w / 2, 4) for x, _ in centres for k in (-1, 1)})
+    ys = sorted({round(y + k * w / 2, 4) for _, y in centres for k in (-1, 1)})
+    low, high, left, right = ys[0] - out, ys[-1] + out, xs[0] - out, xs[-1] + out
+    length = marks.mark_length
+    ticks = [((x, high), (x, high + length)) for x in xs] + [((x, low), (x, low - length)) for x in xs]
+    ticks += [((left, y), (left - length, y)) for y in ys] + [((right, y), (right + length, y)) for y in ys]
+    return tuple(ticks)
 
 
 def _centred(centres: tuple[Point, ...], area: Area, fbox: tuple[float, float, float, float]) -> tuple[Point, ...]:

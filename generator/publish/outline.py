@@ -144,6 +144,12 @@ class Outline:
                 )
         return tuple(marks)
 
+    @cached_property
+    def shares_cuts(self) -> bool:
+        """Whether tiles of this outline lie edge to edge in rows and columns on a sheet, each cut shared by two
+        neighbours and running straight across the block (the square)."""
+        return self.name == "square"
+
     def tiling(self) -> tuple[float, float, float]:
         """(column pitch, row pitch, odd columns' drop), in widths, as the board's grid lays the tiles."""
         g = self._geometry

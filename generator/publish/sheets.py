@@ -9,7 +9,7 @@ from reportlab.pdfgen.canvas import Canvas
 from generator.model import TileSet
 from generator.publish.art import ArtCache
 from generator.publish.calibrate import shift_backs
-from generator.publish.layout import SheetPlan
+from generator.publish.layout import SheetPlan, block_marks, clip
 from generator.publish.pdf import CUT, MARK, SOFT, DocInfo, footer, new_canvas, pt
 from generator.publish.placement import Placement, place_images
 from generator.publish.settings import PublishSettings
@@ -25,26 +25,41 @@ def _path(c: Canvas, points, close: bool = True):
     return p
 
 
-def draw_marks(c: Canvas, cx: float, cy: float, plan: SheetPlan, settings: PublishSettings) -> None:
-    """A tile's crop marks and (optionally) its cut line."""
+def draw_marks(c: Canvas, page, plan: SheetPlan, settings: PublishSettings) -> None:
+    """A page's crop marks and, optionally, the tiles' cut lines: each tile's own, or with shared cuts each block's
+    (a block a face: fronts and backs lie apart on a fold-over sheet) at the ends of its cut lines."""
     m = plan.marks
+    if m.outline.shares_cuts:
+        ticks = [t for face in sorted({f for _, f, _ in page}) for t in block_marks(m, _centres(page, face))]
+        _strokes(c, ticks, [m.cut(cx, cy) for _, _, (cx, cy) in page], settings)
+        return
+    for _, _, (cx, cy) in page:
+        _strokes(c, m.marks(cx, cy), [m.cut(cx, cy)], settings)
+
+
+def _strokes(c: Canvas, ticks, cuts, settings: PublishSettings) -> None:
     c.saveState()
     c.setStrokeColor(MARK)
     c.setLineWidth(settings.mark_width_pt)
     c.setLineCap(0)
-    for (x0, y0), (x1, y1) in m.marks(cx, cy):
+    for (x0, y0), (x1, y1) in ticks:
         c.line(pt(x0), pt(y0), pt(x1), pt(y1))
     if settings.cut_lines:
         c.setStrokeColor(CUT)
-        c.drawPath(_path(c, m.cut(cx, cy)), stroke=1, fill=0)
+        for cut in cuts:
+            c.drawPath(_path(c, cut), stroke=1, fill=0)
     c.restoreState()
 
 
-def art_placement(art: ArtCache, tile, face: str, cx: float, cy: float, plan: SheetPlan) -> Placement:
-    """A side's art centred on (cx, cy), clipped to its bleed outline."""
-    fw, fh = art.frame_mm
-    clip = plan.marks.bleed_outline(cx, cy)
-    return Placement(art.packed(tile, face), cx - fw / 2, cy - fh / 2, fw, fh, clip)
+def _centres(page, face: str) -> list:
+    return [centre for _, f, centre in page if f == face]
+
+
+def art_placement(art: ArtCache, tile, face: str, centre, plan: SheetPlan, page) -> Placement:
+    """A side's art centred on its slot, clipped to its bleed (``layout.clip``)."""
+    (fw, fh), (cx, cy) = art.frame_mm, centre
+    cut = clip(plan.marks, centre, frozenset(_centres(page, face)))
+    return Placement(art.packed(tile, face), cx - fw / 2, cy - fh / 2, fw, fh, cut)
 
 
 def _fold_line(c: Canvas, plan: SheetPlan, settings: PublishSettings, label: str) -> None:
@@ -83,10 +98,9 @@ def sheets_pdf(plan: SheetPlan, tileset: TileSet, art: ArtCache, settings: Publi
         else:
             what = info.say(plan.kind, paper=plan.paper.title)
         placements.append([])
-        for index, face, (cx, cy) in page:
-            tile = tileset.tiles[index]
-            placements[-1].append(art_placement(art, tile, face, cx, cy, plan))
-            draw_marks(c, cx, cy, plan, settings)
+        for index, face, centre in page:
+            placements[-1].append(art_placement(art, tileset.tiles[index], face, centre, plan, page))
+        draw_marks(c, page, plan, settings)
         if plan.fold_x is not None:
             _fold_line(c, plan, settings, info.say("fold"))
         footer(c, plan.paper, settings.margin_mm, settings.title, number, pages, what, info.title_font, info)
