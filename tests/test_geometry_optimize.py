@@ -250,8 +250,8 @@ def test_render_draws_other_tiles_with_exactly_their_bridges_and_the_board(capsy
     assert len(sides) == len(tiles) and all(p.name.endswith("-front.svg") for p in sides)  # single-sided
     assert sum(p.read_text().count('class="bridge"') for p in sides) == tiles.crossings
     board = (out / "board.svg").read_text()
-    assert board.count('class="slot"') == 30 and board.count('class="landmark"') == 9
-    assert board.count('class="connector"') == 2 and ">Ruin</text>" in board
+    assert board.count('class="board-slot"') == 30 and board.count('class="board-landmark"') == 9
+    assert board.count('class="board-connector"') == 2 and ">Ruin</text>" in board
     status, _, err = run(
         capsys, "render", "examples/optimized-square-jungle.json", "--board", "square-jungle", "--out", str(out),
         "--theme", "river", "--bleed", "3",

@@ -243,4 +243,4 @@ def test_the_rules_free_a_pawn_on_a_landmark_and_say_what_a_new_tile_does():
     assert "If it does not, your pawn stays" not in text  # the dead rule: every edge belongs to a trail
     assert "then step onto its trail at the edge you came through" in text
     assert "Dead ends block:" in text  # the dead rule's intent, offered as a variant
-    assert "small circle" in text and "covers two spaces" in text  # the classic board's Exit has two hexes
+    assert "covers two spaces, joined by printed trails to the disc" in text  # the classic board's Exit: two hexes

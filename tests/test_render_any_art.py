@@ -22,7 +22,7 @@ from generator.model import Side, Tile, pair_crossings, read_tileset
 from generator.model.designs import designs
 from generator.model.geometry import TileGeometry
 from generator.render import load_style
-from generator.render.anyboard import any_frame, connector_paths, render_board_any
+from generator.render.board import board_frame, connector_path, render_board
 from generator.render.curves import cubic, sample
 from generator.render.proof import deck, fits, sound
 from generator.render.shapes import TrailShape, _exit, crossings_of
@@ -305,18 +305,18 @@ def test_a_theme_paints_other_tiles_with_its_art_cut_to_the_outline():
 
 def test_the_square_board_puts_every_cell_at_its_centre_with_the_tile_outline_and_names_its_landmarks():
     board = load_board("square-jungle")
-    svg = render_board_any(board, STYLE)
-    frame = any_frame(board, STYLE, 0.5)
-    slots = re.findall(r'<polygon class="slot" points="([^"]+)"', svg)
+    svg = render_board(board, STYLE)
+    frame = board_frame(board, STYLE, 0.5)
+    slots = re.findall(r'<polygon class="board-slot" points="([^"]+)"', svg)
     assert len(slots) == len(board.slots) == 30
     side = STYLE.tile_width_mm + 2 * 0.5  # the slot: the tile and its clearance on every side
     for cell, points in zip(board.slots, slots, strict=True):
         box = Polygon(polygon_points(points))
         assert box.area == pytest.approx(side * side, rel=1e-3)
         assert box.centroid.coords[0] == pytest.approx(frame.at(cell), abs=1e-3)
-    assert svg.count('class="landmark"') == sum(len(lm.hexes) for lm in board.landmarks) == 9
+    assert svg.count('class="board-landmark"') == sum(len(lm.hexes) for lm in board.landmarks) == 9
     assert all(f">{lm.name}</text>" in svg for lm in board.landmarks)
-    assert svg.count('class="connector"') == 2
+    assert svg.count('class="board-connector"') == 2
     root = ET.fromstring(svg)
     walls = [p for g in root.iter(f"{SVG}g") if g.get("fill") == STYLE.board_wall for p in g]
     assert len(walls) == len(frame.walls)
@@ -328,7 +328,7 @@ def test_the_square_board_puts_every_cell_at_its_centre_with_the_tile_outline_an
 
 def test_a_two_end_connector_prints_two_trails_that_do_not_cross():
     board = load_board("hex-pairs")
-    d = connector_paths(board, any_frame(board, STYLE), 0)
+    d = connector_path(board, board_frame(board, STYLE), 0)
     assert d.count("M") == 2  # end p of one edge to end m - 1 - p of the other: nested, never crossing
     a, b = [LineString(np.array(re.findall(r"-?[\d.]+", part), float).reshape(-1, 2)) for part in d.split("M")[1:]]
     assert not a.intersects(b)

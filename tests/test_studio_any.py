@@ -51,7 +51,7 @@ def test_the_random_maze_lays_the_edited_set_on_the_board_in_its_own_tiles(tmp_p
         meta = json.loads(one.text.split("<metadata>")[1].split("</metadata>")[0])
         (layout,) = meta["layouts"]
         assert meta["board"] == board and meta["seed"] == 7 and sorted(layout["tiles"]) == sorted(ids)
-        assert set(layout["rot"]) <= set(range(g["turns"])) and one.text.count('class="slot"') == len(ids)
+        assert set(layout["rot"]) <= set(range(g["turns"])) and one.text.count('class="board-slot"') == len(ids)
         if g["faces"] == 1:
             assert set(layout["flip"]) == {0}  # a single-sided tile is never turned over
         tile = ids.index(layout["tiles"][0])  # the first slot's tile, edited: the maze shows the edit
@@ -144,7 +144,7 @@ def test_the_board_of_these_tiles_is_painted_on_its_own_grid_checked_and_saved_w
         view = client.get("/api/board/state").json()
         assert view["error"] == "" and view["slots"] == view["tiles"] == before.tile_count
         picture = client.get("/board.svg")  # drawn by the renderer of these tiles: a slot of the grid's shape each
-        slots = re.findall(r'<polygon class="slot" points="([^"]*)"', picture.text)
+        slots = re.findall(r'<polygon class="board-slot" points="([^"]*)"', picture.text)
         assert len(slots) == before.tile_count and {len(p.split()) for p in slots} == {g.edges}
         here, slot, edge = free_beside_a_slot(before)
         said = client.post("/api/board/paint", json={"hex": here, "kind": "landmark", "name": "Ford"}).json()["said"]

@@ -66,7 +66,6 @@ def run(args: argparse.Namespace) -> int:
     from generator.fileio import check_out, write_together
     from generator.model import read_tileset
     from generator.render import render_sheet
-    from generator.render.anypreview import render_contact_sheet_any, render_sheet_any
     from generator.render.preview import render_contact_sheet
     from generator.scoring.tables import check_size
 
@@ -83,12 +82,10 @@ def run(args: argparse.Namespace) -> int:
     check_size(tileset, board, args.tileset)
     warn_strangers(style, board, "preview")
     style = drawn_style(style, board, args.settings)
-    classic = board.geometry.is_classic
     if args.tiles:
-        svg = render_contact_sheet(tileset, style) if classic else render_contact_sheet_any(tileset, style)
+        svg = render_contact_sheet(tileset, style)
     else:
-        sheet = render_sheet if classic else render_sheet_any
-        svg = sheet(tileset, board, style, args.seed, args.count, highlight=not args.no_highlight)
+        svg = render_sheet(tileset, board, style, args.seed, args.count, highlight=not args.no_highlight)
     image = _png(
         cairosvg.svg2png(bytestring=svg.encode("utf-8"), dpi=args.dpi),
         f"trailwright {__version__} preview {args.tileset} --board {args.board} --seed {args.seed} "

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from generator.fileio import check_folder, write_folder
     from generator.model import FACES, read_tileset
     from generator.model.ids import id_width, side_file_name
-    from generator.render import render_side
+    from generator.render import render_board, render_side
     from generator.scoring.tables import check_size
 
     out = check_folder(args.out)  # before any work
@@ -79,15 +79,7 @@ def run(args: argparse.Namespace) -> int:
         for t in tileset
         for f in FACES[: tileset.geometry.faces]
     }
-    files["board.svg"] = _board(board, style, args.clearance)
+    files["board.svg"] = render_board(board, style, clearance_mm=args.clearance)
     write_folder(out, files, owns=lambda name: bool(RENDERED.fullmatch(name)))  # old or new, never a mix
     print(f"wrote {len(files) - 1} tile sides ({tileset.crossings} bridges) and board.svg to {args.out}/")
     return 0
-
-
-def _board(board, style, clearance_mm: float) -> str:
-    from generator.render import render_board
-    from generator.render.anyboard import render_board_any
-
-    draw = render_board if board.geometry.is_classic else render_board_any
-    return draw(board, style, clearance_mm=clearance_mm)

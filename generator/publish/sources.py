@@ -91,7 +91,6 @@ def layout_sources(
     prints them."""
     from dataclasses import replace
 
-    from generator.render.anyboard import render_board_any
     from generator.render.board import render_board
     from generator.render.raster import layout_art
 
@@ -108,7 +107,7 @@ def layout_sources(
         board,
         art_for_width,
         style.tile_width_mm,
-        render_board(board, style) if board.geometry.is_classic else render_board_any(board, style),
+        render_board(board, style),
         figures,
         source,
         templates,

@@ -99,7 +99,7 @@ def plain_svg(
 def plain_board_svg(board, cell_mm: float = 20.0) -> str:
     """A board of any geometry as plain SVG: each slot's outline, landmark cells filled and named, and each
     connector cell with its printed trails (end ``p`` of the one edge to end ``m - 1 - p`` of the other). The
-    styled drawing is ``anyboard.render_board_any``'s."""
+    styled drawing is ``board.render_board``'s."""
     from xml.sax.saxutils import escape
 
     g = board.geometry

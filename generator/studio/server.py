@@ -296,29 +296,28 @@ class App:
     def maze_svg(self, seed: str) -> Picture:
         """A random layout of the edited set (the ``preview`` picture, of any geometry's tiles)."""
         from generator.render import render_sheet
-        from generator.render.anypreview import render_sheet_any
 
         if not (seed.isascii() and seed.isdigit()) or int(seed) >= 2**32:  # "²" is a digit to str.isdigit
             return error_response(400, "seed: a whole number from 0 to 2**32 - 1")
         tiles, board, style = self.studio.current, self.studio.board, self.style
-        sheet = render_sheet if board.geometry.is_classic else render_sheet_any
         return lambda: Response(
-            sheet(tiles, board, style, int(seed), 1, highlight=True),
+            render_sheet(tiles, board, style, int(seed), 1, highlight=True),
             media_type="image/svg+xml",
             headers={"Cache-Control": "no-store"},
         )
 
     def board_svg(self) -> Picture:
         """The board draft as ``trailwright render`` draws it (422 while the loader refuses it)."""
-        from generator.render.anyboard import render_board_any
         from generator.render.board import render_board
 
         try:
             board = self.draft.check()
         except TrailwrightError as err:
             return error_response(422, str(err))
-        style, draw = self.style, render_board if board.geometry.is_classic else render_board_any
-        return lambda: Response(draw(board, style), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+        style = self.style
+        return lambda: Response(
+            render_board(board, style), media_type="image/svg+xml", headers={"Cache-Control": "no-store"}
+        )
 
     def kit_file(self, path: str, name: str) -> Response:
         """A file of the published kit, or a page picture; nothing outside them."""
