@@ -69,7 +69,7 @@ def booklet_context(src: Sources, settings: PublishSettings) -> dict:
             "wide_landmarks": [say(lm.name) for lm in board.landmarks if len(lm.hexes) > 1],  # a project's older
             # templates loop over these names; the shipped ones word each group of one shape once (``wide_groups``)
             "wide_groups": wide_groups(board, say),
-            "one_disc": True,  # the board draws a landmark of many cells as one disc where its cells meet (``render.board``)
+            "one_disc": True,  # every board draws a landmark of many cells as one disc (``render.board``)
         },
         "catalogue": catalogue,
         "catalogue_bridges": bridged[:8],
