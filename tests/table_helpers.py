@@ -6,7 +6,7 @@ from pathlib import Path
 
 from generator.board import load_board
 from generator.model import Tile, TileSet, read_tileset
-from generator.render.board import render_board
+from generator.render.board import board_frame, render_board
 from generator.render.raster import layout_art
 from generator.render.style import load_style
 from generator.table import TableArt
@@ -69,7 +69,7 @@ def any_table_art(board: str = "square-pathways", real_art: bool = False) -> Tab
     b = load_board(board)
     tiles = read_tileset(ROOT / "examples" / f"optimized-{board}.json")
     style = load_style(None)
-    frame = cells.cell_frame(b, style)
+    frame = board_frame(b, style)
     if real_art:
         art = cells.side_art(style)
     else:

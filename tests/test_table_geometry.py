@@ -6,8 +6,8 @@ import re
 
 import pytest
 
+from generator.render.board import CLEARANCE_MM
 from generator.table import draw_pile, play_files, tabletop_files
-from generator.table.cells import CLEARANCE_MM
 from generator.table.playtable import board_svg, page_data
 from generator.table.tabletop import TILE_UNITS_AT_SCALE_1
 from tests.table_helpers import any_table_art

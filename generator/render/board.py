@@ -33,6 +33,7 @@ from generator.render.tiles import grown_radius, outline_points, scale_of, trail
 from generator.units import MM_PER_PT
 
 MARGIN_MM = 6.0
+CLEARANCE_MM = 0.5  # how much larger than a tile a slot is on every side, by default
 _STONES = (
     (-0.35, -0.3, 0.14),
     (0.05, -0.42, 0.1),
@@ -71,6 +72,12 @@ class BoardFrame:
         x, y = self.geometry.cell_centre(cell)
         return (x * self.radius_mm + self.offset[0], y * self.radius_mm + self.offset[1])
 
+    def outline(self, cell: Cell, radius: float | None = None) -> list[tuple[float, float]]:
+        """The corners of ``cell`` (a slot's, or a tile's with ``radius = tile_radius_mm``), clockwise."""
+        cx, cy = self.at(cell)
+        r = self.radius_mm if radius is None else radius
+        return [(cx + r * x, cy + r * y) for x, y in self.geometry.corners()]
+
     def cell(self, cell: Cell, kind: str = "") -> str:
         """The polygon of a slot-sized cell (of class ``kind``: board-slot, board-landmark, board-connector; a
         table's own ``slot`` targets lie over them)."""
@@ -99,7 +106,7 @@ def _touching(g: TileGeometry, cells) -> list[Cell]:
     return out
 
 
-def board_frame(board: Board, style: Style, clearance_mm: float = 0.5) -> BoardFrame:
+def board_frame(board: Board, style: Style, clearance_mm: float = CLEARANCE_MM) -> BoardFrame:
     """Where everything lies: the wall round every slot, a margin round it all."""
     g = board.geometry
     used = _used(board)
@@ -236,7 +243,7 @@ def _landmark(board: Board, style: Style, frame: BoardFrame, k: int, fills: dict
     return parts
 
 
-def render_board(board: Board, style: Style, *, clearance_mm: float = 0.5) -> str:
+def render_board(board: Board, style: Style, *, clearance_mm: float = CLEARANCE_MM) -> str:
     """The board as SVG in mm, slots ``clearance_mm`` larger than the tiles on every side."""
     frame = board_frame(board, style, clearance_mm)
     under, over = board_layers(board, style, frame)

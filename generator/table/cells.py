@@ -1,34 +1,27 @@
-"""The virtual tables' board and side art on any tile geometry (``generator.model.geometry``), in board mm.
-
-The classic board keeps the layout stage's own frame and art (``generator.render.board``); every other
-geometry is drawn here from the geometry's facts alone: cells at ``TileGeometry.cell_centre``, outlines
-from ``corners()``, connector trails between ``end_point``s. The play table, the rooms and Tabletop
-Simulator place tiles on the same frame, so a slot drawn here is where a tile lands.
+"""The virtual tables' plain board and side art on any tile geometry (``generator.model.geometry``), in board mm,
+on the layout stage's own frame (``generator.render.board.BoardFrame``): the play table, the rooms and Tabletop
+Simulator place tiles on that frame, so a slot drawn here is where a tile lands. The classic board keeps the
+layout stage's styled art; every other geometry is drawn here from the geometry's facts alone: outlines from
+``corners()``, connector trails between ``end_point``s.
 
 Glossary
 --------
-cell frame    where every cell of the board lies in board mm (``CellFrame``): the slot pitch (tile and
-              clearance), the offset and the art's size, like the classic ``BoardFrame``.
 tile radius   the circumradius (mm) that makes a tile ``style.tile_width_mm`` wide: a flat-topped hex
               across its corners, a square across its sides.
-wall          every cell next to a slot that is not a slot, landmark or connector cell.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from html import escape
 
 from generator.board import Board
 from generator.model import Tile
-from generator.model.geometry import Cell, Point, TileGeometry
+from generator.model.geometry import Point, TileGeometry
+from generator.render.board import BoardFrame
 from generator.render.style import Style
 from generator.render.svg import num
 from generator.units import MM_PER_PT
-
-MARGIN_MM = 6.0
-CLEARANCE_MM = 0.5
 
 
 def tile_radius(geometry: TileGeometry, width_mm: float) -> float:
@@ -46,50 +39,11 @@ def inward(geometry: TileGeometry, end: int) -> Point:
     return (-mx / norm, -my / norm)
 
 
-@dataclass(frozen=True)
-class CellFrame:
-    """The page geometry of a board of any shape: cell pitch with clearance, offset and size (mm)."""
-
-    geometry: TileGeometry
-    radius_mm: float  # circumradius of a slot (the tile's plus clearance)
-    tile_radius_mm: float  # circumradius of a tile
-    offset: tuple[float, float]
-    width_mm: float
-    height_mm: float
-    walls: tuple[Cell, ...]
-
-    def at(self, cell: Cell) -> tuple[float, float]:
-        """The centre of ``cell`` on the page."""
-        x, y = self.geometry.cell_centre(cell)
-        return (x * self.radius_mm + self.offset[0], y * self.radius_mm + self.offset[1])
-
-    def outline(self, cell: Cell, radius: float | None = None) -> list[tuple[float, float]]:
-        """The corners of ``cell`` (a slot's, or a tile's with ``radius = tile_radius_mm``), clockwise."""
-        cx, cy = self.at(cell)
-        r = self.radius_mm if radius is None else radius
-        return [(cx + r * x, cy + r * y) for x, y in self.geometry.corners()]
-
-
-def cell_frame(board: Board, style: Style, clearance_mm: float = CLEARANCE_MM) -> CellFrame:
-    """Where everything lies: a wall round the slots, a margin round it all."""
-    g = board.geometry
-    used = list(board.slots) + [c for lm in board.landmarks for c in lm.hexes] + [c.hex for c in board.connectors]
-    taken = set(used)
-    walls = sorted({g.neighbour(c, e) for c in board.slots for e in range(g.edges)} - taken)
-    tile_r = tile_radius(g, style.tile_width_mm)
-    radius = tile_r + clearance_mm / math.cos(math.pi / g.edges)  # every edge moves out by the clearance
-    xs = [radius * (cx + x) for c in used + walls for cx, _ in [g.cell_centre(c)] for x, _ in g.corners()]
-    ys = [radius * (cy + y) for c in used + walls for _, cy in [g.cell_centre(c)] for _, y in g.corners()]
-    offset = (MARGIN_MM - min(xs), MARGIN_MM - min(ys))
-    size = (max(xs) - min(xs) + 2 * MARGIN_MM, max(ys) - min(ys) + 2 * MARGIN_MM)
-    return CellFrame(g, radius, tile_r, offset, size[0], size[1], tuple(walls))
-
-
 def _points(corners) -> str:
     return " ".join(f"{num(x)},{num(y)}" for x, y in corners)
 
 
-def connector_trails(board: Board, frame: CellFrame, i: int) -> list[tuple[int, str]]:
+def connector_trails(board: Board, frame: BoardFrame, i: int) -> list[tuple[int, str]]:
     """Connector ``i``'s printed trails as (end of its first slot, SVG path in board mm): end ``p`` of the one
     edge runs to end ``m - 1 - p`` of the other (``TileGeometry.meeting``), so they never cross."""
     g, c = frame.geometry, board.connectors[i]
@@ -110,7 +64,7 @@ def connector_trails(board: Board, frame: CellFrame, i: int) -> list[tuple[int, 
     return out
 
 
-def board_layers(board: Board, style: Style, frame: CellFrame) -> tuple[str, str]:
+def board_layers(board: Board, style: Style, frame: BoardFrame) -> tuple[str, str]:
     """The board's art under the tiles (ground, wall, slots, connectors) and over them (landmarks and names)."""
     edge = f'stroke="{style.board_slot_edge}" stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}"'
     under = [f'<rect width="{num(frame.width_mm)}" height="{num(frame.height_mm)}" fill="{style.board_ground}"/>']
@@ -142,7 +96,7 @@ def board_layers(board: Board, style: Style, frame: CellFrame) -> tuple[str, str
     return "".join(under), "".join(over)
 
 
-def board_svg(board: Board, style: Style, frame: CellFrame) -> str:
+def board_svg(board: Board, style: Style, frame: BoardFrame) -> str:
     """The board as a standalone SVG in board mm (the mat Tabletop Simulator shows)."""
     under, over = board_layers(board, style, frame)
     w, h = num(frame.width_mm), num(frame.height_mm)

@@ -113,7 +113,7 @@ def _board_parts(table: TableArt) -> tuple[str, str, str, str]:
     """The board's art under and over the tiles, the connectors' reach paths and the slots' click targets: the
     layout stage's on the classic board, ``generator.table.cells``' on any other geometry."""
     frame, style, board = table.frame, table.style, table.board
-    if isinstance(frame, cells.CellFrame):
+    if not board.geometry.is_classic:
         under, over = cells.board_layers(board, style, frame)
         w = style.trail_width * style.tile_width_mm
         reach = "".join(

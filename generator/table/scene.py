@@ -26,7 +26,6 @@ from generator.render.board import BoardFrame, board_frame
 from generator.render.raster import SideArt
 from generator.render.style import Style
 from generator.table import cells
-from generator.table.cells import CellFrame, cell_frame
 from generator.table.words import WORDS
 
 SQRT3 = math.sqrt(3)
@@ -74,12 +73,9 @@ class TableArt:
         return self.game.die if self.game else 6
 
     @cached_property
-    def frame(self) -> BoardFrame | CellFrame:
-        """Where every cell of the board lies, in board mm (the printed board's own geometry; worked out once):
-        the layout stage's frame on the classic board, ``generator.table.cells``' on any other geometry."""
-        if self.board.geometry.is_classic:
-            return board_frame(self.board, self.style)
-        return cell_frame(self.board, self.style)
+    def frame(self) -> BoardFrame:
+        """Where every cell of the board lies, in board mm: the layout stage's frame (worked out once)."""
+        return board_frame(self.board, self.style)
 
     def slot_centres(self) -> list[tuple[float, float]]:
         """Each slot's centre in board mm, in slot order."""
@@ -106,7 +102,7 @@ def layout_table_art(
     if board.geometry.is_classic:
         art, board_svg = layout_art(style, True), render_board(board, style)
     else:
-        art, board_svg = cells.side_art(style), cells.board_svg(board, style, cells.cell_frame(board, style))
+        art, board_svg = cells.side_art(style), cells.board_svg(board, style, board_frame(board, style))
     return TableArt(tiles, board, style, art, board_svg, title, provenance, rules)
 
 

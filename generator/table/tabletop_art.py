@@ -12,8 +12,8 @@ from PIL import Image
 
 from generator.model import FACES
 from generator.render.raster import px, reframe, render_pixels, svg_size_mm
-from generator.table.cells import CellFrame, tile_radius
 from generator.table.cells import board_svg as cells_board_svg
+from generator.table.cells import tile_radius
 from generator.table.scene import SQRT3, TableArt
 from generator.units import MM_PER_IN
 
@@ -90,7 +90,7 @@ def mat_board_svg(table: TableArt) -> str:
     """The board the mat shows: the print kit's on the classic board; on other tiles the board drawn on the table's
     own frame (``generator.table.cells``), so every snap point lies on its slot whatever art the kit drew."""
     frame = table.frame
-    if isinstance(frame, CellFrame):
+    if not table.board.geometry.is_classic:
         return cells_board_svg(table.board, table.style, frame)
     return table.board_svg
 
