@@ -126,7 +126,7 @@ def _fresh(args):
         polish=args.polish or 0,
         polish_share=args.polish_share
         if args.polish_share is not None
-        else default_polish_share(problem, args.generations, args.preset, args.polish),
+        else default_polish_share(problem, args.generations, args.preset, args.polish, time_budget),
     )
     return problem, config, [None] * config.chains, (), args.init
 

@@ -27,6 +27,11 @@ AFTER_SHARE = 0.15  # of a time budget, the most the choice of the winner and th
 TIMED_SCREEN = 150_000  # layouts of a timed polish's screen (confirmed on ten times as many), given 20 s or more:
 TIMED_SECONDS = 20.0  # a shorter share screens proportionally fewer, so that rounds fit (a round takes about 7 s)
 POLISH_SHARE = 1 / 3  # of a time budget, the final polish's by default (see default_polish_share)
+# A shorter budget gets no polish by default: its share would screen too few layouts to tell a gain from noise, and
+# its chains gain more with those seconds (classic board, seeds 1 and 2 at a load of 3 on 2 cores: --time 5
+# re-scored 10.39 and 10.52 with a polish, 10.56 and 10.59 without; --time 10 10.43 and 10.59 with, 10.59 and 10.58
+# without).
+POLISH_FROM = 30.0
 POLISH_SLOTS = 37  # the most slots of a board polished by default: a round on 91 takes a minute of CPU
 RESERVE_RATE = 10_000_000
 TEARDOWN = 3.0  # seconds to stop a cluster of worker processes (measured: 2 to 3 s on a busy 2-core machine)
@@ -141,13 +146,16 @@ def rescoring(
     return samples * problem.board.tile_count / RESERVE_RATE
 
 
-def default_polish_share(problem: Problem, generations: int | None, preset: str | None, polish: int | None) -> float:
+def default_polish_share(
+    problem: Problem, generations: int | None, preset: str | None, polish: int | None, time: float | None = None
+) -> float:
     """The share of a time budget the final polish gets unless told: ``POLISH_SHARE`` when the screen by holes
     judges the fitness (``screen.applies``) on a board of at most ``POLISH_SLOTS`` slots and the run is timed
-    alone, is not a preset (which reproduces a method) and sets no polish of its own (``polish``: rounds while
-    one gains, after the time); else none."""
+    alone, for ``POLISH_FROM`` seconds or more (``time``; none: untold), is not a preset (which reproduces a method)
+    and sets no polish of its own (``polish``: rounds while one gains, after the time); else none."""
     plain = generations is None and preset is None and not polish and problem.board.tile_count <= POLISH_SLOTS
-    return POLISH_SHARE if plain and screen.applies(problem) else 0.0
+    long = time is None or time >= POLISH_FROM
+    return POLISH_SHARE if plain and long and screen.applies(problem) else 0.0
 
 
 def timed_screen(seconds: float) -> int:
