@@ -689,3 +689,12 @@ def test_an_in_process_cluster_loads_its_kernels_as_its_chains_call_them():
         warm_workers(client, load_board("classic"))
         plugins = client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.worker_plugins))
     assert KernelWarmUp.name not in plugins
+
+
+def test_a_run_on_threads_of_the_command_has_one_chain_unless_told():
+    from generator.optimize.timing import IN_PROCESS_SECONDS, default_chains
+
+    assert default_chains(None, 10.0, None, 4) == 1  # its chains' Python steps would share one core
+    assert default_chains(None, IN_PROCESS_SECONDS + 1, None, 4) == 4  # its own worker processes: one a core
+    assert default_chains("tcp://x:8786", 10.0, None, 4) == 4  # a cluster that is up
+    assert default_chains(None, 10.0, 3, 4) == 3  # --workers

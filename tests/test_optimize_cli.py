@@ -309,8 +309,11 @@ def test_the_default_chains_are_the_cores_this_process_may_use(monkeypatch):
     from generator.cli.optimize import _setup
 
     monkeypatch.setattr(stream.os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
-    _, config, chains, _, _ = _setup(build_parser("optimize").parse_args(["optimize", "--time", "1"]))
+    monkeypatch.delenv("TRAILWRIGHT_SCHEDULER", raising=False)
+    _, config, chains, _, _ = _setup(build_parser("optimize").parse_args(["optimize", "--time", "60"]))
     assert config.chains == len(chains) == 3
+    _, config, chains, _, _ = _setup(build_parser("optimize").parse_args(["optimize", "--time", "1"]))
+    assert config.chains == len(chains) == 1  # on threads of the command's process
     _, config, _, _, _ = _setup(build_parser("optimize").parse_args(["optimize", "--time", "1", "--workers", "5"]))
     assert config.chains == 5
 

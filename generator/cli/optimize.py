@@ -103,7 +103,8 @@ def _fresh(args):
     """A new run's problem (board, objective, start, pins) and settings, from the arguments."""
     from generator.optimize import Config
     from generator.optimize.chain import RESCORE_SAMPLES, check_workers
-    from generator.optimize.timing import default_polish_share
+    from generator.optimize.cluster import scheduler_address
+    from generator.optimize.timing import default_chains, default_polish_share
     from generator.scoring.stream import available_cores
 
     seed = args.seed if args.seed is not None else 0
@@ -118,7 +119,8 @@ def _fresh(args):
         samples=args.samples,
         max_samples=args.max_samples,
         seed=seed,
-        chains=args.chains or args.workers or available_cores(),
+        chains=args.chains
+        or default_chains(scheduler_address(args.scheduler), time_budget, args.workers, available_cores()),
         migrate=args.migrate,
         exchanges=args.exchanges or 0,
         rescore=args.rescore if args.rescore is not None else RESCORE_SAMPLES,

@@ -119,13 +119,16 @@ def _search_options(g) -> None:
 
 
 def _worker_options(g) -> None:
+    from generator.optimize.timing import IN_PROCESS_SECONDS
+
     g.add_argument(
         "--chains",
         type=positive_int,
         default=None,
         metavar="N",
         help="independent chains (Dask tasks; may exceed the workers, then they queue); the best on "
-        "fresh layouts wins (default: --workers, or all cores; at most 1024)",
+        f"fresh layouts wins (default: --workers, else all cores, or 1 for a run of up to {IN_PROCESS_SECONDS:g} s "
+        "on threads of this process; at most 1024)",
     )
     g.add_argument(
         "--exchanges",
