@@ -331,3 +331,13 @@ def test_a_time_budget_is_wall_time_from_the_commands_start(tmp_path):
     assert took <= 20 + 3, f"--time 20 took {took:.1f} s"
     meta = read_meta(tmp_path / "t.json")
     assert meta["search"]["polish"] is not None and meta["score"]["samples"] == 1_000_000
+
+
+def test_a_commands_start_is_when_its_process_started():
+    """``--time`` counts from the process's start: never before it (psutil's start time put it up to a second early,
+    the boot time being in whole seconds), and never after the command's own imports."""
+    probe = "import time; from generator.cli import _age; print(_age())"
+    began = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True)
+    wall = time.perf_counter() - began
+    assert 0.0 < float(done.stdout) < wall
