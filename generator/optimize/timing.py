@@ -40,6 +40,9 @@ TEARDOWN = 3.0  # seconds to stop a cluster of worker processes (measured: 2 to 
 # kernels release the GIL, so the threads score side by side. Its teardown takes IN_PROCESS_TEARDOWN seconds at most.
 IN_PROCESS_SECONDS = 30.0
 IN_PROCESS_TEARDOWN = 0.5
+# A warm-up of the kernels that takes longer compiled them (not search time); a load from numba's disk cache takes
+# about a second on a busy 2-core machine (a hex-pairs board's), and counts in the budget
+CACHE_LOAD = 5.0
 MIN_SEARCH = 0.5  # seconds of search a timed run needs at least, beyond its reserve
 MIN_LEFT = 0.05  # seconds the chains get at least, when the start-up took the whole budget
 
