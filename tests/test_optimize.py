@@ -698,3 +698,14 @@ def test_a_run_on_threads_of_the_command_has_one_chain_unless_told():
     assert default_chains(None, IN_PROCESS_SECONDS + 1, None, 4) == 4  # its own worker processes: one a core
     assert default_chains("tcp://x:8786", 10.0, None, 4) == 4  # a cluster that is up
     assert default_chains(None, 10.0, 3, 4) == 3  # --workers
+
+
+def test_a_short_budget_grows_a_smaller_bank(classic):
+    from generator.optimize.search import BankSchedule
+    from generator.optimize.timing import BANK_PACE, default_bank_end
+
+    problem = small_problem(classic)  # 20 slots
+    assert default_bank_end(problem, 5.0) == 45_000 == BANK_PACE * 5 // 20
+    assert default_bank_end(problem, 60.0) is None  # the default bank
+    assert default_bank_end(problem, None) is None
+    assert default_bank_end(problem, 0.1) == BankSchedule().start  # never under the first bank

@@ -104,7 +104,7 @@ def _fresh(args):
     from generator.optimize import Config
     from generator.optimize.chain import RESCORE_SAMPLES, check_workers
     from generator.optimize.cluster import scheduler_address
-    from generator.optimize.timing import default_chains, default_polish_share
+    from generator.optimize.timing import default_bank_end, default_chains, default_polish_share
     from generator.scoring.stream import available_cores
 
     seed = args.seed if args.seed is not None else 0
@@ -117,7 +117,7 @@ def _fresh(args):
         time=time_budget,
         generations=args.generations,
         samples=args.samples,
-        max_samples=args.max_samples,
+        max_samples=args.max_samples if args.max_samples is not None else default_bank_end(problem, time_budget),
         seed=seed,
         chains=args.chains
         or default_chains(scheduler_address(args.scheduler), time_budget, args.workers, available_cores()),

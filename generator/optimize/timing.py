@@ -43,6 +43,12 @@ IN_PROCESS_TEARDOWN = 0.5
 # A warm-up of the kernels that takes longer compiled them (not search time); a load from numba's disk cache takes
 # about a second on a busy 2-core machine (a hex-pairs board's), and counts in the budget
 CACHE_LOAD = 5.0
+# The largest bank of a timed run, per second of its budget, in slot-layouts (``default_bank_end``): a short run's
+# chain then takes more steps on a smaller bank. At 10 s on the 91-slot board the default bank of 120,000 layouts
+# allowed 232 generations and re-scored -23.81, one of 20,000 1,648 and -19.79 (--time 60: -19.45); at 5 s on the
+# classic board, seeds 1-3 re-scored 9.37, 10.51 and 10.37 with the default bank, 10.44, 10.56 and 10.58 with 45,000
+# (a load of 5 on 2 cores). From 120 s on the 20-slot board and 60 s on the 91-slot one, the default.
+BANK_PACE = 180_000
 MIN_SEARCH = 0.5  # seconds of search a timed run needs at least, beyond its reserve
 MIN_LEFT = 0.05  # seconds the chains get at least, when the start-up took the whole budget
 
@@ -75,6 +81,19 @@ def default_chains(scheduler: str | None, time: float | None, workers: int | Non
     if workers:
         return workers
     return 1 if in_process(scheduler, time) else cores
+
+
+def default_bank_end(problem: Problem, time: float | None) -> int | None:
+    """The largest bank of a timed run that names none, sized to its budget: ``BANK_PACE`` slot-layouts a second, to
+    the thousand, at least the first bank's size; None where that buys the default (``BankSchedule.end``) or the run
+    is untimed."""
+    from generator.optimize.search import BankSchedule
+
+    default = BankSchedule()
+    if time is None:
+        return None
+    sized = int(BANK_PACE * time / problem.board.tile_count) // 1000 * 1000
+    return None if sized >= default.end else max(sized, default.start)
 
 
 def teardown(scheduler: str | None, time: float | None) -> float:
