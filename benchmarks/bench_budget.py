@@ -13,7 +13,7 @@ Targets (issue 52), in one run so that the machine's load is the same for every 
 Each verdict line gives its figure and its ratio (a short run's share of the long run's gain over a random set).
 On a shared or busy machine the absolute figures fall short: read the ratios. Examples::
 
-    python -m benchmarks budget                      # every built-in board, 5, 10 and 60 s, seed 1
+    python -m benchmarks budget                      # classic 5, 10 and 60 s, every other board 10 and 60, seed 1
     python -m benchmarks budget -- --small           # classic, 5 and 10 s: a minute
     python -m benchmarks budget -- --boards classic --budgets 5,10,60 --seeds 1,2,3
 """
