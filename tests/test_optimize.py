@@ -698,6 +698,7 @@ def test_a_run_on_threads_of_the_command_has_one_chain_unless_told():
     assert default_chains(None, IN_PROCESS_SECONDS + 1, None, 4) == 4  # its own worker processes: one a core
     assert default_chains("tcp://x:8786", 10.0, None, 4) == 4  # a cluster that is up
     assert default_chains(None, 10.0, 3, 4) == 3  # --workers
+    assert default_chains(None, 10.0, None, 4, together=True) == 4  # islands or exchanges need several
 
 
 def test_a_short_budget_grows_a_smaller_bank(classic):

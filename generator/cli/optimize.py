@@ -120,7 +120,13 @@ def _fresh(args):
         max_samples=args.max_samples if args.max_samples is not None else default_bank_end(problem, time_budget),
         seed=seed,
         chains=args.chains
-        or default_chains(scheduler_address(args.scheduler), time_budget, args.workers, available_cores()),
+        or default_chains(
+            scheduler_address(args.scheduler),
+            time_budget,
+            args.workers,
+            available_cores(),
+            together=bool(args.exchanges) or args.migrate is not None,
+        ),
         migrate=args.migrate,
         exchanges=args.exchanges or 0,
         rescore=args.rescore if args.rescore is not None else RESCORE_SAMPLES,

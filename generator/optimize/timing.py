@@ -73,14 +73,16 @@ def in_process(scheduler: str | None, time: float | None) -> bool:
     return not scheduler and time is not None and time <= IN_PROCESS_SECONDS
 
 
-def default_chains(scheduler: str | None, time: float | None, workers: int | None, cores: int) -> int:
+def default_chains(
+    scheduler: str | None, time: float | None, workers: int | None, cores: int, together: bool = False
+) -> int:
     """The chains of a run that names none: one a worker (``workers``, else ``cores``), but one alone on threads of
-    the command's process (``in_process``). There the chains' Python steps share one core: two chains each ran
-    half as deep as one alone, and at --time 5 on the classic board one chain re-scored higher for 5 of 6 seeds
-    (load 3 to 5 on 2 cores: median 10.54 against 10.41)."""
+    the command's process (``in_process``) unless they work ``together`` (islands, exchanges). There the chains'
+    Python steps share one core: two chains each ran half as deep as one alone, and at --time 5 on the classic board
+    one chain re-scored higher for 5 of 6 seeds (load 3 to 5 on 2 cores: median 10.54 against 10.41)."""
     if workers:
         return workers
-    return 1 if in_process(scheduler, time) else cores
+    return 1 if in_process(scheduler, time) and not together else cores
 
 
 def default_bank_end(problem: Problem, time: float | None) -> int | None:
