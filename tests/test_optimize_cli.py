@@ -341,3 +341,16 @@ def test_a_commands_start_is_when_its_process_started():
     done = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True)
     wall = time.perf_counter() - began
     assert 0.0 < float(done.stdout) < wall
+
+
+def test_a_command_line_process_freezes_what_it_holds_before_its_exit():
+    """The interpreter's exit then skips collecting it (up to a second of an optimize's wall time); a caller's own
+    ``main(argv)`` leaves its process as it was."""
+    probe = (
+        "import gc, sys; from generator.cli import main\n"
+        "sys.argv = ['trailwright', 'optimize', '--board', 'no-such-board', '--time', '5']\n"
+        "print(main(['optimize', '--board', 'no-such-board']), gc.get_freeze_count() == 0)\n"
+        "print(main(), gc.get_freeze_count() > 0)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True)
+    assert done.stdout.split() == ["2", "True", "2", "True"]
