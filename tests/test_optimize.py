@@ -664,3 +664,49 @@ def test_a_run_refuses_settings_past_what_it_can_hold(settings, message):
     with pytest.raises(SettingError, match=message):
         Config(**settings)
     assert Config(generations=5, checkpoint_every=0.0).checkpoint_every == 0.0  # every generation: allowed
+
+
+def test_a_short_budget_is_all_search_and_a_long_one_polishes(classic):
+    from generator.optimize.timing import POLISH_FROM, POLISH_SHARE, default_polish_share
+
+    problem = small_problem(classic)
+    assert default_polish_share(problem, None, None, None, POLISH_FROM) == POLISH_SHARE
+    assert default_polish_share(problem, None, None, None, 60.0) == POLISH_SHARE
+    assert default_polish_share(problem, None, None, None, 10.0) == 0.0  # its share would screen too few layouts
+    assert default_polish_share(problem, None, None, None) == POLISH_SHARE  # untold: as before
+
+
+def test_an_in_process_cluster_loads_its_kernels_as_its_chains_call_them():
+    from distributed import Client, LocalCluster
+
+    from generator.board import load_board
+    from generator.optimize.cluster import KernelWarmUp, warm_workers
+
+    with (
+        LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
+        warm_workers(client, load_board("classic"))
+        plugins = client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.worker_plugins))
+    assert KernelWarmUp.name not in plugins
+
+
+def test_a_run_on_threads_of_the_command_has_one_chain_unless_told():
+    from generator.optimize.timing import IN_PROCESS_SECONDS, default_chains
+
+    assert default_chains(None, 10.0, None, 4) == 1  # its chains' Python steps would share one core
+    assert default_chains(None, IN_PROCESS_SECONDS + 1, None, 4) == 4  # its own worker processes: one a core
+    assert default_chains("tcp://x:8786", 10.0, None, 4) == 4  # a cluster that is up
+    assert default_chains(None, 10.0, 3, 4) == 3  # --workers
+    assert default_chains(None, 10.0, None, 4, together=True) == 4  # islands or exchanges need several
+
+
+def test_a_short_budget_grows_a_smaller_bank(classic):
+    from generator.optimize.search import BankSchedule
+    from generator.optimize.timing import BANK_PACE, default_bank_end
+
+    problem = small_problem(classic)  # 20 slots
+    assert default_bank_end(problem, 5.0) == 45_000 == BANK_PACE * 5 // 20
+    assert default_bank_end(problem, 60.0) is None  # the default bank
+    assert default_bank_end(problem, None) is None
+    assert default_bank_end(problem, 0.1) == BankSchedule().start  # never under the first bank

@@ -309,8 +309,11 @@ def test_the_default_chains_are_the_cores_this_process_may_use(monkeypatch):
     from generator.cli.optimize import _setup
 
     monkeypatch.setattr(stream.os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
-    _, config, chains, _, _ = _setup(build_parser("optimize").parse_args(["optimize", "--time", "1"]))
+    monkeypatch.delenv("TRAILWRIGHT_SCHEDULER", raising=False)
+    _, config, chains, _, _ = _setup(build_parser("optimize").parse_args(["optimize", "--time", "60"]))
     assert config.chains == len(chains) == 3
+    _, config, chains, _, _ = _setup(build_parser("optimize").parse_args(["optimize", "--time", "1"]))
+    assert config.chains == len(chains) == 1  # on threads of the command's process
     _, config, _, _, _ = _setup(build_parser("optimize").parse_args(["optimize", "--time", "1", "--workers", "5"]))
     assert config.chains == 5
 
@@ -328,3 +331,26 @@ def test_a_time_budget_is_wall_time_from_the_commands_start(tmp_path):
     assert took <= 20 + 3, f"--time 20 took {took:.1f} s"
     meta = read_meta(tmp_path / "t.json")
     assert meta["search"]["polish"] is not None and meta["score"]["samples"] == 1_000_000
+
+
+def test_a_commands_start_is_when_its_process_started():
+    """``--time`` counts from the process's start: never before it (psutil's start time put it up to a second early,
+    the boot time being in whole seconds), and never after the command's own imports."""
+    probe = "import time; from generator.cli import _age; print(_age())"
+    began = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True)
+    wall = time.perf_counter() - began
+    assert 0.0 < float(done.stdout) < wall
+
+
+def test_a_command_line_process_freezes_what_it_holds_before_its_exit():
+    """The interpreter's exit then skips collecting it (up to a second of an optimize's wall time); a caller's own
+    ``main(argv)`` leaves its process as it was."""
+    probe = (
+        "import gc, sys; from generator.cli import main\n"
+        "sys.argv = ['trailwright', 'optimize', '--board', 'no-such-board', '--time', '5']\n"
+        "print(main(['optimize', '--board', 'no-such-board']), gc.get_freeze_count() == 0)\n"
+        "print(main(), gc.get_freeze_count() > 0)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True)
+    assert done.stdout.split() == ["2", "True", "2", "True"]

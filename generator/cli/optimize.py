@@ -103,7 +103,8 @@ def _fresh(args):
     """A new run's problem (board, objective, start, pins) and settings, from the arguments."""
     from generator.optimize import Config
     from generator.optimize.chain import RESCORE_SAMPLES, check_workers
-    from generator.optimize.timing import default_polish_share
+    from generator.optimize.cluster import scheduler_address
+    from generator.optimize.timing import default_bank_end, default_chains, default_polish_share
     from generator.scoring.stream import available_cores
 
     seed = args.seed if args.seed is not None else 0
@@ -116,9 +117,16 @@ def _fresh(args):
         time=time_budget,
         generations=args.generations,
         samples=args.samples,
-        max_samples=args.max_samples,
+        max_samples=args.max_samples if args.max_samples is not None else default_bank_end(problem, time_budget),
         seed=seed,
-        chains=args.chains or args.workers or available_cores(),
+        chains=args.chains
+        or default_chains(
+            scheduler_address(args.scheduler),
+            time_budget,
+            args.workers,
+            available_cores(),
+            together=bool(args.exchanges) or args.migrate is not None,
+        ),
         migrate=args.migrate,
         exchanges=args.exchanges or 0,
         rescore=args.rescore if args.rescore is not None else RESCORE_SAMPLES,
@@ -126,7 +134,7 @@ def _fresh(args):
         polish=args.polish or 0,
         polish_share=args.polish_share
         if args.polish_share is not None
-        else default_polish_share(problem, args.generations, args.preset, args.polish),
+        else default_polish_share(problem, args.generations, args.preset, args.polish, time_budget),
     )
     return problem, config, [None] * config.chains, (), args.init
 

@@ -49,6 +49,7 @@ def _problem_options(g) -> None:
 
 def _search_options(g) -> None:
     from generator.optimize import DEFAULT_STRATEGY, PRESETS, STRATEGIES
+    from generator.optimize.timing import BANK_PACE
 
     g.add_argument(
         "--strategy",
@@ -89,7 +90,8 @@ def _search_options(g) -> None:
         type=positive_int,
         default=None,
         metavar="N",
-        help="the largest the bank grows to (default 120000, at most 10 million)",
+        help="the largest the bank grows to (default 120000, or fewer where the budget is short: "
+        f"{BANK_PACE:,} slot-layouts a second of --time; at most 10 million)",
     )
     g.add_argument(
         "--rescore",
@@ -119,13 +121,16 @@ def _search_options(g) -> None:
 
 
 def _worker_options(g) -> None:
+    from generator.optimize.timing import IN_PROCESS_SECONDS
+
     g.add_argument(
         "--chains",
         type=positive_int,
         default=None,
         metavar="N",
         help="independent chains (Dask tasks; may exceed the workers, then they queue); the best on "
-        "fresh layouts wins (default: --workers, or all cores; at most 1024)",
+        f"fresh layouts wins (default: --workers, else all cores, or 1 for a run of up to {IN_PROCESS_SECONDS:g} s "
+        "on threads of this process; at most 1024)",
     )
     g.add_argument(
         "--exchanges",

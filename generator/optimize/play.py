@@ -221,13 +221,13 @@ def after_chains_seconds(problem, chains: int, workers: int, cores: int) -> floa
     load the engine: a random set's games run longer than a good set's (more of them reach the round cap), so the
     pace errs on the safe side. A game's length depends on the board and the tiles as much as on the rules: on the
     jungle a set's games took ten times a classic set's."""
+    target = problem.objective.play
+    if target is None:
+        return 0.0
     import time
 
     from generator.play import default_rules
 
-    target = problem.objective.play
-    if target is None:
-        return 0.0
     rules = default_rules(problem.board)
     game_bank(problem.start, problem.board, rules, target, 0, games=5)
     began = time.perf_counter()

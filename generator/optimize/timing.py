@@ -27,6 +27,11 @@ AFTER_SHARE = 0.15  # of a time budget, the most the choice of the winner and th
 TIMED_SCREEN = 150_000  # layouts of a timed polish's screen (confirmed on ten times as many), given 20 s or more:
 TIMED_SECONDS = 20.0  # a shorter share screens proportionally fewer, so that rounds fit (a round takes about 7 s)
 POLISH_SHARE = 1 / 3  # of a time budget, the final polish's by default (see default_polish_share)
+# A shorter budget gets no polish by default: its share would screen too few layouts to tell a gain from noise, and
+# its chains gain more with those seconds (classic board, seeds 1 and 2 at a load of 3 on 2 cores: --time 5
+# re-scored 10.39 and 10.52 with a polish, 10.56 and 10.59 without; --time 10 10.43 and 10.59 with, 10.59 and 10.58
+# without).
+POLISH_FROM = 30.0
 POLISH_SLOTS = 37  # the most slots of a board polished by default: a round on 91 takes a minute of CPU
 RESERVE_RATE = 10_000_000
 TEARDOWN = 3.0  # seconds to stop a cluster of worker processes (measured: 2 to 3 s on a busy 2-core machine)
@@ -35,6 +40,15 @@ TEARDOWN = 3.0  # seconds to stop a cluster of worker processes (measured: 2 to 
 # kernels release the GIL, so the threads score side by side. Its teardown takes IN_PROCESS_TEARDOWN seconds at most.
 IN_PROCESS_SECONDS = 30.0
 IN_PROCESS_TEARDOWN = 0.5
+# A warm-up of the kernels that takes longer compiled them (not search time); a load from numba's disk cache takes
+# about a second on a busy 2-core machine (a hex-pairs board's), and counts in the budget
+CACHE_LOAD = 5.0
+# The largest bank of a timed run, per second of its budget, in slot-layouts (``default_bank_end``): a short run's
+# chain then takes more steps on a smaller bank. At 10 s on the 91-slot board the default bank of 120,000 layouts
+# allowed 232 generations and re-scored -23.81, one of 20,000 1,648 and -19.79 (--time 60: -19.45); at 5 s on the
+# classic board, seeds 1-3 re-scored 9.37, 10.51 and 10.37 with the default bank, 10.44, 10.56 and 10.58 with 45,000
+# (a load of 5 on 2 cores). From 120 s on the 20-slot board and 60 s on the 91-slot one, the default.
+BANK_PACE = 180_000
 MIN_SEARCH = 0.5  # seconds of search a timed run needs at least, beyond its reserve
 MIN_LEFT = 0.05  # seconds the chains get at least, when the start-up took the whole budget
 
@@ -57,6 +71,31 @@ class Samples:
 def in_process(scheduler: str | None, time: float | None) -> bool:
     """Whether a run searches on threads of the command's own process (a short timed run with no scheduler)."""
     return not scheduler and time is not None and time <= IN_PROCESS_SECONDS
+
+
+def default_chains(
+    scheduler: str | None, time: float | None, workers: int | None, cores: int, together: bool = False
+) -> int:
+    """The chains of a run that names none: one a worker (``workers``, else ``cores``), but one alone on threads of
+    the command's process (``in_process``) unless they work ``together`` (islands, exchanges). There the chains'
+    Python steps share one core: two chains each ran half as deep as one alone, and at --time 5 on the classic board
+    one chain re-scored higher for 5 of 6 seeds (load 3 to 5 on 2 cores: median 10.54 against 10.41)."""
+    if workers:
+        return workers
+    return 1 if in_process(scheduler, time) and not together else cores
+
+
+def default_bank_end(problem: Problem, time: float | None) -> int | None:
+    """The largest bank of a timed run that names none, sized to its budget: ``BANK_PACE`` slot-layouts a second, to
+    the thousand, at least the first bank's size; None where that buys the default (``BankSchedule.end``) or the run
+    is untimed."""
+    from generator.optimize.search import BankSchedule
+
+    default = BankSchedule()
+    if time is None:
+        return None
+    sized = int(BANK_PACE * time / problem.board.tile_count) // 1000 * 1000
+    return None if sized >= default.end else max(sized, default.start)
 
 
 def teardown(scheduler: str | None, time: float | None) -> float:
@@ -141,13 +180,16 @@ def rescoring(
     return samples * problem.board.tile_count / RESERVE_RATE
 
 
-def default_polish_share(problem: Problem, generations: int | None, preset: str | None, polish: int | None) -> float:
+def default_polish_share(
+    problem: Problem, generations: int | None, preset: str | None, polish: int | None, time: float | None = None
+) -> float:
     """The share of a time budget the final polish gets unless told: ``POLISH_SHARE`` when the screen by holes
     judges the fitness (``screen.applies``) on a board of at most ``POLISH_SLOTS`` slots and the run is timed
-    alone, is not a preset (which reproduces a method) and sets no polish of its own (``polish``: rounds while
-    one gains, after the time); else none."""
+    alone, for ``POLISH_FROM`` seconds or more (``time``; none: untold), is not a preset (which reproduces a method)
+    and sets no polish of its own (``polish``: rounds while one gains, after the time); else none."""
     plain = generations is None and preset is None and not polish and problem.board.tile_count <= POLISH_SLOTS
-    return POLISH_SHARE if plain and screen.applies(problem) else 0.0
+    long = time is None or time >= POLISH_FROM
+    return POLISH_SHARE if plain and long and screen.applies(problem) else 0.0
 
 
 def timed_screen(seconds: float) -> int:
