@@ -1,4 +1,4 @@
-"""Maze previews of any geometry: the scorer's own random layouts (``kernel_any.sample_layouts``) drawn on the
+"""Maze previews of any geometry: the scorer's own random layouts (``kernel.board_layouts``) drawn on the
 board (``anyboard``) with the sides in the style (``anytiles``), each landmark's reach in its own colour, as
 ``preview`` draws the classic game's; and a contact sheet of every side."""
 
@@ -22,10 +22,10 @@ from generator.scoring.reference import layout_graph, placed_sides
 
 def layouts_any(tileset: TileSet, board: Board, seed: int, count: int = 1):
     """The first ``count`` layouts the scorer draws from ``seed``: ``(perm, flip, rot)`` rows."""
-    from generator.scoring.kernel_any import sample_layouts
+    from generator.scoring.kernel import board_layouts
     from generator.scoring.tables import board_arrays
 
-    perm, flip, rot = sample_layouts(board_arrays(board), count, seed)
+    perm, flip, rot = board_layouts(board_arrays(board), count, seed)
     return [(tuple(map(int, perm[i])), tuple(map(int, flip[i])), tuple(map(int, rot[i]))) for i in range(count)]
 
 
