@@ -91,8 +91,7 @@ def test_the_general_body_equals_the_classic_specialisation_on_the_classic_board
     classic = kernel.sample_and_score(table, arrays, 2000, 3)
     args = (arrays.ends_a, arrays.ends_b, arrays.attach, arrays.same_ends, arrays.pair_a, arrays.pair_b)
     flat = np.ascontiguousarray(table, dtype=np.uint8).ravel()
-    # the body alone, compiled for ends and turns given at run time
-    general = kernel._sample_and_score_body(flat, 6, 12, 20, arrays.landmarks, 2000, np.uint64(3), args)
+    general = kernel._sample_and_score(flat, 6, 12, 20, arrays.landmarks, 2000, np.uint64(3), args)  # not _classic
     assert all(np.array_equal(a, b) for a, b in zip(classic, general, strict=True))
 
 

@@ -15,10 +15,10 @@ release the GIL, so threads can score at once (``accumulate``: chunks of one see
 
 One source serves every geometry: a tile's ``ends`` and ``turns`` are arguments, and a tile of an even
 number of ends is placed two 16-bit ends at a time (three 32-bit stores a classic tile). Each entry point
-holds its body twice, once compiled for the classic game's six ends and twelve turns as constants (the
-compiler then unrolls the tile loops) and once for any, and takes the first on the classic tiles: the same
-code, worth about 1.2 times on the classic board (``benchmarks geometry``); both give the same numbers
-(``tests/test_geometry_scoring``).
+has a twin, ``*_classic``, that compiles the same body with the classic game's six ends and twelve turns
+as constants (the compiler then unrolls the tile loops), and the classic tiles take it (``_compiled``):
+the same code, worth about 1.2 times on the classic board (``benchmarks geometry``); both give the same
+numbers (``tests/test_geometry_scoring``).
 """
 
 from __future__ import annotations
@@ -213,9 +213,12 @@ def _sample_and_score_body(flat, ends, turns, n, landmarks, count, seed, board):
 
 @njit(cache=True, nogil=True)
 def _sample_and_score(flat, ends, turns, n, landmarks, count, seed, board):
-    if ends == CLASSIC_ENDS and turns == CLASSIC_TURNS:
-        return _sample_and_score_body(flat, CLASSIC_ENDS, CLASSIC_TURNS, n, landmarks, count, seed, board)
     return _sample_and_score_body(flat, ends, turns, n, landmarks, count, seed, board)
+
+
+@njit(cache=True, nogil=True)
+def _sample_and_score_classic(flat, ends, turns, n, landmarks, count, seed, board):
+    return _sample_and_score_body(flat, CLASSIC_ENDS, CLASSIC_TURNS, n, landmarks, count, seed, board)
 
 
 @njit(cache=True, inline="always")
@@ -238,10 +241,12 @@ def _accumulate(flat, ends, turns, n, landmarks, count, state, board, hist, hits
     ``hist[extra, joined]`` counts layouts by their two terms; ``hits[p]`` the layouts that join
     pair ``p``. Integer counts: any split of the layouts into calls adds up to the same numbers.
     """
-    if ends == CLASSIC_ENDS and turns == CLASSIC_TURNS:
-        _accumulate_body(flat, CLASSIC_ENDS, CLASSIC_TURNS, n, landmarks, count, state, board, hist, hits)
-    else:
-        _accumulate_body(flat, ends, turns, n, landmarks, count, state, board, hist, hits)
+    _accumulate_body(flat, ends, turns, n, landmarks, count, state, board, hist, hits)
+
+
+@njit(cache=True, nogil=True)
+def _accumulate_classic(flat, ends, turns, n, landmarks, count, state, board, hist, hits):
+    _accumulate_body(flat, CLASSIC_ENDS, CLASSIC_TURNS, n, landmarks, count, state, board, hist, hits)
 
 
 @njit(cache=True, inline="always")
@@ -262,12 +267,19 @@ def _score_given_body(flat, ends, turns, perm, turn, index, landmarks, board, ex
 @njit(cache=True, nogil=True)
 def _score_given(flat, ends, turns, perm, turn, index, landmarks, board, extra, masks, joined):
     """Score bank rows ``index`` in place, a block at a time, read straight from the bank."""
-    if ends == CLASSIC_ENDS and turns == CLASSIC_TURNS:
-        _score_given_body(
-            flat, CLASSIC_ENDS, CLASSIC_TURNS, perm, turn, index, landmarks, board, extra, masks, joined
-        )
-    else:
-        _score_given_body(flat, ends, turns, perm, turn, index, landmarks, board, extra, masks, joined)
+    _score_given_body(flat, ends, turns, perm, turn, index, landmarks, board, extra, masks, joined)
+
+
+@njit(cache=True, nogil=True)
+def _score_given_classic(flat, ends, turns, perm, turn, index, landmarks, board, extra, masks, joined):
+    _score_given_body(flat, CLASSIC_ENDS, CLASSIC_TURNS, perm, turn, index, landmarks, board, extra, masks, joined)
+
+
+def _compiled(general, classic, ends: int, turns: int):
+    """The entry point for tiles of ``ends`` and ``turns``: the body compiled for the classic tile's constants
+    (``classic``) where they are its, else for any (``general``). Each is compiled on its first call, so a
+    game compiles only the one it runs."""
+    return classic if (ends, turns) == (CLASSIC_ENDS, CLASSIC_TURNS) else general
 
 
 def _board_args(board: BoardArrays) -> tuple:
@@ -299,7 +311,8 @@ def accumulate_chunk(table: np.ndarray, board: BoardArrays, count: int, state: n
 
     ``state`` is advanced past them, to where the next layout starts.
     """
-    _accumulate(*_tiles_and_board(table, board), count, state, _board_args(board), hist, hits)
+    accumulate = _compiled(_accumulate, _accumulate_classic, board.ends, board.turns)
+    accumulate(*_tiles_and_board(table, board), count, state, _board_args(board), hist, hits)
 
 
 def sample_layouts(
@@ -332,7 +345,8 @@ def slots_of(perm: np.ndarray) -> np.ndarray:
 
 def sample_and_score(table: np.ndarray, board: BoardArrays, count: int, seed: int):
     """Draw ``count`` layouts from ``seed`` and score them: ``(extra, mask, joined)`` arrays."""
-    return _sample_and_score(*_tiles_and_board(table, board), count, _seed64(seed), _board_args(board))
+    sample_and_score = _compiled(_sample_and_score, _sample_and_score_classic, board.ends, board.turns)
+    return sample_and_score(*_tiles_and_board(table, board), count, _seed64(seed), _board_args(board))
 
 
 def score_layouts(table: np.ndarray, board: BoardArrays, perm, flip, rot, index=None, out=None):
@@ -362,4 +376,5 @@ class Bank:
     def score(self, table: np.ndarray, rows: np.ndarray, out) -> None:
         """Score layouts ``rows`` for tile table ``table`` into the same rows of ``out`` (extra, mask, joined)."""
         rows = np.asarray(rows, dtype=np.int64)
-        _score_given(_flat(table), self.ends, self.turns, self.perm, self.turn, rows, self.landmarks, self.args, *out)
+        score = _compiled(_score_given, _score_given_classic, self.ends, self.turns)
+        score(_flat(table), self.ends, self.turns, self.perm, self.turn, rows, self.landmarks, self.args, *out)

@@ -3,8 +3,9 @@
 A layout is a shuffle of the tiles over the slots (``perm[slot]``) and a turn of each
 (``turn[slot] = rotations * flip + rot``, one of the geometry's ``turns``: twelve on the classic game).
 Layouts come from xoshiro256** seeded through splitmix64, so a seed gives the same layouts on every machine;
-layout ``i`` of a seed uses words ``i*n`` to ``i*n + n - 1`` of its stream (``n`` slots). Placing a layout writes, for each slot end
-``ends*slot + d``, the first end of its trail (``_end_table``): the union-find the kernel scores.
+layout ``i`` of a seed uses words ``i*n`` to ``i*n + n - 1`` of its stream (``n`` slots). Placing a layout
+writes, for each slot end ``ends*slot + d``, the first end of its trail (``_end_table``): the union-find the
+kernel scores.
 """
 
 from __future__ import annotations
