@@ -18,6 +18,10 @@ hole's ends a design puts on one trail and on the other place's ends, so they to
 over the six turns of the plain kernel's terms with the design there (checked in the tests), for
 every tile and design of a layout, for about forty plain layouts' work.
 
+The numbers above are the classic game's; one code serves every geometry: a hole of ``E`` ends falls into
+one of ``bell(E)`` partitions, and the mean is over a tile's rotations. The partition code takes ``E ** E``
+values, so holes apply where ``E`` is at most ``MOST_ENDS`` (``unavailable`` says so for the rest).
+
 Glossary
 --------
 partition  of the six sides of a slot into blocks, as a restricted growth string (the block of side
@@ -271,8 +275,8 @@ def _buffers(ends, n, landmarks, start):
     widest = max(1, np.max(start[1:] - start[:-1]))
     placed = np.empty((BLOCK, widest, 4), np.int64)
     weight = np.empty(ends, np.int64)
-    work = (np.empty(ends, np.int64), weight, np.empty(ends, np.int64))
-    work = work + (np.empty(landmarks, np.int64), np.empty(landmarks, np.int64))
+    on, root = np.empty(landmarks, np.int64), np.empty(landmarks, np.int64)
+    work = (np.empty(ends, np.int64), weight, np.empty(ends, np.int64), on, root)
     arms = (np.zeros(4, np.bool_), np.empty(widest, np.int64), np.empty(widest, np.int64))
     return parent, np.empty(size, dtype=np.uint16), placed, work, arms
 
