@@ -34,13 +34,13 @@ class Group:
 
 
 GROUPS: dict[str, Group] = {
-    "scoring": Group("the scoring kernel", 9, (("generator.scoring.kernel", "_accumulate"),)),
+    "scoring": Group("the scoring kernel", 9, (("generator.scoring.kernel", "_accumulate_classic"),)),
     "search": Group(
         "the search's kernels",
         6,
         (
-            ("generator.scoring.kernel", "_sample_and_score"),
-            ("generator.scoring.kernel", "_score_given"),
+            ("generator.scoring.kernel", "_sample_and_score_classic"),
+            ("generator.scoring.kernel", "_score_given_classic"),
             ("generator.scoring.layouts", "_sample"),
         ),
     ),

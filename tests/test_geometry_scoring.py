@@ -12,7 +12,7 @@ from generator.board import board_from_dict, load_board
 from generator.errors import TrailwrightError
 from generator.model import Side, Tile, TileSet, read_tileset
 from generator.model.designs import sides
-from generator.scoring import kernel, kernel_any, stream
+from generator.scoring import kernel, stream
 from generator.scoring.score import layout_scores, score
 from generator.scoring.stream import Counts
 from generator.scoring.tables import board_arrays, tile_tables
@@ -73,10 +73,10 @@ def test_given_layouts_and_streamed_counts_agree(make):
     board = make()
     tiles = _random_set(board, 5)
     table, arrays = tile_tables(tiles), board_arrays(board)
-    perm, flip, rot = kernel_any.sample_layouts(arrays, 300, 9)
+    perm, flip, rot = kernel.board_layouts(arrays, 300, 9)
     assert flip.max() == board.geometry.faces - 1 and rot.max() == board.geometry.rotations - 1
-    given = kernel_any.score_layouts(table, arrays, perm, flip, rot)
-    drawn = kernel_any.sample_and_score(table, arrays, 300, 9)
+    given = kernel.score_layouts(table, arrays, perm, flip, rot)
+    drawn = kernel.sample_and_score(table, arrays, 300, 9)
     assert all(np.array_equal(a, b) for a, b in zip(given, drawn, strict=True))
     one = stream.accumulate(table, arrays, 300, 9)
     threaded = stream.accumulate(table, arrays, 300, 9, threads=2, chunk=16)
@@ -85,19 +85,19 @@ def test_given_layouts_and_streamed_counts_agree(make):
         assert np.array_equal(counts.hist, expected.hist) and np.array_equal(counts.hits, expected.hits)
 
 
-def test_engine_for_any_geometry_equals_the_classic_kernel_on_the_classic_board():
+def test_the_general_body_equals_the_classic_specialisation_on_the_classic_board():
     board = load_board("classic")
     table, arrays = tile_tables(read_tileset("examples/best-known.json")), board_arrays(board)
     classic = kernel.sample_and_score(table, arrays, 2000, 3)
     args = (arrays.ends_a, arrays.ends_b, arrays.attach, arrays.same_ends, arrays.pair_a, arrays.pair_b)
     flat = np.ascontiguousarray(table, dtype=np.uint8).ravel()
-    untuned = kernel_any._sample_and_score(flat, 6, 12, 20, arrays.landmarks, 2000, 3, args)
-    assert all(np.array_equal(a, b) for a, b in zip(classic, untuned, strict=True))
+    general = kernel._sample_and_score(flat, 6, 12, 20, arrays.landmarks, 2000, np.uint64(3), args)  # not _classic
+    assert all(np.array_equal(a, b) for a, b in zip(classic, general, strict=True))
 
 
 def test_a_single_sided_tile_is_never_flipped():
     board = load_board("square-pathways")
-    _, flip, rot = kernel_any.sample_layouts(board_arrays(board), 500, 1)
+    _, flip, rot = kernel.board_layouts(board_arrays(board), 500, 1)
     assert not flip.any() and set(np.unique(rot)) == {0, 1, 2, 3}
 
 
@@ -202,6 +202,6 @@ def test_engine_equals_a_scorer_that_joins_ends_by_where_they_lie(make):
     board = make()
     tiles = _random_set(board, 11)
     arrays = board_arrays(board)
-    perm, flip, rot = kernel_any.sample_layouts(arrays, 120, 4)
-    extra, _, joined = kernel_any.score_layouts(tile_tables(tiles), arrays, perm, flip, rot)
+    perm, flip, rot = kernel.board_layouts(arrays, 120, 4)
+    extra, _, joined = kernel.score_layouts(tile_tables(tiles), arrays, perm, flip, rot)
     assert _by_points(board, tiles, perm, flip, rot) == list(zip(extra.tolist(), joined.tolist(), strict=True))

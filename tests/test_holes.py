@@ -194,14 +194,12 @@ def test_a_timed_run_polishes_by_default_where_the_screen_applies():
     assert default_polish_share(big, None, None, None) == 0.0  # a round there takes longer than a share buys
 
 
-# --- holes on other tiles (``scoring.holes_any``) ---------------------------------------------------------------
+# --- holes on other tiles ------------------------------------------------------------------------------------
 
 
 def _any_reference(arrays, tables, classes, perm, flip, rot, tile, design, weights):
-    """The engine for any geometry's per-layout objective with ``design`` on the face ``tile`` shows, averaged over
-    its rotations: the brute force ``HolesAny.values`` must equal."""
-    from generator.scoring import kernel_any
-
+    """The kernel's per-layout objective with ``design`` on the face ``tile`` shows, averaged over its rotations:
+    the brute force ``Holes.values`` must equal."""
     n = len(perm)
     slot = np.argsort(perm, axis=1)[:, tile]
     total = np.zeros(n)
@@ -210,7 +208,7 @@ def _any_reference(arrays, tables, classes, perm, flip, rot, tile, design, weigh
         turned[np.arange(n), slot] = turn
         changed = classes.copy()
         changed[tile, :] = design  # whichever face shows
-        extra, _, joined = kernel_any.score_layouts(tables[changed], arrays, perm, flip, turned)
+        extra, _, joined = kernel.score_layouts(tables[changed], arrays, perm, flip, turned)
         total += weights[0] * extra + weights[1] * joined
     return total / arrays.rotations
 
@@ -225,46 +223,24 @@ def _square_boards():
 @pytest.mark.parametrize("index", [0, 1], ids=["jungle (single-sided)", "small square (double-sided)"])
 def test_holes_on_square_tiles_with_one_end_an_edge_equal_a_brute_force(index):
     from generator.optimize.space import space_of
-    from generator.scoring import kernel_any
-    from generator.scoring.holes_any import HolesAny, holes_for
 
     board = _square_boards()[index]
     arrays, space = board_arrays(board), space_of(board.geometry)
-    assert exact_for(arrays) and isinstance(holes_for(arrays, space.tables), HolesAny)
+    assert exact_for(arrays)
     n, rows = board.tile_count, 60
     rng = np.random.default_rng(index)
     classes = rng.integers(0, len(space.designs), size=(n, space.faces)).astype(np.int16)
-    perm, flip, rot = kernel_any.sample_layouts(arrays, rows, 5)
-    bank = kernel_any.bank(arrays, perm, flip, rot)
+    perm, flip, rot = kernel.board_layouts(arrays, rows, 5)
+    bank = kernel.Bank(arrays, perm, flip, rot)
     values = np.zeros((rows, n, len(space.designs)))
     weights = (-0.1, 1.0)
-    holes_for(arrays, space.tables).values(
+    Holes(arrays, space.tables).values(
         space.tables[classes], bank.perm, bank.turn, kernel.slots_of(perm), range(rows), weights, values
     )
     for tile in range(0, n, 3):
         for design in range(len(space.designs)):
             expected = _any_reference(arrays, space.tables, classes, perm, flip, rot, tile, design, weights)
             assert np.allclose(values[:, tile, design], expected), (tile, design)
-
-
-def test_the_holes_for_any_geometry_equal_the_classic_ones_on_the_classic_board():
-    from generator.scoring.holes_any import HolesAny
-
-    board = load_board("classic")
-    arrays = board_arrays(board)
-    classes = np.random.default_rng(9).integers(0, DESIGNS, size=(20, 2)).astype(np.int16)
-    perm, flip, rot = kernel.sample_layouts(20, 100, 4)
-    bank = kernel.Bank(arrays, perm, flip, rot)
-    slot_of = kernel.slots_of(perm)
-    tuned, general = np.zeros((100, 20, DESIGNS)), np.zeros((100, 20, DESIGNS))
-    Holes(arrays, DESIGN_TABLES).values(
-        DESIGN_TABLES[classes], bank.perm, bank.turn, slot_of, range(100), (-0.1, 1.0), tuned
-    )
-    turn = flip.astype(np.uint16) * 6 + rot.astype(np.uint16)  # as kernel_any.Bank keeps them
-    HolesAny(arrays, DESIGN_TABLES).values(
-        DESIGN_TABLES[classes], bank.perm, turn, slot_of, range(100), (-0.1, 1.0), general
-    )
-    assert np.allclose(tuned, general)
 
 
 def test_the_polish_screens_square_tiles_by_holes_and_takes_clear_gains():

@@ -533,7 +533,8 @@ def test_the_best_sets_score_what_their_files_and_the_docs_say(classic, name):
 def test_warm_up_compiles_exactly_what_the_search_and_the_scorer_call(classic, random20):
     from generator.scoring import warm_up
 
-    kernels = (kernel._sample, kernel._score_given, kernel._sample_and_score, kernel._accumulate)
+    kernels = (kernel._sample, kernel._score_given_classic, kernel._sample_and_score_classic)
+    kernels += (kernel._accumulate_classic,)
     warm_up(classic)
     compiled = [list(k.signatures) for k in kernels]
     assert all(compiled)

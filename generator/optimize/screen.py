@@ -1,5 +1,5 @@
 """The polish's screen by holes: every neighbour of a set judged at once, on each layout, over the moved tiles'
-rotations (``scoring.holes``; ``scoring.holes_any`` on other tiles than the classic game's).
+rotations (``scoring.holes``, on every geometry whose holes apply).
 
 A neighbour changes one side (tile t's face f gets design d) or swaps two sides' designs. On a layout that
 shows the changed face, its difference is the hole values of tile t with the new design and with the old one,
@@ -22,9 +22,8 @@ from generator.jitcache import njit
 from generator.model import TileSet
 from generator.optimize.check import Neighbour, neighbours
 from generator.optimize.space import Problem, classes_of
-from generator.scoring import kernel, kernel_any
-from generator.scoring.holes import exact_for, unavailable
-from generator.scoring.holes_any import holes_for
+from generator.scoring import kernel
+from generator.scoring.holes import Holes, exact_for, unavailable
 from generator.scoring.layouts import derived_seed
 from generator.scoring.tables import board_arrays
 
@@ -98,7 +97,7 @@ def screen_part(
     """One worker's share of a screen of ``samples`` layouts: [(piece, sums, squares)] for every ``parts``-th
     piece from the ``part``-th; None when the ``time.time()`` ``until`` passes first."""
     board, designs = board_arrays(problem.board), problem.space.tables
-    holes = holes_for(board, designs)
+    holes = Holes(board, designs)
     classes = classes_of(tileset)
     moves, (single, swaps) = _moves(problem, classes)
     table = designs[classes]
@@ -106,8 +105,8 @@ def screen_part(
     values = np.empty((ROWS, board.slots, len(designs)))
     out = []
     for piece, size in list(enumerate(pieces(samples)))[part::parts]:
-        perm, flip, rot = kernel_any.sample_layouts(board, size, derived_seed(seed, piece))
-        bank = kernel_any.bank(board, perm, flip, rot)
+        perm, flip, rot = kernel.board_layouts(board, size, derived_seed(seed, piece))
+        bank = kernel.Bank(board, perm, flip, rot)
         slot_of = kernel.slots_of(perm)
         shown = np.take_along_axis(flip, slot_of, axis=1).astype(np.int64)
         sums, squares = np.zeros(len(moves)), np.zeros(len(moves))

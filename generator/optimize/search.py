@@ -24,7 +24,7 @@ from typing import Protocol
 import numpy as np
 
 from generator.optimize.space import Classes, Problem
-from generator.scoring import kernel, kernel_any
+from generator.scoring import kernel
 from generator.scoring.layouts import derived_seed
 from generator.scoring.tables import board_arrays
 
@@ -128,8 +128,8 @@ class Search:
         self.capacity = capacity
         self.space = problem.space
         arrays = board_arrays(problem.board)
-        perm, flip, rot = kernel_any.sample_layouts(arrays, capacity, bank_seed)
-        self.bank = kernel_any.bank(arrays, perm, flip, rot)
+        perm, flip, rot = kernel.board_layouts(arrays, capacity, bank_seed)
+        self.bank = kernel.Bank(arrays, perm, flip, rot)
         # face_shown[i, t]: the face tile t shows in layout i
         self.face_shown = np.take_along_axis(flip, kernel.slots_of(perm), axis=1).astype(np.uint8)
         names = problem.board.pair_names()
@@ -350,7 +350,7 @@ class FreshScorer:
         else:
             seed = derived_seed(self.seed, self.counters.evaluations)
             table = self.space.tables[classes]
-            extra, mask, joined = kernel_any.sample_and_score(table, self.boards, self.samples, seed)
+            extra, mask, joined = kernel.sample_and_score(table, self.boards, self.samples, seed)
             o = self.objective
             pair_prob = {name: float(((mask >> np.uint64(bit)) & np.uint64(1)).mean()) for name, bit in self.targets}
             value = o.fitness(

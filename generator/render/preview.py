@@ -4,7 +4,7 @@ the style (``tiles``), on every tile geometry; and a contact sheet of every side
 Glossary
 --------
 layout      tile ``perm[s]`` in slot ``s``, its back up if ``flip[s]``, turned ``rot[s]`` steps clockwise (the
-            scorer's own sampler: ``kernel.sample_layouts`` on the classic board, ``kernel_any``'s on every other).
+            scorer's own sampler, ``kernel.board_layouts``).
 reach       the trails joined to a landmark in a layout's graph (``scoring.reference.layout_graph``); a preview
             paints each landmark's reach in its own colour and fades the rest.
 sheet       several layouts of the same seed side by side (``--count N``).
@@ -32,17 +32,12 @@ CAPTION_MM = 9.0
 
 
 def layouts(tileset: TileSet, board: Board, seed: int, count: int = 1):
-    """The first ``count`` layouts the scorer draws from ``seed`` (its own sampler for the board's engine):
+    """The first ``count`` layouts the scorer draws from ``seed`` (``kernel.board_layouts``, its own sampler):
     ``(perm, flip, rot)`` rows."""
-    if board.geometry.is_classic:
-        from generator.scoring.kernel import sample_layouts as classic
+    from generator.scoring.kernel import board_layouts
+    from generator.scoring.tables import board_arrays
 
-        perm, flip, rot = classic(len(board.slots), count, seed)
-    else:
-        from generator.scoring.kernel_any import sample_layouts
-        from generator.scoring.tables import board_arrays
-
-        perm, flip, rot = sample_layouts(board_arrays(board), count, seed)
+    perm, flip, rot = board_layouts(board_arrays(board), count, seed)
     return [(tuple(map(int, perm[i])), tuple(map(int, flip[i])), tuple(map(int, rot[i]))) for i in range(count)]
 
 

@@ -18,6 +18,10 @@ hole's ends a design puts on one trail and on the other place's ends, so they to
 over the six turns of the plain kernel's terms with the design there (checked in the tests), for
 every tile and design of a layout, for about forty plain layouts' work.
 
+The numbers above are the classic game's; one code serves every geometry: a hole of ``E`` ends falls into
+one of ``bell(E)`` partitions, and the mean is over a tile's rotations. The partition code takes ``E ** E``
+values, so holes apply where ``E`` is at most ``MOST_ENDS`` (``unavailable`` says so for the rest).
+
 Glossary
 --------
 partition  of the six sides of a slot into blocks, as a restricted growth string (the block of side
@@ -34,7 +38,7 @@ import numpy as np
 from generator.jitcache import njit
 from generator.model.geometry import bell
 from generator.scoring.kernel import BLOCK, _duplicates, _find, _join
-from generator.scoring.layouts import _end_table, _landmark_roots, _place_tile
+from generator.scoring.layouts import _end_table, _place
 from generator.scoring.tables import BoardArrays
 
 
@@ -110,8 +114,6 @@ def unavailable(geometry) -> str | None:
     """
     from generator.model.designs import designs
 
-    if geometry.is_classic:
-        return None
     count, parts = len(designs(geometry)), bell(geometry.ends)
     entries = parts * count * (1 + geometry.ends**2)
     if entries > HOLE_TABLE_LIMIT:
@@ -183,15 +185,16 @@ def _layout_bit(placed, r, k, inside, x, y):
 
 
 @njit(cache=True, inline="always")
-def _partition(parent, r, s, n, work, pair_a, pair_b):
+def _partition(parent, r, s, n, ends, work, pair_a, pair_b):
     """The hole at slot ``s`` of joined union-find ``r``: (partition code, blocks, pairs joined by the rest
-    alone); ``label[d]`` the block of side d, ``weight[b]`` the landmarks on block b (``work``)."""
+    alone); ``label[d]`` the block of end d, ``weight[b]`` the landmarks on block b (``work``)."""
     label, weight, roots, on, root = work
     landmarks = on.shape[0]
     c = 0
     m = 0
-    for d in range(6):
-        roots[d] = _find(parent, r, 6 * s + d)
+    scale = 1
+    for d in range(ends):
+        roots[d] = _find(parent, r, ends * s + d)
         label[d] = -1
         for e in range(d):
             if roots[e] == roots[d]:
@@ -201,11 +204,12 @@ def _partition(parent, r, s, n, work, pair_a, pair_b):
             label[d] = m
             weight[m] = 0
             m += 1
-        c += label[d] * 6**d
+        c += label[d] * scale
+        scale *= ends
     for k in range(landmarks):
         on[k] = -1
-        root[k] = _find(parent, r, 6 * n + k)
-        for d in range(6):
+        root[k] = _find(parent, r, ends * n + k)
+        for d in range(ends):
             if roots[d] == root[k]:
                 on[k] = label[d]
                 weight[label[d]] += 1
@@ -217,24 +221,24 @@ def _partition(parent, r, s, n, work, pair_a, pair_b):
 
 
 @njit(cache=True, inline="always")
-def _open(parent, placed_all, r, s, start, srow, placed):
+def _open(parent, placed_all, r, s, ends, start, srow, placed):
     """Union-find ``r``: the placed layout ``placed_all`` with slot ``s``'s ends left apart (a hole); ``placed``
     keeps the placed values of the ends of its duplicate-join rows."""
     parent[r] = placed_all
-    for d in range(6):
-        parent[r, 6 * s + d] = 6 * s + d
+    for d in range(ends):
+        parent[r, ends * s + d] = ends * s + d
     for q in range(start[s], start[s + 1]):
         for z in range(4):
             placed[r, q - start[s], z] = parent[r, srow[q, z]]
 
 
 @njit(cache=True, inline="always")
-def _arms(placed, r, s, start, srow, inside, arm0, arm1):
+def _arms(placed, r, s, ends, start, srow, inside, arm0, arm1):
     """The layout's half of each duplicate-join row of slot ``s`` (``_layout_bit``), for both arms; their number."""
     for k in range(start[s + 1] - start[s]):
         q = start[s] + k
         for z in range(4):
-            inside[z] = srow[q, z] >= 6 * s and srow[q, z] < 6 * s + 6
+            inside[z] = srow[q, z] >= ends * s and srow[q, z] < ends * s + ends
         arm0[k] = _layout_bit(placed, r, k, inside, 0, 2) * _layout_bit(placed, r, k, inside, 1, 3)
         arm1[k] = _layout_bit(placed, r, k, inside, 0, 3) * _layout_bit(placed, r, k, inside, 1, 2)
     return start[s + 1] - start[s]
@@ -243,7 +247,7 @@ def _arms(placed, r, s, start, srow, inside, arm0, arm1):
 @njit(cache=True, inline="always")
 def _fill(out, i, t, hole, weight, arms, first, tabs, dupc, weights, rotations):
     """``out[i, t, k]`` for every design k, from the hole's (partition, blocks, extra edges, joined pairs), averaged
-    over a tile's ``rotations`` turns (6 on the classic hexagon; ``holes_any`` passes its geometry's)."""
+    over a tile's ``rotations`` turns (6 on the classic hexagon)."""
     _, _, F, M = tabs
     p, m, edges, joined = hole
     rows_here, arm0, arm1 = arms
@@ -262,81 +266,76 @@ def _fill(out, i, t, hole, weight, arms, first, tabs, dupc, weights, rotations):
         ) / rotations
 
 
-@njit(cache=True, nogil=True)
-def _values(flat, perm, turn, slot_of, rows, landmarks, board, start, srow, dupc, tabs, weights, out):
-    """``out[i, t, k]``: layout ``rows[i]``'s per-layout objective, averaged over the six turns, with design k in
-    tile t's slot (see the module docstring). Four holes of a layout are joined together (``BLOCK``)."""
-    ends_a, ends_b, attach, same_ends, pair_a, pair_b = board
-    n = perm.shape[1]
-    ends = _end_table(flat)
-    size = 6 * n + landmarks
-    parent = np.empty((BLOCK, size + size % 2), dtype=np.uint16)
-    pairs = parent.view(np.uint32)
-    placed_all = np.empty(size + size % 2, dtype=np.uint16)
+@njit(cache=True, inline="always")
+def _buffers(ends, n, landmarks, start):
+    """The union-finds of a block of holes, the placed layout, and the work buffers of ``_partition``, ``_open``
+    and ``_arms``."""
+    size = ends * n + landmarks
+    parent = np.empty((BLOCK, size), dtype=np.uint16)
     widest = max(1, np.max(start[1:] - start[:-1]))
     placed = np.empty((BLOCK, widest, 4), np.int64)
+    weight = np.empty(ends, np.int64)
+    on, root = np.empty(landmarks, np.int64), np.empty(landmarks, np.int64)
+    work = (np.empty(ends, np.int64), weight, np.empty(ends, np.int64), on, root)
+    arms = (np.zeros(4, np.bool_), np.empty(widest, np.int64), np.empty(widest, np.int64))
+    return parent, np.empty(size, dtype=np.uint16), placed, work, arms
+
+
+@njit(cache=True, nogil=True)
+def _values(flat, shape, perm, turn, slot_of, rows, landmarks, board, start, srow, dupc, tabs, weights, out):
+    """``out[i, t, k]``: layout ``rows[i]``'s per-layout objective, averaged over the rotations, with design k in
+    tile t's slot (see the module docstring); ``shape``: (ends, turns, rotations) of a tile. Four holes of a
+    layout are joined together (``BLOCK``)."""
+    ends_a, ends_b, attach, same_ends, pair_a, pair_b = board
+    ends, turns, rotations = shape
+    n = perm.shape[1]
+    first = _end_table(flat, ends)
+    parent, placed_all, placed, work, (inside, arm0, arm1) = _buffers(ends, n, landmarks, start)
+    weight = work[1]
     slots, extra = np.empty(BLOCK, np.int64), np.empty(BLOCK, np.int64)
-    weight = np.empty(6, np.int64)
-    work = (
-        np.empty(6, np.int64),
-        weight,
-        np.empty(6, np.int64),
-        np.empty(landmarks, np.int64),
-        np.empty(landmarks, np.int64),
-    )
-    inside, arm0, arm1 = np.zeros(4, np.bool_), np.empty(widest, np.int64), np.empty(widest, np.int64)
     for i in range(rows.shape[0]):
-        for s in range(n):
-            _place_tile(ends, perm[rows[i], s], turn[rows[i], s], s, pairs, 0)
-        _landmark_roots(parent, 0, n)
+        _place(first, ends, turns, perm, turn, rows[i], parent, 0)
         placed_all[:] = parent[0]
         for t0 in range(0, n, BLOCK):
             for r in range(BLOCK):
                 slots[r] = slot_of[rows[i], min(t0 + r, n - 1)]
-                _open(parent, placed_all, r, slots[r], start, srow, placed)
+                _open(parent, placed_all, r, slots[r], ends, start, srow, placed)
                 extra[r] = ends_a.shape[0] - _duplicates(same_ends, parent, r)
             unions = _join(ends_a, ends_b, attach, parent)
             for r in range(min(BLOCK, n - t0)):
-                c, m, rest = _partition(parent, r, slots[r], n, work, pair_a, pair_b)
+                c, m, rest = _partition(parent, r, slots[r], n, ends, work, pair_a, pair_b)
                 joined = rest
                 for b in range(m):
                     joined += weight[b] * (weight[b] - 1) // 2
-                arms = (_arms(placed, r, slots[r], start, srow, inside, arm0, arm1), arm0, arm1)
+                arms = (_arms(placed, r, slots[r], ends, start, srow, inside, arm0, arm1), arm0, arm1)
                 hole = (tabs[0][c], m, extra[r] - unions[r], joined)
-                _fill(out, i, t0 + r, hole, weight, arms, start[slots[r]], tabs, dupc, weights, 6)
+                _fill(out, i, t0 + r, hole, weight, arms, start[slots[r]], tabs, dupc, weights, rotations)
 
 
 class Holes:
-    """A board's holes, ready to fill: ``values`` for any tile set and any rows of a bank of layouts."""
+    """A board's holes, ready to fill: ``values`` for any tile set and any rows of a bank of layouts, on any
+    geometry of at most ``MOST_ENDS`` ends."""
 
     def __init__(self, board: BoardArrays, designs: np.ndarray):
         if not exact_for(board):
             raise ValueError("this board has a join repeated three times or more: holes are not exact on it")
+        if board.ends > MOST_ENDS:
+            raise ValueError(f"a hole of {board.ends} ends: holes take at most {MOST_ENDS}")
         self.board = board
         self.designs = np.asarray(designs)
-        self.tables = tables(tuple(tuple(tuple(int(x) for x in turn) for turn in d) for d in self.designs))
+        key = tuple(tuple(tuple(int(x) for x in turn) for turn in d) for d in self.designs)
+        self.tables = tables(key, board.ends)
         self.start, self.rows = hole_rows(board)
-        self.dupc = dup_counts(self.start, self.rows, self.designs)
+        self.dupc = dup_counts(self.start, self.rows, self.designs, board.ends)
         self.args = (board.ends_a, board.ends_b, board.attach, board.same_ends, board.pair_a, board.pair_b)
+        self.shape = (board.ends, board.turns, board.rotations)
 
     def values(self, table, perm, turn, slot_of, rows, weights: tuple[float, float], out) -> None:
         """``out[i, t, k]`` for layouts ``rows`` of a bank (``perm``, ``turn`` as ``kernel.Bank`` keeps them,
         ``slot_of[row, tile]`` the slot of each tile) and tile table ``table``: the per-layout objective
-        ``weights[0] * extra edges + weights[1] * pairs joined``, averaged over the six turns of design k in
+        ``weights[0] * extra edges + weights[1] * pairs joined``, averaged over the rotations of design k in
         tile t's slot."""
         flat = np.ascontiguousarray(table, dtype=np.uint8).ravel()
-        _values(
-            flat,
-            perm,
-            turn,
-            slot_of,
-            np.asarray(rows, dtype=np.int64),
-            self.board.landmarks,
-            self.args,
-            self.start,
-            self.rows,
-            self.dupc,
-            self.tables,
-            weights,
-            out,
-        )
+        rows = np.asarray(rows, dtype=np.int64)
+        args = (self.board.landmarks, self.args, self.start, self.rows, self.dupc, self.tables, weights, out)
+        _values(flat, self.shape, perm, turn, slot_of, rows, *args)

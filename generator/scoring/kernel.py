@@ -1,18 +1,24 @@
-"""The fast engine: layouts scored in compiled code (numba, cached on disk).
+"""The fast engine: layouts scored in compiled code (numba, cached on disk), for every tile geometry.
 
-Layouts are drawn and placed by ``layouts``; ``sample_layouts`` and the fused
-``sample_and_score`` draw exactly the same layouts, so the networkx reference can score the
-very layouts the kernel scored.
+Layouts are drawn and placed by ``layouts``; ``sample_layouts`` and the fused ``sample_and_score`` draw
+exactly the same layouts, so the networkx reference can score the very layouts the kernel scored.
 
 Per layout the kernel returns the article's graph terms: the number of independent cycles
 (``E - (V - C)`` of the simple graph) and a bit mask of the landmark pairs that are joined.
 Union-find does the work: its elements are the slot ends themselves, each starting at its
-trail's first end, so placing a tile is three stores and no vertex map is read. The joins that
+trail's first end, so placing a tile is a few stores and no vertex map is read. The joins that
 reach an untouched slot or landmark come first and attach it with one store (classic board:
 25 of 66 joins; hexagon37: 42 of 108); the rest are unions, linked to the smaller root, which
 on the board's slot-by-slot join order keeps trees shallow. Four layouts are scored together
 (``BLOCK``), so the processor overlaps their chains of dependent loads. The scoring loops
 release the GIL, so threads can score at once (``accumulate``: chunks of one seed's stream).
+
+One source serves every geometry: a tile's ``ends`` and ``turns`` are arguments, and a tile of an even
+number of ends is placed two 16-bit ends at a time (three 32-bit stores a classic tile). Each entry point
+has a twin, ``*_classic``, that compiles the same body with the classic game's six ends and twelve turns
+as constants (the compiler then unrolls the tile loops), and the classic tiles take it (``_compiled``):
+the same code, worth about 1.2 times on the classic board (``benchmarks geometry``); both give the same
+numbers (``tests/test_geometry_scoring``).
 """
 
 from __future__ import annotations
@@ -20,10 +26,11 @@ from __future__ import annotations
 import numpy as np
 
 from generator.jitcache import njit
-from generator.scoring.layouts import _bounded, _draw_placed, _end_table, _next, _place, _sample, _seed_state  # noqa: F401 (generator.play.rng uses them)
+from generator.scoring.layouts import _bounded, _draw, _end_table, _next, _place, _place_wide, _sample, _seed_state  # noqa: F401 (generator.play.rng uses them)
 from generator.scoring.tables import BoardArrays
 
 _MASK64 = (1 << 64) - 1
+CLASSIC_ENDS, CLASSIC_TURNS = 6, 12  # the classic game's tile: the geometry the entry points specialise for
 
 
 @njit(cache=True, inline="always")
@@ -132,79 +139,95 @@ def _pairs(pair_a, pair_b, first_landmark, parent, r, roots):
 
 
 @njit(cache=True, inline="always")
-def _score_placed(n, board, work, extra, masks, joined):
+def _score_placed(first_landmark, board, work, extra, masks, joined):
     """Score the ``BLOCK`` placed layouts of ``work`` into ``extra[r], masks[r], joined[r]``.
 
     The extra edges are ``E - (V - C)``: joins, less duplicate edges, less the unions that
     joined two components.
     """
     ends_a, ends_b, attach, same_ends, pair_a, pair_b = board
-    parent, pairs, roots = work
+    parent, _, roots = work
     for r in range(BLOCK):
         extra[r] = ends_a.shape[0] - _duplicates(same_ends, parent, r)
     unions = _join(ends_a, ends_b, attach, parent)
     for r in range(BLOCK):
         extra[r] -= unions[r]
-        masks[r], joined[r] = _pairs(pair_a, pair_b, 6 * n, parent, r, roots)
+        masks[r], joined[r] = _pairs(pair_a, pair_b, first_landmark, parent, r, roots)
 
 
 @njit(cache=True, inline="always")
-def _buffers(n, landmarks):
-    """One block's layouts (all zeros: a valid layout), their rows, work buffers and results."""
+def _buffers(flat, ends, n, landmarks):
+    """The tile table's first ends (``_end_table``), one block's layouts (all zeros: a valid layout) and turns,
+    their rows, work buffers (the union-finds, of an even width to be seen as 32-bit words) and results."""
+    first = _end_table(flat, ends)
     perm = np.zeros((BLOCK, n), dtype=np.uint16)
-    turn = np.zeros((BLOCK, n), dtype=np.uint8)
+    turn = np.zeros((BLOCK, n), dtype=np.uint16)
     rows = np.arange(BLOCK)
-    ends = 6 * n + landmarks
-    parent = np.empty((BLOCK, ends + ends % 2), dtype=np.uint16)
+    size = ends * n + landmarks
+    parent = np.empty((BLOCK, size + size % 2), dtype=np.uint16)
     work = (parent, parent.view(np.uint32), np.empty(landmarks, dtype=np.uint16))
     out = (np.zeros(BLOCK, dtype=np.int16), np.zeros(BLOCK, dtype=np.uint64), np.zeros(BLOCK, dtype=np.int8))
-    return perm, turn, rows, work, out
+    return (first, first.view(np.uint32)), (perm, turn), rows, work, out
 
 
 @njit(cache=True, inline="always")
-def _draw_block(s, ends, perm, k, work):
+def _place_row(first, wide, ends, turns, perm, turn, row, work, r):
+    """Stored layout ``row`` into union-find ``r`` of ``work``: two ends a 32-bit word (``_place_wide``) where a
+    tile has an even number of ends, else one by one (``_place``)."""
+    parent, pairs = work[0], work[1]
+    if ends % 2 == 0:
+        _place_wide(wide, ends, turns, perm, turn, row, parent, pairs, r)
+    else:
+        _place(first, ends, turns, perm, turn, row, parent, r)
+
+
+@njit(cache=True, inline="always")
+def _draw_block(s, first, wide, ends, turns, perm, turn, k, work):
     """Draw ``k`` layouts into rows ``0..k-1``; a short block copies row 0 into the rest.
 
     The joins take every row to be freshly placed, so a stale row (already joined) must not stay.
     """
-    parent, pairs, _ = work
+    parent = work[0]
     for r in range(k):
-        _draw_placed(s, ends, perm, parent, pairs, r)
+        _draw(s, perm, turn, r, turns)
+        _place_row(first, wide, ends, turns, perm, turn, r, work, r)
     for r in range(k, BLOCK):
         parent[r] = parent[0]
 
 
-@njit(cache=True, nogil=True)
-def _sample_and_score(flat, n, landmarks, count, seed, board):
-    ends = _end_table(flat)
+@njit(cache=True, inline="always")
+def _sample_and_score_body(flat, ends, turns, n, landmarks, count, seed, board):
+    (first, wide), (perm, turn), rows, work, (e, m, c) = _buffers(flat, ends, n, landmarks)
     s = _seed_state(seed)
-    perm, turn, rows, work, (e, m, c) = _buffers(n, landmarks)
     extra = np.empty(count, dtype=np.int16)
     masks = np.empty(count, dtype=np.uint64)
     joined = np.empty(count, dtype=np.int8)
     for i in range(0, count, BLOCK):
         k = min(BLOCK, count - i)
-        _draw_block(s, ends, perm, k, work)
-        _score_placed(n, board, work, e, m, c)
+        _draw_block(s, first, wide, ends, turns, perm, turn, k, work)
+        _score_placed(ends * n, board, work, e, m, c)
         for r in range(k):
             extra[i + r], masks[i + r], joined[i + r] = e[r], m[r], c[r]
     return extra, masks, joined
 
 
 @njit(cache=True, nogil=True)
-def _accumulate(flat, n, landmarks, count, state, board, hist, hits):
-    """Draw ``count`` layouts from xoshiro state ``state`` (advanced past them) and add them to the counts.
+def _sample_and_score(flat, ends, turns, n, landmarks, count, seed, board):
+    return _sample_and_score_body(flat, ends, turns, n, landmarks, count, seed, board)
 
-    ``hist[extra, joined]`` counts layouts by their two terms; ``hits[p]`` the layouts that join
-    pair ``p``. Integer counts: any split of the layouts into calls adds up to the same numbers.
-    """
-    ends = _end_table(flat)
-    s = state
-    perm, turn, rows, work, (e, m, c) = _buffers(n, landmarks)
+
+@njit(cache=True, nogil=True)
+def _sample_and_score_classic(flat, ends, turns, n, landmarks, count, seed, board):
+    return _sample_and_score_body(flat, CLASSIC_ENDS, CLASSIC_TURNS, n, landmarks, count, seed, board)
+
+
+@njit(cache=True, inline="always")
+def _accumulate_body(flat, ends, turns, n, landmarks, count, state, board, hist, hits):
+    (first, wide), (perm, turn), rows, work, (e, m, c) = _buffers(flat, ends, n, landmarks)
     for i in range(0, count, BLOCK):
         k = min(BLOCK, count - i)
-        _draw_block(s, ends, perm, k, work)
-        _score_placed(n, board, work, e, m, c)
+        _draw_block(state, first, wide, ends, turns, perm, turn, k, work)
+        _score_placed(ends * n, board, work, e, m, c)
         for r in range(k):
             hist[e[r], c[r]] += 1
             for p in range(hits.shape[0]):
@@ -212,19 +235,51 @@ def _accumulate(flat, n, landmarks, count, state, board, hist, hits):
 
 
 @njit(cache=True, nogil=True)
-def _score_given(flat, perm, turn, index, landmarks, board, extra, masks, joined):
-    """Score bank rows ``index`` in place, a block at a time, read straight from the bank."""
-    ends = _end_table(flat)
-    _, _, rows, work, (e, m, c) = _buffers(perm.shape[1], landmarks)
+def _accumulate(flat, ends, turns, n, landmarks, count, state, board, hist, hits):
+    """Draw ``count`` layouts from xoshiro state ``state`` (advanced past them) and add them to the counts.
+
+    ``hist[extra, joined]`` counts layouts by their two terms; ``hits[p]`` the layouts that join
+    pair ``p``. Integer counts: any split of the layouts into calls adds up to the same numbers.
+    """
+    _accumulate_body(flat, ends, turns, n, landmarks, count, state, board, hist, hits)
+
+
+@njit(cache=True, nogil=True)
+def _accumulate_classic(flat, ends, turns, n, landmarks, count, state, board, hist, hits):
+    _accumulate_body(flat, CLASSIC_ENDS, CLASSIC_TURNS, n, landmarks, count, state, board, hist, hits)
+
+
+@njit(cache=True, inline="always")
+def _score_given_body(flat, ends, turns, perm, turn, index, landmarks, board, extra, masks, joined):
+    n = perm.shape[1]
+    (first, wide), _, rows, work, (e, m, c) = _buffers(flat, ends, n, landmarks)
     for i in range(0, index.shape[0], BLOCK):
         k = min(BLOCK, index.shape[0] - i)
         for r in range(BLOCK):
             rows[r] = index[i + min(r, k - 1)]  # a short last block scores its last row again
         for r in range(BLOCK):
-            _place(ends, perm, turn, rows[r], work[0], work[1], r)
-        _score_placed(perm.shape[1], board, work, e, m, c)
+            _place_row(first, wide, ends, turns, perm, turn, rows[r], work, r)
+        _score_placed(ends * n, board, work, e, m, c)
         for r in range(k):
             extra[rows[r]], masks[rows[r]], joined[rows[r]] = e[r], m[r], c[r]
+
+
+@njit(cache=True, nogil=True)
+def _score_given(flat, ends, turns, perm, turn, index, landmarks, board, extra, masks, joined):
+    """Score bank rows ``index`` in place, a block at a time, read straight from the bank."""
+    _score_given_body(flat, ends, turns, perm, turn, index, landmarks, board, extra, masks, joined)
+
+
+@njit(cache=True, nogil=True)
+def _score_given_classic(flat, ends, turns, perm, turn, index, landmarks, board, extra, masks, joined):
+    _score_given_body(flat, CLASSIC_ENDS, CLASSIC_TURNS, perm, turn, index, landmarks, board, extra, masks, joined)
+
+
+def _compiled(general, classic, ends: int, turns: int):
+    """The entry point for tiles of ``ends`` and ``turns``: the body compiled for the classic tile's constants
+    (``classic``) where they are its, else for any (``general``). Each is compiled on its first call, so a
+    game compiles only the one it runs."""
+    return classic if (ends, turns) == (CLASSIC_ENDS, CLASSIC_TURNS) else general
 
 
 def _board_args(board: BoardArrays) -> tuple:
@@ -242,18 +297,36 @@ def seed_state(seed: int) -> np.ndarray:
     return _seed_state(_seed64(seed))
 
 
+def _flat(table: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(table, dtype=np.uint8).ravel()
+
+
+def _tiles_and_board(table: np.ndarray, board: BoardArrays) -> tuple:
+    """The first arguments of the layout-drawing kernels: the tile table, ends, turns, slots and landmarks."""
+    return _flat(table), board.ends, board.turns, board.slots, board.landmarks
+
+
 def accumulate_chunk(table: np.ndarray, board: BoardArrays, count: int, state: np.ndarray, hist, hits) -> None:
     """Add ``count`` layouts drawn from xoshiro ``state`` to ``hist[extra, joined]`` and ``hits[pair]``.
 
     ``state`` is advanced past them, to where the next layout starts.
     """
-    _accumulate(_flat(table), board.slots, board.landmarks, count, state, _board_args(board), hist, hits)
+    accumulate = _compiled(_accumulate, _accumulate_classic, board.ends, board.turns)
+    accumulate(*_tiles_and_board(table, board), count, state, _board_args(board), hist, hits)
 
 
-def sample_layouts(slots: int, count: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``count`` random layouts as arrays ``perm[i, slot]``, ``flip[i, slot]``, ``rot[i, slot]``."""
-    perm, turn = _sample(slots, count, _seed64(seed))
-    return perm, turn // 6, turn % 6
+def sample_layouts(
+    slots: int, count: int, seed: int, turns: int = CLASSIC_TURNS, rotations: int = 6
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``count`` random layouts as arrays ``perm[i, slot]``, ``flip[i, slot]``, ``rot[i, slot]`` of tiles with
+    ``turns`` turns, ``rotations`` a face (flip 0 when single-sided); the classic game's by default."""
+    perm, turn = _sample(slots, count, _seed64(seed), turns)
+    return perm, (turn // rotations).astype(np.uint8), (turn % rotations).astype(np.uint8)
+
+
+def board_layouts(board: BoardArrays, count: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``sample_layouts`` for the tiles of ``board``."""
+    return sample_layouts(board.slots, count, seed, board.turns, board.rotations)
 
 
 @njit(cache=True)
@@ -270,13 +343,10 @@ def slots_of(perm: np.ndarray) -> np.ndarray:
     return _slots_of(np.ascontiguousarray(perm))
 
 
-def _flat(table: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(table, dtype=np.uint8).ravel()
-
-
 def sample_and_score(table: np.ndarray, board: BoardArrays, count: int, seed: int):
     """Draw ``count`` layouts from ``seed`` and score them: ``(extra, mask, joined)`` arrays."""
-    return _sample_and_score(_flat(table), board.slots, board.landmarks, count, _seed64(seed), _board_args(board))
+    sample_and_score = _compiled(_sample_and_score, _sample_and_score_classic, board.ends, board.turns)
+    return sample_and_score(*_tiles_and_board(table, board), count, _seed64(seed), _board_args(board))
 
 
 def score_layouts(table: np.ndarray, board: BoardArrays, perm, flip, rot, index=None, out=None):
@@ -294,16 +364,17 @@ class Bank:
 
     The layouts and the board's arrays are prepared once, so scoring a few rows costs only
     those rows (no copies of the layouts per call). Threads may score one bank at once.
+    ``turn = rotations * flip + rot`` for each slot.
     """
 
     def __init__(self, board: BoardArrays, perm, flip, rot):
         self.perm = np.ascontiguousarray(perm, dtype=np.uint16)
-        self.turn = np.asarray(flip, dtype=np.uint8) * np.uint8(6) + np.asarray(rot, dtype=np.uint8)
-        self.landmarks = board.landmarks
+        self.turn = np.asarray(flip, dtype=np.uint16) * np.uint16(board.rotations) + np.asarray(rot, dtype=np.uint16)
+        self.ends, self.turns, self.landmarks = board.ends, board.turns, board.landmarks
         self.args = _board_args(board)
 
     def score(self, table: np.ndarray, rows: np.ndarray, out) -> None:
         """Score layouts ``rows`` for tile table ``table`` into the same rows of ``out`` (extra, mask, joined)."""
-        _score_given(
-            _flat(table), self.perm, self.turn, np.asarray(rows, dtype=np.int64), self.landmarks, self.args, *out
-        )
+        rows = np.asarray(rows, dtype=np.int64)
+        score = _compiled(_score_given, _score_given_classic, self.ends, self.turns)
+        score(_flat(table), self.ends, self.turns, self.perm, self.turn, rows, self.landmarks, self.args, *out)

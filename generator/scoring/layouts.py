@@ -1,10 +1,11 @@
 """Random layouts, drawn in compiled code (numba, cached on disk), and placed into a union-find.
 
 A layout is a shuffle of the tiles over the slots (``perm[slot]``) and a turn of each
-(``turn[slot] = 6 * flip + rot``). Layouts come from xoshiro256** seeded through splitmix64, so
-a seed gives the same layouts on every machine; layout ``i`` of a seed uses words ``i*n`` to
-``i*n + n - 1`` of its stream (``n`` slots). Placing a layout writes, for each slot end
-``6*slot + d``, the first end of its trail (``_end_table``): the union-find the kernel scores.
+(``turn[slot] = rotations * flip + rot``, one of the geometry's ``turns``: twelve on the classic game).
+Layouts come from xoshiro256** seeded through splitmix64, so a seed gives the same layouts on every machine;
+layout ``i`` of a seed uses words ``i*n`` to ``i*n + n - 1`` of its stream (``n`` slots). Placing a layout
+writes, for each slot end ``ends*slot + d``, the first end of its trail (``_end_table``): the union-find the
+kernel scores.
 """
 
 from __future__ import annotations
@@ -92,90 +93,93 @@ def _shuffle(perm, row, s0, s1, s2, s3):
 
 
 @njit(cache=True, inline="always")
-def _draw(s, perm, turn, row):
-    """One random layout into row ``row``: a shuffle of tiles over slots, then a coin and a d6 for each slot.
+def _draw(s, perm, turn, row, turns):
+    """One random layout into row ``row``: a shuffle of tiles over slots, then a turn of each slot.
 
-    ``turn[row, slot]`` is ``6 * flip + rot`` (uniform over 0..11: a fair coin and a fair d6),
-    two per 64-bit draw, high half first. ``s`` is advanced past the layout.
+    ``turn[row, slot]`` is ``rotations * flip + rot``, uniform over ``0..turns-1`` (on the classic game a fair
+    coin and a fair d6), two per 64-bit draw, high half first. ``s`` is advanced past the layout.
     """
     n = perm.shape[1]
     s0, s1, s2, s3 = _shuffle(perm, row, s[0], s[1], s[2], s[3])
     for i in range(0, n, 2):
         word, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
-        turn[row, i] = np.uint8(_bounded(word >> np.uint64(32), 12))
+        turn[row, i] = _bounded(word >> np.uint64(32), turns)
         if i + 1 < n:
-            turn[row, i + 1] = np.uint8(_bounded(word & np.uint64(0xFFFFFFFF), 12))
+            turn[row, i + 1] = _bounded(word & np.uint64(0xFFFFFFFF), turns)
     s[0], s[1], s[2], s[3] = s0, s1, s2, s3
 
 
 @njit(cache=True)
-def _sample(n, count, seed):
+def _sample(n, count, seed, turns):
     s = _seed_state(seed)
     perm = np.empty((count, n), dtype=np.uint16)
-    turn = np.empty((count, n), dtype=np.uint8)
+    turn = np.empty((count, n), dtype=np.uint16)
     for i in range(count):
-        _draw(s, perm, turn, i)
+        _draw(s, perm, turn, i, turns)
     return perm, turn
 
 
 @njit(cache=True, nogil=True)
-def _end_table(flat):
-    """``ends[tile*12 + turn, d]``: the first side of the trail leaving through side ``d``, as pairs.
+def _end_table(flat, ends):
+    """``first[(tile * turns + turn) * ends + d]``: the first end of the trail leaving through end ``d``.
 
-    ``flat`` is the tile table ``[tile, face, rot, d]`` of trail ids, flattened. A placed
-    tile's ends point at their trail's first end, which stands for the trail's vertex. The
-    table is returned as 32-bit words, each the 16-bit values of sides ``2k`` and ``2k+1``
-    (in the machine's byte order), so placing a tile is three stores.
+    ``flat`` is the tile table ``[tile, face, rot, d]`` of trail ids, flattened. A placed tile's ends point at
+    their trail's first end, which stands for the trail's vertex.
     """
-    ends = np.empty((flat.shape[0] // 6, 6), dtype=np.uint16)
-    for row in range(ends.shape[0]):
-        for d in range(6):
-            first = d
+    size = flat.shape[0]
+    first = np.zeros(size + size % 2, dtype=np.uint16)
+    for row in range(size // ends):
+        base = row * ends
+        for d in range(ends):
+            f = d
             for e in range(d - 1, -1, -1):
-                if flat[6 * row + e] == flat[6 * row + d]:
-                    first = e
-            ends[row, d] = first
-    return ends.reshape(-1).view(np.uint32)
+                if flat[base + e] == flat[base + d]:
+                    f = e
+            first[base + d] = f
+    return first
 
 
 @njit(cache=True, inline="always")
-def _place_tile(ends, tile, turn, slot, pairs, r):
-    """Tile ``tile`` turned ``turn`` into ``slot`` of union-find ``r``: each end points at its trail's first end.
-
-    ``pairs`` is the union-find seen as 32-bit words, so two 16-bit ends are written at a time.
-    """
-    b = (np.uint32(tile) * np.uint32(12) + np.uint32(turn)) * np.uint32(3)
-    first = np.uint32(6 * slot) * np.uint32(0x10001)  # 6*slot added to both halves
-    for k in range(3):
-        pairs[r, 3 * slot + k] = ends[b + np.uint32(k)] + first
+def _place_tile(first, ends, turns, tile, turn, slot, parent, r):
+    """Tile ``tile`` turned ``turn`` into ``slot`` of union-find ``r``: each end points at its trail's first end."""
+    base = (np.int64(tile) * turns + np.int64(turn)) * ends
+    offset = ends * slot
+    for k in range(ends):
+        parent[r, offset + k] = first[base + k] + offset
 
 
 @njit(cache=True, inline="always")
-def _landmark_roots(parent, r, n):
-    """Landmark ends, after the ``6*n`` slot ends, are their own roots."""
-    for k in range(6 * n, parent.shape[1]):
+def _place_pairs(wide, ends, turns, tile, turn, slot, pairs, r):
+    """``_place_tile`` two 16-bit ends at a time, for an even number of ends: ``wide`` and ``pairs`` are the end
+    table and the union-find seen as 32-bit words."""
+    half = ends // 2
+    base = (np.uint32(tile) * np.uint32(turns) + np.uint32(turn)) * np.uint32(half)
+    both = np.uint32(ends * slot) * np.uint32(0x10001)  # the offset added to both halves
+    for k in range(half):
+        pairs[r, half * slot + k] = wide[base + np.uint32(k)] + both
+
+
+@njit(cache=True, inline="always")
+def _landmark_roots(parent, r, first):
+    """Landmark ends, after the slot ends (from ``first``), are their own roots."""
+    for k in range(first, parent.shape[1]):
         parent[r, k] = k
 
 
 @njit(cache=True, inline="always")
-def _place(ends, perm, turn, row, parent, pairs, r):
+def _place(first, ends, turns, perm, turn, row, parent, r):
     """Reset union-find ``r`` for stored layout ``row``. Every array is indexed by row (no row views:
     a view costs two reference-count updates, more than placing a tile)."""
     n = perm.shape[1]
     for slot in range(n):
-        _place_tile(ends, perm[row, slot], turn[row, slot], slot, pairs, r)
-    _landmark_roots(parent, r, n)
+        _place_tile(first, ends, turns, perm[row, slot], turn[row, slot], slot, parent, r)
+    _landmark_roots(parent, r, ends * n)
 
 
 @njit(cache=True, inline="always")
-def _draw_placed(s, ends, perm, parent, pairs, r):
-    """``_draw`` into row ``r``, each turn placed as it is drawn (the turns are never stored)."""
+def _place_wide(wide, ends, turns, perm, turn, row, parent, pairs, r):
+    """``_place`` two ends at a time (``_place_pairs``)."""
     n = perm.shape[1]
-    s0, s1, s2, s3 = _shuffle(perm, r, s[0], s[1], s[2], s[3])
-    for i in range(0, n, 2):
-        word, s0, s1, s2, s3 = _step(s0, s1, s2, s3)
-        _place_tile(ends, perm[r, i], _bounded(word >> np.uint64(32), 12), i, pairs, r)
-        if i + 1 < n:
-            _place_tile(ends, perm[r, i + 1], _bounded(word & np.uint64(0xFFFFFFFF), 12), i + 1, pairs, r)
-    s[0], s[1], s[2], s[3] = s0, s1, s2, s3
-    _landmark_roots(parent, r, n)
+    for slot in range(n):
+        _place_pairs(wide, ends, turns, perm[row, slot], turn[row, slot], slot, pairs, r)
+    _landmark_roots(parent, r, ends * n)

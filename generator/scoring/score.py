@@ -10,7 +10,7 @@ import numpy as np
 from generator.board import Board
 from generator.errors import TrailwrightError
 from generator.model import TileSet
-from generator.scoring import holes, kernel, kernel_any, stream
+from generator.scoring import holes, kernel, stream
 from generator.scoring.objective import ARTICLE, Objective
 from generator.scoring.stream import Counts
 from generator.scoring.tables import board_arrays, check_size, tile_tables
@@ -89,11 +89,11 @@ def layout_scores(tileset: TileSet, board: Board, samples: int, seed: int, engin
     _check(tileset, board, samples, engine)
     arrays = board_arrays(board)
     if engine == "fast":
-        extra, mask, joined = kernel_any.sample_and_score(tile_tables(tileset), arrays, samples, seed)
+        extra, mask, joined = kernel.sample_and_score(tile_tables(tileset), arrays, samples, seed)
     else:
         from generator.scoring import reference
 
-        perm, flip, rot = kernel_any.sample_layouts(arrays, samples, seed)
+        perm, flip, rot = kernel.board_layouts(arrays, samples, seed)
         extra, mask, joined = reference.score_layouts(tileset, board, perm, flip, rot)
     return LayoutScores(extra, mask, joined)
 
@@ -121,50 +121,26 @@ def layout_counts(
 
 def warm_up(board: Board, designs: np.ndarray | None = None) -> None:
     """Compile every fast-engine kernel now (or load it from numba's disk cache); with ``designs``, the holes of
-    the polish's screen too (and their tables for those designs).
+    the polish's screen too where they apply (and their tables for those designs).
 
     The first use on a fresh checkout compiles for several seconds; a search calls this before
     it starts its clock and its workers, which then load the compiled code from the disk cache.
     """
-    from generator.model import Side, Tile
-
-    if not board.geometry.is_classic:
-        return _warm_up_any(board, designs)
-    side = Side.from_names([["N", "S"], ["NE", "SE"], ["SW", "NW"]])
-    tiles = TileSet(tuple(Tile(str(i + 1), side, side) for i in range(board.tile_count)))
-    table, arrays = tile_tables(tiles), board_arrays(board)
-    kernel.sample_and_score(table, arrays, 2, 0)
-    perm, flip, rot = kernel.sample_layouts(board.tile_count, 2, 0)
-    kernel.score_layouts(table, arrays, perm, flip, rot)
-    stream.accumulate(table, arrays, 2, 0)
-    if designs is not None and holes.exact_for(arrays):
-        bank, first = kernel.Bank(arrays, perm, flip, rot), designs[np.zeros((board.tile_count, 2), dtype=np.int64)]
-        values = np.zeros((2, board.tile_count, len(designs)))
-        holes.Holes(arrays, designs).values(
-            first, bank.perm, bank.turn, kernel.slots_of(perm), [0, 1], (0.0, 1.0), values
-        )
-
-
-def _warm_up_any(board: Board, designs: np.ndarray | None = None) -> None:
-    """``warm_up`` for another geometry than the classic one: the engine for any geometry, and with ``designs``
-    its holes where they apply."""
     from generator.model import Tile
     from generator.model.designs import designs as every_design
 
     side = every_design(board.geometry)[-1]
     tiles = TileSet(tuple(Tile(str(i + 1), side, side) for i in range(board.tile_count)))
     table, arrays = tile_tables(tiles), board_arrays(board)
-    kernel_any.sample_and_score(table, arrays, 2, 0)
-    perm, flip, rot = kernel_any.sample_layouts(arrays, 2, 0)
-    kernel_any.score_layouts(table, arrays, perm, flip, rot)
+    kernel.sample_and_score(table, arrays, 2, 0)
+    perm, flip, rot = kernel.board_layouts(arrays, 2, 0)
+    kernel.score_layouts(table, arrays, perm, flip, rot)
     stream.accumulate(table, arrays, 2, 0)
     if designs is not None and holes.exact_for(arrays) and holes.unavailable(board.geometry) is None:
-        from generator.scoring.holes_any import holes_for
-
-        bank = kernel_any.bank(arrays, perm, flip, rot)
+        bank = kernel.Bank(arrays, perm, flip, rot)
         first = designs[np.zeros((board.tile_count, arrays.faces), dtype=np.int64)]
         values = np.zeros((2, board.tile_count, len(designs)))
-        holes_for(arrays, designs).values(
+        holes.Holes(arrays, designs).values(
             first, bank.perm, bank.turn, kernel.slots_of(perm), [0, 1], (0.0, 1.0), values
         )
 

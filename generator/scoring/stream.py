@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from generator.scoring import kernel, kernel_any
+from generator.scoring import kernel
 from generator.scoring.tables import BoardArrays
 
 CHUNK = 1 << 16  # layouts per task: about 25 ms of work, so progress and threads stay smooth
@@ -144,7 +144,7 @@ def accumulate(
 
     def one(state: np.ndarray, size: int) -> Counts:
         counts = Counts.empty(board)
-        kernel_any.accumulate_chunk(table, board, size, state, counts.hist, counts.hits)
+        kernel.accumulate_chunk(table, board, size, state, counts.hist, counts.hits)
         return Counts(size, counts.hist, counts.hits)
 
     def add(counts: Counts) -> None:
