@@ -214,7 +214,8 @@ def _landmark(board: Board, style: Style, frame: BoardFrame, k: int, fills: dict
     for s in lm.sides:
         edge = g.opposite(s.direction)
         cell = next(c for c in lm.hexes if g.neighbour(c, edge) == board.slots[s.slot])
-        (cx, cy), _ = frame.at(cell), met.add(cell)
+        cx, cy = frame.at(cell)
+        met.add(cell)
         for end in g.ends_of(edge):
             p, inward = _exit(g, end)
             out = p - frame.reach * inward
