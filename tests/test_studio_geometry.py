@@ -4,7 +4,10 @@ paired trails kept perfect matchings, single-sided tiles kept single, and a squa
 from __future__ import annotations
 
 import contextlib
+import html
+import json
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -71,8 +74,10 @@ def test_every_part_of_the_studio_takes_these_tiles_and_the_games_are_played(cli
     assert client.get("/maze.svg?seed=1").status_code == 200
     games = client.get("/api/games").json()  # the play engine walks square tiles: the explorer games are played
     assert games["games"] == 1000 and sum(games["histogram"]) == 1000
-    side = client.get("/side/0/front.svg")
-    assert side.status_code == 200 and side.text.count('class="end"') == 8  # the geometry's own drawing
+    side = client.get("/side/0/front.svg")  # the side as the one renderer draws it: square, every trail drawn
+    assert side.status_code == 200 and 'width="63.5mm" height="63.5mm"' in side.text
+    meta = json.loads(html.unescape(re.search(r"<metadata>(.*?)</metadata>", side.text).group(1)))
+    assert side.text.count('class="trail"') == len(meta["trails"]) and meta["face"] == "front"
 
 
 def test_a_playtest_room_of_square_tiles_opens_with_the_tiles_as_edited(client):
