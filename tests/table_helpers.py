@@ -63,15 +63,13 @@ def table_art(hostile: bool = False, real_art: bool = False, board: str = "class
 @lru_cache(maxsize=4)
 def any_table_art(board: str = "square-pathways", real_art: bool = False) -> TableArt:
     """An example board of another geometry with its example set (``examples/optimized-<board>.json``), in the
-    built-in style; its sides are a plain outline (quick) unless ``real_art`` (``side.plain_svg``'s drawing)."""
-    from generator.table import cells
-
+    built-in style; its sides are a plain outline (quick) unless ``real_art`` (the kit's own, ``layout_art``)."""
     b = load_board(board)
     tiles = read_tileset(ROOT / "examples" / f"optimized-{board}.json")
     style = load_style(None)
     frame = board_frame(b, style)
     if real_art:
-        art = cells.side_art(style)
+        art = layout_art(style)
     else:
         r = frame.tile_radius_mm
         outline = " ".join(f"{r * x:.3f},{r * y:.3f}" for x, y in b.geometry.corners())
@@ -80,4 +78,4 @@ def any_table_art(board: str = "square-pathways", real_art: bool = False) -> Tab
             f'viewBox="{-r - bleed} {-r - bleed} {2 * (r + bleed)} {2 * (r + bleed)}">'
             f'<polygon points="{outline}" fill="#e9dfc7"/></svg>'
         )
-    return TableArt(tiles, b, style, art, cells.board_svg(b, style, frame), "Trailwright", "tests")
+    return TableArt(tiles, b, style, art, render_board(b, style), "Trailwright", "tests")

@@ -6,6 +6,7 @@ board alone, never from a board's name, so they hold for boards nobody wrote yet
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -18,7 +19,8 @@ from generator.publish.bookletkit import rendered_templates
 from generator.publish.claims import markup_text
 from generator.publish.language import load_language
 from generator.publish.settings import load_settings
-from generator.publish.sources import any_sources
+from generator.publish.sources import layout_sources
+from generator.render.style import load_style
 from generator.scoring.figures import Figures
 from generator.scoring.objective import ARTICLE
 
@@ -53,7 +55,8 @@ def booklet(name: str, lang: str) -> str:
     g = board.geometry
     tiles = random_tileset(board.tile_count, allowed_designs(ARTICLE.on(board), g), np.random.default_rng(1), g)
     language = load_language(TEMPLATES, lang)
-    src = any_sources(tiles, board, 50.0, FIGURES, f"{name}.json", language.templates, language=language)
+    style = replace(load_style(), tile_width_mm=50.0)
+    src = layout_sources(tiles, board, style, FIGURES, f"{name}.json", language.templates, language=language)
     return markup_text(rendered_templates(src, load_settings()))
 
 

@@ -25,7 +25,8 @@ from generator.publish.layout import TileMarks, plan_single
 from generator.publish.outline import Outline, hex_bleed, hex_corners, hex_marks
 from generator.publish.pdf import CUT
 from generator.publish.settings import load_paper, load_profile, load_settings
-from generator.publish.sources import any_sources
+from generator.publish.sources import layout_sources
+from generator.render.style import load_style
 from generator.scoring.figures import Figures
 from generator.units import PT_PER_MM
 
@@ -40,7 +41,8 @@ def sources(board_name: str, width: float, tiles: int):
     """Kit sources for the first ``tiles`` tiles of an example board's example set, ``width`` mm wide."""
     full = read_tileset(ROOT / "examples" / f"optimized-{board_name}.json")
     tileset = TileSet(full.tiles[:tiles])
-    return any_sources(tileset, load_board(board_name), width, FIGURES, f"optimized-{board_name}.json", TEMPLATES)
+    style = replace(load_style(), tile_width_mm=width)
+    return layout_sources(tileset, load_board(board_name), style, FIGURES, f"optimized-{board_name}.json", TEMPLATES)
 
 
 def settings(shape="square", **changes):

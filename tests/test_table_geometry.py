@@ -85,13 +85,14 @@ def test_a_single_sided_table_carries_fronts_only_and_words_its_turns():
 def test_connector_trails_reach_the_ends_they_join():
     table = any_table_art("square-jungle")
     svg = board_svg(table)
-    reach = re.findall(r'class="connector-reach" data-slot="(\d+)" data-end="(\d+)" d="M([-\d.]+),([-\d.]+)', svg)
+    reach = re.findall(r'class="connector-reach" data-slot="(\d+)" data-end="(\d+)" d="M([-\d.]+) ([-\d.]+)', svg)
     assert len(reach) == len(table.board.connectors) * table.board.geometry.ends_per_edge
     frame, g = table.frame, table.board.geometry
-    for slot, end, x, y in reach:  # each starts where its slot's end lies, on the edge they share
+    for slot, end, x, y in reach:  # each starts where its slot's tile's end lies, across the slot's clearance
         sx, sy = frame.at(table.board.slots[int(slot)])
         ex, ey = g.end_point(int(end))
-        assert math.hypot(float(x) - (sx + frame.radius_mm * ex), float(y) - (sy + frame.radius_mm * ey)) < 0.01
+        r = frame.tile_radius_mm
+        assert math.hypot(float(x) - (sx + r * ex), float(y) - (sy + r * ey)) < 0.01
 
 
 def test_a_square_single_sided_kit_for_tabletop_simulator_has_box_tiles_without_backs_snapped_to_a_square_grid():
@@ -182,6 +183,7 @@ def test_a_square_mat_shows_an_empty_slot_under_every_snap_point_whatever_board_
     for snap in mat["AttachedSnapPoints"]:
         x, z = local_to_world(snap["Position"], t)
         u, v = image.width / 2 + x * px_per_unit, image.height / 2 - z * px_per_unit
-        for du, dv in ((0, 0), (0.8, 0.8), (-0.8, 0.8), (0.8, -0.8), (-0.8, -0.8)):  # the slot's middle and corners
+        # below the slot's number (printed in its middle, as on the kit's board) and at its corners
+        for du, dv in ((0, 0.5), (0.8, 0.8), (-0.8, 0.8), (0.8, -0.8), (-0.8, -0.8)):
             pixel = image.getpixel((round(u + du * half), round(v + dv * half)))
             assert max(abs(a - b) for a, b in zip(pixel, slot, strict=True)) <= 3, (x, z, pixel)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -271,7 +272,7 @@ def make_sources(args: argparse.Namespace, tileset, board, settings, language):
     from generator.play import load_rules
     from generator.publish.playpage import simulate_play
     from generator.publish.settings import tile_width_mm
-    from generator.publish.sources import any_sources, layout_sources
+    from generator.publish.sources import layout_sources
     from generator.scoring.stream import available_cores
     from generator.warm import announce
 
@@ -285,21 +286,9 @@ def make_sources(args: argparse.Namespace, tileset, board, settings, language):
     if games:
         announce(["play", "measures"])
     play = simulate_play(tileset, board, rules, games, settings.seed, language, available_cores())
-    if not board.geometry.is_classic:  # other tiles print at the manufacturer profile's size
-        width = tile_width_mm(style.tile_width_mm, board.geometry, settings)
-        found = figures(args.tileset, tileset, board, settings)
-        return any_sources(tileset, board, width, found, args.tileset, language.templates, rules, play, language, style)
-    return layout_sources(
-        tileset,
-        board,
-        style,
-        figures(args.tileset, tileset, board, settings),
-        args.tileset,
-        language.templates,
-        rules,
-        play,
-        language,
-    )
+    style = replace(style, tile_width_mm=tile_width_mm(style.tile_width_mm, board.geometry, settings))
+    found = figures(args.tileset, tileset, board, settings)
+    return layout_sources(tileset, board, style, found, args.tileset, language.templates, rules, play, language)
 
 
 def figures(path: str, tileset, board, settings):

@@ -5,8 +5,8 @@ Glossary
 --------
 board mm    the board SVG's coordinates (``generator.table.scene``): pawns and targets are placed in them.
 target      a legal action drawn on the board: a step's destination (a slot or a landmark) or a tile that
-            may be turned, with the action to send when it is clicked. On other tiles than the classic game's
-            a step into a slot is drawn by the end it arrives at, so two doors into one slot stay apart.
+            may be turned, with the action to send when it is clicked. A step into a slot is drawn by the end
+            it arrives at, so two doors into one slot stay apart.
 end target  where an edge has more than one end (the end you step onto decides your trail), every step is
             drawn at its end's point on the edge with radius ``target_radius``: neighbouring ends' targets keep
             ``TARGET_GAP`` of their distance between them, and the room's board is drawn large enough
@@ -20,7 +20,6 @@ import math
 from html import escape
 
 from generator import __version__
-from generator.board.geometry import neighbour
 from generator.host.rooms import BOTS, Room
 from generator.model.geometry import TileGeometry
 from generator.table.playtable import board_svg, page_data, roll_label, script_json, side_defs, the_game
@@ -29,15 +28,6 @@ from generator.web.assets import script, stylesheet
 
 FEED = 40  # the most recent events a state carries
 TARGET_GAP = 0.2  # the share of two neighbouring ends' distance left bare between their targets
-
-
-def _edge_mid(art: TableArt, slot: int, edge: int) -> tuple[float, float]:
-    """The middle of edge ``edge`` of slot ``slot``, in board mm (halfway to the neighbour's centre)."""
-    frame, h, g = art.frame, art.board.slots[slot], art.board.geometry
-    if g.is_classic:
-        (x0, y0), (x1, y1) = frame.at(h), frame.at(neighbour(h, edge))
-        return (x0 + x1) / 2, (y0 + y1) / 2
-    return end_xy(art, slot, g.end_at(edge, 0)) if g.ends_per_edge == 1 else _mid(art, slot, g.ends_of(edge))
 
 
 def end_xy(art: TableArt, slot: int, end: int) -> tuple[float, float]:
@@ -83,13 +73,13 @@ def place_xy(room: Room, art: TableArt, place: tuple, player: int) -> list[float
     r = frame.radius_mm
     spread = 0.16 * r
     if place[0] == "landmark":
-        x, y = frame.at(art.board.landmarks[place[1]].hexes[0])
+        x, y = frame.hub(art.board.landmarks[place[1]].hexes)
         spread = 0.36 * r  # round the landmark's name, not on it
     else:
         _, slot, t = place
         cx, cy = frame.at(art.board.slots[slot])
         ends = table.trail_edges(slot, t)  # the ends the trail leaves through, as the tile lies now
-        mids = [_edge_mid(art, slot, e) if art.board.geometry.is_classic else end_xy(art, slot, e) for e in ends]
+        mids = [end_xy(art, slot, e) for e in ends]
         mx, my = sum(m[0] for m in mids) / len(mids) - cx, sum(m[1] for m in mids) / len(mids) - cy
         length = math.hypot(mx, my)
         scale = 0.45 * r / length if length > 0.2 * r else 0.0
@@ -123,14 +113,12 @@ def _rounded(point: tuple[float, float]) -> list[float]:
 
 
 def _step_at(art: TableArt, door: tuple) -> tuple[float, float]:
-    """Where a step is drawn where an edge has one end: the landmark, or the slot it enters (on other tiles than
-    the classic game's, towards the end it arrives at)."""
+    """Where a step is drawn where an edge has one end: the landmark's disc, or the slot it enters, towards the end
+    it arrives at."""
     frame = art.frame
     if door[0] == "landmark":
-        return frame.at(art.board.landmarks[door[1]].hexes[0])
+        return frame.hub(art.board.landmarks[door[1]].hexes)
     (cx, cy) = frame.at(art.board.slots[door[1]])
-    if art.board.geometry.is_classic:
-        return cx, cy
     (ex, ey) = end_xy(art, door[1], door[2])  # by the end it arrives at: two doors into a slot stay apart
     return cx + 0.6 * (ex - cx), cy + 0.6 * (ey - cy)
 

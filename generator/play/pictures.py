@@ -13,8 +13,8 @@ from generator.board import Board
 from generator.play.simulate import PlayReport
 from generator.render.board import board_frame, board_layers
 from generator.render.style import Style, load_style
-from generator.render.svg import escape, hexagon_points, num, points
-from generator.units import ENGLISH, Numbers
+from generator.render.svg import escape, num, points
+from generator.units import ENGLISH, MM_PER_PT, Numbers
 
 HEAT_COLOUR = "#d7301f"
 BAR_COLOUR = "#3b6ea5"  # the histogram's bars (the booklet draws them in its accent colour: bookletkit)
@@ -117,80 +117,29 @@ def _heat_title(report: PlayReport) -> str:
 
 def heat_svg(report: PlayReport, board: Board, style: Style | None = None) -> str:
     """The board with each slot and landmark shaded by the turns lost there: turning tiles or trapped."""
-    if not board.geometry.is_classic:
-        return heat_svg_plain(report, board)
     style = style or load_style()
     frame = board_frame(board, style)
     under, over = board_layers(board, style, frame, slot_numbers=False)
     lost = _lost(report)
     peak = max(lost) or 1
-    hexes = [(h,) for h in board.slots] + [lm.hexes for lm in board.landmarks]
-    size = style.board_font_size_pt * 0.3528
+    places = [(h,) for h in board.slots] + [lm.hexes for lm in board.landmarks]
+    size = style.board_font_size_pt * MM_PER_PT
     shade, labels = [], []
-    for place, cells in enumerate(hexes):
+    for place, cells in enumerate(places):
         if not lost[place]:
             continue
-        share = lost[place] / peak
-        for h in cells:
-            shade.append(
-                f'<polygon points="{points(hexagon_points(frame.radius_mm, frame.at(h)))}" '
-                f'fill-opacity="{num(0.1 + 0.6 * share)}"/>'
-            )
-        x, y = frame.at(cells[0])
+        opacity = num(0.1 + 0.6 * lost[place] / peak)
+        shade += [f'<polygon points="{points(frame.outline(c))}" fill-opacity="{opacity}"/>' for c in cells]
+        x, y = frame.hub(cells)  # a landmark's figure under its name, on its disc
         labels.append(
             f'<text x="{num(x)}" y="{num(y + (size * 2.2 if place >= len(board.slots) else size * 0.35))}">'
             f"{lost[place] / report.games:.2f}</text>"
         )
-    title = _heat_title(report)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(frame.width_mm)}mm" '
         f'height="{num(frame.height_mm)}mm" viewBox="0 0 {num(frame.width_mm)} {num(frame.height_mm)}">'
-        f"<title>{escape(title)}</title><metadata>{_meta(report)}</metadata>{under}{over}"
+        f"<title>{escape(_heat_title(report))}</title><metadata>{_meta(report)}</metadata>{under}{over}"
         f'<g fill="{HEAT_COLOUR}">{"".join(shade)}</g>'
         f'<g font-family="sans-serif" font-size="{num(size)}" font-weight="bold" fill="#000000" '
         f'text-anchor="middle">{"".join(labels)}</g></svg>\n'
-    )
-
-
-def heat_svg_plain(report: PlayReport, board: Board, cell_mm: float = 20.0) -> str:
-    """``heat_svg`` for tiles of any geometry, in plain colours: every cell's outline from the geometry
-    (``TileGeometry.corners``, ``cell_centre``), slots and landmark cells shaded by the turns lost there.
-    The classic board keeps its styled drawing."""
-    g, lost = board.geometry, _lost(report)
-    peak = max(lost) or 1
-    places = [(h,) for h in board.slots] + [lm.hexes for lm in board.landmarks]
-    cells = [c for group in places for c in group] + [c.hex for c in board.connectors]
-    centres = [g.cell_centre(c) for c in cells]
-    x0, y0 = min(x for x, _ in centres) - 1.1, min(y for _, y in centres) - 1.1
-    scale = cell_mm / 2
-    width = (max(x for x, _ in centres) - x0 + 1.1) * scale
-    height = (max(y for _, y in centres) - y0 + 1.1) * scale
-
-    def at(cell, corner=(0.0, 0.0)) -> tuple[float, float]:
-        cx, cy = g.cell_centre(cell)
-        return ((cx + corner[0] - x0) * scale, (cy + corner[1] - y0) * scale)
-
-    def outline(cell, fill: str, opacity: float = 1.0) -> str:
-        return (
-            f'<polygon points="{points([at(cell, c) for c in g.corners()])}" fill="{fill}" '
-            f'fill-opacity="{num(opacity)}" stroke="#333333" stroke-width="0.3"/>'
-        )
-
-    base = [outline(h, "#fbf7ec") for h in board.slots] + [outline(c.hex, "#efe6cf") for c in board.connectors]
-    base += [outline(h, "#b9cfa0") for lm in board.landmarks for h in lm.hexes]
-    shade, labels = [], []
-    for place, group in enumerate(places):
-        x, y = (sum(v) / len(group) for v in zip(*(at(h) for h in group), strict=True))  # a wide landmark's centre
-        if place >= len(board.slots):
-            name = escape(board.landmarks[place - len(board.slots)].name)
-            labels.append(f'<text x="{num(x)}" y="{num(y - 2)}">{name}</text>')
-        if lost[place]:
-            shade += [outline(h, HEAT_COLOUR, 0.1 + 0.6 * lost[place] / peak) for h in group]
-            labels.append(f'<text x="{num(x)}" y="{num(y + 3)}">{lost[place] / report.games:.2f}</text>')
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}mm" height="{num(height)}mm" '
-        f'viewBox="0 0 {num(width)} {num(height)}"><title>{escape(_heat_title(report))}</title>'
-        f"<metadata>{_meta(report)}</metadata>{''.join(base)}{''.join(shade)}"
-        f'<g font-family="sans-serif" font-size="3" font-weight="bold" fill="#000000" text-anchor="middle">'
-        f"{''.join(labels)}</g></svg>\n"
     )

@@ -197,7 +197,7 @@ def table_art(kit: Kit):
         kit.settings.title,
         kit.provenance,
         src.rules,
-        src.language.group("table"),
+        src.language.table_words(src.board.geometry),
         src.language.code,
     )
 

@@ -115,6 +115,10 @@ class Language:
         hexagon, "a quarter turn" on a square)."""
         return self.phrases.get(f"turn.{edges}.{steps}") or self.say("turn.n", n=steps)
 
+    def table_words(self, geometry) -> dict[str, str]:
+        """The play table's words (``[phrases.table]``), its tile turn worded for ``geometry``'s tiles."""
+        return self.group("table") | {"turn": self.turn(1, geometry.edges)}
+
     def a_die(self, n: int) -> str:
         return self.phrases.get(f"a_die.{n}") or self.say("a_die.n", n=n)
 

@@ -116,25 +116,3 @@ def layout_sources(
         style,
         language=language,
     )
-
-
-def any_sources(
-    tileset: TileSet,
-    board: Board,
-    tile_width_mm: float,
-    figures: Figures,
-    source: str,
-    templates: Path,
-    rules: Rules | None = None,
-    play=None,
-    language: Language = ENGLISH,
-    style=None,
-) -> Sources:
-    """Sources for tiles of another geometry than the classic game's, ``tile_width_mm`` wide (the manufacturer
-    profile's: a square tile is not the classic hexagon's size), drawn in ``style`` (default: the built-in one)."""
-    from dataclasses import replace
-
-    from generator.render.style import load_style
-
-    drawn = replace(style or load_style(), tile_width_mm=tile_width_mm)
-    return layout_sources(tileset, board, drawn, figures, source, templates, rules, play, language)

@@ -78,6 +78,11 @@ class BoardFrame:
         r = self.radius_mm if radius is None else radius
         return [(cx + r * x, cy + r * y) for x, y in self.geometry.corners()]
 
+    def hub(self, cells) -> tuple[float, float]:
+        """The middle of ``cells`` on the page: where a landmark's cells meet, at its disc."""
+        centres = [self.at(c) for c in cells]
+        return (sum(x for x, _ in centres) / len(centres), sum(y for _, y in centres) / len(centres))
+
     def cell(self, cell: Cell, kind: str = "") -> str:
         """The polygon of a slot-sized cell (of class ``kind``: board-slot, board-landmark, board-connector; a
         table's own ``slot`` targets lie over them)."""
@@ -146,14 +151,24 @@ def _wall(frame: BoardFrame, style: Style) -> list[str]:
     ]
 
 
-def connector_path(board: Board, frame: BoardFrame, i: int) -> str:
-    """Connector ``i``'s ``m`` printed trails in board mm, each running on into its slots' clearance."""
+def connector_trails(board: Board, frame: BoardFrame, i: int) -> list[tuple[int, str]]:
+    """Connector ``i``'s ``m`` printed trails in board mm, each running on into its slots' clearance, as (the end
+    of its first slot's tile the trail meets, SVG path): end ``p`` of the one edge runs to end ``m - 1 - p`` of the
+    other (``TileGeometry.meeting``), so they never cross."""
     g, c = board.geometry, board.connectors[i]
     ea = next(e for e in range(g.edges) if g.neighbour(c.hex, e) == board.slots[c.a.slot])
     eb = next(e for e in range(g.edges) if g.neighbour(c.hex, e) == board.slots[c.b.slot])
-    m = g.ends_per_edge
-    curves = [_arc(_exit(g, g.end_at(ea, p)), _exit(g, g.end_at(eb, m - 1 - p))) for p in range(m)]
-    return trail_path(g, tuple(curves), frame.tile_radius_mm, frame.reach, frame.at(c.hex))
+    out = []
+    for p in range(g.ends_per_edge):
+        curve = _arc(_exit(g, g.end_at(ea, p)), _exit(g, g.end_at(eb, g.meeting(p))))
+        d = trail_path(g, (curve,), frame.tile_radius_mm, frame.reach, frame.at(c.hex))
+        out.append((g.facing_end(g.end_at(ea, p)), d))
+    return out
+
+
+def connector_path(board: Board, frame: BoardFrame, i: int) -> str:
+    """Connector ``i``'s printed trails as one SVG path (``connector_trails``)."""
+    return "".join(d for _, d in connector_trails(board, frame, i))
 
 
 def _slots(board: Board, style: Style, frame: BoardFrame, slot_numbers: bool) -> list[str]:
@@ -207,10 +222,9 @@ def _landmark(board: Board, style: Style, frame: BoardFrame, k: int, fills: dict
         f'<g fill="{style.board_landmark}" stroke="{style.board_landmark_edge}" '
         f'stroke-width="{num(style.board_slot_edge_pt * MM_PER_PT)}">{cells}</g>'
     ]
-    centres = [frame.at(c) for c in lm.hexes]
-    hub = (sum(x for x, _ in centres) / len(centres), sum(y for _, y in centres) / len(centres))
+    hub = frame.hub(lm.hexes)
     paths, met = [], set()
-    to_hub = f"L{num(hub[0])} {num(hub[1])}" if len(centres) > 1 else ""  # one stroke, turning round at the cell
+    to_hub = f"L{num(hub[0])} {num(hub[1])}" if len(lm.hexes) > 1 else ""  # one stroke, turning round at the cell
     for s in lm.sides:
         edge = g.opposite(s.direction)
         cell = next(c for c in lm.hexes if g.neighbour(c, edge) == board.slots[s.slot])

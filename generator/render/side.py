@@ -1,5 +1,5 @@
 """Drawing a tile side of any geometry (``generator.model.geometry``), the classic hexagon among them: the layout
-of a side, turned from its design's, and a plain SVG of a side and of a board.
+of a side, turned from its design's, and a plain SVG of a side.
 
 Exits are at ``TileGeometry.end_point`` (tile units: circumradius 1, y down), each leaving its edge along the
 inward normal. A trail of two ends is the natural arc where one joins its exits (on the classic hexagon, every
@@ -8,18 +8,16 @@ branches to a junction on a lattice, two hubs joined by a link, or an H; a stub 
 bar (``shapes``). ``sidesearch`` picks one shape per trail so that every two trails cross exactly
 ``pair_crossings`` times and every bridge deck keeps apart; ``layout_side(side).bridges`` are read back from the
 sampled curves, so a drawing with the wrong number of bridges cannot be made. ``tiles`` paints a layout in a style
-and theme; ``plain_svg`` and ``plain_board_svg`` are the plain drawings.
+and theme; ``plain_svg`` is the plain drawing (no style), for looking at a layout.
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from generator.model import Side
 from generator.render.proof import body
-from generator.render.shapes import GROUND, TRAIL, WIDTH, Bridge, SideLayout, _exit, _turn, _turn_shape
+from generator.render.shapes import GROUND, TRAIL, WIDTH, Bridge, SideLayout, _turn, _turn_shape
 from generator.render.sidesearch import _pair_cached, _pair_sound, _unfit, _usable, deck_box, layout_canonical
 
 
@@ -92,55 +90,5 @@ def plain_svg(
     for end in range(g.ends):
         x, y = xy(g.end_point(end))
         parts.append(f'<circle class="end" cx="{x:.3f}" cy="{y:.3f}" r="0.5" fill="#333"/>')
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
-
-
-def plain_board_svg(board, cell_mm: float = 20.0) -> str:
-    """A board of any geometry as plain SVG: each slot's outline, landmark cells filled and named, and each
-    connector cell with its printed trails (end ``p`` of the one edge to end ``m - 1 - p`` of the other). The
-    styled drawing is ``board.render_board``'s."""
-    from xml.sax.saxutils import escape
-
-    g = board.geometry
-    s = cell_mm / 2
-    cells = list(board.slots) + [c for lm in board.landmarks for c in lm.hexes] + [c.hex for c in board.connectors]
-    centres = [g.cell_centre(c) for c in cells]
-    x0, y0 = min(x for x, _ in centres) - 1.1, min(y for _, y in centres) - 1.1
-    width = (max(x for x, _ in centres) - x0 + 1.1) * s
-    height = (max(y for _, y in centres) - y0 + 1.1) * s
-
-    def xy(cell, p) -> tuple[float, float]:
-        cx, cy = g.cell_centre(cell)
-        return ((cx + p[0] - x0) * s, (cy + p[1] - y0) * s)
-
-    def polygon(cell, fill: str, cls: str) -> str:
-        points = " ".join("{:.3f},{:.3f}".format(*xy(cell, c)) for c in g.corners())
-        return f'<polygon class="{cls}" points="{points}" fill="{fill}" stroke="#333" stroke-width="0.3"/>'
-
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.1f}mm" height="{height:.1f}mm" '
-        f'viewBox="0 0 {width:.3f} {height:.3f}">'
-    ]
-    parts += [polygon(c, "#fbf7ec", "slot") for c in board.slots]
-    for lm in board.landmarks:
-        parts += [polygon(c, "#b9cfa0", "landmark") for c in lm.hexes]
-        lx = sum(xy(c, (0, 0))[0] for c in lm.hexes) / len(lm.hexes)
-        ly = sum(xy(c, (0, 0))[1] for c in lm.hexes) / len(lm.hexes)
-        parts.append(
-            f'<text x="{lx:.3f}" y="{ly:.3f}" font-size="{0.28 * s:.2f}" text-anchor="middle" '
-            f'font-family="sans-serif">{escape(lm.name)}</text>'
-        )
-    m = g.ends_per_edge
-    for con in board.connectors:
-        parts.append(polygon(con.hex, "#efe6cf", "connector"))
-        ea = next(e for e in range(g.edges) if g.neighbour(con.hex, e) == board.slots[con.a.slot])
-        eb = next(e for e in range(g.edges) if g.neighbour(con.hex, e) == board.slots[con.b.slot])
-        for p in range(m):
-            (pa, na), (pb, nb) = _exit(g, g.end_at(ea, p)), _exit(g, g.end_at(eb, m - 1 - p))
-            h = 0.45 * float(np.linalg.norm(pb - pa))
-            c = [xy(con.hex, q) for q in (pa, pa + h * na, pb + h * nb, pb)]
-            d = "M{:.3f},{:.3f} C{:.3f},{:.3f} {:.3f},{:.3f} {:.3f},{:.3f}".format(*(v for q in c for v in q))
-            parts.append(f'<path d="{d}" fill="none" stroke="{TRAIL}" stroke-width="{WIDTH * s:.3f}"/>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

@@ -22,10 +22,10 @@ from importlib import resources
 from generator import __version__
 from generator.board import LandmarkEnd
 from generator.model import FACES
-from generator.render.board import board_layers, connector_path
+from generator.render.board import board_layers, connector_trails
 from generator.render.style import MM_PER_PT
-from generator.render.svg import hexagon_points, num, points
-from generator.table import cells
+from generator.render.svg import num, points
+from generator.render.tiles import trail_width
 from generator.table.pile import MASK
 from generator.table.scene import TableArt, side_inner
 from generator.table.words import WORDS
@@ -110,28 +110,18 @@ def least_size(frame, style, target_mm: float = 0.0) -> str:
 
 
 def _board_parts(table: TableArt) -> tuple[str, str, str, str]:
-    """The board's art under and over the tiles, the connectors' reach paths and the slots' click targets: the
-    layout stage's on the classic board, ``generator.table.cells``' on any other geometry."""
+    """The board's art under and over the tiles (the layout stage's, on its one frame), the connectors' reach
+    paths (one per end) and the slots' click targets."""
     frame, style, board = table.frame, table.style, table.board
-    if not board.geometry.is_classic:
-        under, over = cells.board_layers(board, style, frame)
-        w = style.trail_width * style.tile_width_mm
-        reach = "".join(
-            f'<path class="connector-reach" data-slot="{c.a.slot}" data-end="{end}" '
-            f'd="{d}" fill="none" stroke="none" stroke-width="{num(w)}"/>'
-            for i, c in enumerate(board.connectors)
-            for end, d in cells.connector_trails(board, frame, i)
-        )
-        outlines = [frame.outline(h) for h in board.slots]
-    else:
-        under, over = board_layers(board, style, frame)
-        w = 2 * style.trail_width * frame.tile_radius_mm - 2 * style.trail_edge_pt * MM_PER_PT  # a trail's sand
-        reach = "".join(
-            f'<path class="connector-reach" data-slot="{c.a.slot}" data-end="{c.a.direction}" '
-            f'd="{connector_path(board, frame, i)}" fill="none" stroke="none" stroke-width="{num(w)}"/>'
-            for i, c in enumerate(board.connectors)
-        )
-        outlines = [list(hexagon_points(frame.radius_mm, frame.at(h))) for h in board.slots]
+    under, over = board_layers(board, style, frame)
+    w = trail_width(board.geometry, style) * frame.tile_radius_mm - 2 * style.trail_edge_pt * MM_PER_PT  # sand
+    reach = "".join(
+        f'<path class="connector-reach" data-slot="{c.a.slot}" data-end="{end}" '
+        f'd="{d}" fill="none" stroke="none" stroke-width="{num(w)}"/>'
+        for i, c in enumerate(board.connectors)
+        for end, d in connector_trails(board, frame, i)
+    )
+    outlines = [frame.outline(h) for h in board.slots]
     slots = "".join(
         f'<polygon class="slot" data-slot="{s}" points="{points(outline)}">'
         f"<title>{escape(table.words['slot'].format(n=s + 1))}</title>"
@@ -227,7 +217,7 @@ def play_table_html(table: TableArt, seed: int) -> str:
         '<output id="die-value"></output></span>'
         f'<label><input id="highlight" type="checkbox"> {w["highlight"]}</label></header>'
         f"<main>{board_svg(table)}<aside>"
-        f"<p>{w['how'] if table.board.geometry.is_classic else w['how_any']}</p>"
+        f"<p>{w['how'].format(turn=w['turn'])}</p>"
         f"{the_game(table)}"
         f"<p>{w['far'].format(seed='<code>?seed=</code>')}</p>"
         '<ul id="legend"></ul>'

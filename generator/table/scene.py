@@ -13,7 +13,6 @@ stem          a file name made from a tile's position in the set and its id, saf
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -22,13 +21,11 @@ from generator.board import Board
 from generator.errors import TrailwrightError
 from generator.model import TileSet
 from generator.play.rules import Rules, default_rules
-from generator.render.board import BoardFrame, board_frame
-from generator.render.raster import SideArt
+from generator.render.board import BoardFrame, board_frame, render_board
+from generator.render.raster import SideArt, layout_art
 from generator.render.style import Style
-from generator.table import cells
 from generator.table.words import WORDS
 
-SQRT3 = math.sqrt(3)
 # one pawn per player colour: (name, sRGB hex); the names are Tabletop Simulator's seat colours
 PLAYERS = (("Red", "#db1a18"), ("Blue", "#1f87ff"), ("Yellow", "#e7e52c"), ("Green", "#31b32b"))
 
@@ -94,15 +91,9 @@ class TableArt:
 def layout_table_art(
     tiles: TileSet, board: Board, style: Style, title: str, provenance: str, rules: Rules | None = None
 ) -> TableArt:
-    """Table art in the layout stage's own look: its side art (labelled) and its board, drawn in ``style``; on
-    another geometry than the classic game's, ``generator.table.cells``' side art and board."""
-    from generator.render.board import render_board
-    from generator.render.raster import layout_art
-
-    if board.geometry.is_classic:
-        art, board_svg = layout_art(style, True), render_board(board, style)
-    else:
-        art, board_svg = cells.side_art(style), cells.board_svg(board, style, board_frame(board, style))
+    """Table art in the layout stage's own look, on every geometry: its side art (labelled) and its board, drawn
+    in ``style``."""
+    art, board_svg = layout_art(style, True), render_board(board, style)
     return TableArt(tiles, board, style, art, board_svg, title, provenance, rules)
 
 

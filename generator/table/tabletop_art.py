@@ -11,15 +11,13 @@ from functools import lru_cache
 from PIL import Image
 
 from generator.model import FACES
+from generator.render.board import render_board
 from generator.render.raster import px, reframe, render_pixels, svg_size_mm
-from generator.table.cells import board_svg as cells_board_svg
-from generator.table.cells import tile_radius
-from generator.table.scene import SQRT3, TableArt
+from generator.table.scene import TableArt
 from generator.units import MM_PER_IN
 
 MAX_PX = 4096  # TTS's texture limit, a side
 TILE_UNITS_AT_SCALE_1 = 1.318  # see "height rule": measured on a published mod, not documented by TTS
-HEX_ASPECT = 2 / SQRT3  # width / height of a flat-topped hexagon's box
 TILE_BLEED_MM = 1.0  # art past the cut, so the hex's edge never shows paper
 
 
@@ -42,11 +40,8 @@ class TileShape:
 
 @lru_cache(maxsize=16)
 def _shape(geometry, width_mm: float) -> TileShape:
-    if geometry.is_classic:  # the very numbers the classic kit has always had
-        return TileShape(width_mm, width_mm * SQRT3 / 2, HEX_ASPECT, 1, FACES, 6)
-    r = tile_radius(geometry, width_mm)
-    ys = [y for _, y in geometry.corners()]
-    height = r * (max(ys) - min(ys))
+    xs, ys = zip(*geometry.corners(), strict=True)
+    height = width_mm * (max(ys) - min(ys)) / (max(xs) - min(xs))
     kind = 1 if geometry.shape == "hex" else 0
     return TileShape(width_mm, height, width_mm / height, kind, FACES[: geometry.faces], geometry.rotations)
 
@@ -86,19 +81,10 @@ class Mat:
         return (u / self.dpi, -v / self.dpi)
 
 
-def mat_board_svg(table: TableArt) -> str:
-    """The board the mat shows: the print kit's on the classic board; on other tiles the board drawn on the table's
-    own frame (``generator.table.cells``), so every snap point lies on its slot whatever art the kit drew."""
-    frame = table.frame
-    if not table.board.geometry.is_classic:
-        return cells_board_svg(table.board, table.style, frame)
-    return table.board_svg
-
-
 def mat_image(table: TableArt, dpi: int) -> Mat:
     """The board on a canvas of the tiles' aspect, at ``dpi`` or less (within TTS's limit)."""
     aspect = tile_shape(table).aspect
-    board_svg = mat_board_svg(table)
+    board_svg = render_board(table.board, table.style)  # on the table's own frame: every snap point on its slot
     bw, bh = svg_size_mm(board_svg)
     cw, ch = (bh * aspect, bh) if bw / bh < aspect else (bw, bw / aspect)
     scale = min(float(dpi), (MAX_PX - 1) / (cw / MM_PER_IN))  # dots per inch, within TTS's limit

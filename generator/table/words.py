@@ -9,11 +9,9 @@ WORDS = {
     "roll": "Roll the die",
     "roll_sides": "Roll the die ({sides} sides)",
     "highlight": "what each landmark reaches",
-    "how": "Click an empty slot to lay the next tile of the shuffled pile, with the face and turn the coin and die "
-    "give it (as the rules booklet says). Click a laid tile to turn it a sixth clockwise (shift-click or "
-    "right-click: anticlockwise). Drag the pawns.",
-    "how_any": "Click an empty slot to lay the next tile of the shuffled pile, face and turn as the pile gives them. "
-    "Click a laid tile to turn it one edge clockwise (shift-click or right-click: anticlockwise). Drag the pawns.",
+    "how": "Click an empty slot to lay the next tile of the shuffled pile, with the face and turn the pile gives it. "
+    "Click a laid tile to turn it {turn} clockwise (shift-click or right-click: anticlockwise). Drag the pawns.",
+    "turn": "one edge",  # a tile turn by one edge: the kit's language words it for its tiles (``Language.turn``)
     "far": "Two players far apart see the same maze with the same seed: send the page and the {seed} at the end "
     "of its address.",
     "made": "Made by trailwright {version}.",
