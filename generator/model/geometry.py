@@ -140,6 +140,11 @@ class TileGeometry:
         """Whether this is the classic game's geometry (its fast kernels and formats apply)."""
         return self == CLASSIC
 
+    @property
+    def end_word(self) -> str:
+        """How words name one end: the classic game's "direction", else "end"."""
+        return "direction" if self.is_classic else "end"
+
     def edge_of(self, end: int) -> int:
         """The edge end ``end`` lies on."""
         return end // self.ends_per_edge

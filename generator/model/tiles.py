@@ -77,8 +77,10 @@ def _article_conflicts(t1: Trail, t2: Trail) -> bool:
 
 
 def _end_words(geometry: TileGeometry) -> tuple[str, str]:
-    """How errors name an end and its plural: the classic game's "direction", else "end"."""
-    return ("direction", "six directions") if geometry.is_classic else ("end", f"{geometry.ends} ends")
+    """How errors name an end and its plural (``TileGeometry.end_word``): "direction" and "six directions" on the
+    classic game, "end" and "8 ends" on a square of two ends an edge."""
+    word = geometry.end_word
+    return word, ("six directions" if geometry.is_classic else f"{geometry.ends} {word}s")
 
 
 @dataclass(frozen=True, order=True)

@@ -19,12 +19,12 @@ figures     the fitness and its terms, each landmark pair's connectivity, and 1,
             a change of the fixed terms alone is exact). The saved set's layout scores are worked out once per
             saved set and board, and none before the engines are warm (``studio.warm``).
 parts       the files on disk watched (``studio.disk``), the first start's warm-up (``studio.warm``), the TOML files
-            changed in place (``studio.tomledit``) and the board draft (``studio.boards``) are modules of their own.
+            changed in place (``studio.tomledit``), the board draft (``studio.boards``) and the edits of one side
+            (``studio.edits``) are modules of their own.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import threading
 import time
@@ -40,16 +40,14 @@ from generator.board import Board, load_board
 from generator.errors import TrailwrightError, shown
 from generator.fileio import write_atomic
 from generator.model import FACES, Side, Tile, TileSet, read_tileset
-from generator.model.designs import designs
-from generator.model.geometry import TileGeometry
 from generator.model.tileset_io import dumps_tileset, read_meta
-from generator.optimize.space import DESIGNS, design_of
 from generator.play import load_rules
 from generator.play.rules import Rules
 from generator.project import FILES, project_file
 from generator.scoring import ARTICLE, Objective, layout_scores, summarise
 from generator.scoring.objective import load_objective
 from generator.studio.disk import WATCHED, DiskWatch, digest
+from generator.studio.edits import design_number, design_total, end_words, rejoined
 from generator.studio.errors import Conflict, EditError
 from generator.studio.games import Played, games_for  # noqa: F401 (games_for: the studio's name for it too)
 from generator.studio.tomledit import board_toml as _board_toml
@@ -59,63 +57,6 @@ from generator.studio.warm import Warming
 SAMPLES = 20_000  # layouts per figure (classic: about 10 ms)
 MAX_UNDO = 1000  # edits undo can take back
 SEED = 0  # the figures' layouts and games (common random numbers)
-
-
-def _end_words(g: TileGeometry, many: bool = False) -> str:
-    """What an exit is (``many``: exits are), as a refusal says it: the classic game's directions, else the
-    geometry's ends."""
-    word = "direction" if g.is_classic else "end"
-    what = f"{word} numbers" if many else f"{'a' if g.is_classic else 'an'} {word} number"
-    return f"{what} from 0 ({g.end_names[0]}) to {g.ends - 1} ({g.end_names[-1]})"
-
-
-def _paired(side: Side, a: int, b: int) -> Side:
-    """``side`` (paired trails) with ends ``a`` and ``b`` paired, and their old partners paired with each other: a
-    perfect matching stays one."""
-    names = side.geometry.end_names
-    ta, tb = (next(t for t in side.trails if e in t) for e in (a, b))
-    if ta == tb:
-        raise EditError(f"ends {names[a]} and {names[b]} are paired already: click two ends of other trails")
-    rest = [t for t in side.trails if t not in (ta, tb)]
-    partners = tuple(e for e in ta + tb if e not in (a, b))
-    return Side.of([*rest, (a, b), partners], side.geometry)
-
-
-def _rejoined(side: Side, op: str, args: dict[str, Any]) -> Side:
-    """``side`` with exits ``a`` and ``b`` joined into one trail (``join``), or exit ``a`` split off (``split``); on
-    paired trails, ``a`` and ``b`` paired (``_paired``), and no split (every end joins exactly one other)."""
-    g = side.geometry
-    given = [args.get("a")] + ([args.get("b")] if op == "join" else [])
-    if not all(isinstance(e, int) and not isinstance(e, bool) and e in range(g.ends) for e in given):
-        raise EditError(f"an exit is {_end_words(g)}")
-    exits = [int(e) for e in given if e is not None]
-    if g.trails == "pairs":
-        if op == "split":
-            raise EditError("these trails are paired: every end joins exactly one other (click two ends to pair them)")
-        return _paired(side, exits[0], exits[1])
-    trails = [frozenset(t) for t in side.trails]
-    names = [g.end_names[e] for e in exits]
-    if op == "split" and frozenset(exits) in trails:
-        raise EditError(f"exit {names[0]} is a dead end already: click another exit after it to join the two")
-    if op == "join":
-        ta, tb = (next(t for t in trails if e in t) for e in exits)
-        if ta == tb:
-            raise EditError(f"exits {names[0]} and {names[1]} are on one trail already: click one twice to split it")
-        trails = [t for t in trails if t not in (ta, tb)] + [ta | tb]
-    else:
-        trails = [t - {exits[0]} for t in trails if t - {exits[0]}] + [frozenset(exits[:1])]
-    return Side.of(trails, g)
-
-
-@functools.cache
-def _design_index(g: TileGeometry) -> dict[Side, int]:
-    return {side: i for i, side in enumerate(designs(g))}
-
-
-def design_number(side: Side) -> int:
-    """The design number of a side among its geometry's designs (``designs``; the classic game's 203 as the
-    optimizer numbers them)."""
-    return design_of(side) if side.geometry.is_classic else _design_index(side.geometry)[side.canonical]
 
 
 @dataclass
@@ -249,7 +190,7 @@ class Studio(DiskWatch, Warming):
                 raise EditError("steps is a whole number (edges to turn the side by)")
             self.commit(self._with_side(self.current, where, side.rotated(k % side.geometry.rotations)))
         elif op in ("join", "split"):
-            self.commit(self._with_side(self.current, where, _rejoined(side, op, args)))
+            self.commit(self._with_side(self.current, where, rejoined(side, op, args)))
         else:
             raise EditError(f"unknown edit {shown(op, 20)} (join, split, rotate, copy, swap)")
 
@@ -263,7 +204,7 @@ class Studio(DiskWatch, Warming):
             or not all(isinstance(t, list) and len(t) <= g.ends for t in trails)
             or not all(type(d) is int and 0 <= d < g.ends for t in trails for d in t)  # no bool: true is no direction
         ):
-            raise EditError(f"tile {tile} {face}: trails are lists of {_end_words(g, many=True)}")
+            raise EditError(f"tile {tile} {face}: trails are lists of {end_words(g, many=True)}")
         try:
             new = Side.of(trails, g)
         except (TrailwrightError, TypeError, ValueError) as err:
@@ -388,15 +329,13 @@ class Studio(DiskWatch, Warming):
             "face": face,
             "trails": [list(t) for t in side.trails],
             "design": design + 1,
-            "designs": len(DESIGNS) if side.geometry.is_classic else len(_design_index(side.geometry)),
+            "designs": design_total(side.geometry),
             "bridges": side.min_crossings,
             "copies": copies,
         }
 
     def design_counts(self) -> Counter:
         """How many sides of the edited set have each design (a single-sided tile's front once)."""
-        if self.current.geometry.is_classic:
-            return Counter(design_of(t.face(f)) for t in self.current.tiles for f in FACES)
         return Counter(design_number(side) for side in self.current.sides())
 
     def figures(self, tiles: TileSet | None = None, games: bool = True) -> dict[str, Any]:
