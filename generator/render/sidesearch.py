@@ -24,6 +24,7 @@ import numpy as np
 from generator.errors import TrailwrightError
 from generator.model import Side, pair_crossings
 from generator.model.geometry import TileGeometry
+from generator.render import drawn
 from generator.render.proof import deck, fits, sound
 from generator.render.shapes import (
     TIE,
@@ -343,7 +344,18 @@ def layout_canonical(side: Side, width: float) -> SideLayout:
     budget, the last level with ``WIDER`` tries. A side no level can draw (the busiest paired hex sides, such as
     six near-diameters with 15 crossings) is drawn with decks that may touch (``CROWDED``), still with exactly its
     bridges. A drawing at the strictest level that costs ``RELAX`` more than the next level's gives way to it: a
-    side kept that roomy only by drawing a trail far from its plain shape is no better."""
+    side kept that roomy only by drawing a trail far from its plain shape is no better. A design searched once is
+    kept on disk for every later process of this renderer (``drawn``)."""
+    kept = drawn.load(side, width)
+    if kept is not None:
+        return kept
+    layout = _searched(side, width)
+    drawn.keep(layout)
+    return layout
+
+
+def _searched(side: Side, width: float) -> SideLayout:
+    """``layout_canonical``'s search."""
     levels = LEVELS + (CROWDED,)
     for k in range(len(levels)):
         found = _level(side, width, levels[k])
