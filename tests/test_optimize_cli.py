@@ -131,12 +131,13 @@ def _wait_until_it_catches_sigterm(proc, limit: float = 60.0) -> None:
     raise AssertionError("the optimizer never installed its SIGTERM handler")
 
 
-def _wait_for_progress(checkpoint: Path, proc, limit: float = 240.0) -> None:
-    """Wait until the run's checkpoint shows a chain under way (or the run ends)."""
+def _wait_for_progress(checkpoint: Path, proc, limit: float = 240.0, best: float | None = None) -> None:
+    """Wait until the run's checkpoint shows a chain under way (or the run ends); with ``best``, a chain whose best
+    set so far scores above it (a load-proof point to stop a run at, where a fixed sleep is not)."""
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline and proc.poll() is None:
         chains = json.loads(checkpoint.read_text())["chains"] if checkpoint.exists() else []
-        if any(c and c["generation"] > 0 for c in chains):
+        if any(c and c["generation"] > 0 and (best is None or c["history"][-1]["best"] > best) for c in chains):
             return
         time.sleep(0.2)
     raise AssertionError("the run showed no progress")
@@ -294,7 +295,7 @@ def test_sigterm_writes_the_best_so_far(tmp_path, reap):
         )
     )
     _wait_until_it_catches_sigterm(proc)
-    time.sleep(6)
+    _wait_for_progress(tmp_path / "stopped.checkpoint", proc, limit=50, best=9.6)
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=60) == 128 + signal.SIGTERM
     meta = read_meta(out)
