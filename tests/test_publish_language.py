@@ -100,6 +100,7 @@ def test_the_french_booklet_is_french_throughout(classic):
     for heading in ("Contenu de la boîte", "Mise en place", "Jouer", "Les ponts", "Catalogue des tuiles"):
         assert heading in text
     assert "Visitez Puits, Source et Verger dans l'ordre de votre choix, puis sortez par Sortie" in text
+    assert "Le lieu Sortie occupe deux emplacements" in " ".join(text.split())  # a name alone is said to be a place
     assert classic.title not in text and f"«{NNBSP}Classique (20 tuiles){NNBSP}»" in text
 
 
