@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -681,7 +683,8 @@ def test_an_in_process_cluster_loads_its_kernels_as_its_chains_call_them():
     from distributed import Client, LocalCluster
 
     from generator.board import load_board
-    from generator.optimize.cluster import KernelWarmUp, warm_workers
+    from generator.optimize.cluster import warm_workers
+    from generator.optimize.worker_plugin import KernelWarmUp
 
     with (
         LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
@@ -690,6 +693,55 @@ def test_an_in_process_cluster_loads_its_kernels_as_its_chains_call_them():
         warm_workers(client, load_board("classic"))
         plugins = client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.worker_plugins))
     assert KernelWarmUp.name not in plugins
+
+
+def test_a_run_on_the_commands_threads_equals_the_same_run_on_dask(classic):
+    """``cluster.Threads`` (a short run's pool, without Dask) runs the chains, picks the winner and re-scores it as
+    a Dask cluster does: the same tile set and the same figures, bit for bit."""
+    from generator.optimize import cluster
+
+    problem = small_problem(classic)
+    config = Config(strategy="anneal", generations=15, seed=3, **{**SMALL, "chains": 2})
+    on_dask = optimize(problem, config, client=CLIENT)
+    with cluster.connect(None, 2, in_process=True) as pool:
+        assert isinstance(pool, cluster.Threads) and cluster.worker_count(pool) == 2
+        reports = []
+        on_threads = optimize(problem, config, client=pool, on_progress=reports.append)
+    assert on_threads.tileset == on_dask.tileset and on_threads.fitness == on_dask.fitness
+    assert [c.generation for c in on_threads.chains] == [c.generation for c in on_dask.chains] == [15, 15]
+    assert on_threads.winner == on_dask.winner and {r.chain for r in reports} == {0, 1}
+
+
+def test_closing_the_threads_stops_a_leg_still_running(classic):
+    """Leaving the pool (an error in the command) stops its legs after their current generation, as a Dask
+    cluster's close does, instead of waiting for their budget."""
+    from generator.optimize import cluster
+
+    problem = small_problem(classic)
+    strategy = config_strategy(Config(strategy="anneal", generations=1))
+    job = cluster.Leg("r", problem, strategy, Budget(600.0, None), 1, 0, 0, 1.0, snapshot_every=0.1)
+    began = time.perf_counter()
+    with cluster.Threads(1) as pool:
+        store = pool.variable(cluster.store_name("r", 0))
+        running = pool.submit(pool.run_leg, job)
+        while not store.get():  # wait for the first snapshot: the leg is under way
+            time.sleep(0.05)
+    assert Chain.from_data(json.loads(running.result())).generation >= 1 and time.perf_counter() - began < 60
+
+
+@pytest.mark.slow
+def test_a_short_run_starts_without_dask(tmp_path):
+    """A short run searches on the command's own threads: it never imports Dask (a third of a second of start-up)."""
+    import subprocess
+    import sys
+
+    probe = "import sys; from generator.cli import main; status = main(); assert 'distributed' not in sys.modules"
+    out = tmp_path / "short.json"
+    env = {k: v for k, v in os.environ.items() if k != "TRAILWRIGHT_SCHEDULER"}
+    done = subprocess.run(
+        [sys.executable, "-c", probe, "optimize", "--time", "2", "--quiet", "--out", str(out)], env=env, timeout=120
+    )
+    assert done.returncode == 0 and json.loads(out.read_text())["meta"]["search"]["generations"][0] > 0
 
 
 def test_a_run_on_threads_of_the_command_has_one_chain_unless_told():
