@@ -55,5 +55,7 @@ def designs(geometry: TileGeometry) -> tuple[Side, ...]:
         if side not in seen:
             turns = [side.rotated(k) for k in range(geometry.rotations)]
             seen.update(turns)
-            found.append(min(turns))
+            canonical = min(turns)
+            vars(canonical)["canonical"] = canonical  # its own cached ``Side.canonical``, known here
+            found.append(canonical)
     return tuple(sorted(found))
