@@ -763,3 +763,29 @@ def test_a_short_budget_grows_a_smaller_bank(classic):
     assert default_bank_end(problem, 60.0) is None  # the default bank
     assert default_bank_end(problem, None) is None
     assert default_bank_end(problem, 0.1) == BankSchedule().start  # never under the first bank
+
+
+def test_the_history_plot_draws_each_chain_and_the_rescore_where_their_values_lie():
+    """The plot read back: a line a chain, each point placed by its seconds and best (on one linear scale), and
+    the re-score's rule at its value among them."""
+    from xml.etree import ElementTree
+
+    from generator.optimize.chain import HistoryPoint
+    from generator.optimize.report import history_svg
+
+    chains = [
+        Chain(i, 0, 3, 2.0, {}, {}, {}, 9.9, tuple(HistoryPoint(s, g, g, 100, b) for s, g, b in points))
+        for i, points in enumerate([[(0.0, 0, 10.0), (1.0, 1, 10.2)], [(0.5, 0, 10.1), (2.0, 3, 10.3)]])
+    ]
+    svg = ElementTree.fromstring(history_svg(chains, 10.25, "anneal <a & b>", 2))
+    ns = "{http://www.w3.org/2000/svg}"
+    lines = [[tuple(map(float, p.split(","))) for p in e.get("points").split()] for e in svg.iter(f"{ns}polyline")]
+    assert len(lines) == 2 and [len(points) for points in lines] == [2, 2]
+    (x0, y0), (x1, y1) = lines[0]
+    dx, dy = (x1 - x0) / 1.0, (y1 - y0) / 0.2  # pixels a second, pixels a unit of fitness (up is negative)
+    assert dx > 0 and dy < 0
+    assert lines[1][1] == pytest.approx((x0 + 2.0 * dx, y0 + 0.3 * dy), abs=0.02)
+    rule = next(e for e in svg.iter(f"{ns}path") if e.get("stroke-dasharray"))
+    assert float(rule.get("d").split(",")[1].split("h")[0]) == pytest.approx(y0 + 0.25 * dy, abs=0.02)
+    texts = [e.text for e in svg.iter(f"{ns}text")]
+    assert "anneal <a & b>" in texts and "re-scored on fresh layouts after 2 polish steps 10.2500" in texts
