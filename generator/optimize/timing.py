@@ -37,9 +37,11 @@ RESERVE_RATE = 10_000_000
 TEARDOWN = 3.0  # seconds to stop a cluster of worker processes (measured: 2 to 3 s on a busy 2-core machine)
 # A run of at most IN_PROCESS_SECONDS on no cluster of its own searches on threads of the command's process: spawning
 # worker processes would take seconds of its budget (3.6 s of a 10-second run on a quiet 2-core machine). The
-# kernels release the GIL, so the threads score side by side. Its teardown takes IN_PROCESS_TEARDOWN seconds at most.
+# kernels release the GIL, so the threads score side by side. Its teardown takes IN_PROCESS_TEARDOWN seconds at most:
+# its threads stop at once, and writing the outputs and exiting took 0.01 to 0.05 s (classic board, a load of 5 on
+# 2 cores; 0.2 to 0.35 s with the cluster of Dask threads and the plotting library it had before)
 IN_PROCESS_SECONDS = 30.0
-IN_PROCESS_TEARDOWN = 0.5
+IN_PROCESS_TEARDOWN = 0.25
 # A warm-up of the kernels that takes longer compiled them (not search time); a load from numba's disk cache takes
 # about a second on a busy 2-core machine (a hex-pairs board's), and counts in the budget
 CACHE_LOAD = 5.0
