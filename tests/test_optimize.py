@@ -765,6 +765,21 @@ def test_a_short_budget_grows_a_smaller_bank(classic):
     assert default_bank_end(problem, 0.1) == BankSchedule().start  # never under the first bank
 
 
+def test_a_board_of_many_designs_grows_a_smaller_bank_still():
+    """hex-pairs' moves choose among 1,799 designs: its bank is sqrt(43 / 1,799) as large, for more generations."""
+    from generator.cli import build_parser
+    from generator.cli.optimize import _setup
+    from generator.optimize.timing import BANK_PACE, PACED_DESIGNS
+
+    def bank_end(*argv: str) -> int | None:
+        return _setup(build_parser("optimize").parse_args(["optimize", "--board", "hex-pairs", *argv]))[1].max_samples
+
+    pace = BANK_PACE * math.sqrt(PACED_DESIGNS / 1_799) / 37  # layouts a second on its 37 slots
+    assert bank_end("--time", "10") == 7_000 == int(pace * 10) // 1000 * 1000
+    assert bank_end("--time", "60") == 45_000  # under the default bank even at a minute
+    assert bank_end("--time", "10", "--max-samples", "9000") == 9_000  # as told
+
+
 def test_the_history_plot_draws_each_chain_and_the_rescore_where_their_values_lie():
     """The plot read back: a line a chain, each point placed by its seconds and best (on one linear scale), and
     the re-score's rule at its value among them."""

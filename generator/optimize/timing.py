@@ -51,6 +51,11 @@ CACHE_LOAD = 5.0
 # classic board, seeds 1-3 re-scored 9.37, 10.51 and 10.37 with the default bank, 10.44, 10.56 and 10.58 with 45,000
 # (a load of 5 on 2 cores). From 120 s on the 20-slot board and 60 s on the 91-slot one, the default.
 BANK_PACE = 180_000
+# A board whose moves choose among more designs than PACED_DESIGNS (the classic game's) needs more generations to
+# try them: its bank is sqrt(PACED_DESIGNS / designs) as large (``default_bank_end``). On hex-pairs' 1,799 designs,
+# seeds 1 and 2 (a load of 4 to 5 on 2 cores): --time 10 re-scored -0.92 and -0.66 with a bank of 48,000, -0.06 and
+# -0.40 with 7,000; --time 60 0.04 and 0.58 with the default bank, 0.63 and 0.78 with 45,000.
+PACED_DESIGNS = 43
 MIN_SEARCH = 0.5  # seconds of search a timed run needs at least, beyond its reserve
 MIN_LEFT = 0.05  # seconds the chains get at least, when the start-up took the whole budget
 
@@ -88,15 +93,16 @@ def default_chains(
 
 
 def default_bank_end(problem: Problem, time: float | None) -> int | None:
-    """The largest bank of a timed run that names none, sized to its budget: ``BANK_PACE`` slot-layouts a second, to
-    the thousand, at least the first bank's size; None where that buys the default (``BankSchedule.end``) or the run
-    is untimed."""
+    """The largest bank of a timed run that names none, sized to its budget: ``BANK_PACE`` slot-layouts a second
+    (fewer on a board of many designs, ``PACED_DESIGNS``), to the thousand, at least the first bank's size; None
+    where that buys the default (``BankSchedule.end``) or the run is untimed."""
     from generator.optimize.search import BankSchedule
 
     default = BankSchedule()
     if time is None:
         return None
-    sized = int(BANK_PACE * time / problem.board.tile_count) // 1000 * 1000
+    pace = BANK_PACE * min(1.0, math.sqrt(PACED_DESIGNS / max(len(problem.allowed), 1)))
+    sized = int(pace * time / problem.board.tile_count) // 1000 * 1000
     return None if sized >= default.end else max(sized, default.start)
 
 
