@@ -600,6 +600,21 @@ def test_the_re_scores_reserve_is_paced_by_the_choice_of_the_winner(classic):
     assert rescoring(problem, 1_000_000, 0.5, 2, 2, 250_000) == pytest.approx(3.0)  # a short run's smaller choice
 
 
+def test_a_run_on_the_commands_threads_sets_aside_its_own_pace(classic):
+    """Timed before the chains, a layout's pace here sizes the reserve (half as long again), where a slow machine's
+    ``RESERVE_RATE`` would; the choice of the winner's layouts count too."""
+    from generator.optimize.run import _pace
+    from generator.optimize.timing import RESERVE_RATE, Samples, reserve
+
+    problem = small_problem(classic)
+    sizes = Samples(500_000, 1_000_000)
+    assert reserve(problem, sizes, 1, 2) == pytest.approx(1_000_000 * 20 / RESERVE_RATE)  # one chain: no choice
+    assert reserve(problem, sizes, 1, 2, pace=1e-6) == pytest.approx(1.5)
+    assert reserve(problem, sizes, 4, 2, pace=1e-6) == pytest.approx(1.5 * 2e-6 * 1_000_000)  # two waves of choice
+    pace = _pace(problem, 1)  # the scoring kernel on this machine: well under a slow machine's
+    assert 0 < pace < 20 / RESERVE_RATE
+
+
 def test_a_short_budget_buys_fewer_samples_and_says_so_and_too_short_a_budget_is_refused(classic):
     from generator.optimize.timing import (
         AFTER_SHARE,
@@ -625,11 +640,14 @@ def test_a_short_budget_buys_fewer_samples_and_says_so_and_too_short_a_budget_is
     assert samples(problem, 1.0, 4_000, 2, 2).rescore == 4_000  # nor more than asked
     assert in_process(None, 10.0) and not in_process(None, 60.0) and not in_process("tcp://x:8786", 10.0)
     assert teardown("tcp://x:8786", 10.0) == 0.0 < teardown(None, 10.0) < teardown(None, 60.0)
-    shortest = shortest_budget(problem, 1_000_000, 2, 2, teardown(None, 2.0))
-    assert shortest == 2.0  # half a second of search, the fewest samples (0.24 s) and the teardown, rounded up
-    check_budget(problem, shortest, 1_000_000, 2, 2, teardown(None, 2.0))
+    # half a second of search, the fewest samples (0.24 s) and the teardown (0.25 s), rounded up; and the command's
+    # start-up so far (0.6 s)
+    assert shortest_budget(problem, 1_000_000, 2, 2, teardown(None, 2.0)) == 1.0
+    shortest = shortest_budget(problem, 1_000_000, 2, 2, teardown(None, 2.0), 0.6)
+    assert shortest == 2.0
+    check_budget(problem, shortest, 1_000_000, 2, 2, teardown(None, 2.0), 0.6)
     with pytest.raises(TrailwrightError, match=r"^--time 1.5 is too short to search .*: give --time 2 or more$"):
-        check_budget(problem, 1.5, 1_000_000, 2, 2, teardown(None, 1.5))
+        check_budget(problem, 1.5, 1_000_000, 2, 2, teardown(None, 1.5), 0.6)
 
 
 def test_the_polish_takes_only_confirmed_gains_and_is_the_same_whatever_the_workers():

@@ -92,6 +92,11 @@ def final_seed(seed: int) -> int:
 rescore = cluster.rescore
 
 
+def probe_seed(seed: int) -> int:
+    """The layouts that time the re-score's pace before a run on the command's threads (``_pace``)."""
+    return derived_seed(seed, 6)
+
+
 def polish_seed(seed: int) -> int:
     """The seed of the final polish's banks (its rounds add to it; disjoint from the re-score's)."""
     return derived_seed(seed, 5)
@@ -210,10 +215,11 @@ def _optimize(
     on_progress, on_checkpoint, on_stage = hooks.progress, hooks.checkpoint, hooks.stage
     cluster.warm_workers(client, problem.board, _polish_designs(problem, config))
     workers = cluster.worker_count(client)
-    check_budget(problem, config.time, config.rescore, config.chains, workers, teardown)
+    check_budget(problem, config.time, config.rescore, config.chains, workers, teardown, time.perf_counter() - began)
     sizes = samples(problem, config.time, config.rescore, config.chains, workers)
     deadline = None if config.time is None else began + config.time
-    after = reserve(problem, sizes, config.chains, workers) + teardown
+    pace = _pace(problem, config.seed) if isinstance(client, cluster.Threads) and deadline is not None else None
+    after = reserve(problem, sizes, config.chains, workers, pace) + teardown
     left = None if deadline is None else deadline - time.perf_counter() - after
     spent = max((c.elapsed for c in chains if c is not None), default=0.0)
     budget, legs = plan(config, workers, left, spent)
@@ -270,6 +276,15 @@ def _optimize(
         polishing,
         sizes,
     )
+
+
+def _pace(problem: Problem, seed: int) -> float:
+    """Seconds a layout of the re-score takes in this process: ``timing.PROBE_LAYOUTS`` of the start timed once its
+    kernel is loaded (a run on the command's threads re-scores here)."""
+    rescore(problem, problem.start, 2, probe_seed(seed))
+    began = time.perf_counter()
+    rescore(problem, problem.start, timing.PROBE_LAYOUTS, probe_seed(seed))
+    return (time.perf_counter() - began) / timing.PROBE_LAYOUTS
 
 
 def _polished(

@@ -34,6 +34,13 @@ POLISH_SHARE = 1 / 3  # of a time budget, the final polish's by default (see def
 POLISH_FROM = 30.0
 POLISH_SLOTS = 37  # the most slots of a board polished by default: a round on 91 takes a minute of CPU
 RESERVE_RATE = 10_000_000
+# A run on the command's threads re-scores in the command's process: before its chains it times PROBE_LAYOUTS layouts
+# of its start there (its kernel loaded first, which the re-score would load anyway) and sets aside PACE_MARGIN times
+# that pace, where RESERVE_RATE is a slow machine's. Its chains then get the seconds it saves: RESERVE_RATE set aside
+# 0.74 s for the re-score of a classic --time 5, which took 0.15 s (a load of 4 to 5 on 2 cores); hex-pairs' 10 s,
+# 1.5 s for 0.6 to 0.9 s.
+PROBE_LAYOUTS = 20_000
+PACE_MARGIN = 1.5
 TEARDOWN = 3.0  # seconds to stop a cluster of worker processes (measured: 2 to 3 s on a busy 2-core machine)
 # A run of at most IN_PROCESS_SECONDS on no cluster of its own searches on threads of the command's process: spawning
 # worker processes would take seconds of its budget (3.6 s of a 10-second run on a quiet 2-core machine). The
@@ -147,20 +154,30 @@ def _round(n: float) -> int:
     return int(n // step * step)
 
 
-def shortest_budget(problem: Problem, rescore: int, chains: int, workers: int, teardown_seconds: float) -> float:
-    """The shortest time budget that searches: ``MIN_SEARCH`` seconds of chains, the fewest samples of the choice
-    and the re-score, and the teardown (rounded up to a whole second)."""
+def shortest_budget(
+    problem: Problem, rescore: int, chains: int, workers: int, teardown_seconds: float, spent: float = 0.0
+) -> float:
+    """The shortest time budget that searches: the ``spent`` seconds of the command's start-up so far, ``MIN_SEARCH``
+    seconds of chains, the fewest samples of the choice and the re-score, and the teardown (rounded up to a whole
+    second)."""
     least = _seconds(problem, MIN_SELECTION, min(MIN_RESCORE, rescore), _waves(chains, workers))
-    return float(math.ceil(MIN_SEARCH + least + teardown_seconds))
+    return float(math.ceil(spent + MIN_SEARCH + least + teardown_seconds))
 
 
 def check_budget(
-    problem: Problem, time: float | None, rescore: int, chains: int, workers: int, teardown_seconds: float
+    problem: Problem,
+    time: float | None,
+    rescore: int,
+    chains: int,
+    workers: int,
+    teardown_seconds: float,
+    spent: float = 0.0,
 ) -> None:
-    """One line when ``time`` is too short to search, naming the budget that would."""
+    """One line when ``time`` is too short to search, naming the budget that would (``spent``: the seconds of the
+    budget the command's start-up took already)."""
     if time is None:
         return
-    shortest = shortest_budget(problem, rescore, chains, workers, teardown_seconds)
+    shortest = shortest_budget(problem, rescore, chains, workers, teardown_seconds, spent)
     if time < shortest:
         raise TrailwrightError(
             f"--time {time:g} is too short to search on this board ({problem.board.tile_count} slots): "
@@ -168,13 +185,14 @@ def check_budget(
         )
 
 
-def reserve(problem: Problem, sizes: Samples, chains: int, workers: int) -> float:
+def reserve(problem: Problem, sizes: Samples, chains: int, workers: int, pace: float | None = None) -> float:
     """Seconds set aside from a time budget for what follows the chains: the choice of the winner (every chain's
     best on ``sizes.selection`` layouts, a wave of workers at a time), the re-score, and with a [play] target the
-    games of both (``after_chains_seconds``)."""
-    selection = _seconds(problem, sizes.selection, 0, _waves(chains, workers))
-    games = after_chains_seconds(problem, chains, workers, available_cores())
-    return selection + rescoring(problem, sizes.rescore) + games
+    games of both (``after_chains_seconds``). ``pace``: the seconds a layout took here (``PROBE_LAYOUTS`` timed
+    before a run on the command's threads), half as long again allowed; else ``RESERVE_RATE``."""
+    layouts = _waves(chains, workers) * sizes.selection + sizes.rescore
+    scoring = _seconds(problem, 0, layouts, 0) if pace is None else PACE_MARGIN * pace * layouts
+    return scoring + after_chains_seconds(problem, chains, workers, available_cores())
 
 
 def rescoring(
