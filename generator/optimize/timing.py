@@ -34,11 +34,11 @@ POLISH_SHARE = 1 / 3  # of a time budget, the final polish's by default (see def
 POLISH_FROM = 30.0
 POLISH_SLOTS = 37  # the most slots of a board polished by default: a round on 91 takes a minute of CPU
 RESERVE_RATE = 10_000_000
-# A run on the command's threads re-scores in the command's process: before its chains it times PROBE_LAYOUTS layouts
-# of its start there (its kernel loaded first, which the re-score would load anyway) and sets aside PACE_MARGIN times
-# that pace, where RESERVE_RATE is a slow machine's. Its chains then get the seconds it saves: RESERVE_RATE set aside
-# 0.74 s for the re-score of a classic --time 5, which took 0.15 s (a load of 4 to 5 on 2 cores); hex-pairs' 10 s,
-# 1.5 s for 0.6 to 0.9 s.
+# A run on the command's own cluster (its threads, or worker processes on this machine) times PROBE_LAYOUTS layouts
+# of its start in the command's process before its chains (the kernel loaded first) and sets aside PACE_MARGIN times
+# that pace, where RESERVE_RATE is a slow machine's (it stays for a cluster elsewhere). Its chains then get the
+# seconds it saves: RESERVE_RATE set aside 0.74 s for the re-score of a classic --time 5, which took 0.15 s (a load
+# of 4 to 5 on 2 cores); hex-pairs' 10 s, 1.5 s for 0.6 to 0.9 s.
 PROBE_LAYOUTS = 20_000
 PACE_MARGIN = 1.5
 TEARDOWN = 3.0  # seconds to stop a cluster of worker processes (measured: 2 to 3 s on a busy 2-core machine)
@@ -189,7 +189,7 @@ def reserve(problem: Problem, sizes: Samples, chains: int, workers: int, pace: f
     """Seconds set aside from a time budget for what follows the chains: the choice of the winner (every chain's
     best on ``sizes.selection`` layouts, a wave of workers at a time), the re-score, and with a [play] target the
     games of both (``after_chains_seconds``). ``pace``: the seconds a layout took here (``PROBE_LAYOUTS`` timed
-    before a run on the command's threads), half as long again allowed; else ``RESERVE_RATE``."""
+    before a run on the command's own cluster), half as long again allowed; else ``RESERVE_RATE``."""
     layouts = _waves(chains, workers) * sizes.selection + sizes.rescore
     scoring = _seconds(problem, 0, layouts, 0) if pace is None else PACE_MARGIN * pace * layouts
     return scoring + after_chains_seconds(problem, chains, workers, available_cores())
