@@ -33,6 +33,12 @@ def test_side_and_design_counts(geometry):
     assert len(set(sides(geometry))) == len(sides(geometry))
 
 
+@pytest.mark.parametrize("geometry", GEOMETRIES, ids=str)
+def test_the_designs_are_every_sides_canonical_form(geometry):
+    """``designs`` turns each design's sides once; the plain reference takes every side's ``canonical``."""
+    assert designs(geometry) == tuple(sorted({side.canonical for side in sides(geometry)}))
+
+
 def test_faces_do_not_change_sides_or_designs():
     single = TileGeometry("hex", 1, "any", 1)
     assert [s.trails for s in designs(single)] == [s.trails for s in designs(CLASSIC)]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -598,6 +600,21 @@ def test_the_re_scores_reserve_is_paced_by_the_choice_of_the_winner(classic):
     assert rescoring(problem, 1_000_000, 0.5, 2, 2, 250_000) == pytest.approx(3.0)  # a short run's smaller choice
 
 
+def test_a_run_on_the_commands_threads_sets_aside_its_own_pace(classic):
+    """Timed before the chains, a layout's pace here sizes the reserve (half as long again), where a slow machine's
+    ``RESERVE_RATE`` would; the choice of the winner's layouts count too."""
+    from generator.optimize.run import _pace
+    from generator.optimize.timing import RESERVE_RATE, Samples, reserve
+
+    problem = small_problem(classic)
+    sizes = Samples(500_000, 1_000_000)
+    assert reserve(problem, sizes, 1, 2) == pytest.approx(1_000_000 * 20 / RESERVE_RATE)  # one chain: no choice
+    assert reserve(problem, sizes, 1, 2, pace=1e-6) == pytest.approx(1.5)
+    assert reserve(problem, sizes, 4, 2, pace=1e-6) == pytest.approx(1.5 * 2e-6 * 1_000_000)  # two waves of choice
+    pace = _pace(problem, 1)  # the scoring kernel on this machine: well under a slow machine's
+    assert 0 < pace < 20 / RESERVE_RATE
+
+
 def test_a_short_budget_buys_fewer_samples_and_says_so_and_too_short_a_budget_is_refused(classic):
     from generator.optimize.timing import (
         AFTER_SHARE,
@@ -623,11 +640,14 @@ def test_a_short_budget_buys_fewer_samples_and_says_so_and_too_short_a_budget_is
     assert samples(problem, 1.0, 4_000, 2, 2).rescore == 4_000  # nor more than asked
     assert in_process(None, 10.0) and not in_process(None, 60.0) and not in_process("tcp://x:8786", 10.0)
     assert teardown("tcp://x:8786", 10.0) == 0.0 < teardown(None, 10.0) < teardown(None, 60.0)
-    shortest = shortest_budget(problem, 1_000_000, 2, 2, teardown(None, 2.0))
-    assert shortest == 2.0  # half a second of search, the fewest samples (0.24 s) and the teardown, rounded up
-    check_budget(problem, shortest, 1_000_000, 2, 2, teardown(None, 2.0))
+    # half a second of search, the fewest samples (0.24 s) and the teardown (0.25 s), rounded up; and the command's
+    # start-up so far (0.6 s)
+    assert shortest_budget(problem, 1_000_000, 2, 2, teardown(None, 2.0)) == 1.0
+    shortest = shortest_budget(problem, 1_000_000, 2, 2, teardown(None, 2.0), 0.6)
+    assert shortest == 2.0
+    check_budget(problem, shortest, 1_000_000, 2, 2, teardown(None, 2.0), 0.6)
     with pytest.raises(TrailwrightError, match=r"^--time 1.5 is too short to search .*: give --time 2 or more$"):
-        check_budget(problem, 1.5, 1_000_000, 2, 2, teardown(None, 1.5))
+        check_budget(problem, 1.5, 1_000_000, 2, 2, teardown(None, 1.5), 0.6)
 
 
 def test_the_polish_takes_only_confirmed_gains_and_is_the_same_whatever_the_workers():
@@ -681,7 +701,8 @@ def test_an_in_process_cluster_loads_its_kernels_as_its_chains_call_them():
     from distributed import Client, LocalCluster
 
     from generator.board import load_board
-    from generator.optimize.cluster import KernelWarmUp, warm_workers
+    from generator.optimize.cluster import warm_workers
+    from generator.optimize.worker_plugin import KernelWarmUp
 
     with (
         LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
@@ -690,6 +711,55 @@ def test_an_in_process_cluster_loads_its_kernels_as_its_chains_call_them():
         warm_workers(client, load_board("classic"))
         plugins = client.run_on_scheduler(lambda dask_scheduler: list(dask_scheduler.worker_plugins))
     assert KernelWarmUp.name not in plugins
+
+
+def test_a_run_on_the_commands_threads_equals_the_same_run_on_dask(classic):
+    """``cluster.Threads`` (a short run's pool, without Dask) runs the chains, picks the winner and re-scores it as
+    a Dask cluster does: the same tile set and the same figures, bit for bit."""
+    from generator.optimize import cluster
+
+    problem = small_problem(classic)
+    config = Config(strategy="anneal", generations=15, seed=3, **{**SMALL, "chains": 2})
+    on_dask = optimize(problem, config, client=CLIENT)
+    with cluster.connect(None, 2, in_process=True) as pool:
+        assert isinstance(pool, cluster.Threads) and cluster.worker_count(pool) == 2
+        reports = []
+        on_threads = optimize(problem, config, client=pool, on_progress=reports.append)
+    assert on_threads.tileset == on_dask.tileset and on_threads.fitness == on_dask.fitness
+    assert [c.generation for c in on_threads.chains] == [c.generation for c in on_dask.chains] == [15, 15]
+    assert on_threads.winner == on_dask.winner and {r.chain for r in reports} == {0, 1}
+
+
+def test_closing_the_threads_stops_a_leg_still_running(classic):
+    """Leaving the pool (an error in the command) stops its legs after their current generation, as a Dask
+    cluster's close does, instead of waiting for their budget."""
+    from generator.optimize import cluster
+
+    problem = small_problem(classic)
+    strategy = config_strategy(Config(strategy="anneal", generations=1))
+    job = cluster.Leg("r", problem, strategy, Budget(600.0, None), 1, 0, 0, 1.0, snapshot_every=0.1)
+    began = time.perf_counter()
+    with cluster.Threads(1) as pool:
+        store = pool.variable(cluster.store_name("r", 0))
+        running = pool.submit(pool.run_leg, job)
+        while not store.get():  # wait for the first snapshot: the leg is under way
+            time.sleep(0.05)
+    assert Chain.from_data(json.loads(running.result())).generation >= 1 and time.perf_counter() - began < 60
+
+
+@pytest.mark.slow
+def test_a_short_run_starts_without_dask(tmp_path):
+    """A short run searches on the command's own threads: it never imports Dask (a third of a second of start-up)."""
+    import subprocess
+    import sys
+
+    probe = "import sys; from generator.cli import main; status = main(); assert 'distributed' not in sys.modules"
+    out = tmp_path / "short.json"
+    env = {k: v for k, v in os.environ.items() if k != "TRAILWRIGHT_SCHEDULER"}
+    done = subprocess.run(
+        [sys.executable, "-c", probe, "optimize", "--time", "2", "--quiet", "--out", str(out)], env=env, timeout=120
+    )
+    assert done.returncode == 0 and json.loads(out.read_text())["meta"]["search"]["generations"][0] > 0
 
 
 def test_a_run_on_threads_of_the_command_has_one_chain_unless_told():
@@ -711,3 +781,44 @@ def test_a_short_budget_grows_a_smaller_bank(classic):
     assert default_bank_end(problem, 60.0) is None  # the default bank
     assert default_bank_end(problem, None) is None
     assert default_bank_end(problem, 0.1) == BankSchedule().start  # never under the first bank
+
+
+def test_a_board_of_many_designs_grows_a_smaller_bank_still():
+    """hex-pairs' moves choose among 1,799 designs: its bank is sqrt(43 / 1,799) as large, for more generations."""
+    from generator.cli import build_parser
+    from generator.cli.optimize import _setup
+    from generator.optimize.timing import BANK_PACE, PACED_DESIGNS
+
+    def bank_end(*argv: str) -> int | None:
+        return _setup(build_parser("optimize").parse_args(["optimize", "--board", "hex-pairs", *argv]))[1].max_samples
+
+    pace = BANK_PACE * math.sqrt(PACED_DESIGNS / 1_799) / 37  # layouts a second on its 37 slots
+    assert bank_end("--time", "10") == 7_000 == int(pace * 10) // 1000 * 1000
+    assert bank_end("--time", "60") == 45_000  # under the default bank even at a minute
+    assert bank_end("--time", "10", "--max-samples", "9000") == 9_000  # as told
+
+
+def test_the_history_plot_draws_each_chain_and_the_rescore_where_their_values_lie():
+    """The plot read back: a line a chain, each point placed by its seconds and best (on one linear scale), and
+    the re-score's rule at its value among them."""
+    from xml.etree import ElementTree
+
+    from generator.optimize.chain import HistoryPoint
+    from generator.optimize.report import history_svg
+
+    chains = [
+        Chain(i, 0, 3, 2.0, {}, {}, {}, 9.9, tuple(HistoryPoint(s, g, g, 100, b) for s, g, b in points))
+        for i, points in enumerate([[(0.0, 0, 10.0), (1.0, 1, 10.2)], [(0.5, 0, 10.1), (2.0, 3, 10.3)]])
+    ]
+    svg = ElementTree.fromstring(history_svg(chains, 10.25, "anneal <a & b>", 2))
+    ns = "{http://www.w3.org/2000/svg}"
+    lines = [[tuple(map(float, p.split(","))) for p in e.get("points").split()] for e in svg.iter(f"{ns}polyline")]
+    assert len(lines) == 2 and [len(points) for points in lines] == [2, 2]
+    (x0, y0), (x1, y1) = lines[0]
+    dx, dy = (x1 - x0) / 1.0, (y1 - y0) / 0.2  # pixels a second, pixels a unit of fitness (up is negative)
+    assert dx > 0 and dy < 0
+    assert lines[1][1] == pytest.approx((x0 + 2.0 * dx, y0 + 0.3 * dy), abs=0.02)
+    rule = next(e for e in svg.iter(f"{ns}path") if e.get("stroke-dasharray"))
+    assert float(rule.get("d").split(",")[1].split("h")[0]) == pytest.approx(y0 + 0.25 * dy, abs=0.02)
+    texts = [e.text for e in svg.iter(f"{ns}text")]
+    assert "anneal <a & b>" in texts and "re-scored on fresh layouts after 2 polish steps 10.2500" in texts

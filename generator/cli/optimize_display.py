@@ -90,7 +90,7 @@ def summary(console, config, result, paths) -> None:
         ("candidates scored", f"{sum(c.search_state['evaluations'] for c in result.chains):,}"),
         ("wall time", f"{result.seconds:.1f} s"),
         (
-            "  start-up (command, Dask), selection, polish, re-score",
+            "  start-up (command, cluster), selection, polish, re-score",
             f"{result.startup:.1f} s, {result.selection:.1f} s, {result.polishing:.1f} s, {result.rescoring:.1f} s",
         ),
         *(

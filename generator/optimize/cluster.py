@@ -1,9 +1,12 @@
-"""Chains as Dask tasks: where they run, how they report, how they survive a lost worker.
+"""Where chains run: a Dask cluster, or threads of the command; how they report and survive a lost worker.
 
 Glossary
 --------
 cluster     a Dask ``LocalCluster`` started inside the command (one single-threaded worker
             process per core), or an existing one named by its scheduler's address.
+threads     a short run's own pool (``Threads``): threads of the command's process, with the few calls of a
+            Dask client that a run makes. It starts at once and needs no Dask (whose import alone takes a
+            third of a second); the kernels release the GIL, so its threads score side by side.
 leg task    ``run_leg``: one leg of one chain, a pure function of (problem, strategy, budget,
             seed, chain index, leg) and the snapshot it starts from. It lives in this installed
             module, never in ``__main__``, so any worker can import it.
@@ -21,15 +24,14 @@ stop        a Dask ``Event`` the client sets on Ctrl-C or SIGTERM; every leg tas
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-
-from distributed.diagnostics.plugin import WorkerPlugin
 
 from generator.errors import TrailwrightError
 from generator.optimize.chain import Budget, Chain, run_chain
@@ -72,30 +74,36 @@ def stop_name(run: str) -> str:
 
 
 def run_leg(job: Leg) -> str:
-    """Run one leg of one chain on a worker, from its stored snapshot; returns the final snapshot as JSON."""
-    import numpy as np
+    """Run one leg of one chain on a Dask worker, from its stored snapshot; returns the final snapshot as JSON."""
     from distributed import Event, Variable, get_worker
 
-    store = Variable(store_name(job.run, job.index))
+    worker, topic = get_worker(), progress_topic(job.run)
+    stop = Event(stop_name(job.run))
+    return leg_on(job, Variable(store_name(job.run, job.index)), stop.is_set, lambda m: worker.log_event(topic, m))
+
+
+def leg_on(job: Leg, store, stopped: Callable[[], bool], log: Callable[[dict], None]) -> str:
+    """Run one leg of one chain from the snapshot in ``store`` (``get``, ``set``), looking at ``stopped()`` a few
+    times a second and telling ``log`` its progress and each new snapshot; returns the final snapshot as JSON."""
+    import numpy as np
+
     raw = store.get()
     chain = Chain.from_data(json.loads(raw)) if raw else None
-    stop = Event(stop_name(job.run))
-    worker = get_worker()
-    polled, stopped = 0.0, False
+    polled, stop = 0.0, False
 
     def should_stop() -> bool:
-        nonlocal polled, stopped
+        nonlocal polled, stop
         now = time.perf_counter()
         if now - polled >= STOP_POLL:
-            polled, stopped = now, stop.is_set()
-        return stopped
+            polled, stop = now, stopped()
+        return stop
 
     def emit(kind: str, value) -> None:
         if kind == "progress":
-            worker.log_event(progress_topic(job.run), asdict(value))
+            log(asdict(value))
         else:
             store.set(json.dumps(value.to_data()))
-            worker.log_event(progress_topic(job.run), {"snapshot": job.index})  # the client may read it now
+            log({"snapshot": job.index})  # the client may read it now
 
     migrant = None if job.migrant is None else np.array(job.migrant, dtype=np.int16)
     final = run_chain(
@@ -136,43 +144,17 @@ def score_task(problem: Problem, classes, samples: int, seed: int):
     return rescore(problem, to_tileset(problem, np.asarray(classes, dtype=np.int16)), samples, seed)
 
 
-class KernelWarmUp(WorkerPlugin):
-    """A worker plugin: load the scoring kernel from numba's disk cache once per worker, when it starts.
-
-    On the command's own local cluster it also makes the worker ignore SIGINT: Ctrl-C reaches the
-    whole process group, and the command, not its workers, decides when to stop.
-    """
-
-    name = "trailwright-kernel-warm-up"
-    idempotent = True
-
-    def __init__(self, board, ignore_sigint: bool = False, designs=None):
-        self.board = board
-        self.ignore_sigint = ignore_sigint
-        self.designs = designs  # the polish's designs, to warm its holes too (``scoring.warm_up``)
-
-    def setup(self, worker) -> None:
-        import signal
-
-        from generator.scoring import warm_up
-
-        if self.ignore_sigint:
-            with contextlib.suppress(ValueError):  # not the worker's main thread: it ignores SIGINT from its start
-                signal.signal(signal.SIGINT, signal.SIG_IGN)
-        began = time.perf_counter()
-        warm_up(self.board, self.designs)
-        worker.log_event("trailwright-warm-up", {"seconds": time.perf_counter() - began})
-
-    def teardown(self, worker) -> None:
-        """Nothing to release."""
-
-
 def warm_workers(client, board, designs=None) -> None:
     """Warm every worker now, and every worker that joins later (e.g. one restarted after a crash); ``designs``:
-    the polish's holes too. Not the threads of an in-process cluster: they share this process's kernels, which the
-    chains load from numba's cache as they first call them (the polish's when it starts), so that the first
-    generation starts at once (loading every kernel first took 0.7 s of a short run's start-up)."""
+    the polish's holes too. Not the threads of the command (``Threads``, or an in-process Dask cluster): they share
+    this process's kernels, which the chains load from numba's cache as they first call them (the polish's when it
+    starts), so that the first generation starts at once (loading every kernel first took 0.7 s of a short run's
+    start-up)."""
+    if isinstance(client, Threads):
+        return
     from distributed import LocalCluster
+
+    from generator.optimize.worker_plugin import KernelWarmUp
 
     local = isinstance(getattr(client, "cluster", None), LocalCluster)
     if local and not client.cluster.processes:
@@ -189,10 +171,16 @@ def scheduler_address(given: str | None) -> str | None:
 @contextmanager
 def connect(address: str | None, workers: int | None = None, in_process: bool = False) -> Iterator:
     """A Dask client: on the scheduler at ``address``, or on a local cluster of ``workers`` processes (with
-    ``in_process``, threads of this process: it starts and stops in a fraction of a second, and the kernels, which
+    ``in_process``, ``Threads`` of this process, without Dask: it starts and stops at once, and the kernels, which
     release the GIL, run side by side; the chains' Python steps share one core)."""
+    if in_process and not address:
+        with Threads(workers or available_cores()) as pool:
+            yield pool
+        return
     import logging
+    import signal
 
+    import dask
     from distributed import Client, LocalCluster
 
     if address:
@@ -204,25 +192,7 @@ def connect(address: str | None, workers: int | None = None, in_process: bool = 
         with client:
             yield client
         return
-    import signal
-    import threading
-
-    import dask
-
     n = workers or available_cores()
-    if in_process:
-        with (
-            LocalCluster(
-                n_workers=n,
-                threads_per_worker=1,
-                processes=False,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-            ) as cluster,
-            Client(cluster) as client,
-        ):
-            yield client
-        return
     main = threading.current_thread() is threading.main_thread()
     # The workers are spawned (Dask's default), never forked: Dask forks from a thread of its own while other
     # threads run (its event loop, a web server's, an in-process cluster's), and a fork copies any lock one of them
@@ -248,4 +218,95 @@ def connect(address: str | None, workers: int | None = None, in_process: bool = 
 
 def worker_count(client) -> int:
     """How many workers the cluster has now (at least 1)."""
+    if isinstance(client, Threads):
+        return client.workers
     return max(1, len(client.scheduler_info(n_workers=-1)["workers"]))
+
+
+def leg_task(client) -> Callable[[Leg], str]:
+    """The task that runs a leg on ``client``'s workers: a Dask worker's, or the command's threads'."""
+    return client.run_leg if isinstance(client, Threads) else run_leg
+
+
+def shared(client, run: str, chains: int) -> tuple:
+    """A run's stop event (``set``, ``is_set``, ``clear``) and each chain's store (``get``, ``set``, ``delete``),
+    which the leg tasks find by name: Dask's on its cluster, or the threads' own."""
+    if isinstance(client, Threads):
+        return client.event(stop_name(run)), [client.variable(store_name(run, i)) for i in range(chains)]
+    from distributed import Event, Variable
+
+    return Event(stop_name(run), client=client), [Variable(store_name(run, i), client=client) for i in range(chains)]
+
+
+class Store:
+    """A named value the threads share (the part of a Dask ``Variable`` a run uses)."""
+
+    def __init__(self) -> None:
+        self.value = ""
+
+    def get(self) -> str:
+        return self.value
+
+    def set(self, value: str) -> None:
+        self.value = value
+
+    def delete(self) -> None:
+        self.value = ""
+
+
+class Threads:
+    """``workers`` threads of the command's process, with the calls of a Dask client that a run makes (``submit``,
+    ``gather``, topics) and its named events and stores (``shared``). Leaving it stops every leg still running."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="trailwright-chain")
+        self._lock = threading.Lock()
+        self._events: dict[str, threading.Event] = {}
+        self._stores: dict[str, Store] = {}
+        self._topics: dict[str, Callable] = {}
+        self._closing = threading.Event()
+
+    def __enter__(self) -> Threads:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._closing.set()
+        self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def submit(self, task: Callable, *args, pure: bool = False, key: str | None = None) -> Future:
+        """Run ``task(*args)`` on a thread (``pure`` and ``key``: Dask's, ignored)."""
+        return self._pool.submit(task, *args)
+
+    def gather(self, futures: list[Future]) -> list:
+        return [f.result() for f in futures]
+
+    def subscribe_topic(self, topic: str, handler: Callable) -> None:
+        self._topics[topic] = handler
+
+    def unsubscribe_topic(self, topic: str) -> None:
+        self._topics.pop(topic, None)
+
+    def log_event(self, topic: str, message: dict) -> None:
+        """Hand ``message`` to the topic's subscriber, as ``(time, message)`` like Dask's event log."""
+        handler = self._topics.get(topic)
+        if handler is not None:
+            handler((time.time(), message))
+
+    def event(self, name: str) -> threading.Event:
+        with self._lock:
+            return self._events.setdefault(name, threading.Event())
+
+    def variable(self, name: str) -> Store:
+        with self._lock:
+            return self._stores.setdefault(name, Store())
+
+    def run_leg(self, job: Leg) -> str:
+        """``run_leg`` on a thread: the run's own stop event, or this pool's close, stops it."""
+        stop = self.event(stop_name(job.run))
+        return leg_on(
+            job,
+            self.variable(store_name(job.run, job.index)),
+            lambda: stop.is_set() or self._closing.is_set(),
+            lambda m: self.log_event(progress_topic(job.run), m),
+        )

@@ -41,14 +41,14 @@ class Legs:
     """The client's side of one run: names on the cluster, the progress inbox, the chains so far."""
 
     def __init__(self, client, problem: Problem, strategy: Strategy, config: Config, chains, migrants):
-        from distributed import Event, Variable
-
         self.client, self.problem, self.strategy, self.config = client, problem, strategy, config
         self.name = f"trailwright-{uuid.uuid4().hex}"  # names this run's objects on a shared cluster only
         self.inbox: queue.SimpleQueue = queue.SimpleQueue()
-        client.subscribe_topic(cluster.progress_topic(self.name), lambda event: self.inbox.put(event[1]))
-        self.stop = Event(cluster.stop_name(self.name), client=client)
-        self.stores = [Variable(cluster.store_name(self.name, i), client=client) for i in range(config.chains)]
+        # each message with the time it came (the first report's is the run's start-up, however often it is read)
+        client.subscribe_topic(
+            cluster.progress_topic(self.name), lambda event: self.inbox.put((time.perf_counter(), event[1]))
+        )
+        self.stop, self.stores = cluster.shared(client, self.name, config.chains)
         self.chains: list[Chain | None] = list(chains)
         self.migrants: list[Migrant] = list(migrants)
         self.first_report: float | None = None
@@ -77,7 +77,8 @@ class Legs:
                 migrants.get(i),
                 snapshot_every=self.config.checkpoint_every,
             )
-            futures[i] = self.client.submit(cluster.run_leg, job, pure=False, key=f"{self.name}-leg{leg}-chain{i}")
+            task = cluster.leg_task(self.client)
+            futures[i] = self.client.submit(task, job, pure=False, key=f"{self.name}-leg{leg}-chain{i}")
         last_checkpoint = time.perf_counter()
         fresh: set[int] = set()  # chains with a snapshot not yet in the checkpoint
         while futures:
@@ -103,14 +104,14 @@ class Legs:
         snapshots: set[int] = set()
         while True:
             try:
-                message = self.inbox.get_nowait()
+                came, message = self.inbox.get_nowait()
             except queue.Empty:
                 return snapshots
             if "snapshot" in message:
                 snapshots.add(message["snapshot"])
                 continue
             if self.first_report is None:
-                self.first_report = time.perf_counter()
+                self.first_report = came
             on_progress(Progress(**{f.name: message[f.name] for f in fields(Progress)}))  # the log adds "worker"
 
     def migrate(self, leg: int) -> None:

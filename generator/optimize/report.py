@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+import math
+from html import escape
 
 from generator.optimize.run import Chain
 
@@ -21,48 +23,67 @@ def history_csv(chains: tuple[Chain, ...] | list[Chain]) -> str:
     return out.getvalue()
 
 
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+WIDTH, HEIGHT = 520, 320
+PLOT = (60, 50, WIDTH - 90, HEIGHT - 100)  # left, bottom (from the foot), width, height
+
+
 def history_svg(chains, final: float, title: str, polished: int = 0) -> str:
     """A line per chain: best fitness on its bank against seconds, and the re-scored result as a rule (after
-    ``polished`` polish steps, which the chains' lines do not show)."""
-    from reportlab.graphics import renderSVG
-    from reportlab.graphics.charts.lineplots import LinePlot
-    from reportlab.graphics.shapes import Drawing, Line, String
-    from reportlab.lib import colors
-
-    width, height = 520, 320
-    drawing = Drawing(width, height)
-    plot = LinePlot()
-    plot.x, plot.y, plot.width, plot.height = 60, 50, width - 90, height - 100
+    ``polished`` polish steps, which the chains' lines do not show). Plain SVG text, written here: a plotting
+    library's import would take a tenth of a second of a short run's budget."""
     everything = [h.best for chain in chains for h in chain.history] + [final]
     low = max(min(everything), final - 0.3)  # the start is often far below: clamp it to the floor
-    data = []
-    for chain in chains:
-        points = [(float(h.seconds), max(float(h.best), low)) for h in chain.history]
-        data.append(points or [(0.0, final)])
-    plot.data = data
-    palette = [colors.HexColor(c) for c in ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")]
-    for i in range(len(data)):
-        plot.lines[i].strokeColor = palette[i % len(palette)]
-        plot.lines[i].strokeWidth = 1.2
-    values = [b for points in data for _, b in points] + [final]
-    plot.yValueAxis.valueMin = low - 0.02
-    plot.yValueAxis.valueMax = max(values) + 0.02
-    plot.xValueAxis.valueMin = 0
-    plot.xValueAxis.valueMax = max([s for points in data for s, _ in points] + [1.0])
-    plot.xValueAxis.labelTextFormat = "%g"
-    plot.yValueAxis.labelTextFormat = "%.2f"
-    drawing.add(plot)
-    y = plot.y + plot.height * (final - plot.yValueAxis.valueMin) / (
-        plot.yValueAxis.valueMax - plot.yValueAxis.valueMin
+    data = [[(float(h.seconds), max(float(h.best), low)) for h in c.history] or [(0.0, final)] for c in chains]
+    y_min = low - 0.02
+    y_max = max([b for points in data for _, b in points] + [final]) + 0.02
+    x_max = max([s for points in data for s, _ in points] + [1.0])
+    left, bottom, width, height = PLOT
+
+    def at(x: float, y: float) -> str:
+        return f"{left + width * x / x_max:.2f},{HEIGHT - bottom - height * (y - y_min) / (y_max - y_min):.2f}"
+
+    foot = HEIGHT - bottom
+    parts = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        'font-family="Helvetica, Arial, sans-serif" font-size="9">',
+        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
+        f'<path d="M{left},{foot - height}V{foot}H{left + width}" fill="none" stroke="black" stroke-width="0.5"/>',
+    ]
+    for x in _ticks(0.0, x_max):
+        px = at(x, y_min).split(",")[0]
+        parts.append(f'<path d="M{px},{foot}v5" stroke="black" stroke-width="0.5"/>')
+        parts.append(f'<text x="{px}" y="{foot + 15}" text-anchor="middle">{x:g}</text>')
+    for y in _ticks(y_min, y_max):
+        py = at(0.0, y).split(",")[1]
+        parts.append(f'<path d="M{left},{py}h-5" stroke="black" stroke-width="0.5"/>')
+        parts.append(f'<text x="{left - 8}" y="{float(py) + 3:.2f}" text-anchor="end">{y:.2f}</text>')
+    for i, points in enumerate(data):
+        line = " ".join(at(x, y) for x, y in points)
+        colour = PALETTE[i % len(PALETTE)]
+        parts.append(f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="1.2"/>')
+    rule = float(at(0.0, final).split(",")[1])
+    parts.append(
+        f'<path d="M{left},{rule:.2f}h{width}" stroke="black" stroke-width="1" stroke-dasharray="4 3" fill="none"/>'
     )
-    drawing.add(Line(plot.x, y, plot.x + plot.width, y, strokeColor=colors.black, strokeDashArray=[4, 3]))
     # below the rule: the chains' bank figures, optimistic, mostly run above it
     after = f" after {polished} polish step{'s' * (polished != 1)}" if polished else ""
     label = f"re-scored on fresh layouts{after} {final:.4f}"
-    drawing.add(String(plot.x + plot.width, y - 11, label, fontSize=9, textAnchor="end"))
-    drawing.add(String(width / 2, height - 25, title, fontSize=11, textAnchor="middle"))
-    drawing.add(String(width / 2, 12, "seconds", fontSize=9, textAnchor="middle"))
-    drawing.add(
-        String(plot.x, plot.y + plot.height + 6, "best fitness on the chain's bank (one line a chain)", fontSize=9)
-    )
-    return renderSVG.drawToString(drawing)
+    parts += [
+        f'<text x="{left + width}" y="{rule + 11:.2f}" text-anchor="end">{escape(label)}</text>',
+        f'<text x="{WIDTH / 2:g}" y="25" text-anchor="middle" font-size="11">{escape(title)}</text>',
+        f'<text x="{WIDTH / 2:g}" y="{HEIGHT - 12}" text-anchor="middle">seconds</text>',
+        f'<text x="{left}" y="{foot - height - 6}">best fitness on the chain\'s bank (one line a chain)</text>',
+        "</svg>",
+    ]
+    return "\n".join(parts) + "\n"
+
+
+def _ticks(low: float, high: float, most: int = 6) -> list[float]:
+    """Round values from ``low`` to ``high`` for an axis: steps of 1, 2 or 5 times a power of ten, at most ``most``."""
+    span = max(high - low, 1e-9)
+    step = 10 ** math.floor(math.log10(span / most))
+    step *= next(k for k in (1, 2, 5, 10) if span / (step * k) <= most)
+    first = math.ceil(low / step - 1e-9)
+    return [round(k * step, 10) for k in range(first, math.floor(high / step + 1e-9) + 1)]

@@ -92,6 +92,11 @@ def final_seed(seed: int) -> int:
 rescore = cluster.rescore
 
 
+def probe_seed(seed: int) -> int:
+    """The layouts that time the re-score's pace before a run on the command's threads (``_pace``)."""
+    return derived_seed(seed, 6)
+
+
 def polish_seed(seed: int) -> int:
     """The seed of the final polish's banks (its rounds add to it; disjoint from the re-score's)."""
     return derived_seed(seed, 5)
@@ -179,7 +184,17 @@ def optimize(
                 began += took  # a one-off compile is not search time
     with cluster.connect(scheduler, workers, in_process(scheduler, config.time)) as own:
         return _optimize(
-            own, problem, strategy, config, chains, migrants, stop, hooks, began, teardown(scheduler, config.time)
+            own,
+            problem,
+            strategy,
+            config,
+            chains,
+            migrants,
+            stop,
+            hooks,
+            began,
+            teardown(scheduler, config.time),
+            local=not scheduler,
         )
 
 
@@ -204,16 +219,29 @@ class Hooks:
 
 
 def _optimize(
-    client, problem, strategy, config, chains, migrants, stop, hooks: Hooks, began: float, teardown: float = 0.0
+    client,
+    problem,
+    strategy,
+    config,
+    chains,
+    migrants,
+    stop,
+    hooks: Hooks,
+    began: float,
+    teardown: float = 0.0,
+    local: bool = False,
 ) -> Result:
-    """``optimize`` on ``client``; ``teardown``: the seconds to set aside for stopping the cluster afterwards."""
+    """``optimize`` on ``client``; ``teardown``: the seconds to set aside for stopping the cluster afterwards;
+    ``local``: its workers run on this machine (the command's own cluster), so a timed run sets its reserve aside at
+    the pace of this process's scoring (``_pace``)."""
     on_progress, on_checkpoint, on_stage = hooks.progress, hooks.checkpoint, hooks.stage
     cluster.warm_workers(client, problem.board, _polish_designs(problem, config))
     workers = cluster.worker_count(client)
-    check_budget(problem, config.time, config.rescore, config.chains, workers, teardown)
+    check_budget(problem, config.time, config.rescore, config.chains, workers, teardown, time.perf_counter() - began)
     sizes = samples(problem, config.time, config.rescore, config.chains, workers)
     deadline = None if config.time is None else began + config.time
-    after = reserve(problem, sizes, config.chains, workers) + teardown
+    pace = _pace(problem, config.seed) if local and deadline is not None else None
+    after = reserve(problem, sizes, config.chains, workers, pace) + teardown
     left = None if deadline is None else deadline - time.perf_counter() - after
     spent = max((c.elapsed for c in chains if c is not None), default=0.0)
     budget, legs = plan(config, workers, left, spent)
@@ -270,6 +298,16 @@ def _optimize(
         polishing,
         sizes,
     )
+
+
+def _pace(problem: Problem, seed: int) -> float:
+    """Seconds a layout of the re-score takes in this process: ``timing.PROBE_LAYOUTS`` of the start timed once its
+    kernel is loaded (the command's own cluster scores on this machine: on its threads, or in worker processes
+    that start meanwhile)."""
+    rescore(problem, problem.start, 2, probe_seed(seed))
+    began = time.perf_counter()
+    rescore(problem, problem.start, timing.PROBE_LAYOUTS, probe_seed(seed))
+    return (time.perf_counter() - began) / timing.PROBE_LAYOUTS
 
 
 def _polished(

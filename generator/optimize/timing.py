@@ -34,12 +34,21 @@ POLISH_SHARE = 1 / 3  # of a time budget, the final polish's by default (see def
 POLISH_FROM = 30.0
 POLISH_SLOTS = 37  # the most slots of a board polished by default: a round on 91 takes a minute of CPU
 RESERVE_RATE = 10_000_000
+# A run on the command's own cluster (its threads, or worker processes on this machine) times PROBE_LAYOUTS layouts
+# of its start in the command's process before its chains (the kernel loaded first) and sets aside PACE_MARGIN times
+# that pace, where RESERVE_RATE is a slow machine's (it stays for a cluster elsewhere). Its chains then get the
+# seconds it saves: RESERVE_RATE set aside 0.74 s for the re-score of a classic --time 5, which took 0.15 s (a load
+# of 4 to 5 on 2 cores); hex-pairs' 10 s, 1.5 s for 0.6 to 0.9 s.
+PROBE_LAYOUTS = 20_000
+PACE_MARGIN = 1.5
 TEARDOWN = 3.0  # seconds to stop a cluster of worker processes (measured: 2 to 3 s on a busy 2-core machine)
 # A run of at most IN_PROCESS_SECONDS on no cluster of its own searches on threads of the command's process: spawning
 # worker processes would take seconds of its budget (3.6 s of a 10-second run on a quiet 2-core machine). The
-# kernels release the GIL, so the threads score side by side. Its teardown takes IN_PROCESS_TEARDOWN seconds at most.
+# kernels release the GIL, so the threads score side by side. Its teardown takes IN_PROCESS_TEARDOWN seconds at most:
+# its threads stop at once, and writing the outputs and exiting took 0.01 to 0.05 s (classic board, a load of 5 on
+# 2 cores; 0.2 to 0.35 s with the cluster of Dask threads and the plotting library it had before)
 IN_PROCESS_SECONDS = 30.0
-IN_PROCESS_TEARDOWN = 0.5
+IN_PROCESS_TEARDOWN = 0.25
 # A warm-up of the kernels that takes longer compiled them (not search time); a load from numba's disk cache takes
 # about a second on a busy 2-core machine (a hex-pairs board's), and counts in the budget
 CACHE_LOAD = 5.0
@@ -49,6 +58,11 @@ CACHE_LOAD = 5.0
 # classic board, seeds 1-3 re-scored 9.37, 10.51 and 10.37 with the default bank, 10.44, 10.56 and 10.58 with 45,000
 # (a load of 5 on 2 cores). From 120 s on the 20-slot board and 60 s on the 91-slot one, the default.
 BANK_PACE = 180_000
+# A board whose moves choose among more designs than PACED_DESIGNS (the classic game's) needs more generations to
+# try them: its bank is sqrt(PACED_DESIGNS / designs) as large (``default_bank_end``). On hex-pairs' 1,799 designs,
+# seeds 1 and 2 (a load of 4 to 5 on 2 cores): --time 10 re-scored -0.92 and -0.66 with a bank of 48,000, -0.06 and
+# -0.40 with 7,000; --time 60 0.04 and 0.58 with the default bank, 0.63 and 0.78 with 45,000.
+PACED_DESIGNS = 43
 MIN_SEARCH = 0.5  # seconds of search a timed run needs at least, beyond its reserve
 MIN_LEFT = 0.05  # seconds the chains get at least, when the start-up took the whole budget
 
@@ -86,15 +100,16 @@ def default_chains(
 
 
 def default_bank_end(problem: Problem, time: float | None) -> int | None:
-    """The largest bank of a timed run that names none, sized to its budget: ``BANK_PACE`` slot-layouts a second, to
-    the thousand, at least the first bank's size; None where that buys the default (``BankSchedule.end``) or the run
-    is untimed."""
+    """The largest bank of a timed run that names none, sized to its budget: ``BANK_PACE`` slot-layouts a second
+    (fewer on a board of many designs, ``PACED_DESIGNS``), to the thousand, at least the first bank's size; None
+    where that buys the default (``BankSchedule.end``) or the run is untimed."""
     from generator.optimize.search import BankSchedule
 
     default = BankSchedule()
     if time is None:
         return None
-    sized = int(BANK_PACE * time / problem.board.tile_count) // 1000 * 1000
+    pace = BANK_PACE * min(1.0, math.sqrt(PACED_DESIGNS / max(len(problem.allowed), 1)))
+    sized = int(pace * time / problem.board.tile_count) // 1000 * 1000
     return None if sized >= default.end else max(sized, default.start)
 
 
@@ -139,20 +154,30 @@ def _round(n: float) -> int:
     return int(n // step * step)
 
 
-def shortest_budget(problem: Problem, rescore: int, chains: int, workers: int, teardown_seconds: float) -> float:
-    """The shortest time budget that searches: ``MIN_SEARCH`` seconds of chains, the fewest samples of the choice
-    and the re-score, and the teardown (rounded up to a whole second)."""
+def shortest_budget(
+    problem: Problem, rescore: int, chains: int, workers: int, teardown_seconds: float, spent: float = 0.0
+) -> float:
+    """The shortest time budget that searches: the ``spent`` seconds of the command's start-up so far, ``MIN_SEARCH``
+    seconds of chains, the fewest samples of the choice and the re-score, and the teardown (rounded up to a whole
+    second)."""
     least = _seconds(problem, MIN_SELECTION, min(MIN_RESCORE, rescore), _waves(chains, workers))
-    return float(math.ceil(MIN_SEARCH + least + teardown_seconds))
+    return float(math.ceil(spent + MIN_SEARCH + least + teardown_seconds))
 
 
 def check_budget(
-    problem: Problem, time: float | None, rescore: int, chains: int, workers: int, teardown_seconds: float
+    problem: Problem,
+    time: float | None,
+    rescore: int,
+    chains: int,
+    workers: int,
+    teardown_seconds: float,
+    spent: float = 0.0,
 ) -> None:
-    """One line when ``time`` is too short to search, naming the budget that would."""
+    """One line when ``time`` is too short to search, naming the budget that would (``spent``: the seconds of the
+    budget the command's start-up took already)."""
     if time is None:
         return
-    shortest = shortest_budget(problem, rescore, chains, workers, teardown_seconds)
+    shortest = shortest_budget(problem, rescore, chains, workers, teardown_seconds, spent)
     if time < shortest:
         raise TrailwrightError(
             f"--time {time:g} is too short to search on this board ({problem.board.tile_count} slots): "
@@ -160,13 +185,14 @@ def check_budget(
         )
 
 
-def reserve(problem: Problem, sizes: Samples, chains: int, workers: int) -> float:
+def reserve(problem: Problem, sizes: Samples, chains: int, workers: int, pace: float | None = None) -> float:
     """Seconds set aside from a time budget for what follows the chains: the choice of the winner (every chain's
     best on ``sizes.selection`` layouts, a wave of workers at a time), the re-score, and with a [play] target the
-    games of both (``after_chains_seconds``)."""
-    selection = _seconds(problem, sizes.selection, 0, _waves(chains, workers))
-    games = after_chains_seconds(problem, chains, workers, available_cores())
-    return selection + rescoring(problem, sizes.rescore) + games
+    games of both (``after_chains_seconds``). ``pace``: the seconds a layout took here (``PROBE_LAYOUTS`` timed
+    before a run on the command's own cluster), half as long again allowed; else ``RESERVE_RATE``."""
+    layouts = _waves(chains, workers) * sizes.selection + sizes.rescore
+    scoring = _seconds(problem, 0, layouts, 0) if pace is None else PACE_MARGIN * pace * layouts
+    return scoring + after_chains_seconds(problem, chains, workers, available_cores())
 
 
 def rescoring(
