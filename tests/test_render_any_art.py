@@ -24,10 +24,11 @@ from generator.model.geometry import TileGeometry
 from generator.render import load_style
 from generator.render.board import board_frame, connector_path, render_board
 from generator.render.curves import cubic, sample
+from generator.render.decks import deck_box
 from generator.render.proof import deck, fits, sound
 from generator.render.shapes import TrailShape, _exit, crossings_of
 from generator.render.side import layout_side, plain_svg
-from generator.render.sidesearch import _unfit, _usable, deck_box
+from generator.render.sidesearch import _unfit, _usable
 from generator.render.style import TRAIL_WIDTH_RANGE
 from generator.render.tiles import render_side, scale_of, side_layout, trail_width
 from tests.test_render_geometry import SVG, drawn, path_lines, polygon_points

@@ -32,7 +32,15 @@ from generator.render.shapes import Bridge, SideLayout, TrailShape
 ENV = "TRAILWRIGHT_DRAWINGS"
 OFF = "off"
 _RENDER = Path(__file__).resolve().parent
-SOURCES = ("shapes.py", "sidesearch.py", "proof.py", "curves.py", "side.py", "drawn.py")  # what a drawing is made by
+SOURCES = (
+    "shapes.py",
+    "sidesearch.py",
+    "decks.py",
+    "proof.py",
+    "curves.py",
+    "side.py",
+    "drawn.py",
+)  # what a drawing is made by
 
 
 @functools.cache

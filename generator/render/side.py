@@ -16,9 +16,10 @@ from __future__ import annotations
 import math
 
 from generator.model import Side
+from generator.render.decks import deck_box
 from generator.render.proof import body
 from generator.render.shapes import GROUND, TRAIL, WIDTH, Bridge, SideLayout, _turn, _turn_shape
-from generator.render.sidesearch import _pair_cached, _pair_sound, _unfit, _usable, deck_box, layout_canonical
+from generator.render.sidesearch import _pair_cached, _pair_sound, _unfit, _usable, layout_canonical
 
 
 def layout_side(side: Side, width: float = WIDTH) -> SideLayout:
