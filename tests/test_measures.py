@@ -275,10 +275,10 @@ def test_both_engines_write_the_same_logs_and_the_same_measures(board_name, tile
 
     board, tiles = load_board(board_name), read_tileset(EXAMPLES / tileset)
     rules = default_rules(board)
-    fast = play(tiles, board, rules, policies, 30, seed=11, log=True)
-    slow = play(tiles, board, rules, policies, 30, seed=11, engine="reference", log=True)
+    fast = play(tiles, board, rules, policies, 20, seed=11, log=True)
+    slow = play(tiles, board, rules, policies, 20, seed=11, engine="reference", log=True)
     assert np.array_equal(fast.offsets, slow.offsets) and np.array_equal(fast.rows, slow.rows)
-    logs = [slow.log(g, policies, len(board.slots)) for g in range(30)]
+    logs = [slow.log(g, policies, len(board.slots)) for g in range(20)]
     assert [log.length for log in logs] == slow.rounds.tolist()
     reference = measures(logs, board, rules, tiles, count_choices=True)
     assert _compiled(logs, board, rules, tiles, count_choices=True) == reference

@@ -100,7 +100,7 @@ def test_a_search_of_these_tiles_streams_progress_and_its_result_is_accepted(tmp
     with client_of(new_project(tmp_path / "p", board)) as client:
         before = client.get("/api/state").json()
         assert "search" not in before["limits"]
-        assert client.post("/api/search/start", json={"seconds": 3, "seed": 1}).json()["state"] == "running"
+        assert client.post("/api/search/start", json={"seconds": 2, "seed": 1}).json()["state"] == "running"
         deadline = time.monotonic() + 180
         with client.stream("GET", "/api/search/events") as events:
             views = [json.loads(line[6:]) for line in events.iter_lines() if line.startswith("data: ")]
