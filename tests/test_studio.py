@@ -475,10 +475,41 @@ def only(project: Path, documents: list[str]) -> None:
     )
 
 
-def test_publish_from_the_page_makes_the_kit_checks_it_and_shows_every_pdf_page(client, project):
-    import shutil
+def test_publish_from_the_page_makes_the_kit_elsewhere_checks_it_and_shows_every_pdf_page(project, monkeypatch):
+    """A themed project's kit, every document on A4. Nothing drawn from a designer's input runs in the studio's own
+    process: a day's actions (sides, the maze, the board, a playtest, a publish and its check) never open a cairo
+    surface there. The drawing happens in child processes (the publish, the check, a theme's bounded test drawing),
+    so a theme whose text cairo cannot draw cannot poison the studio."""
+    import cairosvg.surface
 
     only(project, ["tiles", "sheets", "board", "booklet", "manufacturer", "tabletop", "play"])  # every one, on A4
+    settings = project / "settings.toml"
+    text = settings.read_text()
+    assert '\ntheme = ""' in text
+    settings.write_text(text.replace('\ntheme = ""', '\ntheme = "river"'))
+    here, opened = os.getpid(), []
+    real = cairosvg.surface.Surface.__init__
+
+    def watched(self, *args, **kwargs):
+        if os.getpid() == here:  # a forked child (a theme's test drawing) draws as it must
+            opened.append(type(self).__name__)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(cairosvg.surface.Surface, "__init__", watched)
+    with TestClient(create_app(Studio(project), TOKEN, {"testserver"}), headers=PROOF) as client:
+        client.cookies.set(COOKIE, TOKEN)
+        publish_a_themed_day(client, project)
+    assert opened == []
+
+
+def publish_a_themed_day(client, project: Path) -> None:
+    """The day of the test above: the studio's pictures, an edit, a playtest room, then the kit."""
+    import shutil
+
+    assert client.get("/api/state").status_code == 200
+    for path in ("/side/0/front.svg", "/side/3/back.svg", "/maze.svg?seed=4", "/board.svg"):
+        assert client.get(path).status_code == 200, path
+    assert client.post("/api/playtest", json={"policy": "explorer"}).status_code == 201
     client.post("/api/edit", json={"op": "trails", "tile": 1, "face": "back", "trails": [[0, 3], [1, 2], [4, 5]]})
     r = client.post("/api/publish/start", json={})
     assert r.status_code == 400 and "save your edits first" in r.json()["error"]

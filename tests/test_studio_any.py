@@ -93,9 +93,8 @@ def test_forbidding_a_design_writes_it_in_the_tiles_end_names_and_the_optimizer_
         assert load_objective(project / "objective.toml").forbid == ()
 
 
-@pytest.mark.parametrize(
-    "board", ["square-jungle", pytest.param("square-pathways", marks=pytest.mark.slow), EXAMPLES[2]]
-)
+@pytest.mark.parametrize("board", ["square-jungle", EXAMPLES[2]])  # single- and double-sided tiles (the search
+# itself is the optimizer's, tested on every geometry in test_geometry_optimize.py)
 def test_a_search_of_these_tiles_streams_progress_and_its_result_is_accepted(tmp_path, board):
     with client_of(new_project(tmp_path / "p", board)) as client:
         before = client.get("/api/state").json()

@@ -127,7 +127,8 @@ def preflight(paths, target: str | None = None, profile: str | None = None, them
 
 
 def summary(findings: list[Finding]) -> str:
-    """The one line that ends a check: how many PDF and PNG files and checks, how many failed."""
-    files = len({f.file for f in findings})
+    """The one line that ends a check: how many PDF and PNG files and checks, how many failed (a theme's checks
+    count among the checks, its folder not among the files)."""
+    files = len({f.file for f in findings if f.file.lower().endswith((".pdf", ".png"))})
     kind = "PDF or PNG file" if files == 1 else "PDF and PNG files"
     return f"check: {files} {kind}, {len(findings)} checks, {sum(not f.ok for f in findings)} failed"
