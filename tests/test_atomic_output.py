@@ -198,7 +198,8 @@ def test_a_publish_killed_at_random_moments_leaves_the_old_kit_or_the_new_one(tm
     tiles = json.loads(Path(TILESET).read_text())["tiles"][:4]
     (tmp_path / "set4.json").write_text(json.dumps({"format": "hexmaze-tileset/1", "tiles": tiles}))
     (tmp_path / "small.toml").write_text(SMALL_BOARD)
-    (tmp_path / "fast.toml").write_text('papers = ["a4"]\ndpi = 150\nboard_dpi = 100\nscore_samples = 500\n')
+    fast = 'papers = ["a4"]\ndocuments = ["sheets", "booklet"]\ndpi = 150\nboard_dpi = 100\nscore_samples = 500\n'
+    (tmp_path / "fast.toml").write_text(fast)  # sheets and booklet: a third sooner than every document
     out = tmp_path / "kit" / "out"
     kits, writes = {}, []
     for title in ("Old", "New"):  # the two kits, made as the killed runs make them (a fresh process each)
