@@ -49,9 +49,6 @@ TEARDOWN = 3.0  # seconds to stop a cluster of worker processes (measured: 2 to 
 # 2 cores; 0.2 to 0.35 s with the cluster of Dask threads and the plotting library it had before)
 IN_PROCESS_SECONDS = 30.0
 IN_PROCESS_TEARDOWN = 0.25
-# A warm-up of the kernels that takes longer compiled them (not search time); a load from numba's disk cache takes
-# about a second on a busy 2-core machine (a hex-pairs board's), and counts in the budget
-CACHE_LOAD = 5.0
 # The largest bank of a timed run, per second of its budget, in slot-layouts (``default_bank_end``): a short run's
 # chain then takes more steps on a smaller bank. At 10 s on the 91-slot board the default bank of 120,000 layouts
 # allowed 232 generations and re-scored -23.81, one of 20,000 1,648 and -19.79 (--time 60: -19.45); at 5 s on the
