@@ -126,6 +126,39 @@ def test_a_swap_of_two_faces_with_the_same_partner_is_never_proposed(classic):
         assert sorted(changes) != [(0, 0), (1, 0)]
 
 
+def _plain_mutate(problem, classes, rng, sides, swap):
+    """``mutate`` as it reads: the lists of every other allowed design and every swap partner, built each move."""
+    from generator.optimize.strategies import swap_changes_set
+
+    child, free, changes = classes.copy(), problem.free, []
+    for _ in range(sides):
+        t, f = free[int(rng.integers(len(free)))], int(rng.integers(problem.faces))
+        if swap and rng.random() < swap:
+            faces = range(child.shape[1])
+            options = [(u, g) for u in free if u != t for g in faces if swap_changes_set(child, t, f, u, g)]
+            if options:
+                u, g = options[int(rng.integers(len(options)))]
+                child[t, f], child[u, g] = child[u, g], child[t, f]
+                changes += [(t, f), (u, g)]
+                continue
+        options = [d for d in problem.allowed if d != child[t, f]]
+        child[t, f] = options[int(rng.integers(len(options)))]
+        changes.append((t, f))
+    return child, changes
+
+
+def test_mutate_draws_as_the_plain_lists_of_designs_and_partners_would(classic):
+    """``mutate`` never builds those lists, and makes the same moves from the same random stream."""
+    problem = small_problem(classic, pinned=("2", "7"))
+    classes = start_classes(problem, np.random.default_rng(5))
+    fast, plain = np.random.default_rng(9), np.random.default_rng(9)
+    for i in range(600):
+        child, changes = mutate(problem, classes, fast, 1 + i % 2, swap=0.5)
+        expected, expected_changes = _plain_mutate(problem, classes, plain, 1 + i % 2, 0.5)
+        assert child.tolist() == expected.tolist() and changes == expected_changes
+        classes = child if i % 3 else classes
+
+
 # --- common random numbers -----------------------------------------------------------------
 
 

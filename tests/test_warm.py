@@ -86,11 +86,12 @@ assert generator.__file__.startswith(sys.argv[1]), generator.__file__
 from generator.scoring import kernel
 from generator.warm import is_cold
 cold = is_cold("scoring")
+general = is_cold("scoring", classic=False)
 from generator import jitcache
 was = jitcache.is_cold(kernel._seed_state)
 kernel.seed_state(3)
 stats = kernel._seed_state.stats
-print(json.dumps({"cold": was, "group": cold, "hits": sum(stats.cache_hits.values()),
+print(json.dumps({"cold": was, "group": cold, "general": general, "hits": sum(stats.cache_hits.values()),
                   "misses": sum(stats.cache_misses.values()), "path": stats.cache_path}))
 """
 
@@ -110,6 +111,7 @@ def test_a_second_checkout_loads_the_kernels_the_first_compiled_and_an_edit_comp
         shutil.copytree(PACKAGE, checkout / "generator", ignore=shutil.ignore_patterns("__pycache__"))
     compiled = _probe(first, cache)
     assert compiled["cold"] and compiled["group"] and compiled["misses"] == 1 and compiled["hits"] == 0
+    assert compiled["general"]  # the kernel compiled for the tiles of every other geometry: cold too
     loaded = _probe(second, cache)
     assert not loaded["cold"] and loaded["hits"] == 1 and loaded["misses"] == 0
     assert loaded["path"] == compiled["path"] and loaded["path"].startswith(str(cache))
@@ -120,13 +122,24 @@ def test_a_second_checkout_loads_the_kernels_the_first_compiled_and_an_edit_comp
 
 
 def test_announce_says_once_which_kernels_compile_and_nothing_when_cached(monkeypatch, capsys):
-    monkeypatch.setattr(warm, "is_cold", lambda name: name in ("play", "measures"))
+    monkeypatch.setattr(warm, "is_cold", lambda name, classic=True: name in ("play", "measures"))
     assert warm.announce(["scoring", "play", "measures", "play"]) == ["play", "measures"]
     err = capsys.readouterr().err
     seconds = warm.GROUPS["play"].seconds + warm.GROUPS["measures"].seconds
     assert err == f"compiling the play engine and the game measures, once: about {seconds} s\n"
     assert warm.announce(["scoring"]) == []
     assert capsys.readouterr().err == ""
+
+
+def test_the_groups_compiled_for_the_classic_tile_name_their_kernels_for_every_other_geometry():
+    """A run on other tiles asks whether the kernels it calls are cold: the general ones where the classic tile has
+    its own (``kernel._compiled``), the same ones elsewhere."""
+    from generator.scoring import kernel
+
+    assert kernel._score_given in warm._dispatchers("search", classic=False)
+    assert kernel._score_given_classic not in warm._dispatchers("search", classic=False)
+    assert warm._dispatchers("scoring", classic=False) == [kernel._accumulate]
+    assert warm._dispatchers("play", classic=False) == warm._dispatchers("play")
 
 
 # After ``warm_all``, a fresh process runs every group's kernels: nothing may compile, and each kernel holds one

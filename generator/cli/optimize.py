@@ -253,7 +253,7 @@ def _run(args: argparse.Namespace) -> int:
 
     handlers = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
     if scheduler_address(args.scheduler) is None:  # compiled here, once, before the clock and the workers start
-        announce(kernel_groups(problem, config))
+        announce(kernel_groups(problem, config), classic=problem.board.geometry.is_classic)
     display = Display(console, config)
     try:
         with display:

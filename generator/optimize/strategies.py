@@ -105,10 +105,17 @@ def mutate(problem: Problem, classes: Classes, rng: np.random.Generator, sides: 
                 child[t, f], child[u, g] = child[u, g], child[t, f]
                 changes += [(t, f), (u, g)]
                 continue
-        options = [d for d in problem.allowed if d != child[t, f]]
-        child[t, f] = options[int(rng.integers(len(options)))]
+        child[t, f] = _other_design(problem.allowed, int(child[t, f]), rng)
         changes.append((t, f))
     return child, changes
+
+
+def _other_design(allowed: tuple[int, ...], current: int, rng: np.random.Generator) -> int:
+    """One of ``allowed`` other than ``current``, uniformly: the draw of a list of them without ``current``, without
+    building it (a list of hex-pairs' 1,799 designs each move took a tenth of a short run's generations)."""
+    at = allowed.index(current) if current in allowed else len(allowed)
+    k = int(rng.integers(len(allowed) - (at < len(allowed))))
+    return allowed[k + (k >= at)]
 
 
 def swap_changes_set(classes: Classes, t: int, f: int, u: int, g: int) -> bool:
@@ -124,12 +131,27 @@ def swap_changes_set(classes: Classes, t: int, f: int, u: int, g: int) -> bool:
 
 
 def _swap_partner(classes: Classes, free, t: int, f: int, rng: np.random.Generator):
-    """A face of another free tile whose swap with (``t``, ``f``) changes the set, or ``None``."""
-    options = [(u, g) for u in free if u != t for g in range(classes.shape[1]) if swap_changes_set(classes, t, f, u, g)]
-    return options[int(rng.integers(len(options)))] if options else None
+    """A face of another free tile whose swap with (``t``, ``f``) changes the set (``swap_changes_set``), or ``None``:
+    drawn from them listed tile by tile, face by face."""
+    if classes.shape[1] == 1:
+        return None
+    tiles = np.array([u for u in free if u != t], dtype=np.int64)
+    faces = np.arange(2)
+    rows = classes[tiles]
+    options = np.argwhere((rows[:, faces] != classes[t, f]) & (rows[:, 1 - faces] != classes[t, 1 - f]))
+    if not len(options):
+        return None
+    i, g = options[int(rng.integers(len(options)))]
+    return int(tiles[i]), int(g)
 
 
 # --- annealing ------------------------------------------------------------------------------
+
+# A chain without swaps starts this many times as hot: on square-pathways (tiles of one face), --time 10 seeds 1-3
+# re-scored -0.69, -0.63 and -0.66 starting at 0.024 where they stuck at -0.86, -0.79 and -0.82 starting at 0.008
+# (one chain fell into a local optimum within 0.2 s and never left it); the classic --time 5 and hex-pairs --time 10,
+# which swap, were no better for it (a load of 4 on 2 cores).
+SWAPLESS_HEAT = 3.0
 
 
 @dataclass(frozen=True)
@@ -165,7 +187,8 @@ class Anneal(OnBank):
         best = current if same else search.refresh(state.best)
         if current.fitness > best.fitness:  # the bank grew and changed its mind
             best = current
-        temperature = self.t_start * (self.t_end / self.t_start) ** progress
+        hottest = self.hottest(search.problem)
+        temperature = hottest * (self.t_end / hottest) ** progress
         child, changes = mutate(search.problem, current.classes, rng, swap=self.swap)
         # Metropolis: accept when value >= current + T log u; drawing u first lets bad moves stop early
         threshold = current.fitness + temperature * math.log(1.0 - rng.random())
@@ -178,6 +201,12 @@ class Anneal(OnBank):
 
     def best(self, state: AnnealState) -> Scored:
         return state.best
+
+    def hottest(self, problem: Problem) -> float:
+        """The first temperature: ``t_start``, or ``SWAPLESS_HEAT`` times it for a chain that cannot swap (tiles of
+        one face, whose swaps would exchange whole tiles, or ``swap`` 0). Its one-face changes are its only way out
+        of a local optimum, and they pass through worse sets."""
+        return self.t_start * (1.0 if problem.faces > 1 and self.swap > 0 else SWAPLESS_HEAT)
 
 
 # --- the Linjat pool ------------------------------------------------------------------------

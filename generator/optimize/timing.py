@@ -49,9 +49,6 @@ TEARDOWN = 3.0  # seconds to stop a cluster of worker processes (measured: 2 to 
 # 2 cores; 0.2 to 0.35 s with the cluster of Dask threads and the plotting library it had before)
 IN_PROCESS_SECONDS = 30.0
 IN_PROCESS_TEARDOWN = 0.25
-# A warm-up of the kernels that takes longer compiled them (not search time); a load from numba's disk cache takes
-# about a second on a busy 2-core machine (a hex-pairs board's), and counts in the budget
-CACHE_LOAD = 5.0
 # The largest bank of a timed run, per second of its budget, in slot-layouts (``default_bank_end``): a short run's
 # chain then takes more steps on a smaller bank. At 10 s on the 91-slot board the default bank of 120,000 layouts
 # allowed 232 generations and re-scored -23.81, one of 20,000 1,648 and -19.79 (--time 60: -19.45); at 5 s on the
@@ -61,7 +58,9 @@ BANK_PACE = 180_000
 # A board whose moves choose among more designs than PACED_DESIGNS (the classic game's) needs more generations to
 # try them: its bank is sqrt(PACED_DESIGNS / designs) as large (``default_bank_end``). On hex-pairs' 1,799 designs,
 # seeds 1 and 2 (a load of 4 to 5 on 2 cores): --time 10 re-scored -0.92 and -0.66 with a bank of 48,000, -0.06 and
-# -0.40 with 7,000; --time 60 0.04 and 0.58 with the default bank, 0.63 and 0.78 with 45,000.
+# -0.40 with 7,000; --time 60 0.04 and 0.58 with the default bank, 0.63 and 0.78 with 45,000. (Measured with early
+# rejection at 3 standard errors; at 1, seeds 1-3 re-scored a median of 0.40 with 7,000 and 0.47 with 15,000: within
+# the runs' noise, so the rule stays.)
 PACED_DESIGNS = 43
 MIN_SEARCH = 0.5  # seconds of search a timed run needs at least, beyond its reserve
 MIN_LEFT = 0.05  # seconds the chains get at least, when the start-up took the whole budget
