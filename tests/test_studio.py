@@ -476,13 +476,13 @@ def only(project: Path, documents: list[str]) -> None:
 
 
 def test_publish_from_the_page_makes_the_kit_elsewhere_checks_it_and_shows_every_pdf_page(project, monkeypatch):
-    """A themed project's kit, every document on A4. Nothing drawn from a designer's input runs in the studio's own
-    process: a day's actions (sides, the maze, the board, a playtest, a publish and its check) never open a cairo
-    surface there. The drawing happens in child processes (the publish, the check, a theme's bounded test drawing),
-    so a theme whose text cairo cannot draw cannot poison the studio."""
+    """A themed project's kit, its sheets and booklet on A4. Nothing drawn from a designer's input runs in the
+    studio's own process: a day's actions (sides, the maze, the board, a playtest, a publish and its check) never
+    open a cairo surface there. The drawing happens in child processes (the publish, the check, a theme's bounded
+    test drawing), so a theme whose text cairo cannot draw cannot poison the studio."""
     import cairosvg.surface
 
-    only(project, ["tiles", "sheets", "board", "booklet", "manufacturer", "tabletop", "play"])  # every one, on A4
+    only(project, ["sheets", "booklet"])  # every document is publish's own test (test_publish_cli.py)
     settings = project / "settings.toml"
     text = settings.read_text()
     assert '\ntheme = ""' in text
@@ -521,8 +521,9 @@ def publish_a_themed_day(client, project: Path) -> None:
     assert done["state"] == "done", done["error"] + "\n".join(done["lines"])
     assert any("publish:" in line for v in views for line in v["lines"])  # its progress was streamed
     summary = re.fullmatch(r"check: (\d+) PDF and PNG files, (\d+) checks, 0 failed", done["checks"]["summary"])
-    assert summary and int(summary[2]) > 100 and done["checks"]["failed"] == []
-    assert int(summary[1]) == sum(f["path"].endswith((".pdf", ".png")) for f in done["kit"])  # what it checked
+    assert summary and done["checks"]["failed"] == []
+    checked = sum(f["path"].endswith((".pdf", ".png")) for f in done["kit"])
+    assert int(summary[1]) == checked >= 3 and int(summary[2]) > 10 * checked  # every file, many checks each
     paths = {f["path"]: f for f in done["kit"]}
     assert "print/rules.pdf" in paths and "kit.json" in paths
     if shutil.which("pdftoppm"):
