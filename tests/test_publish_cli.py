@@ -109,12 +109,15 @@ def test_the_kit_names_its_tile_set_by_file_name_so_its_folder_changes_no_byte(t
     import pdfplumber
 
     made = []
+    quick = tmp_path / "quick.toml"  # fewer layouts and games for the designer's page: the same page, sooner
+    quick.write_text("score_samples = 5000\nplay_games = 50\n")
     for folder in ("alice/projects", "bob"):
         source = tmp_path / folder / "mine.json"
         source.parent.mkdir(parents=True)
         shutil.copy(TILESET, source)
         out = tmp_path / f"out-{len(made)}"
-        assert main(["publish", str(source), "--only", "booklet", "--out", str(out)]) == 0, capsys.readouterr().err
+        argv = ["publish", str(source), "--only", "booklet", "--settings", str(quick), "--out", str(out)]
+        assert main(argv) == 0, capsys.readouterr().err
         made.append(out)
         assert json.loads((out / "kit.json").read_text())["tileset"]["source"] == str(source)
     first, second = ((out / "print" / "rules.pdf").read_bytes() for out in made)

@@ -290,7 +290,7 @@ def test_a_drawing_does_not_hang_on_the_last_bits_of_floating_point(monkeypatch)
         return [(prior + float(noise.uniform(-1e-12, 1e-12)), shape) for prior, shape in original(*args, **kwargs)]
 
     monkeypatch.setattr(sidesearch, "_candidates", jittered)
-    for _ in range(3):
+    for _ in range(2):
         drawing.clear_caches()
         assert [layout_side(s, width) for s in symmetric] == plain
     drawing.clear_caches()
