@@ -84,7 +84,7 @@ def test_the_studio_starts_no_cluster_until_a_search_and_stops_promptly_after_on
     assert main(["new", str(tmp_path / "p")]) == 0
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    cmd = [EXE, "studio", str(tmp_path / "p"), "--port", str(port), "--no-browser", "--token", "tok"]
+    cmd = [EXE, "studio", str(tmp_path / "p"), "--port", str(port), "--no-browser", "--token", "tok", "--workers", "1"]
     proc = serving(cmd, f"{url}/api/health?token=tok")
     headers = {"x-trailwright-token": "tok", "content-type": "application/json", "x-trailwright": "1"}
 

@@ -31,8 +31,8 @@ def project(tmp_path) -> Path:
 
 
 @pytest.fixture
-def client(project):
-    with TestClient(create_app(Studio(project), TOKEN, {"testserver"}), headers=PROOF) as c:
+def client(project):  # a search's cluster of one worker process (two took 5 CPU-s more to start and run)
+    with TestClient(create_app(Studio(project), TOKEN, {"testserver"}, workers=1), headers=PROOF) as c:
         c.cookies.set(COOKIE, TOKEN)
         yield c
 
@@ -212,7 +212,7 @@ def test_a_designer_edits_a_side_by_clicks_and_sees_the_score_change(project):
     only(project, ["tiles", "sheets"])
     port = free_port()
     exe = Path(sys.executable).with_name("trailwright")
-    cmd = [str(exe), "studio", str(project), "--no-browser", "--port", str(port), "--token", TOKEN]
+    cmd = [str(exe), "studio", str(project), "--no-browser", "--port", str(port), "--token", TOKEN, "--workers", "1"]
     ready = f"http://127.0.0.1:{port}/api/watch"
     with running(cmd, ready, {"x-trailwright-token": TOKEN}), headless_chromium("1366,768") as d:
         d.get(f"http://127.0.0.1:{port}/?token={TOKEN}")

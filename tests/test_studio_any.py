@@ -29,7 +29,7 @@ def new_project(folder: Path, board: str) -> Path:
 
 
 def client_of(project: Path) -> TestClient:
-    client = TestClient(create_app(Studio(project), TOKEN, {"testserver"}), headers=PROOF)
+    client = TestClient(create_app(Studio(project), TOKEN, {"testserver"}, workers=1), headers=PROOF)
     client.cookies.set(COOKIE, TOKEN)
     return client
 

@@ -20,6 +20,13 @@ def register(sub) -> None:
     p.add_argument("--port", type=bounded_int(1, 65535), default=8766, help="the port to listen on")
     p.add_argument("--bind", default="127.0.0.1", metavar="ADDR", help="the address to listen on")
     p.add_argument("--no-browser", action="store_true", help="print the address, do not open a browser")
+    p.add_argument(
+        "--workers",
+        type=bounded_int(1, 256),
+        default=2,
+        metavar="N",
+        help="worker processes of a search, one chain each (default: 2, leaving the studio a core of its own)",
+    )
     p.add_argument("--token", default=None, help=argparse.SUPPRESS)  # tests: a known session token
     p.set_defaults(run=run)
 
@@ -52,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     shown = "127.0.0.1" if args.bind in ("0.0.0.0", "::") else f"[{args.bind}]" if ":" in args.bind else args.bind
     address = f"http://{shown}:{args.port}/?token={token}"
     app = create_app(
-        studio, token, served_origins(args.bind, args.port), background=True
+        studio, token, served_origins(args.bind, args.port), background=True, workers=args.workers
     )  # a bad project fails before the address
     print(f"  open: {address}", flush=True)
     print("  Ctrl-C stops it (save your edits first).", flush=True)

@@ -46,14 +46,18 @@ class Search(Job):
     seconds: int = 0  # the search's time, as asked
     stage: str = ""  # what the run does after its chains (``optimize``'s on_stage)
     last: str = ""  # what became of the last result (accepted, discarded)
-    cluster: SearchCluster = field(default_factory=SearchCluster)
+    workers: int = 2  # the search's worker processes, one chain each
+    cluster: SearchCluster = field(init=False)  # ``workers`` processes, started by the first search
 
     @property
     def _studio(self) -> Studio:
         assert self.studio is not None
         return self.studio
 
-    def start(self, seconds: Any, seed: Any = 0, workers: int = 2) -> None:
+    def __post_init__(self) -> None:
+        self.cluster = SearchCluster(self.workers)
+
+    def start(self, seconds: Any, seed: Any = 0) -> None:
         """Search for ``seconds`` from the edited set; ``EditError`` when a search runs or a value is wrong."""
         for name, value, high in (("seconds", seconds, MAX_SECONDS), ("seed", seed, 2**32 - 1)):
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= high:
@@ -69,6 +73,7 @@ class Search(Job):
             raise EditError(str(err)) from None
         if not problem.free:
             raise EditError("every tile is pinned: nothing to optimize")
+        workers = self.workers
         config = Config(time=float(seconds), seed=seed, chains=workers, rescore=RESCORE)
         if self.state not in BUSY:
             self.history, self.offer, self._latest, self.stage = [], None, {}, ""

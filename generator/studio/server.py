@@ -89,10 +89,10 @@ def refusal(err: Exception) -> Response:
 class App(Pictures):
     """The studio's state behind the routes: the project, its playtest rooms, its search, publish and board draft."""
 
-    def __init__(self, studio: Studio, token: str):
+    def __init__(self, studio: Studio, token: str, workers: int = 2):
         self.studio, self.token = studio, token
         self.hall = playtest_hall(studio, token)
-        self.search, self.publish = Search(studio=studio), Publish(studio=studio)
+        self.search, self.publish = Search(studio=studio, workers=workers), Publish(studio=studio)
         self.draft = BoardDraft(studio.board)
         self.calls = threading.Lock()  # the calls change the project one at a time
 
@@ -332,12 +332,12 @@ def routes(app: App) -> list:
     ]
 
 
-def create_app(studio: Studio, token: str, origins: set[str], background: bool = False) -> Guard:
+def create_app(studio: Studio, token: str, origins: set[str], background: bool = False, workers: int = 2) -> Guard:
     """The studio's ASGI app for ``studio``, the game server's rooms included (``origins``: the addresses served,
     ``generator.web.guard``); ``background`` serves as the command does: the engines warmed up in the background
-    (``studio.warm``: without it, before the app answers). A search's cluster starts with the first search
-    (``generator.studio.cluster``)."""
-    app = App(studio, token)
+    (``studio.warm``: without it, before the app answers). A search's cluster of ``workers`` processes (one chain
+    each) starts with the first search (``generator.studio.cluster``)."""
+    app = App(studio, token, workers)
 
     @contextlib.asynccontextmanager
     async def life(starlette):
