@@ -25,7 +25,7 @@ def register(sub) -> None:
         type=bounded_int(1, 256),
         default=2,
         metavar="N",
-        help="worker processes of a search, one chain each (default: 2, leaving the studio a core of its own)",
+        help="worker processes of a search, one chain each (default: 2)",
     )
     p.add_argument("--token", default=None, help=argparse.SUPPRESS)  # tests: a known session token
     p.set_defaults(run=run)
