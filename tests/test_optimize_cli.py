@@ -147,9 +147,11 @@ def test_resume_continues_to_the_same_result(tmp_path, reap, dask_client):
     """SIGTERM part-way writes the best so far (the tile set and its re-score, the checkpoint, the history); then
     --resume: the same tile set and score as one uninterrupted run. The interrupted run is a process of its own on
     its own local cluster; the whole run and the resumed one run on the session's."""
-    budget = [  # some 2 s of search: the signal lands after the first checkpoint (0.5 s in), well before the end
+    # some 4 s of search (early rejection makes a generation quick): the signal lands after the first checkpoint
+    # (0.5 s in), well before the end
+    budget = [
         "--generations",
-        "6000",
+        "20000",
         "--samples",
         "300",
         "--max-samples",
@@ -177,12 +179,12 @@ def test_resume_continues_to_the_same_result(tmp_path, reap, dask_client):
     assert proc.wait(timeout=60) == 128 + signal.SIGTERM  # interrupted: not the status of a finished run
     assert "stopped early (SIGTERM)" in proc.stderr.read().decode().strip().splitlines()[-1]
     stopped_at = read_meta(part)["search"]["generations"][0]
-    assert 0 < stopped_at < 6000  # really interrupted
+    assert 0 < stopped_at < 20000  # really interrupted
     # the best so far is written, with its re-score, checkpoint and history (on worker processes of its own)
     assert len(read_tileset(part)) == 20 and read_meta(part)["score"]["samples"] == 3000
     assert os.path.getsize(tmp_path / "part-history.csv") > 0
     assert main(["optimize", "--resume", str(tmp_path / "part.checkpoint"), *here, "--quiet"]) == 0  # writes part.json
-    assert read_meta(part)["search"]["generations"] == [6000]
+    assert read_meta(part)["search"]["generations"] == [20000]
     assert read_tileset(part) == read_tileset(whole)
     assert read_meta(part)["score"] == read_meta(whole)["score"]
 

@@ -198,7 +198,7 @@ def test_a_real_cluster_loses_a_worker_and_the_run_completes_with_the_same_resul
         args = [
             "optimize",
             "--generations",
-            "6000",
+            "20000",
             "--samples",
             "300",
             "--max-samples",
@@ -221,13 +221,13 @@ def test_a_real_cluster_loses_a_worker_and_the_run_completes_with_the_same_resul
         def snapshots_taken() -> bool:
             path = tmp_path / "cluster.checkpoint"
             chains = json.loads(path.read_text())["chains"] if path.exists() else []
-            return run.poll() is not None or any(c and 0 < c["generation"] < 6000 for c in chains)
+            return run.poll() is not None or any(c and 0 < c["generation"] < 20000 for c in chains)
 
         _wait_for(snapshots_taken, 240, "a checkpoint with a chain under way")  # so the kill lands mid-run
         assert run.poll() is None, "the run ended before a worker could be killed"
         procs[2].send_signal(signal.SIGKILL)
         assert run.wait(timeout=600) == 0, run.stderr.read().decode()
-        assert read_meta(out)["search"]["generations"] == [6000, 6000]
+        assert read_meta(out)["search"]["generations"] == [20000, 20000]
         # the same run, uninterrupted, on another cluster (in-process): the same tile set and score
         whole = tmp_path / "whole.json"
         assert main([*args, "--scheduler", dask_client.scheduler.address, "--out", str(whole)]) == 0
