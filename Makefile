@@ -42,8 +42,8 @@ PUBLISH_ARGS := $(BOARD_ARG) $(if $(STYLE),--style "$(STYLE)") $(if $(THEME),--t
 # Installs are locked: requirements.lock pins every package (runtime and tests) with its hashes, and
 # requirements-dev.lock adds the linters and the docs site on the same pins. uv (itself pinned) installs
 # them into .venv/ and `make lock` recompiles both. The install byte-compiles no package (every one's would cost some
-# 18 s of CPU, half of it on tests and tools a run never imports): python -m generator.warmup does, for what a run
-# imports.
+# 18 s of CPU, a third of it on packages' own tests and on tools nothing imports): python -m generator.warmup does,
+# for what a run imports and, with --with test, what the tests import (each pytest worker compiled it again: 4 s).
 LOCK    := requirements.lock
 DEVLOCK := requirements-dev.lock
 DEVSTAMP := $(VENV)/.dev-stamp
@@ -77,7 +77,7 @@ $(STAMP): pyproject.toml $(LOCK)
 	  || { $(PY) -m ensurepip --default-pip >/dev/null && $(PY) -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION); }
 	$(INSTALL) --require-hashes -r $(LOCK)
 	$(INSTALL) --no-deps -e .
-	@$(PY) -m generator.warmup
+	@$(PY) -m generator.warmup --with test
 	@touch $(STAMP)
 
 $(DEVSTAMP): $(STAMP) $(DEVLOCK)

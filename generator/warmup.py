@@ -10,7 +10,8 @@ chain     groups that share compiled functions (``CHAINS``: the measures replay 
           functions, the search and the polish call the scoring kernel's helpers), warmed one after the other in
           one process, so that no two processes compile the same function at once.
 bytecode  the Python bytecode of what a run imports (``runtime_sources``: the packages Trailwright requires, their
-          tests left out, and ``generator`` itself), written once by the install (``compile_bytecode``) rather
+          tests left out, and ``generator`` itself; with an extra, such as the tests' tools where ``make install``
+          puts them, what that extra requires too), written once by the install (``compile_bytecode``) rather
           than every package's (a third of the files are tests and tools a run never imports) or, where
           ``PYTHONDONTWRITEBYTECODE`` is set, compiled again in every process.
 warm_all  the bytecode, then every chain, in a pool of processes (``make install`` runs it over the cores), the
@@ -130,14 +131,15 @@ def _requirements(dist, extras: set[str]) -> Iterator[tuple[str, set[str]]]:
             yield req.name, set(req.extras)
 
 
-def runtime_sources(top: str = "trailwright") -> list[Path]:
+def runtime_sources(top: str = "trailwright", extras: tuple[str, ...] = ()) -> list[Path]:
     """The Python files a run may import (the glossary's *bytecode*): ``generator``'s, and those of every installed
-    distribution ``top`` requires, followed on through theirs (with the extras they name), outside test folders."""
+    distribution ``top`` requires with ``extras``, followed on through theirs (with the extras they name), outside
+    test folders."""
     from importlib import metadata
 
     files = set(Path(__file__).parent.rglob("*.py"))
     seen: dict[str, set[str]] = {}
-    todo: list[tuple[str, set[str]]] = [(top, set())]
+    todo: list[tuple[str, set[str]]] = [(top, set(extras))]
     while todo:
         name, extras = todo.pop()
         key = re.sub(r"[-_.]+", "-", name).lower()
@@ -155,12 +157,12 @@ def runtime_sources(top: str = "trailwright") -> list[Path]:
     return sorted(f for f in files if f.is_file())
 
 
-def compile_bytecode(part: int = 0, parts: int = 1) -> int:
-    """Write the bytecode of every ``parts``-th of ``runtime_sources()`` from the ``part``-th (where it is not
-    current); how many files were read."""
+def compile_bytecode(part: int = 0, parts: int = 1, extras: tuple[str, ...] = ()) -> int:
+    """Write the bytecode of every ``parts``-th of ``runtime_sources(extras=extras)`` from the ``part``-th (where it
+    is not current); how many files were read."""
     import compileall
 
-    files = runtime_sources()[part::parts]
+    files = runtime_sources(extras=extras)[part::parts]
     for file in files:
         compileall.compile_file(file, quiet=2)
     return len(files)
@@ -168,10 +170,11 @@ def compile_bytecode(part: int = 0, parts: int = 1) -> int:
 
 @dataclass(frozen=True)
 class Share:
-    """A job of ``warm_all``: every ``parts``-th file of the bytecode, from the ``part``-th."""
+    """A job of ``warm_all``: every ``parts``-th file of the bytecode (with ``extras``), from the ``part``-th."""
 
     part: int
     parts: int
+    extras: tuple[str, ...] = ()
 
 
 def _warm_job(job: tuple[str, ...] | Share) -> dict[str, float]:
@@ -179,48 +182,53 @@ def _warm_job(job: tuple[str, ...] | Share) -> dict[str, float]:
     if not isinstance(job, Share):
         return warm(*job)
     began = time.perf_counter()
-    compile_bytecode(job.part, job.parts)
+    compile_bytecode(job.part, job.parts, job.extras)
     return {f"bytecode {job.part + 1}/{job.parts}": time.perf_counter() - began}
 
 
-def jobs(workers: int) -> list[tuple[str, ...] | Share]:
-    """warm_all's jobs in the order the pool hands them out: the bytecode in ``workers`` shares (every later import,
+def jobs(workers: int, extras: tuple[str, ...] = ()) -> list[tuple[str, ...] | Share]:
+    """warm_all's jobs in the order the pool hands them out: the bytecode (with ``extras``) in ``workers`` shares
+    (every later import,
     the kernels' included, reads it), then the chains, the longest first by ``Group.seconds``. A process takes the
     next job as it finishes one, so the long chains start at once and the short ones fill in where a process is
     done early: the processes end about together."""
     chains = sorted(CHAINS, key=lambda chain: -sum(GROUPS[name].seconds for name in chain))
-    return [Share(part, workers) for part in range(workers)] + chains
+    return [Share(part, workers, extras) for part in range(workers)] + chains
 
 
-def warm_all(workers: int | None = None) -> dict[str, float]:
-    """Write the bytecode and warm every group, ``jobs`` spread over ``workers`` processes (default: the available
-    cores); the seconds each job's parts took."""
+def warm_all(workers: int | None = None, extras: tuple[str, ...] = ()) -> dict[str, float]:
+    """Write the bytecode (with ``extras``) and warm every group, ``jobs`` spread over ``workers`` processes
+    (default: the available cores); the seconds each job's parts took."""
     from generator.scoring.stream import available_cores
 
     workers = max(1, min(workers or available_cores(), len(CHAINS)))
     if workers == 1:
-        return {**_warm_job(Share(0, 1)), **warm(*(name for chain in CHAINS for name in chain))}
+        return {**_warm_job(Share(0, 1, extras)), **warm(*(name for chain in CHAINS for name in chain))}
     import multiprocessing
 
     took: dict[str, float] = {}
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        for part in pool.map(_warm_job, jobs(workers)):
+        for part in pool.map(_warm_job, jobs(workers, extras)):
             took.update(part)
     return took
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m generator.warmup [WORKERS]``: write the bytecode and warm every kernel, saying where the kernels'
-    cache is and what took how long."""
+    """``python -m generator.warmup [WORKERS] [--with EXTRA]``: write the bytecode (and that of what ``EXTRA``
+    requires: ``make install`` names ``test``, whose tools it installs) and warm every kernel, saying where the
+    kernels' cache is and what took how long."""
+    import argparse
     import os
 
     from generator.jitcache import ENV
 
-    argv = sys.argv[1:] if argv is None else argv
-    workers = int(argv[0]) if argv else None
+    parser = argparse.ArgumentParser(prog="python -m generator.warmup")
+    parser.add_argument("workers", nargs="?", type=int, help="processes (default: the available cores)")
+    parser.add_argument("--with", dest="extras", action="append", default=[], metavar="EXTRA", help="an extra's too")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     print(f"bytecode, and kernels not yet in {os.environ[ENV]}: compiling on every core (once a version)", flush=True)
     began = time.perf_counter()
-    times = warm_all(workers)
+    times = warm_all(args.workers, tuple(args.extras))
     each = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in times.items())
     print(f"bytecode and kernels ready in {time.perf_counter() - began:.0f} s ({each})")
     return 0

@@ -196,6 +196,11 @@ def test_the_runtime_bytecode_covers_what_a_run_imports_and_no_tests():
     assert str(PACKAGE / "warm.py") in names
     assert not [f for f in files if {"tests", "test"} & set(f.parts)]
     assert importlib.util.find_spec("_pytest").origin not in names  # the test extra: no run imports it
+    with_tests = {f.as_posix() for f in warmup.runtime_sources(extras=("test",))}
+    assert names < with_tests  # make install's: what a pytest worker imports too, still no package's own tests
+    for module in ("_pytest", "hypothesis", "selenium", "pypdf", "xdist"):
+        assert importlib.util.find_spec(module).origin in with_tests, module
+    assert not [f for f in with_tests if {"tests", "test"} & set(Path(f).parts)]
 
 
 def test_the_bytecode_is_written_even_where_python_writes_none(tmp_path, monkeypatch):
@@ -203,7 +208,7 @@ def test_the_bytecode_is_written_even_where_python_writes_none(tmp_path, monkeyp
     sources = [tmp_path / f"m{i}.py" for i in range(3)]
     for path in sources:
         path.write_text("X = 1\n")
-    monkeypatch.setattr(warmup, "runtime_sources", lambda: sources)
+    monkeypatch.setattr(warmup, "runtime_sources", lambda extras=(): sources)
     monkeypatch.setattr(sys, "dont_write_bytecode", True)
     assert warmup.compile_bytecode(1, 2) == 1
     written = [Path(importlib.util.cache_from_source(str(p))).is_file() for p in sources]
