@@ -141,11 +141,11 @@ def runtime_sources(top: str = "trailwright", extras: tuple[str, ...] = ()) -> l
     seen: dict[str, set[str]] = {}
     todo: list[tuple[str, set[str]]] = [(top, set(extras))]
     while todo:
-        name, extras = todo.pop()
+        name, wanted = todo.pop()
         key = re.sub(r"[-_.]+", "-", name).lower()
-        if key in seen and extras <= seen[key]:
+        if key in seen and wanted <= seen[key]:
             continue
-        seen[key] = seen.get(key, set()) | extras
+        seen[key] = seen.get(key, set()) | wanted
         try:
             dist = metadata.distribution(name)
         except metadata.PackageNotFoundError:  # not installed here (a marker this platform does not meet)
