@@ -77,8 +77,9 @@ def test_each_strategy_beats_its_random_start_on_a_square_board(board, strategy,
     assert after.fitness > before.fitness + 5 * (before.fitness_se + after.fitness_se)
 
 
-def test_a_square_chain_resumed_from_a_checkpoint_file_is_the_same_chain(tmp_path):
-    problem = problem_on("square-pathways", 3)
+@pytest.mark.parametrize("board", ["square-pathways", "hex-pairs"])  # hex-pairs: its design prior in the state
+def test_a_chain_of_other_tiles_resumed_from_a_checkpoint_file_is_the_same_chain(tmp_path, board):
+    problem = problem_on(board, 3)
     config = Config(strategy="anneal", generations=40, seed=3, checkpoint_every=0.0, **SMALL)
     strategy, budget = config_strategy(config), Budget(None, 40)
     whole = run_chain(problem, strategy, budget, 3, 0, None, lambda: False, lambda *a: None)
@@ -94,6 +95,7 @@ def test_a_square_chain_resumed_from_a_checkpoint_file_is_the_same_chain(tmp_pat
     resumed = run_chain(resume.problem, strategy, budget, 3, 0, chain, lambda: False, lambda *a: None)
     assert resumed.state == whole.state and resumed.rng_state == whole.rng_state
     assert chain_best(strategy, resumed).fitness == chain_best(strategy, whole).fitness
+    assert len(whole.state["favoured"]) == (90 if board == "hex-pairs" else 0)
 
 
 def test_a_checkpoint_with_a_design_past_the_geometry_s_is_refused(tmp_path):

@@ -822,7 +822,8 @@ def test_a_short_budget_grows_a_smaller_bank(classic):
 
 
 def test_a_board_of_many_designs_grows_a_smaller_bank_still():
-    """hex-pairs' moves choose among 1,799 designs: its bank is sqrt(43 / 1,799) as large, for more generations."""
+    """hex-pairs' one-face changes draw mostly from its 90 favoured designs of 1,799 (``prior``): its bank is
+    sqrt(43 / 90) as large, for more generations."""
     from generator.cli import build_parser
     from generator.cli.optimize import _setup
     from generator.optimize.timing import BANK_PACE, PACED_DESIGNS
@@ -830,9 +831,10 @@ def test_a_board_of_many_designs_grows_a_smaller_bank_still():
     def bank_end(*argv: str) -> int | None:
         return _setup(build_parser("optimize").parse_args(["optimize", "--board", "hex-pairs", *argv]))[1].max_samples
 
-    pace = BANK_PACE * math.sqrt(PACED_DESIGNS / 1_799) / 37  # layouts a second on its 37 slots
-    assert bank_end("--time", "10") == 7_000 == int(pace * 10) // 1000 * 1000
-    assert bank_end("--time", "60") == 45_000  # under the default bank even at a minute
+    pace = BANK_PACE * math.sqrt(PACED_DESIGNS / 90) / 37  # layouts a second on its 37 slots
+    assert bank_end("--time", "10") == 33_000 == int(pace * 10) // 1000 * 1000
+    assert bank_end("--time", "30") == 100_000  # under the default bank at half a minute
+    assert bank_end("--time", "60") is None  # the default bank from a minute
     assert bank_end("--time", "10", "--max-samples", "9000") == 9_000  # as told
 
 

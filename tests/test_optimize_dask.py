@@ -78,6 +78,12 @@ HOSTILE = {
         lambda d: _set(d, ["chains", 1, "state", "best", "classes", 3], [1, 99]),
         "design number outside 0..42",
     ),
+    "favoured design not allowed": (
+        lambda d: _set(d, ["chains", 0, "state", "favoured"], [0, 99]),
+        "state.favoured is not a list of two or more distinct allowed designs",
+    ),
+    "one favoured design": (lambda d: _set(d, ["chains", 0, "state", "favoured"], [3]), "state.favoured is not"),
+    "favoured truth values": (lambda d: _set(d, ["chains", 0, "state", "favoured"], [True, 2]), "state.favoured is"),
     "fitness not a number": (lambda d: _set(d, ["chains", 0, "state", "current", "fitness"], "high"), "not a valid"),
     "random state": (lambda d: _set(d, ["chains", 0, "rng_state"], {"bit_generator": "os.system"}), "not a valid"),
     "cache key": (lambda d: _set(d, ["chains", 0, "search_state", "cache"], {"zz": 1.0}), "cache entry"),

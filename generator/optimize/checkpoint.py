@@ -209,6 +209,9 @@ def _chain(data: Any, index: int, problem: Problem, strategy) -> Chain:
     tiles = problem.board.tile_count
     for f in fields(state):
         value = getattr(state, f.name)
+        if f.name == "favoured":  # the design prior (``prior``): None until ranked
+            _check_favoured(value, where, problem)
+            continue
         for candidate in value if isinstance(value, tuple) else (value,):
             if isinstance(candidate, str):  # a GA genome
                 if len(candidate) != 24 * tiles or set(candidate) - {"0", "1"}:
@@ -227,6 +230,20 @@ def _chain(data: Any, index: int, problem: Problem, strategy) -> Chain:
                 raise TrailwrightError(f"{where}: a design number outside 0..{count - 1}")
     _check_search_state(chain.search_state, where, tiles, problem.space.key_chars(tiles))
     return chain
+
+
+def _check_favoured(value: Any, where: str, problem: Problem) -> None:
+    """A chain's favoured designs: None, none, or at least two distinct allowed design numbers."""
+    if value is None or value == ():
+        return
+    allowed = set(problem.allowed)
+    if (
+        not isinstance(value, tuple)
+        or len(value) < 2
+        or len(set(value)) != len(value)
+        or not all(isinstance(d, int) and not isinstance(d, bool) and d in allowed for d in value)
+    ):
+        raise TrailwrightError(f"{where}: state.favoured is not a list of two or more distinct allowed designs")
 
 
 def _check_search_state(state: Any, where: str, tiles: int, chars: int) -> None:

@@ -176,15 +176,30 @@ class Search:
         """Score ``classes``: all layouts, or only ``rows`` on top of ``base``'s terms; and the layouts scored."""
         n = self.size
         if base is None or rows is None:
-            out = (np.empty(n, np.int16), np.empty(n, np.uint64), np.empty(n, np.int8))
-            rows = np.arange(n)
-            self.bank.score(self.space.tables[classes], rows, out)
-            sums = (int(out[0].sum(dtype=np.int64)), int(out[2].sum(dtype=np.int64)))
+            out, sums = self._terms(classes)
             return Scored(classes, self._fitness(classes, sums, out[1]), n, out, sums), n
         out = tuple(a.copy() for a in base.arrays)
         if len(rows):
             self.bank.score(self.space.tables[classes], rows, out)
         return self._rescored(classes, base, rows, out), len(rows)
+
+    def _terms(self, classes: Classes):
+        """The per-layout terms of ``classes`` on the whole bank, and their sums (extra edges, joined pairs)."""
+        n = self.size
+        out = (np.empty(n, np.int16), np.empty(n, np.uint64), np.empty(n, np.int8))
+        self.bank.score(self.space.tables[classes], np.arange(n), out)
+        return out, (int(out[0].sum(dtype=np.int64)), int(out[2].sum(dtype=np.int64)))
+
+    def alone(self, designs) -> list[float]:
+        """The fitness on the bank of each of ``designs`` laid on every face of every tile: what it joins with its
+        like (``prior``'s screen of designs; nothing is cached or counted)."""
+        shape = (self.problem.board.tile_count, self.problem.faces)
+        values = []
+        for design in designs:
+            classes = np.full(shape, design, dtype=np.int16)
+            out, sums = self._terms(classes)
+            values.append(self._fitness(classes, sums, out[1]))
+        return values
 
     def _rescored(self, classes: Classes, base: Scored, rows: np.ndarray, out) -> Scored:
         """The candidate whose terms are ``out``: ``base``'s but on ``rows``."""

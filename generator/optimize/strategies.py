@@ -18,12 +18,13 @@ ga      a genetic algorithm on deap over the article's 480-bit genome (``preset=
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields, replace
+from dataclasses import MISSING, dataclass, fields, replace
 from typing import Any, Protocol
 
 import numpy as np
 
 from generator.errors import TrailwrightError
+from generator.optimize import prior
 from generator.optimize.ga import ARTICLE_GA, GA
 from generator.optimize.search import BankSchedule, Evaluator, Scored, Search
 from generator.optimize.space import Classes, Problem
@@ -68,6 +69,7 @@ def load_state(state_type: type, data: dict):
                 value(data[f.name]) if not isinstance(data[f.name], list) else tuple(value(x) for x in data[f.name])
             )
             for f in fields(state_type)
+            if f.name in data or f.default is MISSING  # a field added since keeps its default (an older checkpoint)
         }
     )
 
@@ -84,13 +86,20 @@ class OnBank:
         return self.bank.cost_growth
 
 
-def mutate(problem: Problem, classes: Classes, rng: np.random.Generator, sides: int = 1, swap: float = 0.0):
+def mutate(
+    problem: Problem,
+    classes: Classes,
+    rng: np.random.Generator,
+    sides: int = 1,
+    swap: float = 0.0,
+    favoured: tuple[int, ...] = (),
+):
     """A copy of ``classes`` with ``sides`` changes, and the (tile, face) changed.
 
-    A change gives a free face another allowed design or, with chance ``swap``, exchanges the
-    designs of two faces on different free tiles. A swap keeps the designs used (so bridges and
-    dupScore) and changes only which designs share a tile; good sets differ mostly in that
-    pairing, which one-face changes reach only through worse sets.
+    A change gives a free face another allowed design (``_new_design``: drawn from ``favoured`` half the time where
+    there are any) or, with chance ``swap``, exchanges the designs of two faces on different free tiles. A swap keeps
+    the designs used (so bridges and dupScore) and changes only which designs share a tile; good sets differ mostly
+    in that pairing, which one-face changes reach only through worse sets.
     """
     child = classes.copy()
     free = problem.free
@@ -105,9 +114,18 @@ def mutate(problem: Problem, classes: Classes, rng: np.random.Generator, sides: 
                 child[t, f], child[u, g] = child[u, g], child[t, f]
                 changes += [(t, f), (u, g)]
                 continue
-        child[t, f] = _other_design(problem.allowed, int(child[t, f]), rng)
+        child[t, f] = _new_design(problem.allowed, favoured, int(child[t, f]), rng)
         changes.append((t, f))
     return child, changes
+
+
+def _new_design(allowed: tuple[int, ...], favoured: tuple[int, ...], current: int, rng: np.random.Generator) -> int:
+    """A design other than ``current`` for a one-face change: from ``favoured`` (``prior``) with chance
+    ``prior.PRIOR_CHANCE``, else from ``allowed``, uniformly either way; without favoured designs no chance is drawn,
+    so a board of few designs draws as it always did."""
+    if favoured and rng.random() < prior.PRIOR_CHANCE:
+        return _other_design(favoured, current, rng)
+    return _other_design(allowed, current, rng)
 
 
 def _other_design(allowed: tuple[int, ...], current: int, rng: np.random.Generator) -> int:
@@ -160,6 +178,7 @@ class AnnealState:
 
     current: Scored
     best: Scored
+    favoured: tuple[int, ...] | None = None  # the design prior (``prior.favoured``); None until the first step
 
 
 @dataclass(frozen=True)
@@ -181,6 +200,7 @@ class Anneal(OnBank):
         return AnnealState(s, s)
 
     def step(self, search: Search, state: AnnealState, rng: np.random.Generator, progress: float) -> AnnealState:
+        favoured = prior.favoured(search.problem, rng) if state.favoured is None else state.favoured
         search.resize(self.bank.size(progress))
         current = search.refresh(state.current)
         same = state.best is state.current or np.array_equal(state.best.classes, state.current.classes)
@@ -189,7 +209,7 @@ class Anneal(OnBank):
             best = current
         hottest = self.hottest(search.problem)
         temperature = hottest * (self.t_end / hottest) ** progress
-        child, changes = mutate(search.problem, current.classes, rng, swap=self.swap)
+        child, changes = mutate(search.problem, current.classes, rng, swap=self.swap, favoured=favoured)
         # Metropolis: accept when value >= current + T log u; drawing u first lets bad moves stop early
         threshold = current.fitness + temperature * math.log(1.0 - rng.random())
         ev = search.evaluate(child, current, changes, threshold)
@@ -197,7 +217,7 @@ class Anneal(OnBank):
             current = ev.scored or search.score(child, current, changes)
             if current.fitness > best.fitness:
                 best = current
-        return AnnealState(current, best)
+        return AnnealState(current, best, favoured)
 
     def best(self, state: AnnealState) -> Scored:
         return state.best

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 
 from generator.errors import TrailwrightError
-from generator.optimize import screen
+from generator.optimize import prior, screen
 from generator.optimize.play import after_chains_seconds
 from generator.optimize.space import Problem
 from generator.scoring.stream import available_cores
@@ -56,12 +56,12 @@ IN_PROCESS_TEARDOWN = 0.25
 # (a load of 5 on 2 cores). From 120 s on the 20-slot board and 60 s on the 91-slot one, the default.
 BANK_PACE = 180_000
 # A board whose moves choose among more designs than PACED_DESIGNS (the classic game's) needs more generations to
-# try them: its bank is sqrt(PACED_DESIGNS / designs) as large (``default_bank_end``). On hex-pairs' 1,799 designs,
-# seeds 1 and 2 (a load of 4 to 5 on 2 cores): --time 10 re-scored -0.92 and -0.66 with a bank of 48,000, -0.06 and
-# -0.40 with 7,000; --time 60 0.04 and 0.58 with the default bank, 0.63 and 0.78 with 45,000. (Measured with early
-# rejection at 3 standard errors; at 1, seeds 1-3 re-scored a median of 0.40 with 7,000 and 0.47 with 15,000: within
-# the runs' noise, so the rule stays.)
-PACED_DESIGNS = 43
+# try them: its bank is sqrt(PACED_DESIGNS / designs) as large (``default_bank_end``), where designs are those its
+# one-face changes mostly draw from (``prior.drawn_from``: the favoured, where a chain ranks them). On hex-pairs'
+# 1,799 designs, drawn alike, seeds 1 and 2 (a load of 4 to 5 on 2 cores): --time 10 re-scored -0.92 and -0.66 with
+# a bank of 48,000, -0.06 and -0.40 with 7,000. With the prior's 90 favoured designs, seeds 1-5 on a quiet machine:
+# a median of 1.01 with 48,000, 1.11 with 15,000 and 30,000, 1.00 with 7,000 (the rule gives 33,000).
+PACED_DESIGNS = prior.PRIOR_FROM
 MIN_SEARCH = 0.5  # seconds of search a timed run needs at least, beyond its reserve
 MIN_LEFT = 0.05  # seconds the chains get at least, when the start-up took the whole budget
 
@@ -107,7 +107,7 @@ def default_bank_end(problem: Problem, time: float | None) -> int | None:
     default = BankSchedule()
     if time is None:
         return None
-    pace = BANK_PACE * min(1.0, math.sqrt(PACED_DESIGNS / max(len(problem.allowed), 1)))
+    pace = BANK_PACE * min(1.0, math.sqrt(PACED_DESIGNS / max(prior.drawn_from(problem), 1)))
     sized = int(pace * time / problem.board.tile_count) // 1000 * 1000
     return None if sized >= default.end else max(sized, default.start)
 
