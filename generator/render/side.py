@@ -19,7 +19,16 @@ from generator.model import Side
 from generator.render.decks import deck_box
 from generator.render.proof import body
 from generator.render.shapes import GROUND, TRAIL, WIDTH, Bridge, SideLayout, _turn, _turn_shape
-from generator.render.sidesearch import _pair_cached, _pair_sound, _unfit, _usable, layout_canonical
+from generator.render.sidesearch import (
+    _deck_covers,
+    _decks_apart,
+    _pair_cached,
+    _pair_geometry,
+    _pair_sound,
+    _unfit,
+    _usable,
+    layout_canonical,
+)
 
 
 def layout_side(side: Side, width: float = WIDTH) -> SideLayout:
@@ -42,7 +51,18 @@ def layout_side(side: Side, width: float = WIDTH) -> SideLayout:
 
 def clear_caches() -> None:
     """Forget every searched drawing (for timing a cold start)."""
-    for cached in (_usable, _unfit, _pair_cached, _pair_sound, layout_canonical, deck_box, body):
+    for cached in (
+        _usable,
+        _unfit,
+        _pair_cached,
+        _pair_geometry,
+        _pair_sound,
+        _decks_apart,
+        _deck_covers,
+        layout_canonical,
+        deck_box,
+        body,
+    ):
         cached.cache_clear()
 
 

@@ -116,37 +116,44 @@ def _unfit(g: TileGeometry, trail: tuple[int, ...], width: float) -> frozenset[i
     return frozenset(k for k, c in enumerate(_usable(g, trail, width)) if not fits(g, c.shape, width))
 
 
-def _pair(g: TileGeometry, a: _Cand, b: _Cand, width: float, keep: tuple[float, float], spare: int = 0):
-    """(cost, crossings) of two trails drawn together, or None when they cross a wrong number of times (fewer than
-    ``pair_crossings`` or more than ``spare`` more), cross too flat, near the outline or at a junction, or run too
-    close elsewhere. A crossing is ``(point, angle of the upper trail, upper is a, crossing angle)``: the
-    straighter trail goes over."""
+def _pair_drawn(g: TileGeometry, a: _Cand, b: _Cand, width: float, spare: int = 0):
+    """Two trails drawn together, whatever a level keeps: None when they cross a wrong number of times (fewer than
+    ``pair_crossings`` or more than ``spare`` more), else (cost, crossings, the least crossing angle (radians),
+    whether a crossing nears the outline or a junction, the least distance between the trails away from their
+    crossings (None: no points left)). A crossing is ``(point, angle of the upper trail, upper is a, crossing
+    angle)``: the straighter trail goes over."""
     needed = pair_crossings(a.shape.trail, b.shape.trail)
     if (a.low > b.high + 3 * width).any() or (b.low > a.high + 3 * width).any():  # far apart: no crossing
-        return (0.0, ()) if needed == 0 else None
+        return (0.0, (), math.inf, False, None) if needed == 0 else None
     xs = _hits(a, b)
     if not needed <= len(xs) <= needed + spare:
         return None
-    pa, pb, cost, out = a.clean, b.clean, 0.0, []
+    pa, pb, cost, out, least, near = a.clean, b.clean, 0.0, [], math.inf, False
     for p, da, db in xs:
         angle = math.acos(min(1.0, abs(float(da @ db)) / float(np.linalg.norm(da) * np.linalg.norm(db))))
-        if angle < math.radians(keep[0]) or boundary_gap(g, p[None])[0] < 1.25 * width:
-            return None
-        if any(math.dist(j, p) < 1.6 * width for j in a.joints + b.joints):
-            return None
+        least = min(least, angle)
+        near = near or boundary_gap(g, p[None])[0] < 1.25 * width
+        near = near or any(math.dist(j, p) < 1.6 * width for j in a.joints + b.joints)
         ta, tb = a.turning(p, 1.45 * width), b.turning(p, 1.45 * width)
         d = da if ta <= tb else db
         out.append((point(p), math.atan2(d[1], d[0]), ta <= tb, angle))
         cost += 0.6 * (math.pi / 2 - angle) + 0.3 * min(ta, tb)
         pa = pa[np.linalg.norm(pa - p, axis=1) > 2.5 * width]
         pb = pb[np.linalg.norm(pb - p, axis=1) > 2.5 * width]
+    dist = None
     if len(pa) and len(pb):
         diff = pa[:, None] - pb[None]
         dist = math.sqrt(float((diff * diff).sum(axis=2).min()))
-        if dist < keep[1] * width:
-            return None
         cost += 3 * max(0.0, 2.4 * width - dist)
-    return cost, tuple(out)
+    return cost, tuple(out), least, near, dist
+
+
+@lru_cache(maxsize=500_000)
+def _pair_geometry(
+    g: TileGeometry, a: tuple[int, ...], ia: int, b: tuple[int, ...], ib: int, width: float, spare: int = 0
+):
+    """``_pair_drawn`` of candidate ``ia`` of trail ``a`` and ``ib`` of ``b``: once for every level."""
+    return _pair_drawn(g, _usable(g, a, width)[ia], _usable(g, b, width)[ib], width, spare)
 
 
 @lru_cache(maxsize=500_000)
@@ -160,7 +167,17 @@ def _pair_cached(
     keep: tuple[float, float],
     spare: int = 0,
 ):
-    return _pair(g, _usable(g, a, width)[ia], _usable(g, b, width)[ib], width, keep, spare)
+    """(cost, crossings) of candidate ``ia`` of trail ``a`` and ``ib`` of ``b`` drawn together at a level that keeps
+    ``keep`` (the least crossing angle in degrees, the least distance between the trails in trail widths), or None
+    when they cross a wrong number of times, cross too flat, near the outline or at a junction, or run too close
+    elsewhere."""
+    found = _pair_geometry(g, a, ia, b, ib, width, spare)
+    if found is None:
+        return None
+    cost, out, least, near, dist = found
+    if near or least < math.radians(keep[0]) or (dist is not None and dist < keep[1] * width):
+        return None
+    return cost, out
 
 
 @lru_cache(maxsize=500_000)
@@ -192,19 +209,35 @@ BUDGET = 10_000  # pairs of candidates looked at per try, so even the busiest si
 REPAIRS = 12  # searches per try: each bans the pairs the last drawing painted unsoundly (``proof.sound``)
 
 
-def _clear(bridge: Bridge, width: float, bridges: list[Bridge], trails: dict[int, _Cand], air: float | None) -> bool:
-    """Whether a new bridge's deck keeps ``air`` from every deck so far, and every other trail keeps off it
-    (always, when ``air`` is None)."""
+def _clear(
+    g: TileGeometry, trails: tuple, bridge: Bridge, width: float, bridges: list[Bridge], chosen: dict, air: float | None
+) -> bool:
+    """Whether a new bridge's deck keeps ``air`` from every deck so far, and every other trail (``chosen``: trail
+    number to candidate number) keeps off it (always, when ``air`` is None)."""
     if air is None:
         return True
-    box = deck_box(bridge, width, air * width / 2)
-    reach = _reach(box, bridge)
-    for b in bridges:
-        other = deck_box(b, width, air * width / 2)
-        if math.dist(bridge.centre, b.centre) <= reach + _reach(other, b) and not _apart(box, other):
-            return False
-    wide = deck_box(bridge, width, width / 2)  # a trail's centre line this far out touches the deck
-    return not any(k not in (bridge.upper, bridge.lower) and _covers(wide, c.clean) for k, c in trails.items())
+    if not all(_decks_apart(bridge, b, width, air) for b in bridges):
+        return False
+    return not any(
+        k not in (bridge.upper, bridge.lower) and _deck_covers(bridge, width, g, trails[k], c)
+        for k, c in chosen.items()
+    )
+
+
+# The search meets the same bridges and candidates again down its branches, in its restarts and its repairs: each
+# answer is kept (about 70 % of the questions on hex-pairs' busiest sides were asked before).
+@lru_cache(maxsize=200_000)
+def _decks_apart(a: Bridge, b: Bridge, width: float, air: float) -> bool:
+    """Whether two bridges' decks, each with ``air`` trail widths about it, keep apart."""
+    box, other = deck_box(a, width, air * width / 2), deck_box(b, width, air * width / 2)
+    return math.dist(a.centre, b.centre) > _reach(box, a) + _reach(other, b) or _apart(box, other)
+
+
+@lru_cache(maxsize=200_000)
+def _deck_covers(bridge: Bridge, width: float, g: TileGeometry, trail: tuple[int, ...], candidate: int) -> bool:
+    """Whether a trail drawn with ``candidate`` runs under the bridge's deck (its centre line within a trail's half
+    width of the deck)."""
+    return _covers(deck_box(bridge, width, width / 2), _usable(g, trail, width)[candidate].clean)
 
 
 def _search(
@@ -230,15 +263,27 @@ def _search(
     best: list = [math.inf, None, None]
     looked = [0]
 
+    answers: dict[tuple[int, int, int, int], tuple | None] = {}  # each pair's, as asked down the branches
+
     def pair(i: int, ci: int, j: int, cj: int):
+        """(cost, bridges) of trail ``i`` drawn with candidate ``ci`` and ``j`` with ``cj``, or None."""
         looked[0] += 1
+        key = (i, ci, j, cj)
+        if key not in answers:
+            answers[key] = bridged(i, ci, j, cj)
+        return answers[key]
+
+    def bridged(i: int, ci: int, j: int, cj: int):
         if (i, ci, j, cj) in banned or (j, cj, i, ci) in banned:
             return None
         if trails[i] < trails[j]:
             found = _pair_cached(g, trails[i], ci, trails[j], cj, width, keep, spare)
-            return found and (found[0], [(p, a, i if over else j, j if over else i, x) for p, a, over, x in found[1]])
+            return found and (
+                found[0],
+                tuple(Bridge(p, a, *((i, j) if over else (j, i)), x) for p, a, over, x in found[1]),
+            )
         found = _pair_cached(g, trails[j], cj, trails[i], ci, width, keep, spare)
-        return found and (found[0], [(p, a, j if over else i, i if over else j, x) for p, a, over, x in found[1]])
+        return found and (found[0], tuple(Bridge(p, a, *((j, i) if over else (i, j)), x) for p, a, over, x in found[1]))
 
     def search(depth: int, chosen: dict[int, int], bridges: list[Bridge], cost: float) -> None:
         if depth == len(order):
@@ -260,20 +305,19 @@ def _search(
                 if not found or total + found[0] >= best[0] - TIE:
                     break
                 total += found[0]
-                new += [Bridge(p, a, up, low, x) for p, a, up, low, x in found[1]]
+                new += found[1]
             else:
                 if total >= best[0] - TIE or len(bridges) + len(new) > side.min_crossings:
                     continue
-                drawn = {k: options[k][c] for k, c in chosen.items()} | {i: cand}
+                drawn = chosen | {i: ci}
                 so_far = list(bridges)
                 for b in new:
-                    if not _clear(b, width, so_far, drawn, air):
+                    if not _clear(g, trails, b, width, so_far, drawn, air):
                         break
                     so_far.append(b)
                 else:
                     centre_ok = air is None or not any(
-                        i not in (b.upper, b.lower) and _covers(deck_box(b, width, width / 2), cand.clean)
-                        for b in bridges
+                        i not in (b.upper, b.lower) and _deck_covers(b, width, g, trails[i], ci) for b in bridges
                     )
                     if centre_ok:
                         chosen[i] = ci
