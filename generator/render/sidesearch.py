@@ -276,14 +276,9 @@ def _search(
     def bridged(i: int, ci: int, j: int, cj: int):
         if (i, ci, j, cj) in banned or (j, cj, i, ci) in banned:
             return None
-        if trails[i] < trails[j]:
-            found = _pair_cached(g, trails[i], ci, trails[j], cj, width, keep, spare)
-            return found and (
-                found[0],
-                tuple(Bridge(p, a, *((i, j) if over else (j, i)), x) for p, a, over, x in found[1]),
-            )
-        found = _pair_cached(g, trails[j], cj, trails[i], ci, width, keep, spare)
-        return found and (found[0], tuple(Bridge(p, a, *((j, i) if over else (i, j)), x) for p, a, over, x in found[1]))
+        a, ca, b, cb = (i, ci, j, cj) if trails[i] < trails[j] else (j, cj, i, ci)  # as the pair cache keys them
+        found = _pair_cached(g, trails[a], ca, trails[b], cb, width, keep, spare)
+        return found and (found[0], tuple(Bridge(p, t, *((a, b) if over else (b, a)), x) for p, t, over, x in found[1]))
 
     def search(depth: int, chosen: dict[int, int], bridges: list[Bridge], cost: float) -> None:
         if depth == len(order):
