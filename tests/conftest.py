@@ -30,13 +30,16 @@ def random20():
 @pytest.fixture(scope="session")
 def dask_client():
     """An in-process Dask cluster (two single-threaded workers) shared by the optimize tests, kernel loaded."""
+    import dask
     from distributed import Client, LocalCluster
 
+    from generator.optimize.cluster import QUIET
     from generator.scoring import warm_up
 
     warm_up(load_board("classic"))  # as the command does before it starts its workers
 
     with (
+        dask.config.set(QUIET),  # as the command's own cluster: it lives as long as the session, mostly idle
         # in-process workers on loopback TCP (an in-process cluster's default serves HTTP on every interface)
         LocalCluster(
             n_workers=2,
