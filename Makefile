@@ -101,10 +101,12 @@ lock: $(STAMP)
 	rm -rf $(VENV)
 	$(MAKE) lint test
 
-# on every core this process may use (pytest-xdist; a worker steals tests from a busy one): 2 cores take half the time
-TEST_CORES ?= auto
+# on every core this process may use, and one worker more (pytest-xdist; a worker steals tests from a busy one): the
+# browser, server and subprocess tests wait on other processes for a sixth of their time (about 85 s of a 2-core
+# run), and the extra worker runs tests meanwhile (2 cores: 309 s with two workers, 285 s with three)
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 test: $(STAMP)
-	$(PY) -m pytest -q -n $(TEST_CORES) --dist worksteal -m "not heavy"
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal -m "not heavy"
 
 # the heavy tests: first starts from an empty kernel cache, exhaustive drawing searches, timed whole runs
 test-heavy: $(STAMP)
@@ -116,7 +118,7 @@ wheel-smoke: $(STAMP)
 	.ci/wheel-smoke $(UV)
 
 test-fast: $(STAMP)
-	$(PY) -m pytest -q -n $(TEST_CORES) --dist worksteal -m "not slow and not heavy"
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal -m "not slow and not heavy"
 
 bench: $(STAMP)
 	$(PY) -m benchmarks
