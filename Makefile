@@ -104,7 +104,7 @@ lock: $(STAMP)
 # on every core this process may use, and one worker more (pytest-xdist; a worker steals tests from a busy one): the
 # browser, server and subprocess tests wait on other processes for a sixth of their time (about 85 s of a 2-core
 # run), and the extra worker runs tests meanwhile (2 cores: 309 s with two workers, 285 s with three)
-TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN) + 1 )))
 test: $(STAMP)
 	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal -m "not heavy"
 
