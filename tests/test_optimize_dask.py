@@ -255,11 +255,28 @@ def _inherited() -> bool:
     return hasattr(cluster, "_set_in_the_parent")
 
 
+def _watchers() -> dict:
+    import dask
+
+    from generator.optimize.cluster import QUIET
+
+    return {key: dask.config.get(key) for key in QUIET}
+
+
 def test_the_local_cluster_spawns_its_workers_and_never_forks_a_threaded_process(monkeypatch, dask_client):
     """A fork copies every lock another thread holds (here: the in-process cluster's), so a worker could hang at
-    its start; a spawned worker starts from nothing, so it cannot see what the parent set."""
+    its start; a spawned worker starts from nothing, so it cannot see what the parent set. It runs without Dask's
+    profiler and with its slow watchers (``cluster.QUIET``), as the cluster was made."""
+    import dask
+
     from generator.optimize import cluster
 
     monkeypatch.setattr(cluster, "_set_in_the_parent", True, raising=False)
-    with cluster.connect(None, 1) as client:
+    loud = {  # Dask's defaults, here over the session cluster's settings
+        "distributed.worker.profile.enabled": True,
+        "distributed.admin.system-monitor.interval": "500ms",
+        "distributed.admin.tick.interval": "20ms",
+    }
+    with dask.config.set(loud), cluster.connect(None, 1) as client:
         assert client.submit(_inherited, pure=False).result(timeout=60) is False
+        assert client.submit(_watchers, pure=False).result(timeout=60) == cluster.QUIET
