@@ -441,17 +441,15 @@ def test_more_chains_than_workers_give_what_each_chain_gives_alone(classic):
 
 
 def test_the_winner_is_the_chain_best_on_the_shared_selection_layouts(classic, monkeypatch):
-    from generator.optimize import run as run_module
     from generator.optimize import timing
+    from generator.optimize.ending import selection_seed
 
     monkeypatch.setattr(timing, "SELECTION_SAMPLES", 20_000)
     problem = small_problem(classic)
     result = run(problem, "anneal", None, generations=30, seed=6, chains=3)
     strategy = config_strategy(Config(generations=30, **SMALL))
     values = [
-        rescore(
-            problem, to_tileset(problem, chain_best(strategy, c).classes), 20_000, run_module.selection_seed(6)
-        ).fitness
+        rescore(problem, to_tileset(problem, chain_best(strategy, c).classes), 20_000, selection_seed(6)).fitness
         for c in result.chains
     ]
     assert len(set(values)) == 3  # three different chain results

@@ -31,23 +31,20 @@ import numpy as np
 from generator import __version__
 from generator.model import TileSet
 from generator.optimize import cluster, timing
-from generator.optimize.chain import Budget, Chain, Config, Progress, chain_best, check_workers, config_strategy
-from generator.optimize.legs import Legs, Migrant, reported, scores
+from generator.optimize.chain import Budget, Chain, Config, Progress, check_workers, config_strategy
+from generator.optimize.ending import final_seed, finish
+from generator.optimize.legs import Legs, Migrant, reported
 from generator.optimize.play import final_play, fresh_games
-from generator.optimize.polish import Step, on_cluster, polish
-from generator.optimize.search import Scored
+from generator.optimize.polish import Step
 from generator.optimize.space import Problem, SettingError, to_tileset
-from generator.optimize.strategies import Strategy
 from generator.optimize.timing import (
     MIN_LEFT,
-    TIMED_SECONDS,
     Samples,
     check_budget,
     in_process,
     reserve,
     samples,
     teardown,
-    timed_screen,
 )
 from generator.scoring import Score
 from generator.scoring.holes import unavailable
@@ -79,27 +76,12 @@ class Result:
     samples: Samples | None = None  # the layouts of the choice of the winner and the re-score, sized to the budget
 
 
-def selection_seed(seed: int) -> int:
-    """The layouts that pick the best chain (disjoint from every bank)."""
-    return derived_seed(seed, 2)
-
-
-def final_seed(seed: int) -> int:
-    """The fresh layouts of the final re-score (disjoint from every bank and the selection)."""
-    return derived_seed(seed, 3)
-
-
 rescore = cluster.rescore
 
 
 def probe_seed(seed: int) -> int:
     """The layouts that time the re-score's pace before a run on the command's threads (``_pace``)."""
     return derived_seed(seed, 6)
-
-
-def polish_seed(seed: int) -> int:
-    """The seed of the final polish's banks (its rounds add to it; disjoint from the re-score's)."""
-    return derived_seed(seed, 5)
 
 
 def _polish_designs(problem: Problem, config: Config) -> np.ndarray | None:
@@ -239,7 +221,6 @@ def _optimize(
     """``optimize`` on ``client``; ``teardown``: the seconds to set aside for stopping the cluster afterwards;
     ``local``: its workers run on this machine (the command's own cluster), so a timed run sets its reserve aside at
     the pace of this process's scoring (``_pace``)."""
-    on_progress, on_checkpoint, on_stage = hooks.progress, hooks.checkpoint, hooks.stage
     cluster.warm_workers(client, problem.board, _polish_designs(problem, config))
     workers = cluster.worker_count(client)
     check_budget(problem, config.time, config.rescore, config.chains, workers, teardown, time.perf_counter() - began)
@@ -252,57 +233,48 @@ def _optimize(
     budget, legs = plan(config, workers, left, spent)
     run = Legs(client, problem, strategy, config, chains, migrants)
     try:
-        first = min((c.leg for c in chains if c is not None), default=0)
-        stopped = False
-        for leg in range(first, legs):
-            if leg > 0 and not any(k == leg for k, _, _ in run.migrants):  # not decided before a resume
-                run.migrate(leg)
-            stopped = run.leg(budget, leg, legs, stop, on_progress, on_checkpoint)
-            if stopped:
-                break
+        stopped = _run_legs(run, budget, legs, stop, hooks)
         finished = reported(run.chains)
-        picked = time.perf_counter()
-        if len(finished) > 1:
-            on_stage(f"choosing the winner: each chain's best on {sizes.selection:,} fresh layouts")
-        winner, best = _best_of(client, problem, strategy, config, finished, sizes.selection)
-        selection = time.perf_counter() - picked
-        end = None
-        if deadline is not None:
-            paced = timing.rescoring(problem, sizes.rescore, selection, len(finished), workers, sizes.selection)
-            end = deadline - paced - teardown
-        classes, polished = _polished(client, problem, config, best.classes, stop, on_stage, end)
-        polishing = time.perf_counter() - picked - selection
-        on_stage(f"re-scoring the winner on {sizes.rescore:,} fresh layouts")
-        report = client.submit(
-            cluster.score_task, problem, classes.tolist(), sizes.rescore, final_seed(config.seed), pure=False
-        ).result()
-        rescoring = time.perf_counter() - picked - selection - polishing
-        startup = (run.first_report or picked) - began
+        end = None if deadline is None else deadline - teardown
+        ending = finish(client, problem, strategy, config, finished, sizes, stop, hooks.stage, end, workers)
+        startup = (run.first_report or ending.picked) - began
     finally:
         run.close()
-    tileset = to_tileset(problem, classes)
+    tileset = to_tileset(problem, ending.classes)
     spent = all(budget.progress(c.elapsed, c.generation) >= 1.0 for c in finished)
     play = final_play(problem, tileset, final_seed(config.seed), threads=available_cores())  # the workers are idle
-    fitness = report.fitness + (play.penalty if play else 0.0)
+    fitness = ending.report.fitness + (play.penalty if play else 0.0)
     return Result(
         tileset,
-        report,
+        ending.report,
         fitness,
-        best.fitness,
+        ending.best.fitness,
         tuple(finished),
-        winner,
+        ending.winner,
         time.perf_counter() - began,
         stopped and not spent,
         startup,
-        selection,
-        rescoring,
+        ending.selection,
+        ending.rescoring,
         tuple(run.migrants),
         play,
         problem.objective.play,
-        polished,
-        polishing,
+        ending.polished,
+        ending.polishing,
         sizes,
     )
+
+
+def _run_legs(run: Legs, budget: Budget, legs: int, stop: threading.Event, hooks: Hooks) -> bool:
+    """Every chain's legs from the one it stands at, the chains migrating before each later leg (unless a resumed
+    run decided that leg's migrants already); returns whether the run was stopped."""
+    first = min((c.leg for c in run.chains if c is not None), default=0)
+    for leg in range(first, legs):
+        if leg > 0 and not any(k == leg for k, _, _ in run.migrants):  # not decided before a resume
+            run.migrate(leg)
+        if run.leg(budget, leg, legs, stop, hooks.progress, hooks.checkpoint):
+            return True
+    return False
 
 
 def _pace(problem: Problem, seed: int) -> float:
@@ -313,47 +285,6 @@ def _pace(problem: Problem, seed: int) -> float:
     began = time.perf_counter()
     rescore(problem, problem.start, timing.PROBE_LAYOUTS, probe_seed(seed))
     return (time.perf_counter() - began) / timing.PROBE_LAYOUTS
-
-
-def _polished(
-    client, problem: Problem, config: Config, classes, stop, on_stage, end: float | None = None
-) -> tuple[np.ndarray, tuple[Step, ...]]:
-    """The winner after the final polish over every worker (``config.polish``, or its share of the time, until
-    ``end``, a ``time.perf_counter()`` time; none: the winner as it is)."""
-    timed = config.polish_share > 0 and config.time is not None
-    if not (config.polish or timed):
-        return classes, ()
-    seconds = None
-    if timed and config.time:
-        seconds = config.time * config.polish_share if end is None else end - time.perf_counter()
-    n = config.polish or timed_screen(TIMED_SECONDS if seconds is None else max(seconds, 0.0))
-    deadline = None if seconds is None else time.perf_counter() + seconds
-    done = polish(
-        problem,
-        to_tileset(problem, classes),
-        n,
-        polish_seed(config.seed),
-        on_cluster(client),
-        cluster.worker_count(client),
-        on_step=lambda s: on_stage(f"polish: took {s.change} ({s.gain:+.4f} ± {s.gain_se:.4f})"),
-        stop=stop,
-        on_round=lambda k: on_stage(f"polish round {k}: screening every neighbour on {n:,} layouts"),
-        rounds=1_000 if deadline else 8,
-        deadline=deadline,
-    )
-    return done.classes, done.steps
-
-
-def _best_of(
-    client, problem: Problem, strategy: Strategy, config: Config, chains: list[Chain], layouts: int
-) -> tuple[int, Scored]:
-    """The winning chain and its best candidate (several chains: the best on ``layouts`` shared fresh layouts)."""
-    bests = [chain_best(strategy, chain) for chain in chains]
-    if len(bests) == 1:
-        return 0, bests[0]
-    values = scores(client, problem, bests, layouts, selection_seed(config.seed))
-    winner = int(np.argmax(values))
-    return winner, bests[winner]
 
 
 def meta(problem: Problem, config: Config, result: Result, init: str | None, board: str) -> dict:
