@@ -225,6 +225,48 @@ def _point(search: Evaluator, elapsed: float, generation: int, best: Scored) -> 
     return HistoryPoint(round(elapsed, 3), generation, search.counters.evaluations, search.size, best.fitness)
 
 
+@dataclass
+class _Walk:
+    """A chain as it runs: its random generator, evaluator and strategy state, and what its snapshot records."""
+
+    index: int
+    leg: int
+    rng: np.random.Generator
+    search: Evaluator
+    state: Any
+    generation: int
+    start_fitness: float
+    history: list[HistoryPoint]
+
+    def snapshot(self, seconds: float) -> Chain:
+        """The chain as it stands after ``seconds`` of search."""
+        return Chain(
+            self.index,
+            self.leg,
+            self.generation,
+            seconds,
+            self.rng.bit_generator.state,
+            dump_state(self.state),
+            self.search.state(),
+            self.start_fitness,
+            tuple(self.history),
+        )
+
+
+def _walk(problem, strategy, seed, index, chain, leg, migrant) -> tuple[_Walk, float]:
+    """Chain ``index`` fresh, or where its snapshot ``chain`` left it (in its own leg, if ahead of ``leg``: never a
+    leg back), restarted from ``migrant`` when it enters leg ``leg``; and its seconds of search so far."""
+    rng, search, state = _opened(problem, strategy, seed, index, chain)
+    start_fitness = strategy.best(state).fitness if chain is None else chain.start_fitness  # before any migrant
+    if migrant is not None and (chain is None or chain.leg < leg):
+        state = strategy.start(search, migrant, rng)
+    if chain is None:
+        return _Walk(index, leg, rng, search, state, 0, start_fitness, []), 0.0
+    ahead = max(leg, chain.leg)
+    walk = _Walk(index, ahead, rng, search, state, chain.generation, start_fitness, list(chain.history))
+    return walk, chain.elapsed
+
+
 def run_chain(
     problem: Problem,
     strategy: Strategy,
@@ -247,57 +289,34 @@ def run_chain(
     every ``snapshot_every`` seconds; the final snapshot is returned. A ``migrant`` (island mode)
     restarts the strategy from those designs when the chain enters leg ``leg``.
     """
-    rng, search, state = _opened(problem, strategy, seed, index, chain)
-    if chain is None:
-        generation, elapsed, start_fitness, history = 0, 0.0, strategy.best(state).fitness, []
-    else:
-        generation, elapsed, start_fitness = chain.generation, chain.elapsed, chain.start_fitness
-        history = list(chain.history)
-    if migrant is not None and (chain is None or chain.leg < leg):
-        state = strategy.start(search, migrant, rng)
-    if chain is not None and chain.leg > leg:  # resumed ahead of this leg: it returns as it is, never a leg back
-        leg = chain.leg
+    walk, elapsed = _walk(problem, strategy, seed, index, chain, leg, migrant)
     began = time.perf_counter() - elapsed
-    best = strategy.best(state)
-    last_best = history[-1].best if history else best.fitness
-
-    def snapshot(seconds: float) -> Chain:
-        return Chain(
-            index,
-            leg,
-            generation,
-            seconds,
-            rng.bit_generator.state,
-            dump_state(state),
-            search.state(),
-            start_fitness,
-            tuple(history),
-        )
-
-    emit("progress", _progress(search, index, generation, elapsed, best))
+    best = strategy.best(walk.state)
+    last_best = walk.history[-1].best if walk.history else best.fitness
+    emit("progress", _progress(walk.search, index, walk.generation, elapsed, best))
     last_report = last_snapshot = time.perf_counter()
     while True:
         elapsed = time.perf_counter() - began
-        progress = budget.progress(elapsed, generation)
+        progress = budget.progress(elapsed, walk.generation)
         if progress >= until or should_stop():
             break
-        state = strategy.step(search, state, rng, progress)
-        generation += 1
-        best = strategy.best(state)
+        walk.state = strategy.step(walk.search, walk.state, walk.rng, progress)
+        walk.generation += 1
+        best = strategy.best(walk.state)
         if best.fitness != last_best:
             last_best = best.fitness
-            history.append(_point(search, elapsed, generation, best))
+            walk.history.append(_point(walk.search, elapsed, walk.generation, best))
         now = time.perf_counter()
         if now - last_report >= report_every:
             last_report = now
-            emit("progress", _progress(search, index, generation, now - began, best))
+            emit("progress", _progress(walk.search, index, walk.generation, now - began, best))
         if now - last_snapshot >= snapshot_every:
             last_snapshot = now
-            emit("snapshot", snapshot(now - began))
-    if not history or history[-1].generation != generation:
-        history.append(_point(search, elapsed, generation, best))
-    emit("progress", _progress(search, index, generation, elapsed, best))
-    return snapshot(elapsed)
+            emit("snapshot", walk.snapshot(now - began))
+    if not walk.history or walk.history[-1].generation != walk.generation:
+        walk.history.append(_point(walk.search, elapsed, walk.generation, best))
+    emit("progress", _progress(walk.search, index, walk.generation, elapsed, best))
+    return walk.snapshot(elapsed)
 
 
 __all__ = [
