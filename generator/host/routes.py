@@ -25,6 +25,27 @@ def _host_token_ok(hall: Hall, given: str | None) -> bool:
     return same_secret(given, hall.token)
 
 
+async def _make_room(hall: Hall, request: Request) -> Response:
+    """A new room, made for a POST that carries the host token: its id, its page and its owner key, or a refusal."""
+    bearer = request.headers.get("authorization", "")
+    if not bearer.startswith("Bearer ") or not _host_token_ok(hall, bearer[len("Bearer ") :]):
+        return error_response(403, "making a room needs the host token (Authorization: Bearer TOKEN)")
+    try:
+        body = loads(await request.body() or b"{}")
+    except BodyTooLarge as err:
+        return error_response(413, str(err))
+    except ValueError:
+        return error_response(400, "the body is not JSON")
+    if not isinstance(body, dict):
+        return error_response(400, "the body is a JSON object")
+    try:
+        players = body.get("players", hall.spec.rules.players_default)
+        room, owner = await asyncio.to_thread(hall.create, players, body.get("seed"))  # a disk write: not here
+    except RoomError as err:
+        return error_response(400, str(err))
+    return JSONResponse({"room": room.id, "url": f"/room/{room.id}", "owner": owner}, status_code=201)
+
+
 def routes(hall: Hall) -> list:
     """The HTTP and websocket routes."""
 
@@ -35,23 +56,7 @@ def routes(hall: Hall) -> list:
         return HTMLResponse(lobby_page(hall.art, (r.players_min, r.players_max, r.players_default)))
 
     async def make_room(request: Request) -> Response:
-        bearer = request.headers.get("authorization", "")
-        if not bearer.startswith("Bearer ") or not _host_token_ok(hall, bearer[len("Bearer ") :]):
-            return error_response(403, "making a room needs the host token (Authorization: Bearer TOKEN)")
-        try:
-            body = loads(await request.body() or b"{}")
-        except BodyTooLarge as err:
-            return error_response(413, str(err))
-        except ValueError:
-            return error_response(400, "the body is not JSON")
-        if not isinstance(body, dict):
-            return error_response(400, "the body is a JSON object")
-        try:
-            players = body.get("players", hall.spec.rules.players_default)
-            room, owner = await asyncio.to_thread(hall.create, players, body.get("seed"))  # a disk write: not here
-        except RoomError as err:
-            return error_response(400, str(err))
-        return JSONResponse({"room": room.id, "url": f"/room/{room.id}", "owner": owner}, status_code=201)
+        return await _make_room(hall, request)
 
     async def room_html(request: Request) -> Response:
         room = await hall.find(request.path_params["room"])

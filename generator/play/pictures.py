@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 
 from generator import __version__
 from generator.board import Board
@@ -38,6 +39,61 @@ HISTOGRAM = {  # the histogram's words in English; a booklet's language.toml may
 }
 
 
+def _bars(report: PlayReport, counts: Counter, left: float, top: float, plot_h: float, bar: float) -> str:
+    """The histogram's bars, one per round from the shortest game to the longest, grey at the cap if unfinished."""
+    lo, hi = min(counts), max(counts)
+    peak = max(counts.values())
+    parts = []
+    for r in range(lo, hi + 1):
+        h = plot_h * counts.get(r, 0) / peak
+        x = left + (r - lo) * bar
+        capped = r == report.round_cap and report.unfinished > 0
+        parts.append(
+            f'<rect x="{num(x + 0.1 * bar)}" y="{num(top + plot_h - h)}" width="{num(0.8 * bar)}" '
+            f'height="{num(h)}" fill="{"#999999" if capped else BAR_COLOUR}"/>'
+        )
+    return "".join(parts)
+
+
+def _ticks(lo: int, hi: int, left: float, top: float, plot_h: float, bar: float) -> str:
+    """The round numbers under the bars, about a dozen of them at most."""
+    step = max(1, round((hi - lo + 1) / 12))
+    return "".join(
+        f'<text x="{num(left + (r - lo + 0.5) * bar)}" y="{top + plot_h + 16}">{r}</text>'
+        for r in range(lo, hi + 1)
+        if (r - lo) % step == 0
+    )
+
+
+def _marks(report: PlayReport, lo: int, left: float, top: float, plot_h: float, bar: float) -> str:
+    """Upright lines at the median (solid) and the 10th and 90th percentiles (dashed)."""
+    return "".join(
+        f'<line x1="{num(left + (v - lo + 0.5) * bar)}" x2="{num(left + (v - lo + 0.5) * bar)}" y1="{top}" '
+        f'y2="{top + plot_h}" stroke="#222222" stroke-dasharray="{dash}"/>'
+        for v, dash in ((report.rounds_median, "none"), (report.rounds_p10, "4 3"), (report.rounds_p90, "4 3"))
+    )
+
+
+def _histogram_title(report: PlayReport, words: dict[str, str], names: Callable[[str, str], str] | None) -> str:
+    """The histogram's title: the games, the board and the players, named by ``names`` where given."""
+    say = names or (lambda ident, kind: ident)
+    return words["title"].format(
+        games=report.games,
+        board=say(report.board, "boards"),
+        players=report.players,
+        policies=", ".join(say(p, "players") for p in report.policies),
+    )
+
+
+def _histogram_figures(report: PlayReport, words: dict[str, str], numbers: Numbers) -> str:
+    """The line under the title: the median and percentiles of game length, and the share left unfinished."""
+    median, p10, p90 = (numbers.short(v) for v in (report.rounds_median, report.rounds_p10, report.rounds_p90))
+    figures = words["figures"].format(median=median, p10=p10, p90=p90)
+    if report.unfinished:
+        figures += words["unfinished"].format(share=numbers.percent(report.unfinished, 1), cap=report.round_cap)
+    return figures
+
+
 def histogram_svg(
     report: PlayReport,
     width: int = 640,
@@ -49,43 +105,16 @@ def histogram_svg(
     """Bars of how many games ended in each round (the last bar holds games stopped at the cap), labelled in
     the language of ``words`` (``HISTOGRAM``'s keys) and ``numbers``, the board and players by ``names`` (a
     function of (id, kind) -> the name printed, ``Language.name``; the ids themselves without one)."""
-    say = names or (lambda ident, kind: ident)
     counts = Counter(report.rounds)
     lo, hi = min(counts), max(counts)
     left, right, top, bottom = 48, 16, 44, 40
     plot_w, plot_h = width - left - right, height - top - bottom
     bar = plot_w / (hi - lo + 1)
-    peak = max(counts.values())
-    parts = []
-    for r in range(lo, hi + 1):
-        h = plot_h * counts.get(r, 0) / peak
-        x = left + (r - lo) * bar
-        capped = r == report.round_cap and report.unfinished > 0
-        parts.append(
-            f'<rect x="{num(x + 0.1 * bar)}" y="{num(top + plot_h - h)}" width="{num(0.8 * bar)}" '
-            f'height="{num(h)}" fill="{"#999999" if capped else BAR_COLOUR}"/>'
-        )
-    step = max(1, round((hi - lo + 1) / 12))
-    ticks = "".join(
-        f'<text x="{num(left + (r - lo + 0.5) * bar)}" y="{top + plot_h + 16}">{r}</text>'
-        for r in range(lo, hi + 1)
-        if (r - lo) % step == 0
-    )
-    marks = "".join(
-        f'<line x1="{num(left + (v - lo + 0.5) * bar)}" x2="{num(left + (v - lo + 0.5) * bar)}" y1="{top}" '
-        f'y2="{top + plot_h}" stroke="#222222" stroke-dasharray="{dash}"/>'
-        for v, dash in ((report.rounds_median, "none"), (report.rounds_p10, "4 3"), (report.rounds_p90, "4 3"))
-    )
-    title = words["title"].format(
-        games=report.games,
-        board=say(report.board, "boards"),
-        players=report.players,
-        policies=", ".join(say(p, "players") for p in report.policies),
-    )
-    median, p10, p90 = (numbers.short(v) for v in (report.rounds_median, report.rounds_p10, report.rounds_p90))
-    figures = words["figures"].format(median=median, p10=p10, p90=p90)
-    if report.unfinished:
-        figures += words["unfinished"].format(share=numbers.percent(report.unfinished, 1), cap=report.round_cap)
+    bars = _bars(report, counts, left, top, plot_h, bar)
+    ticks = _ticks(lo, hi, left, top, plot_h, bar)
+    marks = _marks(report, lo, left, top, plot_h, bar)
+    title = _histogram_title(report, words, names)
+    figures = _histogram_figures(report, words, numbers)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">'
@@ -93,7 +122,7 @@ def histogram_svg(
         f'<rect width="{width}" height="{height}" fill="white"/>'
         f'<text x="{left}" y="16" font-size="13">{escape(title)}</text>'
         f'<text x="{left}" y="32">{escape(figures)}</text>'
-        f"{''.join(parts)}{marks}"
+        f"{bars}{marks}"
         f'<line x1="{left}" x2="{left + plot_w}" y1="{top + plot_h}" y2="{top + plot_h}" stroke="#222222"/>'
         f'<g text-anchor="middle">{ticks}</g>'
         f'<text x="{left + plot_w / 2}" y="{height - 6}" text-anchor="middle">{escape(words["x"])}</text>'

@@ -257,11 +257,10 @@ class App(Pictures):
         return HTMLResponse(page(self.studio), headers={"Cache-Control": "no-store"})
 
 
-def routes(app: App) -> list:
-    """Every route: the studio's calls and pictures, and the game server's but its lobby."""
-    studio, search, publish = app.studio, app.search, app.publish
-
-    api = app.endpoint(
+def _api(app: App) -> Callable[[Request], Awaitable[Response]]:
+    """The calls under ``/api/``: the studio's state, its edits and files, and its games and playtests."""
+    studio = app.studio
+    return app.endpoint(
         {
             # the engines warm up at start (``lifespan``); on a first start they compile for a minute or more, so
             # while the bots warm up the games wait for their own call: the page draws the tiles and the score and
@@ -284,7 +283,12 @@ def routes(app: App) -> list:
         },
         lambda: app.state(games=False),
     )
-    searching = app.endpoint(
+
+
+def _search_api(app: App) -> Callable[[Request], Awaitable[Response]]:
+    """The calls under ``/api/search/``: start, follow, stop, accept or discard a search."""
+    search = app.search
+    return app.endpoint(
         {"state": lambda d: search.view(), "events": app.job_stream(search)},
         {
             "start": lambda d: search.start(d.get("seconds", 20), d.get("seed", 0)),
@@ -294,12 +298,21 @@ def routes(app: App) -> list:
         },
         search.view,
     )
-    publishing = app.endpoint(
+
+
+def _publish_api(app: App) -> Callable[[Request], Awaitable[Response]]:
+    """The calls under ``/api/publish/``: start, follow or stop making the print kit."""
+    publish = app.publish
+    return app.endpoint(
         {"state": lambda d: publish.view(), "events": app.job_stream(publish)},
         {"start": lambda d: publish.start(), "stop": lambda d: publish.stop()},
         publish.view,
     )
-    board = app.endpoint(
+
+
+def _board_api(app: App) -> Callable[[Request], Awaitable[Response]]:
+    """The calls under ``/api/board/``: the draft board's state, its paint and pins, save and revert."""
+    return app.endpoint(
         {"state": lambda d: app.board_view()},
         {
             "paint": lambda d: app.draft.paint(d),
@@ -309,14 +322,11 @@ def routes(app: App) -> list:
         },
         app.board_view,
     )
-    assets = asset_route({**HOST_ASSETS, **STUDIO_ASSETS})
-    return [r for r in host_routes(app.hall) if getattr(r, "path", "") not in ("/", assets.path)] + [
-        assets,
-        Route("/", app.home),
-        Route("/api/search/{name}", searching, methods=["GET", "POST"]),
-        Route("/api/publish/{name}", publishing, methods=["GET", "POST"]),
-        Route("/api/board/{name}", board, methods=["GET", "POST"]),
-        Route("/api/{name}", api, methods=["GET", "POST"]),
+
+
+def _picture_routes(app: App) -> list[Route]:
+    """The routes of the pictures and files: the board, a maze, the print kit's files and a tile's side."""
+    return [
         Route("/board.svg", app.picture(lambda r: app.board_svg())),
         Route("/maze.svg", app.picture(lambda r: app.maze_svg(r.query_params.get("seed", "0")))),
         Route("/kit/{name:path}", app.picture(lambda r: app.kit_file(r.url.path, r.path_params["name"]))),
@@ -329,6 +339,21 @@ def routes(app: App) -> list:
                 )
             ),
         ),
+    ]
+
+
+def routes(app: App) -> list:
+    """Every route: the studio's calls and pictures, and the game server's but its lobby."""
+    api, searching, publishing, board = _api(app), _search_api(app), _publish_api(app), _board_api(app)
+    assets = asset_route({**HOST_ASSETS, **STUDIO_ASSETS})
+    return [r for r in host_routes(app.hall) if getattr(r, "path", "") not in ("/", assets.path)] + [
+        assets,
+        Route("/", app.home),
+        Route("/api/search/{name}", searching, methods=["GET", "POST"]),
+        Route("/api/publish/{name}", publishing, methods=["GET", "POST"]),
+        Route("/api/board/{name}", board, methods=["GET", "POST"]),
+        Route("/api/{name}", api, methods=["GET", "POST"]),
+        *_picture_routes(app),
     ]
 
 

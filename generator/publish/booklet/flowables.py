@@ -111,6 +111,64 @@ class Mosaic(Flowable):
 CHART_CAPTION = "share of random layouts in which the pair is joined"  # <chart caption=""> words it again
 
 
+def _label_pairs(chart: HorizontalBarChart, names: list[str], fonts: Chain, soft: Color) -> bool:
+    """Names the chart's bars by pair; True when a name needs more than one font (then drawn apart, run by run)."""
+    whole = [fonts.covering(name) for name in names]
+    split = any(fonts.missing(name) or len(fonts.runs(name)) > 1 for name in names)  # a name in more than one font
+    chart.categoryAxis.categoryNames = [""] * len(names) if split else names
+    chart.categoryAxis.labels.fontName = "Sans"
+    chart.categoryAxis.labels.fontSize = 6
+    chart.categoryAxis.labels.dx = -2
+    for i, face in enumerate(whole):
+        chart.categoryAxis.labels[i].fontName = face
+    chart.categoryAxis.strokeColor = soft
+    return split
+
+
+def _percent_axis(chart: HorizontalBarChart, fonts: Chain, numbers: Numbers, soft: Color, rule: Color) -> None:
+    """Sets the chart's value axis from 0 to 100 percent, a grid line every quarter."""
+    chart.valueAxis.valueMin = 0
+    chart.valueAxis.valueMax = 100
+    chart.valueAxis.valueStep = 25
+    chart.valueAxis.labels.fontName = fonts.covering(numbers.percent(0.25) + numbers.percent(1))
+    chart.valueAxis.labels.fontSize = 6
+    chart.valueAxis.labelTextFormat = lambda v: numbers.percent(v / 100)
+    chart.valueAxis.strokeColor = soft
+    chart.valueAxis.visibleGrid = True
+    chart.valueAxis.gridStrokeColor = rule
+    chart.valueAxis.gridStrokeWidth = 0.25
+
+
+def _style_bars(chart: HorizontalBarChart, fonts: Chain, numbers: Numbers, accent: Color) -> None:
+    """Colours the chart's bars and prints each one's percentage in white inside its end."""
+    chart.bars[0].fillColor = accent
+    chart.bars[0].strokeColor = None
+    chart.barWidth = pt(2.6)
+    chart.barLabelFormat = lambda v: numbers.percent(v / 100)
+    chart.barLabels.fontName = fonts.covering(numbers.percent(0.5) + "0123456789")
+    chart.barLabels.fontSize = 5.5
+    chart.barLabels.fillColor = white
+    chart.barLabels.boxAnchor = "e"
+    chart.barLabels.dx = -1.5
+
+
+def _add_names(d: Drawing, chart: HorizontalBarChart, names: list[str], fonts: Chain) -> None:
+    """Adds each pair's name run by run beside its bar, where the chart would have set it in one font."""
+    band = chart.height / max(1, len(names))
+    for i, name in enumerate(names):
+        y = chart.y + (i + 0.5) * band - 0.35 * 6
+        d.add(strings(chart.x - 2, y, name, fonts, 6, "end", fillColor=chart.categoryAxis.labels.fillColor))
+
+
+def _add_caption(d: Drawing, width_mm: float, caption: str, fonts: Chain, soft: Color) -> None:
+    """Adds the caption under the chart, flush right: one ``String``, or one per run where it needs more fonts."""
+    if len(fonts.runs(caption)) == 1:
+        d.add(String(pt(width_mm), pt(0), caption, fontName=fonts.covering(caption), fontSize=5.5, fillColor=soft,
+                     textAnchor="end"))  # fmt: skip
+    else:
+        d.add(strings(pt(width_mm), pt(0), caption, fonts, 5.5, "end", fillColor=soft))
+
+
 def pair_chart(
     pairs: list[tuple[str, float]],
     width_mm: float,
@@ -132,43 +190,11 @@ def pair_chart(
     ordered = sorted(pairs, key=lambda p: -p[1])  # reportlab draws the first category at the bottom
     chart.data = [[100 * v for _, v in ordered]]
     names = [name.replace("-", " – ") for name, _ in ordered]
-    whole = [fonts.covering(name) for name in names]
-    split = any(fonts.missing(name) or len(fonts.runs(name)) > 1 for name in names)  # a name in more than one font
-    chart.categoryAxis.categoryNames = [""] * len(names) if split else names
-    chart.categoryAxis.labels.fontName = "Sans"
-    chart.categoryAxis.labels.fontSize = 6
-    chart.categoryAxis.labels.dx = -2
-    for i, face in enumerate(whole):
-        chart.categoryAxis.labels[i].fontName = face
-    chart.categoryAxis.strokeColor = soft
-    chart.valueAxis.valueMin = 0
-    chart.valueAxis.valueMax = 100
-    chart.valueAxis.valueStep = 25
-    chart.valueAxis.labels.fontName = fonts.covering(numbers.percent(0.25) + numbers.percent(1))
-    chart.valueAxis.labels.fontSize = 6
-    chart.valueAxis.labelTextFormat = lambda v: numbers.percent(v / 100)
-    chart.valueAxis.strokeColor = soft
-    chart.valueAxis.visibleGrid = True
-    chart.valueAxis.gridStrokeColor = rule
-    chart.valueAxis.gridStrokeWidth = 0.25
-    chart.bars[0].fillColor = accent
-    chart.bars[0].strokeColor = None
-    chart.barWidth = pt(2.6)
-    chart.barLabelFormat = lambda v: numbers.percent(v / 100)
-    chart.barLabels.fontName = fonts.covering(numbers.percent(0.5) + "0123456789")
-    chart.barLabels.fontSize = 5.5
-    chart.barLabels.fillColor = white
-    chart.barLabels.boxAnchor = "e"
-    chart.barLabels.dx = -1.5
+    split = _label_pairs(chart, names, fonts, soft)
+    _percent_axis(chart, fonts, numbers, soft, rule)
+    _style_bars(chart, fonts, numbers, accent)
     d.add(chart)
     if split:  # each name run by run, where the chart would have set it in one font
-        band = chart.height / max(1, rows)
-        for i, name in enumerate(names):
-            y = chart.y + (i + 0.5) * band - 0.35 * 6
-            d.add(strings(chart.x - 2, y, name, fonts, 6, "end", fillColor=chart.categoryAxis.labels.fillColor))
-    if len(fonts.runs(caption)) == 1:
-        d.add(String(pt(width_mm), pt(0), caption, fontName=fonts.covering(caption), fontSize=5.5, fillColor=soft,
-                     textAnchor="end"))  # fmt: skip
-    else:
-        d.add(strings(pt(width_mm), pt(0), caption, fonts, 5.5, "end", fillColor=soft))
+        _add_names(d, chart, names, fonts)
+    _add_caption(d, width_mm, caption, fonts, soft)
     return d
