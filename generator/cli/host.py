@@ -28,10 +28,24 @@ def register(sub) -> None:
         "the rules with the simulator's own engine, and records every move in SQLite before anyone sees it.",
         formatter_class=HelpFormatter,
     )
+    _game_options(p)
+    _listening_options(p)
+    _games_file_options(p)
+    _room_options(p)
+    _access_options(p)
+    p.set_defaults(run=run)
+
+
+def _game_options(p: argparse.ArgumentParser) -> None:
+    """Add the game's options: the tile set, the board, the rules and the table style."""
     add_tileset_argument(p)
     add_board_option(p)
     p.add_argument("--rules", metavar="FILE", help="a rules TOML file (default: the booklet's game)")
     add_style_option(p, "table style")
+
+
+def _listening_options(p: argparse.ArgumentParser) -> None:
+    """Add the options of where the server listens and which names and proxies it trusts."""
     p.add_argument("--port", type=bounded_int(1, 65535), default=8765, help="the port to listen on")
     p.add_argument(
         "--bind",
@@ -55,8 +69,16 @@ def register(sub) -> None:
         help="the address of a reverse proxy whose X-Forwarded-For (its last hop only) names the client "
         "(repeatable; without it forwarding headers are ignored and the TCP peer is the client)",
     )
+
+
+def _games_file_options(p: argparse.ArgumentParser) -> None:
+    """Add the options of the games file that records every move."""
     p.add_argument("--db", default=DEFAULT_DB, metavar="FILE", help="the games file (SQLite; made if missing)")
     p.add_argument("--durable", action="store_true", help="sync every move to disk (survives a power cut)")
+
+
+def _room_options(p: argparse.ArgumentParser) -> None:
+    """Add the options of the rooms: the bots' pace, how many rooms and sockets, and the turn and idle limits."""
     p.add_argument(
         "--bot-delay",
         type=bounded_float(0, 60),
@@ -93,6 +115,10 @@ def register(sub) -> None:
         metavar="M",
         help="a room nobody is connected to and nobody moves in is put away after this (restored on its next visit)",
     )
+
+
+def _access_options(p: argparse.ArgumentParser) -> None:
+    """Add the options of who may reach the host: its token and the request rate one address may make."""
     p.add_argument(
         "--new-token",
         action="store_true",
@@ -106,7 +132,6 @@ def register(sub) -> None:
         help="requests and connections a second one address may make (three seconds' worth at once)",
     )
     p.add_argument("--token", default=None, help=argparse.SUPPRESS)  # tests: a known host token
-    p.set_defaults(run=run)
 
 
 def spec_and_art(tileset_path: str, board_name: str, rules_path: str | None, style_path: str | None = None):

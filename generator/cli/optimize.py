@@ -214,21 +214,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    import signal
-    import threading
-
+    """Set up the run, search, write the outputs and print the summary; 128 + the signal number if stopped early."""
     from rich.console import Console
-    from rich.markup import escape
 
-    from generator.cli.optimize_display import Display, summary
-    from generator.fileio import check_out, write_atomic
-    from generator.model import dumps_tileset
-    from generator.optimize import optimize
-    from generator.optimize.checkpoint import checkpoint_text
-    from generator.optimize.cluster import scheduler_address
-    from generator.optimize.report import history_csv, history_svg
-    from generator.optimize.run import check_settings, kernel_groups, meta
-    from generator.warm import announce
+    from generator.cli.optimize_display import summary
+    from generator.fileio import check_out
+    from generator.optimize.run import check_settings
 
     project = _project_defaults(args)
     problem, config, chains, migrants, init = _setup(args)
@@ -237,20 +228,44 @@ def _run(args: argparse.Namespace) -> int:
     for path in paths.values():  # before the budget is spent, not after
         check_out(path, "file")
     console = Console(stderr=True, quiet=args.quiet)
-    stop = threading.Event()
-    caught: list[int] = []
+    save_checkpoint = _checkpoint_writer(paths["checkpoint"], problem, config, init)
+    result, caught = _search(args, console, problem, config, chains, migrants, save_checkpoint)
+    save_checkpoint(list(result.chains), result.migrants)
+    _write_results(paths, project, problem, config, result, init)
+    if not args.quiet:
+        summary(console, config, result, paths)
+    if result.stopped:
+        return _stopped_early(caught, paths)
+    return 0
+
+
+def _checkpoint_writer(path: Path, problem, config, init):
+    """A ``save(latest, migrants)`` callback that writes the run's checkpoint to ``path``."""
+    from generator.fileio import write_atomic
+    from generator.optimize.checkpoint import checkpoint_text
 
     def save_checkpoint(latest, migrants):
-        write_atomic(paths["checkpoint"], checkpoint_text(problem, config, latest, init, migrants))
+        write_atomic(path, checkpoint_text(problem, config, latest, init, migrants))
 
-    def interrupt(signum, frame):
-        if not stop.is_set():
-            console.print(
-                "[yellow]stopping: finishing the current generation (or polish round) and writing the best so far[/]"
-            )
-        caught.append(signum)
-        stop.set()
+    return save_checkpoint
 
+
+def _search(args: argparse.Namespace, console, problem, config, chains, migrants, save_checkpoint):
+    """Search with the live display, Ctrl-C and SIGTERM stopping it cleanly: the result and the signals caught."""
+    import signal
+    import threading
+
+    from rich.markup import escape
+
+    from generator.cli.optimize_display import Display
+    from generator.optimize import optimize
+    from generator.optimize.cluster import scheduler_address
+    from generator.optimize.run import kernel_groups
+    from generator.warm import announce
+
+    stop = threading.Event()
+    caught: list[int] = []
+    interrupt = _interrupt_handler(console, stop, caught)
     handlers = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
     if scheduler_address(args.scheduler) is None:  # compiled here, once, before the clock and the workers start
         announce(kernel_groups(problem, config), classic=problem.board.geometry.is_classic)
@@ -273,7 +288,30 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         for sig, handler in handlers.items():
             signal.signal(sig, handler)
-    save_checkpoint(list(result.chains), result.migrants)
+    return result, caught
+
+
+def _interrupt_handler(console, stop, caught: list[int]):
+    """A signal handler that says the run is stopping (once), notes the signal in ``caught`` and sets ``stop``."""
+
+    def interrupt(signum, frame):
+        if not stop.is_set():
+            console.print(
+                "[yellow]stopping: finishing the current generation (or polish round) and writing the best so far[/]"
+            )
+        caught.append(signum)
+        stop.set()
+
+    return interrupt
+
+
+def _write_results(paths: dict[str, Path], project: Path | None, problem, config, result, init) -> None:
+    """Write the tile set (a project's previous one kept as its backup), the history and the history's plot."""
+    from generator.fileio import write_atomic
+    from generator.model import dumps_tileset
+    from generator.optimize.report import history_csv, history_svg
+    from generator.optimize.run import meta
+
     info = meta(problem, config, result, init, problem.board.name)
     if project is not None and paths["tileset"].is_file():  # the designer's set before this run
         write_atomic(paths["tileset"].with_name(BACKUP), paths["tileset"].read_bytes())
@@ -283,15 +321,17 @@ def _run(args: argparse.Namespace) -> int:
         f"{config.preset or config.strategy}, seed {config.seed}, {config.chains} chain(s), board {problem.board.name}"
     )
     write_atomic(paths["plot"], history_svg(result.chains, result.fitness, title, len(result.polished)))
-    if not args.quiet:
-        summary(console, config, result, paths)
-    if result.stopped:
-        # interrupted: not a finished run (the shell's 128 + signal number); --resume continues it
-        signum = caught[0] if caught else signal.SIGINT
-        print(
-            f"trailwright: stopped early ({signal.Signals(signum).name}); the best so far is in {paths['tileset']}; "
-            f"continue with --resume {paths['checkpoint']}",
-            file=sys.stderr,
-        )
-        return 128 + signum
-    return 0
+
+
+def _stopped_early(caught: list[int], paths: dict[str, Path]) -> int:
+    """Say where the best so far and the checkpoint are; the exit status of a run a signal stopped."""
+    import signal
+
+    # interrupted: not a finished run (the shell's 128 + signal number); --resume continues it
+    signum = caught[0] if caught else signal.SIGINT
+    print(
+        f"trailwright: stopped early ({signal.Signals(signum).name}); the best so far is in {paths['tileset']}; "
+        f"continue with --resume {paths['checkpoint']}",
+        file=sys.stderr,
+    )
+    return 128 + signum

@@ -73,11 +73,9 @@ def summary(console, config, result, paths) -> None:
     """The summary table: how the search went and what the winner scores on fresh layouts."""
     from rich.table import Table
 
-    from generator.scoring.play_target import bound_verdicts
     from generator.stats import around
 
     s = result.score
-    pairs = len(s.pair_prob)
     table = Table(
         title=f"optimize: {config.preset or config.strategy}, seed {config.seed}"
         + (" (stopped early)" if result.stopped else ""),
@@ -85,7 +83,22 @@ def summary(console, config, result, paths) -> None:
     )
     table.add_column("")
     table.add_column("value", justify="right")
-    rows = [
+    rows = _search_rows(config, result) + _score_rows(s)
+    if result.play is not None:  # the objective's [play] target, on fresh games
+        rows += _play_rows(result)
+    for label, value in rows:
+        table.add_row(label, value)
+    table.add_section()
+    half = (lambda i: (i.high - i.low) / 2 if i.bounded else math.inf)(around(result.fitness, s.fitness_se, s.samples))
+    table.add_row(f"fitness on {s.samples:,} fresh layouts (95 %)", f"{result.fitness:.4f} ± {half:.4f}", style="bold")
+    console.print(table)
+    for name in ("tileset", "history", "plot", "checkpoint"):
+        console.print(f"  {name:<10} {paths[name]}", markup=False)  # a path may hold [brackets]
+
+
+def _search_rows(config, result) -> list[tuple[str, str]]:
+    """The summary's rows on the search: chains, candidates, time, any reduced samples and the polish steps."""
+    return [
         ("chains x generations", " + ".join(str(c.generation) for c in result.chains)),
         ("candidates scored", f"{sum(c.search_state['evaluations'] for c in result.chains):,}"),
         ("wall time", f"{result.seconds:.1f} s"),
@@ -114,33 +127,38 @@ def summary(console, config, result, paths) -> None:
             if config.polish and not result.polished
             else ()
         ),
+    ]
+
+
+def _score_rows(s) -> list[tuple[str, str]]:
+    """The summary's rows on the winner's score on fresh layouts: its components and the pairs it joins."""
+    pairs = len(s.pair_prob)
+    return [
         ("bridge sides", str(s.bridges)),
         ("dupScore", str(s.dup_score)),
         ("fully connected tiles", str(s.fully_connected)),
         ("extra edges (mean)", f"{s.extra_edges_mean:.3f}"),
         ("landmark pairs joined (mean)", f"{s.path_prob_mean * pairs:.3f} of {pairs} ({s.path_prob_mean:.1%})"),
     ]
-    if result.play is not None:  # the objective's [play] target, on fresh games
-        target = result.play_target
-        said = bound_verdicts(target, result.play)
-        wanted = "" if target.median_rounds is None else f" ({target.median_rounds:g})"
-        rows += [
-            (f"rounds, {target.players} {target.policy} players: median (target)", f"{result.play.median:g}{wanted}"),
-            *(
-                (
-                    f"  {name.replace('_', ' ')} (bounds)",
-                    _bounded(result.play.measured.get(name), result.play.measured_se.get(name), low, high, said[name]),
-                )
-                for name, low, high in target.bounds
-            ),
-            ("games unfinished · seat advantage", f"{result.play.unfinished:.1%} · {result.play.seat_advantage:+.1%}"),
-            ("static fitness · play penalty", f"{s.fitness:.4f} · {result.play.penalty:+.4f}"),
-        ]
-    for label, value in rows:
-        table.add_row(label, value)
-    table.add_section()
-    half = (lambda i: (i.high - i.low) / 2 if i.bounded else math.inf)(around(result.fitness, s.fitness_se, s.samples))
-    table.add_row(f"fitness on {s.samples:,} fresh layouts (95 %)", f"{result.fitness:.4f} ± {half:.4f}", style="bold")
-    console.print(table)
-    for name in ("tileset", "history", "plot", "checkpoint"):
-        console.print(f"  {name:<10} {paths[name]}", markup=False)  # a path may hold [brackets]
+
+
+def _play_rows(result) -> list[tuple[str, str]]:
+    """The summary's rows on the objective's [play] target, measured on fresh games: rounds, bounds, seats, penalty."""
+    from generator.scoring.play_target import bound_verdicts
+
+    s = result.score
+    target = result.play_target
+    said = bound_verdicts(target, result.play)
+    wanted = "" if target.median_rounds is None else f" ({target.median_rounds:g})"
+    return [
+        (f"rounds, {target.players} {target.policy} players: median (target)", f"{result.play.median:g}{wanted}"),
+        *(
+            (
+                f"  {name.replace('_', ' ')} (bounds)",
+                _bounded(result.play.measured.get(name), result.play.measured_se.get(name), low, high, said[name]),
+            )
+            for name, low, high in target.bounds
+        ),
+        ("games unfinished · seat advantage", f"{result.play.unfinished:.1%} · {result.play.seat_advantage:+.1%}"),
+        ("static fitness · play penalty", f"{s.fitness:.4f} · {result.play.penalty:+.4f}"),
+    ]

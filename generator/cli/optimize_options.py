@@ -48,8 +48,16 @@ def _problem_options(g) -> None:
 
 
 def _search_options(g) -> None:
+    """Add the options of how to search: the algorithm, the budget, the layouts and the polish."""
+    _algorithm_options(g)
+    _budget_options(g)
+    _sample_options(g)
+    _polish_options(g)
+
+
+def _algorithm_options(g) -> None:
+    """Add the options choosing the search algorithm (or the article's preset) and its seed."""
     from generator.optimize import DEFAULT_STRATEGY, PRESETS, STRATEGIES
-    from generator.optimize.timing import BANK_PACE
 
     g.add_argument(
         "--strategy",
@@ -64,6 +72,10 @@ def _search_options(g) -> None:
         help="article: the article's GA exactly (population 20, 5 elites, 500 fresh layouts each)",
     )
     g.add_argument("--seed", type=seed_int, default=None, help="random seed (default 0)")
+
+
+def _budget_options(g) -> None:
+    """Add the options of the search's budget: seconds, or generations of each chain."""
     g.add_argument(
         "--time",
         type=positive_float,
@@ -78,6 +90,12 @@ def _search_options(g) -> None:
         metavar="N",
         help="generations of each chain (the same seed and count give the same result)",
     )
+
+
+def _sample_options(g) -> None:
+    """Add the options of how many layouts: the bank to start with, its largest size and the final re-score."""
+    from generator.optimize.timing import BANK_PACE
+
     g.add_argument(
         "--samples",
         type=positive_int,
@@ -100,6 +118,10 @@ def _search_options(g) -> None:
         metavar="N",
         help="fresh layouts for the final score (default 1000000: standard error about 0.002; at most 100 million)",
     )
+
+
+def _polish_options(g) -> None:
+    """Add the options of polishing the winner after the search: by layouts screened, or by a share of the time."""
     g.add_argument(
         "--polish",
         type=positive_int,

@@ -56,16 +56,30 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play, then print tables or JSON, and write the pictures."""
-    from rich.progress import Progress
+    from generator.play.measures import luck_share
 
+    tileset, board, rules = _load(args)
+    players, names = _seats(args, rules)
+    report, gap = _play(args, tileset, board, rules, players, names)
+    quality = report.quality and (report.quality, luck_share(gap.win_rate, gap.win_se, report.players))
+    data = _data(args, report, gap, quality)
+    if args.out:
+        write_outputs(args.out, data, report, board)
+    if args.json:
+        print(dumps_json(data, indent=2))
+    else:
+        print_report(args.tileset, report, gap, rules)
+        if quality:
+            print_measures(*quality, classic=board.geometry.is_classic)
+    return 0
+
+
+def _load(args: argparse.Namespace) -> tuple:
+    """Check the game count and the output folder, then read the tile set, the board and the rules."""
     from generator.board import load_board
     from generator.model import read_tileset
     from generator.play import load_rules
-    from generator.play.measures import luck_share
-    from generator.play.readings import to_dict as measures_to_dict
-    from generator.play.simulate import check_games, simulate, skill_gap
-    from generator.scoring.stream import available_cores
-    from generator.warm import announce
+    from generator.play.simulate import check_games
 
     with flag_value("--games"):
         check_games(args.games)
@@ -78,7 +92,17 @@ def run(args: argparse.Namespace) -> int:
     tileset = read_tileset(args.tileset)
     with flag_value("--rules"):
         rules = load_rules(args.rules, board)
-    players, names = _seats(args, rules)
+    return tileset, board, rules
+
+
+def _play(args: argparse.Namespace, tileset, board, rules, players: int, names: tuple[str, ...]) -> tuple:
+    """Play the games and the skill-gap games on every core, with a progress bar for a long run: report and gap."""
+    from rich.progress import Progress
+
+    from generator.play.simulate import simulate, skill_gap
+    from generator.scoring.stream import available_cores
+    from generator.warm import announce
+
     skill_games = max(players, args.games // 2)
     measured = args.games if args.measure_games is None else min(args.measure_games, args.games)
     cores = available_cores()  # the games are played and measured on every core (the same games on any number)
@@ -93,8 +117,14 @@ def run(args: argparse.Namespace) -> int:
         gap = skill_gap(
             tileset, board, rules, players, skill_games, "explorer", args.rival, args.seed, args.engine, advance, cores
         )
-    quality = report.quality and (report.quality, luck_share(gap.win_rate, gap.win_se, report.players))
-    data = {
+    return report, gap
+
+
+def _data(args: argparse.Namespace, report, gap, quality) -> dict:
+    """The report as one JSON-ready object: the files, the games' figures, the skill gap and the measures."""
+    from generator.play.readings import to_dict as measures_to_dict
+
+    return {
         "tileset": args.tileset,
         "rules": args.rules or "default",
         **report.to_dict(per_game=False),
@@ -109,15 +139,6 @@ def run(args: argparse.Namespace) -> int:
         },
         "measures": quality and measures_to_dict(*quality),
     }
-    if args.out:
-        write_outputs(args.out, data, report, board)
-    if args.json:
-        print(dumps_json(data, indent=2))
-    else:
-        print_report(args.tileset, report, gap, rules)
-        if quality:
-            print_measures(*quality, classic=board.geometry.is_classic)
-    return 0
 
 
 def _seats(args: argparse.Namespace, rules) -> tuple[int, tuple[str, ...]]:

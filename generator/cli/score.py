@@ -111,15 +111,17 @@ def progress_bar(total: int, delay: float = 1.0, console=None):
 def print_report(name: str, report) -> None:
     """A readable table: the fitness and its components, then pairs from weakest to strongest."""
     from rich.console import Console
+
+    console = Console()
+    console.print(_components_table(name, report))
+    console.print(_pairs_table(report))
+
+
+def _components_table(name: str, report):
+    """The table of the fitness's components, each with its value, weight and contribution, then the fitness."""
     from rich.markup import escape
     from rich.table import Table
 
-    from generator.scoring.objective import term_scales
-    from generator.stats import around, wilson
-
-    scales = term_scales(report.objective.get("size_aware", False), report.objective.get("sides", 40))
-    w = {k: v * scales[k] if k in scales else v for k, v in report.objective.items()}  # the weights as applied
-    console = Console()
     head = Table(
         title=f"{escape(name)} on board {escape(repr(report.board))}: {report.samples} layouts, seed {report.seed}, "
         f"{report.engine} engine",
@@ -129,7 +131,22 @@ def print_report(name: str, report) -> None:
     head.add_column("value", justify="right")
     head.add_column("weight", justify="right")
     head.add_column("contribution", justify="right")
-    rows = [
+    for label, value, weight, contribution in _component_rows(report):
+        head.add_row(label, value, f"{weight:+g}", f"{contribution + 0.0:+.3f}")
+    head.add_section()
+    head.add_row(
+        "fitness (95 % interval)", _mean(report.fitness, report.fitness_se, report.samples, 4), "", "", style="bold"
+    )
+    return head
+
+
+def _component_rows(report) -> list[tuple[str, str, float, float]]:
+    """Each component of the fitness: its label, its value as shown, its weight as applied and its contribution."""
+    from generator.scoring.objective import term_scales
+
+    scales = term_scales(report.objective.get("size_aware", False), report.objective.get("sides", 40))
+    w = {k: v * scales[k] if k in scales else v for k, v in report.objective.items()}  # the weights as applied
+    return [
         ("bridge sides", f"{report.bridges}", w["bridges_weight"], w["bridges_weight"] * report.bridges),
         ("dupScore", f"{report.dup_score}", w["dup_weight"], w["dup_weight"] * report.dup_score),
         (
@@ -151,13 +168,15 @@ def print_report(name: str, report) -> None:
             w["pair_weight"] * report.path_prob_mean * len(report.pair_prob),
         ),
     ]
-    for label, value, weight, contribution in rows:
-        head.add_row(label, value, f"{weight:+g}", f"{contribution + 0.0:+.3f}")
-    head.add_section()
-    head.add_row(
-        "fitness (95 % interval)", _mean(report.fitness, report.fitness_se, report.samples, 4), "", "", style="bold"
-    )
-    console.print(head)
+
+
+def _pairs_table(report):
+    """The table of landmark pairs from weakest to strongest, each joined share with its interval, then the mean."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from generator.stats import around, wilson
+
     pairs = Table(title="landmark pairs, weakest first", title_justify="left")
     pairs.add_column("pair")
     pairs.add_column("joined", justify="right")
@@ -169,7 +188,7 @@ def print_report(name: str, report) -> None:
     mean = around(report.path_prob_mean, report.path_prob_se, report.samples)
     span = f"{mean.low:.1%} to {mean.high:.1%}" if mean.bounded else "no spread yet"
     pairs.add_row("mean", f"{report.path_prob_mean:6.1%}", span, style="bold")
-    console.print(pairs)
+    return pairs
 
 
 def _mean(value: float, se: float, samples: int, digits: int) -> str:

@@ -36,6 +36,7 @@ _PAINT = {
     b"n": (False, False),
 }
 _DEVICE = {"/DeviceRGB": "rgb", "/DeviceCMYK": "cmyk", "/DeviceGray": "gray", "/Pattern": "pattern"}
+_DEVICE_COLOUR = {b"RG": "rgb", b"rg": "rgb", b"K": "cmyk", b"k": "cmyk", b"G": "gray", b"g": "gray"}
 
 
 def _matrix(values) -> Matrix:
@@ -137,6 +138,7 @@ def _scale(m: Matrix) -> float:
 
 
 def _run(ops, resources, state: _State, out: PageScan, reader, depth: int) -> None:
+    """Interpret content-stream operators from ``state``, adding what they draw to ``out`` (forms ``depth`` deep)."""
     resources = resources.get_object() if hasattr(resources, "get_object") else resources
     stack: list[_State] = []
     path: list[list[Point]] = []
@@ -150,55 +152,69 @@ def _run(ops, resources, state: _State, out: PageScan, reader, depth: int) -> No
             state.ctm = _mul(_matrix(operands), state.ctm)
         elif op == b"w":
             state.width = float(operands[0])
-        elif op in (b"m", b"l", b"c", b"v", b"y"):
-            point = _apply(state.ctm, float(operands[-2]), float(operands[-1]))
-            if op == b"m" or not path:
-                path.append([point])
-            else:
-                path[-1].append(point)
-        elif op == b"re":
-            x, y, w, h = (float(v) for v in operands)
-            path.append(
-                [_apply(state.ctm, px, py) for px, py in ((x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y))]
-            )
+        elif op in (b"m", b"l", b"c", b"v", b"y", b"re"):
+            _build_path(op, operands, state.ctm, path)
         elif op in (b"W", b"W*"):
             pending_clip = True
         elif op in _PAINT:
-            stroke, fill = _PAINT[op]
-            if stroke:
-                width = state.width * _scale(state.ctm)
-                out.strokes += [Stroke(tuple(sub), width, state.stroke_ink) for sub in path if len(sub) > 1]
-                out.inks.add(state.stroke_ink)
-            if fill:
-                out.inks.add(state.fill_ink)
-            if pending_clip and path:
-                state.clip = tuple(p for sub in path for p in sub)
+            _paint(op, path, pending_clip, state, out)
             path, pending_clip = [], False
-        elif op in (b"RG", b"rg", b"K", b"k", b"G", b"g"):
-            kind = {b"RG": "rgb", b"rg": "rgb", b"K": "cmyk", b"k": "cmyk", b"G": "gray", b"g": "gray"}[op]
-            if op.isupper():
-                state.stroke_ink = kind
-            else:
-                state.fill_ink = kind
-        elif op in (b"CS", b"cs"):
-            kind = ink_kind(operands[0], resources)
-            if op == b"CS":
-                state.stroke_ink = kind
-            else:
-                state.fill_ink = kind
-        elif op in (b"Tj", b"TJ", b"'", b'"'):
-            out.inks.add(state.fill_ink)
-        elif op == b"Tf":
-            fonts = resources.get("/Font", {})
-            fonts = fonts.get_object() if hasattr(fonts, "get_object") else fonts
-            if operands[0] in fonts:
-                out.fonts[str(operands[0])] = fonts[operands[0]].get_object()
-        elif op == b"gs":
-            ext = resources.get("/ExtGState", {}).get_object().get(operands[0], {}).get_object()
-            if ext.get("/SMask", "/None") != "/None" or float(ext.get("/CA", 1)) < 1 or float(ext.get("/ca", 1)) < 1:
-                out.transparency = True
+        elif op in _DEVICE_COLOUR or op in (b"CS", b"cs"):
+            _set_ink(op, operands, state, resources)
+        elif op in (b"Tj", b"TJ", b"'", b'"', b"Tf", b"gs"):
+            _text_or_graphics_state(op, operands, state, out, resources)
         elif op == b"Do":
             _draw(resources, operands[0], state, out, reader, depth)
+
+
+def _build_path(op: bytes, operands, ctm: Matrix, path: list[list[Point]]) -> None:
+    """Add a path operator's point (a move starts a subpath) or a rectangle's closed subpath to ``path``."""
+    if op == b"re":
+        x, y, w, h = (float(v) for v in operands)
+        path.append([_apply(ctm, px, py) for px, py in ((x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y))])
+        return
+    point = _apply(ctm, float(operands[-2]), float(operands[-1]))
+    if op == b"m" or not path:
+        path.append([point])
+    else:
+        path[-1].append(point)
+
+
+def _paint(op: bytes, path: list[list[Point]], pending_clip: bool, state: _State, out: PageScan) -> None:
+    """Paint ``path``: its strokes and the inks used into ``out``, and the clip it sets when one is pending."""
+    stroke, fill = _PAINT[op]
+    if stroke:
+        width = state.width * _scale(state.ctm)
+        out.strokes += [Stroke(tuple(sub), width, state.stroke_ink) for sub in path if len(sub) > 1]
+        out.inks.add(state.stroke_ink)
+    if fill:
+        out.inks.add(state.fill_ink)
+    if pending_clip and path:
+        state.clip = tuple(p for sub in path for p in sub)
+
+
+def _set_ink(op: bytes, operands, state: _State, resources) -> None:
+    """Set the stroke ink (upper-case operators) or the fill ink (lower-case) from a device colour or a space."""
+    kind = _DEVICE_COLOUR[op] if op in _DEVICE_COLOUR else ink_kind(operands[0], resources)
+    if op.isupper():
+        state.stroke_ink = kind
+    else:
+        state.fill_ink = kind
+
+
+def _text_or_graphics_state(op: bytes, operands, state: _State, out: PageScan, resources) -> None:
+    """Note what text shows (its fill ink), a font chosen, or a graphics state's transparency, in ``out``."""
+    if op in (b"Tj", b"TJ", b"'", b'"'):
+        out.inks.add(state.fill_ink)
+    elif op == b"Tf":
+        fonts = resources.get("/Font", {})
+        fonts = fonts.get_object() if hasattr(fonts, "get_object") else fonts
+        if operands[0] in fonts:
+            out.fonts[str(operands[0])] = fonts[operands[0]].get_object()
+    else:  # gs
+        ext = resources.get("/ExtGState", {}).get_object().get(operands[0], {}).get_object()
+        if ext.get("/SMask", "/None") != "/None" or float(ext.get("/CA", 1)) < 1 or float(ext.get("/ca", 1)) < 1:
+            out.transparency = True
 
 
 def _draw(resources, name, state: _State, out: PageScan, reader, depth: int) -> None:
