@@ -5,6 +5,7 @@ is not typed, and the run says which."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -76,3 +77,21 @@ def test_a_recorded_board_that_is_not_here_is_one_line(tmp_path, capsys):
         (EXAMPLES.parent / "generator/board/boards/classic.toml").read_text()
     )
     assert main(["score", str(lost), "--samples", "50"]) == 0  # found beside the tile set
+
+
+@pytest.mark.usefixtures("dask_scheduler")
+def test_optimize_takes_the_board_its_start_records_or_its_projects_and_says_which(tmp_path, capsys):
+    loud = [a for a in QUICK if a != "--quiet"]
+    square = str(EXAMPLES / "optimized-square-pathways.json")
+    assert main(["optimize", "--init", square, *loud, "--out", str(tmp_path / "s.json")]) == 0
+    captured = capsys.readouterr()
+    assert f"optimize: board square-pathways (the one {square} records)" in captured.err.splitlines()
+    assert re.search(r"optimize: \w+, seed \d+, board square-pathways", captured.err)  # the summary's title too
+    assert read_meta(tmp_path / "s.json")["settings"]["board"] == "square-pathways"
+    project = tmp_path / "jungle"
+    assert main(["new", str(project), "--board", "square-jungle"]) == 0
+    capsys.readouterr()
+    assert main(["optimize", str(project), *loud]) == 0
+    assert "optimize: board square-jungle (the project's board.toml)" in capsys.readouterr().err.splitlines()
+    typed = ["optimize", "--init", square, "--board", "classic", *QUICK, "--out", str(tmp_path / "c.json")]
+    assert main(typed) == 2  # a typed board wins: a square set on the hex board is one line

@@ -52,7 +52,8 @@ def _project_defaults(args) -> Path | None:
             f"not a project folder (no {FILES['tileset']}): make one with trailwright new", args.project
         )
     folder = Path(args.project)
-    args.board = args.board or project_file(folder, "board")
+    if args.board is None and (board := project_file(folder, "board")) is not None:
+        args.board, args.board_from = board, f"the project's {FILES['board']}"
     args.objective = args.objective or project_file(folder, "objective")
     args.init = args.init or str(folder / FILES["tileset"])
     args.out = args.out or str(folder / FILES["tileset"])
@@ -144,6 +145,7 @@ def _problem(args, seed: int):
     import numpy as np
 
     from generator.board import load_board
+    from generator.cli.options import recorded_board
     from generator.errors import TrailwrightError
     from generator.model import read_tileset
     from generator.optimize import make_problem, random_tileset
@@ -151,8 +153,12 @@ def _problem(args, seed: int):
     from generator.scoring.objective import ARTICLE, load_objective, resolve_targets
     from generator.scoring.tables import check_size
 
+    if args.board is None and args.init is not None and (recorded := recorded_board(args.init)) is not None:
+        args.board, args.board_from = recorded, f"the one {args.init} records"
     with flag_value("--board"):
         board = load_board(args.board or "classic")
+    if getattr(args, "board_from", None) and not args.quiet:  # a board not typed: the run says which it took
+        print(f"optimize: board {board.name} ({args.board_from})", file=sys.stderr)
     with flag_value("--objective"):
         objective = load_objective(args.objective) if args.objective is not None else ARTICLE
     objective = resolve_targets(objective, board.pair_names(), args.objective or "objective")
@@ -233,7 +239,7 @@ def _run(args: argparse.Namespace) -> int:
     save_checkpoint(list(result.chains), result.migrants)
     _write_results(paths, project, problem, config, result, init)
     if not args.quiet:
-        summary(console, config, result, paths)
+        summary(console, config, result, paths, problem.board.name)
     if result.stopped:
         return _stopped_early(caught, paths)
     return 0

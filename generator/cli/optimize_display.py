@@ -69,15 +69,15 @@ class Display:
             self.live.update(self._render(done, line1, "  ".join(parts)))
 
 
-def summary(console, config, result, paths) -> None:
-    """The summary table: how the search went and what the winner scores on fresh layouts."""
+def summary(console, config, result, paths, board: str) -> None:
+    """The summary table: how the search went on ``board`` (its name) and what the winner scores on fresh layouts."""
     from rich.table import Table
 
     from generator.stats import around
 
     s = result.score
     table = Table(
-        title=f"optimize: {config.preset or config.strategy}, seed {config.seed}"
+        title=f"optimize: {config.preset or config.strategy}, seed {config.seed}, board {board}"
         + (" (stopped early)" if result.stopped else ""),
         title_justify="left",
     )
