@@ -35,6 +35,7 @@ _RENDER = Path(__file__).resolve().parent
 SOURCES = (
     "shapes.py",
     "sidesearch.py",
+    "candidate.py",
     "decks.py",
     "proof.py",
     "curves.py",

@@ -14,8 +14,7 @@ budget      how many pairs of candidates one depth-first try may look at, so eve
 from __future__ import annotations
 
 import math
-from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
 
@@ -25,86 +24,25 @@ from generator.errors import TrailwrightError
 from generator.model import Side, pair_crossings
 from generator.model.geometry import TileGeometry
 from generator.render import drawn
+from generator.render.candidate import Cand, hits, inside
 from generator.render.decks import _apart, _covers, _reach, deck_box, deck_polygon
 from generator.render.proof import fits, sound
 from generator.render.shapes import (
     TIE,
     Bridge,
-    Point,
     SideLayout,
-    TrailShape,
     _candidates,
-    _points,
     boundary_gap,
     point,
-    segments,
 )
 
 
-@dataclass(frozen=True)
-class _Cand:
-    """One way to draw one trail: its shape, prior cost and sampled points (``clean``: without NaN breaks)."""
-
-    shape: TrailShape
-    prior: float
-    points: np.ndarray
-    clean: np.ndarray
-    starts: np.ndarray  # the sampled segments' starts and vectors (``_segments`` of ``points``)
-    steps: np.ndarray
-    low: np.ndarray  # the bounding box of ``clean``
-    high: np.ndarray
-    turns: np.ndarray  # how far the trail has turned (radians, summed) by each segment, within its curve
-    joints: tuple[Point, ...]  # where curves meet inside the tile (a junction, a hub, a link's ends): no crossing there
-    length: float  # the drawn length (tile units): of two drawings of a trail, the shorter is the plainer
-
-    @classmethod
-    def of(cls, g: TileGeometry, shape: TrailShape, prior: float) -> _Cand:
-        pts = _points(shape)
-        clean = pts[~np.isnan(pts).any(axis=1)]
-        a0, a1 = segments(pts)
-        steps = a1 - a0
-        heading = np.arctan2(steps[:, 1], steps[:, 0])
-        turn = np.abs((np.diff(heading) + np.pi) % (2 * np.pi) - np.pi)
-        turn[np.abs(a0[1:] - a1[:-1]).max(axis=1) > 1e-12] = 0.0  # no turn across a break between curves
-        turns = np.concatenate([[0.0], np.cumsum(turn)])
-        exits = {point(g.end_point(e)) for e in shape.trail}
-        meets = Counter(p for c in shape.curves for p in (c[0], c[3]) if p not in exits)  # 2: one curve goes on
-        hubs = {p for p in (shape.junction, shape.hub) if p is not None}
-        joints = tuple(sorted(hubs | {p for p, k in meets.items() if k != 2}))
-        length = float(np.sqrt((steps * steps).sum(axis=1)).sum())
-        return cls(shape, prior, pts, clean, a0, steps, clean.min(axis=0), clean.max(axis=0), turns, joints, length)
-
-    def turning(self, p: np.ndarray, reach: float) -> float:
-        """How much the trail turns within ``reach`` of ``p``: small where a deck fits."""
-        near = np.flatnonzero(((self.starts - p) ** 2).sum(axis=1) <= reach * reach)
-        return float(self.turns[near[-1]] - self.turns[near[0]]) if len(near) > 2 else 0.0
-
-
-def _hits(a: _Cand, b: _Cand) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """``shapes.crossings`` of two candidates (the same arithmetic), from their stored segments."""
-    r, s = a.steps[:, None, :], b.steps[None, :, :]
-    qp = b.starts[None, :, :] - a.starts[:, None, :]
-    denom = r[..., 0] * s[..., 1] - r[..., 1] * s[..., 0]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = (qp[..., 0] * s[..., 1] - qp[..., 1] * s[..., 0]) / denom
-        u = (qp[..., 0] * r[..., 1] - qp[..., 1] * r[..., 0]) / denom
-    hit = (denom != 0) & (t >= 0) & (t < 1) & (u >= 0) & (u < 1)
-    return [(a.starts[i] + t[i, j] * a.steps[i], a.steps[i], b.steps[j]) for i, j in zip(*np.nonzero(hit), strict=True)]
-
-
-def _inside(g: TileGeometry, c: _Cand, width: float) -> bool:
-    """Whether the drawing stays inside the tile, off the outline except near its own exits."""
-    own = np.array([g.end_point(d) for d in c.shape.trail])
-    far = np.linalg.norm(c.clean[:, None] - own[None], axis=2).min(axis=1) > 1.5 * width
-    return bool(not far.any() or (boundary_gap(g, c.clean[far]) > 0.6 * width).all())
-
-
 @lru_cache(maxsize=4096)
-def _usable(g: TileGeometry, trail: tuple[int, ...], width: float) -> tuple[_Cand, ...]:
+def _usable(g: TileGeometry, trail: tuple[int, ...], width: float) -> tuple[Cand, ...]:
     """The candidates of a trail that keep off the outline (those whose stroke does not ``proof.fits`` are
     still listed, so every other drawing keeps its numbers: ``_unfit`` bans them when a drawing picks one)."""
-    found = [_Cand.of(g, shape, prior) for prior, shape in _candidates(g, trail, width)]
-    found = [c for c in found if _inside(g, c, width)]
+    found = [Cand.of(g, shape, prior) for prior, shape in _candidates(g, trail, width)]
+    found = [c for c in found if inside(g, c, width)]
     shortest = min((c.length for c in found), default=0.0)
     found = [replace(c, prior=c.prior + c.length - shortest) for c in found]  # a tile unit longer costs 1
     return tuple(sorted(found, key=lambda c: round(c.prior, 9)))
@@ -116,7 +54,7 @@ def _unfit(g: TileGeometry, trail: tuple[int, ...], width: float) -> frozenset[i
     return frozenset(k for k, c in enumerate(_usable(g, trail, width)) if not fits(g, c.shape, width))
 
 
-def _pair_drawn(g: TileGeometry, a: _Cand, b: _Cand, width: float, spare: int = 0):
+def _pair_drawn(g: TileGeometry, a: Cand, b: Cand, width: float, spare: int = 0):
     """Two trails drawn together, whatever a level keeps: None when they cross a wrong number of times (fewer than
     ``pair_crossings`` or more than ``spare`` more), else (cost, crossings, the least crossing angle (radians),
     whether a crossing nears the outline or a junction, the least distance between the trails away from their
@@ -125,7 +63,7 @@ def _pair_drawn(g: TileGeometry, a: _Cand, b: _Cand, width: float, spare: int = 
     needed = pair_crossings(a.shape.trail, b.shape.trail)
     if (a.low > b.high + 3 * width).any() or (b.low > a.high + 3 * width).any():  # far apart: no crossing
         return (0.0, (), math.inf, False, None) if needed == 0 else None
-    xs = _hits(a, b)
+    xs = hits(a, b)
     if not needed <= len(xs) <= needed + spare:
         return None
     pa, pb, cost, out, least, near = a.clean, b.clean, 0.0, [], math.inf, False
@@ -240,6 +178,95 @@ def _deck_covers(bridge: Bridge, width: float, g: TileGeometry, trail: tuple[int
     return _covers(deck_box(bridge, width, width / 2), _usable(g, trail, width)[candidate].clean)
 
 
+class _Search:
+    """One search of a side's drawing: each trail's candidates in the order tried, the cheapest drawing so far
+    (cost, candidate per trail, bridges), the pairs looked at and each pair's answer as the branches ask again."""
+
+    def __init__(self, side: Side, width: float, air: float | None, keep: tuple, shuffle: int, banned: frozenset):
+        self.side, self.width, self.air, self.keep, self.banned = side, width, air, keep, banned
+        self.g, self.trails, self.spare = side.geometry, side.trails, _spare(side)
+        self.options = [_usable(self.g, t, width) for t in self.trails]
+        rng = np.random.default_rng(shuffle)
+        self.tried = [
+            list(range(len(o))) if not shuffle else [int(k) for k in rng.permutation(len(o))] for o in self.options
+        ]
+        crossed = [sum(pair_crossings(t, u) for u in self.trails) for t in self.trails]
+        self.order = sorted(range(len(self.trails)), key=lambda i: (len(self.options[i]), -crossed[i]))  # busiest first
+        self.best: list = [math.inf, None, None]
+        self.looked = 0
+        self.answers: dict[tuple[int, int, int, int], tuple | None] = {}
+
+    def pair(self, i: int, ci: int, j: int, cj: int):
+        """(cost, bridges) of trail ``i`` drawn with candidate ``ci`` and ``j`` with ``cj``, or None."""
+        self.looked += 1
+        key = (i, ci, j, cj)
+        if key not in self.answers:
+            self.answers[key] = self._bridged(i, ci, j, cj)
+        return self.answers[key]
+
+    def _bridged(self, i: int, ci: int, j: int, cj: int):
+        """``pair``'s answer, from the pair cache (None: banned, or the two cannot be drawn so)."""
+        if (i, ci, j, cj) in self.banned or (j, cj, i, ci) in self.banned:
+            return None
+        trails = self.trails
+        a, ca, b, cb = (i, ci, j, cj) if trails[i] < trails[j] else (j, cj, i, ci)  # as the pair cache keys them
+        found = _pair_cached(self.g, trails[a], ca, trails[b], cb, self.width, self.keep, self.spare)
+        return found and (found[0], tuple(Bridge(p, t, *((a, b) if over else (b, a)), x) for p, t, over, x in found[1]))
+
+    def search(self, depth: int, chosen: dict[int, int], bridges: list[Bridge], cost: float) -> None:
+        """Every candidate of the ``depth``-th trail in ``order`` that may still beat the best, depth first."""
+        if depth == len(self.order):
+            if cost < self.best[0] - TIE and len(bridges) == self.side.min_crossings:
+                self.best = [cost, dict(chosen), tuple(bridges)]
+            return
+        i = self.order[depth]
+        for ci in self.tried[i]:
+            if self.looked >= BUDGET:
+                return
+            if (i, ci) in self.banned:
+                continue
+            joined = self._joined(i, ci, chosen, bridges, cost + self.options[i][ci].prior)
+            if joined is None:
+                continue
+            so_far = self._cleared(i, ci, chosen, bridges, joined[1])
+            if so_far is not None:
+                chosen[i] = ci
+                self.search(depth + 1, chosen, so_far, joined[0])
+                del chosen[i]
+
+    def _joined(self, i: int, ci: int, chosen: dict[int, int], bridges: list[Bridge], total: float):
+        """(cost, new bridges) of trail ``i`` drawn with ``ci`` beside every trail chosen so far, or None: a pair that
+        cannot be drawn, a cost no cheaper than the best (pair costs only add), or more bridges than the side has."""
+        if total >= self.best[0] - TIE:
+            return None
+        new: list[Bridge] = []
+        for j, cj in chosen.items():
+            found = self.pair(i, ci, j, cj)
+            if not found or total + found[0] >= self.best[0] - TIE:
+                return None
+            total += found[0]
+            new += found[1]
+        if total >= self.best[0] - TIE or len(bridges) + len(new) > self.side.min_crossings:
+            return None
+        return total, new
+
+    def _cleared(self, i: int, ci: int, chosen: dict[int, int], bridges: list[Bridge], new: list[Bridge]):
+        """The bridges with ``new`` added, each clear of the others and of the trails drawn, and no trail ``i`` under a
+        deck of another pair's; None when one is not."""
+        drawn = chosen | {i: ci}
+        so_far = list(bridges)
+        for b in new:
+            if not _clear(self.g, self.trails, b, self.width, so_far, drawn, self.air):
+                return None
+            so_far.append(b)
+        g, width, trail = self.g, self.width, self.trails[i]
+        if self.air is not None and any(
+            i not in (b.upper, b.lower) and _deck_covers(b, width, g, trail, ci) for b in bridges
+        ):
+            return None
+        return so_far
+
+
 def _search(
     side: Side,
     width: float,
@@ -254,75 +281,12 @@ def _search(
     candidate ``(i, ci)`` (trail ``i`` drawn with candidate ``ci``) and no pair ``(i, ci, j, cj)`` in ``banned``
     is used. Where the
     side needs more bridges than its pairs' minima sum to (``_spare``), pairs may cross more, to that total."""
-    g, trails, spare = side.geometry, side.trails, _spare(side)
-    options = [_usable(g, t, width) for t in trails]
-    rng = np.random.default_rng(shuffle)
-    tried = [list(range(len(o))) if not shuffle else [int(k) for k in rng.permutation(len(o))] for o in options]
-    crossed = [sum(pair_crossings(t, u) for u in trails) for t in trails]
-    order = sorted(range(len(trails)), key=lambda i: (len(options[i]), -crossed[i]))  # the busiest first
-    best: list = [math.inf, None, None]
-    looked = [0]
-
-    answers: dict[tuple[int, int, int, int], tuple | None] = {}  # each pair's, as asked down the branches
-
-    def pair(i: int, ci: int, j: int, cj: int):
-        """(cost, bridges) of trail ``i`` drawn with candidate ``ci`` and ``j`` with ``cj``, or None."""
-        looked[0] += 1
-        key = (i, ci, j, cj)
-        if key not in answers:
-            answers[key] = bridged(i, ci, j, cj)
-        return answers[key]
-
-    def bridged(i: int, ci: int, j: int, cj: int):
-        if (i, ci, j, cj) in banned or (j, cj, i, ci) in banned:
-            return None
-        a, ca, b, cb = (i, ci, j, cj) if trails[i] < trails[j] else (j, cj, i, ci)  # as the pair cache keys them
-        found = _pair_cached(g, trails[a], ca, trails[b], cb, width, keep, spare)
-        return found and (found[0], tuple(Bridge(p, t, *((a, b) if over else (b, a)), x) for p, t, over, x in found[1]))
-
-    def search(depth: int, chosen: dict[int, int], bridges: list[Bridge], cost: float) -> None:
-        if depth == len(order):
-            if cost < best[0] - TIE and len(bridges) == side.min_crossings:
-                best[:] = [cost, dict(chosen), tuple(bridges)]
-            return
-        i = order[depth]
-        for ci in tried[i]:
-            cand = options[i][ci]
-            if looked[0] >= BUDGET:
-                return
-            if (i, ci) in banned:
-                continue
-            total, new = cost + cand.prior, []
-            if total >= best[0] - TIE:  # pair costs only add: no cheaper drawing goes on from here
-                continue
-            for j, cj in chosen.items():
-                found = pair(i, ci, j, cj)
-                if not found or total + found[0] >= best[0] - TIE:
-                    break
-                total += found[0]
-                new += found[1]
-            else:
-                if total >= best[0] - TIE or len(bridges) + len(new) > side.min_crossings:
-                    continue
-                drawn = chosen | {i: ci}
-                so_far = list(bridges)
-                for b in new:
-                    if not _clear(g, trails, b, width, so_far, drawn, air):
-                        break
-                    so_far.append(b)
-                else:
-                    centre_ok = air is None or not any(
-                        i not in (b.upper, b.lower) and _deck_covers(b, width, g, trails[i], ci) for b in bridges
-                    )
-                    if centre_ok:
-                        chosen[i] = ci
-                        search(depth + 1, chosen, so_far, total)
-                        del chosen[i]
-
-    search(0, {}, [], 0.0)
-    if best[1] is None:
+    run = _Search(side, width, air, keep, shuffle, banned)
+    run.search(0, {}, [], 0.0)
+    cost, chosen, bridges = run.best
+    if chosen is None:
         return None
-    return tuple(best[1][i] for i in range(len(trails))), best[2], best[0]
+    return tuple(chosen[i] for i in range(len(side.trails))), bridges, cost
 
 
 @lru_cache(maxsize=4096)
