@@ -145,7 +145,7 @@ def _problem(args, seed: int):
     import numpy as np
 
     from generator.board import load_board
-    from generator.cli.options import recorded_board
+    from generator.cli.options import recorded_board, say_board
     from generator.errors import TrailwrightError
     from generator.model import read_tileset
     from generator.optimize import make_problem, random_tileset
@@ -158,7 +158,7 @@ def _problem(args, seed: int):
     with flag_value("--board"):
         board = load_board(args.board or "classic")
     if getattr(args, "board_from", None) and not args.quiet:  # a board not typed: the run says which it took
-        print(f"optimize: board {board.name} ({args.board_from})", file=sys.stderr)
+        say_board("optimize", board.name, args.board_from)
     with flag_value("--objective"):
         objective = load_objective(args.objective) if args.objective is not None else ARTICLE
     objective = resolve_targets(objective, board.pair_names(), args.objective or "objective")

@@ -199,9 +199,14 @@ def apply_project(args: argparse.Namespace) -> None:
         if untyped and paths.get("board") is None and (board := recorded_board(args.tileset)) is not None:
             args.board = board
             if board != DEFAULT_BOARD:
-                import sys
+                say_board(args.command, board, f"the one {args.tileset} records")
 
-                print(f"{args.command}: board {board} (the one {args.tileset} records)", file=sys.stderr)
+
+def say_board(command: str, board: str, source: str) -> None:
+    """The one line a command prints for a board it was not given: which board it took, and from where."""
+    import sys
+
+    print(f"{command}: board {board} ({source})", file=sys.stderr)
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
