@@ -7,7 +7,9 @@ reuses another's layouts or a chain's bank.
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,7 +21,7 @@ from generator.optimize.polish import Step, on_cluster, polish
 from generator.optimize.search import Scored
 from generator.optimize.space import Problem, to_tileset
 from generator.optimize.strategies import Strategy
-from generator.optimize.timing import TIMED_SECONDS, timed_screen
+from generator.optimize.timing import TIMED_SECONDS, Samples, timed_screen
 from generator.scoring import Score
 from generator.scoring.layouts import derived_seed
 
@@ -54,7 +56,18 @@ class Ending:
     rescoring: float
 
 
-def finish(client, problem, strategy, config, finished, sizes, stop, on_stage, end, workers) -> Ending:
+def finish(
+    client,
+    problem: Problem,
+    strategy: Strategy,
+    config: Config,
+    finished: list[Chain],
+    sizes: Samples,
+    stop: threading.Event,
+    on_stage: Callable[[str], None],
+    end: float | None,
+    workers: int,
+) -> Ending:
     """The winner of ``finished`` on fresh layouts, polished until the re-score's paced time before ``end`` (a
     ``time.perf_counter()`` time, the deadline less the teardown; None: untimed), and re-scored."""
     picked = time.perf_counter()
